@@ -1,0 +1,63 @@
+import type { JsonRpcErrorObject } from "./errors.js";
+
+/** A JSON-RPC request id: MCP forbids `null`. */
+export type JsonRpcId = string | number;
+
+/** A request as it travels: a method, an id, optional object params. */
+export interface JsonRpcRequest {
+  jsonrpc: "2.0";
+  id: JsonRpcId;
+  method: string;
+  params?: Record<string, unknown>;
+}
+
+/** A notification: like a request, without an id, never answered. */
+export interface JsonRpcNotification {
+  jsonrpc: "2.0";
+  method: string;
+  params?: Record<string, unknown>;
+}
+
+/** A successful response. */
+export interface JsonRpcResultResponse {
+  jsonrpc: "2.0";
+  id: JsonRpcId;
+  result: Record<string, unknown>;
+}
+
+/** An error response; `id` is absent only when the request's id could not be read. */
+export interface JsonRpcErrorResponse {
+  jsonrpc: "2.0";
+  id?: JsonRpcId;
+  error: JsonRpcErrorObject;
+}
+
+/** Either kind of response. */
+export type JsonRpcResponse = JsonRpcResultResponse | JsonRpcErrorResponse;
+
+/** Any JSON-RPC message. */
+export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcResponse;
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** True for a message with a `method` and an `id`. */
+export function isJsonRpcRequest(message: unknown): message is JsonRpcRequest {
+  return isObject(message) && typeof message.method === "string" && "id" in message;
+}
+
+/** True for a message with a `method` and no `id`. */
+export function isJsonRpcNotification(message: unknown): message is JsonRpcNotification {
+  return isObject(message) && typeof message.method === "string" && !("id" in message);
+}
+
+/** True for a response carrying `result` or `error`. */
+export function isJsonRpcResponse(message: unknown): message is JsonRpcResponse {
+  return isObject(message) && !("method" in message) && ("result" in message || "error" in message);
+}
+
+/** True for an error response. */
+export function isJsonRpcErrorResponse(message: unknown): message is JsonRpcErrorResponse {
+  return isObject(message) && isObject(message.error);
+}

@@ -1,0 +1,2 @@
+// `npm run codegen`: placeholder until the generator lands.
+console.log("codegen: not yet available");

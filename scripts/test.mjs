@@ -1,0 +1,7 @@
+// `npm test`: everything that must pass, in the order that fails fastest.
+import { bin, run } from "./run.mjs";
+
+run("codegen --check", process.execPath, ["scripts/run-codegen.mjs", "--check"]);
+run("typecheck", bin("tsc"), ["-p", "tsconfig.json", "--noEmit"]);
+run("build", process.execPath, ["scripts/build.mjs"]);
+run("vitest", bin("vitest"), ["run"]);

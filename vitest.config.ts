@@ -1,0 +1,24 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+export default defineConfig({
+  resolve: {
+    alias: [
+      { find: /^mcp-roundtrip$/, replacement: here("./runtime/index.ts") },
+      { find: /^mcp-roundtrip\/types$/, replacement: here("./generated/2026-07-28/index.ts") },
+      { find: /^mcp-roundtrip\/types\/2025-11-25$/, replacement: here("./generated/2025-11-25/index.ts") },
+      { find: /^mcp-roundtrip\/validate$/, replacement: here("./runtime/validate/index.ts") },
+      { find: /^mcp-roundtrip\/server$/, replacement: here("./runtime/server/index.ts") },
+      { find: /^mcp-roundtrip\/client$/, replacement: here("./runtime/client/index.ts") },
+      { find: /^mcp-roundtrip\/http$/, replacement: here("./runtime/transport/http.ts") },
+      { find: /^mcp-roundtrip\/stdio$/, replacement: here("./runtime/transport/stdio.ts") },
+    ],
+  },
+  test: {
+    include: ["test/**/*.test.ts", "runtime/**/*.test.ts", "codegen/**/*.test.ts"],
+    testTimeout: 30_000,
+    pool: "forks",
+  },
+});
