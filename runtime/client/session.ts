@@ -72,7 +72,7 @@ export class ClientSession {
    */
   callTool(name: string, args: JsonObject | undefined, options: AllowInputRequired): Promise<CallToolResult | InputRequiredResult>;
   callTool(name: string, args?: JsonObject, options?: ManualCallOptions): Promise<CallToolResult>;
-  callTool(name: string, args?: JsonObject, options?: ManualCallOptions): Promise<CallToolResult | InputRequiredResult> {
+  async callTool(name: string, args?: JsonObject, options?: ManualCallOptions): Promise<CallToolResult | InputRequiredResult> {
     checkName("callTool", name);
     return this.manual({ method: "tools/call", name, ...(args === undefined ? {} : { arguments: args }) }, options, 1) as Promise<
       CallToolResult | InputRequiredResult
@@ -82,7 +82,7 @@ export class ClientSession {
   /** Sends one `prompts/get`; see {@link ClientSession.callTool}. */
   getPrompt(name: string, args: Record<string, string> | undefined, options: AllowInputRequired): Promise<GetPromptResult | InputRequiredResult>;
   getPrompt(name: string, args?: Record<string, string>, options?: ManualCallOptions): Promise<GetPromptResult>;
-  getPrompt(name: string, args?: Record<string, string>, options?: ManualCallOptions): Promise<GetPromptResult | InputRequiredResult> {
+  async getPrompt(name: string, args?: Record<string, string>, options?: ManualCallOptions): Promise<GetPromptResult | InputRequiredResult> {
     checkName("getPrompt", name);
     return this.manual({ method: "prompts/get", name, ...(args === undefined ? {} : { arguments: args }) }, options, 1) as Promise<
       GetPromptResult | InputRequiredResult
@@ -92,7 +92,7 @@ export class ClientSession {
   /** Sends one `resources/read`; see {@link ClientSession.callTool}. */
   readResource(uri: string, options: AllowInputRequired): Promise<ReadResourceResult | InputRequiredResult>;
   readResource(uri: string, options?: ManualCallOptions): Promise<ReadResourceResult>;
-  readResource(uri: string, options?: ManualCallOptions): Promise<ReadResourceResult | InputRequiredResult> {
+  async readResource(uri: string, options?: ManualCallOptions): Promise<ReadResourceResult | InputRequiredResult> {
     checkName("readResource", uri);
     return this.manual({ method: "resources/read", uri }, options, 1) as Promise<ReadResourceResult | InputRequiredResult>;
   }
@@ -105,7 +105,7 @@ export class ClientSession {
    * @param pending the call, e.g. from `PendingRequest.resume(json)`.
    * @param inputResponses answers to `pending.inputRequests`, under the same keys.
    */
-  continue(
+  async continue(
     pending: PendingRequest,
     inputResponses?: Record<string, InputResponse>,
     options?: RequestOptions,
