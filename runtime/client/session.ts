@@ -41,7 +41,10 @@ export interface RequestOptions {
  * The client's lower layer: one request per call, no automatic rounds.
  * Reached as `client.session`. Use it to drive the input-required loop by
  * hand (inspect or audit each round, gather answers in another process,
- * bound the exchange by wall-clock time):
+ * bound the exchange by wall-clock time). A client that answers by hand
+ * and has no callbacks declares what it can answer with the `capabilities`
+ * option of `Client.connect` (e.g. `{ elicitation: { form: {} } }`);
+ * otherwise a server must not ask and answers `-32021`.
  *
  * @example
  * ```ts
