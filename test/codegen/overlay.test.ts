@@ -10,10 +10,16 @@ const root = fileURLToPath(new URL("../..", import.meta.url));
 const published = (revision: string) =>
   JSON.parse(readFileSync(fileURLToPath(new URL(`../../../shared/mcp-schema/${revision}/schema.json`, import.meta.url)), "utf8")) as SchemaDocument;
 
+const compilers = new Map<string, Ajv2020>();
+
 /** A validator compiled straight from the published schema, to show each defect is real. */
 function publishedValidator(revision: string, definition: string) {
-  const ajv = new Ajv2020({ strict: false, allowUnionTypes: true, validateFormats: false });
-  ajv.addSchema({ $id: "urn:test:published", $defs: published(revision).$defs });
+  let ajv = compilers.get(revision);
+  if (!ajv) {
+    ajv = new Ajv2020({ strict: false, allowUnionTypes: true, validateFormats: false });
+    ajv.addSchema({ $id: "urn:test:published", $defs: published(revision).$defs });
+    compilers.set(revision, ajv);
+  }
   return ajv.getSchema(`urn:test:published#/$defs/${definition}`)!;
 }
 
