@@ -96,10 +96,20 @@ describe("overlay application", () => {
     expect(validators.ReadResourceResult!.required).not.toContain("ttlMs");
   });
 
-  it("drops annotations beside $ref so no definition is duplicated", () => {
-    const corrected = applyOverlay(schema, readOverlay(root, "2026-07-28"), "types").schema;
-    expect(JSON.stringify(corrected.$defs)).not.toMatch(/"\$ref":"[^"]+","description"/);
-    expect(corrected.$defs.EmptyResult).toEqual({ $ref: "#/$defs/Result" });
+  it("turns annotated $refs into plain references: tsType for types, a bare $ref for validators", () => {
+    const overlay = readOverlay(root, "2026-07-28");
+    const types = applyOverlay(schema, overlay, "types").schema;
+    const validators = applyOverlay(schema, overlay, "validators").schema;
+    for (const corrected of [types, validators]) {
+      expect(JSON.stringify(corrected.$defs)).not.toMatch(/"\$ref":"[^"]+","description"/);
+      expect(JSON.stringify(corrected.$defs)).not.toMatch(/"description":"[^"]*","\$ref"/);
+    }
+    expect(types.$defs.EmptyResult).toEqual({ tsType: "Result", description: "Common result fields." });
+    expect(validators.$defs.EmptyResult).toEqual({ $ref: "#/$defs/Result" });
+    expect((types.$defs.DiscoverResult!.properties as Record<string, unknown>).capabilities).toEqual({
+      tsType: "ServerCapabilities",
+      description: "The capabilities of the server.",
+    });
   });
 
   it.each([
