@@ -69,6 +69,15 @@ describe("result-type-literals", () => {
 
 describe("at-least-one", () => {
   it.each([
+    ["validate", () => validate("InputRequiredResult", { resultType: "input_required" })],
+    ["validateResult", () => validateResult("tools/call", { resultType: "input_required" })],
+  ])("says which members would do (%s)", (_label, run) => {
+    const checked = run();
+    expect(checked.ok ? [] : checked.issues).toEqual([{ path: "", message: 'needs at least one of "inputRequests", "requestState"' }]);
+  });
+
+
+  it.each([
     ["inputRequests only", { resultType: "input_required", inputRequests: {} }],
     ["requestState only", { resultType: "input_required", requestState: "s" }],
     ["both", { resultType: "input_required", inputRequests: {}, requestState: "s" }],
