@@ -272,7 +272,9 @@ export class RequestStateSecurity {
     if (audience !== undefined) envelope.aud = audience;
     const principal = input.principal ?? (input.context ? this.principalFor(input.context) : undefined);
     if (principal !== undefined) envelope.p = newPrincipalClaim(this.#backend, principal, this.#random);
-    const token = await this.codec.seal(this.#backend.utf8Encode(serializeEnvelope(envelope)));
+    const json = serializeEnvelope(envelope);
+    const token =
+      this.codec instanceof AesGcmCodec ? this.codec.sealText(json) : await this.codec.seal(this.#backend.utf8Encode(json));
     if (typeof token !== "string") throw new TypeError(`codec.seal expected to return a string, got ${describe(token)}`);
     const size = token.length * 3 > this.maxStateBytes ? utf8Length(token) : token.length;
     if (size > this.maxStateBytes) {

@@ -194,3 +194,21 @@ describe("canonical JSON", () => {
     values.forEach((value, i) => expect(__TESTS.canonicalJson(value)).toBe(expected[i]));
   });
 });
+
+describe("the short-input SHA-256", () => {
+  it("matches node:crypto for every length around the block boundaries and random inputs", async () => {
+    const { sha256 } = await import("../../runtime/state/sha256.js");
+    const { createHash } = await import("node:crypto");
+    const digest = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
+    for (let length = 0; length <= 200; length++) {
+      const bytes = Uint8Array.from({ length }, (_, i) => (i * 31 + length) & 0xff);
+      expect(Buffer.from(sha256(bytes)).toString("hex")).toBe(digest(bytes));
+    }
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 3000 }), (bytes) => {
+        expect(Buffer.from(sha256(bytes)).toString("hex")).toBe(digest(bytes));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
