@@ -43,7 +43,11 @@ export interface RequestStateSecurityOptions {
   logger?: RequestStateLogger;
   /** The clock, in seconds since the epoch (default `Date.now() / 1000`). For tests. */
   now?: () => number;
-  /** Crypto implementation: `"auto"` (default; node:crypto when present), `"node"` or `"noble"`. */
+  /**
+   * Crypto implementation: `"auto"` (default), `"node"` or `"noble"`. `"auto"` uses node:crypto
+   * where `process.getBuiltinModule` reaches it (Node ≥ 20.16, Bun, Deno) and `@noble/ciphers`
+   * elsewhere; both produce and accept the same tokens.
+   */
   crypto?: CryptoBackendChoice;
 }
 
