@@ -1,3 +1,4 @@
+import type * as NodeBuffer from "node:buffer";
 import type * as NodeCrypto from "node:crypto";
 import type { AesKey, CryptoBackend } from "./backend.js";
 import { pooledRandom } from "./random-pool.js";
@@ -9,12 +10,13 @@ const NATIVE_HASH_MIN_BYTES = 1024;
 
 /**
  * The native backend over node:crypto (Node, Bun, Deno). It receives the
- * module rather than importing it, so this file loads on runtimes without it.
+ * modules rather than importing them, so this file loads on runtimes without them.
  *
  * @param crypto - the `node:crypto` module.
+ * @param buffer - the `node:buffer` module (not every runtime has a global `Buffer`).
  * @internal
  */
-export function createNodeBackend(crypto: typeof NodeCrypto): CryptoBackend {
+export function createNodeBackend(crypto: typeof NodeCrypto, { Buffer }: typeof NodeBuffer): CryptoBackend {
   const { createCipheriv, createDecipheriv, createHash, createSecretKey, hkdfSync, randomFillSync } = crypto;
   const empty = new Uint8Array(0);
   return Object.freeze({

@@ -293,6 +293,7 @@ export class RequestStateSecurity {
    * Checks a token the client echoed and returns the plaintext state sealed in it.
    *
    * @param token - the incoming `requestState`, as received (any type).
+   * @param binding - the incoming request: `method`, `target`, `arguments`, and `principal` or `context`.
    * @returns the handler's plaintext state.
    * @throws {InvalidRequestState} for every failure (forged, tampered, expired, another request,
    *   another principal or audience, unknown key, replayed); the reason goes to the logger.
