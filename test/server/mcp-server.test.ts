@@ -190,3 +190,23 @@ describe("McpServer resources", () => {
     expect(() => mcp.resource("x://{a}", { complete: { b: () => [] } }, () => "x")).toThrow(/names no declared argument/);
   });
 });
+
+describe("McpServer compileSchema", () => {
+  it("uses the supplied compiler for input and output schemas", async () => {
+    const compiled: string[] = [];
+    const mcp = new McpServer(
+      { name: "custom-schema", version: "1" },
+      {
+        compileSchema: (_schema, label) => {
+          compiled.push(label);
+          return (value) => (typeof value === "object" && value !== null && "ok" in value ? { ok: true } : { ok: false, issues: [{ path: "/ok", message: "is required" }], message: "/ok is required" });
+        },
+      },
+    );
+    mcp.tool("t", { outputSchema: { type: "object" } }, () => ({ content: [], structuredContent: { ok: 1 } }));
+    expect(compiled).toEqual(['inputSchema of tool "t"', 'outputSchema of tool "t"']);
+    const client = pair(mcp);
+    expect((await client.error("tools/call", { name: "t", arguments: {} })).message).toBe("Invalid arguments for tool t: /ok is required");
+    expect((await client.result("tools/call", { name: "t", arguments: { ok: true } })).structuredContent).toEqual({ ok: 1 });
+  });
+});
