@@ -28,7 +28,7 @@ const ASK_REGION = {
   },
 } as const satisfies InputRequest;
 
-const quietLogger = { debug() {}, info() {}, warn() {}, error() {} };
+const quietLogger = { warn() {}, error() {} };
 
 /** The seed's low-level provision server, with sealing opted in. */
 function provisioner() {
