@@ -74,7 +74,7 @@ export function fulfilRound(
           settled = true;
           signal?.removeEventListener("abort", onOuterAbort);
           const responses: Record<string, InputResponse> = {};
-          for (let i = 0; i < keys.length; i++) responses[keys[i]!] = answers[i] as InputResponse;
+          for (let i = 0; i < keys.length; i++) setOwn(responses, keys[i]!, answers[i] as InputResponse);
           resolve(responses);
         },
         (error: unknown) => fail(callbackThrew(key, method, error)),
@@ -107,6 +107,12 @@ class RoundSignal {
     this.reason = reason;
     this.controller?.abort(reason);
   }
+}
+
+/** Keys are the server's to choose; `"__proto__"` must land as a key, not replace the prototype. */
+function setOwn(target: Record<string, InputResponse>, key: string, value: InputResponse): void {
+  if (key === "__proto__") Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
 }
 
 function missingCallback(key: string, method: string): InputRequestFailed {
