@@ -54,6 +54,7 @@ export function isKnownMode(mode: unknown): mode is string {
  * @throws ProtocolVersionUnsupported when no version is shared.
  */
 export async function negotiate(input: NegotiationInput): Promise<{ connection: Connection; server: ServerDescription }> {
+  input.signal?.throwIfAborted();
   if (input.mode !== "auto" && LEGACY.has(input.mode)) return initializeLegacy(input, input.mode, 0);
 
   const modern = new Connection({
@@ -233,7 +234,8 @@ function withTimeout(outer: AbortSignal | undefined, ms: number | undefined) {
     controller.abort(new DOMException(`server/discover got no answer within ${ms} ms`, "TimeoutError"));
   }, ms);
   const onAbort = () => controller.abort(outer!.reason);
-  outer?.addEventListener("abort", onAbort, { once: true });
+  if (outer?.aborted) onAbort();
+  else outer?.addEventListener("abort", onAbort, { once: true });
   return {
     signal: controller.signal,
     timedOut: () => fired,
