@@ -55,7 +55,7 @@ function provisioner() {
     },
     { logger: quietLogger },
   );
-  server.use(requestStateBoundary(RequestStateSecurity.ephemeral(), { audience: "Provisioner", logger: quietLogger }));
+  server.use(requestStateBoundary(RequestStateSecurity.ephemeral({ logger: quietLogger }), { audience: "Provisioner", logger: quietLogger }));
   return server;
 }
 
