@@ -1,0 +1,77 @@
+/**
+ * The protocol shapes the client speaks, taken from the generated
+ * 2026-07-28 types, plus the few constants the client needs.
+ *
+ * @packageDocumentation
+ */
+import type { InputRequestMap } from "../../generated/2026-07-28/methods.js";
+import type {
+  CallToolResult,
+  GetPromptResult,
+  InputRequiredResult,
+  ReadResourceResult,
+} from "../../generated/2026-07-28/types.js";
+
+export type {
+  CallToolResult,
+  ClientCapabilities,
+  CompleteResult,
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  DiscoverResult,
+  ElicitRequestParams,
+  ElicitResult,
+  GetPromptResult,
+  Implementation,
+  InputRequest,
+  InputRequiredResult,
+  InputResponse,
+  ListPromptsResult,
+  ListResourceTemplatesResult,
+  ListResourcesResult,
+  ListRootsResult,
+  ListToolsResult,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+  ServerCapabilities,
+  Tool,
+} from "../../generated/2026-07-28/types.js";
+export type { InputRequiredMethod } from "../../generated/2026-07-28/methods.js";
+
+/** Parameters of a `roots/list` input request (usually empty). */
+export type ListRootsRequestParams = InputRequestMap["roots/list"]["params"];
+
+/** The modern protocol revision this client speaks natively. */
+export const MODERN_PROTOCOL_VERSION = "2026-07-28";
+
+/** Handshake-era revisions this client can fall back to (newest first). */
+export const LEGACY_PROTOCOL_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26"] as const;
+
+/** Reserved `_meta` keys of the per-request envelope (2026-07-28, basic/index). */
+export const MetaKey = {
+  protocolVersion: "io.modelcontextprotocol/protocolVersion",
+  clientInfo: "io.modelcontextprotocol/clientInfo",
+  clientCapabilities: "io.modelcontextprotocol/clientCapabilities",
+  serverInfo: "io.modelcontextprotocol/serverInfo",
+} as const;
+
+/** A JSON object as the protocol carries it. */
+export type JsonObject = Record<string, unknown>;
+
+/** What each input-required method returns once complete. */
+export interface CompleteResultOf {
+  "tools/call": CallToolResult;
+  "prompts/get": GetPromptResult;
+  "resources/read": ReadResourceResult;
+}
+
+/** True when `result` asks for more input (`resultType: "input_required"`). */
+export function isInputRequired(result: unknown): result is InputRequiredResult {
+  return (
+    typeof result === "object" &&
+    result !== null &&
+    (result as { resultType?: unknown }).resultType === "input_required"
+  );
+}
