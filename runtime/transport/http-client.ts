@@ -271,7 +271,9 @@ export class StreamableHttpClientTransport implements ClientTransport {
     } catch (error) {
       release();
       if (signal?.aborted) throw signal.reason;
-      throw error;
+      if (this.#closed) throw new Error("The HTTP transport was closed.", { cause: error });
+      const cause = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
+      throw new Error(`Could not reach the MCP server at ${this.url.href}: ${cause}`, { cause: error });
     }
   }
 
