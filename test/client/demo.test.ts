@@ -1,10 +1,7 @@
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { runDemo } from "../../examples/demo/run.js";
-
-const root = fileURLToPath(new URL("../../", import.meta.url));
+import { ensureBuilt, root } from "./ensure-built.js";
 
 describe("npm run demo", () => {
   it("prints each round: the question, the sealed token's start, and the final result", async () => {
@@ -28,10 +25,7 @@ describe("npm run demo", () => {
 
   it("runs as a process without a terminal, answers with the default and exits 0", () => {
     const entry = "dist/examples/demo/main.js";
-    if (!existsSync(`${root}${entry}`)) {
-      const build = spawnSync(process.execPath, ["scripts/build.mjs"], { cwd: root, encoding: "utf8" });
-      expect(build.status, build.stderr).toBe(0);
-    }
+    ensureBuilt("examples/demo/main.js");
     const run = spawnSync(process.execPath, [entry], { cwd: root, encoding: "utf8", stdio: ["pipe", "pipe", "pipe"], input: "" });
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);
