@@ -76,6 +76,24 @@ describe("protocol negotiation", () => {
     expect(client.era).toBe("legacy");
   });
 
+  it("falls back when an HTTP server refuses the probe with a 4xx that carries no JSON-RPC error", async () => {
+    const inner = legacyServer();
+    const refusing = (status: number) => ({
+      async request(message: JsonRpcRequest): Promise<JsonRpcResponse> {
+        if (message.method === "server/discover") throw Object.assign(new Error(`HTTP ${status}`), { status });
+        return (await inner.handle(message))!;
+      },
+      async notify(message: JsonRpcNotification) {
+        await inner.handle(message);
+      },
+      async close() {},
+    });
+    expect((await Client.connect(refusing(400))).era).toBe("legacy");
+    expect((await Client.connect(refusing(405))).era).toBe("legacy");
+    await expect(Client.connect(refusing(401))).rejects.toThrow("HTTP 401");
+    await expect(Client.connect(refusing(500))).rejects.toThrow("HTTP 500");
+  });
+
   it("uses initialize when a modern server lists only an older version", async () => {
     const server = legacyServer();
     const modernRejecting = {
