@@ -113,6 +113,25 @@ describe("protocol negotiation", () => {
     expect(client.protocolVersion).toBe("2025-11-25");
   });
 
+  it("follows the versions a DiscoverResult lists", async () => {
+    const inner = legacyServer();
+    const oldOnly = {
+      handle(message: unknown) {
+        const request = message as JsonRpcRequest;
+        if (request.method === "server/discover") {
+          return Promise.resolve<JsonRpcResponse>({
+            jsonrpc: "2.0",
+            id: request.id,
+            result: { resultType: "complete", supportedVersions: ["2025-11-25"], capabilities: {} },
+          });
+        }
+        return inner.handle(message);
+      },
+    };
+    expect((await Client.connect(oldOnly)).protocolVersion).toBe("2025-11-25");
+    await expect(Client.connect(oldOnly, { mode: "2026-07-28" })).rejects.toBeInstanceOf(ProtocolVersionUnsupported);
+  });
+
   it("throws ProtocolVersionUnsupported when no version is shared", async () => {
     const server = fakeServer(() => text("ok"), {
       discover: () => ({ error: { code: -32022, message: "Unsupported protocol version", data: { supported: ["2030-01-01"], requested: "2026-07-28" } } }),
