@@ -20,8 +20,13 @@ const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? "";
 const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}") as Json;
 const log = (...parts: unknown[]) => console.error(`[everything-client:${scenario}]`, ...parts);
 
+// The runner names the protocol version to speak; the lifecycle follows from it.
+const requestedVersion = process.env.MCP_CONFORMANCE_PROTOCOL_VERSION;
+const mode: ClientOptions["mode"] = requestedVersion === "2026-07-28" ? "2026-07-28" : "auto";
+
 const options: ClientOptions = {
   clientInfo: { name: "mcp-roundtrip-everything-client", version: "1.0.0" },
+  mode,
   // Answer every kind of input request, so every capability is declared.
   onElicit: (params) => {
     const schema = (params as { requestedSchema?: { properties?: Record<string, { type?: string; default?: unknown }> } }).requestedSchema;

@@ -1,7 +1,7 @@
 import type * as NodeCrypto from "node:crypto";
-import { sha256 as portableSha256 } from "@noble/hashes/sha2.js";
 import type { AesKey, CryptoBackend } from "./backend.js";
 import { pooledRandom } from "./random-pool.js";
+import { sha256 as shortSha256 } from "./sha256.js";
 
 const TAG_BYTES = 16;
 /** Below this size the JavaScript SHA-256 beats a call into native code. */
@@ -20,7 +20,7 @@ export function createNodeBackend(crypto: typeof NodeCrypto): CryptoBackend {
   return Object.freeze({
     name: "node" as const,
     sha256: (data: Uint8Array) =>
-      data.length < NATIVE_HASH_MIN_BYTES ? portableSha256(data) : createHash("sha256").update(data).digest(),
+      data.length < NATIVE_HASH_MIN_BYTES ? shortSha256(data) : createHash("sha256").update(data).digest(),
     hkdfSha256: (ikm: Uint8Array, info: Uint8Array, length: number) =>
       new Uint8Array(hkdfSync("sha256", ikm, empty, info, length)),
     randomBytes: pooledRandom((buffer) => randomFillSync(buffer)),

@@ -43,7 +43,11 @@ export interface RequestStateSecurityOptions {
   logger?: RequestStateLogger;
   /** The clock, in seconds since the epoch (default `Date.now() / 1000`). For tests. */
   now?: () => number;
-  /** Crypto implementation: `"auto"` (default; node:crypto when present), `"node"` or `"noble"`. */
+  /**
+   * Crypto implementation: `"auto"` (default), `"node"` or `"noble"`. `"auto"` uses node:crypto
+   * where `process.getBuiltinModule` reaches it (Node ≥ 20.16, Bun, Deno) and `@noble/ciphers`
+   * elsewhere; both produce and accept the same tokens.
+   */
   crypto?: CryptoBackendChoice;
 }
 
@@ -272,7 +276,9 @@ export class RequestStateSecurity {
     if (audience !== undefined) envelope.aud = audience;
     const principal = input.principal ?? (input.context ? this.principalFor(input.context) : undefined);
     if (principal !== undefined) envelope.p = newPrincipalClaim(this.#backend, principal, this.#random);
-    const token = await this.codec.seal(this.#backend.utf8Encode(serializeEnvelope(envelope)));
+    const json = serializeEnvelope(envelope);
+    const token =
+      this.codec instanceof AesGcmCodec ? this.codec.sealText(json) : await this.codec.seal(this.#backend.utf8Encode(json));
     if (typeof token !== "string") throw new TypeError(`codec.seal expected to return a string, got ${describe(token)}`);
     const size = token.length * 3 > this.maxStateBytes ? utf8Length(token) : token.length;
     if (size > this.maxStateBytes) {
