@@ -36,3 +36,5 @@ export type {
   Issue,
 } from "./elicitation-schema.js";
 export type { RootLike, CreateMessageResultLike, InputRequiredResultLike } from "./wire.js";
+
+export type { ToolNeeds, DependencyRequestContext } from "./tool.js";
