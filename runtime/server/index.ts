@@ -41,3 +41,4 @@ export type {
 export type { Completer } from "./registry/completions.js";
 export type { SchemaCheck, SchemaIssue } from "./json-schema.js";
 export * from "../state/index.js";
+export * from "./dependencies/index.js";

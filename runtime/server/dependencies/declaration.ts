@@ -25,10 +25,10 @@ export interface NeedEntry {
  * Each key is also the input key the question goes out under, so it is the
  * same in every process and after every restart.
  *
- * @typeParam A - the tool's arguments.
+ * @typeParam A - the tool's arguments (default: any JSON object).
  * @typeParam R - what the dependencies declared so far resolve to.
  */
-export class Needs<A = unknown, R extends object = {}> {
+export class Needs<A = Record<string, unknown>, R extends object = {}> {
   /** The dependencies in declaration order. @internal */
   readonly entries: readonly NeedEntry[];
 
@@ -72,7 +72,7 @@ export class Needs<A = unknown, R extends object = {}> {
  *   .add("confirm", (args) => elicit({ message: `Deploy ${args.service}?`, schema: confirmForm }));
  * ```
  */
-export function needs<A = unknown>(): Needs<A, {}> {
+export function needs<A = Record<string, unknown>>(): Needs<A, {}> {
   return new Needs<A, {}>();
 }
 

@@ -37,4 +37,4 @@ export type {
 } from "./elicitation-schema.js";
 export type { RootLike, CreateMessageResultLike, InputRequiredResultLike } from "./wire.js";
 
-export type { ToolNeeds, DependencyRequestContext } from "./tool.js";
+export type { ToolNeeds, DependentToolHandler, DependencyRequestContext } from "./tool.js";

@@ -1,3 +1,6 @@
+import type { CallToolResult } from "../../../generated/2026-07-28/index.js";
+import type { ServerRequestContext } from "../context.js";
+import type { HandlerResult, MaybePromise } from "../types.js";
 import { Needs } from "./declaration.js";
 import type { DependencyRound } from "./evaluate.js";
 import { runWithDependencies } from "./run.js";
@@ -15,6 +18,19 @@ import type { InputRequiredResultLike } from "./wire.js";
  * ```
  */
 export type ToolNeeds<A, R extends object> = Needs<A, R> | ((need: Needs<A, {}>) => Needs<A, R>);
+
+/**
+ * The body of a tool that declares dependencies: receives the validated
+ * arguments, every declared value resolved and typed, and the request
+ * context. It returns the tool's result; it may not return an
+ * `InputRequiredResult`, since its dependencies already own the call's
+ * `inputResponses`/`requestState` channel.
+ */
+export type DependentToolHandler<A, R extends object> = (
+  args: A,
+  needs: R,
+  ctx: ServerRequestContext,
+) => MaybePromise<HandlerResult<CallToolResult>>;
 
 /** The per-call facts the dependency runner reads from a server's request context. */
 export interface DependencyRequestContext {
@@ -61,6 +77,7 @@ export function withDependencies<A, R extends object, Ctx extends DependencyRequ
   handler: (args: A, values: R, ctx: Ctx) => T | PromiseLike<T>,
 ): (args: A, ctx: Ctx) => Promise<T | InputRequiredResultLike> {
   const declaration = declarationOf(toolName, option);
+  if (typeof handler !== "function") throw new TypeError(`McpServer.tool(${JSON.stringify(toolName)}): the handler must be a function`);
   return (args, ctx) => {
     const round: DependencyRound = {
       inputResponses: ctx.inputResponses as Record<string, unknown> | undefined,
