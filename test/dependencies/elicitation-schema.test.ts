@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { elicit } from "../../runtime/server/dependencies/index.js";
+import { elicit } from "mcp-roundtrip/server";
 import { checkElicitContent, checkElicitSchema, type ElicitSchema } from "../../runtime/server/dependencies/elicitation-schema.js";
 
 const form = {

@@ -9,7 +9,7 @@ import {
   runWithDependencies,
   sample,
   type DependencyRound,
-} from "../../runtime/server/dependencies/index.js";
+} from "mcp-roundtrip/server";
 
 const ALL_CAPS = { elicitation: {}, sampling: {}, roots: {} };
 
@@ -330,7 +330,7 @@ describe("authoring errors", () => {
     expect(listRoots().request).toEqual({ method: "roots/list" });
     expect(() => sample({ messages: [], maxTokens: 10 })).toThrow(TypeError);
     expect(() => sample({ messages: [{ role: "user", content: { type: "text", text: "hi" } }], maxTokens: 0 })).toThrow(RangeError);
-    expect(() => sample({ messages: [{ role: "system" as never, content: {} }], maxTokens: 1 })).toThrow(/messages\[0\]/);
+    expect(() => sample({ messages: [{ role: "system" as never, content: { type: "text", text: "x" } }], maxTokens: 1 })).toThrow(/messages\[0\]/);
   });
 
   it("a sampling answer is validated before the handler sees it", () => {

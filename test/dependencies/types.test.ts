@@ -1,5 +1,6 @@
 import { describe, expectTypeOf, it } from "vitest";
-import { elicit, listRoots, needs, sample, type NeedsValues } from "../../runtime/server/dependencies/index.js";
+import type { CreateMessageResult, Root } from "mcp-roundtrip/types";
+import { elicit, listRoots, needs, sample, type NeedsValues } from "mcp-roundtrip/server";
 
 // Type-level checks: tsc (npm run typecheck) fails on a wrong type or an unused @ts-expect-error.
 describe("dependency types", () => {
@@ -48,7 +49,8 @@ describe("dependency types", () => {
   it("types plain and async values, sampling results and roots", () => {
     expectTypeOf<Values["label"]>().toEqualTypeOf<number>();
     expectTypeOf<Values["summary"]["model"]>().toEqualTypeOf<string>();
-    expectTypeOf<Values["roots"]>().toEqualTypeOf<import("../../runtime/server/dependencies/index.js").RootLike[]>();
+    expectTypeOf<Values["roots"]>().toEqualTypeOf<Root[]>();
+    expectTypeOf<Values["summary"]>().toEqualTypeOf<CreateMessageResult>();
   });
 
   it("refuses a duplicate key and reading an undeclared one", () => {

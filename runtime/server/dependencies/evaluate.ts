@@ -3,7 +3,7 @@ import type { Needs } from "./declaration.js";
 import { questionDigest } from "./digest.js";
 import { isQuestion, type Question } from "./questions.js";
 import { decodeState, emptyState, encodeState } from "./state.js";
-import type { ClientCapabilitiesLike, WireInputRequest } from "./wire.js";
+import type { ClientCapabilities, InputRequest } from "./wire.js";
 
 /** What one call brings to dependency evaluation. */
 export interface DependencyRound {
@@ -15,13 +15,13 @@ export interface DependencyRound {
    * The client's declared capabilities. When given, a question the client
    * cannot answer is a `-32021`; when absent the check is left to the server.
    */
-  clientCapabilities?: ClientCapabilitiesLike | undefined;
+  clientCapabilities?: ClientCapabilities | undefined;
 }
 
 /** The outcome of one round: every dependency resolved, or questions to ask. */
 export type Evaluation<R> =
   | { status: "ready"; values: R }
-  | { status: "input_required"; inputRequests: Record<string, WireInputRequest>; requestState: string };
+  | { status: "input_required"; inputRequests: Record<string, InputRequest>; requestState: string };
 
 /** Thrown inside a resolver that reads a dependency still waiting for its answer. */
 class Waiting {
@@ -32,7 +32,8 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** Which of the capabilities `question` needs are missing from `declared`; `undefined` when none. */
-function missingCapabilities(question: Question, declared: ClientCapabilitiesLike): Record<string, unknown> | undefined {
+function missingCapabilities(question: Question, capabilities: ClientCapabilities): Record<string, unknown> | undefined {
+  const declared = capabilities as Record<string, unknown>;
   const missing: Record<string, unknown> = {};
   for (const [name, detail] of Object.entries(question.requires)) {
     const have = declared[name];
@@ -83,7 +84,7 @@ export async function evaluateNeeds<A, R extends object>(
   const values: Record<string, unknown> = {};
   const waiting = new Set<string>();
   const next = emptyState();
-  const inputRequests: Record<string, WireInputRequest> = {};
+  const inputRequests: Record<string, InputRequest> = {};
   const missing: Record<string, unknown> = {};
 
   for (const entry of declaration.entries) {

@@ -13,7 +13,6 @@ export type {
   SampleQuestion,
   ListRootsQuestion,
   SampleParams,
-  SamplingMessageInput,
   Elicitation,
   ResolvedValue,
 } from "./questions.js";
@@ -35,6 +34,5 @@ export type {
   MultiSelectFieldSchema,
   Issue,
 } from "./elicitation-schema.js";
-export type { RootLike, CreateMessageResultLike, InputRequiredResultLike } from "./wire.js";
 
 export type { ToolNeeds, DependentToolHandler, DependencyRequestContext } from "./tool.js";

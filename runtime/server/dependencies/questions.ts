@@ -1,5 +1,6 @@
 import { checkElicitContent, checkElicitSchema, type ElicitContent, type ElicitSchema, type Issue } from "./elicitation-schema.js";
-import type { ClientCapabilitiesLike, CreateMessageResultLike, RootLike, WireInputRequest } from "./wire.js";
+import { validate } from "../../validate/index.js";
+import type { ClientCapabilities, CreateMessageRequestParams, CreateMessageResult, InputRequest, Root } from "./wire.js";
 
 /**
  * Marks question objects. `Symbol.for` rather than a private symbol so two
@@ -21,9 +22,9 @@ export interface Question<V = unknown> {
   /** Which kind of input request this is. */
   readonly kind: "elicit" | "sample" | "roots";
   /** The input request exactly as it goes into `inputRequests`. */
-  readonly request: WireInputRequest;
+  readonly request: InputRequest;
   /** The client capabilities the request needs, as `-32021` reports them. */
-  readonly requires: ClientCapabilitiesLike;
+  readonly requires: ClientCapabilities;
   /**
    * Validates a client's answer and turns it into the handler's value.
    * `record` is the normalised answer kept in the request state.
@@ -50,34 +51,16 @@ export interface ElicitQuestion<S extends ElicitSchema = ElicitSchema> extends Q
   readonly schema: S;
 }
 
-/** A `SamplingMessage`: one turn of the conversation sent for sampling. */
-export interface SamplingMessageInput {
-  readonly role: "user" | "assistant";
-  readonly content: unknown;
-  readonly _meta?: Record<string, unknown>;
-}
-
-/** The parameters of `sampling/createMessage`. */
-export interface SampleParams {
-  readonly messages: readonly SamplingMessageInput[];
-  readonly maxTokens: number;
-  readonly systemPrompt?: string;
-  readonly temperature?: number;
-  readonly stopSequences?: readonly string[];
-  readonly includeContext?: "none" | "thisServer" | "allServers";
-  readonly modelPreferences?: Record<string, unknown>;
-  readonly metadata?: Record<string, unknown>;
-  readonly tools?: readonly unknown[];
-  readonly toolChoice?: Record<string, unknown>;
-}
+/** The parameters of `sampling/createMessage` (`messages` and `maxTokens` at least). */
+export type SampleParams = CreateMessageRequestParams;
 
 /** A sampling request; the handler receives the client's `CreateMessageResult`. */
-export interface SampleQuestion extends Question<CreateMessageResultLike> {
+export interface SampleQuestion extends Question<CreateMessageResult> {
   readonly kind: "sample";
 }
 
 /** A roots request; the handler receives the client's roots. */
-export interface ListRootsQuestion extends Question<RootLike[]> {
+export interface ListRootsQuestion extends Question<Root[]> {
   readonly kind: "roots";
 }
 
@@ -142,7 +125,7 @@ export function elicit<const S extends ElicitSchema>(question: { message: string
     kind: "elicit" as const,
     message,
     schema,
-    request: { method: "elicitation/create" as const, params: { mode: "form", message, requestedSchema: schema as unknown as Record<string, unknown> } },
+    request: { method: "elicitation/create" as const, params: { mode: "form" as const, message, requestedSchema: schema as never } },
     requires: { elicitation: { form: {} } },
     read,
   });
@@ -175,22 +158,18 @@ export function sample(params: SampleParams): SampleQuestion {
   const sampling: Record<string, object> = {};
   if (params.tools !== undefined || params.toolChoice !== undefined) sampling.tools = {};
   if (params.includeContext === "thisServer" || params.includeContext === "allServers") sampling.context = {};
-  const read = (response: unknown): AnswerReading<CreateMessageResultLike> => {
+  const read = (response: unknown): AnswerReading<CreateMessageResult> => {
     if (!isObject(response)) return refuse("", "a sampling answer must be a CreateMessageResult object");
-    if (response.role !== "user" && response.role !== "assistant") return refuse("/role", 'must be "user" or "assistant"');
-    if (typeof response.model !== "string") return refuse("/model", "must be a string");
-    const blocks = Array.isArray(response.content) ? response.content : [response.content];
-    if (blocks.length === 0 || !blocks.every((block) => isObject(block) && typeof block.type === "string")) {
-      return refuse("/content", "must be a content block or an array of content blocks, each with a type");
-    }
-    if (response.stopReason !== undefined && typeof response.stopReason !== "string") return refuse("/stopReason", "must be a string");
+    // The wire may add resultType to any result; the handler's value is the CreateMessageResult alone.
     const { resultType: _resultType, ...result } = response;
-    return { ok: true, value: result as CreateMessageResultLike, record: result };
+    const checked = validate("CreateMessageResult", result);
+    if (!checked.ok) return { ok: false, issues: checked.issues };
+    return { ok: true, value: result as unknown as CreateMessageResult, record: result };
   };
   return Object.freeze({
     [QUESTION]: true as const,
     kind: "sample" as const,
-    request: { method: "sampling/createMessage" as const, params: { ...params } as Record<string, unknown> },
+    request: { method: "sampling/createMessage" as const, params: { ...params } },
     requires: { sampling },
     read,
   });
@@ -205,13 +184,11 @@ export function sample(params: SampleParams): SampleQuestion {
  * ```
  */
 export function listRoots(): ListRootsQuestion {
-  const read = (response: unknown): AnswerReading<RootLike[]> => {
-    if (!isObject(response) || !Array.isArray(response.roots)) return refuse("/roots", "a roots answer must be { roots: [...] }");
-    for (const [index, root] of response.roots.entries()) {
-      if (!isObject(root) || typeof root.uri !== "string") return refuse(`/roots/${index}/uri`, "must be a string");
-      if (root.name !== undefined && typeof root.name !== "string") return refuse(`/roots/${index}/name`, "must be a string");
-    }
-    const roots = response.roots.map((root) => ({ ...(root as RootLike) }));
+  const read = (response: unknown): AnswerReading<Root[]> => {
+    if (!isObject(response)) return refuse("", "a roots answer must be a ListRootsResult object");
+    const checked = validate("ListRootsResult", response);
+    if (!checked.ok) return { ok: false, issues: checked.issues };
+    const roots = (response.roots as Root[]).map((root) => ({ ...root }));
     return { ok: true, value: roots, record: { roots } };
   };
   return Object.freeze({

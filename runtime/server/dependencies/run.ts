@@ -1,7 +1,7 @@
 import { JsonRpcErrorCode, McpError } from "../../jsonrpc/errors.js";
 import type { Needs } from "./declaration.js";
 import { evaluateNeeds, type DependencyRound } from "./evaluate.js";
-import type { InputRequiredResultLike } from "./wire.js";
+import type { InputRequiredResult } from "./wire.js";
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
@@ -37,7 +37,7 @@ export async function runWithDependencies<A, R extends object, T>(
   round: DependencyRound,
   body: (values: R) => T | PromiseLike<T>,
   toolName = "tool",
-): Promise<T | InputRequiredResultLike> {
+): Promise<T | InputRequiredResult> {
   const evaluation = await evaluateNeeds(declaration, args, round);
   if (evaluation.status === "input_required") {
     return { resultType: "input_required", inputRequests: evaluation.inputRequests, requestState: evaluation.requestState };

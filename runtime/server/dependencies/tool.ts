@@ -4,7 +4,7 @@ import type { HandlerResult, MaybePromise } from "../types.js";
 import { Needs } from "./declaration.js";
 import type { DependencyRound } from "./evaluate.js";
 import { runWithDependencies } from "./run.js";
-import type { InputRequiredResultLike } from "./wire.js";
+import type { InputRequiredResult } from "./wire.js";
 
 /**
  * A tool's `needs` option: a declaration built with {@link needs}, or a
@@ -75,7 +75,7 @@ export function withDependencies<A, R extends object, Ctx extends DependencyRequ
   toolName: string,
   option: ToolNeeds<A, R>,
   handler: (args: A, values: R, ctx: Ctx) => T | PromiseLike<T>,
-): (args: A, ctx: Ctx) => Promise<T | InputRequiredResultLike> {
+): (args: A, ctx: Ctx) => Promise<T | InputRequiredResult> {
   const declaration = declarationOf(toolName, option);
   if (typeof handler !== "function") throw new TypeError(`McpServer.tool(${JSON.stringify(toolName)}): the handler must be a function`);
   return (args, ctx) => {
