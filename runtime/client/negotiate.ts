@@ -220,7 +220,7 @@ function isObject(value: unknown): value is JsonObject {
 }
 
 function asImplementation(value: unknown): Implementation | undefined {
-  return isObject(value) && typeof value.name === "string" ? (value as Implementation) : undefined;
+  return isObject(value) && typeof value.name === "string" ? (value as unknown as Implementation) : undefined;
 }
 
 /** A signal that follows `outer` and also fires after `ms` (when given), and tells which fired. */

@@ -54,7 +54,8 @@ export class RequestContextImpl implements ServerRequestContext {
   readonly authInfo: AuthInfo | undefined;
   inputResponses: InputResponses | undefined;
   requestState: string | undefined;
-  private readonly transport: RequestContext | undefined;
+  /** What the transport passed along with the message. */
+  readonly transport: RequestContext | undefined;
   private controller: AbortController | undefined;
   private cancelReason: unknown;
   private cancelled = false;

@@ -12,7 +12,6 @@ export { McpServer, type McpServerOptions } from "./mcp-server.js";
 export { inputRequired, isInputRequiredResult, type InputRequiredInit } from "./input-required.js";
 export {
   requestStateBoundary,
-  type RequestStateBinding,
   type RequestStateBoundaryOptions,
   type RequestStateSealer,
 } from "./state-boundary.js";

@@ -122,7 +122,9 @@ export class McpServer implements MessageHandler {
     const name = this.server.serverInfo.name;
     let security = requestStateSecurity;
     if (security === undefined) {
-      security = RequestStateSecurity.ephemeral();
+      const logger = serverOptions.logger;
+      // Rejections are reported where the rest of this server's diagnostics go.
+      security = RequestStateSecurity.ephemeral(logger === undefined ? {} : { logger: { warn: (message, rejection) => logger.warn(message, { ...rejection }) } });
     } else if (audience === undefined && audienceOf(security) === undefined && !isDistinctiveName(name)) {
       throw new TypeError(
         `McpServer: an explicit requestStateSecurity needs a distinctive server name or an audience, and ${JSON.stringify(name)} is neither. ` +
@@ -192,8 +194,12 @@ export class McpServer implements MessageHandler {
    * @returns this server, for chaining
    * @throws TypeError on a duplicate URI or template, a malformed template, or a non-absolute static URI
    */
-  resource(uri: string, config: ResourceConfig, handler: StaticResourceHandler): this;
-  resource(template: UriTemplate | string, config: ResourceConfig, handler: TemplateResourceHandler): this;
+  resource(template: UriTemplate, config: ResourceConfig, handler: TemplateResourceHandler): this;
+  resource<U extends string>(
+    uriOrTemplate: U,
+    config: ResourceConfig,
+    handler: U extends `${string}{${string}}${string}` ? TemplateResourceHandler : StaticResourceHandler,
+  ): this;
   resource(uriOrTemplate: string | UriTemplate, config: ResourceConfig, handler: StaticResourceHandler | TemplateResourceHandler): this {
     if (typeof config !== "object" || config === null) throw new TypeError("McpServer.resource: config must be an object");
     if (typeof handler !== "function") throw new TypeError("McpServer.resource: the handler must be a function");

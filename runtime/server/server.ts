@@ -231,7 +231,7 @@ export class Server implements MessageHandler {
     if (handler === undefined) return this.finishComplete(route, ctx.method, this.discoverResult());
     let request: MiddlewareRequest | undefined;
     if (this.middlewares.length > 0) {
-      request = { method: ctx.method, params, context: ctx, logger: this.logger };
+      request = { method: ctx.method, params, context: ctx, logger: this.logger, transport: ctx.transport };
       for (const middleware of this.middlewares) {
         const pending = middleware.onRequest?.(request);
         if (isThenable(pending)) await pending;
@@ -300,7 +300,7 @@ export class Server implements MessageHandler {
       );
     }
     if (this.middlewares.length > 0) {
-      const hookRequest = request ?? { method, params, context: ctx, logger: this.logger };
+      const hookRequest = request ?? { method, params, context: ctx, logger: this.logger, transport: ctx.transport };
       for (const middleware of this.middlewares) {
         if (middleware.onInputRequired === undefined) continue;
         const next = middleware.onInputRequired(result, hookRequest);

@@ -1,26 +1,19 @@
 import { McpError } from "../jsonrpc/errors.js";
-import { InvalidRequestState, invalidRequestStateError } from "../state/index.js";
+import { InvalidRequestState, invalidRequestStateError, type MintInput, type RequestBinding } from "../state/index.js";
+import type { RequestContext } from "../transport/types.js";
 import type { InputRequiredResult } from "../../generated/2026-07-28/index.js";
 import type { ServerRequestContext } from "./context.js";
 import { internalError } from "./errors.js";
 import type { MiddlewareRequest, ServerLogger, ServerMiddleware } from "./types.js";
 
-/** What a sealed token is bound to: the request it continues, the caller, the service. */
-export interface RequestStateBinding {
-  method: string;
-  target: string;
-  arguments: Record<string, unknown> | undefined;
-  principal?: string;
-  audience?: string;
-}
-
 /**
- * The part of `RequestStateSecurity` the boundary uses. Either call may be
- * sync or async (a custom codec may call a KMS).
+ * The part of `RequestStateSecurity` the boundary uses; either call may be
+ * sync or async (a custom implementation may call a KMS). `verify` throws
+ * `InvalidRequestState` for anything it rejects.
  */
 export interface RequestStateSealer {
-  mint(input: RequestStateBinding & { state: string }): string | Promise<string>;
-  verify(token: string, binding: RequestStateBinding): string | Promise<string>;
+  mint(input: MintInput): string | Promise<string>;
+  verify(token: string, binding: RequestBinding): string | Promise<string>;
 }
 
 /** Options of {@link requestStateBoundary}. */
@@ -32,8 +25,9 @@ export interface RequestStateBoundaryOptions {
    */
   audience?: string;
   /**
-   * The principal to bind tokens to. Default: `ctx.principal`, derived from
-   * the transport's verified `authInfo` (nothing to bind when unauthenticated).
+   * The principal to bind tokens to. Default: what the security derives
+   * from the transport's context (its `bindPrincipal`, else the verified
+   * `authInfo`; nothing to bind when unauthenticated).
    */
   principal?: (ctx: ServerRequestContext) => string | undefined;
   /**
@@ -49,14 +43,24 @@ function isThenable<T>(value: unknown): value is PromiseLike<T> {
   return typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
 }
 
-function bindingOf(request: MiddlewareRequest, audience: string | undefined, principal: string | undefined): RequestStateBinding {
+const NO_CONTEXT: RequestContext = Object.freeze({});
+
+function bindingOf(
+  request: MiddlewareRequest,
+  audience: string | undefined,
+  principalOf: ((ctx: ServerRequestContext) => string | undefined) | undefined,
+): RequestBinding {
   const params = request.params;
-  const binding: RequestStateBinding = {
+  const binding: RequestBinding = {
     method: request.method,
     target: (request.method === "resources/read" ? params.uri : params.name) as string,
-    arguments: request.method === "resources/read" ? undefined : (params.arguments as Record<string, unknown> | undefined),
+    arguments: request.method === "resources/read" ? undefined : params.arguments,
+    context: request.transport ?? NO_CONTEXT,
   };
-  if (principal !== undefined) binding.principal = principal;
+  if (principalOf !== undefined) {
+    const principal = principalOf(request.context);
+    if (principal !== undefined) binding.principal = principal;
+  }
   if (audience !== undefined) binding.audience = audience;
   return binding;
 }
@@ -92,12 +96,14 @@ export function requestStateBoundary(security: RequestStateSealer, options: Requ
     throw new TypeError("requestStateBoundary: audience must be a non-empty string, such as the server's name");
   }
   const audience = options.audience;
-  const principalOf = options.principal ?? ((ctx: ServerRequestContext) => ctx.principal);
+  const principalOf = options.principal;
   const logger = options.logger;
 
   const reject = (request: MiddlewareRequest, cause: unknown): McpError => {
-    const detail = cause instanceof InvalidRequestState ? cause.detail : cause instanceof Error ? cause.message : String(cause);
-    (logger ?? request.logger).warn(`${request.method}: requestState rejected`, { reason: detail ?? "unspecified", cause });
+    // InvalidRequestState was already reported by the security object, with its real reason.
+    if (!(cause instanceof InvalidRequestState)) {
+      (logger ?? request.logger).warn(`${request.method}: requestState rejected, failing closed`, { cause });
+    }
     return invalidRequestStateError();
   };
 
@@ -109,7 +115,7 @@ export function requestStateBoundary(security: RequestStateSealer, options: Requ
       if (typeof token !== "string") throw reject(request, new TypeError("requestState is not a string"));
       let plaintext: string | Promise<string>;
       try {
-        plaintext = security.verify(token, bindingOf(request, audience, principalOf(request.context)));
+        plaintext = security.verify(token, bindingOf(request, audience, principalOf));
       } catch (error) {
         throw reject(request, error);
       }
@@ -133,7 +139,7 @@ export function requestStateBoundary(security: RequestStateSealer, options: Requ
       };
       let token: string | Promise<string>;
       try {
-        token = security.mint({ ...bindingOf(request, audience, principalOf(request.context)), state });
+        token = security.mint({ ...bindingOf(request, audience, principalOf), state });
       } catch (error) {
         return fail(error);
       }

@@ -14,6 +14,7 @@ import type {
   ReadResourceRequestParams,
   ReadResourceResult,
 } from "../../generated/2026-07-28/index.js";
+import type { RequestContext } from "../transport/types.js";
 import type { ServerRequestContext } from "./context.js";
 
 /** A value or a promise of it. */
@@ -90,6 +91,8 @@ export interface MiddlewareRequest {
   readonly context: ServerRequestContext;
   /** The server's logger, for what must not go on the wire. */
   readonly logger: ServerLogger;
+  /** What the transport passed along with the message (auth, headers), if anything. */
+  readonly transport: RequestContext | undefined;
 }
 
 /**

@@ -11,7 +11,7 @@ import { internalError } from "./errors.js";
 export function assertValidRequest(method: string, message: unknown): void {
   const outcome = validateRequest(method, message);
   if (!outcome.ok) {
-    throw new McpError(JsonRpcErrorCode.InvalidParams, `Invalid params: ${outcome.message}`, { issues: outcome.issues });
+    throw new McpError(JsonRpcErrorCode.InvalidParams, outcome.message, { issues: outcome.issues });
   }
 }
 
@@ -30,6 +30,6 @@ export function isValidDefinition(definition: string, value: unknown): boolean {
 export function assertValidResult(method: string, definition: string, result: unknown): void {
   const outcome = validate(definition, result);
   if (!outcome.ok) {
-    throw internalError(`Internal error: the ${method} handler returned an invalid ${definition}: ${outcome.message}`);
+    throw internalError(`Internal error: the ${method} handler returned an invalid result. ${outcome.message}`);
   }
 }

@@ -1,9 +1,9 @@
 import { gcm } from "@noble/ciphers/aes.js";
 import { hkdf } from "@noble/hashes/hkdf.js";
 import { sha256 } from "@noble/hashes/sha2.js";
-import { randomBytes } from "@noble/hashes/utils.js";
 import type { AesKey, CryptoBackend } from "./backend.js";
 import { decodeCanonicalBase64url, encodeBase64url } from "./base64url.js";
+import { pooledRandom } from "./random-pool.js";
 
 const utf8 = new TextEncoder();
 
@@ -17,7 +17,10 @@ export const nobleBackend: CryptoBackend = Object.freeze({
   name: "noble" as const,
   sha256: (data: Uint8Array) => sha256(data),
   hkdfSha256: (ikm: Uint8Array, info: Uint8Array, length: number) => hkdf(sha256, ikm, undefined, info, length),
-  randomBytes: (length: number) => randomBytes(length),
+  // Web Crypto's getRandomValues is the CSPRNG on every runtime noble targets; it fills at most 65,536 bytes a call.
+  randomBytes: pooledRandom((buffer) => {
+    globalThis.crypto.getRandomValues(buffer);
+  }),
   importAesKey: (key: Uint8Array) => Uint8Array.from(key) as unknown as AesKey,
   aesGcmSeal(key: AesKey, nonce: Uint8Array, aad: Uint8Array, plaintext: Uint8Array, prefix: Uint8Array) {
     const sealed = gcm(key as unknown as Uint8Array, nonce, aad).encrypt(plaintext);

@@ -1,7 +1,11 @@
 import type * as NodeCrypto from "node:crypto";
+import { sha256 as portableSha256 } from "@noble/hashes/sha2.js";
 import type { AesKey, CryptoBackend } from "./backend.js";
+import { pooledRandom } from "./random-pool.js";
 
 const TAG_BYTES = 16;
+/** Below this size the JavaScript SHA-256 beats a call into native code. */
+const NATIVE_HASH_MIN_BYTES = 1024;
 
 /**
  * The native backend over node:crypto (Node, Bun, Deno). It receives the
@@ -11,14 +15,15 @@ const TAG_BYTES = 16;
  * @internal
  */
 export function createNodeBackend(crypto: typeof NodeCrypto): CryptoBackend {
-  const { createCipheriv, createDecipheriv, createHash, createSecretKey, hkdfSync, randomBytes } = crypto;
+  const { createCipheriv, createDecipheriv, createHash, createSecretKey, hkdfSync, randomFillSync } = crypto;
   const empty = new Uint8Array(0);
   return Object.freeze({
     name: "node" as const,
-    sha256: (data: Uint8Array) => createHash("sha256").update(data).digest(),
+    sha256: (data: Uint8Array) =>
+      data.length < NATIVE_HASH_MIN_BYTES ? portableSha256(data) : createHash("sha256").update(data).digest(),
     hkdfSha256: (ikm: Uint8Array, info: Uint8Array, length: number) =>
       new Uint8Array(hkdfSync("sha256", ikm, empty, info, length)),
-    randomBytes: (length: number) => randomBytes(length),
+    randomBytes: pooledRandom((buffer) => randomFillSync(buffer)),
     importAesKey: (key: Uint8Array) => createSecretKey(key) as unknown as AesKey,
     aesGcmSeal(key: AesKey, nonce: Uint8Array, aad: Uint8Array, plaintext: Uint8Array, prefix: Uint8Array) {
       const cipher = createCipheriv("aes-256-gcm", key as unknown as NodeCrypto.KeyObject, nonce, {

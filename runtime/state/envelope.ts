@@ -30,6 +30,9 @@ const SALT_BYTES = 8;
 const PRINCIPAL_DIGEST_BYTES = 16;
 const PRINCIPAL_LABEL = new TextEncoder().encode("mcp/request-state/principal:");
 const ARGUMENT_DIGEST_BYTES = 16;
+const DIGEST_CACHE_ENTRIES = 512;
+/** Canonical JSON longer than this is not worth remembering. */
+export const DIGEST_CACHE_MAX_JSON = 1024;
 
 /**
  * `base64url(SHA-256(canonical JSON of arguments, or {} when absent)[0..16])`.
@@ -37,9 +40,18 @@ const ARGUMENT_DIGEST_BYTES = 16;
  * @throws {TypeError} when the arguments are not JSON values.
  * @internal
  */
-export function argumentsDigest(backend: CryptoBackend, args: unknown): string {
+export function argumentsDigest(backend: CryptoBackend, args: unknown, cache?: Map<string, string>): string {
   const json = canonicalJson(args ?? {});
-  return backend.encodeBase64url(backend.sha256(backend.utf8Encode(json)).subarray(0, ARGUMENT_DIGEST_BYTES));
+  if (json.length > DIGEST_CACHE_MAX_JSON) cache = undefined;
+  const known = cache?.get(json);
+  if (known !== undefined) return known;
+  const digest = backend.encodeBase64url(backend.sha256(backend.utf8Encode(json)).subarray(0, ARGUMENT_DIGEST_BYTES));
+  if (cache) {
+    // Round 1 mints and round 2 verifies the same arguments: a small cache saves a hash each time.
+    if (cache.size >= DIGEST_CACHE_ENTRIES) cache.clear();
+    cache.set(json, digest);
+  }
+  return digest;
 }
 
 /**

@@ -154,6 +154,7 @@ export class RequestStateSecurity {
   readonly #replay: ReplayStore | undefined;
   readonly #logger: RequestStateLogger;
   readonly #now: () => number;
+  readonly #digests = new Map<string, string>();
 
   /**
    * @param source - `{ keys }` (secrets of 32+ bytes, `Uint8Array` or UTF-8 string; the first mints)
@@ -264,7 +265,7 @@ export class RequestStateSecurity {
       exp: now + this.ttl,
       m: input.method,
       t: input.target,
-      a: argumentsDigest(this.#backend, input.arguments),
+      a: argumentsDigest(this.#backend, input.arguments, this.#digests),
       s: input.state,
     };
     const audience = this.audience ?? input.audience;
@@ -273,7 +274,7 @@ export class RequestStateSecurity {
     if (principal !== undefined) envelope.p = newPrincipalClaim(this.#backend, principal, this.#random);
     const token = await this.codec.seal(this.#backend.utf8Encode(serializeEnvelope(envelope)));
     if (typeof token !== "string") throw new TypeError(`codec.seal expected to return a string, got ${describe(token)}`);
-    const size = utf8Length(token);
+    const size = token.length * 3 > this.maxStateBytes ? utf8Length(token) : token.length;
     if (size > this.maxStateBytes) {
       throw new RangeError(
         `sealed requestState is ${size} bytes, over maxStateBytes (${this.maxStateBytes}); keep less in state or raise maxStateBytes`,
@@ -341,7 +342,7 @@ export class RequestStateSecurity {
     if (envelope.t !== binding.target) return fail("target_mismatch", `sealed for target ${JSON.stringify(envelope.t)}`);
     let digest: string;
     try {
-      digest = argumentsDigest(this.#backend, binding.arguments);
+      digest = argumentsDigest(this.#backend, binding.arguments, this.#digests);
     } catch (error) {
       return fail("arguments_mismatch", `arguments cannot be digested: ${describeError(error, token)}`);
     }

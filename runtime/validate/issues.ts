@@ -16,6 +16,9 @@ function pathOf(error: ValidationError): string {
   if (error.keyword === "required" && typeof params.missingProperty === "string") {
     return `${error.instancePath}/${escape(params.missingProperty)}`;
   }
+  if (error.keyword === "discriminator" && typeof params.tag === "string") {
+    return `${error.instancePath}/${escape(params.tag)}`;
+  }
   if (error.keyword === "additionalProperties" && typeof params.additionalProperty === "string") {
     return `${error.instancePath}/${escape(params.additionalProperty)}`;
   }
@@ -41,6 +44,9 @@ function messageOf(error: ValidationError): string {
       return `must be ${show(params.allowedValue)}`;
     case "enum":
       return `must be one of ${(params.allowedValues as unknown[]).map(show).join(", ")}`;
+    case "discriminator":
+      if (params.tagValue === undefined) return "is required";
+      return params.error === "tag" ? "must be string" : `${show(params.tagValue)} is not one of the known values`;
     case "format":
       return `must be a valid ${String(params.format)}`;
     case "anyOf":
