@@ -42,6 +42,9 @@ export class Needs<A = Record<string, unknown>, R extends object = {}> {
    *
    * @param key - names the value in the handler and is the input key on the wire; unique within the tool.
    * @param resolve - `(args, resolved) => value | question`, where `resolved` holds the dependencies declared before this one.
+   *   It runs again on every round, so a question must render the same from the same arguments and answers
+   *   (no clock or random text in it): a question that changes is asked again. Reading a dependency that is
+   *   still unanswered ends the resolver for this round, so do not catch errors around such reads.
    * @throws TypeError when `key` is empty or already declared, or `resolve` is not a function.
    * @example
    * ```ts
