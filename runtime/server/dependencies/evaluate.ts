@@ -88,10 +88,12 @@ export async function evaluateNeeds<A, R extends object>(
   const missing: Record<string, unknown> = {};
 
   for (const entry of declaration.entries) {
-    const resolved = resolvedView(entry.key, values, waiting, declared);
+    const view = resolvedView(entry.key, values, waiting, declared);
     let result: unknown;
     try {
-      result = await entry.resolve(args, resolved);
+      result = await entry.resolve(args, view.resolved);
+      // A resolver that caught the signal still read something unanswered: its result cannot be trusted.
+      if (view.sawWaiting()) throw new Waiting(entry.key);
     } catch (error) {
       if (!(error instanceof Waiting)) throw error;
       waiting.add(entry.key);
@@ -152,16 +154,20 @@ function resolvedView(
   values: Record<string, unknown>,
   waiting: ReadonlySet<string>,
   declared: ReadonlySet<string>,
-): Record<string, unknown> {
+): { resolved: Record<string, unknown>; sawWaiting: () => boolean } {
+  let touched = false;
   const check = (key: string): void => {
-    if (waiting.has(key)) throw new Waiting(key);
+    if (waiting.has(key)) {
+      touched = true;
+      throw new Waiting(key);
+    }
     if (declared.has(key) && !Object.hasOwn(values, key)) {
       throw new TypeError(
         `needs: "${self}" reads "${key}", which is declared after it (or is itself); declare "${key}" before "${self}"`,
       );
     }
   };
-  return new Proxy(Object.create(null) as Record<string, unknown>, {
+  const resolved = new Proxy(Object.create(null) as Record<string, unknown>, {
     get(_target, key) {
       if (typeof key !== "string") return undefined;
       check(key);
@@ -175,7 +181,10 @@ function resolvedView(
     ownKeys() {
       // Enumerating (spread, Object.keys) depends on everything before this one.
       const first = waiting.values().next();
-      if (!first.done) throw new Waiting(first.value);
+      if (!first.done) {
+        touched = true;
+        throw new Waiting(first.value);
+      }
       return Object.keys(values);
     },
     getOwnPropertyDescriptor(_target, key) {
@@ -186,4 +195,5 @@ function resolvedView(
       throw new TypeError(`needs: "${self}" tried to change a resolved dependency; resolved values are read-only`);
     },
   });
+  return { resolved, sawWaiting: () => touched };
 }
