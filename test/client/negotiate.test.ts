@@ -193,8 +193,8 @@ describe("Client.connect arguments", () => {
     await expect(Client.connect(server, { onElicit: "yes" as never })).rejects.toThrow(TypeError);
     await expect(Client.connect(server, { stateOnlyBackoff: { initialMs: 300, maxMs: 100 } })).rejects.toThrow(RangeError);
     await expect(Client.connect(42 as never)).rejects.toThrow(/cannot use number as a target/);
-    await expect(Client.connect("http://127.0.0.1:1/mcp")).rejects.toThrow(/Streamable HTTP/);
-    await expect(Client.connect({ command: "node", args: ["server.js"] })).rejects.toThrow(/stdio/);
+    await expect(Client.connect("http://127.0.0.1:1/mcp")).rejects.toThrow(/Could not reach the MCP server at http:\/\/127.0.0.1:1\/mcp/);
+    await expect(Client.connect({ command: "/nonexistent/mcp-server", args: ["server.js"] })).rejects.toThrow(/Could not start the MCP server/);
   });
 
   it("refuses requests after close", async () => {
