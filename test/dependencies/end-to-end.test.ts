@@ -233,6 +233,18 @@ describe("declared dependencies end to end through Client", () => {
     expect(() => server.tool("bad2", { needs: needs() }, 5 as never)).toThrow(TypeError);
   });
 
+  it("lists a tool with needs like any other, without leaking the declaration", async () => {
+    const client = await Client.connect(provisioner(), {});
+    const { tools } = await client.listTools();
+    expect(tools).toEqual([
+      {
+        name: "provision",
+        description: "Provision a database",
+        inputSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
+      },
+    ]);
+  });
+
   it("a tool without needs still runs its ordinary handler", async () => {
     const server = new McpServer({ name: "plain-e2e", version: "1.0.0" });
     server.tool("echo", { inputSchema: { type: "object", properties: { s: { type: "string" } } } }, (args) => text(String(args.s)));
