@@ -8,13 +8,16 @@ import { utf8ToBytes } from "@noble/hashes/utils.js";
  * built in, which is what a digest that must survive restarts needs.
  *
  * @param value - a JSON-compatible value.
- * @throws TypeError when `value` holds something JSON cannot carry (a function, a bigint, a cycle, a non-finite number).
+ * @throws TypeError when `value` holds something JSON cannot carry (a function, a bigint, a non-finite number) or is nested deeper than 64 levels (a cycle included).
  */
 export function canonicalJson(value: unknown): string {
-  return write(value, new Set());
+  return write(value, 0);
 }
 
-function write(value: unknown, open: Set<object>): string {
+// Deeper than any question a person would read: past it the value is taken to contain itself.
+const MAX_DEPTH = 64;
+
+function write(value: unknown, depth: number): string {
   if (value === null) return "null";
   switch (typeof value) {
     case "string":
@@ -24,20 +27,25 @@ function write(value: unknown, open: Set<object>): string {
       if (!Number.isFinite(value)) throw new TypeError(`cannot digest the non-finite number ${value}`);
       return JSON.stringify(value);
     case "object": {
-      if (open.has(value)) throw new TypeError("cannot digest a value that contains itself");
-      open.add(value);
-      try {
-        if (Array.isArray(value)) {
-          return `[${value.map((item) => (item === undefined ? "null" : write(item, open))).join(",")}]`;
+      if (depth >= MAX_DEPTH) throw new TypeError(`cannot digest a value nested deeper than ${MAX_DEPTH} levels (or one that contains itself)`);
+      if (Array.isArray(value)) {
+        let out = "[";
+        for (let i = 0; i < value.length; i++) {
+          if (i > 0) out += ",";
+          out += value[i] === undefined ? "null" : write(value[i], depth + 1);
         }
-        const members = Object.keys(value)
-          .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
-          .sort()
-          .map((key) => `${JSON.stringify(key)}:${write((value as Record<string, unknown>)[key], open)}`);
-        return `{${members.join(",")}}`;
-      } finally {
-        open.delete(value);
+        return out + "]";
       }
+      const record = value as Record<string, unknown>;
+      const keys = Object.keys(record).sort();
+      let out = "{";
+      for (const key of keys) {
+        const member = record[key];
+        if (member === undefined) continue;
+        if (out.length > 1) out += ",";
+        out += JSON.stringify(key) + ":" + write(member, depth + 1);
+      }
+      return out + "}";
     }
     default:
       throw new TypeError(`cannot digest a ${typeof value}; questions must be plain JSON`);
@@ -64,5 +72,16 @@ function base64url(bytes: Uint8Array): string {
  * @param rendered - the input request exactly as it goes on the wire.
  */
 export function questionDigest(rendered: unknown): string {
-  return base64url(sha256(utf8ToBytes(canonicalJson(rendered))).subarray(0, 16));
+  const text = canonicalJson(rendered);
+  let digest = recent.get(text);
+  if (digest === undefined) {
+    digest = base64url(sha256(utf8ToBytes(text)).subarray(0, 16));
+    // Questions repeat every round; a small bounded memo spares the hash without growing with traffic.
+    if (recent.size >= RECENT_LIMIT) recent.delete(recent.keys().next().value as string);
+    recent.set(text, digest);
+  }
+  return digest;
 }
+
+const RECENT_LIMIT = 256;
+const recent = new Map<string, string>();

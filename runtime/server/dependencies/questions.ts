@@ -75,6 +75,12 @@ export function isQuestion(value: unknown): value is Question {
   return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[QUESTION] === true;
 }
 
+/**
+ * Form schemas already found valid. Resolvers run every round and usually
+ * pass the same constant schema object, so each is checked once.
+ */
+const checkedSchemas = new WeakSet<object>();
+
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
@@ -102,7 +108,8 @@ export function elicit<const S extends ElicitSchema>(question: { message: string
   if (typeof message !== "string" || message.trim() === "") {
     throw new TypeError("elicit(): \"message\" must be a non-empty string telling the user what is asked");
   }
-  const problems = checkElicitSchema(schema);
+  const problems = checkedSchemas.has(schema) ? [] : checkElicitSchema(schema);
+  if (problems.length === 0) checkedSchemas.add(schema);
   if (problems.length > 0) {
     const list = problems.map((issue) => `${issue.path || "/"}: ${issue.message}`).join("; ");
     throw new TypeError(`elicit(): "schema" is not a valid elicitation form schema (${list})`);
