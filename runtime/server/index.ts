@@ -62,3 +62,4 @@ export {
   type RequestStateSecret,
   type RequestStateSecurityOptions,
 } from "../state/index.js";
+export * from "./dependencies/index.js";

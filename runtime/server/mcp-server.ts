@@ -11,6 +11,7 @@ import {
   type TemplateResourceHandler,
 } from "./registry/resources.js";
 import { ToolRegistry, type ToolConfig, type ToolHandler } from "./registry/tools.js";
+import { withDependencies, type DependentToolHandler, type ToolNeeds } from "./dependencies/tool.js";
 import { Server, type ServerOptions } from "./server.js";
 import { requestStateBoundary, type RequestStateSealer } from "./state-boundary.js";
 import { UriTemplate } from "./uri-template.js";
@@ -149,17 +150,29 @@ export class McpServer implements MessageHandler {
    *
    * @param name - unique tool name
    * @param config - description and JSON Schemas; `inputSchema` is checked before the handler runs (`-32602` naming the field)
-   * @param handler - the tool body; may return an `InputRequiredResult`
+   * @param handler - the tool body; may return an `InputRequiredResult`. With `config.needs` it is
+   *   `(args, needs, ctx)`, runs only once every declared dependency is resolved, and may not return one
    * @returns this server, for chaining
-   * @throws TypeError on a duplicate name, a non-function handler, or a schema that does not compile
+   * @throws TypeError on a duplicate name, a non-function handler, a schema that does not compile, or a malformed `needs`
    * @example
    * ```ts
    * mcp.tool("add", { inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] } },
    *   ({ a, b }) => ({ content: [{ type: "text", text: String(Number(a) + Number(b)) }] }));
+   * mcp.tool("provision", { needs: (need) => need.add("region", () => elicit({ message: "Which region?", schema: regionForm })) },
+   *   (_args, { region }) => ({ content: [{ type: "text", text: region.action === "accept" ? region.content.region : "no region" }] }));
    * ```
    */
-  tool<Args extends Record<string, unknown> = Record<string, unknown>>(name: string, config: ToolConfig, handler: ToolHandler<Args>): this {
-    this.tools.register(name, config, handler as ToolHandler);
+  tool<Args extends Record<string, unknown> = Record<string, unknown>, R extends object = {}>(
+    name: string,
+    config: ToolConfig & { needs: ToolNeeds<Args, R> },
+    handler: DependentToolHandler<Args, R>,
+  ): this;
+  tool<Args extends Record<string, unknown> = Record<string, unknown>>(name: string, config: ToolConfig & { needs?: undefined }, handler: ToolHandler<Args>): this;
+  tool(name: string, config: ToolConfig & { needs?: ToolNeeds<any, any> }, handler: ToolHandler | DependentToolHandler<any, any>): this {
+    // Declared dependencies (runtime/server/dependencies) turn the body into an ordinary handler that asks first.
+    const needs = typeof config === "object" && config !== null ? config.needs : undefined;
+    const body = needs === undefined ? (handler as ToolHandler) : (withDependencies(name, needs, handler as DependentToolHandler<any, any>) as ToolHandler);
+    this.tools.register(name, config, body);
     return this;
   }
 

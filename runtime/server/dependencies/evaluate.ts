@@ -1,0 +1,199 @@
+import { JsonRpcErrorCode, McpError } from "../../jsonrpc/errors.js";
+import type { Needs } from "./declaration.js";
+import { questionDigest } from "./digest.js";
+import { isQuestion, type Question } from "./questions.js";
+import { decodeState, emptyState, encodeState } from "./state.js";
+import type { ClientCapabilities, InputRequest } from "./wire.js";
+
+/** What one call brings to dependency evaluation. */
+export interface DependencyRound {
+  /** `inputResponses` of this call, as the client sent them. */
+  inputResponses?: Record<string, unknown> | undefined;
+  /** The verified plaintext of the echoed `requestState`, absent on a first call. */
+  requestState?: unknown;
+  /**
+   * The client's declared capabilities. When given, a question the client
+   * cannot answer is a `-32021`; when absent the check is left to the server.
+   */
+  clientCapabilities?: ClientCapabilities | undefined;
+}
+
+/** The outcome of one round: every dependency resolved, or questions to ask. */
+export type Evaluation<R> =
+  | { status: "ready"; values: R }
+  | { status: "input_required"; inputRequests: Record<string, InputRequest>; requestState: string };
+
+/** Thrown inside a resolver that reads a dependency still waiting for its answer. */
+class Waiting {
+  constructor(readonly on: string) {}
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** Which of the capabilities `question` needs are missing from `declared`; `undefined` when none. */
+function missingCapabilities(question: Question, capabilities: ClientCapabilities): Record<string, unknown> | undefined {
+  const declared = capabilities as Record<string, unknown>;
+  const missing: Record<string, unknown> = {};
+  for (const [name, detail] of Object.entries(question.requires)) {
+    const have = declared[name];
+    if (!isObject(have)) {
+      missing[name] = detail;
+      continue;
+    }
+    if (name === "elicitation") {
+      // An elicitation capability that names neither mode means form (the spec's backward-compatible reading).
+      const formSupported = have.form !== undefined || have.url === undefined;
+      if (!formSupported) missing[name] = detail;
+      continue;
+    }
+    const lacking = Object.keys(detail as object).filter((sub) => have[sub] === undefined);
+    if (lacking.length > 0) missing[name] = Object.fromEntries(lacking.map((sub) => [sub, {}]));
+  }
+  return Object.keys(missing).length > 0 ? missing : undefined;
+}
+
+/**
+ * Evaluates a tool's declared dependencies for one call.
+ *
+ * Resolvers run in declaration order. A resolver that reads a dependency
+ * still waiting for its answer is set aside for a later round; every other
+ * question is asked now, so independent questions share one round. An answer
+ * counts only if it answers the very question asked last round (same input
+ * key, same digest of the rendered request, as recorded in the echoed state)
+ * and passes validation; accepted answers are kept in the state, so later
+ * rounds need not repeat them, and are dropped when the question they answered
+ * changes.
+ *
+ * @param declaration - the tool's {@link Needs}.
+ * @param args - the tool's (validated) arguments.
+ * @param round - this call's `inputResponses`, plaintext `requestState` and client capabilities.
+ * @returns `ready` with every value, or `input_required` with the requests and the plaintext state to seal.
+ * @throws McpError `-32021` when a question must be asked that the client declared no capability for.
+ * @throws TypeError when a resolver reads a dependency declared after it.
+ * @throws whatever a resolver throws.
+ */
+export async function evaluateNeeds<A, R extends object>(
+  declaration: Needs<A, R>,
+  args: A,
+  round: DependencyRound = {},
+): Promise<Evaluation<R>> {
+  const previous = decodeState(round.requestState);
+  const incoming = isObject(round.inputResponses) ? round.inputResponses : {};
+  const declared = new Set(declaration.entries.map((entry) => entry.key));
+  const values: Record<string, unknown> = {};
+  const waiting = new Set<string>();
+  const next = emptyState();
+  const inputRequests: Record<string, InputRequest> = {};
+  const missing: Record<string, unknown> = {};
+
+  for (const entry of declaration.entries) {
+    const view = resolvedView(entry.key, values, waiting, declared);
+    let result: unknown;
+    try {
+      result = await entry.resolve(args, view.resolved);
+      // A resolver that caught the signal still read something unanswered: its result cannot be trusted.
+      if (view.sawWaiting()) throw new Waiting(entry.key);
+    } catch (error) {
+      if (!(error instanceof Waiting)) throw error;
+      waiting.add(entry.key);
+      // Not asked this round; an earlier answer may still fit once its inputs are known.
+      const kept = previous.answers.get(entry.key);
+      if (kept) next.answers.set(entry.key, kept);
+      continue;
+    }
+    if (!isQuestion(result)) {
+      values[entry.key] = result;
+      continue;
+    }
+    const digest = questionDigest(result.request);
+    const recorded = previous.answers.get(entry.key);
+    if (recorded !== undefined && recorded.d === digest) {
+      const reading = result.read(recorded.r);
+      if (reading.ok) {
+        values[entry.key] = reading.value;
+        next.answers.set(entry.key, recorded);
+        continue;
+      }
+    }
+    if (previous.asked.get(entry.key) === digest && Object.hasOwn(incoming, entry.key)) {
+      const reading = result.read(incoming[entry.key]);
+      if (reading.ok) {
+        values[entry.key] = reading.value;
+        next.answers.set(entry.key, { d: digest, r: reading.record });
+        continue;
+      }
+    }
+    if (round.clientCapabilities !== undefined) {
+      const lacking = missingCapabilities(result, round.clientCapabilities);
+      if (lacking) Object.assign(missing, lacking);
+    }
+    inputRequests[entry.key] = result.request;
+    next.asked.set(entry.key, digest);
+    waiting.add(entry.key);
+  }
+
+  if (Object.keys(missing).length > 0) {
+    throw new McpError(
+      JsonRpcErrorCode.MissingRequiredClientCapability,
+      `This tool needs the client capabilities ${Object.keys(missing).join(", ")}, which the request did not declare`,
+      { requiredCapabilities: missing },
+    );
+  }
+  if (waiting.size === 0) return { status: "ready", values: values as R };
+  return { status: "input_required", inputRequests, requestState: encodeState(next) };
+}
+
+/**
+ * The `resolved` object a resolver sees: earlier values readable, a read of
+ * a value still waiting sets the resolver aside for this round, a read of a
+ * later dependency is an authoring error.
+ */
+function resolvedView(
+  self: string,
+  values: Record<string, unknown>,
+  waiting: ReadonlySet<string>,
+  declared: ReadonlySet<string>,
+): { resolved: Record<string, unknown>; sawWaiting: () => boolean } {
+  let touched = false;
+  const check = (key: string): void => {
+    if (waiting.has(key)) {
+      touched = true;
+      throw new Waiting(key);
+    }
+    if (declared.has(key) && !Object.hasOwn(values, key)) {
+      throw new TypeError(
+        `needs: "${self}" reads "${key}", which is declared after it (or is itself); declare "${key}" before "${self}"`,
+      );
+    }
+  };
+  const resolved = new Proxy(Object.create(null) as Record<string, unknown>, {
+    get(_target, key) {
+      if (typeof key !== "string") return undefined;
+      check(key);
+      return values[key];
+    },
+    has(_target, key) {
+      if (typeof key !== "string") return false;
+      check(key);
+      return Object.hasOwn(values, key);
+    },
+    ownKeys() {
+      // Enumerating (spread, Object.keys) depends on everything before this one.
+      const first = waiting.values().next();
+      if (!first.done) {
+        touched = true;
+        throw new Waiting(first.value);
+      }
+      return Object.keys(values);
+    },
+    getOwnPropertyDescriptor(_target, key) {
+      if (typeof key !== "string" || !Object.hasOwn(values, key)) return undefined;
+      return { value: values[key], enumerable: true, configurable: true, writable: false };
+    },
+    set() {
+      throw new TypeError(`needs: "${self}" tried to change a resolved dependency; resolved values are read-only`);
+    },
+  });
+  return { resolved, sawWaiting: () => touched };
+}

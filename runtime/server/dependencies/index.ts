@@ -1,0 +1,38 @@
+/**
+ * Declared dependencies: a tool says what it needs from the user (a form
+ * answer, a sampled completion, the client's roots) and the SDK asks,
+ * remembers the answers across rounds and runs the handler once everything
+ * is there.
+ *
+ * @packageDocumentation
+ */
+export { elicit, sample, listRoots } from "./questions.js";
+export type {
+  Question,
+  ElicitQuestion,
+  SampleQuestion,
+  ListRootsQuestion,
+  SampleParams,
+  Elicitation,
+  ResolvedValue,
+} from "./questions.js";
+export { needs, Needs } from "./declaration.js";
+export type { Resolver, NeedsValues } from "./declaration.js";
+export { evaluateNeeds } from "./evaluate.js";
+export type { DependencyRound, Evaluation } from "./evaluate.js";
+export { runWithDependencies } from "./run.js";
+export type {
+  ElicitSchema,
+  ElicitFieldSchema,
+  ElicitContent,
+  ElicitFieldValue,
+  StringFieldSchema,
+  NumberFieldSchema,
+  BooleanFieldSchema,
+  SingleSelectFieldSchema,
+  TitledSingleSelectFieldSchema,
+  MultiSelectFieldSchema,
+  Issue,
+} from "./elicitation-schema.js";
+
+export type { ToolNeeds, DependentToolHandler, DependencyRequestContext } from "./tool.js";

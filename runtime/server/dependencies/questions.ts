@@ -1,0 +1,208 @@
+import { checkElicitContent, checkElicitSchema, type ElicitContent, type ElicitSchema, type Issue } from "./elicitation-schema.js";
+import { validate } from "../../validate/index.js";
+import type { ClientCapabilities, CreateMessageRequestParams, CreateMessageResult, InputRequest, Root } from "./wire.js";
+
+/**
+ * Marks question objects. `Symbol.for` rather than a private symbol so two
+ * copies of the package in one process (dual ESM/CJS installs) still
+ * recognise each other's questions.
+ */
+const QUESTION: unique symbol = Symbol.for("mcp-roundtrip.dependency-question") as never;
+
+/** What reading a client's answer to a question gives: the typed value, or why it was refused. */
+export type AnswerReading<V> = { ok: true; value: V; record: unknown } | { ok: false; issues: Issue[] };
+
+/**
+ * Something a dependency asks the client: built by {@link elicit},
+ * {@link sample} or {@link listRoots}, returned from a resolver. `V` is the
+ * value the tool's handler receives once the client answered.
+ */
+export interface Question<V = unknown> {
+  readonly [QUESTION]: true;
+  /** Which kind of input request this is. */
+  readonly kind: "elicit" | "sample" | "roots";
+  /** The input request exactly as it goes into `inputRequests`. */
+  readonly request: InputRequest;
+  /** The client capabilities the request needs, as `-32021` reports them. */
+  readonly requires: ClientCapabilities;
+  /**
+   * Validates a client's answer and turns it into the handler's value.
+   * `record` is the normalised answer kept in the request state.
+   * @internal
+   */
+  read(response: unknown): AnswerReading<V>;
+  /** Type-level only: the value the handler receives. Never set. */
+  readonly __value?: V;
+}
+
+/**
+ * The handler's view of an elicitation: the user's choice and, when they
+ * accepted, the form content validated against the schema that was asked.
+ */
+export type Elicitation<C> =
+  | { readonly action: "accept"; readonly content: C }
+  | { readonly action: "decline"; readonly content?: undefined }
+  | { readonly action: "cancel"; readonly content?: undefined };
+
+/** A form elicitation; the handler receives an {@link Elicitation} of the typed content. */
+export interface ElicitQuestion<S extends ElicitSchema = ElicitSchema> extends Question<Elicitation<ElicitContent<S>>> {
+  readonly kind: "elicit";
+  readonly message: string;
+  readonly schema: S;
+}
+
+/** The parameters of `sampling/createMessage` (`messages` and `maxTokens` at least). */
+export type SampleParams = CreateMessageRequestParams;
+
+/** A sampling request; the handler receives the client's `CreateMessageResult`. */
+export interface SampleQuestion extends Question<CreateMessageResult> {
+  readonly kind: "sample";
+}
+
+/** A roots request; the handler receives the client's roots. */
+export interface ListRootsQuestion extends Question<Root[]> {
+  readonly kind: "roots";
+}
+
+/** The value a resolver's result gives the handler: a question's answer, or the plain value itself. */
+export type ResolvedValue<R> = Awaited<R> extends Question<infer V> ? V : Awaited<R>;
+
+/**
+ * Tells a question from a plain value a resolver returned.
+ * @internal
+ */
+export function isQuestion(value: unknown): value is Question {
+  return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[QUESTION] === true;
+}
+
+/**
+ * Form schemas already found valid. Resolvers run every round and usually
+ * pass the same constant schema object, so each is checked once.
+ */
+const checkedSchemas = new WeakSet<object>();
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+const refuse = (path: string, message: string): { ok: false; issues: Issue[] } => ({ ok: false, issues: [{ path, message }] });
+
+/**
+ * Declares a form elicitation: the client shows `message` and a form built
+ * from `schema`, and the handler receives the user's action and, on accept,
+ * the content typed from the schema.
+ *
+ * @param question - `message` shown to the user and the form's `schema` (flat object of primitive fields).
+ * @throws TypeError when the message is empty or the schema is outside the elicitation subset; the message names each bad path.
+ * @example
+ * ```ts
+ * elicit({
+ *   message: "Which region should the database live in?",
+ *   schema: { type: "object", properties: { region: { type: "string", enum: ["eu", "us"] } }, required: ["region"] },
+ * });
+ * // handler receives { action: "accept", content: { region: "eu" | "us" } } | { action: "decline" } | { action: "cancel" }
+ * ```
+ */
+export function elicit<const S extends ElicitSchema>(question: { message: string; schema: S }): ElicitQuestion<S> {
+  if (!isObject(question)) throw new TypeError("elicit() expects { message, schema }");
+  const { message, schema } = question;
+  if (typeof message !== "string" || message.trim() === "") {
+    throw new TypeError("elicit(): \"message\" must be a non-empty string telling the user what is asked");
+  }
+  const problems = checkedSchemas.has(schema) ? [] : checkElicitSchema(schema);
+  if (problems.length === 0) checkedSchemas.add(schema);
+  if (problems.length > 0) {
+    const list = problems.map((issue) => `${issue.path || "/"}: ${issue.message}`).join("; ");
+    throw new TypeError(`elicit(): "schema" is not a valid elicitation form schema (${list})`);
+  }
+  const read = (response: unknown): AnswerReading<Elicitation<ElicitContent<S>>> => {
+    if (!isObject(response)) return refuse("", "an elicitation answer must be an ElicitResult object");
+    const { action } = response;
+    if (action === "decline" || action === "cancel") {
+      return { ok: true, value: { action }, record: { action } };
+    }
+    if (action !== "accept") return refuse("/action", 'must be "accept", "decline" or "cancel"');
+    const content = response.content ?? {};
+    const issues = checkElicitContent(schema, content).map((issue) => ({ path: `/content${issue.path}`, message: issue.message }));
+    if (issues.length > 0) return { ok: false, issues };
+    const copy = { ...(content as Record<string, unknown>) } as ElicitContent<S>;
+    return { ok: true, value: { action, content: copy }, record: { action, content: copy } };
+  };
+  return Object.freeze({
+    [QUESTION]: true as const,
+    kind: "elicit" as const,
+    message,
+    schema,
+    request: { method: "elicitation/create" as const, params: { mode: "form" as const, message, requestedSchema: schema as never } },
+    requires: { elicitation: { form: {} } },
+    read,
+  });
+}
+
+/**
+ * Declares a sampling request: the client runs its LLM over `messages` and
+ * the handler receives the `CreateMessageResult`.
+ *
+ * @param params - the `sampling/createMessage` parameters (`messages` and `maxTokens` at least).
+ * @throws TypeError when `messages` is empty or `maxTokens` is not a positive integer.
+ * @example
+ * ```ts
+ * sample({ messages: [{ role: "user", content: { type: "text", text: "Name this database" } }], maxTokens: 50 });
+ * ```
+ */
+export function sample(params: SampleParams): SampleQuestion {
+  if (!isObject(params)) throw new TypeError("sample() expects the sampling/createMessage parameters { messages, maxTokens, ... }");
+  if (!Array.isArray(params.messages) || params.messages.length === 0) {
+    throw new TypeError('sample(): "messages" must be a non-empty array of { role, content }');
+  }
+  params.messages.forEach((message, index) => {
+    if (!isObject(message) || (message.role !== "user" && message.role !== "assistant") || message.content === undefined) {
+      throw new TypeError(`sample(): messages[${index}] must be { role: "user" | "assistant", content }`);
+    }
+  });
+  if (!Number.isInteger(params.maxTokens) || params.maxTokens <= 0) {
+    throw new RangeError(`sample(): "maxTokens" must be a positive integer, got ${String(params.maxTokens)}`);
+  }
+  const sampling: Record<string, object> = {};
+  if (params.tools !== undefined || params.toolChoice !== undefined) sampling.tools = {};
+  if (params.includeContext === "thisServer" || params.includeContext === "allServers") sampling.context = {};
+  const read = (response: unknown): AnswerReading<CreateMessageResult> => {
+    if (!isObject(response)) return refuse("", "a sampling answer must be a CreateMessageResult object");
+    // The wire may add resultType to any result; the handler's value is the CreateMessageResult alone.
+    const { resultType: _resultType, ...result } = response;
+    const checked = validate("CreateMessageResult", result);
+    if (!checked.ok) return { ok: false, issues: checked.issues };
+    return { ok: true, value: result as unknown as CreateMessageResult, record: result };
+  };
+  return Object.freeze({
+    [QUESTION]: true as const,
+    kind: "sample" as const,
+    request: { method: "sampling/createMessage" as const, params: { ...params } },
+    requires: { sampling },
+    read,
+  });
+}
+
+/**
+ * Declares a roots request: the handler receives the client's roots.
+ *
+ * @example
+ * ```ts
+ * needs: (need) => need.add("roots", () => listRoots())
+ * ```
+ */
+export function listRoots(): ListRootsQuestion {
+  const read = (response: unknown): AnswerReading<Root[]> => {
+    if (!isObject(response)) return refuse("", "a roots answer must be a ListRootsResult object");
+    const checked = validate("ListRootsResult", response);
+    if (!checked.ok) return { ok: false, issues: checked.issues };
+    const roots = (response.roots as Root[]).map((root) => ({ ...root }));
+    return { ok: true, value: roots, record: { roots } };
+  };
+  return Object.freeze({
+    [QUESTION]: true as const,
+    kind: "roots" as const,
+    request: { method: "roots/list" as const },
+    requires: { roots: {} },
+    read,
+  });
+}

@@ -1,0 +1,54 @@
+import { JsonRpcErrorCode, McpError } from "../../jsonrpc/errors.js";
+import type { Needs } from "./declaration.js";
+import { evaluateNeeds, type DependencyRound } from "./evaluate.js";
+import type { InputRequiredResult } from "./wire.js";
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * True when a handler's result is (or looks like) an `InputRequiredResult`.
+ * @internal
+ */
+export function looksInputRequired(result: unknown): boolean {
+  return (
+    isObject(result) &&
+    (result.resultType === "input_required" || result.inputRequests !== undefined || result.requestState !== undefined)
+  );
+}
+
+/**
+ * Runs a tool that declares dependencies: evaluates them for this call and
+ * either returns the `InputRequiredResult` that asks what is still missing
+ * (its `requestState` is plaintext, for the server to seal) or runs `body`
+ * with every value resolved and returns its result.
+ *
+ * @param declaration - the tool's {@link Needs}.
+ * @param args - the tool's validated arguments.
+ * @param round - `inputResponses`, plaintext `requestState`, client capabilities.
+ * @param body - the tool's handler, given the resolved values.
+ * @param toolName - named in the error when `body` breaks the one-form rule.
+ * @throws McpError `-32021` when a question needs a capability the client did not declare.
+ * @throws McpError `-32603` when `body` returns an `InputRequiredResult`: a tool that declares dependencies must let them ask.
+ */
+export async function runWithDependencies<A, R extends object, T>(
+  declaration: Needs<A, R>,
+  args: A,
+  round: DependencyRound,
+  body: (values: R) => T | PromiseLike<T>,
+  toolName = "tool",
+): Promise<T | InputRequiredResult> {
+  const evaluation = await evaluateNeeds(declaration, args, round);
+  if (evaluation.status === "input_required") {
+    return { resultType: "input_required", inputRequests: evaluation.inputRequests, requestState: evaluation.requestState };
+  }
+  const result = await body(evaluation.values);
+  if (looksInputRequired(result)) {
+    throw new McpError(
+      JsonRpcErrorCode.InternalError,
+      `Tool "${toolName}" declares dependencies (needs) and its handler also returned an InputRequiredResult; ` +
+        "use one form: declare the question in needs, or drop needs and build the InputRequiredResult by hand",
+    );
+  }
+  return result;
+}
