@@ -1,7 +1,7 @@
 import type { CryptoBackend } from "./backend.js";
 import { isCanonicalBase64url } from "./base64url.js";
 import { InvalidRequestState } from "./errors.js";
-import { type DerivedKey, deriveKey, readKeyId } from "./keys.js";
+import { type DerivedKey, deriveKey, KEY_GENERATION_HINT, readKeyId } from "./keys.js";
 import { encodeAfter, wipe } from "./scratch.js";
 
 /**
@@ -59,7 +59,7 @@ export class AesGcmCodec implements RequestStateCodec {
       if (first !== undefined) {
         throw new RangeError(
           `RequestStateSecurity: keys[${index}] repeats keys[${first}] (same secret, or the same 4-byte key id); ` +
-            "drop the duplicate, or replace one of them with a fresh secret",
+            `drop the duplicate, or replace one of them with a fresh secret. ${KEY_GENERATION_HINT}`,
         );
       }
       positions.set(key.id, index);
