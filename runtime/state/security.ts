@@ -116,6 +116,8 @@ const CLOCK_SKEW_SECONDS = 60;
 const DEFAULT_TTL_SECONDS = 600;
 const DEFAULT_MAX_STATE_BYTES = 64 * 1024;
 const REPLAY_ID_BYTES = 16;
+/** Year 5138 in seconds; a larger clock reading is almost surely milliseconds. */
+const MAX_PLAUSIBLE_SECONDS = 1e11;
 
 /** @internal Lets `__TESTS` inject a deterministic random source. */
 export const RANDOM_SOURCE: unique symbol = Symbol("mcp-roundtrip/request-state/random");
@@ -263,6 +265,9 @@ export class RequestStateSecurity {
       throw new TypeError(`mint expected "state" to be a string, got ${describe(input.state)}`);
     }
     const now = input.now ?? this.#now();
+    if (!Number.isFinite(now) || now > MAX_PLAUSIBLE_SECONDS) {
+      throw new RangeError(`the clock must give seconds since the epoch, got ${now} (milliseconds? divide by 1000)`);
+    }
     const envelope: Envelope = {
       v: 1,
       iat: now,

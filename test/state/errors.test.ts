@@ -96,6 +96,11 @@ describe("misuse of mint and verify", () => {
     await expect(security.mint(input as never)).rejects.toThrow(message);
   });
 
+  it("a clock in milliseconds is caught at mint", async () => {
+    const misconfigured = new RequestStateSecurity({ keys: [GOOD] }, { now: () => Date.now() });
+    await expect(misconfigured.mint({ method: "tools/call", target: "t", state: "s" })).rejects.toThrow(/seconds/);
+  });
+
   it("verify with a bad binding throws a TypeError (a server bug, not a rejection)", async () => {
     await expect(security.verify("v1.x", { method: "tools/call" } as never)).rejects.toThrow(TypeError);
     await expect(security.verify("v1.x", null as never)).rejects.toThrow(TypeError);
