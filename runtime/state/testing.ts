@@ -17,7 +17,7 @@ function hexOf(bytes: Uint8Array): string {
  *
  * @internal
  */
-export const __TESTS = Object.freeze({
+export const __TESTS = /* @__PURE__ */ Object.freeze({
   /** Resolves a backend by name. */
   backend: (choice: CryptoBackendChoice): CryptoBackend => selectBackend(choice),
   /** The derived AES key and key id of a secret, as hex. */
