@@ -10,6 +10,7 @@ import type { RequestBinding } from "./security-types.js";
  * @internal
  */
 
+/** @throws {TypeError} when a binding field has the wrong type (a server bug, not a rejection). */
 export function assertBinding(binding: RequestBinding, operation: string): void {
   if (typeof binding !== "object" || binding === null) {
     throw new TypeError(`${operation} expected { method, target, arguments? }, got ${describe(binding)}`);
@@ -29,6 +30,7 @@ export function assertBinding(binding: RequestBinding, operation: string): void 
   }
 }
 
+/** @throws {TypeError} unless `codec` has `seal` and `unseal` methods. */
 export function assertCodec(codec: unknown): void {
   const candidate = codec as Partial<RequestStateCodec> | null;
   if (typeof candidate !== "object" || candidate === null || typeof candidate.seal !== "function" || typeof candidate.unseal !== "function") {
@@ -38,6 +40,7 @@ export function assertCodec(codec: unknown): void {
   }
 }
 
+/** @throws {RangeError} unless `value` is a positive finite number (an integer when `integer`). */
 export function checkPositive(name: string, value: unknown, integer: boolean): number {
   if (typeof value !== "number" || !Number.isFinite(value) || value <= 0 || (integer && !Number.isSafeInteger(value))) {
     throw new RangeError(
@@ -47,6 +50,7 @@ export function checkPositive(name: string, value: unknown, integer: boolean): n
   return value;
 }
 
+/** @throws {TypeError} when `value` is given but is not a function. */
 export function checkFunction<T>(name: string, value: T | undefined): T | undefined {
   if (value !== undefined && typeof value !== "function") {
     throw new TypeError(`RequestStateSecurity: "${name}" expected a function, got ${describe(value)}`);
