@@ -10,10 +10,16 @@ const root = fileURLToPath(new URL("../..", import.meta.url));
 const published = (revision: string) =>
   JSON.parse(readFileSync(fileURLToPath(new URL(`../../../shared/mcp-schema/${revision}/schema.json`, import.meta.url)), "utf8")) as SchemaDocument;
 
+const compilers = new Map<string, Ajv2020>();
+
 /** A validator compiled straight from the published schema, to show each defect is real. */
 function publishedValidator(revision: string, definition: string) {
-  const ajv = new Ajv2020({ strict: false, allowUnionTypes: true, validateFormats: false });
-  ajv.addSchema({ $id: "urn:test:published", $defs: published(revision).$defs });
+  let ajv = compilers.get(revision);
+  if (!ajv) {
+    ajv = new Ajv2020({ strict: false, allowUnionTypes: true, validateFormats: false });
+    ajv.addSchema({ $id: "urn:test:published", $defs: published(revision).$defs });
+    compilers.set(revision, ajv);
+  }
   return ajv.getSchema(`urn:test:published#/$defs/${definition}`)!;
 }
 
@@ -63,6 +69,15 @@ describe("result-type-literals", () => {
 
 describe("at-least-one", () => {
   it.each([
+    ["validate", () => validate("InputRequiredResult", { resultType: "input_required" })],
+    ["validateResult", () => validateResult("tools/call", { resultType: "input_required" })],
+  ])("says which members would do (%s)", (_label, run) => {
+    const checked = run();
+    expect(checked.ok ? [] : checked.issues).toEqual([{ path: "", message: 'needs at least one of "inputRequests", "requestState"' }]);
+  });
+
+
+  it.each([
     ["inputRequests only", { resultType: "input_required", inputRequests: {} }],
     ["requestState only", { resultType: "input_required", requestState: "s" }],
     ["both", { resultType: "input_required", inputRequests: {}, requestState: "s" }],
@@ -90,10 +105,20 @@ describe("overlay application", () => {
     expect(validators.ReadResourceResult!.required).not.toContain("ttlMs");
   });
 
-  it("drops annotations beside $ref so no definition is duplicated", () => {
-    const corrected = applyOverlay(schema, readOverlay(root, "2026-07-28"), "types").schema;
-    expect(JSON.stringify(corrected.$defs)).not.toMatch(/"\$ref":"[^"]+","description"/);
-    expect(corrected.$defs.EmptyResult).toEqual({ $ref: "#/$defs/Result" });
+  it("turns annotated $refs into plain references: tsType for types, a bare $ref for validators", () => {
+    const overlay = readOverlay(root, "2026-07-28");
+    const types = applyOverlay(schema, overlay, "types").schema;
+    const validators = applyOverlay(schema, overlay, "validators").schema;
+    for (const corrected of [types, validators]) {
+      expect(JSON.stringify(corrected.$defs)).not.toMatch(/"\$ref":"[^"]+","description"/);
+      expect(JSON.stringify(corrected.$defs)).not.toMatch(/"description":"[^"]*","\$ref"/);
+    }
+    expect(types.$defs.EmptyResult).toEqual({ tsType: "Result", description: "Common result fields." });
+    expect(validators.$defs.EmptyResult).toEqual({ $ref: "#/$defs/Result" });
+    expect((types.$defs.DiscoverResult!.properties as Record<string, unknown>).capabilities).toEqual({
+      tsType: "ServerCapabilities",
+      description: "The capabilities of the server.",
+    });
   });
 
   it.each([

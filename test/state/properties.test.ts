@@ -194,3 +194,52 @@ describe("canonical JSON", () => {
     values.forEach((value, i) => expect(__TESTS.canonicalJson(value)).toBe(expected[i]));
   });
 });
+
+describe("the short-input SHA-256", () => {
+  it("matches node:crypto for every length around the block boundaries and random inputs", async () => {
+    const { sha256 } = await import("../../runtime/state/sha256.js");
+    const { createHash } = await import("node:crypto");
+    const digest = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
+    for (let length = 0; length <= 200; length++) {
+      const bytes = Uint8Array.from({ length }, (_, i) => (i * 31 + length) & 0xff);
+      expect(Buffer.from(sha256(bytes)).toString("hex")).toBe(digest(bytes));
+    }
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 3000 }), (bytes) => {
+        expect(Buffer.from(sha256(bytes)).toString("hex")).toBe(digest(bytes));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("the portable AES-256-GCM", () => {
+  it("matches node:crypto's for random keys, nonces, associated data and payloads", async () => {
+    const { NobleGcmKey } = await import("../../runtime/state/gcm-noble.js");
+    const { createCipheriv } = await import("node:crypto");
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ minLength: 32, maxLength: 32 }),
+        fc.uint8Array({ minLength: 12, maxLength: 12 }),
+        fc.uint8Array({ maxLength: 40 }),
+        fc.uint8Array({ maxLength: 700 }),
+        fc.uint8Array({ maxLength: 19 }),
+        (key, nonce, aad, plaintext, prefix) => {
+          const cipher = createCipheriv("aes-256-gcm", key, nonce).setAAD(aad);
+          const expected = Buffer.concat([prefix, cipher.update(plaintext), cipher.final(), cipher.getAuthTag()]);
+          const gcm = new NobleGcmKey(key);
+          const sealed = gcm.seal(nonce, aad, plaintext, prefix);
+          expect(Buffer.from(sealed)).toEqual(expected);
+          const opened = gcm.open(nonce, aad, sealed.subarray(prefix.length));
+          expect(opened && Buffer.from(opened)).toEqual(Buffer.from(plaintext));
+          // Any flipped bit, or other associated data, fails authentication.
+          const tampered = Uint8Array.from(sealed.subarray(prefix.length));
+          tampered[(plaintext.length * 7) % tampered.length]! ^= 0x10;
+          expect(gcm.open(nonce, aad, tampered)).toBeUndefined();
+          expect(gcm.open(nonce, Uint8Array.of(...aad, 0), sealed.subarray(prefix.length))).toBeUndefined();
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { validate, validateParams, validateRequest, validateResult } from "mcp-roundtrip/validate";
+import { validate, validateNotification, validateParams, validateRequest, validateResult } from "mcp-roundtrip/validate";
 import { example } from "../support/examples.js";
 
 describe("validate", () => {
@@ -96,6 +96,15 @@ describe("validateRequest / validateParams / validateResult", () => {
       expect(checked.ok ? [] : checked.issues).toEqual([{ path, message: 'names no method of this revision ("tools/explode")' }]);
     },
   );
+
+  it("validateNotification looks the notification up by method", () => {
+    const cancelled = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 3, reason: "user" } };
+    expect(validateNotification("notifications/cancelled", cancelled).ok).toBe(true);
+    const checked = validateNotification("notifications/cancelled", { ...cancelled, params: { requestId: {} } });
+    expect(checked.ok ? [] : checked.issues.map((issue) => issue.path)).toEqual(["/params/requestId"]);
+    expect(validateNotification("notifications/initialized", { jsonrpc: "2.0", method: "notifications/initialized" }).ok).toBe(false);
+    expect(validateNotification("notifications/initialized", { jsonrpc: "2.0", method: "notifications/initialized" }, { revision: "2025-11-25" }).ok).toBe(true);
+  });
 
   it("treats a method named like an Object.prototype key as unknown", () => {
     expect(validateRequest("constructor", {}).ok).toBe(false);
