@@ -17,7 +17,7 @@ import type {
   ServerLogger,
   ServerMiddleware,
 } from "./types.js";
-import { assertValidRequest, isValidDefinition } from "./validation.js";
+import { assertValidRequest, checkNotification } from "./validation.js";
 
 /** Options of the low-level {@link Server}. */
 export interface ServerOptions {
@@ -284,8 +284,9 @@ export class Server implements MessageHandler {
 
   private handleNotification(method: string, message: Record<string, unknown>, context: RequestContext | undefined): void {
     if (method !== "notifications/cancelled") return; // the spec forbids answering notifications; unknown ones are ignored
-    if (!isValidDefinition("CancelledNotification", message)) {
-      this.logger.warn("notifications/cancelled ignored: it does not match the schema");
+    const checked = checkNotification(method, message);
+    if (!checked.ok) {
+      this.logger.warn(`notifications/cancelled ignored: ${checked.message}`);
       return;
     }
     const params = message.params as { requestId: JsonRpcId; reason?: string };
