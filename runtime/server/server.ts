@@ -4,7 +4,7 @@ import type { MessageHandler, RequestContext } from "../transport/types.js";
 import type { Implementation, InputRequiredResult, ServerCapabilities } from "../../generated/2026-07-28/index.js";
 import { assertClientCanAnswer } from "./capabilities.js";
 import { RequestContextImpl } from "./context.js";
-import { consoleLogger, errorResponse, internalError, toErrorObject } from "./errors.js";
+import { consoleLogger, errorResponse, internalError, safeLogger, toErrorObject } from "./errors.js";
 import { InFlightRequests } from "./in-flight.js";
 import { ResultFinisher } from "./results.js";
 import { MetaKey, SUPPORTED_PROTOCOL_VERSIONS, readRequestMeta } from "./meta.js";
@@ -121,7 +121,7 @@ export class Server implements MessageHandler {
     }
     this.serverInfo = Object.freeze({ ...info });
     this.handlers = handlers;
-    this.logger = options.logger ?? consoleLogger;
+    this.logger = options.logger === undefined ? consoleLogger : safeLogger(options.logger);
     const cacheHints = new Map<string, CacheHint>();
     for (const [method, hint] of Object.entries(options.cache ?? {})) {
       if (!ROUTES.get(method)?.cacheable) throw new TypeError(`Server: ${method} is not a cacheable method`);

@@ -331,3 +331,12 @@ describe("handle never rejects", () => {
     );
   });
 });
+
+describe("a broken logger", () => {
+  it("cannot make handle reject", async () => {
+    const throwing = { warn: () => { throw new Error("log down"); }, error: () => { throw new Error("log down"); } };
+    const server = new Server({ name: "x", version: "1" }, { onCallTool: () => { throw new Error("boom"); } }, { logger: throwing });
+    expect(await pair(server).error("tools/call", { name: "t" })).toEqual({ code: -32603, message: "Internal error" });
+    expect(await server.handle({ jsonrpc: "2.0", method: "notifications/cancelled", params: {} })).toBeUndefined();
+  });
+});
