@@ -123,14 +123,14 @@ describe("bearer identity binds sealed request state", () => {
   it("accepts the state from the same subject and rejects it from another subject of the same client", async () => {
     const alice = new StreamableHttpClientTransport(http.url, { token: "app.alice" });
     const bob = new StreamableHttpClientTransport(http.url, { token: "app.bob" });
-    const first = (await call(alice, 1)) as { result: { resultType: string; requestState: string } };
+    const first = (await call(alice, 1)) as unknown as { result: { resultType: string; requestState: string } };
     expect(first.result.resultType).toBe("input_required");
     const state = first.result.requestState;
 
     const stolen = await call(bob, 2, { inputResponses: answer, requestState: state });
     expect(stolen).toMatchObject({ error: { code: -32602, message: "Invalid or expired requestState" } });
 
-    const own = (await call(alice, 3, { inputResponses: answer, requestState: state })) as { result: { content: Array<{ text: string }> } };
+    const own = (await call(alice, 3, { inputResponses: answer, requestState: state })) as unknown as { result: { content: Array<{ text: string }> } };
     expect(own.result.content[0]!.text).toContain('"by":"alice"');
   });
 
