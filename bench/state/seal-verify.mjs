@@ -69,7 +69,8 @@ const contenders = ["node", "noble"].map((crypto) => {
   });
 }
 
-for (const contender of contenders) for (let i = 0; i < 3000; i++) await once(contender); // warm-up
+const warmup = Math.min(3000, Math.ceil(seconds * 500));
+for (const contender of contenders) for (let i = 0; i < warmup; i++) await once(contender); // warm-up
 const best = new Map(contenders.map((c) => [c, 0]));
 for (let round = 0; round < slices; round++) {
   for (const contender of contenders) {
