@@ -9,37 +9,18 @@ export type Role = ("assistant" | "user");
  * A uniquely identifying ID for a request in JSON-RPC.
  */
 export type RequestId = (string | number);
-/**
- * A progress token, used to associate progress notifications with the original request.
- */
-export type ProgressToken = (string | number);
 export type ContentBlock = (TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource);
 /**
  * The response to a tasks/cancel request.
  */
 export type CancelTaskResult = (Result & Task);
-/**
- * The status of a task.
- */
-export type TaskStatus = ("cancelled" | "completed" | "failed" | "input_required" | "working");
 export type ClientNotification = (CancelledNotification | InitializedNotification | ProgressNotification | TaskStatusNotification | RootsListChangedNotification);
 /**
  * Parameters for a `notifications/tasks/status` notification.
  */
 export type TaskStatusNotificationParams = (NotificationParams & Task);
 export type ClientRequest = (InitializeRequest | PingRequest | ListResourcesRequest | ListResourceTemplatesRequest | ReadResourceRequest | SubscribeRequest | UnsubscribeRequest | ListPromptsRequest | GetPromptRequest | ListToolsRequest | CallToolRequest | GetTaskRequest | GetTaskPayloadRequest | CancelTaskRequest | ListTasksRequest | SetLevelRequest | CompleteRequest);
-/**
- * The severity of a log message.
- *
- * These map to syslog message severities, as specified in RFC-5424:
- * https://datatracker.ietf.org/doc/html/rfc5424#section-6.2.1
- */
-export type LoggingLevel = ("alert" | "critical" | "debug" | "emergency" | "error" | "info" | "notice" | "warning");
 export type ClientResult = (Result | GetTaskResult | GetTaskPayloadResult | CancelTaskResult | ListTasksResult | CreateMessageResult | ListRootsResult | ElicitResult);
-/**
- * The response to a tasks/get request.
- */
-export type GetTaskResult = (Result & Task);
 export type SamplingMessageContentBlock = (TextContent | ImageContent | AudioContent | ToolUseContent | ToolResultContent);
 /**
  * An opaque token used to represent a cursor for pagination.
@@ -56,6 +37,10 @@ export type ElicitRequestParams = (ElicitRequestURLParams | ElicitRequestFormPar
 export type PrimitiveSchemaDefinition = (StringSchema | NumberSchema | BooleanSchema | UntitledSingleSelectEnumSchema | TitledSingleSelectEnumSchema | UntitledMultiSelectEnumSchema | TitledMultiSelectEnumSchema | LegacyTitledEnumSchema);
 export type EnumSchema = (UntitledSingleSelectEnumSchema | TitledSingleSelectEnumSchema | UntitledMultiSelectEnumSchema | TitledMultiSelectEnumSchema | LegacyTitledEnumSchema);
 /**
+ * The response to a tasks/get request.
+ */
+export type GetTaskResult = (Result & Task);
+/**
  * Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
  */
 export type JSONRPCMessage = (JSONRPCRequest | JSONRPCNotification | JSONRPCResultResponse | JSONRPCErrorResponse);
@@ -63,11 +48,26 @@ export type JSONRPCMessage = (JSONRPCRequest | JSONRPCNotification | JSONRPCResu
  * A response to a request, containing either the result or error.
  */
 export type JSONRPCResponse = (JSONRPCResultResponse | JSONRPCErrorResponse);
+/**
+ * The severity of a log message.
+ *
+ * These map to syslog message severities, as specified in RFC-5424:
+ * https://datatracker.ietf.org/doc/html/rfc5424#section-6.2.1
+ */
+export type LoggingLevel = ("alert" | "critical" | "debug" | "emergency" | "error" | "info" | "notice" | "warning");
 export type MultiSelectEnumSchema = (UntitledMultiSelectEnumSchema | TitledMultiSelectEnumSchema);
+/**
+ * A progress token, used to associate progress notifications with the original request.
+ */
+export type ProgressToken = (string | number);
 export type ServerNotification = (CancelledNotification | ProgressNotification | ResourceListChangedNotification | ResourceUpdatedNotification | PromptListChangedNotification | ToolListChangedNotification | TaskStatusNotification | LoggingMessageNotification | ElicitationCompleteNotification);
 export type ServerRequest = (PingRequest | GetTaskRequest | GetTaskPayloadRequest | CancelTaskRequest | ListTasksRequest | CreateMessageRequest | ListRootsRequest | ElicitRequest);
 export type ServerResult = (Result | InitializeResult | ListResourcesResult | ListResourceTemplatesResult | ReadResourceResult | ListPromptsResult | GetPromptResult | ListToolsResult | CallToolResult | GetTaskResult | GetTaskPayloadResult | CancelTaskResult | ListTasksResult | CompleteResult);
 export type SingleSelectEnumSchema = (UntitledSingleSelectEnumSchema | TitledSingleSelectEnumSchema);
+/**
+ * The status of a task.
+ */
+export type TaskStatus = ("cancelled" | "completed" | "failed" | "input_required" | "working");
 
 /**
  * Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
@@ -107,6 +107,9 @@ export interface AudioContent {
   _meta?: {
     [k: string]: unknown;
   };
+  /**
+   * Optional annotations for the client.
+   */
   annotations?: Annotations;
   /**
    * The base64-encoded audio data.
@@ -179,6 +182,9 @@ export interface CallToolRequestParams {
    * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
    */
   _meta?: {
+    /**
+     * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
+     */
     progressToken?: ProgressToken;
     [k: string]: unknown;
   };
@@ -192,17 +198,15 @@ export interface CallToolRequestParams {
    * The name of the tool.
    */
   name: string;
-  task?: TaskMetadata;
-}
-/**
- * Metadata for augmenting a request with task execution.
- * Include this in the `task` field of the request parameters.
- */
-export interface TaskMetadata {
   /**
-   * Requested duration in milliseconds to retain task from creation.
+   * If specified, the caller is requesting task-augmented execution for this request.
+   * The request will return a CreateTaskResult immediately, and the actual result can be
+   * retrieved later via tasks/result.
+   *
+   * Task augmentation is subject to capability negotiation - receivers MUST declare support
+   * for task augmentation of specific request types in their capabilities.
    */
-  ttl?: number;
+  task?: TaskMetadata;
 }
 /**
  * The server's response to a tool call.
@@ -250,6 +254,9 @@ export interface TextContent {
   _meta?: {
     [k: string]: unknown;
   };
+  /**
+   * Optional annotations for the client.
+   */
   annotations?: Annotations;
   /**
    * The text content of the message.
@@ -267,6 +274,9 @@ export interface ImageContent {
   _meta?: {
     [k: string]: unknown;
   };
+  /**
+   * Optional annotations for the client.
+   */
   annotations?: Annotations;
   /**
    * The base64-encoded image data.
@@ -290,6 +300,9 @@ export interface ResourceLink {
   _meta?: {
     [k: string]: unknown;
   };
+  /**
+   * Optional annotations for the client.
+   */
   annotations?: Annotations;
   /**
    * A description of what this resource represents.
@@ -387,6 +400,9 @@ export interface EmbeddedResource {
   _meta?: {
     [k: string]: unknown;
   };
+  /**
+   * Optional annotations for the client.
+   */
   annotations?: Annotations;
   resource: (TextResourceContents | BlobResourceContents);
   type: "resource";
@@ -450,6 +466,9 @@ export interface Task {
    * Suggested polling interval in milliseconds.
    */
   pollInterval?: number;
+  /**
+   * Current task state.
+   */
   status: TaskStatus;
   /**
    * Optional human-readable message describing the current task state.
@@ -498,6 +517,13 @@ export interface CancelledNotificationParams {
    * An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
    */
   reason?: string;
+  /**
+   * The ID of the request to cancel.
+   *
+   * This MUST correspond to the ID of a request previously issued in the same direction.
+   * This MUST be provided for cancelling non-task requests.
+   * This MUST NOT be used for cancelling tasks (use the `tasks/cancel` request instead).
+   */
   requestId?: RequestId;
 }
 /**
@@ -637,6 +663,9 @@ export interface ProgressNotificationParams {
    * The progress thus far. This should increase every time progress is made, even if the total is unknown.
    */
   progress: number;
+  /**
+   * The progress token which was given in the initial request, used to associate this notification with the request that is proceeding.
+   */
   progressToken: ProgressToken;
   /**
    * Total number of items to process (or total progress required), if known.
@@ -678,6 +707,9 @@ export interface InitializeRequestParams {
    * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
    */
   _meta?: {
+    /**
+     * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
+     */
     progressToken?: ProgressToken;
     [k: string]: unknown;
   };
@@ -748,6 +780,9 @@ export interface RequestParams {
    * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
    */
   _meta?: {
+    /**
+     * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
+     */
     progressToken?: ProgressToken;
     [k: string]: unknown;
   };
@@ -769,6 +804,9 @@ export interface PaginatedRequestParams {
    * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
    */
   _meta?: {
+    /**
+     * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
+     */
     progressToken?: ProgressToken;
     [k: string]: unknown;
   };
@@ -804,6 +842,9 @@ export interface ReadResourceRequestParams {
    * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
    */
   _meta?: {
+    /**
+     * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
+     */
     progressToken?: ProgressToken;
     [k: string]: unknown;
   };
@@ -829,6 +870,9 @@ export interface SubscribeRequestParams {
    * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
    */
   _meta?: {
+    /**
+     * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
+     */
     progressToken?: ProgressToken;
     [k: string]: unknown;
   };
@@ -854,6 +898,9 @@ export interface UnsubscribeRequestParams {
    * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
    */
   _meta?: {
+    /**
+     * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
+     */
     progressToken?: ProgressToken;
     [k: string]: unknown;
   };
@@ -888,6 +935,9 @@ export interface GetPromptRequestParams {
    * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
    */
   _meta?: {
+    /**
+     * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
+     */
     progressToken?: ProgressToken;
     [k: string]: unknown;
   };
@@ -965,9 +1015,15 @@ export interface SetLevelRequestParams {
    * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
    */
   _meta?: {
+    /**
+     * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
+     */
     progressToken?: ProgressToken;
     [k: string]: unknown;
   };
+  /**
+   * The level of logging that the client wants to receive from the server. The server should send all logs at this level and higher (i.e., more severe) to the client as notifications/message.
+   */
   level: LoggingLevel;
 }
 /**
@@ -987,6 +1043,9 @@ export interface CompleteRequestParams {
    * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
    */
   _meta?: {
+    /**
+     * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
+     */
     progressToken?: ProgressToken;
     [k: string]: unknown;
   };
@@ -1286,6 +1345,9 @@ export interface CreateMessageRequestParams {
    * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
    */
   _meta?: {
+    /**
+     * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
+     */
     progressToken?: ProgressToken;
     [k: string]: unknown;
   };
@@ -1310,14 +1372,30 @@ export interface CreateMessageRequestParams {
   metadata?: {
     [k: string]: unknown;
   };
+  /**
+   * The server's preferences for which model to select. The client MAY ignore these preferences.
+   */
   modelPreferences?: ModelPreferences;
   stopSequences?: string[];
   /**
    * An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
    */
   systemPrompt?: string;
+  /**
+   * If specified, the caller is requesting task-augmented execution for this request.
+   * The request will return a CreateTaskResult immediately, and the actual result can be
+   * retrieved later via tasks/result.
+   *
+   * Task augmentation is subject to capability negotiation - receivers MUST declare support
+   * for task augmentation of specific request types in their capabilities.
+   */
   task?: TaskMetadata;
   temperature?: number;
+  /**
+   * Controls how the model uses tools.
+   * The client MUST return an error if this field is provided but ClientCapabilities.sampling.tools is not declared.
+   * Default is `{ mode: "auto" }`.
+   */
   toolChoice?: ToolChoice;
   /**
    * Tools that the model may use during generation.
@@ -1339,81 +1417,6 @@ export interface SamplingMessage {
   role: Role;
 }
 /**
- * The server's preferences for model selection, requested of the client during sampling.
- *
- * Because LLMs can vary along multiple dimensions, choosing the "best" model is
- * rarely straightforward.  Different models excel in different areas—some are
- * faster but less capable, others are more capable but more expensive, and so
- * on. This interface allows servers to express their priorities across multiple
- * dimensions to help clients make an appropriate selection for their use case.
- *
- * These preferences are always advisory. The client MAY ignore them. It is also
- * up to the client to decide how to interpret these preferences and how to
- * balance them against other considerations.
- */
-export interface ModelPreferences {
-  /**
-   * How much to prioritize cost when selecting a model. A value of 0 means cost
-   * is not important, while a value of 1 means cost is the most important
-   * factor.
-   */
-  costPriority?: number;
-  /**
-   * Optional hints to use for model selection.
-   *
-   * If multiple hints are specified, the client MUST evaluate them in order
-   * (such that the first match is taken).
-   *
-   * The client SHOULD prioritize these hints over the numeric priorities, but
-   * MAY still use the priorities to select from ambiguous matches.
-   */
-  hints?: ModelHint[];
-  /**
-   * How much to prioritize intelligence and capabilities when selecting a
-   * model. A value of 0 means intelligence is not important, while a value of 1
-   * means intelligence is the most important factor.
-   */
-  intelligencePriority?: number;
-  /**
-   * How much to prioritize sampling speed (latency) when selecting a model. A
-   * value of 0 means speed is not important, while a value of 1 means speed is
-   * the most important factor.
-   */
-  speedPriority?: number;
-}
-/**
- * Hints to use for model selection.
- *
- * Keys not declared here are currently left unspecified by the spec and are up
- * to the client to interpret.
- */
-export interface ModelHint {
-  /**
-   * A hint for a model name.
-   *
-   * The client SHOULD treat this as a substring of a model name; for example:
-   *  - `claude-3-5-sonnet` should match `claude-3-5-sonnet-20241022`
-   *  - `sonnet` should match `claude-3-5-sonnet-20241022`, `claude-3-sonnet-20240229`, etc.
-   *  - `claude` should match any Claude model
-   *
-   * The client MAY also map the string to a different provider's model name or a different model family, as long as it fills a similar niche; for example:
-   *  - `gemini-1.5-flash` could match `claude-3-haiku-20240307`
-   */
-  name?: string;
-}
-/**
- * Controls tool selection behavior for sampling requests.
- */
-export interface ToolChoice {
-  /**
-   * Controls the tool use ability of the model:
-   * - "auto": Model decides whether to use tools (default)
-   * - "required": Model MUST use at least one tool before completing
-   * - "none": Model MUST NOT use any tools
-   */
-  mode?: ("auto" | "none" | "required");
-}
-/**
  * Definition for a tool the client can call.
  */
 export interface Tool {
@@ -1423,6 +1426,11 @@ export interface Tool {
   _meta?: {
     [k: string]: unknown;
   };
+  /**
+   * Optional additional tool information.
+   *
+   * Display name precedence order is: title, annotations.title, then name.
+   */
   annotations?: ToolAnnotations;
   /**
    * A human-readable description of the tool.
@@ -1430,6 +1438,9 @@ export interface Tool {
    * This can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a "hint" to the model.
    */
   description?: string;
+  /**
+   * Execution-related properties for this tool.
+   */
   execution?: ToolExecution;
   /**
    * Optional set of sized icons that the client can display in a user interface.
@@ -1488,72 +1499,6 @@ export interface Tool {
   title?: string;
 }
 /**
- * Additional properties describing a Tool to clients.
- *
- * NOTE: all properties in ToolAnnotations are **hints**.
- * They are not guaranteed to provide a faithful description of
- * tool behavior (including descriptive properties like `title`).
- *
- * Clients should never make tool use decisions based on ToolAnnotations
- * received from untrusted servers.
- */
-export interface ToolAnnotations {
-  /**
-   * If true, the tool may perform destructive updates to its environment.
-   * If false, the tool performs only additive updates.
-   *
-   * (This property is meaningful only when `readOnlyHint == false`)
-   *
-   * Default: true
-   */
-  destructiveHint?: boolean;
-  /**
-   * If true, calling the tool repeatedly with the same arguments
-   * will have no additional effect on its environment.
-   *
-   * (This property is meaningful only when `readOnlyHint == false`)
-   *
-   * Default: false
-   */
-  idempotentHint?: boolean;
-  /**
-   * If true, this tool may interact with an "open world" of external
-   * entities. If false, the tool's domain of interaction is closed.
-   * For example, the world of a web search tool is open, whereas that
-   * of a memory tool is not.
-   *
-   * Default: true
-   */
-  openWorldHint?: boolean;
-  /**
-   * If true, the tool does not modify its environment.
-   *
-   * Default: false
-   */
-  readOnlyHint?: boolean;
-  /**
-   * A human-readable title for the tool.
-   */
-  title?: string;
-}
-/**
- * Execution-related properties for a tool.
- */
-export interface ToolExecution {
-  /**
-   * Indicates whether this tool supports task-augmented execution.
-   * This allows clients to handle long-running operations through polling
-   * the task system.
-   *
-   * - "forbidden": Tool does not support task-augmented execution (default when absent)
-   * - "optional": Tool may support task-augmented execution
-   * - "required": Tool requires task-augmented execution
-   *
-   * Default: "forbidden"
-   */
-  taskSupport?: ("forbidden" | "optional" | "required");
-}
-/**
  * A response to a task-augmented request.
  */
 export interface CreateTaskResult {
@@ -1582,6 +1527,9 @@ export interface ElicitRequestURLParams {
    * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
    */
   _meta?: {
+    /**
+     * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
+     */
     progressToken?: ProgressToken;
     [k: string]: unknown;
   };
@@ -1598,6 +1546,14 @@ export interface ElicitRequestURLParams {
    * The elicitation mode.
    */
   mode: "url";
+  /**
+   * If specified, the caller is requesting task-augmented execution for this request.
+   * The request will return a CreateTaskResult immediately, and the actual result can be
+   * retrieved later via tasks/result.
+   *
+   * Task augmentation is subject to capability negotiation - receivers MUST declare support
+   * for task augmentation of specific request types in their capabilities.
+   */
   task?: TaskMetadata;
   /**
    * The URL that the user should navigate to.
@@ -1612,6 +1568,9 @@ export interface ElicitRequestFormParams {
    * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
    */
   _meta?: {
+    /**
+     * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
+     */
     progressToken?: ProgressToken;
     [k: string]: unknown;
   };
@@ -1635,6 +1594,14 @@ export interface ElicitRequestFormParams {
     required?: string[];
     type: "object";
   };
+  /**
+   * If specified, the caller is requesting task-augmented execution for this request.
+   * The request will return a CreateTaskResult immediately, and the actual result can be
+   * retrieved later via tasks/result.
+   *
+   * Task augmentation is subject to capability negotiation - receivers MUST declare support
+   * for task augmentation of specific request types in their capabilities.
+   */
   task?: TaskMetadata;
 }
 export interface StringSchema {
@@ -2138,6 +2105,9 @@ export interface ResourceTemplate {
   _meta?: {
     [k: string]: unknown;
   };
+  /**
+   * Optional annotations for the client.
+   */
   annotations?: Annotations;
   /**
    * A description of what this template is for.
@@ -2206,6 +2176,9 @@ export interface Resource {
   _meta?: {
     [k: string]: unknown;
   };
+  /**
+   * Optional annotations for the client.
+   */
   annotations?: Annotations;
   /**
    * A description of what this resource represents.
@@ -2309,11 +2282,77 @@ export interface LoggingMessageNotificationParams {
   data: {
     [k: string]: unknown;
   };
+  /**
+   * The severity of this log message.
+   */
   level: LoggingLevel;
   /**
    * An optional name of the logger issuing this message.
    */
   logger?: string;
+}
+/**
+ * Hints to use for model selection.
+ *
+ * Keys not declared here are currently left unspecified by the spec and are up
+ * to the client to interpret.
+ */
+export interface ModelHint {
+  /**
+   * A hint for a model name.
+   *
+   * The client SHOULD treat this as a substring of a model name; for example:
+   *  - `claude-3-5-sonnet` should match `claude-3-5-sonnet-20241022`
+   *  - `sonnet` should match `claude-3-5-sonnet-20241022`, `claude-3-sonnet-20240229`, etc.
+   *  - `claude` should match any Claude model
+   *
+   * The client MAY also map the string to a different provider's model name or a different model family, as long as it fills a similar niche; for example:
+   *  - `gemini-1.5-flash` could match `claude-3-haiku-20240307`
+   */
+  name?: string;
+}
+/**
+ * The server's preferences for model selection, requested of the client during sampling.
+ *
+ * Because LLMs can vary along multiple dimensions, choosing the "best" model is
+ * rarely straightforward.  Different models excel in different areas—some are
+ * faster but less capable, others are more capable but more expensive, and so
+ * on. This interface allows servers to express their priorities across multiple
+ * dimensions to help clients make an appropriate selection for their use case.
+ *
+ * These preferences are always advisory. The client MAY ignore them. It is also
+ * up to the client to decide how to interpret these preferences and how to
+ * balance them against other considerations.
+ */
+export interface ModelPreferences {
+  /**
+   * How much to prioritize cost when selecting a model. A value of 0 means cost
+   * is not important, while a value of 1 means cost is the most important
+   * factor.
+   */
+  costPriority?: number;
+  /**
+   * Optional hints to use for model selection.
+   *
+   * If multiple hints are specified, the client MUST evaluate them in order
+   * (such that the first match is taken).
+   *
+   * The client SHOULD prioritize these hints over the numeric priorities, but
+   * MAY still use the priorities to select from ambiguous matches.
+   */
+  hints?: ModelHint[];
+  /**
+   * How much to prioritize intelligence and capabilities when selecting a
+   * model. A value of 0 means intelligence is not important, while a value of 1
+   * means intelligence is the most important factor.
+   */
+  intelligencePriority?: number;
+  /**
+   * How much to prioritize sampling speed (latency) when selecting a model. A
+   * value of 0 means speed is not important, while a value of 1 means speed is
+   * the most important factor.
+   */
+  speedPriority?: number;
 }
 export interface Notification {
   method: string;
@@ -2411,6 +2450,9 @@ export interface ResourceRequestParams {
    * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
    */
   _meta?: {
+    /**
+     * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
+     */
     progressToken?: ProgressToken;
     [k: string]: unknown;
   };
@@ -2458,10 +2500,109 @@ export interface TaskAugmentedRequestParams {
    * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
    */
   _meta?: {
+    /**
+     * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
+     */
     progressToken?: ProgressToken;
     [k: string]: unknown;
   };
+  /**
+   * If specified, the caller is requesting task-augmented execution for this request.
+   * The request will return a CreateTaskResult immediately, and the actual result can be
+   * retrieved later via tasks/result.
+   *
+   * Task augmentation is subject to capability negotiation - receivers MUST declare support
+   * for task augmentation of specific request types in their capabilities.
+   */
   task?: TaskMetadata;
+}
+/**
+ * Metadata for augmenting a request with task execution.
+ * Include this in the `task` field of the request parameters.
+ */
+export interface TaskMetadata {
+  /**
+   * Requested duration in milliseconds to retain task from creation.
+   */
+  ttl?: number;
+}
+/**
+ * Additional properties describing a Tool to clients.
+ *
+ * NOTE: all properties in ToolAnnotations are **hints**.
+ * They are not guaranteed to provide a faithful description of
+ * tool behavior (including descriptive properties like `title`).
+ *
+ * Clients should never make tool use decisions based on ToolAnnotations
+ * received from untrusted servers.
+ */
+export interface ToolAnnotations {
+  /**
+   * If true, the tool may perform destructive updates to its environment.
+   * If false, the tool performs only additive updates.
+   *
+   * (This property is meaningful only when `readOnlyHint == false`)
+   *
+   * Default: true
+   */
+  destructiveHint?: boolean;
+  /**
+   * If true, calling the tool repeatedly with the same arguments
+   * will have no additional effect on its environment.
+   *
+   * (This property is meaningful only when `readOnlyHint == false`)
+   *
+   * Default: false
+   */
+  idempotentHint?: boolean;
+  /**
+   * If true, this tool may interact with an "open world" of external
+   * entities. If false, the tool's domain of interaction is closed.
+   * For example, the world of a web search tool is open, whereas that
+   * of a memory tool is not.
+   *
+   * Default: true
+   */
+  openWorldHint?: boolean;
+  /**
+   * If true, the tool does not modify its environment.
+   *
+   * Default: false
+   */
+  readOnlyHint?: boolean;
+  /**
+   * A human-readable title for the tool.
+   */
+  title?: string;
+}
+/**
+ * Controls tool selection behavior for sampling requests.
+ */
+export interface ToolChoice {
+  /**
+   * Controls the tool use ability of the model:
+   * - "auto": Model decides whether to use tools (default)
+   * - "required": Model MUST use at least one tool before completing
+   * - "none": Model MUST NOT use any tools
+   */
+  mode?: ("auto" | "none" | "required");
+}
+/**
+ * Execution-related properties for a tool.
+ */
+export interface ToolExecution {
+  /**
+   * Indicates whether this tool supports task-augmented execution.
+   * This allows clients to handle long-running operations through polling
+   * the task system.
+   *
+   * - "forbidden": Tool does not support task-augmented execution (default when absent)
+   * - "optional": Tool may support task-augmented execution
+   * - "required": Tool requires task-augmented execution
+   *
+   * Default: "forbidden"
+   */
+  taskSupport?: ("forbidden" | "optional" | "required");
 }
 /**
  * An error response that indicates that the server requires the client to provide additional information via an elicitation request.

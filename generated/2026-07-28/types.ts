@@ -9,18 +9,6 @@ export type Role = ("assistant" | "user");
  * A uniquely identifying ID for a request in JSON-RPC.
  */
 export type RequestId = (string | number);
-export type JSONValue = (JSONObject | JSONValue[] | (string | number | boolean | null));
-/**
- * The severity of a log message.
- *
- * These map to syslog message severities, as specified in RFC-5424:
- * https://datatracker.ietf.org/doc/html/rfc5424#section-6.2.1
- */
-export type LoggingLevel = ("alert" | "critical" | "debug" | "emergency" | "error" | "info" | "notice" | "warning");
-/**
- * A progress token, used to associate progress notifications with the original request.
- */
-export type ProgressToken = (string | number);
 export type InputResponse = (CreateMessageResult | ListRootsResult | ElicitResult);
 export type ContentBlock = (TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource);
 export type SamplingMessageContentBlock = (TextContent | ImageContent | AudioContent | ToolUseContent | ToolResultContent);
@@ -34,7 +22,26 @@ export type ElicitRequestParams = (ElicitRequestFormParams | ElicitRequestURLPar
  * without nested objects or arrays.
  */
 export type PrimitiveSchemaDefinition = (StringSchema | NumberSchema | BooleanSchema | UntitledSingleSelectEnumSchema | TitledSingleSelectEnumSchema | UntitledMultiSelectEnumSchema | TitledMultiSelectEnumSchema | LegacyTitledEnumSchema);
+export type JSONValue = (JSONObject | JSONValue[] | (string | number | boolean | null));
 export type ClientRequest = (DiscoverRequest | ListResourcesRequest | ListResourceTemplatesRequest | ReadResourceRequest | SubscriptionsListenRequest | ListPromptsRequest | GetPromptRequest | ListToolsRequest | CallToolRequest | CompleteRequest);
+/**
+ * Common result fields.
+ */
+export type ClientResult = Result;
+/**
+ * An opaque token used to represent a cursor for pagination.
+ */
+export type Cursor = string;
+/**
+ * Common result fields.
+ */
+export type EmptyResult = Result;
+export type EnumSchema = (UntitledSingleSelectEnumSchema | TitledSingleSelectEnumSchema | UntitledMultiSelectEnumSchema | TitledMultiSelectEnumSchema | LegacyTitledEnumSchema);
+export type JSONArray = JSONValue[];
+/**
+ * Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
+ */
+export type JSONRPCMessage = (JSONRPCRequest | JSONRPCNotification | JSONRPCResultResponse | JSONRPCErrorResponse);
 /**
  * Indicates the type of a {@link Result} object, allowing the client to
  * determine how to parse the response.
@@ -44,20 +51,21 @@ export type ClientRequest = (DiscoverRequest | ListResourcesRequest | ListResour
  */
 export type ResultType = ("complete" | "input_required");
 /**
- * An opaque token used to represent a cursor for pagination.
- */
-export type Cursor = string;
-export type EnumSchema = (UntitledSingleSelectEnumSchema | TitledSingleSelectEnumSchema | UntitledMultiSelectEnumSchema | TitledMultiSelectEnumSchema | LegacyTitledEnumSchema);
-export type JSONArray = JSONValue[];
-/**
- * Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
- */
-export type JSONRPCMessage = (JSONRPCRequest | JSONRPCNotification | JSONRPCResultResponse | JSONRPCErrorResponse);
-/**
  * A response to a request, containing either the result or error.
  */
 export type JSONRPCResponse = (JSONRPCResultResponse | JSONRPCErrorResponse);
+/**
+ * The severity of a log message.
+ *
+ * These map to syslog message severities, as specified in RFC-5424:
+ * https://datatracker.ietf.org/doc/html/rfc5424#section-6.2.1
+ */
+export type LoggingLevel = ("alert" | "critical" | "debug" | "emergency" | "error" | "info" | "notice" | "warning");
 export type MultiSelectEnumSchema = (UntitledMultiSelectEnumSchema | TitledMultiSelectEnumSchema);
+/**
+ * A progress token, used to associate progress notifications with the original request.
+ */
+export type ProgressToken = (string | number);
 export type ServerNotification = (CancelledNotification | ProgressNotification | ResourceListChangedNotification | SubscriptionsAcknowledgedNotification | ResourceUpdatedNotification | PromptListChangedNotification | ToolListChangedNotification | LoggingMessageNotification);
 export type ServerResult = (Result | InputRequiredResult | DiscoverResult | ListResourcesResult | ListResourceTemplatesResult | ReadResourceResult | SubscriptionsListenResult | ListPromptsResult | GetPromptResult | ListToolsResult | CallToolResult | CompleteResult);
 export type SingleSelectEnumSchema = (UntitledSingleSelectEnumSchema | TitledSingleSelectEnumSchema);
@@ -95,6 +103,9 @@ export interface Annotations {
  */
 export interface AudioContent {
   _meta?: MetaObject;
+  /**
+   * Optional annotations for the client.
+   */
   annotations?: Annotations;
   /**
    * The base64-encoded audio data.
@@ -209,89 +220,20 @@ export interface CacheableResult {
  * Extends {@link MetaObject} with additional result-specific fields. All key naming rules from `MetaObject` apply.
  */
 export interface ResultMetaObject {
+  /**
+   * Identifies the server software producing the response. Servers SHOULD
+   * include this field on every response unless specifically configured not
+   * to do so.
+   *
+   * The {@link Implementation} schema requires `name` and `version`; other
+   * fields are optional.
+   *
+   * The value is self-reported by the server and is not verified by the
+   * protocol. It is intended for display, logging, and debugging. Clients
+   * SHOULD NOT use it to change their behavior, and SHOULD NOT rely on it for
+   * security decisions.
+   */
   "io.modelcontextprotocol/serverInfo"?: Implementation;
-}
-/**
- * Describes the MCP implementation.
- */
-export interface Implementation {
-  /**
-   * An optional human-readable description of what this implementation does.
-   *
-   * This can be used by clients or servers to provide context about their purpose
-   * and capabilities. For example, a server might describe the types of resources
-   * or tools it provides, while a client might describe its intended use case.
-   */
-  description?: string;
-  /**
-   * Optional set of sized icons that the client can display in a user interface.
-   *
-   * Clients that support rendering icons MUST support at least the following MIME types:
-   * - `image/png` - PNG images (safe, universal compatibility)
-   * - `image/jpeg` (and `image/jpg`) - JPEG images (safe, universal compatibility)
-   *
-   * Clients that support rendering icons SHOULD also support:
-   * - `image/svg+xml` - SVG images (scalable but requires security precautions)
-   * - `image/webp` - WebP images (modern, efficient format)
-   */
-  icons?: Icon[];
-  /**
-   * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-   */
-  name: string;
-  /**
-   * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
-   * even by those unfamiliar with domain-specific terminology.
-   *
-   * If not provided, the name should be used for display (except for {@link Tool},
-   * where `annotations.title` should be given precedence over using `name`,
-   * if present).
-   */
-  title?: string;
-  /**
-   * The version of this implementation.
-   */
-  version: string;
-  /**
-   * An optional URL of the website for this implementation.
-   */
-  websiteUrl?: string;
-}
-/**
- * An optionally-sized icon that can be displayed in a user interface.
- */
-export interface Icon {
-  /**
-   * Optional MIME type override if the source MIME type is missing or generic.
-   * For example: `"image/png"`, `"image/jpeg"`, or `"image/svg+xml"`.
-   */
-  mimeType?: string;
-  /**
-   * Optional array of strings that specify sizes at which the icon can be used.
-   * Each string should be in WxH format (e.g., `"48x48"`, `"96x96"`) or `"any"` for scalable formats like SVG.
-   *
-   * If not provided, the client should assume that the icon can be used at any size.
-   */
-  sizes?: string[];
-  /**
-   * A standard URI pointing to an icon resource. May be an HTTP/HTTPS URL or a
-   * `data:` URI with Base64-encoded image data.
-   *
-   * Consumers SHOULD take steps to ensure URLs serving icons are from the
-   * same domain as the client/server or a trusted domain.
-   *
-   * Consumers SHOULD take appropriate precautions when consuming SVGs as they can contain
-   * executable JavaScript.
-   */
-  src: string;
-  /**
-   * Optional specifier for the theme this icon is designed for. `"light"` indicates
-   * the icon is designed to be used with a light background, and `"dark"` indicates
-   * the icon is designed to be used with a dark background.
-   *
-   * If not provided, the client should assume the icon can be used with any theme.
-   */
-  theme?: ("dark" | "light");
 }
 /**
  * Used by the client to invoke a tool provided by the server.
@@ -324,8 +266,35 @@ export interface CallToolRequestParams {
  * Extends {@link MetaObject} with additional request-specific fields. All key naming rules from `MetaObject` apply.
  */
 export interface RequestMetaObject {
+  /**
+   * The client's capabilities for this specific request. Required.
+   *
+   * Capabilities are declared per-request rather than once at initialization;
+   * an empty object means the client supports no optional capabilities.
+   * Servers MUST NOT infer capabilities from prior requests.
+   */
   "io.modelcontextprotocol/clientCapabilities": ClientCapabilities;
+  /**
+   * Identifies the client software making the request. Clients SHOULD
+   * include this field on every request unless specifically configured not
+   * to do so.
+   *
+   * The {@link Implementation} schema requires `name` and `version`; other
+   * fields are optional.
+   *
+   * The value is self-reported by the client and is not verified by the
+   * protocol. It is intended for display, logging, and debugging. Servers
+   * SHOULD NOT use it to change their behavior, and SHOULD NOT rely on it for
+   * security decisions.
+   */
   "io.modelcontextprotocol/clientInfo"?: Implementation;
+  /**
+   * The desired log level for this request. Optional.
+   *
+   * If absent, the server MUST NOT send any {@link LoggingMessageNotificationnotifications/message}
+   * notifications for this request. The client opts in to log messages by
+   * explicitly setting a level. Replaces the former `logging/setLevel` RPC.
+   */
   "io.modelcontextprotocol/logLevel"?: LoggingLevel;
   /**
    * The MCP Protocol Version being used for this request. Required.
@@ -336,52 +305,10 @@ export interface RequestMetaObject {
    * {@link UnsupportedProtocolVersionError}.
    */
   "io.modelcontextprotocol/protocolVersion": string;
+  /**
+   * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by {@link ProgressNotificationnotifications/progress}). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
+   */
   progressToken?: ProgressToken;
-}
-/**
- * Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
- */
-export interface ClientCapabilities {
-  /**
-   * Present if the client supports elicitation from the server.
-   */
-  elicitation?: {
-    form?: JSONObject;
-    url?: JSONObject;
-  };
-  /**
-   * Experimental, non-standard capabilities that the client supports.
-   */
-  experimental?: {
-    [k: string]: JSONObject;
-  };
-  /**
-   * Optional MCP extensions that the client supports. Keys are extension identifiers
-   * (e.g., "io.modelcontextprotocol/oauth-client-credentials"), and values are
-   * per-extension settings objects. An empty object indicates support with no settings.
-   *
-   * Keys MUST follow the {@link MetaObject`_meta` key naming rules}, with a
-   * mandatory prefix.
-   */
-  extensions?: {
-    [k: string]: JSONObject;
-  };
-  /**
-   * Present if the client supports listing roots.
-   */
-  roots?: {
-
-  };
-  /**
-   * Present if the client supports sampling from an LLM.
-   */
-  sampling?: {
-    context?: JSONObject;
-    tools?: JSONObject;
-  };
-}
-export interface JSONObject {
-  [k: string]: JSONValue;
 }
 /**
  * A map of client responses to server-initiated requests.
@@ -422,6 +349,9 @@ export interface CreateMessageResult {
  */
 export interface TextContent {
   _meta?: MetaObject;
+  /**
+   * Optional annotations for the client.
+   */
   annotations?: Annotations;
   /**
    * The text content of the message.
@@ -434,6 +364,9 @@ export interface TextContent {
  */
 export interface ImageContent {
   _meta?: MetaObject;
+  /**
+   * Optional annotations for the client.
+   */
   annotations?: Annotations;
   /**
    * The base64-encoded image data.
@@ -449,6 +382,10 @@ export interface ImageContent {
  * A request from the assistant to call a tool.
  */
 export interface ToolUseContent {
+  /**
+   * Optional metadata about the tool use. Clients SHOULD preserve this field when
+   * including tool uses in subsequent sampling requests to enable caching optimizations.
+   */
   _meta?: MetaObject;
   /**
    * A unique identifier for this tool use.
@@ -472,6 +409,10 @@ export interface ToolUseContent {
  * The result of a tool use, provided by the user back to the assistant.
  */
 export interface ToolResultContent {
+  /**
+   * Optional metadata about the tool result. Clients SHOULD preserve this field when
+   * including tool results in subsequent sampling requests to enable caching optimizations.
+   */
   _meta?: MetaObject;
   /**
    * The unstructured result content of the tool use.
@@ -511,6 +452,9 @@ export interface ToolResultContent {
  */
 export interface ResourceLink {
   _meta?: MetaObject;
+  /**
+   * Optional annotations for the client.
+   */
   annotations?: Annotations;
   /**
    * A description of what this resource represents.
@@ -560,6 +504,42 @@ export interface ResourceLink {
   uri: string;
 }
 /**
+ * An optionally-sized icon that can be displayed in a user interface.
+ */
+export interface Icon {
+  /**
+   * Optional MIME type override if the source MIME type is missing or generic.
+   * For example: `"image/png"`, `"image/jpeg"`, or `"image/svg+xml"`.
+   */
+  mimeType?: string;
+  /**
+   * Optional array of strings that specify sizes at which the icon can be used.
+   * Each string should be in WxH format (e.g., `"48x48"`, `"96x96"`) or `"any"` for scalable formats like SVG.
+   *
+   * If not provided, the client should assume that the icon can be used at any size.
+   */
+  sizes?: string[];
+  /**
+   * A standard URI pointing to an icon resource. May be an HTTP/HTTPS URL or a
+   * `data:` URI with Base64-encoded image data.
+   *
+   * Consumers SHOULD take steps to ensure URLs serving icons are from the
+   * same domain as the client/server or a trusted domain.
+   *
+   * Consumers SHOULD take appropriate precautions when consuming SVGs as they can contain
+   * executable JavaScript.
+   */
+  src: string;
+  /**
+   * Optional specifier for the theme this icon is designed for. `"light"` indicates
+   * the icon is designed to be used with a light background, and `"dark"` indicates
+   * the icon is designed to be used with a dark background.
+   *
+   * If not provided, the client should assume the icon can be used with any theme.
+   */
+  theme?: ("dark" | "light");
+}
+/**
  * The contents of a resource, embedded into a prompt or tool call result.
  *
  * It is up to the client how best to render embedded resources for the benefit
@@ -567,6 +547,9 @@ export interface ResourceLink {
  */
 export interface EmbeddedResource {
   _meta?: MetaObject;
+  /**
+   * Optional annotations for the client.
+   */
   annotations?: Annotations;
   resource: (TextResourceContents | BlobResourceContents);
   type: "resource";
@@ -739,7 +722,13 @@ export interface CreateMessageRequestParams {
    */
   maxTokens: number;
   messages: SamplingMessage[];
+  /**
+   * Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
+   */
   metadata?: JSONObject;
+  /**
+   * The server's preferences for which model to select. The client MAY ignore these preferences.
+   */
   modelPreferences?: ModelPreferences;
   stopSequences?: string[];
   /**
@@ -747,6 +736,11 @@ export interface CreateMessageRequestParams {
    */
   systemPrompt?: string;
   temperature?: number;
+  /**
+   * Controls how the model uses tools.
+   * The client MUST return an error if this field is provided but {@link ClientCapabilities.sampling.tools} is not declared.
+   * Default is `{ mode: "auto" }`.
+   */
   toolChoice?: ToolChoice;
   /**
    * Tools that the model may use during generation.
@@ -763,85 +757,15 @@ export interface SamplingMessage {
   role: Role;
 }
 /**
- * The server's preferences for model selection, requested of the client during sampling.
- *
- * Because LLMs can vary along multiple dimensions, choosing the "best" model is
- * rarely straightforward.  Different models excel in different areas—some are
- * faster but less capable, others are more capable but more expensive, and so
- * on. This interface allows servers to express their priorities across multiple
- * dimensions to help clients make an appropriate selection for their use case.
- *
- * These preferences are always advisory. The client MAY ignore them. It is also
- * up to the client to decide how to interpret these preferences and how to
- * balance them against other considerations.
- */
-export interface ModelPreferences {
-  /**
-   * How much to prioritize cost when selecting a model. A value of 0 means cost
-   * is not important, while a value of 1 means cost is the most important
-   * factor.
-   */
-  costPriority?: number;
-  /**
-   * Optional hints to use for model selection.
-   *
-   * If multiple hints are specified, the client MUST evaluate them in order
-   * (such that the first match is taken).
-   *
-   * The client SHOULD prioritize these hints over the numeric priorities, but
-   * MAY still use the priorities to select from ambiguous matches.
-   */
-  hints?: ModelHint[];
-  /**
-   * How much to prioritize intelligence and capabilities when selecting a
-   * model. A value of 0 means intelligence is not important, while a value of 1
-   * means intelligence is the most important factor.
-   */
-  intelligencePriority?: number;
-  /**
-   * How much to prioritize sampling speed (latency) when selecting a model. A
-   * value of 0 means speed is not important, while a value of 1 means speed is
-   * the most important factor.
-   */
-  speedPriority?: number;
-}
-/**
- * Hints to use for model selection.
- *
- * Keys not declared here are currently left unspecified by the spec and are up
- * to the client to interpret.
- */
-export interface ModelHint {
-  /**
-   * A hint for a model name.
-   *
-   * The client SHOULD treat this as a substring of a model name; for example:
-   *  - `claude-3-5-sonnet` should match `claude-3-5-sonnet-20241022`
-   *  - `sonnet` should match `claude-3-5-sonnet-20241022`, `claude-3-sonnet-20240229`, etc.
-   *  - `claude` should match any Claude model
-   *
-   * The client MAY also map the string to a different provider's model name or a different model family, as long as it fills a similar niche; for example:
-   *  - `gemini-1.5-flash` could match `claude-3-haiku-20240307`
-   */
-  name?: string;
-}
-/**
- * Controls tool selection behavior for sampling requests.
- */
-export interface ToolChoice {
-  /**
-   * Controls the tool use ability of the model:
-   * - `"auto"`: Model decides whether to use tools (default)
-   * - `"required"`: Model MUST use at least one tool before completing
-   * - `"none"`: Model MUST NOT use any tools
-   */
-  mode?: ("auto" | "none" | "required");
-}
-/**
  * Definition for a tool the client can call.
  */
 export interface Tool {
   _meta?: MetaObject;
+  /**
+   * Optional additional tool information.
+   *
+   * Display name precedence order is: `title`, `annotations.title`, then `name`.
+   */
   annotations?: ToolAnnotations;
   /**
    * A human-readable description of the tool.
@@ -903,55 +827,6 @@ export interface Tool {
    * If not provided, the name should be used for display (except for {@link Tool},
    * where `annotations.title` should be given precedence over using `name`,
    * if present).
-   */
-  title?: string;
-}
-/**
- * Additional properties describing a {@link Tool} to clients.
- *
- * NOTE: all properties in `ToolAnnotations` are **hints**.
- * They are not guaranteed to provide a faithful description of
- * tool behavior (including descriptive properties like `title`).
- *
- * Clients should never make tool use decisions based on `ToolAnnotations`
- * received from untrusted servers.
- */
-export interface ToolAnnotations {
-  /**
-   * If true, the tool may perform destructive updates to its environment.
-   * If false, the tool performs only additive updates.
-   *
-   * (This property is meaningful only when `readOnlyHint == false`)
-   *
-   * Default: true
-   */
-  destructiveHint?: boolean;
-  /**
-   * If true, calling the tool repeatedly with the same arguments
-   * will have no additional effect on its environment.
-   *
-   * (This property is meaningful only when `readOnlyHint == false`)
-   *
-   * Default: false
-   */
-  idempotentHint?: boolean;
-  /**
-   * If true, this tool may interact with an "open world" of external
-   * entities. If false, the tool's domain of interaction is closed.
-   * For example, the world of a web search tool is open, whereas that
-   * of a memory tool is not.
-   *
-   * Default: true
-   */
-  openWorldHint?: boolean;
-  /**
-   * If true, the tool does not modify its environment.
-   *
-   * Default: false
-   */
-  readOnlyHint?: boolean;
-  /**
-   * A human-readable title for the tool.
    */
   title?: string;
 }
@@ -1208,13 +1083,82 @@ export interface CancelledNotificationParams {
    * An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
    */
   reason?: string;
+  /**
+   * The ID of the request to cancel.
+   *
+   * This MUST correspond to the ID of a request the client previously issued.
+   */
   requestId: RequestId;
 }
 /**
  * Extends {@link MetaObject} with additional notification-specific fields. All key naming rules from `MetaObject` apply.
  */
 export interface NotificationMetaObject {
+  /**
+   * Identifies the subscription stream a notification was delivered on. The
+   * server MUST include this key on every notification delivered via a
+   * {@link SubscriptionsListenRequestsubscriptions/listen} stream, so the
+   * client can correlate the notification with the originating subscription.
+   * The key is absent on notifications not delivered via a subscription
+   * stream (e.g. progress notifications for an in-flight request), which is
+   * why it is optional here.
+   *
+   * The value is the JSON-RPC ID of the `subscriptions/listen` request that
+   * opened the stream.
+   */
   "io.modelcontextprotocol/subscriptionId"?: RequestId;
+}
+/**
+ * Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
+ */
+export interface ClientCapabilities {
+  /**
+   * Present if the client supports elicitation from the server.
+   */
+  elicitation?: {
+    form?: JSONObject;
+    url?: JSONObject;
+  };
+  /**
+   * Experimental, non-standard capabilities that the client supports.
+   */
+  experimental?: {
+    [k: string]: JSONObject;
+  };
+  /**
+   * Optional MCP extensions that the client supports. Keys are extension identifiers
+   * (e.g., "io.modelcontextprotocol/oauth-client-credentials"), and values are
+   * per-extension settings objects. An empty object indicates support with no settings.
+   *
+   * Keys MUST follow the {@link MetaObject`_meta` key naming rules}, with a
+   * mandatory prefix.
+   */
+  extensions?: {
+    [k: string]: JSONObject;
+  };
+  /**
+   * Present if the client supports listing roots.
+   */
+  roots?: {
+
+  };
+  /**
+   * Present if the client supports sampling from an LLM.
+   */
+  sampling?: {
+    /**
+     * Whether the client supports context inclusion via `includeContext` parameter.
+     * If not declared, servers SHOULD only use `includeContext: "none"` (or omit it).
+     */
+    context?: JSONObject;
+    /**
+     * Whether the client supports tool use via `tools` and `toolChoice` parameters.
+     */
+    tools?: JSONObject;
+  };
+}
+export interface JSONObject {
+  [k: string]: JSONValue;
 }
 /**
  * This notification is sent by the client to indicate that it is cancelling a request it previously issued.
@@ -1314,33 +1258,12 @@ export interface SubscriptionsListenRequest {
  */
 export interface SubscriptionsListenRequestParams {
   _meta: RequestMetaObject;
+  /**
+   * The notifications the client opts in to on this stream. The server
+   * **MUST NOT** send notification types the client has not explicitly
+   * requested.
+   */
   notifications: SubscriptionFilter;
-}
-/**
- * The set of notification types a client may opt in to on a
- * {@link SubscriptionsListenRequestsubscriptions/listen} request.
- *
- * Each notification type is **opt-in**; the server **MUST NOT** send
- * notification types the client has not explicitly requested here.
- */
-export interface SubscriptionFilter {
-  /**
-   * If true, receive {@link PromptListChangedNotificationnotifications/prompts/list_changed}.
-   */
-  promptsListChanged?: boolean;
-  /**
-   * Subscribe to {@link ResourceUpdatedNotificationnotifications/resources/updated} for these resource URIs.
-   * Replaces the former `resources/subscribe` RPC.
-   */
-  resourceSubscriptions?: string[];
-  /**
-   * If true, receive {@link ResourceListChangedNotificationnotifications/resources/list_changed}.
-   */
-  resourcesListChanged?: boolean;
-  /**
-   * If true, receive {@link ToolListChangedNotificationnotifications/tools/list_changed}.
-   */
-  toolsListChanged?: boolean;
 }
 /**
  * Sent from the client to request a list of prompts and prompt templates the server has.
@@ -1457,14 +1380,6 @@ export interface ResourceTemplateReference {
   uri: string;
 }
 /**
- * Common result fields.
- */
-export interface Result {
-  _meta?: ResultMetaObject;
-  resultType: ResultType;
-  [k: string]: unknown;
-}
-/**
  * The result returned by the server for a {@link CompleteRequestcompletion/complete} request.
  */
 export interface CompleteResult {
@@ -1522,6 +1437,9 @@ export interface DiscoverResult {
    *   different cache).
    */
   cacheScope: ("private" | "public");
+  /**
+   * The capabilities of the server.
+   */
   capabilities: ServerCapabilities;
   /**
    * Natural-language guidance describing the server and its features.
@@ -1558,61 +1476,6 @@ export interface DiscoverResult {
    *   milliseconds after receiving the response.
    */
   ttlMs: number;
-}
-/**
- * Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
- */
-export interface ServerCapabilities {
-  completions?: JSONObject;
-  /**
-   * Experimental, non-standard capabilities that the server supports.
-   */
-  experimental?: {
-    [k: string]: JSONObject;
-  };
-  /**
-   * Optional MCP extensions that the server supports. Keys are extension identifiers
-   * (e.g., "io.modelcontextprotocol/tasks"), and values are per-extension settings
-   * objects. An empty object indicates support with no settings.
-   *
-   * Keys MUST follow the {@link MetaObject`_meta` key naming rules}, with a
-   * mandatory prefix.
-   */
-  extensions?: {
-    [k: string]: JSONObject;
-  };
-  logging?: JSONObject;
-  /**
-   * Present if the server offers any prompt templates.
-   */
-  prompts?: {
-    /**
-     * Whether this server supports notifications for changes to the prompt list.
-     */
-    listChanged?: boolean;
-  };
-  /**
-   * Present if the server offers any resources to read.
-   */
-  resources?: {
-    /**
-     * Whether this server supports notifications for changes to the resource list.
-     */
-    listChanged?: boolean;
-    /**
-     * Whether this server supports subscribing to resource updates.
-     */
-    subscribe?: boolean;
-  };
-  /**
-   * Present if the server offers any tools to call.
-   */
-  tools?: {
-    /**
-     * Whether this server supports notifications for changes to the tool list.
-     */
-    listChanged?: boolean;
-  };
 }
 /**
  * A successful response from the server for a {@link DiscoverRequestserver/discover} request.
@@ -1706,6 +1569,52 @@ export interface Icons {
    * - `image/webp` - WebP images (modern, efficient format)
    */
   icons?: Icon[];
+}
+/**
+ * Describes the MCP implementation.
+ */
+export interface Implementation {
+  /**
+   * An optional human-readable description of what this implementation does.
+   *
+   * This can be used by clients or servers to provide context about their purpose
+   * and capabilities. For example, a server might describe the types of resources
+   * or tools it provides, while a client might describe its intended use case.
+   */
+  description?: string;
+  /**
+   * Optional set of sized icons that the client can display in a user interface.
+   *
+   * Clients that support rendering icons MUST support at least the following MIME types:
+   * - `image/png` - PNG images (safe, universal compatibility)
+   * - `image/jpeg` (and `image/jpg`) - JPEG images (safe, universal compatibility)
+   *
+   * Clients that support rendering icons SHOULD also support:
+   * - `image/svg+xml` - SVG images (scalable but requires security precautions)
+   * - `image/webp` - WebP images (modern, efficient format)
+   */
+  icons?: Icon[];
+  /**
+   * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
+   */
+  name: string;
+  /**
+   * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
+   * even by those unfamiliar with domain-specific terminology.
+   *
+   * If not provided, the name should be used for display (except for {@link Tool},
+   * where `annotations.title` should be given precedence over using `name`,
+   * if present).
+   */
+  title?: string;
+  /**
+   * The version of this implementation.
+   */
+  version: string;
+  /**
+   * An optional URL of the website for this implementation.
+   */
+  websiteUrl?: string;
 }
 export interface InputResponseRequestParams {
   _meta: RequestMetaObject;
@@ -1814,6 +1723,14 @@ export interface JSONRPCResultResponse {
   id: RequestId;
   jsonrpc: "2.0";
   result: Result;
+}
+/**
+ * Common result fields.
+ */
+export interface Result {
+  _meta?: ResultMetaObject;
+  resultType: ResultType;
+  [k: string]: unknown;
 }
 /**
  * The result returned by the server for a {@link ListPromptsRequestprompts/list} request.
@@ -1985,6 +1902,9 @@ export interface ListResourceTemplatesResult {
  */
 export interface ResourceTemplate {
   _meta?: MetaObject;
+  /**
+   * Optional annotations for the client.
+   */
   annotations?: Annotations;
   /**
    * A description of what this template is for.
@@ -2085,6 +2005,9 @@ export interface ListResourcesResult {
  */
 export interface Resource {
   _meta?: MetaObject;
+  /**
+   * Optional annotations for the client.
+   */
   annotations?: Annotations;
   /**
    * A description of what this resource represents.
@@ -2213,6 +2136,9 @@ export interface LoggingMessageNotificationParams {
   data: {
     [k: string]: unknown;
   };
+  /**
+   * The severity of this log message.
+   */
   level: LoggingLevel;
   /**
    * An optional name of the logger issuing this message.
@@ -2251,11 +2177,77 @@ export interface MissingRequiredClientCapabilityError {
   error: (Error & {
     code: -32021;
     data: {
+      /**
+       * The capabilities the server requires from the client to process this request.
+       */
       requiredCapabilities: ClientCapabilities;
     };
   });
   id?: RequestId;
   jsonrpc: "2.0";
+}
+/**
+ * Hints to use for model selection.
+ *
+ * Keys not declared here are currently left unspecified by the spec and are up
+ * to the client to interpret.
+ */
+export interface ModelHint {
+  /**
+   * A hint for a model name.
+   *
+   * The client SHOULD treat this as a substring of a model name; for example:
+   *  - `claude-3-5-sonnet` should match `claude-3-5-sonnet-20241022`
+   *  - `sonnet` should match `claude-3-5-sonnet-20241022`, `claude-3-sonnet-20240229`, etc.
+   *  - `claude` should match any Claude model
+   *
+   * The client MAY also map the string to a different provider's model name or a different model family, as long as it fills a similar niche; for example:
+   *  - `gemini-1.5-flash` could match `claude-3-haiku-20240307`
+   */
+  name?: string;
+}
+/**
+ * The server's preferences for model selection, requested of the client during sampling.
+ *
+ * Because LLMs can vary along multiple dimensions, choosing the "best" model is
+ * rarely straightforward.  Different models excel in different areas—some are
+ * faster but less capable, others are more capable but more expensive, and so
+ * on. This interface allows servers to express their priorities across multiple
+ * dimensions to help clients make an appropriate selection for their use case.
+ *
+ * These preferences are always advisory. The client MAY ignore them. It is also
+ * up to the client to decide how to interpret these preferences and how to
+ * balance them against other considerations.
+ */
+export interface ModelPreferences {
+  /**
+   * How much to prioritize cost when selecting a model. A value of 0 means cost
+   * is not important, while a value of 1 means cost is the most important
+   * factor.
+   */
+  costPriority?: number;
+  /**
+   * Optional hints to use for model selection.
+   *
+   * If multiple hints are specified, the client MUST evaluate them in order
+   * (such that the first match is taken).
+   *
+   * The client SHOULD prioritize these hints over the numeric priorities, but
+   * MAY still use the priorities to select from ambiguous matches.
+   */
+  hints?: ModelHint[];
+  /**
+   * How much to prioritize intelligence and capabilities when selecting a
+   * model. A value of 0 means intelligence is not important, while a value of 1
+   * means intelligence is the most important factor.
+   */
+  intelligencePriority?: number;
+  /**
+   * How much to prioritize sampling speed (latency) when selecting a model. A
+   * value of 0 means speed is not important, while a value of 1 means speed is
+   * the most important factor.
+   */
+  speedPriority?: number;
 }
 export interface Notification {
   method: string;
@@ -2333,6 +2325,9 @@ export interface ProgressNotificationParams {
    * The progress thus far. This should increase every time progress is made, even if the total is unknown.
    */
   progress: number;
+  /**
+   * The progress token which was given in the initial request, used to associate this notification with the request that is proceeding.
+   */
   progressToken: ProgressToken;
   /**
    * Total number of items to process (or total progress required), if known.
@@ -2453,6 +2448,67 @@ export interface ResourceUpdatedNotificationParams {
   uri: string;
 }
 /**
+ * Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
+ */
+export interface ServerCapabilities {
+  /**
+   * Present if the server supports argument autocompletion suggestions.
+   */
+  completions?: JSONObject;
+  /**
+   * Experimental, non-standard capabilities that the server supports.
+   */
+  experimental?: {
+    [k: string]: JSONObject;
+  };
+  /**
+   * Optional MCP extensions that the server supports. Keys are extension identifiers
+   * (e.g., "io.modelcontextprotocol/tasks"), and values are per-extension settings
+   * objects. An empty object indicates support with no settings.
+   *
+   * Keys MUST follow the {@link MetaObject`_meta` key naming rules}, with a
+   * mandatory prefix.
+   */
+  extensions?: {
+    [k: string]: JSONObject;
+  };
+  /**
+   * Present if the server supports sending log messages to the client.
+   */
+  logging?: JSONObject;
+  /**
+   * Present if the server offers any prompt templates.
+   */
+  prompts?: {
+    /**
+     * Whether this server supports notifications for changes to the prompt list.
+     */
+    listChanged?: boolean;
+  };
+  /**
+   * Present if the server offers any resources to read.
+   */
+  resources?: {
+    /**
+     * Whether this server supports notifications for changes to the resource list.
+     */
+    listChanged?: boolean;
+    /**
+     * Whether this server supports subscribing to resource updates.
+     */
+    subscribe?: boolean;
+  };
+  /**
+   * Present if the server offers any tools to call.
+   */
+  tools?: {
+    /**
+     * Whether this server supports notifications for changes to the tool list.
+     */
+    listChanged?: boolean;
+  };
+}
+/**
  * Sent by the server to acknowledge that a
  * {@link SubscriptionsListenRequestsubscriptions/listen} subscription has been
  * established and to report which notification types it agreed to honor.
@@ -2474,6 +2530,12 @@ export interface SubscriptionsAcknowledgedNotification {
  */
 export interface SubscriptionsAcknowledgedNotificationParams {
   _meta?: NotificationMetaObject;
+  /**
+   * The subset of requested notification types the server agreed to honor.
+   * Only includes notification types the server actually supports; if the
+   * client requested an unsupported type (e.g., `promptsListChanged` when
+   * the server has no prompts), it is omitted from this set.
+   */
   notifications: SubscriptionFilter;
 }
 /**
@@ -2509,8 +2571,54 @@ export interface SubscriptionsListenResult {
  * {@link SubscriptionsListenResult}. All key naming rules from `MetaObject` apply.
  */
 export interface SubscriptionsListenResultMetaObject {
+  /**
+   * Identifies the server software producing the response. Servers SHOULD
+   * include this field on every response unless specifically configured not
+   * to do so.
+   *
+   * The {@link Implementation} schema requires `name` and `version`; other
+   * fields are optional.
+   *
+   * The value is self-reported by the server and is not verified by the
+   * protocol. It is intended for display, logging, and debugging. Clients
+   * SHOULD NOT use it to change their behavior, and SHOULD NOT rely on it for
+   * security decisions.
+   */
   "io.modelcontextprotocol/serverInfo"?: Implementation;
+  /**
+   * Identifies the subscription stream this response closes, so the client can
+   * correlate it with the originating subscription — mirroring the same key on
+   * the stream's notifications. The value is the JSON-RPC ID of the
+   * `subscriptions/listen` request that opened the stream (and equals this
+   * response's `id`).
+   */
   "io.modelcontextprotocol/subscriptionId": RequestId;
+}
+/**
+ * The set of notification types a client may opt in to on a
+ * {@link SubscriptionsListenRequestsubscriptions/listen} request.
+ *
+ * Each notification type is **opt-in**; the server **MUST NOT** send
+ * notification types the client has not explicitly requested here.
+ */
+export interface SubscriptionFilter {
+  /**
+   * If true, receive {@link PromptListChangedNotificationnotifications/prompts/list_changed}.
+   */
+  promptsListChanged?: boolean;
+  /**
+   * Subscribe to {@link ResourceUpdatedNotificationnotifications/resources/updated} for these resource URIs.
+   * Replaces the former `resources/subscribe` RPC.
+   */
+  resourceSubscriptions?: string[];
+  /**
+   * If true, receive {@link ResourceListChangedNotificationnotifications/resources/list_changed}.
+   */
+  resourcesListChanged?: boolean;
+  /**
+   * If true, receive {@link ToolListChangedNotificationnotifications/tools/list_changed}.
+   */
+  toolsListChanged?: boolean;
 }
 /**
  * A successful response from the server for a {@link SubscriptionsListenRequestsubscriptions/listen}
@@ -2520,6 +2628,67 @@ export interface SubscriptionsListenResultResponse {
   id: RequestId;
   jsonrpc: "2.0";
   result: SubscriptionsListenResult;
+}
+/**
+ * Additional properties describing a {@link Tool} to clients.
+ *
+ * NOTE: all properties in `ToolAnnotations` are **hints**.
+ * They are not guaranteed to provide a faithful description of
+ * tool behavior (including descriptive properties like `title`).
+ *
+ * Clients should never make tool use decisions based on `ToolAnnotations`
+ * received from untrusted servers.
+ */
+export interface ToolAnnotations {
+  /**
+   * If true, the tool may perform destructive updates to its environment.
+   * If false, the tool performs only additive updates.
+   *
+   * (This property is meaningful only when `readOnlyHint == false`)
+   *
+   * Default: true
+   */
+  destructiveHint?: boolean;
+  /**
+   * If true, calling the tool repeatedly with the same arguments
+   * will have no additional effect on its environment.
+   *
+   * (This property is meaningful only when `readOnlyHint == false`)
+   *
+   * Default: false
+   */
+  idempotentHint?: boolean;
+  /**
+   * If true, this tool may interact with an "open world" of external
+   * entities. If false, the tool's domain of interaction is closed.
+   * For example, the world of a web search tool is open, whereas that
+   * of a memory tool is not.
+   *
+   * Default: true
+   */
+  openWorldHint?: boolean;
+  /**
+   * If true, the tool does not modify its environment.
+   *
+   * Default: false
+   */
+  readOnlyHint?: boolean;
+  /**
+   * A human-readable title for the tool.
+   */
+  title?: string;
+}
+/**
+ * Controls tool selection behavior for sampling requests.
+ */
+export interface ToolChoice {
+  /**
+   * Controls the tool use ability of the model:
+   * - `"auto"`: Model decides whether to use tools (default)
+   * - `"required"`: Model MUST use at least one tool before completing
+   * - `"none"`: Model MUST NOT use any tools
+   */
+  mode?: ("auto" | "none" | "required");
 }
 /**
  * Returned when the request's protocol version is unknown to the server or
@@ -2545,8 +2714,3 @@ export interface UnsupportedProtocolVersionError {
   id?: RequestId;
   jsonrpc: "2.0";
 }
-
-/** Same shape as {@link Result}. */
-export type ClientResult = Result;
-/** Same shape as {@link Result}. */
-export type EmptyResult = Result;

@@ -15,8 +15,8 @@ export function errorResponse(id: JsonRpcId | undefined, error: JsonRpcErrorObje
 }
 
 /** `-32603` with a message the caller may read; the details stay in the log. @internal */
-export function internalError(message: string): McpError {
-  return new McpError(JsonRpcErrorCode.InternalError, message);
+export function internalError(message: string, cause?: unknown): McpError {
+  return new McpError(JsonRpcErrorCode.InternalError, message, undefined, cause === undefined ? undefined : { cause });
 }
 
 /**

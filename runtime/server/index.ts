@@ -38,6 +38,53 @@ export type {
   TemplateResourceHandler,
 } from "./registry/resources.js";
 export type { Completer } from "./registry/completions.js";
-export type { SchemaCheck, SchemaIssue } from "./json-schema.js";
-export * from "../state/index.js";
-export * from "./dependencies/index.js";
+export type { SchemaCheck, SchemaCompiler, SchemaIssue, SchemaValidator } from "./json-schema.js";
+// The public names of request-state security, so a server needs one import (its __TESTS hook stays behind).
+export {
+  INVALID_REQUEST_STATE_MESSAGE,
+  INVALID_REQUEST_STATE_REASON,
+  InvalidRequestState,
+  invalidRequestStateError,
+  MemoryReplayStore,
+  MIN_SECRET_BYTES,
+  principalOf,
+  RequestStateSecurity,
+  type CryptoBackendChoice,
+  type MemoryReplayStoreOptions,
+  type MintInput,
+  type ReplayStore,
+  type RequestBinding,
+  type RequestStateCodec,
+  type RequestStateKeySource,
+  type RequestStateLogger,
+  type RequestStateRejection,
+  type RequestStateRejectionReason,
+  type RequestStateSecret,
+  type RequestStateSecurityOptions,
+} from "../state/index.js";
+// Declared dependencies: a tool's needs are asked for, remembered and resolved by the SDK.
+export {
+  elicit,
+  evaluateNeeds,
+  listRoots,
+  needs,
+  Needs,
+  runWithDependencies,
+  sample,
+  type DependencyRound,
+  type DependentToolHandler,
+  type ElicitContent,
+  type ElicitFieldSchema,
+  type ElicitQuestion,
+  type ElicitSchema,
+  type Elicitation,
+  type Evaluation,
+  type ListRootsQuestion,
+  type NeedsValues,
+  type Question,
+  type ResolvedValue,
+  type Resolver,
+  type SampleParams,
+  type SampleQuestion,
+  type ToolNeeds,
+} from "./dependencies/index.js";

@@ -15,6 +15,7 @@ import { withDependencies, type DependentToolHandler, type ToolNeeds } from "./d
 import { Server, type ServerOptions } from "./server.js";
 import { requestStateBoundary, type RequestStateSealer } from "./state-boundary.js";
 import { UriTemplate } from "./uri-template.js";
+import type { SchemaCompiler } from "./json-schema.js";
 
 /** Options of {@link McpServer}. */
 export interface McpServerOptions extends Omit<ServerOptions, "capabilities"> {
@@ -32,6 +33,12 @@ export interface McpServerOptions extends Omit<ServerOptions, "capabilities"> {
   audience?: string;
   /** Extra capabilities to advertise on top of the ones the registrations imply. */
   capabilities?: ServerCapabilities;
+  /**
+   * Compiles tool input and output schemas. Default: AJV (2020-12, and
+   * draft-07 via `$schema`), which generates code at registration; supply
+   * your own where that is not allowed.
+   */
+  compileSchema?: SchemaCompiler;
 }
 
 // Lists of an McpServer are the same for every caller; ttl 0 because registrations may change.
@@ -83,7 +90,7 @@ function audienceOf(security: RequestStateSealer): string | undefined {
 export class McpServer implements MessageHandler {
   /** The low-level server underneath, for `use(...)` and inspection. */
   readonly server: Server;
-  private readonly tools = new ToolRegistry();
+  private readonly tools: ToolRegistry;
   private readonly prompts = new PromptRegistry();
   private readonly resources = new ResourceRegistry();
   private readonly extraCapabilities: ServerCapabilities | undefined;
@@ -96,7 +103,9 @@ export class McpServer implements MessageHandler {
    *   would then accept tokens minted by any other unnamed service)
    */
   constructor(info: Implementation, options: McpServerOptions = {}) {
-    const { requestStateSecurity, audience, capabilities, ...serverOptions } = options;
+    const { requestStateSecurity, audience, capabilities, compileSchema, ...serverOptions } = options;
+    if (compileSchema !== undefined && typeof compileSchema !== "function") throw new TypeError("McpServer: compileSchema must be a function");
+    this.tools = new ToolRegistry(compileSchema);
     if (audience !== undefined && (typeof audience !== "string" || audience.length === 0)) {
       throw new TypeError("McpServer: audience must be a non-empty string");
     }

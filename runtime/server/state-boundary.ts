@@ -133,9 +133,9 @@ export function requestStateBoundary(security: RequestStateSealer, options: Requ
       const state = result.requestState;
       if (state === undefined) return result;
       const seal = (token: string): InputRequiredResult => ({ ...result, requestState: token });
+      // The server logs -32603 errors with their cause; the wire gets the fixed text.
       const fail = (error: unknown): never => {
-        (logger ?? request.logger).error(`${request.method}: could not seal requestState`, { cause: error });
-        throw internalError("Internal error: could not seal requestState");
+        throw internalError("Internal error: could not seal requestState", error);
       };
       let token: string | Promise<string>;
       try {

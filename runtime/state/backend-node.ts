@@ -1,7 +1,8 @@
+import type * as NodeBuffer from "node:buffer";
 import type * as NodeCrypto from "node:crypto";
-import { sha256 as portableSha256 } from "@noble/hashes/sha2.js";
 import type { AesKey, CryptoBackend } from "./backend.js";
 import { pooledRandom } from "./random-pool.js";
+import { sha256 as shortSha256 } from "./sha256.js";
 
 const TAG_BYTES = 16;
 /** Below this size the JavaScript SHA-256 beats a call into native code. */
@@ -9,18 +10,19 @@ const NATIVE_HASH_MIN_BYTES = 1024;
 
 /**
  * The native backend over node:crypto (Node, Bun, Deno). It receives the
- * module rather than importing it, so this file loads on runtimes without it.
+ * modules rather than importing them, so this file loads on runtimes without them.
  *
  * @param crypto - the `node:crypto` module.
+ * @param buffer - the `node:buffer` module (not every runtime has a global `Buffer`).
  * @internal
  */
-export function createNodeBackend(crypto: typeof NodeCrypto): CryptoBackend {
+export function createNodeBackend(crypto: typeof NodeCrypto, { Buffer }: typeof NodeBuffer): CryptoBackend {
   const { createCipheriv, createDecipheriv, createHash, createSecretKey, hkdfSync, randomFillSync } = crypto;
   const empty = new Uint8Array(0);
   return Object.freeze({
     name: "node" as const,
     sha256: (data: Uint8Array) =>
-      data.length < NATIVE_HASH_MIN_BYTES ? portableSha256(data) : createHash("sha256").update(data).digest(),
+      data.length < NATIVE_HASH_MIN_BYTES ? shortSha256(data) : createHash("sha256").update(data).digest(),
     hkdfSha256: (ikm: Uint8Array, info: Uint8Array, length: number) =>
       new Uint8Array(hkdfSync("sha256", ikm, empty, info, length)),
     randomBytes: pooledRandom((buffer) => randomFillSync(buffer)),

@@ -1,7 +1,8 @@
 import type { CryptoBackend } from "./backend.js";
 import { isCanonicalBase64url } from "./base64url.js";
 import { InvalidRequestState } from "./errors.js";
-import { type DerivedKey, deriveKey, readKeyId } from "./keys.js";
+import { type DerivedKey, deriveKey, KEY_GENERATION_HINT, readKeyId } from "./keys.js";
+import { encodeAfter, wipe } from "./scratch.js";
 
 /**
  * Turns envelope bytes into an opaque string and back. The built-in codec
@@ -58,7 +59,7 @@ export class AesGcmCodec implements RequestStateCodec {
       if (first !== undefined) {
         throw new RangeError(
           `RequestStateSecurity: keys[${index}] repeats keys[${first}] (same secret, or the same 4-byte key id); ` +
-            "drop the duplicate, or replace one of them with a fresh secret",
+            `drop the duplicate, or replace one of them with a fresh secret. ${KEY_GENERATION_HINT}`,
         );
       }
       positions.set(key.id, index);
@@ -81,6 +82,20 @@ export class AesGcmCodec implements RequestStateCodec {
     header.set(nonce, KID_BYTES);
     const raw = this.#backend.aesGcmSeal(key.aesKey, nonce, key.aad, bytes, header);
     return TOKEN_PREFIX + this.#backend.encodeBase64url(raw);
+  }
+
+  /**
+   * Seals the UTF-8 of `text` without keeping a copy of the plaintext.
+   *
+   * @internal The envelope path of `RequestStateSecurity.mint`.
+   */
+  sealText(text: string): string {
+    const bytes = encodeAfter(0, text);
+    try {
+      return this.seal(bytes);
+    } finally {
+      wipe(bytes);
+    }
   }
 
   /**

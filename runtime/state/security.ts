@@ -43,7 +43,11 @@ export interface RequestStateSecurityOptions {
   logger?: RequestStateLogger;
   /** The clock, in seconds since the epoch (default `Date.now() / 1000`). For tests. */
   now?: () => number;
-  /** Crypto implementation: `"auto"` (default; node:crypto when present), `"node"` or `"noble"`. */
+  /**
+   * Crypto implementation: `"auto"` (default), `"node"` or `"noble"`. `"auto"` uses node:crypto
+   * where `process.getBuiltinModule` reaches it (Node ≥ 20.16, Bun, Deno) and `@noble/ciphers`
+   * elsewhere; both produce and accept the same tokens.
+   */
   crypto?: CryptoBackendChoice;
 }
 
@@ -112,6 +116,8 @@ const CLOCK_SKEW_SECONDS = 60;
 const DEFAULT_TTL_SECONDS = 600;
 const DEFAULT_MAX_STATE_BYTES = 64 * 1024;
 const REPLAY_ID_BYTES = 16;
+/** Year 5138 in seconds; a larger clock reading is almost surely milliseconds. */
+const MAX_PLAUSIBLE_SECONDS = 1e11;
 
 /** @internal Lets `__TESTS` inject a deterministic random source. */
 export const RANDOM_SOURCE: unique symbol = Symbol("mcp-roundtrip/request-state/random");
@@ -259,6 +265,9 @@ export class RequestStateSecurity {
       throw new TypeError(`mint expected "state" to be a string, got ${describe(input.state)}`);
     }
     const now = input.now ?? this.#now();
+    if (!Number.isFinite(now) || now > MAX_PLAUSIBLE_SECONDS) {
+      throw new RangeError(`the clock must give seconds since the epoch, got ${now} (milliseconds? divide by 1000)`);
+    }
     const envelope: Envelope = {
       v: 1,
       iat: now,
@@ -272,7 +281,9 @@ export class RequestStateSecurity {
     if (audience !== undefined) envelope.aud = audience;
     const principal = input.principal ?? (input.context ? this.principalFor(input.context) : undefined);
     if (principal !== undefined) envelope.p = newPrincipalClaim(this.#backend, principal, this.#random);
-    const token = await this.codec.seal(this.#backend.utf8Encode(serializeEnvelope(envelope)));
+    const json = serializeEnvelope(envelope);
+    const token =
+      this.codec instanceof AesGcmCodec ? this.codec.sealText(json) : await this.codec.seal(this.#backend.utf8Encode(json));
     if (typeof token !== "string") throw new TypeError(`codec.seal expected to return a string, got ${describe(token)}`);
     const size = token.length * 3 > this.maxStateBytes ? utf8Length(token) : token.length;
     if (size > this.maxStateBytes) {
@@ -287,6 +298,7 @@ export class RequestStateSecurity {
    * Checks a token the client echoed and returns the plaintext state sealed in it.
    *
    * @param token - the incoming `requestState`, as received (any type).
+   * @param binding - the incoming request: `method`, `target`, `arguments`, and `principal` or `context`.
    * @returns the handler's plaintext state.
    * @throws {InvalidRequestState} for every failure (forged, tampered, expired, another request,
    *   another principal or audience, unknown key, replayed); the reason goes to the logger.

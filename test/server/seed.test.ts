@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import {
   inputRequired,
+  InvalidRequestState,
   McpServer,
   RequestStateSecurity,
   requestStateBoundary,
@@ -331,5 +332,61 @@ describe("seed: sealing policy of McpServer", () => {
     const token = (await billing.result("tools/call", { name: "t" })).requestState;
     expect((await make("billing-api").result("tools/call", { name: "t", requestState: token })).resultType).toBe("complete");
     expect((await make("shipping-api").error("tools/call", { name: "t", requestState: token })).message).toBe("Invalid or expired requestState");
+  });
+});
+
+describe("seed: key rotation and a custom codec behind McpServer", () => {
+  const OLD = "old-secret-old-secret-old-secret-0001";
+  const NEW = "new-secret-new-secret-new-secret-0002";
+  const quiet = { logger: { warn() {} } };
+  const deployer = (security: RequestStateSecurity) => {
+    const mcp = new McpServer({ name: "Deployer", version: "1" }, { requestStateSecurity: security });
+    mcp.tool("deploy", {}, (_a, ctx) => (ctx.requestState === undefined ? inputRequired({ requestState: "phase" }) : { content: [{ type: "text", text: ctx.requestState }] }));
+    return pair(mcp);
+  };
+
+  it("rotates in three phases without dropping rounds in flight", async () => {
+    const phase1 = deployer(new RequestStateSecurity({ keys: [OLD, NEW] }, quiet));
+    const phase2 = deployer(new RequestStateSecurity({ keys: [NEW, OLD] }, quiet));
+    const phase3 = deployer(new RequestStateSecurity({ keys: [NEW] }, quiet));
+    const fromPhase1 = (await phase1.result("tools/call", { name: "deploy" })).requestState;
+    const fromPhase2 = (await phase2.result("tools/call", { name: "deploy" })).requestState;
+    expect((await phase2.result("tools/call", { name: "deploy", requestState: fromPhase1 })).resultType).toBe("complete");
+    expect((await phase1.result("tools/call", { name: "deploy", requestState: fromPhase2 })).resultType).toBe("complete");
+    expect((await phase3.result("tools/call", { name: "deploy", requestState: fromPhase2 })).resultType).toBe("complete");
+    expect((await phase3.error("tools/call", { name: "deploy", requestState: fromPhase1 })).message).toBe("Invalid or expired requestState");
+  });
+
+  it("seals through a custom envelope codec (the seed's KMS shape)", async () => {
+    const { createCipheriv, createDecipheriv, randomBytes } = await import("node:crypto");
+    const key = randomBytes(32);
+    const PREFIX = "kms1.";
+    const codec = {
+      seal(payload: Uint8Array): string {
+        const nonce = randomBytes(12);
+        const cipher = createCipheriv("aes-256-gcm", key, nonce).setAAD(Buffer.from(PREFIX));
+        const body = Buffer.concat([nonce, cipher.update(payload), cipher.final(), cipher.getAuthTag()]);
+        return PREFIX + body.toString("hex");
+      },
+      unseal(token: string): Uint8Array {
+        if (!token.startsWith(PREFIX)) throw new InvalidRequestState("unknown token format");
+        const body = token.slice(PREFIX.length);
+        const raw = Buffer.from(body, "hex");
+        if (raw.toString("hex") !== body) throw new InvalidRequestState("non-canonical hex");
+        try {
+          const decipher = createDecipheriv("aes-256-gcm", key, raw.subarray(0, 12)).setAAD(Buffer.from(PREFIX));
+          decipher.setAuthTag(raw.subarray(raw.length - 16));
+          return Buffer.concat([decipher.update(raw.subarray(12, raw.length - 16)), decipher.final()]);
+        } catch (error) {
+          throw new InvalidRequestState("token failed verification", { cause: error });
+        }
+      },
+    };
+    const client = deployer(new RequestStateSecurity({ codec }, quiet));
+    const first = await client.result("tools/call", { name: "deploy" });
+    expect(first.requestState).toMatch(/^kms1\.[0-9a-f]+$/);
+    expect((await client.result("tools/call", { name: "deploy", requestState: first.requestState })).content).toEqual([{ type: "text", text: "phase" }]);
+    const tampered = String(first.requestState).replace(/.$/, (c) => (c === "0" ? "1" : "0"));
+    expect((await client.error("tools/call", { name: "deploy", requestState: tampered })).message).toBe("Invalid or expired requestState");
   });
 });
