@@ -51,7 +51,7 @@ export function classifyResult(method: string, era: ProtocolEra, result: JsonObj
   if (era === "legacy") {
     throw new InvalidServerResult(
       method,
-      `the server answered input_required on a ${"pre-2026"} session; input_required exists only in protocol 2026-07-28.`,
+      `the server answered input_required on a pre-2026 session; input_required exists only in protocol 2026-07-28.`,
       result,
     );
   }

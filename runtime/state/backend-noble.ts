@@ -23,11 +23,11 @@ export const nobleBackend: CryptoBackend = Object.freeze({
     globalThis.crypto.getRandomValues(buffer);
   }),
   importAesKey: (key: Uint8Array) => new NobleGcmKey(key) as unknown as AesKey,
-  aesGcmSeal: (key: AesKey, nonce: Uint8Array, aad: Uint8Array, plaintext: Uint8Array, prefix: Uint8Array) =>
-    (key as unknown as NobleGcmKey).seal(nonce, aad, plaintext, prefix),
+  aesGcmSealBase64url: (key: AesKey, nonce: Uint8Array, aad: Uint8Array, plaintext: Uint8Array, prefix: Uint8Array) =>
+    encodeBase64url((key as unknown as NobleGcmKey).seal(nonce, aad, plaintext, prefix)),
   aesGcmOpen: (key: AesKey, nonce: Uint8Array, aad: Uint8Array, sealed: Uint8Array) =>
     (key as unknown as NobleGcmKey).open(nonce, aad, sealed),
   encodeBase64url,
-  decodeBase64url: decodeCanonicalBase64url,
+  decodeBase64urlTransient: decodeCanonicalBase64url,
   utf8Encode: (text: string) => utf8.encode(text),
 });

@@ -80,8 +80,7 @@ export class AesGcmCodec implements RequestStateCodec {
     const header = new Uint8Array(HEADER_BYTES);
     header.set(key.kid);
     header.set(nonce, KID_BYTES);
-    const raw = this.#backend.aesGcmSeal(key.aesKey, nonce, key.aad, bytes, header);
-    return TOKEN_PREFIX + this.#backend.encodeBase64url(raw);
+    return TOKEN_PREFIX + this.#backend.aesGcmSealBase64url(key.aesKey, nonce, key.aad, bytes, header);
   }
 
   /**
@@ -109,7 +108,7 @@ export class AesGcmCodec implements RequestStateCodec {
     if (!token.startsWith(TOKEN_PREFIX)) throw new InvalidRequestState("token does not start with v1.");
     const body = token.slice(TOKEN_PREFIX.length);
     if (!isCanonicalBase64url(body)) throw new InvalidRequestState("token is not canonical unpadded base64url");
-    const raw = this.#backend.decodeBase64url(body);
+    const raw = this.#backend.decodeBase64urlTransient(body); // consumed before the next backend call
     if (raw.length < HEADER_BYTES + TAG_BYTES) throw new InvalidRequestState("token is too short");
     const key = this.#byId.get(readKeyId(raw, 0));
     if (!key) throw new InvalidRequestState("token was sealed with an unknown key (retired, or another deployment's)");

@@ -28,7 +28,7 @@ const ASK_REGION = {
   },
 } as const satisfies InputRequest;
 
-const quietLogger = { debug() {}, info() {}, warn() {}, error() {} };
+const quietLogger = { warn() {}, error() {} };
 
 /** The seed's low-level provision server, with sealing opted in. */
 function provisioner() {
@@ -55,7 +55,7 @@ function provisioner() {
     },
     { logger: quietLogger },
   );
-  server.use(requestStateBoundary(RequestStateSecurity.ephemeral(), { audience: "Provisioner", logger: quietLogger }));
+  server.use(requestStateBoundary(RequestStateSecurity.ephemeral({ logger: quietLogger }), { audience: "Provisioner", logger: quietLogger }));
   return server;
 }
 

@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { validate, validateResult } from "mcp-roundtrip/validate";
+import { emitTypes } from "../../codegen/emit-types.js";
 import { applyOverlay, readOverlay } from "../../codegen/overlay/index.js";
 import type { SchemaDocument } from "../../codegen/json.js";
 
@@ -104,6 +105,14 @@ describe("overlay application", () => {
     expect(types.ReadResourceResult!.required).toContain("ttlMs");
     expect(validators.ReadResourceResult!.required).not.toContain("ttlMs");
   });
+
+  it("is what keeps json-schema-to-typescript from numbering duplicates (Annotations1…)", async () => {
+    const withoutRefSiblings = readOverlay(root, "2026-07-28").filter((entry) => entry.correction !== "ref-siblings");
+    const uncorrected = applyOverlay(schema, withoutRefSiblings, "types").schema;
+    await expect(emitTypes("//", uncorrected)).rejects.toThrow(/surplus \[[^\]]*"Annotations1"/);
+    const corrected = applyOverlay(schema, readOverlay(root, "2026-07-28"), "types").schema;
+    await expect(emitTypes("//", corrected)).resolves.toMatch(/^export type EmptyResult = Result;$/m);
+  }, 60_000);
 
   it("turns annotated $refs into plain references: tsType for types, a bare $ref for validators", () => {
     const overlay = readOverlay(root, "2026-07-28");
