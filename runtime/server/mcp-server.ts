@@ -41,7 +41,7 @@ export interface McpServerOptions extends Omit<ServerOptions, "capabilities"> {
   compileSchema?: SchemaCompiler;
 }
 
-// Lists of an McpServer are the same for every caller; ttl 0 because registrations may change.
+// Lists of an McpServer are the same for every caller (reads may not be); ttl 0 because registrations may change.
 const PUBLIC = Object.freeze({ ttlMs: 0, cacheScope: "public" as const });
 
 // Names too common to tell one service from another: as an audience they would let a
@@ -126,7 +126,11 @@ export class McpServer implements MessageHandler {
           return this.resources.complete(ref.uri, argument.name, argument.value, context?.arguments);
         },
       },
-      { cache: { "tools/list": PUBLIC, "prompts/list": PUBLIC, "resources/templates/list": PUBLIC }, ...serverOptions, capabilities: () => this.capabilities() },
+      {
+        ...serverOptions,
+        cache: { "tools/list": PUBLIC, "prompts/list": PUBLIC, "resources/list": PUBLIC, "resources/templates/list": PUBLIC, ...serverOptions.cache },
+        capabilities: () => this.capabilities(),
+      },
     );
     const name = this.server.serverInfo.name;
     let security = requestStateSecurity;

@@ -4,7 +4,7 @@ import type { MessageHandler, RequestContext } from "../transport/types.js";
 import type { Implementation, InputRequiredResult, ServerCapabilities } from "../../generated/2026-07-28/index.js";
 import { assertClientCanAnswer } from "./capabilities.js";
 import { RequestContextImpl } from "./context.js";
-import { consoleLogger, errorResponse, internalError, toErrorObject } from "./errors.js";
+import { consoleLogger, errorResponse, internalError, safeLogger, toErrorObject } from "./errors.js";
 import { InFlightRequests } from "./in-flight.js";
 import { ResultFinisher } from "./results.js";
 import { MetaKey, SUPPORTED_PROTOCOL_VERSIONS, readRequestMeta } from "./meta.js";
@@ -17,7 +17,7 @@ import type {
   ServerLogger,
   ServerMiddleware,
 } from "./types.js";
-import { assertValidRequest, isValidDefinition } from "./validation.js";
+import { assertValidRequest, checkNotification } from "./validation.js";
 
 /** Options of the low-level {@link Server}. */
 export interface ServerOptions {
@@ -121,7 +121,7 @@ export class Server implements MessageHandler {
     }
     this.serverInfo = Object.freeze({ ...info });
     this.handlers = handlers;
-    this.logger = options.logger ?? consoleLogger;
+    this.logger = options.logger === undefined ? consoleLogger : safeLogger(options.logger);
     const cacheHints = new Map<string, CacheHint>();
     for (const [method, hint] of Object.entries(options.cache ?? {})) {
       if (!ROUTES.get(method)?.cacheable) throw new TypeError(`Server: ${method} is not a cacheable method`);
@@ -284,8 +284,9 @@ export class Server implements MessageHandler {
 
   private handleNotification(method: string, message: Record<string, unknown>, context: RequestContext | undefined): void {
     if (method !== "notifications/cancelled") return; // the spec forbids answering notifications; unknown ones are ignored
-    if (!isValidDefinition("CancelledNotification", message)) {
-      this.logger.warn("notifications/cancelled ignored: it does not match the schema");
+    const checked = checkNotification(method, message);
+    if (!checked.ok) {
+      this.logger.warn(`notifications/cancelled ignored: ${checked.message}`);
       return;
     }
     const params = message.params as { requestId: JsonRpcId; reason?: string };

@@ -1,5 +1,5 @@
 import { JsonRpcErrorCode, McpError } from "../jsonrpc/errors.js";
-import { validate, validateRequest } from "../validate/index.js";
+import { validate, validateNotification, validateRequest } from "../validate/index.js";
 import { internalError } from "./errors.js";
 
 /**
@@ -15,9 +15,10 @@ export function assertValidRequest(method: string, message: unknown): void {
   }
 }
 
-/** True when a notification matches its generated definition. @internal */
-export function isValidDefinition(definition: string, value: unknown): boolean {
-  return validate(definition, value).ok;
+/** Checks a notification against its generated definition; `message` says what is wrong. @internal */
+export function checkNotification(method: string, message: unknown): { ok: true } | { ok: false; message: string } {
+  const outcome = validateNotification(method, message);
+  return outcome.ok ? { ok: true } : { ok: false, message: outcome.message };
 }
 
 /**

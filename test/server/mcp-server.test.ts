@@ -210,3 +210,15 @@ describe("McpServer compileSchema", () => {
     expect((await client.result("tools/call", { name: "t", arguments: { ok: true } })).structuredContent).toEqual({ ok: 1 });
   });
 });
+
+describe("McpServer caching hints", () => {
+  it("marks its lists public and keeps those defaults when one method is configured", async () => {
+    const mcp = new McpServer({ name: "cache", version: "1" }, { cache: { "resources/read": { ttlMs: 5_000, cacheScope: "private" } } });
+    mcp.tool("t", {}, () => ({ content: [] }));
+    mcp.resource("config://a", {}, () => "a");
+    const client = pair(mcp);
+    expect(await client.result("tools/list")).toMatchObject({ ttlMs: 0, cacheScope: "public" });
+    expect(await client.result("resources/read", { uri: "config://a" })).toMatchObject({ ttlMs: 5_000, cacheScope: "private" });
+    expect(await client.result("resources/list")).toMatchObject({ ttlMs: 0, cacheScope: "public" });
+  });
+});

@@ -232,11 +232,14 @@ describe("handler failures (-32603, -32602)", () => {
 });
 
 describe("notifications and responses", () => {
-  it("never answers a notification, known or not", async () => {
-    const { server } = makeServer();
+  it("never answers a notification, known or not, and logs an invalid one", async () => {
+    const { server, logger } = makeServer();
     expect(await server.handle({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } })).toBeUndefined();
     expect(await server.handle({ jsonrpc: "2.0", method: "notifications/whatever" })).toBeUndefined();
+    expect(logger.warnings).toEqual([]);
     expect(await server.handle({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: null } })).toBeUndefined();
+    expect(logger.warnings).toHaveLength(1);
+    expect(logger.warnings[0]).toContain("/params/requestId");
   });
 
   it("ignores a response (this server sends no requests)", async () => {
@@ -326,5 +329,14 @@ describe("handle never rejects", () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("a broken logger", () => {
+  it("cannot make handle reject", async () => {
+    const throwing = { warn: () => { throw new Error("log down"); }, error: () => { throw new Error("log down"); } };
+    const server = new Server({ name: "x", version: "1" }, { onCallTool: () => { throw new Error("boom"); } }, { logger: throwing });
+    expect(await pair(server).error("tools/call", { name: "t" })).toEqual({ code: -32603, message: "Internal error" });
+    expect(await server.handle({ jsonrpc: "2.0", method: "notifications/cancelled", params: {} })).toBeUndefined();
   });
 });

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { inputRequired, Server } from "mcp-roundtrip/server";
 import { validate, validateResult } from "mcp-roundtrip/validate";
-import { pair } from "./helpers.js";
+import { meta, pair } from "./helpers.js";
 
 const SERVER_INFO = { name: "results", version: "2.0.0" };
 
@@ -113,5 +113,34 @@ describe("construction errors", () => {
     expect(() => new Server(null as never)).toThrow(TypeError);
     expect(() => new Server(SERVER_INFO, { onCallTool: "nope" as never })).toThrow(/onCallTool must be a function/);
     expect(() => new Server(SERVER_INFO).use({} as never)).toThrow(TypeError);
+  });
+});
+
+describe("options and context plumbing", () => {
+  it("skips result validation when validateResults is false", async () => {
+    const server = new Server(SERVER_INFO, { onCallTool: () => ({ content: [{ type: "text" }] }) as never }, { validateResults: false });
+    expect((await pair(server).result("tools/call", { name: "t" })).content).toEqual([{ type: "text" }]);
+  });
+
+  it("forwards ctx.sendNotification to the transport, with the request's progress token readable from ctx.meta", async () => {
+    const sent: unknown[] = [];
+    const server = new Server(SERVER_INFO, {
+      onCallTool: async (_params, ctx) => {
+        await ctx.sendNotification({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: ctx.meta.progressToken as string, progress: 1 } });
+        return { content: [] };
+      },
+    });
+    await pair(server).result("tools/call", { name: "t", _meta: { ...meta(), progressToken: "p1" } }, { sendNotification: (n) => void sent.push(n) });
+    expect(sent).toEqual([{ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "p1", progress: 1 } }]);
+  });
+
+  it("resolves sendNotification quietly when the transport has no channel", async () => {
+    const server = new Server(SERVER_INFO, {
+      onCallTool: async (_params, ctx) => {
+        await ctx.sendNotification({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: 1, progress: 1 } });
+        return { content: [] };
+      },
+    });
+    expect((await pair(server).result("tools/call", { name: "t" })).resultType).toBe("complete");
   });
 });

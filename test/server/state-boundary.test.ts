@@ -1,6 +1,6 @@
 // The request-state boundary on its own: which methods it guards, how it fails closed.
 import { describe, expect, it } from "vitest";
-import { inputRequired, RequestStateSecurity, requestStateBoundary, Server, type RequestStateSealer } from "mcp-roundtrip/server";
+import { inputRequired, InvalidRequestState, RequestStateSecurity, requestStateBoundary, Server, type RequestStateSealer } from "mcp-roundtrip/server";
 import { pair, recordingLogger } from "./helpers.js";
 
 const FIXED = { code: -32602, message: "Invalid or expired requestState", data: { reason: "invalid_request_state" } };
@@ -57,6 +57,18 @@ describe("requestStateBoundary", () => {
     expect(await client.error("tools/call", { name: "t", requestState: "plain:x" })).toEqual(FIXED);
     expect(calls).toEqual([]);
     expect(logger.warnings.join()).toContain("failing closed");
+  });
+
+  it("reports a custom sealer's own rejection reason to the server's logger", async () => {
+    const sealer: RequestStateSealer = {
+      mint: (input) => `plain:${input.state}`,
+      verify: () => {
+        throw new InvalidRequestState("unknown token format");
+      },
+    };
+    const { client, logger } = guarded(sealer);
+    expect(await client.error("tools/call", { name: "t", requestState: "zzz" })).toEqual(FIXED);
+    expect(logger.warnings).toEqual(["tools/call: requestState rejected (unknown token format)"]);
   });
 
   it("answers -32603 when sealing fails, without the cause on the wire", async () => {

@@ -16,7 +16,7 @@ describe.runIf(built)("bench/state/seal-verify.mjs", () => {
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);
     const results = JSON.parse(run.stdout) as { contender: string; opsPerSecond: number }[];
-    expect(results.map((r) => r.contender)).toEqual(["node", "noble", "official HMAC codec"]);
+    expect(results.map((r) => r.contender)).toEqual(["node", "noble", "node + principal", "official HMAC codec"]);
     for (const r of results) expect(r.opsPerSecond).toBeGreaterThan(0);
   });
 });

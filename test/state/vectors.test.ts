@@ -58,6 +58,36 @@ describe.each(BACKENDS)("known-answer vectors on the %s backend", (backend) => {
   });
 });
 
+describe.each(BACKENDS)("authentic tokens that carry no envelope (%s backend)", (backend) => {
+  it("are rejected as malformed, never crash", async () => {
+    const bare = vectors.token_vectors.filter((v) => !Buffer.from(v.payload_hex, "hex").toString().startsWith("{"));
+    expect(bare.length).toBeGreaterThan(0);
+    for (const vector of bare) {
+      const rejections: string[] = [];
+      const security = new RequestStateSecurity(
+        { keys: [secretOf(vector)] },
+        { crypto: backend, logger: { warn: (_, r) => rejections.push(r.reason) } },
+      );
+      await expect(security.verify(vector.token, { method: "tools/call", target: "provision" })).rejects.toThrow(
+        "Invalid or expired requestState",
+      );
+      expect(rejections).toEqual(["malformed_envelope"]);
+    }
+  });
+
+  it("the envelope vector outside its window, or for other arguments, is rejected", async () => {
+    const vector = vectors.token_vectors.find((v) => Buffer.from(v.payload_hex, "hex").toString().startsWith("{"))!;
+    const binding = { method: "tools/call", target: "provision", arguments: { name: "orders" } };
+    const at = (now: number, audience = "Provisioner") =>
+      new RequestStateSecurity({ keys: [secretOf(vector)] }, { crypto: backend, audience, now: () => now, logger: { warn() {} } });
+    await expect(at(1767226200).verify(vector.token, binding)).rejects.toThrow(); // exp is exclusive
+    await expect(at(1767225539).verify(vector.token, binding)).rejects.toThrow(); // iat more than 60 s ahead
+    await expect(at(1767225540).verify(vector.token, binding)).resolves.toBe("provision-v1");
+    await expect(at(1767225700).verify(vector.token, { ...binding, arguments: { name: "users" } })).rejects.toThrow();
+    await expect(at(1767225700, "Other").verify(vector.token, binding)).rejects.toThrow();
+  });
+});
+
 describe("envelope layout", () => {
   it("mints the reference field order and compact JSON", async () => {
     let sealed: Uint8Array | undefined;
