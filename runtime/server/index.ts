@@ -62,4 +62,29 @@ export {
   type RequestStateSecret,
   type RequestStateSecurityOptions,
 } from "../state/index.js";
-export * from "./dependencies/index.js";
+// Declared dependencies: a tool's needs are asked for, remembered and resolved by the SDK.
+export {
+  elicit,
+  evaluateNeeds,
+  listRoots,
+  needs,
+  Needs,
+  runWithDependencies,
+  sample,
+  type DependencyRound,
+  type DependentToolHandler,
+  type ElicitContent,
+  type ElicitFieldSchema,
+  type ElicitQuestion,
+  type ElicitSchema,
+  type Elicitation,
+  type Evaluation,
+  type ListRootsQuestion,
+  type NeedsValues,
+  type Question,
+  type ResolvedValue,
+  type Resolver,
+  type SampleParams,
+  type SampleQuestion,
+  type ToolNeeds,
+} from "./dependencies/index.js";

@@ -310,6 +310,7 @@ describe("authoring errors", () => {
     const declaration = needs().add("a", () => 1);
     expect(() => declaration.add("a" as never, () => 2)).toThrow(/declared twice/);
     expect(() => needs().add("", () => 2)).toThrow(TypeError);
+    expect(() => needs().add("__proto__", () => 2)).toThrow(/__proto__/);
     expect(() => needs().add("x", 5 as never)).toThrow(TypeError);
   });
 
@@ -340,5 +341,27 @@ describe("authoring errors", () => {
     expect(question.read({ role: "robot", model: "m", content: { type: "text", text: "yo" } }).ok).toBe(false);
     expect(question.read({ role: "assistant", content: { type: "text", text: "yo" } }).ok).toBe(false);
     expect(question.read({ role: "assistant", model: "m", content: "yo" }).ok).toBe(false);
+  });
+});
+
+describe("question digests", () => {
+  it("the cached form digest equals the digest of the rendered request in canonical JSON", async () => {
+    const { questionDigest } = await import("../../runtime/server/dependencies/digest.js");
+    fc.assert(
+      fc.property(fc.string(), fc.dictionary(fc.string({ minLength: 1 }), fc.constantFrom({ type: "string" }, { type: "boolean" }, { type: "integer", minimum: 0 })), (message, properties) => {
+        fc.pre(message.trim() !== "");
+        const question = elicit({ message, schema: { type: "object", properties } });
+        expect(question.digest).toBe(questionDigest(question.request));
+      }),
+    );
+  });
+
+  it("differs when the message or the schema differs, whatever the key order", () => {
+    const a = elicit({ message: "Region?", schema: { type: "object", properties: { r: { type: "string" } }, required: ["r"] } });
+    const reordered = elicit({ message: "Region?", schema: { required: ["r"], properties: { r: { type: "string" } }, type: "object" } });
+    const reworded = elicit({ message: "Region? ", schema: { type: "object", properties: { r: { type: "string" } }, required: ["r"] } });
+    const loosened = elicit({ message: "Region?", schema: { type: "object", properties: { r: { type: "string" } } } });
+    expect(reordered.digest).toBe(a.digest);
+    expect(new Set([a.digest, reworded.digest, loosened.digest]).size).toBe(3);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expectTypeOf, it } from "vitest";
 import type { CreateMessageResult, Root } from "mcp-roundtrip/types";
-import { elicit, listRoots, needs, sample, type NeedsValues } from "mcp-roundtrip/server";
+import { McpServer, elicit, listRoots, needs, sample, type NeedsValues } from "mcp-roundtrip/server";
 
 // Type-level checks: tsc (npm run typecheck) fails on a wrong type or an unused @ts-expect-error.
 describe("dependency types", () => {
@@ -58,5 +58,21 @@ describe("dependency types", () => {
     expectTypeOf(() => declaration.add("region", () => 1)).toBeFunction();
     // @ts-expect-error "later" is not declared before this resolver
     expectTypeOf(() => needs().add("a", (_args, { later }) => later)).toBeFunction();
+  });
+
+  it("McpServer.tool types the handler from the declaration, arguments included", () => {
+    const server = new McpServer({ name: "types-check", version: "1.0.0" });
+    server.tool("typed", { needs: declaration }, (args, values, ctx) => {
+      expectTypeOf(args).toEqualTypeOf<{ name: string }>();
+      expectTypeOf(values.label).toEqualTypeOf<number>();
+      expectTypeOf(ctx.requestState).toEqualTypeOf<string | undefined>();
+      return { content: [{ type: "text", text: args.name }] };
+    });
+    server.tool("inline", { needs: (need) => need.add("n", () => 2) }, (_args, { n }) => {
+      expectTypeOf(n).toEqualTypeOf<number>();
+      return { content: [] };
+    });
+    // @ts-expect-error "missing" is not declared
+    server.tool("wrong", { needs: (need) => need.add("n", () => 2) }, (_args, { missing }) => ({ content: missing ? [] : [] }));
   });
 });

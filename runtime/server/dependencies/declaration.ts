@@ -58,6 +58,8 @@ export class Needs<A = Record<string, unknown>, R extends object = {}> {
     resolve: Resolver<A, R, V>,
   ): Needs<A, Flatten<R & { readonly [P in K]: ResolvedValue<V> }>> {
     if (typeof key !== "string" || key === "") throw new TypeError("needs: a dependency key must be a non-empty string");
+    // It would name the prototype, not a member, of every object the key lands in.
+    if (key === "__proto__") throw new TypeError('needs: "__proto__" cannot be a dependency key; choose another name');
     if (this.entries.some((entry) => entry.key === key)) {
       throw new TypeError(`needs: "${key}" is declared twice; each dependency needs its own key`);
     }

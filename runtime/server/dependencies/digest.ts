@@ -72,16 +72,50 @@ function base64url(bytes: Uint8Array): string {
  * @param rendered - the input request exactly as it goes on the wire.
  */
 export function questionDigest(rendered: unknown): string {
-  const text = canonicalJson(rendered);
-  let digest = recent.get(text);
+  return digestOfCanonical(canonicalJson(rendered));
+}
+
+/**
+ * The digest of a question whose canonical JSON the caller already has.
+ * @internal
+ */
+export function digestOfCanonical(text: string): string {
+  return base64url(sha256(utf8ToBytes(text)).subarray(0, 16));
+}
+
+/** Per form schema: its canonical JSON, and the digests of the messages asked with it. */
+interface SchemaDigests {
+  text: string;
+  byMessage: Map<string, string>;
+}
+
+const bySchema = new WeakMap<object, SchemaDigests>();
+const MESSAGES_PER_SCHEMA = 64;
+
+/**
+ * The digest of a form elicitation, equal to `questionDigest` of its rendered
+ * request, remembered per schema object and message: resolvers run every
+ * round and usually pass the same constant schema. Schemas are typed readonly
+ * and must not be changed in place once used.
+ *
+ * @param message - the question's message.
+ * @param schema - its `requestedSchema`.
+ * @internal
+ */
+export function elicitDigest(message: string, schema: object): string {
+  let entry = bySchema.get(schema);
+  if (entry === undefined) {
+    entry = { text: canonicalJson(schema), byMessage: new Map() };
+    bySchema.set(schema, entry);
+  }
+  let digest = entry.byMessage.get(message);
   if (digest === undefined) {
-    digest = base64url(sha256(utf8ToBytes(text)).subarray(0, 16));
-    // Questions repeat every round; a small bounded memo spares the hash without growing with traffic.
-    if (recent.size >= RECENT_LIMIT) recent.delete(recent.keys().next().value as string);
-    recent.set(text, digest);
+    // Keys in sorted order, exactly as canonicalJson writes { method, params: { message, mode, requestedSchema } }.
+    digest = digestOfCanonical(
+      `{"method":"elicitation/create","params":{"message":${JSON.stringify(message)},"mode":"form","requestedSchema":${entry.text}}}`,
+    );
+    if (entry.byMessage.size >= MESSAGES_PER_SCHEMA) entry.byMessage.clear();
+    entry.byMessage.set(message, digest);
   }
   return digest;
 }
-
-const RECENT_LIMIT = 256;
-const recent = new Map<string, string>();

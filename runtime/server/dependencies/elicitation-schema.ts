@@ -133,7 +133,8 @@ const isStringArray = (value: unknown): value is string[] =>
 
 const isNonNegativeInteger = (value: unknown): boolean => Number.isInteger(value) && (value as number) >= 0;
 
-const pointer = (field: string): string => `/${field.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+const pointer = (field: string): string =>
+  field.includes("~") || field.includes("/") ? `/${field.replace(/~/g, "~0").replace(/\//g, "~1")}` : `/${field}`;
 
 const FORMATS = ["date", "date-time", "email", "uri"] as const;
 

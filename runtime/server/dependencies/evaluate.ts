@@ -1,8 +1,7 @@
 import { JsonRpcErrorCode, McpError } from "../../jsonrpc/errors.js";
 import type { Needs } from "./declaration.js";
-import { questionDigest } from "./digest.js";
 import { isQuestion, type Question } from "./questions.js";
-import { decodeState, emptyState, encodeState } from "./state.js";
+import { askedDigest, decodeState, emptyState, encodeState, recordedAnswer } from "./state.js";
 import type { ClientCapabilities, InputRequest } from "./wire.js";
 
 /** What one call brings to dependency evaluation. */
@@ -98,29 +97,29 @@ export async function evaluateNeeds<A, R extends object>(
       if (!(error instanceof Waiting)) throw error;
       waiting.add(entry.key);
       // Not asked this round; an earlier answer may still fit once its inputs are known.
-      const kept = previous.answers.get(entry.key);
-      if (kept) next.answers.set(entry.key, kept);
+      const kept = recordedAnswer(previous, entry.key);
+      if (kept) next.answers[entry.key] = kept;
       continue;
     }
     if (!isQuestion(result)) {
       values[entry.key] = result;
       continue;
     }
-    const digest = questionDigest(result.request);
-    const recorded = previous.answers.get(entry.key);
+    const digest = result.digest;
+    const recorded = recordedAnswer(previous, entry.key);
     if (recorded !== undefined && recorded.d === digest) {
       const reading = result.read(recorded.r);
       if (reading.ok) {
         values[entry.key] = reading.value;
-        next.answers.set(entry.key, recorded);
+        next.answers[entry.key] = recorded;
         continue;
       }
     }
-    if (previous.asked.get(entry.key) === digest && Object.hasOwn(incoming, entry.key)) {
+    if (askedDigest(previous, entry.key) === digest && Object.hasOwn(incoming, entry.key)) {
       const reading = result.read(incoming[entry.key]);
       if (reading.ok) {
         values[entry.key] = reading.value;
-        next.answers.set(entry.key, { d: digest, r: reading.record });
+        next.answers[entry.key] = { d: digest, r: reading.record };
         continue;
       }
     }
@@ -129,7 +128,7 @@ export async function evaluateNeeds<A, R extends object>(
       if (lacking) Object.assign(missing, lacking);
     }
     inputRequests[entry.key] = result.request;
-    next.asked.set(entry.key, digest);
+    next.asked[entry.key] = digest;
     waiting.add(entry.key);
   }
 

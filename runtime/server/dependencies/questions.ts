@@ -1,5 +1,6 @@
 import { checkElicitContent, checkElicitSchema, type ElicitContent, type ElicitSchema, type Issue } from "./elicitation-schema.js";
 import { validate } from "../../validate/index.js";
+import { elicitDigest, questionDigest } from "./digest.js";
 import type { ClientCapabilities, CreateMessageRequestParams, CreateMessageResult, InputRequest, Root } from "./wire.js";
 
 /**
@@ -23,6 +24,8 @@ export interface Question<V = unknown> {
   readonly kind: "elicit" | "sample" | "roots";
   /** The input request exactly as it goes into `inputRequests`. */
   readonly request: InputRequest;
+  /** Digest of the rendered request (canonical JSON, SHA-256): what an answer is pinned to. */
+  readonly digest: string;
   /** The client capabilities the request needs, as `-32021` reports them. */
   readonly requires: ClientCapabilities;
   /**
@@ -133,6 +136,7 @@ export function elicit<const S extends ElicitSchema>(question: { message: string
     message,
     schema,
     request: { method: "elicitation/create" as const, params: { mode: "form" as const, message, requestedSchema: schema as never } },
+    digest: elicitDigest(message, schema),
     requires: { elicitation: { form: {} } },
     read,
   });
@@ -173,14 +177,18 @@ export function sample(params: SampleParams): SampleQuestion {
     if (!checked.ok) return { ok: false, issues: checked.issues };
     return { ok: true, value: result as unknown as CreateMessageResult, record: result };
   };
+  const request = { method: "sampling/createMessage" as const, params: { ...params } };
   return Object.freeze({
     [QUESTION]: true as const,
     kind: "sample" as const,
-    request: { method: "sampling/createMessage" as const, params: { ...params } },
+    request,
+    digest: questionDigest(request),
     requires: { sampling },
     read,
   });
 }
+
+let rootsDigest: string | undefined;
 
 /**
  * Declares a roots request: the handler receives the client's roots.
@@ -202,6 +210,7 @@ export function listRoots(): ListRootsQuestion {
     [QUESTION]: true as const,
     kind: "roots" as const,
     request: { method: "roots/list" as const },
+    digest: (rootsDigest ??= questionDigest({ method: "roots/list" })),
     requires: { roots: {} },
     read,
   });

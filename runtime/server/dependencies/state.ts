@@ -24,8 +24,10 @@ export interface RecordedAnswer {
 
 /** What the runner carries from one round to the next. */
 export interface DependencyState {
-  asked: Map<string, string>;
-  answers: Map<string, RecordedAnswer>;
+  /** Input key → digest of the question asked under it last round. */
+  asked: Record<string, unknown>;
+  /** Input key → the answer kept for it. Entries are checked where used, so a malformed one is simply not found. */
+  answers: Record<string, unknown>;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -33,37 +35,38 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 
 /** An empty state: nothing asked, nothing answered. */
 export function emptyState(): DependencyState {
-  return { asked: new Map(), answers: new Map() };
+  return { asked: Object.create(null) as Record<string, unknown>, answers: Object.create(null) as Record<string, unknown> };
 }
 
 /**
  * Reads the plaintext state of a previous round. Anything that is not this
- * format (absent, foreign, garbled, another version) gives an empty state;
- * malformed entries are dropped one by one.
+ * format (absent, foreign, garbled, another version) gives an empty state.
  *
  * @param plaintext - the verified, unsealed `requestState`, or `undefined` on a first call.
  */
 export function decodeState(plaintext: unknown): DependencyState {
-  const state = emptyState();
-  if (typeof plaintext !== "string") return state;
+  if (typeof plaintext !== "string") return emptyState();
   let parsed: unknown;
   try {
     parsed = JSON.parse(plaintext);
   } catch {
-    return state;
+    return emptyState();
   }
-  if (!isObject(parsed) || parsed.v !== STATE_VERSION) return state;
-  if (isObject(parsed.q)) {
-    for (const [key, digest] of Object.entries(parsed.q)) {
-      if (typeof digest === "string") state.asked.set(key, digest);
-    }
-  }
-  if (isObject(parsed.a)) {
-    for (const [key, entry] of Object.entries(parsed.a)) {
-      if (isObject(entry) && typeof entry.d === "string" && "r" in entry) state.answers.set(key, { d: entry.d, r: entry.r });
-    }
-  }
-  return state;
+  if (!isObject(parsed) || parsed.v !== STATE_VERSION) return emptyState();
+  const empty = emptyState();
+  return { asked: isObject(parsed.q) ? parsed.q : empty.asked, answers: isObject(parsed.a) ? parsed.a : empty.answers };
+}
+
+/** The digest the question under `key` was asked with last round, if any. */
+export function askedDigest(state: DependencyState, key: string): string | undefined {
+  const digest = Object.hasOwn(state.asked, key) ? state.asked[key] : undefined;
+  return typeof digest === "string" ? digest : undefined;
+}
+
+/** The answer kept for `key`, if a well-formed one is there. */
+export function recordedAnswer(state: DependencyState, key: string): RecordedAnswer | undefined {
+  const entry = Object.hasOwn(state.answers, key) ? state.answers[key] : undefined;
+  return isObject(entry) && typeof entry.d === "string" && "r" in entry ? (entry as unknown as RecordedAnswer) : undefined;
 }
 
 /**
@@ -72,5 +75,5 @@ export function decodeState(plaintext: unknown): DependencyState {
  * @param state - the questions asked this round and every answer to keep.
  */
 export function encodeState(state: DependencyState): string {
-  return JSON.stringify({ v: STATE_VERSION, q: Object.fromEntries(state.asked), a: Object.fromEntries(state.answers) });
+  return JSON.stringify({ v: STATE_VERSION, q: state.asked, a: state.answers });
 }
