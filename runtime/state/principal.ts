@@ -1,11 +1,11 @@
 import type { AuthInfo } from "../transport/types.js";
+import { canonicalJson } from "./canonical-json.js";
 
 /**
- * The principal string a verified bearer token stands for: compact
- * `JSON.stringify([clientId, issuer ?? null, subject ?? null])`.
- *
- * For ASCII identifiers this is the same string the reference SDK builds, so
- * both bind tokens to the same principal. A verifier must report the same
+ * The principal string a verified bearer token stands for: the compact JSON
+ * array `[clientId, issuer ?? null, subject ?? null]`, written the way the
+ * reference SDK's JSON writer does (non-ASCII escaped as `\uXXXX`), so a mixed
+ * fleet binds tokens to the same principal even for non-ASCII identifiers. A verifier must report the same
  * components on every request: one that sometimes omits the subject changes
  * the principal mid-exchange, and rounds in flight are rejected.
  *
@@ -21,5 +21,5 @@ export function principalOf(authInfo: Pick<AuthInfo, "clientId" | "issuer" | "su
   if (typeof authInfo?.clientId !== "string") {
     throw new TypeError(`principalOf expected authInfo.clientId to be a string, got ${typeof authInfo?.clientId}`);
   }
-  return JSON.stringify([authInfo.clientId, authInfo.issuer ?? null, authInfo.subject ?? null]);
+  return canonicalJson([authInfo.clientId, authInfo.issuer ?? null, authInfo.subject ?? null]);
 }

@@ -16,6 +16,9 @@ describe("principalOf", () => {
   it("writes null for missing issuer and subject", () => {
     expect(principalOf({ clientId: "c" })).toBe('["c",null,null]');
   });
+  it("escapes non-ASCII identifiers as the reference SDK's JSON writer does", () => {
+    expect(principalOf({ clientId: "cliënt", subject: "👤" })).toBe('["cli\\u00ebnt",null,"\\ud83d\\udc64"]');
+  });
   it("refuses an authInfo without a client id", () => {
     expect(() => principalOf({} as never)).toThrow(TypeError);
   });
