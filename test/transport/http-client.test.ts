@@ -158,6 +158,30 @@ describe("x-mcp-header parameters", () => {
   });
 });
 
+describe("HeaderMismatch recovery", () => {
+  it("lists tools and retries once when the server wants Mcp-Param headers for a tool it never listed", async () => {
+    const tool = { name: "route", inputSchema: { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" } } } };
+    const peer = await scriptedServer((body, request) => {
+      if (body.method === "tools/list") return { body: JSON.stringify({ jsonrpc: "2.0", id: body.id, result: { tools: [tool] } }) };
+      if (request.headers["mcp-param-region"] !== "eu") {
+        return { status: 400, body: JSON.stringify({ jsonrpc: "2.0", id: body.id, error: { code: -32020, message: "Header mismatch: Mcp-Param-Region" } }) };
+      }
+      return { body: JSON.stringify({ jsonrpc: "2.0", id: body.id, result: { content: [{ type: "text", text: "routed" }] } }) };
+    });
+    try {
+      const transport = new StreamableHttpClientTransport(peer.url);
+      const response = await transport.request(rpc("tools/call", { name: "route", arguments: { region: "eu" } }) as never);
+      expect(response).toMatchObject({ result: { content: [{ text: "routed" }] } });
+      expect(peer.requests.map((r) => r.body.method)).toEqual(["tools/call", "tools/list", "tools/call"]);
+      // Known now: the next call carries the header at once.
+      await transport.request(rpc("tools/call", { name: "route", arguments: { region: "eu" } }, 2) as never);
+      expect(peer.requests).toHaveLength(4);
+    } finally {
+      await peer.close();
+    }
+  });
+});
+
 describe("header value encoding", () => {
   it("round-trips every string through encode/decode", () => {
     fc.assert(
