@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { HttpTransportError, serveHttp, StreamableHttpClientTransport, type HttpServerHandle } from "mcp-roundtrip/http";
 import type { JsonRpcNotification } from "mcp-roundtrip";
-import { decodeHeaderValue, encodeHeaderValue, paramHeadersOf } from "../../runtime/transport/mcp-headers.js";
+import { decodeHeaderValue, encodeHeaderValue, paramHeaderMismatch, paramHeadersOf } from "../../runtime/transport/mcp-headers.js";
 import { META, rpc, stubServer } from "./helpers.js";
 
 /** A scripted HTTP peer: records each request and answers with what `reply` returns. */
@@ -199,6 +199,22 @@ describe("header value encoding", () => {
     expect(encodeHeaderValue("Hello, 世界")).toBe("=?base64?SGVsbG8sIOS4lueVjA==?=");
     expect(encodeHeaderValue(" padded ")).toBe("=?base64?IHBhZGRlZCA=?=");
     expect(encodeHeaderValue("=?base64?literal?=")).toBe("=?base64?PT9iYXNlNjQ/bGl0ZXJhbD89?=");
+  });
+
+  it("lets a server check Mcp-Param headers against the body", () => {
+    const schema = {
+      type: "object",
+      properties: { region: { type: "string", "x-mcp-header": "Region" }, n: { type: "integer", "x-mcp-header": "N" }, on: { type: "boolean", "x-mcp-header": "On" } },
+    };
+    const check = (args: Record<string, unknown>, headers: Record<string, string>) => paramHeaderMismatch(schema, args, new Headers(headers));
+    expect(check({ region: "eu", n: 42, on: true }, { "mcp-param-region": "eu", "mcp-param-n": "42.0", "mcp-param-on": "true" })).toBeUndefined();
+    expect(check({ region: "Köln" }, { "mcp-param-region": encodeHeaderValue("Köln") })).toBeUndefined();
+    expect(check({ region: null }, {})).toBeUndefined();
+    expect(check({ region: "eu" }, {})).toMatch(/Mcp-Param-Region header is required/);
+    expect(check({ region: "eu" }, { "mcp-param-region": "us" })).toMatch(/does not match/);
+    expect(check({ region: "eu" }, { "mcp-param-region": "=?base64?ZXU?=" })).toMatch(/broken Base64/);
+    expect(check({ region: "=?base64?ZXU=?=" }, { "mcp-param-region": "=?base64?ZXU=?=" })).toMatch(/does not match/);
+    expect(check({ n: 42 }, { "mcp-param-n": "forty-two" })).toMatch(/does not match/);
   });
 
   it("accepts valid annotations reachable through properties only", () => {
