@@ -131,7 +131,7 @@ export function serveStdio(server: MessageHandler, options: ServeStdioOptions = 
   const restoreConsole = options.redirectConsole !== false && stdout === process.stdout ? redirectConsoleToStderr() : () => {};
 
   const write = (message: JsonRpcResponse | JsonRpcNotification) => {
-    if (ended && stdout.writableEnded) return;
+    if (stdout.writableEnded || stdout.destroyed) return;
     try {
       stdout.write(`${JSON.stringify(message)}\n`);
     } catch (error) {
@@ -198,8 +198,15 @@ export function serveStdio(server: MessageHandler, options: ServeStdioOptions = 
     for (const controller of inFlight.values()) controller.abort(new Error("stdin closed."));
     await Promise.allSettled([...running]);
     restoreConsole();
+    stdout.off("error", onStdoutError);
     resolveClosed();
   };
+  // The client went away (EPIPE): stop, rather than die on an unhandled stream error.
+  const onStdoutError = (error: Error) => {
+    report(error);
+    void finish();
+  };
+  stdout.on("error", onStdoutError);
   stdin.once("end", () => void finish());
   stdin.once("close", () => void finish());
   stdin.once("error", (error: Error) => {
