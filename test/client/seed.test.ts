@@ -19,45 +19,12 @@ import {
   type ServerRequestContext,
 } from "mcp-roundtrip/server";
 import type { MessageHandler, RequestContext } from "../../runtime/transport/types.js";
-
-const ASK_REGION = {
-  method: "elicitation/create",
-  params: {
-    message: "Which region should the database live in?",
-    requestedSchema: { type: "object", properties: { region: { type: "string" } }, required: ["region"] },
-  },
-} as const satisfies InputRequest;
+import { ASK_REGION, createProvisionServer } from "../../examples/demo/provision-server.js";
 
 const quietLogger = { warn() {}, error() {} };
 
-/** The seed's low-level provision server, with sealing opted in. */
-function provisioner() {
-  const server = new Server(
-    { name: "Provisioner", version: "1.0.0" },
-    {
-      onListTools: () => ({
-        tools: [
-          {
-            name: "provision",
-            description: "Provision a database. Asks which region to put it in.",
-            inputSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
-          },
-        ],
-      }),
-      onCallTool: (params, ctx) => {
-        const answer = ctx.inputResponses?.region as ElicitResult | undefined;
-        if (answer?.content === undefined) {
-          return inputRequired({ inputRequests: { region: ASK_REGION }, requestState: "provision-v1" });
-        }
-        const name = (params.arguments as { name: string }).name;
-        return { content: [{ type: "text", text: `Provisioned '${name}' in ${String(answer.content.region)}.` }] };
-      },
-    },
-    { logger: quietLogger },
-  );
-  server.use(requestStateBoundary(RequestStateSecurity.ephemeral({ logger: quietLogger }), { audience: "Provisioner", logger: quietLogger }));
-  return server;
-}
+/** The seed's low-level provision server (the demo's), with sealing opted in. */
+const provisioner = () => createProvisionServer(quietLogger);
 
 /** Wraps a handler to record what crossed the wire. */
 function tap(inner: MessageHandler) {

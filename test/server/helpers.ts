@@ -2,6 +2,7 @@ import type { JsonRpcErrorObject, JsonRpcResponse } from "mcp-roundtrip";
 import type { ServerLogger } from "mcp-roundtrip/server";
 import type { ElicitRequest } from "mcp-roundtrip/types";
 import type { MessageHandler, RequestContext } from "../../runtime/transport/types.js";
+import { ASK_REGION as DEMO_ASK_REGION } from "../../examples/demo/provision-server.js";
 
 export const PROTOCOL_VERSION = "2026-07-28";
 
@@ -72,11 +73,5 @@ export function recordingLogger(): ServerLogger & { warnings: string[]; errors: 
   };
 }
 
-/** The seed's region question. */
-export const ASK_REGION: ElicitRequest = {
-  method: "elicitation/create",
-  params: {
-    message: "Which region should the database live in?",
-    requestedSchema: { type: "object", properties: { region: { type: "string" } }, required: ["region"] },
-  },
-};
+/** The seed's region question, as the demo's server asks it. */
+export const ASK_REGION: ElicitRequest = DEMO_ASK_REGION;

@@ -10,35 +10,14 @@ import {
   type ServerRequestContext,
 } from "mcp-roundtrip/server";
 import type { CallToolRequestParams, ElicitRequest, ElicitResult } from "mcp-roundtrip/types";
+import { PROVISIONER_INFO, provisionHandlers } from "../../examples/demo/provision-server.js";
 import { ASK_REGION, pair, recordingLogger } from "./helpers.js";
 
 const ELICIT = { elicitation: { form: {} } };
 const SECRET = "0123456789abcdef0123456789abcdef-test-secret";
 
-function provisionServer(): Server {
-  return new Server(
-    { name: "Provisioner", version: "1.0.0" },
-    {
-      onListTools: () => ({
-        tools: [
-          {
-            name: "provision",
-            description: "Provision a database. Asks which region to put it in.",
-            inputSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
-          },
-        ],
-      }),
-      onCallTool: (params: CallToolRequestParams, ctx: ServerRequestContext) => {
-        const answer = ctx.inputResponses?.region as ElicitResult | undefined;
-        if (answer?.content === undefined) {
-          return inputRequired({ inputRequests: { region: ASK_REGION }, requestState: "provision-v1" });
-        }
-        const name = String(params.arguments?.name);
-        return { content: [{ type: "text", text: `Provisioned '${name}' in ${String(answer.content.region)}.` }] };
-      },
-    },
-  );
-}
+/** The demo's provision server without its sealing boundary. */
+const provisionServer = (): Server => new Server(PROVISIONER_INFO, provisionHandlers());
 
 describe("seed: the low-level provision server", () => {
   it("asks for the region, then provisions on the retry with the same key", async () => {
