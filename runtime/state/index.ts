@@ -18,13 +18,6 @@ export { MIN_SECRET_BYTES, type RequestStateSecret } from "./keys.js";
 export { principalOf } from "./principal.js";
 export { MemoryReplayStore, type MemoryReplayStoreOptions, type ReplayStore } from "./replay.js";
 export { RequestStateSecurity } from "./security.js";
-export type {
-  MintInput,
-  RequestBinding,
-  RequestStateKeySource,
-  RequestStateLogger,
-  RequestStateRejection,
-  RequestStateRejectionReason,
-  RequestStateSecurityOptions,
-} from "./security-types.js";
+// security-types.ts holds only the public option and binding shapes, so all of it is exported.
+export type * from "./security-types.js";
 export { __TESTS } from "./testing.js";
