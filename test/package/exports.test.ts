@@ -1,0 +1,127 @@
+// The published shape: every subpath of package.json "exports" loads from
+// dist/ under the package's own name, with exactly its public names, and the
+// tarball holds the build and nothing of the tests, benchmarks or ../shared.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureBuilt, root } from "../client/ensure-built.js";
+
+interface ExportTarget {
+  types: string;
+  default: string;
+}
+const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { name: string; exports: Record<string, ExportTarget | string> };
+
+/** The runtime (value) names each entry must export, no more and no fewer. */
+const EXPECTED: Record<string, string[]> = {
+  ".": ["JsonRpcErrorCode", "McpError", "isJsonRpcErrorResponse", "isJsonRpcNotification", "isJsonRpcRequest", "isJsonRpcResponse"],
+  "./types": ["ErrorCode", "INPUT_REQUIRED_METHODS", "METHOD_TABLE", "NOTIFICATION_TABLE", "PROTOCOL_VERSION"],
+  "./types/2025-11-25": ["ErrorCode", "INPUT_REQUIRED_METHODS", "METHOD_TABLE", "NOTIFICATION_TABLE", "PROTOCOL_VERSION"],
+  "./validate": ["validate", "validateNotification", "validateParams", "validateRequest", "validateResult"],
+  "./server": [
+    "INVALID_REQUEST_STATE_MESSAGE", "INVALID_REQUEST_STATE_REASON", "InvalidRequestState", "MIN_SECRET_BYTES", "McpServer",
+    "MemoryReplayStore", "MetaKey", "Needs", "RequestStateSecurity", "SUPPORTED_PROTOCOL_VERSIONS", "Server", "UriTemplate",
+    "elicit", "evaluateNeeds", "inputRequired", "invalidRequestStateError", "isInputRequiredResult", "listRoots", "needs",
+    "principalOf", "requestStateBoundary", "runWithDependencies", "sample",
+  ],
+  "./client": [
+    "Client", "ClientClosed", "ClientSession", "InMemoryClientTransport", "InputRequestFailed", "InputRequiredNotAllowed",
+    "InputRequiredRoundsExceeded", "InvalidServerResult", "LEGACY_PROTOCOL_VERSIONS", "MODERN_PROTOCOL_VERSION", "McpError",
+    "PendingRequest", "ProtocolVersionUnsupported", "isInputRequired",
+  ],
+  "./http": [
+    "DEFAULT_MAX_BODY_BYTES", "HttpTransportError", "StreamableHttpClientTransport", "createHttpHandler", "decodeHeaderValue",
+    "encodeHeaderValue", "paramHeaderMismatch", "paramHeadersOf", "serveHttp", "statusForError",
+  ],
+  "./stdio": ["DEFAULT_MAX_LINE_BYTES", "StdioClientTransport", "serveStdio"],
+};
+
+const specifier = (subpath: string) => (subpath === "." ? pkg.name : `${pkg.name}/${subpath.slice(2)}`);
+const codeSubpaths = Object.keys(pkg.exports).filter((subpath) => subpath !== "./package.json");
+
+/** Runs an ES module snippet in a child node from the package root (so the package resolves itself); returns its stdout. */
+function runNode(source: string, args: string[] = []): string {
+  const run = spawnSync(process.execPath, [...args, "--input-type=module", "-e", source], { cwd: root, encoding: "utf8" });
+  if (run.status !== 0) throw new Error(`node exited ${run.status}:\n${run.stderr}`);
+  return run.stdout;
+}
+
+beforeAll(() => ensureBuilt("runtime/index.js", { fresh: true }), 180_000);
+
+describe("package.json exports, loaded from dist/ by the package's own name", () => {
+  it("lists exactly the entries this test knows", () => {
+    expect(codeSubpaths.sort()).toEqual(Object.keys(EXPECTED).sort());
+  });
+
+  it("points every entry at built files that exist", () => {
+    for (const subpath of codeSubpaths) {
+      const target = pkg.exports[subpath] as ExportTarget;
+      expect(existsSync(join(root, target.default)), target.default).toBe(true);
+      expect(existsSync(join(root, target.types)), target.types).toBe(true);
+    }
+  });
+
+  it("gives each entry exactly its public runtime names", () => {
+    const script = `
+      const names = {};
+      for (const spec of ${JSON.stringify(codeSubpaths.map(specifier))}) names[spec] = Object.keys(await import(spec)).sort();
+      process.stdout.write(JSON.stringify(names));`;
+    const loaded = JSON.parse(runNode(script)) as Record<string, string[]>;
+    for (const subpath of codeSubpaths) {
+      expect(loaded[specifier(subpath)], subpath).toEqual([...EXPECTED[subpath]!].sort());
+    }
+  });
+
+  describe("the root entry stays small", () => {
+    let dir: string;
+    beforeAll(() => {
+      dir = mkdtempSync(join(tmpdir(), "mcp-roundtrip-exports-"));
+    });
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+    it("loads no server, client, transport or crypto module", () => {
+      // A resolve hook (off-thread on Node 20, hence the file) records every module the import pulls in.
+      const log = join(dir, "resolved.txt");
+      const hook = `import { appendFileSync } from "node:fs";
+        export async function resolve(specifier, context, next) {
+          const result = await next(specifier, context);
+          appendFileSync(${JSON.stringify(log)}, result.url + "\\n");
+          return result;
+        }`;
+      runNode(`
+        import { register } from "node:module";
+        register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hook)}`)});
+        await import(${JSON.stringify(pkg.name)});`);
+      const resolved = readFileSync(log, "utf8").trim().split("\n");
+      const ours = resolved.filter((url) => url.includes("/dist/"));
+      expect(ours.some((url) => url.endsWith("/dist/runtime/index.js"))).toBe(true);
+      for (const url of resolved) {
+        expect(url).not.toMatch(/\/dist\/runtime\/(server|client|state|transport)\//);
+        expect(url).not.toMatch(/^node:(crypto|http|child_process)$|@noble|\/ajv\//);
+      }
+    });
+  });
+});
+
+describe("npm pack", () => {
+  it("packs the build and the generated code, and no tests, benchmarks or ../shared data", () => {
+    const pack = spawnSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: root, encoding: "utf8" });
+    expect(pack.status, pack.stderr).toBe(0);
+    const files = (JSON.parse(pack.stdout) as { files: { path: string }[] }[])[0]!.files.map((file) => file.path);
+    for (const entry of codeSubpaths) {
+      const target = pkg.exports[entry] as ExportTarget;
+      expect(files).toContain(target.default.slice(2));
+      expect(files).toContain(target.types.slice(2));
+    }
+    expect(files).toContain("package.json");
+    expect(files).toContain("README.md");
+    const stray = files.filter((path) =>
+      /(^|\/)(test|bench|tools|schema|codegen|scripts|node_modules)\//.test(path) ||
+      /\.test\.[jt]s$/.test(path) ||
+      /mcp-(spec|schema)|(^|\/)shared\//.test(path),
+    );
+    expect(stray).toEqual([]);
+  });
+});
