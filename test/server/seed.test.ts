@@ -11,13 +11,22 @@ import {
 } from "mcp-roundtrip/server";
 import type { CallToolRequestParams, ElicitRequest, ElicitResult } from "mcp-roundtrip/types";
 import { PROVISIONER_INFO, provisionHandlers } from "../../examples/demo/provision-server.js";
-import { ASK_REGION, pair, recordingLogger } from "./helpers.js";
+import { ASK_REGION, pair, recordingLogger, type Pairing } from "./helpers.js";
 
 const ELICIT = { elicitation: { form: {} } };
 const SECRET = "0123456789abcdef0123456789abcdef-test-secret";
 
 /** The demo's provision server without its sealing boundary. */
 const provisionServer = (): Server => new Server(PROVISIONER_INFO, provisionHandlers());
+
+/** The seed's second round: the same call, answering the region question and echoing the state. */
+const retryWithRegion = (client: Pairing, requestState: unknown) =>
+  client.result("tools/call", {
+    name: "provision",
+    arguments: { name: "orders" },
+    inputResponses: { region: { action: "accept", content: { region: "eu-west-1" } } },
+    requestState,
+  });
 
 describe("seed: the low-level provision server", () => {
   it("asks for the region, then provisions on the retry with the same key", async () => {
@@ -29,12 +38,7 @@ describe("seed: the low-level provision server", () => {
     expect(first.requestState).toBe("provision-v1");
     expect(first.ttlMs).toBeUndefined();
 
-    const second = await client.result("tools/call", {
-      name: "provision",
-      arguments: { name: "orders" },
-      inputResponses: { region: { action: "accept", content: { region: "eu-west-1" } } },
-      requestState: first.requestState,
-    });
+    const second = await retryWithRegion(client, first.requestState);
     expect(second.resultType).toBe("complete");
     expect(second.content).toEqual([{ type: "text", text: "Provisioned 'orders' in eu-west-1." }]);
     expect(client.ids[0]).not.toBe(client.ids[1]);
@@ -68,12 +72,7 @@ describe("seed: the low-level provision server", () => {
     const first = await client.result("tools/call", { name: "provision", arguments: { name: "orders" } });
     expect(first.requestState).toMatch(/^v1\./);
     expect(first.requestState).not.toContain("provision-v1");
-    const second = await client.result("tools/call", {
-      name: "provision",
-      arguments: { name: "orders" },
-      inputResponses: { region: { action: "accept", content: { region: "eu-west-1" } } },
-      requestState: first.requestState,
-    });
+    const second = await retryWithRegion(client, first.requestState);
     expect(second.resultType).toBe("complete");
     expect(seen).toEqual([undefined, "provision-v1"]);
   });
