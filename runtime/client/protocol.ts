@@ -8,7 +8,9 @@ import type { InputRequestMap } from "../../generated/2026-07-28/methods.js";
 import type {
   CallToolResult,
   GetPromptResult,
+  InputRequest as SchemaInputRequest,
   InputRequiredResult,
+  InputResponse as SchemaInputResponse,
   ReadResourceResult,
 } from "../../generated/2026-07-28/types.js";
 
@@ -23,9 +25,7 @@ export type {
   ElicitResult,
   GetPromptResult,
   Implementation,
-  InputRequest,
   InputRequiredResult,
-  InputResponse,
   ListPromptsResult,
   ListResourceTemplatesResult,
   ListResourcesResult,
@@ -39,6 +39,12 @@ export type {
   Tool,
 } from "../../generated/2026-07-28/types.js";
 export type { InputRequiredMethod } from "../../generated/2026-07-28/methods.js";
+
+// The schema gives these two unions no description; named here so editors show one.
+/** One question in an `InputRequiredResult`'s `inputRequests`: an elicitation, a sampling request or a roots request. */
+export type InputRequest = SchemaInputRequest;
+/** The answer to one {@link InputRequest}, sent back under the same key in `inputResponses`. */
+export type InputResponse = SchemaInputResponse;
 
 /** Parameters of a `roots/list` input request (usually empty). */
 export type ListRootsRequestParams = InputRequestMap["roots/list"]["params"];
