@@ -22,23 +22,21 @@ function newestMtime(path: string): number {
   return newest;
 }
 
-/** True when `target` is missing, or (with `fresh`) older than a build input. */
-function needsBuild(target: string, fresh: boolean): boolean {
+/** True when `target` is missing or older than a build input. */
+function needsBuild(target: string): boolean {
   if (!existsSync(target)) return true;
-  if (!fresh) return false;
   const built = statSync(target).mtimeMs;
   return BUILD_INPUTS.some((input) => newestMtime(join(root, input)) > built);
 }
 
 /**
- * Makes sure `dist/<file>` exists, building the package when it does not.
- * With `fresh`, also rebuilds when a source is newer than that file, for
- * tests that check the whole published shape rather than one entry.
+ * Makes sure `dist/<file>` exists and is newer than every source, building
+ * the package when it is not. Every caller goes through this check, so a
+ * stale dist/ is rebuilt once, under the lock, before any test runs from it.
  */
-export function ensureBuilt(file: string, options: { fresh?: boolean } = {}): void {
+export function ensureBuilt(file: string): void {
   const target = join(root, "dist", file);
-  const fresh = options.fresh ?? false;
-  if (!needsBuild(target, fresh)) return;
+  if (!needsBuild(target)) return;
   const lock = join(root, "node_modules", ".mcp-roundtrip-build-lock");
   const deadline = Date.now() + 120_000;
   for (;;) {
@@ -51,7 +49,7 @@ export function ensureBuilt(file: string, options: { fresh?: boolean } = {}): vo
     }
   }
   try {
-    if (!needsBuild(target, fresh)) return;
+    if (!needsBuild(target)) return;
     const build = spawnSync(process.execPath, ["scripts/build.mjs"], { cwd: root, encoding: "utf8" });
     if (build.status !== 0) throw new Error(`npm run build failed:\n${build.stderr}`);
   } finally {

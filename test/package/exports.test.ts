@@ -48,7 +48,7 @@ function runNode(source: string, args: string[] = []): string {
   return run.stdout;
 }
 
-beforeAll(() => ensureBuilt("runtime/index.js", { fresh: true }), 180_000);
+beforeAll(() => ensureBuilt("runtime/index.js"), 180_000);
 
 describe("package.json exports, loaded from dist/ by the package's own name", () => {
   it("lists exactly the entries this test knows", () => {
