@@ -54,23 +54,8 @@ function argumentsFor(tool: Tool): Json {
   return args;
 }
 
-async function connect(target: string): Promise<Client> {
-  try {
-    return await Client.connect(target, options);
-  } catch (error) {
-    // A server may reject the first version it is offered and name what it supports:
-    // offer again when our version is on its list (the request-metadata scenario does this).
-    const supported = (error as { supported?: unknown }).supported;
-    if (Array.isArray(supported) && supported.includes("2026-07-28")) {
-      log("server rejected the first version offer; retrying with", supported);
-      return Client.connect(target, options);
-    }
-    throw error;
-  }
-}
-
 async function run(target: string): Promise<void> {
-  const client = await connect(target);
+  const client = await Client.connect(target, options);
   try {
     switch (scenario) {
       case "tools_call": {
