@@ -1,0 +1,163 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { emitIndex } from "./emit-index.js";
+import { emitMethods } from "./emit-methods.js";
+import { emitTypes } from "./emit-types.js";
+import { emitValidatorDeclarations, emitValidators } from "./emit-validators.js";
+import { headerLine } from "./header.js";
+import { buildModel } from "./model.js";
+import { applyOverlay, readOverlay } from "./overlay/index.js";
+import { loadSchema, readSources, schemaLocation, updatePin } from "./sources.js";
+
+/** Parsed command line of `npm run codegen`. */
+export interface Options {
+  check: boolean;
+  acceptNewSchema: boolean;
+  schema?: string;
+  revisions?: string[];
+}
+
+const USAGE = `usage: npm run codegen -- [--check] [--accept-new-schema] [--revision REV]… [--schema PATH|URL]
+  --check               generate in memory; exit 1 naming every file that differs from generated/
+  --accept-new-schema   adopt a schema whose sha256 differs from schema/sources.json (rewrites the pin)
+  --revision REV        only this revision (repeatable); default: every revision in schema/sources.json
+  --schema PATH|URL     read the schema from here (needs exactly one revision; default: the default revision)
+  MCP_SCHEMA_DIR        read <dir>/<rev>/schema.json instead of the pinned paths`;
+
+/**
+ * Parses argv.
+ *
+ * @throws TypeError for an unknown flag or a flag missing its value.
+ */
+export function parseArgs(argv: string[]): Options {
+  const options: Options = { check: false, acceptNewSchema: false };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const value = () => {
+      const next = argv[++i];
+      if (next === undefined || next.startsWith("--")) throw new TypeError(`${arg} needs a value\n${USAGE}`);
+      return next;
+    };
+    if (arg === "--check") options.check = true;
+    else if (arg === "--accept-new-schema") options.acceptNewSchema = true;
+    else if (arg === "--schema") options.schema = value();
+    else if (arg.startsWith("--schema=")) options.schema = arg.slice("--schema=".length);
+    else if (arg === "--revision") (options.revisions ??= []).push(value());
+    else if (arg === "--help" || arg === "-h") throw new TypeError(USAGE);
+    else throw new TypeError(`unknown argument ${arg}\n${USAGE}`);
+  }
+  return options;
+}
+
+/** One generated file: path relative to the repository root and its full text. */
+export interface GeneratedFile {
+  path: string;
+  text: string;
+}
+
+/**
+ * Generates every file of one revision in memory.
+ *
+ * @throws Error when the schema's sha256 differs from its pin (unless accepted).
+ */
+export async function generateRevision(root: string, revision: string, options: Options): Promise<{ files: GeneratedFile[]; newPin?: string }> {
+  const sources = readSources(root);
+  const pinned = sources.revisions[revision];
+  if (!pinned) throw new Error(`no revision ${revision} in schema/sources.json (known: ${Object.keys(sources.revisions).join(", ")})`);
+  const location = schemaLocation(root, revision, pinned, options.schema);
+  const loaded = await loadSchema(revision, location);
+  let newPin: string | undefined;
+  if (loaded.sha256 !== pinned.sha256) {
+    if (!options.acceptNewSchema || options.check) {
+      throw new Error(
+        `the ${revision} schema at ${location} has sha256 ${loaded.sha256}, but schema/sources.json pins ${pinned.sha256}. ` +
+          "If this is a spec release you mean to adopt, run `npm run codegen -- --accept-new-schema`, review the overlay and commit.",
+      );
+    }
+    newPin = loaded.sha256;
+  }
+  const overlay = readOverlay(root, revision);
+  const forTypes = applyOverlay(loaded.document, overlay, "types").schema;
+  const { schema, extraErrorCodes } = applyOverlay(loaded.document, overlay, "validators");
+  const model = buildModel(revision, schema, extraErrorCodes);
+  const header = headerLine(revision, loaded.sha256);
+  const dir = `generated/${revision}`;
+  const files: GeneratedFile[] = [
+    { path: `${dir}/types.ts`, text: await emitTypes(header, forTypes) },
+    { path: `${dir}/methods.ts`, text: emitMethods(header, model) },
+    { path: `${dir}/validators.js`, text: emitValidators(header, schema, model) },
+    { path: `${dir}/validators.d.ts`, text: emitValidatorDeclarations(header, model) },
+    { path: `${dir}/index.ts`, text: emitIndex(header) },
+  ];
+  return newPin === undefined ? { files } : { files, newPin };
+}
+
+/** Files in generated/<rev>/ that the generator no longer writes. */
+function strayFiles(root: string, revision: string, files: GeneratedFile[]): string[] {
+  const dir = join(root, "generated", revision);
+  if (!existsSync(dir)) return [];
+  const wanted = new Set(files.map((file) => file.path));
+  return readdirSync(dir)
+    .map((name) => `generated/${revision}/${name}`)
+    .filter((path) => !wanted.has(path));
+}
+
+const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
+
+/** Runs the generator; returns the process exit code. */
+export async function main(root: string, argv: string[]): Promise<number> {
+  const started = performance.now();
+  let options: Options;
+  try {
+    options = parseArgs(argv);
+  } catch (error) {
+    console.error((error as Error).message);
+    return 2;
+  }
+  const sources = readSources(root);
+  const revisions = options.revisions ?? (options.schema ? [sources.defaultRevision] : Object.keys(sources.revisions));
+  if (options.schema && revisions.length !== 1) {
+    console.error("--schema names one schema.json: pick its revision with a single --revision");
+    return 2;
+  }
+  const stale: string[] = [];
+  try {
+    for (const revision of revisions) {
+      const { files, newPin } = await generateRevision(root, revision, options);
+      const strays = strayFiles(root, revision, files);
+      if (options.check) {
+        for (const file of files) {
+          const path = join(root, file.path);
+          if (!existsSync(path) || readFileSync(path, "utf8") !== file.text) stale.push(file.path);
+        }
+        stale.push(...strays.map((path) => `${path} (not generated any more)`));
+        continue;
+      }
+      mkdirSync(join(root, "generated", revision), { recursive: true });
+      for (const file of files) {
+        const path = join(root, file.path);
+        if (!existsSync(path) || readFileSync(path, "utf8") !== file.text) writeFileSync(path, file.text);
+        console.log(`  ${file.path.padEnd(40)} ${kib(Buffer.byteLength(file.text)).padStart(10)}`);
+      }
+      for (const path of strays) console.warn(`  ${path}: not generated any more; delete it`);
+      if (newPin) {
+        updatePin(root, revision, newPin);
+        console.log(`  schema/sources.json: ${revision} pinned to sha256 ${newPin}`);
+      }
+    }
+  } catch (error) {
+    console.error(`codegen: ${(error as Error).message}`);
+    return 1;
+  }
+  const seconds = ((performance.now() - started) / 1000).toFixed(2);
+  if (options.check) {
+    if (stale.length > 0) {
+      console.error(`codegen --check: stale generated files (run npm run codegen):\n${stale.map((p) => `  ${relative(".", p) || p}`).join("\n")}`);
+      return 1;
+    }
+    console.log(`codegen --check: generated/ is up to date (${revisions.join(", ")}; ${seconds}s)`);
+    return 0;
+  }
+  console.log(`codegen: generated ${revisions.join(", ")} in ${seconds}s`);
+  return 0;
+}

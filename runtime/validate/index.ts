@@ -1,0 +1,149 @@
+/**
+ * Validation of MCP messages against the generated JSON Schema validators
+ * (AJV standalone code: no `eval` or `new Function`, so it runs on edge
+ * runtimes). Problems come back as data, `{ path, message }` issues with a
+ * readable summary, never as exceptions.
+ *
+ * @packageDocumentation
+ */
+import * as methods2025 from "../../generated/2025-11-25/methods.js";
+import * as validators2025 from "../../generated/2025-11-25/validators.js";
+import * as methods2026 from "../../generated/2026-07-28/methods.js";
+import type { Validator } from "../../generated/2026-07-28/validators.js";
+import * as validators2026 from "../../generated/2026-07-28/validators.js";
+import { summarise, toIssues, type ValidationIssue } from "./issues.js";
+
+export type { ValidationIssue } from "./issues.js";
+
+/** A protocol revision this package has generated validators for. */
+export type Revision = "2026-07-28" | "2025-11-25";
+
+/** Options shared by the validation functions. */
+export interface ValidateOptions {
+  /** Which revision's schema to check against; default `"2026-07-28"`. */
+  revision?: Revision;
+}
+
+/** The outcome of a validation: the value (typed) when valid, otherwise the issues and a readable message. */
+export type ValidationResult<T = unknown> =
+  | { ok: true; value: T }
+  | { ok: false; issues: ValidationIssue[]; message: string };
+
+/** A definition name of the 2026-07-28 schema (`CallToolRequest`, `InputRequiredResult`, …). */
+export type DefinitionName = keyof typeof validators2026.validators;
+/** A definition name of the 2025-11-25 schema. */
+export type DefinitionName2025 = keyof typeof validators2025.validators;
+
+type Guarded<V> = V extends Validator<infer T> ? T : unknown;
+
+interface RevisionTables {
+  validators: Record<string, Validator>;
+  methodValidators: Record<string, { params: Validator; result: Validator }>;
+  methodTable: Record<string, { request: string }>;
+}
+
+const REVISIONS: Record<Revision, RevisionTables> = {
+  "2026-07-28": {
+    validators: validators2026.validators,
+    methodValidators: validators2026.methodValidators,
+    methodTable: methods2026.METHOD_TABLE,
+  },
+  "2025-11-25": {
+    validators: validators2025.validators,
+    methodValidators: validators2025.methodValidators,
+    methodTable: methods2025.METHOD_TABLE,
+  },
+};
+
+function tablesFor(options: ValidateOptions | undefined): RevisionTables {
+  const revision = options?.revision ?? "2026-07-28";
+  const tables = REVISIONS[revision];
+  if (!tables) {
+    throw new RangeError(`revision must be one of ${Object.keys(REVISIONS).join(", ")}; got ${JSON.stringify(revision)}`);
+  }
+  return tables;
+}
+
+const own = (table: object, key: string) => Object.prototype.hasOwnProperty.call(table, key);
+
+function run<T>(validator: Validator, subject: string, value: unknown): ValidationResult<T> {
+  if (validator(value)) return { ok: true, value: value as T };
+  const issues = toIssues(validator.errors);
+  return { ok: false, issues, message: summarise(subject, issues) };
+}
+
+function unknownMethod(method: string, where: string): ValidationResult<never> {
+  const issues = [{ path: where, message: `names no method of this revision (${JSON.stringify(method)})` }];
+  return { ok: false, issues, message: summarise("method", issues) };
+}
+
+/**
+ * Checks `value` against one schema definition.
+ *
+ * @param name - the definition, e.g. `"CallToolRequest"`.
+ * @param value - any parsed JSON value.
+ * @param options - `revision` picks the schema (default 2026-07-28).
+ * @returns `{ ok: true, value }` or `{ ok: false, issues, message }`.
+ * @throws TypeError when `name` is not a definition of the chosen revision.
+ * @example
+ * ```ts
+ * const checked = validate("CallToolResult", result);
+ * if (!checked.ok) console.error(checked.message); // "Invalid CallToolResult: /content/0/text is required"
+ * ```
+ */
+export function validate<N extends DefinitionName>(name: N, value: unknown, options?: { revision?: "2026-07-28" }): ValidationResult<Guarded<(typeof validators2026.validators)[N]>>;
+export function validate<N extends DefinitionName2025>(name: N, value: unknown, options: { revision: "2025-11-25" }): ValidationResult<Guarded<(typeof validators2025.validators)[N]>>;
+export function validate(name: string, value: unknown, options?: ValidateOptions): ValidationResult;
+export function validate(name: string, value: unknown, options?: ValidateOptions): ValidationResult {
+  const { validators } = tablesFor(options);
+  if (typeof name !== "string" || !own(validators, name)) {
+    throw new TypeError(`validate: ${JSON.stringify(name)} is not a definition of MCP ${options?.revision ?? "2026-07-28"}`);
+  }
+  return run(validators[name]!, name, value);
+}
+
+/**
+ * Checks a whole request message (`{ jsonrpc, id, method, params }`) against
+ * the request definition of `method` (from METHOD_TABLE).
+ *
+ * @param method - the request method, e.g. `"tools/call"`.
+ * @param message - the parsed JSON-RPC request.
+ * @returns an issue at `/method` when the revision has no such method.
+ */
+export function validateRequest(method: string, message: unknown, options?: ValidateOptions): ValidationResult {
+  const { methodTable, validators } = tablesFor(options);
+  if (!own(methodTable, method)) return unknownMethod(method, "/method");
+  const definition = methodTable[method]!.request;
+  return run(validators[definition]!, definition, message);
+}
+
+/**
+ * Checks a request's `params` against the params of `method`.
+ *
+ * @param method - the request method, e.g. `"tools/call"`.
+ * @param params - the request's `params` member.
+ */
+export function validateParams(method: string, params: unknown, options?: ValidateOptions): ValidationResult {
+  const { methodValidators } = tablesFor(options);
+  if (!own(methodValidators, method)) return unknownMethod(method, "");
+  return run(methodValidators[method]!.params, `${method} params`, params);
+}
+
+/**
+ * Checks a result against what `method` may return: its complete result, or,
+ * for `tools/call`, `prompts/get` and `resources/read` in 2026-07-28, an
+ * InputRequiredResult (told apart by `resultType`).
+ *
+ * @param method - the request method the result answers.
+ * @param result - the JSON-RPC response's `result` member.
+ * @example
+ * ```ts
+ * validateResult("tools/call", { resultType: "complete", content: [{ type: "text" }] });
+ * // { ok: false, issues: [{ path: "/content/0/text", message: "is required" }], … }
+ * ```
+ */
+export function validateResult(method: string, result: unknown, options?: ValidateOptions): ValidationResult {
+  const { methodValidators } = tablesFor(options);
+  if (!own(methodValidators, method)) return unknownMethod(method, "");
+  return run(methodValidators[method]!.result, `${method} result`, result);
+}
