@@ -1,0 +1,110 @@
+import type { CryptoBackend } from "./backend.js";
+import { isCanonicalBase64url } from "./base64url.js";
+import { InvalidRequestState } from "./errors.js";
+import { type DerivedKey, deriveKey, readKeyId } from "./keys.js";
+
+/**
+ * Turns envelope bytes into an opaque string and back. The built-in codec
+ * is AES-256-GCM; bring your own (a KMS, an existing token service) through
+ * `RequestStateSecurity({ codec })`.
+ *
+ * Both methods may be sync or async. `unseal` must throw
+ * {@link InvalidRequestState} for any token it did not mint; any other throw
+ * is treated the same way (fails closed) and logged as a codec fault.
+ * Expiry, request binding and principal binding are not the codec's job: the
+ * SDK writes them into the bytes before `seal` and checks them after `unseal`.
+ */
+export interface RequestStateCodec {
+  seal(bytes: Uint8Array): string | Promise<string>;
+  unseal(token: string): Uint8Array | Promise<Uint8Array>;
+}
+
+/** The built-in codec's token prefix, also the start of its associated data. */
+export const TOKEN_PREFIX = "v1.";
+
+const KID_BYTES = 4;
+const NONCE_BYTES = 12;
+const TAG_BYTES = 16;
+const HEADER_BYTES = KID_BYTES + NONCE_BYTES;
+
+/**
+ * The built-in codec, byte-compatible with the reference SDK:
+ * `"v1." + base64url(kid(4) ‖ nonce(12) ‖ ciphertext ‖ tag(16))`, AES-256-GCM
+ * with associated data `"v1." ‖ kid`. The first key seals; every key opens,
+ * found by key id (never by trying each key).
+ *
+ * @internal Reach it as `security.codec`.
+ */
+export class AesGcmCodec implements RequestStateCodec {
+  readonly #backend: CryptoBackend;
+  readonly #sealing: DerivedKey;
+  readonly #byId: Map<number, DerivedKey>;
+  readonly #random: (length: number) => Uint8Array;
+
+  /**
+   * @param secrets - checked secret bytes, the sealing one first.
+   * @throws {RangeError} when two secrets yield the same key id (a repeated key).
+   */
+  constructor(backend: CryptoBackend, secrets: Uint8Array[], random?: (length: number) => Uint8Array) {
+    this.#backend = backend;
+    this.#random = random ?? backend.randomBytes;
+    this.#byId = new Map();
+    const positions = new Map<number, number>();
+    const ring: DerivedKey[] = [];
+    secrets.forEach((secret, index) => {
+      const { keyBytes, ...key } = deriveKey(backend, secret);
+      keyBytes.fill(0);
+      const first = positions.get(key.id);
+      if (first !== undefined) {
+        throw new RangeError(
+          `RequestStateSecurity: keys[${index}] repeats keys[${first}] (same secret, or the same 4-byte key id); ` +
+            "drop the duplicate, or replace one of them with a fresh secret",
+        );
+      }
+      positions.set(key.id, index);
+      this.#byId.set(key.id, key);
+      ring.push(key);
+    });
+    this.#sealing = ring[0]!;
+  }
+
+  /** Encrypts `bytes` under the first key with a fresh random nonce. */
+  seal(bytes: Uint8Array): string {
+    if (!(bytes instanceof Uint8Array)) throw new TypeError(`seal expected Uint8Array, got ${typeof bytes}`);
+    const key = this.#sealing;
+    const nonce = this.#random(NONCE_BYTES);
+    if (!(nonce instanceof Uint8Array) || nonce.length !== NONCE_BYTES) {
+      throw new RangeError(`random source expected to return ${NONCE_BYTES} bytes`);
+    }
+    const header = new Uint8Array(HEADER_BYTES);
+    header.set(key.kid);
+    header.set(nonce, KID_BYTES);
+    const raw = this.#backend.aesGcmSeal(key.aesKey, nonce, key.aad, bytes, header);
+    return TOKEN_PREFIX + this.#backend.encodeBase64url(raw);
+  }
+
+  /**
+   * Decrypts a token this key ring sealed.
+   *
+   * @throws {InvalidRequestState} for anything else: wrong prefix, non-canonical
+   * base64url, too short, unknown key id, failed authentication.
+   */
+  unseal(token: string): Uint8Array {
+    if (typeof token !== "string") throw new InvalidRequestState("token is not a string");
+    if (!token.startsWith(TOKEN_PREFIX)) throw new InvalidRequestState("token does not start with v1.");
+    const body = token.slice(TOKEN_PREFIX.length);
+    if (!isCanonicalBase64url(body)) throw new InvalidRequestState("token is not canonical unpadded base64url");
+    const raw = this.#backend.decodeBase64url(body);
+    if (raw.length < HEADER_BYTES + TAG_BYTES) throw new InvalidRequestState("token is too short");
+    const key = this.#byId.get(readKeyId(raw, 0));
+    if (!key) throw new InvalidRequestState("token was sealed with an unknown key (retired, or another deployment's)");
+    const plaintext = this.#backend.aesGcmOpen(
+      key.aesKey,
+      raw.subarray(KID_BYTES, HEADER_BYTES),
+      key.aad,
+      raw.subarray(HEADER_BYTES),
+    );
+    if (!plaintext) throw new InvalidRequestState("token failed authentication (tampered or forged)");
+    return plaintext;
+  }
+}

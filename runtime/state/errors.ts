@@ -1,0 +1,63 @@
+import { JsonRpcErrorCode, McpError } from "../jsonrpc/errors.js";
+
+/** The one message every rejected `requestState` answers with, whatever the cause. */
+export const INVALID_REQUEST_STATE_MESSAGE = "Invalid or expired requestState";
+
+/** The `data.reason` every rejected `requestState` carries on the wire. */
+export const INVALID_REQUEST_STATE_REASON = "invalid_request_state";
+
+/**
+ * The fixed rejection of an incoming `requestState`: JSON-RPC `-32602`,
+ * message `"Invalid or expired requestState"`, `data: { reason: "invalid_request_state" }`.
+ *
+ * The wire form never says which check failed. Custom codecs throw it from
+ * `unseal` for any token they did not mint; the optional `detail` goes to the
+ * server's log only, never to the peer.
+ *
+ * @example
+ * ```ts
+ * const codec = {
+ *   seal: (bytes: Uint8Array) => myKms.encrypt(bytes),
+ *   unseal(token: string) {
+ *     if (!token.startsWith("kms1.")) throw new InvalidRequestState("unknown token format");
+ *     return myKms.decrypt(token);
+ *   },
+ * };
+ * ```
+ */
+export class InvalidRequestState extends McpError {
+  override readonly name = "InvalidRequestState" as const;
+  /** Why the token was rejected, for the server's log. Never sent to the peer. */
+  readonly detail: string | undefined;
+
+  /**
+   * @param detail - the real reason, logged by the server and never sent on the wire.
+   * @param options - `cause`, kept for debugging; also never sent on the wire.
+   */
+  constructor(detail?: string, options?: { cause?: unknown }) {
+    super(
+      JsonRpcErrorCode.InvalidParams,
+      INVALID_REQUEST_STATE_MESSAGE,
+      { reason: INVALID_REQUEST_STATE_REASON },
+      options,
+    );
+    this.detail = detail;
+  }
+}
+
+/**
+ * A fresh copy of the fixed rejection as a plain {@link McpError}, so a server
+ * answers every failed `requestState` with exactly the same bytes.
+ *
+ * @example
+ * ```ts
+ * catch (error) {
+ *   if (error instanceof InvalidRequestState) return errorResponse(id, invalidRequestStateError());
+ * }
+ * ```
+ */
+export function invalidRequestStateError(): McpError {
+  return new McpError(JsonRpcErrorCode.InvalidParams, INVALID_REQUEST_STATE_MESSAGE, {
+    reason: INVALID_REQUEST_STATE_REASON,
+  });
+}

@@ -1,0 +1,30 @@
+/**
+ * Request-state security: seals a handler's `requestState` into an
+ * AES-256-GCM token bound to the request, the principal, the audience and a
+ * time window, in the reference SDK's token format, and verifies it on the
+ * way back. Usable on its own; the server wires it in.
+ *
+ * @packageDocumentation
+ */
+export { type RequestStateCodec } from "./codec.js";
+export type { CryptoBackendChoice } from "./backend.js";
+export {
+  INVALID_REQUEST_STATE_MESSAGE,
+  INVALID_REQUEST_STATE_REASON,
+  InvalidRequestState,
+  invalidRequestStateError,
+} from "./errors.js";
+export { MIN_SECRET_BYTES, type RequestStateSecret } from "./keys.js";
+export { principalOf } from "./principal.js";
+export { MemoryReplayStore, type MemoryReplayStoreOptions, type ReplayStore } from "./replay.js";
+export {
+  type MintInput,
+  type RequestBinding,
+  type RequestStateKeySource,
+  type RequestStateLogger,
+  type RequestStateRejection,
+  type RequestStateRejectionReason,
+  RequestStateSecurity,
+  type RequestStateSecurityOptions,
+} from "./security.js";
+export { __TESTS } from "./testing.js";

@@ -1,0 +1,457 @@
+import type { RequestContext } from "../transport/types.js";
+import type { CryptoBackend, CryptoBackendChoice } from "./backend.js";
+import { AesGcmCodec, type RequestStateCodec } from "./codec.js";
+import {
+  argumentsDigest,
+  type Envelope,
+  newPrincipalClaim,
+  parseEnvelope,
+  principalClaimMatches,
+  serializeEnvelope,
+} from "./envelope.js";
+import { InvalidRequestState } from "./errors.js";
+import { describe, KEY_GENERATION_HINT, type RequestStateSecret, secretBytes } from "./keys.js";
+import { principalOf } from "./principal.js";
+import type { ReplayStore } from "./replay.js";
+import { selectBackend } from "./select-backend.js";
+
+/** Where sealing keys come from: a key ring for the built-in codec, or your own codec. Exactly one. */
+export type RequestStateKeySource =
+  | { keys: readonly RequestStateSecret[]; codec?: undefined }
+  | { codec: RequestStateCodec; keys?: undefined };
+
+/** Policy options of {@link RequestStateSecurity}. */
+export interface RequestStateSecurityOptions {
+  /** Seconds a sealed round stays valid (default 600). Each round is sealed afresh. */
+  ttl?: number;
+  /**
+   * The audience claim sealed into every token and required of every
+   * incoming one. Overrides the audience a caller passes to `mint`/`verify`.
+   */
+  audience?: string;
+  /**
+   * Supplies the principal from your own identity signal (a proxy header, a
+   * session) when authentication happens outside the SDK. When set, it alone
+   * decides the principal of a request context; returning `undefined` binds none.
+   */
+  bindPrincipal?: (context: RequestContext) => string | undefined | null;
+  /** Incoming tokens longer than this many UTF-8 bytes are rejected before any crypto (default 65,536). */
+  maxStateBytes?: number;
+  /** A one-time-use store: a token accepted once is rejected afterwards. Off by default. */
+  replay?: ReplayStore;
+  /** Receives one warning per rejected token, with the real reason. Default: `console.warn`. */
+  logger?: RequestStateLogger;
+  /** The clock, in seconds since the epoch (default `Date.now() / 1000`). For tests. */
+  now?: () => number;
+  /** Crypto implementation: `"auto"` (default; node:crypto when present), `"node"` or `"noble"`. */
+  crypto?: CryptoBackendChoice;
+}
+
+/** Why a token was rejected. Logged, never sent to the peer. */
+export type RequestStateRejectionReason =
+  | "not_a_string"
+  | "too_large"
+  | "unseal_failed"
+  | "codec_error"
+  | "malformed_envelope"
+  | "issued_in_future"
+  | "expired"
+  | "method_mismatch"
+  | "target_mismatch"
+  | "arguments_mismatch"
+  | "audience_mismatch"
+  | "principal_missing"
+  | "principal_unexpected"
+  | "principal_mismatch"
+  | "principal_unavailable"
+  | "replayed"
+  | "replay_store_error";
+
+/** What the logger learns about a rejection. Holds no token, key, principal or arguments. */
+export interface RequestStateRejection {
+  reason: RequestStateRejectionReason;
+  method: string;
+  target: string;
+  /** A human-readable explanation. */
+  detail: string;
+}
+
+/** Where rejections are reported. */
+export interface RequestStateLogger {
+  warn(message: string, rejection: RequestStateRejection): void;
+}
+
+/** What binds a token to one request: the fields shared by `mint` and `verify`. */
+export interface RequestBinding {
+  /** The JSON-RPC method: `"tools/call"`, `"prompts/get"` or `"resources/read"`. */
+  method: string;
+  /** The tool or prompt name, or the resource URI. */
+  target: string;
+  /** The request's arguments; absent counts as `{}`. */
+  arguments?: unknown;
+  /**
+   * The principal to bind, e.g. {@link principalOf}(authInfo). When absent and
+   * `context` is given, it is derived from the context (see `principalFor`).
+   */
+  principal?: string;
+  /** The request context, used to derive the principal when `principal` is absent. */
+  context?: RequestContext;
+  /** The audience, unless the security object has its own. */
+  audience?: string;
+  /** The current time in seconds since the epoch, overriding the clock. */
+  now?: number;
+}
+
+/** What `mint` seals: the binding plus the handler's plaintext state. */
+export interface MintInput extends RequestBinding {
+  state: string;
+}
+
+/** Clock skew tolerated on `iat`, in seconds. */
+const CLOCK_SKEW_SECONDS = 60;
+const DEFAULT_TTL_SECONDS = 600;
+const DEFAULT_MAX_STATE_BYTES = 64 * 1024;
+const REPLAY_ID_BYTES = 16;
+
+/** @internal Lets `__TESTS` inject a deterministic random source. */
+export const RANDOM_SOURCE: unique symbol = Symbol("mcp-roundtrip/request-state/random");
+
+const consoleLogger: RequestStateLogger = {
+  warn: (message) => console.warn(message),
+};
+
+/**
+ * Seals `requestState` into an encrypted, authenticated token bound to one
+ * request, one principal and a time window, and verifies it when the client
+ * echoes it back. Every failure is the same {@link InvalidRequestState}; the
+ * real reason goes to the logger.
+ *
+ * Keys: `keys[0]` mints, every key verifies (found by key id), so rotation
+ * is three deployments: `[OLD, NEW]` → `[NEW, OLD]` → (one ttl later) `[NEW]`.
+ *
+ * @example
+ * ```ts
+ * const security = new RequestStateSecurity({ keys: [process.env.STATE_KEY!] }, { audience: "deployer" });
+ * const token = await security.mint({ method: "tools/call", target: "provision", arguments: args, state: "step-2" });
+ * const state = await security.verify(token, { method: "tools/call", target: "provision", arguments: args });
+ * ```
+ */
+export class RequestStateSecurity {
+  /** The codec that turns envelopes into tokens: the built-in AES-256-GCM one, or yours. */
+  readonly codec: RequestStateCodec;
+  /** Seconds a sealed round stays valid. */
+  readonly ttl: number;
+  /** The audience every token carries and must carry, when set. */
+  readonly audience: string | undefined;
+  /** The largest incoming token accepted, in UTF-8 bytes. */
+  readonly maxStateBytes: number;
+  /** Which crypto implementation is in use. */
+  readonly crypto: "node" | "noble";
+
+  readonly #backend: CryptoBackend;
+  readonly #random: (length: number) => Uint8Array;
+  readonly #bindPrincipal: ((context: RequestContext) => string | undefined | null) | undefined;
+  readonly #replay: ReplayStore | undefined;
+  readonly #logger: RequestStateLogger;
+  readonly #now: () => number;
+
+  /**
+   * @param source - `{ keys }` (secrets of 32+ bytes, `Uint8Array` or UTF-8 string; the first mints)
+   *   or `{ codec }`. Policy options may also be given here, as one object.
+   * @param options - policy: `ttl`, `audience`, `bindPrincipal`, `maxStateBytes`, `replay`, `logger`, `now`, `crypto`.
+   * @throws {TypeError} when neither or both of `keys`/`codec` are given, or an option has the wrong type.
+   * @throws {RangeError} for a key shorter than 32 bytes, an empty or duplicated key ring, or an out-of-range option.
+   */
+  constructor(
+    source: RequestStateKeySource & RequestStateSecurityOptions,
+    options: RequestStateSecurityOptions = {},
+  ) {
+    if (typeof source !== "object" || source === null) {
+      throw new TypeError(
+        `RequestStateSecurity expected { keys } or { codec }, got ${describe(source)}. ${KEY_GENERATION_HINT}`,
+      );
+    }
+    const settings: RequestStateSecurityOptions & { [RANDOM_SOURCE]?: (length: number) => Uint8Array } = {
+      ...source,
+      ...options,
+    };
+    const hasKeys = source.keys !== undefined;
+    const hasCodec = source.codec !== undefined;
+    if (hasKeys === hasCodec) {
+      throw new TypeError(
+        `RequestStateSecurity expected exactly one of "keys" or "codec", got ${hasKeys ? "both" : "neither"}. ${KEY_GENERATION_HINT}`,
+      );
+    }
+    this.#backend = selectBackend(settings.crypto);
+    this.crypto = this.#backend.name;
+    this.#random = settings[RANDOM_SOURCE] ?? this.#backend.randomBytes;
+    if (hasKeys) {
+      this.codec = new AesGcmCodec(this.#backend, secretBytes(source.keys), this.#random);
+    } else {
+      assertCodec(source.codec);
+      this.codec = source.codec!;
+    }
+    this.ttl = checkPositive("ttl", settings.ttl ?? DEFAULT_TTL_SECONDS, false);
+    this.maxStateBytes = checkPositive("maxStateBytes", settings.maxStateBytes ?? DEFAULT_MAX_STATE_BYTES, true);
+    if (settings.audience !== undefined && (typeof settings.audience !== "string" || settings.audience === "")) {
+      throw new TypeError(`RequestStateSecurity: "audience" expected a non-empty string, got ${describe(settings.audience)}`);
+    }
+    this.audience = settings.audience;
+    this.#bindPrincipal = checkFunction("bindPrincipal", settings.bindPrincipal);
+    if (settings.replay !== undefined && typeof settings.replay?.claim !== "function") {
+      throw new TypeError(`RequestStateSecurity: "replay" expected an object with a claim() method, e.g. new MemoryReplayStore()`);
+    }
+    this.#replay = settings.replay;
+    if (settings.logger !== undefined && typeof settings.logger?.warn !== "function") {
+      throw new TypeError(`RequestStateSecurity: "logger" expected an object with a warn() method`);
+    }
+    this.#logger = settings.logger ?? consoleLogger;
+    this.#now = checkFunction("now", settings.now) ?? (() => Date.now() / 1000);
+  }
+
+  /**
+   * A security object under a fresh random 32-byte key that lives and dies
+   * with this process: right for stdio or a single HTTP worker, wrong behind a
+   * load balancer or across restarts (use `keys` there). No audience needed.
+   *
+   * @param options - the same policy options as the constructor.
+   * @example
+   * ```ts
+   * const security = RequestStateSecurity.ephemeral({ ttl: 300 });
+   * ```
+   */
+  static ephemeral(options: RequestStateSecurityOptions = {}): RequestStateSecurity {
+    const backend = selectBackend(options.crypto);
+    return new RequestStateSecurity({ keys: [backend.randomBytes(32)] }, options);
+  }
+
+  /**
+   * The principal of a request context: `bindPrincipal(context)` when that
+   * option is set, else {@link principalOf}(`context.authInfo`) when the
+   * transport authenticated the caller, else none.
+   *
+   * @throws {TypeError} when `bindPrincipal` returns something other than a string, `undefined` or `null`.
+   */
+  principalFor(context: RequestContext | undefined): string | undefined {
+    if (this.#bindPrincipal) {
+      if (!context) return undefined;
+      const principal = this.#bindPrincipal(context);
+      if (principal === undefined || principal === null) return undefined;
+      if (typeof principal !== "string") {
+        throw new TypeError(`bindPrincipal expected to return a string or undefined, got ${describe(principal)}`);
+      }
+      return principal;
+    }
+    return context?.authInfo ? principalOf(context.authInfo) : undefined;
+  }
+
+  /**
+   * Seals a handler's plaintext state into a token bound to this request.
+   *
+   * @returns the token to send as `requestState`.
+   * @throws {TypeError} when `method`, `target` or `state` is not a string, or `arguments` is not JSON.
+   * @throws {RangeError} when the token would exceed `maxStateBytes` (it would be rejected on return).
+   */
+  async mint(input: MintInput): Promise<string> {
+    assertBinding(input, "mint");
+    if (typeof input.state !== "string") {
+      throw new TypeError(`mint expected "state" to be a string, got ${describe(input.state)}`);
+    }
+    const now = input.now ?? this.#now();
+    const envelope: Envelope = {
+      v: 1,
+      iat: now,
+      exp: now + this.ttl,
+      m: input.method,
+      t: input.target,
+      a: argumentsDigest(this.#backend, input.arguments),
+      s: input.state,
+    };
+    const audience = this.audience ?? input.audience;
+    if (audience !== undefined) envelope.aud = audience;
+    const principal = input.principal ?? (input.context ? this.principalFor(input.context) : undefined);
+    if (principal !== undefined) envelope.p = newPrincipalClaim(this.#backend, principal, this.#random);
+    const token = await this.codec.seal(this.#backend.utf8Encode(serializeEnvelope(envelope)));
+    if (typeof token !== "string") throw new TypeError(`codec.seal expected to return a string, got ${describe(token)}`);
+    const size = utf8Length(token);
+    if (size > this.maxStateBytes) {
+      throw new RangeError(
+        `sealed requestState is ${size} bytes, over maxStateBytes (${this.maxStateBytes}); keep less in state or raise maxStateBytes`,
+      );
+    }
+    return token;
+  }
+
+  /**
+   * Checks a token the client echoed and returns the plaintext state sealed in it.
+   *
+   * @param token - the incoming `requestState`, as received (any type).
+   * @returns the handler's plaintext state.
+   * @throws {InvalidRequestState} for every failure (forged, tampered, expired, another request,
+   *   another principal or audience, unknown key, replayed); the reason goes to the logger.
+   * @throws {TypeError} when `method` or `target` is not a string (a programming error, not a rejection).
+   */
+  async verify(token: unknown, binding: RequestBinding): Promise<string> {
+    assertBinding(binding, "verify");
+    const rejection = await this.#check(token, binding);
+    if (typeof rejection === "string") return rejection;
+    const details: RequestStateRejection = { ...rejection, method: binding.method, target: binding.target };
+    try {
+      this.#logger.warn(
+        `requestState rejected (${details.reason}) on ${details.method} ${JSON.stringify(details.target)}: ${details.detail}`,
+        details,
+      );
+    } catch {
+      // A broken logger must not turn a clean rejection into a crash.
+    }
+    throw new InvalidRequestState(`${details.reason}: ${details.detail}`);
+  }
+
+  /** Runs every check in order; returns the state, or the first failure. */
+  async #check(
+    token: unknown,
+    binding: RequestBinding,
+  ): Promise<string | { reason: RequestStateRejectionReason; detail: string }> {
+    const fail = (reason: RequestStateRejectionReason, detail: string) => ({ reason, detail });
+    if (typeof token !== "string") return fail("not_a_string", `requestState is ${describe(token)}, not a string`);
+    // The size cap comes before any crypto, so oversized input costs nothing.
+    if (
+      token.length > this.maxStateBytes ||
+      (token.length * 3 > this.maxStateBytes && utf8Length(token) > this.maxStateBytes)
+    ) {
+      return fail("too_large", `requestState is over maxStateBytes (${this.maxStateBytes})`);
+    }
+    let bytes: unknown;
+    try {
+      bytes = await this.codec.unseal(token);
+    } catch (error) {
+      if (error instanceof InvalidRequestState) return fail("unseal_failed", error.detail ?? "codec rejected the token");
+      return fail("codec_error", `codec.unseal threw ${describeError(error, token)}; failing closed`);
+    }
+    if (!(bytes instanceof Uint8Array)) return fail("codec_error", `codec.unseal returned ${describe(bytes)}, not a Uint8Array`);
+    const envelope = parseEnvelope(bytes);
+    if (typeof envelope === "string") return fail("malformed_envelope", envelope);
+
+    const now = binding.now ?? this.#now();
+    if (!(envelope.iat <= now + CLOCK_SKEW_SECONDS)) {
+      return fail("issued_in_future", `issued at ${envelope.iat}, more than ${CLOCK_SKEW_SECONDS}s after now (${now})`);
+    }
+    if (!(now < envelope.exp)) return fail("expired", `expired at ${envelope.exp}, now is ${now}`);
+    if (envelope.m !== binding.method) return fail("method_mismatch", `sealed for method ${JSON.stringify(envelope.m)}`);
+    if (envelope.t !== binding.target) return fail("target_mismatch", `sealed for target ${JSON.stringify(envelope.t)}`);
+    let digest: string;
+    try {
+      digest = argumentsDigest(this.#backend, binding.arguments);
+    } catch (error) {
+      return fail("arguments_mismatch", `arguments cannot be digested: ${describeError(error, token)}`);
+    }
+    if (envelope.a !== digest) return fail("arguments_mismatch", "sealed for other arguments");
+
+    const audience = this.audience ?? binding.audience;
+    if (envelope.aud !== audience) {
+      return fail(
+        "audience_mismatch",
+        envelope.aud === undefined
+          ? "token has no audience, one is required"
+          : audience === undefined
+            ? "token names an audience, none is configured"
+            : "sealed for another audience",
+      );
+    }
+
+    let principal: string | undefined;
+    try {
+      principal = binding.principal ?? (binding.context ? this.principalFor(binding.context) : undefined);
+    } catch (error) {
+      return fail("principal_unavailable", `could not determine the principal: ${describeError(error, token)}`);
+    }
+    if (envelope.p === undefined) {
+      if (principal !== undefined) return fail("principal_missing", "request has a principal, the token is bound to none");
+    } else if (principal === undefined) {
+      return fail("principal_unexpected", "token is bound to a principal, the request has none");
+    } else if (!principalClaimMatches(this.#backend, envelope.p, principal)) {
+      return fail("principal_mismatch", "sealed for another principal");
+    }
+
+    if (this.#replay) {
+      const id = this.#backend.encodeBase64url(
+        this.#backend.sha256(this.#backend.utf8Encode(token)).subarray(0, REPLAY_ID_BYTES),
+      );
+      let first: boolean;
+      try {
+        first = await this.#replay.claim(id, envelope.exp, now);
+      } catch (error) {
+        return fail("replay_store_error", `replay store failed: ${describeError(error, token)}; failing closed`);
+      }
+      if (first !== true) return fail("replayed", "token was already used");
+    }
+    return envelope.s;
+  }
+}
+
+function assertBinding(binding: RequestBinding, operation: string): void {
+  if (typeof binding !== "object" || binding === null) {
+    throw new TypeError(`${operation} expected { method, target, arguments? }, got ${describe(binding)}`);
+  }
+  for (const field of ["method", "target"] as const) {
+    if (typeof binding[field] !== "string") {
+      throw new TypeError(`${operation} expected "${field}" to be a string, got ${describe(binding[field])}`);
+    }
+  }
+  for (const field of ["principal", "audience"] as const) {
+    if (binding[field] !== undefined && typeof binding[field] !== "string") {
+      throw new TypeError(`${operation} expected "${field}" to be a string or undefined, got ${describe(binding[field])}`);
+    }
+  }
+  if (binding.now !== undefined && !Number.isFinite(binding.now)) {
+    throw new TypeError(`${operation} expected "now" to be a finite number of seconds, got ${describe(binding.now)}`);
+  }
+}
+
+function assertCodec(codec: unknown): void {
+  const candidate = codec as Partial<RequestStateCodec> | null;
+  if (typeof candidate !== "object" || candidate === null || typeof candidate.seal !== "function" || typeof candidate.unseal !== "function") {
+    throw new TypeError(
+      `RequestStateSecurity: "codec" expected an object with seal(bytes) → string and unseal(string) → bytes, got ${describe(codec)}`,
+    );
+  }
+}
+
+function checkPositive(name: string, value: unknown, integer: boolean): number {
+  if (typeof value !== "number" || !Number.isFinite(value) || value <= 0 || (integer && !Number.isSafeInteger(value))) {
+    throw new RangeError(
+      `RequestStateSecurity: "${name}" expected a positive ${integer ? "integer" : "number"}, got ${typeof value === "number" ? value : describe(value)}`,
+    );
+  }
+  return value;
+}
+
+function checkFunction<T>(name: string, value: T | undefined): T | undefined {
+  if (value !== undefined && typeof value !== "function") {
+    throw new TypeError(`RequestStateSecurity: "${name}" expected a function, got ${describe(value)}`);
+  }
+  return value;
+}
+
+/** Names an error for the log, with the token cut out in case the thrower quoted it. */
+function describeError(error: unknown, token: string): string {
+  const name = error instanceof Error ? error.name : describe(error);
+  const message = error instanceof Error ? error.message : "";
+  const redacted = token.length >= 8 ? message.split(token).join("<requestState>") : message;
+  return message ? `${name}: ${redacted.slice(0, 200)}` : name;
+}
+
+/** UTF-8 length of a string without encoding it. */
+function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) continue;
+    if (code < 0x800) bytes += 1;
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 2; // the pair's two code units become four bytes
+      i++;
+    } else bytes += 2;
+  }
+  return bytes;
+}
