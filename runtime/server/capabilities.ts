@@ -1,0 +1,71 @@
+import type { ClientCapabilities } from "../../generated/2026-07-28/index.js";
+
+type CapabilityBag = Record<string, Record<string, object>>;
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function add(missing: CapabilityBag, capability: string, mode?: string): void {
+  const entry = (missing[capability] ??= {});
+  if (mode !== undefined) entry[mode] = {};
+}
+
+/** Form mode is also what a bare `elicitation: {}` declares (the spec's backwards-compatible reading). */
+function supportsElicitationMode(declared: unknown, mode: string): boolean {
+  if (!isObject(declared)) return false;
+  if (mode === "form" && declared.form === undefined && declared.url === undefined) return true;
+  return isObject(declared[mode]);
+}
+
+/**
+ * Lists the client capabilities that a set of input requests needs but the
+ * request's `_meta` did not declare.
+ *
+ * Elicitation needs its mode (`form`, the default, or `url`); sampling needs
+ * `sampling`, plus `sampling.tools` when it offers tools or a tool choice and
+ * `sampling.context` when it asks for context inclusion; `roots/list` needs
+ * `roots`.
+ *
+ * @param inputRequests - the `inputRequests` map a handler returned
+ * @param declared - the client's capabilities for this request
+ * @returns the missing capabilities in `ClientCapabilities` shape, or
+ *   `undefined` when the client can answer every request
+ * @internal
+ */
+export function missingClientCapabilities(
+  inputRequests: Record<string, unknown> | undefined,
+  declared: ClientCapabilities,
+): ClientCapabilities | undefined {
+  if (inputRequests === undefined) return undefined;
+  let missing: CapabilityBag | undefined;
+  for (const key in inputRequests) {
+    const request = inputRequests[key];
+    if (!isObject(request)) continue; // shape errors are the result validator's to report
+    const params = isObject(request.params) ? request.params : {};
+    switch (request.method) {
+      case "elicitation/create": {
+        const mode = typeof params.mode === "string" ? params.mode : "form";
+        if (!supportsElicitationMode(declared.elicitation, mode)) add((missing ??= {}), "elicitation", mode);
+        break;
+      }
+      case "sampling/createMessage": {
+        const sampling = declared.sampling;
+        if (!isObject(sampling)) {
+          add((missing ??= {}), "sampling");
+        }
+        const usesTools = (Array.isArray(params.tools) && params.tools.length > 0) || params.toolChoice !== undefined;
+        if (usesTools && !(isObject(sampling) && isObject(sampling.tools))) add((missing ??= {}), "sampling", "tools");
+        const includesContext = params.includeContext === "thisServer" || params.includeContext === "allServers";
+        if (includesContext && !(isObject(sampling) && isObject(sampling.context))) add((missing ??= {}), "sampling", "context");
+        break;
+      }
+      case "roots/list":
+        if (!isObject(declared.roots)) add((missing ??= {}), "roots");
+        break;
+      default:
+        break;
+    }
+  }
+  return missing as ClientCapabilities | undefined;
+}

@@ -1,0 +1,131 @@
+import type { JsonRpcId, JsonRpcNotification } from "../jsonrpc/messages.js";
+import type { AuthInfo, RequestContext } from "../transport/types.js";
+import type { ClientCapabilities, Implementation, InputResponses } from "../../generated/2026-07-28/index.js";
+import { principalOf } from "../state/index.js";
+import type { RequestMeta } from "./meta.js";
+
+/**
+ * What every handler receives about the request it answers. The same shape
+ * serves the low-level `Server` and `McpServer`.
+ */
+export interface ServerRequestContext {
+  /** The JSON-RPC id of this request (a retry has a new one). */
+  readonly requestId: JsonRpcId;
+  /** The method being answered, e.g. `"tools/call"`. */
+  readonly method: string;
+  /** The protocol version the request declared. */
+  readonly protocolVersion: string;
+  /** The capabilities the client declared on this request; never inferred from earlier ones. */
+  readonly clientCapabilities: ClientCapabilities;
+  /** The client's self-reported name and version, for display and logs only. */
+  readonly clientInfo: Implementation | undefined;
+  /** The request's whole `_meta` (progress token, trace context, vendor keys). */
+  readonly meta: Readonly<Record<string, unknown>>;
+  /** The verified identity the transport attached, if it authenticated the caller. */
+  readonly authInfo: AuthInfo | undefined;
+  /** The principal string request state is bound to, derived from `authInfo`; `undefined` when unauthenticated. */
+  readonly principal: string | undefined;
+  /** Aborted when the caller goes away or cancels this request. */
+  readonly signal: AbortSignal;
+  /** The client's answers to the previous round's input requests, under the keys the server chose. */
+  readonly inputResponses: InputResponses | undefined;
+  /** The previous round's state, always plaintext (verified and unsealed when a boundary is installed). */
+  readonly requestState: string | undefined;
+  /**
+   * Sends a notification related to this request (progress, log message).
+   * Resolves without sending when the transport has no channel for it.
+   */
+  sendNotification(notification: JsonRpcNotification): Promise<void>;
+}
+
+/**
+ * The server's own implementation of {@link ServerRequestContext}. The abort
+ * controller is created only when a handler reads `signal`, because most
+ * handlers never do and the hot path should not pay for one.
+ * @internal
+ */
+export class RequestContextImpl implements ServerRequestContext {
+  readonly requestId: JsonRpcId;
+  readonly method: string;
+  readonly protocolVersion: string;
+  readonly clientCapabilities: ClientCapabilities;
+  readonly clientInfo: Implementation | undefined;
+  readonly meta: Readonly<Record<string, unknown>>;
+  readonly authInfo: AuthInfo | undefined;
+  inputResponses: InputResponses | undefined;
+  requestState: string | undefined;
+  /** What the transport passed along with the message. */
+  readonly transport: RequestContext | undefined;
+  private controller: AbortController | undefined;
+  private cancelReason: unknown;
+  private cancelled = false;
+  private byClient = false;
+  private principalComputed = false;
+  private principalValue: string | undefined;
+  private detach: (() => void) | undefined;
+
+  constructor(requestId: JsonRpcId, method: string, meta: RequestMeta, transport: RequestContext | undefined) {
+    this.requestId = requestId;
+    this.method = method;
+    this.protocolVersion = meta.protocolVersion;
+    this.clientCapabilities = meta.clientCapabilities;
+    this.clientInfo = meta.clientInfo;
+    this.meta = meta.raw;
+    this.transport = transport;
+    this.authInfo = transport?.authInfo;
+  }
+
+  get principal(): string | undefined {
+    if (!this.principalComputed) {
+      this.principalValue = this.authInfo === undefined ? undefined : principalOf(this.authInfo);
+      this.principalComputed = true;
+    }
+    return this.principalValue;
+  }
+
+  get signal(): AbortSignal {
+    if (this.controller === undefined) {
+      this.controller = new AbortController();
+      const outer = this.transport?.signal;
+      if (this.cancelled) this.controller.abort(this.cancelReason);
+      else if (outer !== undefined) {
+        if (outer.aborted) this.controller.abort(outer.reason);
+        else {
+          const onAbort = (): void => this.cancel(outer.reason);
+          outer.addEventListener("abort", onAbort, { once: true });
+          this.detach = () => outer.removeEventListener("abort", onAbort);
+        }
+      }
+    }
+    return this.controller.signal;
+  }
+
+  /** True once the request was cancelled (by the transport or `notifications/cancelled`). */
+  get isCancelled(): boolean {
+    return this.cancelled || this.transport?.signal?.aborted === true;
+  }
+
+  async sendNotification(notification: JsonRpcNotification): Promise<void> {
+    const send = this.transport?.sendNotification;
+    if (send !== undefined && !this.isCancelled) await send(notification);
+  }
+
+  /** True once the client cancelled with `notifications/cancelled`: the spec asks for no response then. */
+  get isCancelledByClient(): boolean {
+    return this.byClient;
+  }
+
+  /** Aborts the handler's signal. */
+  cancel(reason: unknown, byClient = false): void {
+    if (this.cancelled) return;
+    this.cancelled = true;
+    this.byClient = byClient;
+    this.cancelReason = reason;
+    this.controller?.abort(reason);
+  }
+
+  /** Detaches from the transport's signal once the request is answered. */
+  dispose(): void {
+    this.detach?.();
+  }
+}

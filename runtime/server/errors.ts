@@ -1,0 +1,36 @@
+import { JsonRpcErrorCode, McpError } from "../jsonrpc/errors.js";
+import type { JsonRpcErrorObject } from "../jsonrpc/errors.js";
+import type { JsonRpcErrorResponse, JsonRpcId } from "../jsonrpc/messages.js";
+import type { ServerLogger } from "./types.js";
+
+/** Writes to the console; what `Server` uses when no logger is given. @internal */
+export const consoleLogger: ServerLogger = {
+  warn: (message, details) => console.warn(message, details ?? ""),
+  error: (message, details) => console.error(message, details ?? ""),
+};
+
+/** An error response for `id` (absent when the request's id could not be read). @internal */
+export function errorResponse(id: JsonRpcId | undefined, error: JsonRpcErrorObject): JsonRpcErrorResponse {
+  return id === undefined ? { jsonrpc: "2.0", error } : { jsonrpc: "2.0", id, error };
+}
+
+/** `-32603` with a message the caller may read; the details stay in the log. @internal */
+export function internalError(message: string): McpError {
+  return new McpError(JsonRpcErrorCode.InternalError, message);
+}
+
+/**
+ * Turns whatever a handler threw into the wire error. An `McpError` passes
+ * through as the handler chose; anything else is a bug or an outage whose
+ * message and stack may hold secrets, so the peer only learns "Internal
+ * error" and the logger gets the rest.
+ * @internal
+ */
+export function toErrorObject(error: unknown, method: string, logger: ServerLogger): JsonRpcErrorObject {
+  if (error instanceof McpError) {
+    if (error.code === JsonRpcErrorCode.InternalError) logger.error(`${method}: ${error.message}`, { cause: error.cause });
+    return error.toJSON();
+  }
+  logger.error(`${method}: handler threw; answering -32603`, { error });
+  return { code: JsonRpcErrorCode.InternalError, message: "Internal error" };
+}

@@ -1,0 +1,224 @@
+import { JsonRpcErrorCode, McpError } from "../jsonrpc/errors.js";
+import type { JsonRpcResponse } from "../jsonrpc/messages.js";
+import type { MessageHandler, RequestContext } from "../transport/types.js";
+import { RequestStateSecurity } from "../state/index.js";
+import type { Implementation, ServerCapabilities } from "../../generated/2026-07-28/index.js";
+import { PromptRegistry, type PromptConfig, type PromptHandler } from "./registry/prompts.js";
+import {
+  ResourceRegistry,
+  type ResourceConfig,
+  type StaticResourceHandler,
+  type TemplateResourceHandler,
+} from "./registry/resources.js";
+import { ToolRegistry, type ToolConfig, type ToolHandler } from "./registry/tools.js";
+import { Server, type ServerOptions } from "./server.js";
+import { requestStateBoundary, type RequestStateSealer } from "./state-boundary.js";
+import { UriTemplate } from "./uri-template.js";
+
+/** Options of {@link McpServer}. */
+export interface McpServerOptions extends Omit<ServerOptions, "capabilities"> {
+  /**
+   * How `requestState` is sealed. Default: `RequestStateSecurity.ephemeral()`,
+   * a key that lives and dies with this process, which suits stdio and a
+   * single HTTP worker. Pass `new RequestStateSecurity({ keys: [...] })`
+   * whenever a retry may reach another instance or outlive a restart.
+   */
+  requestStateSecurity?: RequestStateSealer;
+  /**
+   * The audience sealed into every token. Default: the security's own
+   * audience, else the server's name.
+   */
+  audience?: string;
+  /** Extra capabilities to advertise on top of the ones the registrations imply. */
+  capabilities?: ServerCapabilities;
+}
+
+// Lists of an McpServer are the same for every caller; ttl 0 because registrations may change.
+const PUBLIC = Object.freeze({ ttlMs: 0, cacheScope: "public" as const });
+
+// Names too common to tell one service from another: as an audience they would let a
+// token minted by some other "mcp-server" sharing the key verify here.
+const GENERIC_NAMES: ReadonlySet<string> = new Set([
+  "", "mcp", "server", "mcpserver", "mcpservice", "service", "app", "default", "unnamed", "untitled",
+  "test", "example", "demo", "myserver", "myapp", "localhost", "fastmcp", "mcpserverapp",
+]);
+
+/**
+ * True for a server name distinctive enough to serve as the audience of
+ * sealed request state.
+ * @internal
+ */
+export function isDistinctiveName(name: string): boolean {
+  return !GENERIC_NAMES.has(name.toLowerCase().replace(/[^a-z0-9]/g, ""));
+}
+
+function audienceOf(security: RequestStateSealer): string | undefined {
+  const audience = (security as { audience?: unknown }).audience;
+  return typeof audience === "string" && audience.length > 0 ? audience : undefined;
+}
+
+/**
+ * The high-level MCP server: register tools, prompts and resources; the
+ * protocol, argument validation and request-state sealing are handled for
+ * you.
+ *
+ * Any tool, prompt or resource template handler may return an
+ * `InputRequiredResult` (build it with {@link inputRequired}) and read the
+ * client's answers from `ctx.inputResponses` and its own state, in
+ * plaintext, from `ctx.requestState` on the retry. Outgoing state is always
+ * sealed and incoming state always verified before any handler runs, under
+ * an ephemeral per-process key unless `requestStateSecurity` is given.
+ *
+ * @example
+ * ```ts
+ * const mcp = new McpServer({ name: "Briefing", version: "1.0.0" });
+ * mcp.prompt("briefing", { description: "Draft a briefing tuned to its audience" }, (_args, ctx) => {
+ *   const answer = ctx.inputResponses?.audience;
+ *   if (answer === undefined) return inputRequired({ inputRequests: { audience: ASK_AUDIENCE } });
+ *   return [{ role: "user", content: { type: "text", text: `Write a briefing for ${answer.content.audience}.` } }];
+ * });
+ * ```
+ */
+export class McpServer implements MessageHandler {
+  /** The low-level server underneath, for `use(...)` and inspection. */
+  readonly server: Server;
+  private readonly tools = new ToolRegistry();
+  private readonly prompts = new PromptRegistry();
+  private readonly resources = new ResourceRegistry();
+  private readonly extraCapabilities: ServerCapabilities | undefined;
+
+  /**
+   * @param info - the server's name and version; the name is also the default audience of sealed state
+   * @param options - sealing policy, instructions, caching defaults, logger
+   * @throws TypeError when `requestStateSecurity` is given explicitly but the
+   *   server has no distinctive name and no audience is set (a shared key
+   *   would then accept tokens minted by any other unnamed service)
+   */
+  constructor(info: Implementation, options: McpServerOptions = {}) {
+    const { requestStateSecurity, audience, capabilities, ...serverOptions } = options;
+    if (audience !== undefined && (typeof audience !== "string" || audience.length === 0)) {
+      throw new TypeError("McpServer: audience must be a non-empty string");
+    }
+    this.extraCapabilities = capabilities;
+    this.server = new Server(
+      info,
+      {
+        onListTools: () => (this.require(this.tools.size, "Tools"), this.tools.list()),
+        onCallTool: (params, ctx) => (this.require(this.tools.size, "Tools"), this.tools.call(params, ctx)),
+        onListPrompts: () => (this.require(this.prompts.size, "Prompts"), this.prompts.list()),
+        onGetPrompt: (params, ctx) => (this.require(this.prompts.size, "Prompts"), this.prompts.get(params, ctx)),
+        onListResources: () => (this.require(this.resources.size, "Resources"), this.resources.list()),
+        onListResourceTemplates: () => (this.require(this.resources.size, "Resources"), this.resources.listTemplates()),
+        onReadResource: (params, ctx) => (this.require(this.resources.size, "Resources"), this.resources.read(params, ctx)),
+        onComplete: (params) => {
+          const { ref, argument, context } = params;
+          if (ref.type === "ref/prompt") return this.prompts.complete(ref.name, argument.name, argument.value, context?.arguments);
+          return this.resources.complete(ref.uri, argument.name, argument.value, context?.arguments);
+        },
+      },
+      { cache: { "tools/list": PUBLIC, "prompts/list": PUBLIC, "resources/templates/list": PUBLIC }, ...serverOptions, capabilities: () => this.capabilities() },
+    );
+    const name = this.server.serverInfo.name;
+    let security = requestStateSecurity;
+    if (security === undefined) {
+      security = RequestStateSecurity.ephemeral();
+    } else if (audience === undefined && audienceOf(security) === undefined && !isDistinctiveName(name)) {
+      throw new TypeError(
+        `McpServer: an explicit requestStateSecurity needs a distinctive server name or an audience, and ${JSON.stringify(name)} is neither. ` +
+          "Sealed state is bound to that audience so that another service sharing your key cannot replay its tokens here: " +
+          'name the server (new McpServer({ name: "billing-api", version }) ) or set an audience (in RequestStateSecurity({ ..., audience }) or McpServer options).',
+      );
+    }
+    const boundAudience = audience ?? (audienceOf(security) === undefined && name.length > 0 ? name : undefined);
+    this.server.use(requestStateBoundary(security, boundAudience === undefined ? {} : { audience: boundAudience }));
+  }
+
+  /**
+   * Registers a tool.
+   *
+   * @param name - unique tool name
+   * @param config - description and JSON Schemas; `inputSchema` is checked before the handler runs (`-32602` naming the field)
+   * @param handler - the tool body; may return an `InputRequiredResult`
+   * @returns this server, for chaining
+   * @throws TypeError on a duplicate name, a non-function handler, or a schema that does not compile
+   * @example
+   * ```ts
+   * mcp.tool("add", { inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] } },
+   *   ({ a, b }) => ({ content: [{ type: "text", text: String(Number(a) + Number(b)) }] }));
+   * ```
+   */
+  tool<Args extends Record<string, unknown> = Record<string, unknown>>(name: string, config: ToolConfig, handler: ToolHandler<Args>): this {
+    this.tools.register(name, config, handler as ToolHandler);
+    return this;
+  }
+
+  /**
+   * Registers a prompt.
+   *
+   * @param name - unique prompt name
+   * @param config - description and arguments (required ones are checked before the handler runs)
+   * @param handler - returns the messages (or a `GetPromptResult`), or an `InputRequiredResult`
+   * @returns this server, for chaining
+   * @throws TypeError on a duplicate name or malformed arguments
+   */
+  prompt(name: string, config: PromptConfig, handler: PromptHandler): this {
+    this.prompts.register(name, config, handler);
+    return this;
+  }
+
+  /**
+   * Registers a static resource (a fixed URI) or a resource template (an
+   * RFC 6570 template, given as a {@link UriTemplate} or a string with `{…}`
+   * expressions). Only templates receive the round-trip context and may ask
+   * for input; a static resource that returns an `InputRequiredResult`
+   * answers `-32603`.
+   *
+   * @param uriOrTemplate - `"config://app"`, or `"file:///{+path}"` / `new UriTemplate(...)`
+   * @param config - name (default: the URI), description, MIME type, completions for template variables
+   * @param handler - static: `(uri, ctx)`; template: `(uri, variables, ctx)`
+   * @returns this server, for chaining
+   * @throws TypeError on a duplicate URI or template, a malformed template, or a non-absolute static URI
+   */
+  resource(uri: string, config: ResourceConfig, handler: StaticResourceHandler): this;
+  resource(template: UriTemplate | string, config: ResourceConfig, handler: TemplateResourceHandler): this;
+  resource(uriOrTemplate: string | UriTemplate, config: ResourceConfig, handler: StaticResourceHandler | TemplateResourceHandler): this {
+    if (typeof config !== "object" || config === null) throw new TypeError("McpServer.resource: config must be an object");
+    if (typeof handler !== "function") throw new TypeError("McpServer.resource: the handler must be a function");
+    if (uriOrTemplate instanceof UriTemplate) {
+      this.resources.registerTemplate(uriOrTemplate, config, handler as TemplateResourceHandler);
+    } else if (typeof uriOrTemplate === "string" && UriTemplate.isTemplate(uriOrTemplate)) {
+      this.resources.registerTemplate(new UriTemplate(uriOrTemplate), config, handler as TemplateResourceHandler);
+    } else if (typeof uriOrTemplate === "string") {
+      this.resources.registerStatic(uriOrTemplate, config, handler as StaticResourceHandler);
+    } else {
+      throw new TypeError("McpServer.resource: the first argument must be a URI string or a UriTemplate");
+    }
+    return this;
+  }
+
+  /**
+   * Answers one decoded JSON-RPC message (see `Server.handle`). Never rejects.
+   * @param message - one decoded JSON value from a transport
+   * @param context - what the transport knows about the caller
+   */
+  handle(message: unknown, context?: RequestContext): Promise<JsonRpcResponse | undefined> {
+    return this.server.handle(message, context);
+  }
+
+  private capabilities(): ServerCapabilities {
+    const capabilities: Record<string, unknown> = {};
+    if (this.tools.size > 0) capabilities.tools = {};
+    if (this.prompts.size > 0) capabilities.prompts = {};
+    if (this.resources.size > 0) capabilities.resources = {};
+    if (this.prompts.hasCompleters || this.resources.hasCompleters) capabilities.completions = {};
+    return { ...capabilities, ...this.extraCapabilities } as ServerCapabilities;
+  }
+
+  private require(count: number, feature: string): void {
+    if (count === 0) {
+      throw new McpError(JsonRpcErrorCode.MethodNotFound, `${feature} not supported`, {
+        reason: `Server does not support the ${feature.toLowerCase()} capability`,
+      });
+    }
+  }
+}

@@ -1,0 +1,97 @@
+import { JsonRpcErrorCode, McpError } from "../../jsonrpc/errors.js";
+import type {
+  CallToolRequestParams,
+  CallToolResult,
+  InputRequiredResult,
+  ListToolsResult,
+  Tool,
+  ToolAnnotations,
+} from "../../../generated/2026-07-28/index.js";
+import type { ServerRequestContext } from "../context.js";
+import { internalError } from "../errors.js";
+import { isInputRequiredResult } from "../input-required.js";
+import { compileJsonSchema, type SchemaValidator } from "../json-schema.js";
+import type { HandlerResult, MaybePromise } from "../types.js";
+
+/** How a tool describes itself in `tools/list`. */
+export interface ToolConfig {
+  title?: string;
+  description?: string;
+  /** JSON Schema (2020-12 unless `$schema` says draft-07) of the arguments; checked before the handler runs. Default `{ type: "object" }`. */
+  inputSchema?: Record<string, unknown>;
+  /** JSON Schema of `structuredContent`; when given, every successful result must carry conforming `structuredContent`. */
+  outputSchema?: Record<string, unknown>;
+  annotations?: ToolAnnotations;
+  icons?: Tool["icons"];
+  _meta?: Record<string, unknown>;
+}
+
+/**
+ * A tool's body: receives the validated arguments and the request context;
+ * returns the result, or an `InputRequiredResult` to ask the client first.
+ */
+export type ToolHandler<Args = Record<string, unknown>> = (
+  args: Args,
+  ctx: ServerRequestContext,
+) => MaybePromise<HandlerResult<CallToolResult> | InputRequiredResult>;
+
+interface RegisteredTool {
+  readonly definition: Tool;
+  readonly handler: ToolHandler;
+  readonly checkInput: SchemaValidator;
+  readonly checkOutput: SchemaValidator | undefined;
+}
+
+/** The tools of an `McpServer`, in registration order. @internal */
+export class ToolRegistry {
+  private readonly tools = new Map<string, RegisteredTool>();
+
+  get size(): number {
+    return this.tools.size;
+  }
+
+  register(name: string, config: ToolConfig, handler: ToolHandler): void {
+    if (typeof name !== "string" || name.length === 0) throw new TypeError("McpServer.tool: the name must be a non-empty string");
+    if (this.tools.has(name)) throw new TypeError(`McpServer.tool: a tool named ${JSON.stringify(name)} is already registered`);
+    if (typeof config !== "object" || config === null) throw new TypeError(`McpServer.tool(${JSON.stringify(name)}): config must be an object`);
+    if (typeof handler !== "function") throw new TypeError(`McpServer.tool(${JSON.stringify(name)}): the handler must be a function`);
+    const inputSchema = config.inputSchema ?? { type: "object" };
+    if ((inputSchema as { type?: unknown }).type !== "object") {
+      throw new TypeError(`McpServer.tool(${JSON.stringify(name)}): inputSchema must describe an object ({ type: "object", ... })`);
+    }
+    const checkInput = compileJsonSchema(inputSchema, `inputSchema of tool ${JSON.stringify(name)}`);
+    const checkOutput = config.outputSchema === undefined ? undefined : compileJsonSchema(config.outputSchema, `outputSchema of tool ${JSON.stringify(name)}`);
+    const definition: Record<string, unknown> = { name, inputSchema };
+    for (const key of ["title", "description", "outputSchema", "annotations", "icons", "_meta"] as const) {
+      if (config[key] !== undefined) definition[key] = config[key];
+    }
+    this.tools.set(name, { definition: definition as unknown as Tool, handler, checkInput, checkOutput });
+  }
+
+  list(): HandlerResult<ListToolsResult> {
+    return { tools: Array.from(this.tools.values(), (tool) => tool.definition) };
+  }
+
+  async call(params: CallToolRequestParams, ctx: ServerRequestContext): Promise<HandlerResult<CallToolResult> | InputRequiredResult> {
+    const tool = this.tools.get(params.name);
+    if (tool === undefined) throw new McpError(JsonRpcErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
+    const args = params.arguments ?? {};
+    const input = tool.checkInput(args);
+    if (!input.ok) {
+      throw new McpError(JsonRpcErrorCode.InvalidParams, `Invalid arguments for tool ${params.name}: ${input.message}`, {
+        issues: input.issues,
+      });
+    }
+    const result = await tool.handler(args, ctx);
+    if (tool.checkOutput !== undefined && !isInputRequiredResult(result) && typeof result === "object" && result !== null && result.isError !== true) {
+      if (!("structuredContent" in result)) {
+        throw internalError(`Internal error: tool ${params.name} declares an outputSchema but returned no structuredContent`);
+      }
+      const output = tool.checkOutput(result.structuredContent);
+      if (!output.ok) {
+        throw internalError(`Internal error: structuredContent of tool ${params.name} does not match its outputSchema: ${output.message}`);
+      }
+    }
+    return result;
+  }
+}

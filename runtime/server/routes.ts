@@ -1,0 +1,34 @@
+import type { ServerHandlers } from "./types.js";
+
+/** How the server answers one method. @internal */
+export interface Route {
+  /** The handler that answers it; `undefined` for built-in methods. */
+  readonly handler: keyof ServerHandlers | undefined;
+  /** Schema definition of the complete result. */
+  readonly result: string;
+  /** Whether complete results carry `ttlMs`/`cacheScope`. */
+  readonly cacheable: boolean;
+  /** Whether the method may answer `input_required` (MRTR's supported requests). */
+  readonly mayAskInput: boolean;
+}
+
+function route(handler: keyof ServerHandlers | undefined, result: string, cacheable: boolean, mayAskInput = false): Route {
+  return Object.freeze({ handler, result, cacheable, mayAskInput });
+}
+
+/**
+ * Every request method the server answers. A `Map` rather than an object so
+ * that a method named `__proto__` or `toString` is just unknown.
+ * @internal
+ */
+export const ROUTES: ReadonlyMap<string, Route> = new Map([
+  ["server/discover", route(undefined, "DiscoverResult", true)],
+  ["tools/list", route("onListTools", "ListToolsResult", true)],
+  ["tools/call", route("onCallTool", "CallToolResult", false, true)],
+  ["prompts/list", route("onListPrompts", "ListPromptsResult", true)],
+  ["prompts/get", route("onGetPrompt", "GetPromptResult", false, true)],
+  ["resources/list", route("onListResources", "ListResourcesResult", true)],
+  ["resources/templates/list", route("onListResourceTemplates", "ListResourceTemplatesResult", true)],
+  ["resources/read", route("onReadResource", "ReadResourceResult", true, true)],
+  ["completion/complete", route("onComplete", "CompleteResult", false)],
+]);

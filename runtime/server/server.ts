@@ -1,0 +1,383 @@
+import { JsonRpcErrorCode, McpError } from "../jsonrpc/errors.js";
+import type { JsonRpcId, JsonRpcResponse } from "../jsonrpc/messages.js";
+import type { MessageHandler, RequestContext } from "../transport/types.js";
+import type { Implementation, InputRequiredResult, ServerCapabilities } from "../../generated/2026-07-28/index.js";
+import { principalOf } from "../state/index.js";
+import { missingClientCapabilities } from "./capabilities.js";
+import { RequestContextImpl } from "./context.js";
+import { consoleLogger, errorResponse, internalError, toErrorObject } from "./errors.js";
+import { MetaKey, SUPPORTED_PROTOCOL_VERSIONS, readRequestMeta } from "./meta.js";
+import { ROUTES, type Route } from "./routes.js";
+import type {
+  CacheableMethod,
+  CacheHint,
+  MiddlewareRequest,
+  ServerHandlers,
+  ServerLogger,
+  ServerMiddleware,
+} from "./types.js";
+import { assertValidRequest, assertValidResult, isValidDefinition } from "./validation.js";
+
+/** Options of the low-level {@link Server}. */
+export interface ServerOptions {
+  /** Guidance for the model on how to use this server, sent in `server/discover`. */
+  instructions?: string;
+  /**
+   * Capabilities to advertise on top of the ones derived from the handlers
+   * (`tools` when `onListTools`/`onCallTool` exist, and so on). A function
+   * replaces the derived set and is asked on every `server/discover`, for
+   * servers whose features change after construction.
+   */
+  capabilities?: ServerCapabilities | (() => ServerCapabilities);
+  /**
+   * Caching hints for results whose handler set none. Default: `ttlMs: 0`
+   * (immediately stale) and `cacheScope: "private"`, the choice that is never
+   * wrong; `server/discover` defaults to `"public"`.
+   */
+  cache?: Partial<Record<CacheableMethod, CacheHint>>;
+  /** Receives what never goes on the wire: handler crashes, rejected request state. Default: the console. */
+  logger?: ServerLogger;
+  /**
+   * Check every result a handler returns against the protocol schema before
+   * sending it (default `true`): a malformed result becomes a clear `-32603`
+   * on the server instead of a puzzling failure in the client.
+   */
+  validateResults?: boolean;
+}
+
+const PRIVATE_NOW: CacheHint = Object.freeze({ ttlMs: 0, cacheScope: "private" });
+const PUBLIC_NOW: CacheHint = Object.freeze({ ttlMs: 0, cacheScope: "public" });
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function isThenable<T>(value: unknown): value is PromiseLike<T> {
+  return typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
+}
+
+function readableId(message: Record<string, unknown>): JsonRpcId | undefined {
+  const id = message.id;
+  return typeof id === "string" || typeof id === "number" ? id : undefined;
+}
+
+function invalidRequest(detail: string): McpError {
+  return new McpError(JsonRpcErrorCode.InvalidRequest, `Invalid Request: ${detail}`);
+}
+
+/**
+ * The low-level MCP server for protocol revision 2026-07-28: you write the
+ * handlers, it enforces the protocol around them.
+ *
+ * Every request is checked before a handler runs (JSON-RPC shape, the
+ * required `_meta` protocol version and client capabilities, the generated
+ * schema validator for its method), and every result is finished after:
+ * `resultType` stamped, `serverInfo` added to `_meta`, caching hints filled
+ * in on cacheable results. `onCallTool`, `onGetPrompt` and `onReadResource`
+ * may return an `InputRequiredResult` (see {@link inputRequired}); the server
+ * answers `-32021` instead when it asks for something the client did not
+ * declare. Nothing is sealed until you opt in with
+ * `server.use(requestStateBoundary(security))`.
+ *
+ * `Server` implements `MessageHandler`: hand it decoded JSON-RPC messages
+ * from any transport.
+ *
+ * @example
+ * ```ts
+ * const server = new Server({ name: "Provisioner", version: "1.0.0" }, {
+ *   onListTools: () => ({ tools: [provisionTool] }),
+ *   onCallTool: (params, ctx) => {
+ *     const answer = ctx.inputResponses?.region;
+ *     if (answer === undefined) return inputRequired({ inputRequests: { region: ASK_REGION } });
+ *     return { content: [{ type: "text", text: "Provisioned." }] };
+ *   },
+ * });
+ * ```
+ */
+export class Server implements MessageHandler {
+  /** The name and version this server reports in every result's `_meta`. */
+  readonly serverInfo: Readonly<Implementation>;
+  private readonly handlers: ServerHandlers;
+  private readonly middlewares: ServerMiddleware[] = [];
+  private readonly logger: ServerLogger;
+  private readonly validateResults: boolean;
+  private readonly cacheHints: Map<string, CacheHint>;
+  private readonly capabilitiesSource: () => ServerCapabilities;
+  private readonly instructions: string | undefined;
+  private readonly inFlight = new Map<JsonRpcId, RequestContextImpl>();
+
+  /**
+   * @param info - the server's name and version (`serverInfo`)
+   * @param handlers - the methods this server answers
+   * @param options - instructions, extra capabilities, caching defaults, logger
+   * @throws TypeError when `info` lacks a string `name` or `version`, a
+   *   handler is not a function, or a caching hint is malformed
+   */
+  constructor(info: Implementation, handlers: ServerHandlers = {}, options: ServerOptions = {}) {
+    if (!isObject(info) || typeof info.name !== "string" || typeof info.version !== "string") {
+      throw new TypeError('Server: the first argument must be { name: string, version: string }, e.g. { name: "my-server", version: "1.0.0" }');
+    }
+    for (const [key, handler] of Object.entries(handlers)) {
+      if (handler !== undefined && typeof handler !== "function") {
+        throw new TypeError(`Server: handler ${key} must be a function, got ${typeof handler}`);
+      }
+    }
+    this.serverInfo = Object.freeze({ ...info });
+    this.handlers = handlers;
+    this.logger = options.logger ?? consoleLogger;
+    this.validateResults = options.validateResults ?? true;
+    this.cacheHints = new Map();
+    for (const [method, hint] of Object.entries(options.cache ?? {})) {
+      if (!ROUTES.get(method)?.cacheable) throw new TypeError(`Server: ${method} is not a cacheable method`);
+      if (!isObject(hint) || !Number.isInteger(hint.ttlMs) || hint.ttlMs < 0 || (hint.cacheScope !== "public" && hint.cacheScope !== "private")) {
+        throw new TypeError(`Server: cache hint for ${method} must be { ttlMs: integer >= 0, cacheScope: "public" | "private" }`);
+      }
+      this.cacheHints.set(method, Object.freeze({ ttlMs: hint.ttlMs, cacheScope: hint.cacheScope }));
+    }
+    const extra = options.capabilities;
+    this.capabilitiesSource = typeof extra === "function" ? extra : (() => {
+      const fixed = this.deriveCapabilities(extra);
+      return () => fixed;
+    })();
+    this.instructions = options.instructions;
+  }
+
+  /**
+   * Installs a middleware around the handlers, such as the request-state
+   * boundary. Middlewares run in the order installed.
+   *
+   * @param middleware - hooks to run before handlers and on `InputRequiredResult`s
+   * @returns this server, for chaining
+   * @throws TypeError when `middleware` has neither hook
+   */
+  use(middleware: ServerMiddleware): this {
+    if (!isObject(middleware) || (typeof middleware.onRequest !== "function" && typeof middleware.onInputRequired !== "function")) {
+      throw new TypeError("Server.use: expected a middleware with onRequest and/or onInputRequired, e.g. requestStateBoundary(security)");
+    }
+    this.middlewares.push(middleware);
+    return this;
+  }
+
+  /** The capabilities `server/discover` advertises. */
+  get capabilities(): ServerCapabilities {
+    return this.capabilitiesSource();
+  }
+
+  /**
+   * Answers one decoded JSON-RPC message. Resolves to the response for a
+   * request, `undefined` for a notification (or a request the client
+   * cancelled with `notifications/cancelled`). Never rejects.
+   *
+   * @param message - one decoded JSON value from a transport
+   * @param context - what the transport knows about the caller
+   */
+  async handle(message: unknown, context?: RequestContext): Promise<JsonRpcResponse | undefined> {
+    if (!isObject(message)) {
+      return errorResponse(undefined, invalidRequest("expected one JSON-RPC 2.0 message object").toJSON());
+    }
+    const method = message.method;
+    if (typeof method !== "string") {
+      // A response: 2026-07-28 servers send no requests, so there is nothing to match it to.
+      if ("result" in message || "error" in message) return undefined;
+      return errorResponse(readableId(message), invalidRequest('"method" must be a string').toJSON());
+    }
+    if (!("id" in message)) {
+      this.handleNotification(method, message, context);
+      return undefined;
+    }
+    const id = readableId(message);
+    if (id === undefined) {
+      return errorResponse(undefined, invalidRequest('"id" must be a string or a number (MCP forbids null)').toJSON());
+    }
+    if (message.jsonrpc !== "2.0") {
+      return errorResponse(id, invalidRequest('"jsonrpc" must be "2.0"').toJSON());
+    }
+    let ctx: RequestContextImpl | undefined;
+    try {
+      const route = ROUTES.get(method);
+      if (route === undefined) throw this.unknownMethod(method);
+      const handler = route.handler === undefined ? undefined : this.handlers[route.handler];
+      if (route.handler !== undefined && handler === undefined) {
+        throw new McpError(JsonRpcErrorCode.MethodNotFound, `Method not found: ${method} (this server does not provide it)`);
+      }
+      const meta = readRequestMeta(message.params, SUPPORTED_PROTOCOL_VERSIONS);
+      let params = message.params as Record<string, unknown>;
+      if (route.mayAskInput && params.requestState === null) {
+        // JSON null means "no state": some clients send it rather than omitting the field.
+        params = { ...params };
+        delete params.requestState;
+        message = { ...message, params };
+      }
+      assertValidRequest(method, message);
+      ctx = new RequestContextImpl(id, method, meta, context);
+      this.track(ctx);
+      const result = await this.run(route, handler, params, ctx);
+      if (ctx.isCancelledByClient) return undefined;
+      return { jsonrpc: "2.0", id, result };
+    } catch (error) {
+      if (ctx?.isCancelledByClient) return undefined;
+      return errorResponse(id, toErrorObject(error, method, this.logger));
+    } finally {
+      if (ctx !== undefined) this.untrack(ctx);
+    }
+  }
+
+  private async run(
+    route: Route,
+    handler: ServerHandlers[keyof ServerHandlers] | undefined,
+    params: Record<string, unknown>,
+    ctx: RequestContextImpl,
+  ): Promise<Record<string, unknown>> {
+    if (handler === undefined) return this.finishComplete(route, ctx.method, this.discoverResult());
+    let request: MiddlewareRequest | undefined;
+    if (this.middlewares.length > 0) {
+      request = { method: ctx.method, params, context: ctx, logger: this.logger, transport: ctx.transport };
+      for (const middleware of this.middlewares) {
+        const pending = middleware.onRequest?.(request);
+        if (isThenable(pending)) await pending;
+      }
+      params = request.params;
+    }
+    if (route.mayAskInput) {
+      ctx.inputResponses = params.inputResponses as RequestContextImpl["inputResponses"];
+      ctx.requestState = params.requestState as string | undefined;
+    }
+    let raw: unknown = (handler as (params: unknown, ctx: unknown) => unknown)(params, ctx);
+    if (isThenable(raw)) raw = await raw;
+    if (!isObject(raw)) {
+      throw internalError(`Internal error: the ${ctx.method} handler returned ${raw === null ? "null" : typeof raw}, not a result object`);
+    }
+    if (raw.resultType === "input_required") {
+      return this.finishInputRequired(route, raw as unknown as InputRequiredResult, params, ctx, request);
+    }
+    if (raw.resultType !== undefined && raw.resultType !== "complete") {
+      throw internalError(`Internal error: the ${ctx.method} handler returned resultType ${JSON.stringify(raw.resultType)}; use "complete" or "input_required"`);
+    }
+    return this.finishComplete(route, ctx.method, { ...raw });
+  }
+
+  private finishComplete(route: Route, method: string, result: Record<string, unknown>): Record<string, unknown> {
+    result.resultType = "complete";
+    result._meta = this.resultMeta(result._meta);
+    if (route.cacheable) {
+      const hint = this.cacheHints.get(method) ?? (method === "server/discover" ? PUBLIC_NOW : PRIVATE_NOW);
+      if (result.ttlMs === undefined) result.ttlMs = hint.ttlMs;
+      if (result.cacheScope === undefined) result.cacheScope = hint.cacheScope;
+    }
+    if (this.validateResults) assertValidResult(method, route.result, result);
+    return result;
+  }
+
+  private async finishInputRequired(
+    route: Route,
+    raw: InputRequiredResult,
+    params: Record<string, unknown>,
+    ctx: RequestContextImpl,
+    request: MiddlewareRequest | undefined,
+  ): Promise<Record<string, unknown>> {
+    const method = ctx.method;
+    if (!route.mayAskInput) {
+      throw internalError(
+        `Internal error: the ${method} handler returned an InputRequiredResult; only tools/call, prompts/get and resources/read may ask for input`,
+      );
+    }
+    const inputRequests = raw.inputRequests;
+    const hasRequests = isObject(inputRequests) && Object.keys(inputRequests).length > 0;
+    if (!hasRequests && typeof raw.requestState !== "string") {
+      throw internalError(`Internal error: the ${method} handler returned an InputRequiredResult with neither inputRequests nor requestState`);
+    }
+    // Caching hints are deliberately absent: interim results are never cacheable.
+    let result: InputRequiredResult = { resultType: "input_required", _meta: this.resultMeta(raw._meta) } as InputRequiredResult;
+    if (hasRequests) result.inputRequests = inputRequests;
+    if (raw.requestState !== undefined) result.requestState = raw.requestState;
+    if (this.validateResults) assertValidResult(method, "InputRequiredResult", result);
+    const missing = missingClientCapabilities(result.inputRequests as Record<string, unknown> | undefined, ctx.clientCapabilities);
+    if (missing !== undefined) {
+      throw new McpError(
+        JsonRpcErrorCode.MissingRequiredClientCapability,
+        `Server requires client capabilities this request did not declare: ${describeCapabilities(missing)}`,
+        { requiredCapabilities: missing },
+      );
+    }
+    if (this.middlewares.length > 0) {
+      const hookRequest = request ?? { method, params, context: ctx, logger: this.logger, transport: ctx.transport };
+      for (const middleware of this.middlewares) {
+        if (middleware.onInputRequired === undefined) continue;
+        const next = middleware.onInputRequired(result, hookRequest);
+        result = isThenable(next) ? await next : next;
+      }
+    }
+    return result as unknown as Record<string, unknown>;
+  }
+
+  private discoverResult(): Record<string, unknown> {
+    const result: Record<string, unknown> = {
+      supportedVersions: [...SUPPORTED_PROTOCOL_VERSIONS],
+      capabilities: this.capabilitiesSource(),
+    };
+    if (this.instructions !== undefined) result.instructions = this.instructions;
+    return result;
+  }
+
+  private resultMeta(own: unknown): Record<string, unknown> {
+    return isObject(own) ? { ...own, [MetaKey.serverInfo]: this.serverInfo } : { [MetaKey.serverInfo]: this.serverInfo };
+  }
+
+  private unknownMethod(method: string): McpError {
+    if (method === "initialize") {
+      return new McpError(
+        JsonRpcErrorCode.MethodNotFound,
+        `Method not found: initialize. This server speaks MCP ${SUPPORTED_PROTOCOL_VERSIONS.join(", ")} only, which has no handshake; send server/discover or any request with _meta["${MetaKey.protocolVersion}"]`,
+        { supported: [...SUPPORTED_PROTOCOL_VERSIONS] },
+      );
+    }
+    return new McpError(JsonRpcErrorCode.MethodNotFound, `Method not found: ${method}`);
+  }
+
+  private handleNotification(method: string, message: Record<string, unknown>, context: RequestContext | undefined): void {
+    if (method !== "notifications/cancelled") return; // the spec forbids answering notifications; unknown ones are ignored
+    if (!isValidDefinition("CancelledNotification", message)) {
+      this.logger.warn("notifications/cancelled ignored: it does not match the schema");
+      return;
+    }
+    const params = message.params as { requestId: JsonRpcId; reason?: string };
+    const target = this.inFlight.get(params.requestId);
+    if (target === undefined) return;
+    // Ids are chosen per connection and the server may be shared by many callers: only the same principal may cancel.
+    const canceller = context?.authInfo === undefined ? undefined : principalOf(context.authInfo);
+    if (canceller !== target.principal) return;
+    target.cancel(params.reason ?? "cancelled by the client", true);
+  }
+
+  private track(ctx: RequestContextImpl): void {
+    this.inFlight.set(ctx.requestId, ctx);
+  }
+
+  private untrack(ctx: RequestContextImpl): void {
+    if (this.inFlight.get(ctx.requestId) === ctx) this.inFlight.delete(ctx.requestId);
+    ctx.dispose();
+  }
+
+  private deriveCapabilities(extra: ServerCapabilities | undefined): ServerCapabilities {
+    const h = this.handlers;
+    const capabilities: Record<string, unknown> = {};
+    if (h.onListTools || h.onCallTool) capabilities.tools = {};
+    if (h.onListPrompts || h.onGetPrompt) capabilities.prompts = {};
+    if (h.onListResources || h.onListResourceTemplates || h.onReadResource) capabilities.resources = {};
+    if (h.onComplete) capabilities.completions = {};
+    for (const [key, value] of Object.entries(extra ?? {})) {
+      const base = capabilities[key];
+      capabilities[key] = isObject(base) && isObject(value) ? { ...base, ...value } : value;
+    }
+    return capabilities as ServerCapabilities;
+  }
+}
+
+function describeCapabilities(capabilities: object): string {
+  const parts: string[] = [];
+  for (const [name, value] of Object.entries(capabilities)) {
+    const modes = isObject(value) ? Object.keys(value) : [];
+    parts.push(modes.length === 0 ? name : modes.map((mode) => `${name}.${mode}`).join(", "));
+  }
+  return parts.join(", ");
+}

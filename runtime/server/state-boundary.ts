@@ -1,0 +1,149 @@
+import { McpError } from "../jsonrpc/errors.js";
+import { InvalidRequestState, invalidRequestStateError, type MintInput, type RequestBinding } from "../state/index.js";
+import type { RequestContext } from "../transport/types.js";
+import type { InputRequiredResult } from "../../generated/2026-07-28/index.js";
+import type { ServerRequestContext } from "./context.js";
+import { internalError } from "./errors.js";
+import type { MiddlewareRequest, ServerLogger, ServerMiddleware } from "./types.js";
+
+/**
+ * The part of `RequestStateSecurity` the boundary uses; either call may be
+ * sync or async (a custom implementation may call a KMS). `verify` throws
+ * `InvalidRequestState` for anything it rejects.
+ */
+export interface RequestStateSealer {
+  mint(input: MintInput): string | Promise<string>;
+  verify(token: string, binding: RequestBinding): string | Promise<string>;
+}
+
+/** Options of {@link requestStateBoundary}. */
+export interface RequestStateBoundaryOptions {
+  /**
+   * The audience claim sealed into every token and required on every echo;
+   * usually the server's name. The security object's own `audience`, when
+   * set, takes precedence.
+   */
+  audience?: string;
+  /**
+   * The principal to bind tokens to. Default: what the security derives
+   * from the transport's context (its `bindPrincipal`, else the verified
+   * `authInfo`; nothing to bind when unauthenticated).
+   */
+  principal?: (ctx: ServerRequestContext) => string | undefined;
+  /**
+   * Receives the real reason a token was rejected (the wire only ever says
+   * "Invalid or expired requestState"). Default: the server's logger.
+   */
+  logger?: ServerLogger;
+}
+
+const SEALED_METHODS: ReadonlySet<string> = new Set(["tools/call", "prompts/get", "resources/read"]);
+
+function isThenable<T>(value: unknown): value is PromiseLike<T> {
+  return typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
+}
+
+const NO_CONTEXT: RequestContext = Object.freeze({});
+
+function bindingOf(
+  request: MiddlewareRequest,
+  audience: string | undefined,
+  principalOf: ((ctx: ServerRequestContext) => string | undefined) | undefined,
+): RequestBinding {
+  const params = request.params;
+  const binding: RequestBinding = {
+    method: request.method,
+    target: (request.method === "resources/read" ? params.uri : params.name) as string,
+    arguments: request.method === "resources/read" ? undefined : params.arguments,
+    context: request.transport ?? NO_CONTEXT,
+  };
+  if (principalOf !== undefined) {
+    const principal = principalOf(request.context);
+    if (principal !== undefined) binding.principal = principal;
+  }
+  if (audience !== undefined) binding.audience = audience;
+  return binding;
+}
+
+/**
+ * The request-state boundary: seals every outgoing `requestState` and
+ * verifies every incoming one, so handlers only ever read and write
+ * plaintext while the wire only ever carries an authenticated, encrypted
+ * token bound to the method, the tool/prompt name or resource URI, the
+ * arguments, the caller and the service.
+ *
+ * Every `requestState` arriving on `tools/call`, `prompts/get` or
+ * `resources/read` is verified before any handler runs, including for
+ * handlers that never mint state (JSON `null` counts as absent). A failed
+ * check, whatever its cause, answers `-32602 "Invalid or expired
+ * requestState"` with `data: { reason: "invalid_request_state" }`; the real
+ * reason goes to the logger.
+ *
+ * @param security - a `RequestStateSecurity` (or anything with its `mint`/`verify`)
+ * @param options - audience, principal resolver, logger
+ * @returns a middleware for `server.use(...)`
+ * @throws TypeError when `security` lacks `mint`/`verify` or `audience` is not a non-empty string
+ * @example
+ * ```ts
+ * server.use(requestStateBoundary(new RequestStateSecurity({ keys: [secret] }), { audience: "provisioner" }));
+ * ```
+ */
+export function requestStateBoundary(security: RequestStateSealer, options: RequestStateBoundaryOptions = {}): ServerMiddleware {
+  if (typeof security !== "object" || security === null || typeof security.mint !== "function" || typeof security.verify !== "function") {
+    throw new TypeError("requestStateBoundary: expected a RequestStateSecurity (an object with mint and verify)");
+  }
+  if (options.audience !== undefined && (typeof options.audience !== "string" || options.audience.length === 0)) {
+    throw new TypeError("requestStateBoundary: audience must be a non-empty string, such as the server's name");
+  }
+  const audience = options.audience;
+  const principalOf = options.principal;
+  const logger = options.logger;
+
+  const reject = (request: MiddlewareRequest, cause: unknown): McpError => {
+    // InvalidRequestState was already reported by the security object, with its real reason.
+    if (!(cause instanceof InvalidRequestState)) {
+      (logger ?? request.logger).warn(`${request.method}: requestState rejected, failing closed`, { cause });
+    }
+    return invalidRequestStateError();
+  };
+
+  return {
+    onRequest(request: MiddlewareRequest): void | Promise<void> {
+      if (!SEALED_METHODS.has(request.method)) return;
+      const token = request.params.requestState;
+      if (token === undefined || token === null) return;
+      if (typeof token !== "string") throw reject(request, new TypeError("requestState is not a string"));
+      let plaintext: string | Promise<string>;
+      try {
+        plaintext = security.verify(token, bindingOf(request, audience, principalOf));
+      } catch (error) {
+        throw reject(request, error);
+      }
+      const accept = (state: string): void => {
+        // A copy: the caller's message (in memory, the client's own object) must keep its token.
+        request.params = { ...request.params, requestState: state };
+      };
+      if (!isThenable<string>(plaintext)) return accept(plaintext);
+      return Promise.resolve(plaintext).then(accept, (error: unknown) => {
+        throw reject(request, error);
+      });
+    },
+
+    onInputRequired(result: InputRequiredResult, request: MiddlewareRequest): InputRequiredResult | Promise<InputRequiredResult> {
+      const state = result.requestState;
+      if (state === undefined) return result;
+      const seal = (token: string): InputRequiredResult => ({ ...result, requestState: token });
+      const fail = (error: unknown): never => {
+        (logger ?? request.logger).error(`${request.method}: could not seal requestState`, { cause: error });
+        throw internalError("Internal error: could not seal requestState");
+      };
+      let token: string | Promise<string>;
+      try {
+        token = security.mint({ ...bindingOf(request, audience, principalOf), state });
+      } catch (error) {
+        return fail(error);
+      }
+      return isThenable<string>(token) ? Promise.resolve(token).then(seal, fail) : seal(token);
+    },
+  };
+}

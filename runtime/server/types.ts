@@ -1,0 +1,107 @@
+import type {
+  CallToolRequestParams,
+  CallToolResult,
+  CompleteRequestParams,
+  CompleteResult,
+  GetPromptRequestParams,
+  GetPromptResult,
+  InputRequiredResult,
+  ListPromptsResult,
+  ListResourcesResult,
+  ListResourceTemplatesResult,
+  ListToolsResult,
+  PaginatedRequestParams,
+  ReadResourceRequestParams,
+  ReadResourceResult,
+} from "../../generated/2026-07-28/index.js";
+import type { RequestContext } from "../transport/types.js";
+import type { ServerRequestContext } from "./context.js";
+
+/** A value or a promise of it. */
+export type MaybePromise<T> = T | Promise<T>;
+
+/**
+ * A result as a handler may write it: the server stamps `resultType:
+ * "complete"`, adds `serverInfo` to `_meta` and fills caching hints it left
+ * out, so none of those are required here.
+ */
+export type HandlerResult<T> = Omit<T, "resultType" | "ttlMs" | "cacheScope"> & {
+  resultType?: "complete";
+  ttlMs?: number;
+  cacheScope?: "public" | "private";
+};
+
+/** A caching hint for one cacheable method (see the spec's caching utility). */
+export interface CacheHint {
+  /** How long, in milliseconds, the client may treat the result as fresh; `>= 0`. */
+  ttlMs: number;
+  /** `"public"` when the result is the same for every caller, `"private"` otherwise. */
+  cacheScope: "public" | "private";
+}
+
+/** The methods whose complete results carry caching hints. */
+export type CacheableMethod =
+  | "server/discover"
+  | "tools/list"
+  | "prompts/list"
+  | "resources/list"
+  | "resources/templates/list"
+  | "resources/read";
+
+/**
+ * Handlers of the low-level {@link Server}. Each receives the validated
+ * `params` and a {@link ServerRequestContext}; a method whose handler is
+ * absent answers `-32601`. Only `onCallTool`, `onGetPrompt` and
+ * `onReadResource` may return an `InputRequiredResult`.
+ */
+export interface ServerHandlers {
+  onListTools?(params: PaginatedRequestParams, ctx: ServerRequestContext): MaybePromise<HandlerResult<ListToolsResult>>;
+  onCallTool?(
+    params: CallToolRequestParams,
+    ctx: ServerRequestContext,
+  ): MaybePromise<HandlerResult<CallToolResult> | InputRequiredResult>;
+  onListPrompts?(params: PaginatedRequestParams, ctx: ServerRequestContext): MaybePromise<HandlerResult<ListPromptsResult>>;
+  onGetPrompt?(
+    params: GetPromptRequestParams,
+    ctx: ServerRequestContext,
+  ): MaybePromise<HandlerResult<GetPromptResult> | InputRequiredResult>;
+  onListResources?(params: PaginatedRequestParams, ctx: ServerRequestContext): MaybePromise<HandlerResult<ListResourcesResult>>;
+  onListResourceTemplates?(
+    params: PaginatedRequestParams,
+    ctx: ServerRequestContext,
+  ): MaybePromise<HandlerResult<ListResourceTemplatesResult>>;
+  onReadResource?(
+    params: ReadResourceRequestParams,
+    ctx: ServerRequestContext,
+  ): MaybePromise<HandlerResult<ReadResourceResult> | InputRequiredResult>;
+  onComplete?(params: CompleteRequestParams, ctx: ServerRequestContext): MaybePromise<HandlerResult<CompleteResult>>;
+}
+
+/** Where the server reports what it does not put on the wire (handler crashes, rejected request state). */
+export interface ServerLogger {
+  warn(message: string, details?: Record<string, unknown>): void;
+  error(message: string, details?: Record<string, unknown>): void;
+}
+
+/** A request as middleware sees it, before the handler runs. */
+export interface MiddlewareRequest {
+  readonly method: string;
+  /** The params the handler will receive; middleware may replace the object (never mutate the caller's). */
+  params: Record<string, unknown>;
+  readonly context: ServerRequestContext;
+  /** The server's logger, for what must not go on the wire. */
+  readonly logger: ServerLogger;
+  /** What the transport passed along with the message (auth, headers), if anything. */
+  readonly transport: RequestContext | undefined;
+}
+
+/**
+ * A hook around the handlers of a low-level {@link Server}, installed with
+ * `server.use(...)`. The request-state boundary is one.
+ */
+export interface ServerMiddleware {
+  /** Runs before the handler; throw an `McpError` to answer with an error instead. */
+  onRequest?(request: MiddlewareRequest): void | Promise<void>;
+  /** Runs on every `InputRequiredResult` after it passed the protocol checks, before it is sent. */
+  onInputRequired?(result: InputRequiredResult, request: MiddlewareRequest): MaybePromise<InputRequiredResult>;
+}

@@ -1,0 +1,35 @@
+import { JsonRpcErrorCode, McpError } from "../jsonrpc/errors.js";
+import { validate, validateRequest } from "../validate/index.js";
+import { internalError } from "./errors.js";
+
+/**
+ * Checks an incoming request against the generated validator of its method.
+ * @throws McpError -32602 whose message names the offending field and whose
+ *   `data.issues` lists every `{ path, message }`
+ * @internal
+ */
+export function assertValidRequest(method: string, message: unknown): void {
+  const outcome = validateRequest(method, message);
+  if (!outcome.ok) {
+    throw new McpError(JsonRpcErrorCode.InvalidParams, `Invalid params: ${outcome.message}`, { issues: outcome.issues });
+  }
+}
+
+/** True when a notification matches its generated definition. @internal */
+export function isValidDefinition(definition: string, value: unknown): boolean {
+  return validate(definition, value).ok;
+}
+
+/**
+ * Checks what a handler produced against the schema definition of its
+ * result, so a server bug surfaces as a clear -32603 here rather than as a
+ * confusing failure in the client.
+ * @throws McpError -32603 naming the method, the definition and the bad field
+ * @internal
+ */
+export function assertValidResult(method: string, definition: string, result: unknown): void {
+  const outcome = validate(definition, result);
+  if (!outcome.ok) {
+    throw internalError(`Internal error: the ${method} handler returned an invalid ${definition}: ${outcome.message}`);
+  }
+}
