@@ -1,0 +1,298 @@
+import type { JsonRpcNotification } from "../jsonrpc/messages.js";
+import { type BackoffPolicy, checkBackoff } from "./backoff.js";
+import type { InputCallbacks } from "./callbacks.js";
+import type { Connection, ProtocolEra } from "./connection.js";
+import { type LoopSettings, runToCompletion } from "./loop.js";
+import { DEFAULT_CLIENT_INFO, deriveCapabilities } from "./meta.js";
+import { type ServerDescription, isKnownMode, negotiate } from "./negotiate.js";
+import { PendingRequest, type PendingRequestJSON } from "./pending.js";
+import type {
+  CallToolResult,
+  ClientCapabilities,
+  CompleteCompletionResult,
+  GetPromptResult,
+  Implementation,
+  JsonObject,
+  ListPromptsResult,
+  ListResourceTemplatesResult,
+  ListResourcesResult,
+  ListToolsResult,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+  ServerCapabilities,
+  Tool,
+} from "./protocol.js";
+import { ClientSession, type RequestOptions } from "./session.js";
+import { type ConnectTarget, openTransport } from "./targets.js";
+
+/** Options of {@link Client.connect}. */
+export interface ClientOptions extends InputCallbacks {
+  /** Sent as `clientInfo` on every request; `false` to send none. Default `{ name: "mcp-roundtrip", version }`. */
+  clientInfo?: Implementation | false;
+  /**
+   * Capabilities merged over those derived from the callbacks (e.g.
+   * `{ elicitation: { form: {}, url: {} } }` when `onElicit` handles URL mode).
+   */
+  capabilities?: ClientCapabilities;
+  /** Most `input_required` rounds one call may take before it throws. Default 10. */
+  inputRequiredMaxRounds?: number;
+  /** Delays between rounds that carry only `requestState`. Default 50 ms doubling to 250 ms. */
+  stateOnlyBackoff?: Partial<BackoffPolicy>;
+  /** `"auto"` (default) probes and falls back to the 2025 handshake; or a version to pin. */
+  mode?: "auto" | "2026-07-28" | "2025-11-25" | "2025-06-18" | "2025-03-26";
+  /** How long the `server/discover` probe may go unanswered before the server is taken as handshake-era. Default 10 s. */
+  probeTimeoutMs?: number;
+  /** Receives notifications (progress, log messages) the server sends while answering. */
+  onNotification?: (notification: JsonRpcNotification) => void;
+  /** Aborts the connection attempt. */
+  signal?: AbortSignal;
+}
+
+/** Options of an automatic call (`callTool`, `getPrompt`, `readResource`, `resume`). */
+export interface CallOptions {
+  /** Bounds the whole call, every round and every callback included. */
+  signal?: AbortSignal;
+  /** Extra `_meta` keys for each request of the call (`progressToken`, …). */
+  meta?: JsonObject;
+}
+
+/** Upper bound on pages fetched by the `listAll*` helpers, against servers whose cursors never end. */
+const MAX_PAGES = 10_000;
+
+/**
+ * An MCP client. `callTool`, `getPrompt` and `readResource` run the
+ * multi-round loop for you: each `InputRequiredResult` is answered by the
+ * callbacks given to {@link Client.connect} and the call retried until it
+ * completes. `client.session` gives the one-request-at-a-time layer for
+ * driving rounds by hand.
+ *
+ * @example
+ * ```ts
+ * const client = await Client.connect(server, {
+ *   onElicit: async (params) => ({ action: "accept", content: { region: "eu-west-1" } }),
+ * });
+ * const result = await client.callTool("provision", { name: "orders" });
+ * ```
+ */
+export class Client {
+  /** One request per call, no automatic rounds; see {@link ClientSession}. */
+  readonly session: ClientSession;
+  private readonly connection: Connection;
+  private readonly server: ServerDescription;
+  private readonly loop: LoopSettings;
+
+  private constructor(connection: Connection, server: ServerDescription, loop: LoopSettings) {
+    this.connection = connection;
+    this.server = server;
+    this.loop = loop;
+    this.session = new ClientSession(connection);
+  }
+
+  /**
+   * Connects to `target` and agrees on a protocol version.
+   *
+   * @param target a `Server`/`McpServer` (or any `MessageHandler`) in this process, or a ready `ClientTransport`.
+   * @param options callbacks, identity, loop limits, version mode.
+   * @throws TypeError / RangeError for a bad target or option.
+   * @throws ProtocolVersionUnsupported when the server shares no version with the client.
+   */
+  static async connect(target: ConnectTarget, options: ClientOptions = {}): Promise<Client> {
+    const maxRounds = options.inputRequiredMaxRounds ?? 10;
+    if (!Number.isInteger(maxRounds) || maxRounds < 0) {
+      throw new RangeError(`inputRequiredMaxRounds must be an integer ≥ 0, got ${String(maxRounds)}.`);
+    }
+    const mode = options.mode ?? "auto";
+    if (!isKnownMode(mode)) {
+      throw new RangeError(
+        `mode must be "auto" or one of "2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"; got ${JSON.stringify(mode)}.`,
+      );
+    }
+    const probeTimeoutMs = options.probeTimeoutMs ?? 10_000;
+    if (typeof probeTimeoutMs !== "number" || !(probeTimeoutMs > 0)) {
+      throw new RangeError(`probeTimeoutMs must be a positive number of milliseconds, got ${String(probeTimeoutMs)}.`);
+    }
+    for (const name of ["onElicit", "onSample", "onListRoots", "onNotification"] as const) {
+      if (options[name] !== undefined && typeof options[name] !== "function") {
+        throw new TypeError(`${name} must be a function, got ${typeof options[name]}.`);
+      }
+    }
+    const backoff = checkBackoff(options.stateOnlyBackoff);
+    const callbacks: InputCallbacks = { onElicit: options.onElicit, onSample: options.onSample, onListRoots: options.onListRoots };
+    const transport = await openTransport(target);
+    try {
+      const { connection, server } = await negotiate({
+        transport,
+        mode,
+        capabilities: deriveCapabilities(callbacks, options.capabilities),
+        clientInfo: options.clientInfo === undefined ? DEFAULT_CLIENT_INFO : options.clientInfo,
+        callbacks,
+        probeTimeoutMs,
+        signal: options.signal,
+        onNotification: options.onNotification,
+      });
+      return new Client(connection, server, { callbacks, maxRounds, backoff });
+    } catch (error) {
+      if (transport !== target) await transport.close().catch(() => {});
+      throw error;
+    }
+  }
+
+  /** The protocol version in use: `"2026-07-28"`, or the handshake-era version agreed with an older server. */
+  get protocolVersion(): string {
+    return this.connection.protocolVersion;
+  }
+
+  /** `"modern"` (per-request `_meta`, multi-round results) or `"legacy"` (2025 handshake, back-channel). */
+  get era(): ProtocolEra {
+    return this.connection.era;
+  }
+
+  /** The server's self-reported name and version, if it gave them. */
+  get serverInfo(): Implementation | undefined {
+    return this.server.serverInfo;
+  }
+
+  /** What the server said it supports. */
+  get serverCapabilities(): ServerCapabilities {
+    return this.server.capabilities;
+  }
+
+  /** The server's guidance for models, if any. */
+  get instructions(): string | undefined {
+    return this.server.instructions;
+  }
+
+  /**
+   * Calls a tool and returns its final `CallToolResult`, answering every
+   * intermediate round with the client's callbacks.
+   *
+   * @throws InputRequiredRoundsExceeded, InputRequestFailed, InvalidServerResult, McpError, or the signal's reason.
+   */
+  async callTool(name: string, args?: JsonObject, options?: CallOptions): Promise<CallToolResult> {
+    checkTarget("callTool", name);
+    const call = { method: "tools/call" as const, name, ...(args === undefined ? {} : { arguments: args }) };
+    return (await runToCompletion(this.session, this.loop, call, options?.signal, options?.meta)) as CallToolResult;
+  }
+
+  /** Gets a prompt, running the rounds like {@link Client.callTool}. */
+  async getPrompt(name: string, args?: Record<string, string>, options?: CallOptions): Promise<GetPromptResult> {
+    checkTarget("getPrompt", name);
+    const call = { method: "prompts/get" as const, name, ...(args === undefined ? {} : { arguments: args }) };
+    return (await runToCompletion(this.session, this.loop, call, options?.signal, options?.meta)) as GetPromptResult;
+  }
+
+  /** Reads a resource, running the rounds like {@link Client.callTool}. */
+  async readResource(uri: string, options?: CallOptions): Promise<ReadResourceResult> {
+    checkTarget("readResource", uri);
+    return (await runToCompletion(this.session, this.loop, { method: "resources/read", uri }, options?.signal, options?.meta)) as ReadResourceResult;
+  }
+
+  /**
+   * Finishes a pending call (perhaps started by another process): answers
+   * its `inputRequests` with this client's callbacks, then continues the loop
+   * to the final result. Rounds count on from `pending.round`.
+   *
+   * @param pending a {@link PendingRequest} or its JSON form (string or object).
+   */
+  async resume(pending: PendingRequest | PendingRequestJSON | string, options?: CallOptions): Promise<JsonObject> {
+    const call = pending instanceof PendingRequest ? pending : PendingRequest.resume(pending);
+    const result = { resultType: "input_required" as const, inputRequests: call.inputRequests, requestState: call.requestState };
+    if (result.inputRequests === undefined) delete result.inputRequests;
+    if (result.requestState === undefined) delete result.requestState;
+    return runToCompletion(this.session, this.loop, call.call, options?.signal, options?.meta, { result, round: call.round });
+  }
+
+  /** Asks the server again what it supports (`server/discover`; modern servers only). */
+  async discover(options?: RequestOptions): Promise<JsonObject> {
+    return this.session.request("server/discover", {}, options);
+  }
+
+  /** One page of `tools/list`. */
+  listTools(cursor?: string, options?: RequestOptions): Promise<ListToolsResult> {
+    return this.page("tools/list", cursor, options) as Promise<ListToolsResult>;
+  }
+  /** One page of `prompts/list`. */
+  listPrompts(cursor?: string, options?: RequestOptions): Promise<ListPromptsResult> {
+    return this.page("prompts/list", cursor, options) as Promise<ListPromptsResult>;
+  }
+  /** One page of `resources/list`. */
+  listResources(cursor?: string, options?: RequestOptions): Promise<ListResourcesResult> {
+    return this.page("resources/list", cursor, options) as Promise<ListResourcesResult>;
+  }
+  /** One page of `resources/templates/list`. */
+  listResourceTemplates(cursor?: string, options?: RequestOptions): Promise<ListResourceTemplatesResult> {
+    return this.page("resources/templates/list", cursor, options) as Promise<ListResourceTemplatesResult>;
+  }
+
+  /** Every tool, following `nextCursor` across pages. */
+  listAllTools(options?: RequestOptions): Promise<Tool[]> {
+    return this.collect<Tool>("tools/list", "tools", options);
+  }
+  /** Every prompt, across pages. */
+  listAllPrompts(options?: RequestOptions): Promise<Prompt[]> {
+    return this.collect<Prompt>("prompts/list", "prompts", options);
+  }
+  /** Every resource, across pages. */
+  listAllResources(options?: RequestOptions): Promise<Resource[]> {
+    return this.collect<Resource>("resources/list", "resources", options);
+  }
+  /** Every resource template, across pages. */
+  listAllResourceTemplates(options?: RequestOptions): Promise<ResourceTemplate[]> {
+    return this.collect<ResourceTemplate>("resources/templates/list", "resourceTemplates", options);
+  }
+
+  /**
+   * Iterates the items of a paginated list method page by page, following
+   * `nextCursor` until the server stops giving one.
+   *
+   * @throws Error when the server repeats a cursor (it would loop forever).
+   */
+  async *paginate<T = JsonObject>(method: string, itemsKey: string, options?: RequestOptions): AsyncGenerator<T, void, undefined> {
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    for (let pages = 0; pages < MAX_PAGES; pages++) {
+      const page = await this.page(method, cursor, options);
+      const items = page[itemsKey];
+      if (Array.isArray(items)) yield* items as T[];
+      const next = page.nextCursor;
+      if (typeof next !== "string") return;
+      if (seen.has(next)) throw new Error(`${method}: the server returned cursor ${JSON.stringify(next)} twice; stopping instead of looping.`);
+      seen.add(next);
+      cursor = next;
+    }
+    throw new Error(`${method}: more than ${MAX_PAGES} pages; stopping.`);
+  }
+
+  /** Asks for completions of a prompt or resource-template argument (`completion/complete`). */
+  complete(params: JsonObject, options?: RequestOptions): Promise<CompleteCompletionResult> {
+    return this.session.request("completion/complete", params, options) as Promise<CompleteCompletionResult>;
+  }
+
+  /** Closes the transport. Later calls throw `ClientClosed`. */
+  close(): Promise<void> {
+    return this.connection.close();
+  }
+
+  /** `await using client = await Client.connect(…)` closes it at scope end. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  private page(method: string, cursor: string | undefined, options: RequestOptions | undefined): Promise<JsonObject> {
+    return this.session.request(method, cursor === undefined ? {} : { cursor }, options);
+  }
+
+  private async collect<T>(method: string, key: string, options: RequestOptions | undefined): Promise<T[]> {
+    const all: T[] = [];
+    for await (const item of this.paginate<T>(method, key, options)) all.push(item);
+    return all;
+  }
+}
+
+function checkTarget(what: string, value: unknown): void {
+  if (typeof value !== "string" || value === "") {
+    throw new TypeError(`${what} needs a non-empty string ${what === "readResource" ? "URI" : "name"}, got ${JSON.stringify(value)}.`);
+  }
+}

@@ -1,0 +1,114 @@
+import type { InputRequiredResult } from "./protocol.js";
+import type { PendingRequest } from "./pending.js";
+
+/**
+ * The server kept answering `input_required` beyond the client's
+ * `inputRequiredMaxRounds`. Carries the last `InputRequiredResult` and the
+ * call as a {@link PendingRequest}, so the caller can inspect it or resume
+ * it by hand.
+ */
+export class InputRequiredRoundsExceeded extends Error {
+  override readonly name = "InputRequiredRoundsExceeded" as const;
+  /** How many `input_required` rounds were answered before giving up. */
+  readonly rounds: number;
+  /** The last `InputRequiredResult` the server sent. */
+  readonly lastResult: InputRequiredResult;
+  /** The unfinished call; `pending.toJSON()` lets another process take it over. */
+  readonly pending: PendingRequest;
+
+  constructor(rounds: number, lastResult: InputRequiredResult, pending: PendingRequest) {
+    super(
+      `${pending.method} "${pending.target}" still needed input after ${rounds} round(s). ` +
+        `Raise inputRequiredMaxRounds if the server legitimately needs more rounds, ` +
+        `or drive the rounds yourself with client.session and { allowInputRequired: true }.`,
+    );
+    this.rounds = rounds;
+    this.lastResult = lastResult;
+    this.pending = pending;
+  }
+}
+
+/**
+ * An input request of a round could not be answered: no callback was given
+ * for its method, the method is unknown, or the callback threw. The round's
+ * other callbacks are aborted through their `signal`.
+ */
+export class InputRequestFailed extends Error {
+  override readonly name = "InputRequestFailed" as const;
+  /** The server-assigned key of the request that failed. */
+  readonly key: string;
+  /** The input request's method (`elicitation/create`, …). */
+  readonly method: string;
+
+  constructor(key: string, method: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.key = key;
+    this.method = method;
+  }
+}
+
+/**
+ * A hand-driven call (`client.session.*`) got an `InputRequiredResult` but
+ * the caller did not opt in with `{ allowInputRequired: true }`.
+ */
+export class InputRequiredNotAllowed extends Error {
+  override readonly name = "InputRequiredNotAllowed" as const;
+  /** The `InputRequiredResult` the server answered with. */
+  readonly result: InputRequiredResult;
+
+  constructor(method: string, target: string, result: InputRequiredResult) {
+    super(
+      `${method} "${target}" answered input_required. Pass { allowInputRequired: true } to receive ` +
+        `the InputRequiredResult and run the rounds yourself, or call client.${methodToClientCall(method)}(), ` +
+        `which runs them with your onElicit/onSample/onListRoots callbacks.`,
+    );
+    this.result = result;
+  }
+}
+
+function methodToClientCall(method: string): string {
+  return method === "prompts/get" ? "getPrompt" : method === "resources/read" ? "readResource" : "callTool";
+}
+
+/**
+ * The server's answer breaks the protocol in a way the client cannot work
+ * with: an unknown `resultType`, an `input_required` answer on a method that
+ * may not return one, or one carrying neither `inputRequests` nor
+ * `requestState`. A local error, never a JSON-RPC error from the peer.
+ */
+export class InvalidServerResult extends Error {
+  override readonly name = "InvalidServerResult" as const;
+  /** The method whose answer was rejected. */
+  readonly method: string;
+  /** The offending result, as received. */
+  readonly result: unknown;
+
+  constructor(method: string, message: string, result: unknown) {
+    super(`${method}: ${message}`);
+    this.method = method;
+    this.result = result;
+  }
+}
+
+/**
+ * The client and server share no protocol version, or the negotiation
+ * failed. `supported` lists what the server offered, when it said.
+ */
+export class ProtocolVersionUnsupported extends Error {
+  override readonly name = "ProtocolVersionUnsupported" as const;
+  /** Versions the server said it supports, if it said. */
+  readonly supported: readonly string[];
+
+  constructor(message: string, supported: readonly string[] = [], options?: { cause?: unknown }) {
+    super(message, options);
+    this.supported = supported;
+  }
+}
+
+/** A request was made on a client after `close()`. */
+export class ClientClosed extends Error {
+  override readonly name = "ClientClosed" as const;
+  constructor() {
+    super("This client is closed. Connect a new one with Client.connect(target, options).");
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * The MCP client: `Client.connect(target, options)`, the automatic
+ * multi-round loop, the hand-driven `client.session`, and serialisable
+ * pending calls.
+ *
+ * @packageDocumentation
+ */
+export { Client, type CallOptions, type ClientOptions } from "./client.js";
+export { ClientSession, type AllowInputRequired, type ManualCallOptions, type RequestOptions } from "./session.js";
+export { PendingRequest, type CallDescriptor, type PendingRequestJSON } from "./pending.js";
+export type {
+  ElicitCallback,
+  InputCallbacks,
+  InputRequestContext,
+  ListRootsCallback,
+  SampleCallback,
+} from "./callbacks.js";
+export {
+  ClientClosed,
+  InputRequestFailed,
+  InputRequiredNotAllowed,
+  InputRequiredRoundsExceeded,
+  InvalidServerResult,
+  ProtocolVersionUnsupported,
+} from "./errors.js";
+export type { BackoffPolicy } from "./backoff.js";
+export type { ProtocolEra } from "./connection.js";
+export type { CommandTarget, ConnectTarget } from "./targets.js";
+export { InMemoryClientTransport, type InMemoryTransportOptions } from "../transport/memory.js";
+export { McpError } from "../jsonrpc/errors.js";
+export {
+  LEGACY_PROTOCOL_VERSIONS,
+  MODERN_PROTOCOL_VERSION,
+  isInputRequired,
+  type CallToolResult,
+  type ClientCapabilities,
+  type CreateMessageRequestParams,
+  type CreateMessageResult,
+  type ElicitRequestParams,
+  type ElicitResult,
+  type GetPromptResult,
+  type Implementation,
+  type InputRequest,
+  type InputRequiredMethod,
+  type InputRequiredResult,
+  type InputResponse,
+  type ListRootsRequestParams,
+  type ListRootsResult,
+  type ReadResourceResult,
+} from "./protocol.js";

@@ -1,0 +1,63 @@
+import { type BackoffPolicy, nextDelay, sleep } from "./backoff.js";
+import type { InputCallbacks } from "./callbacks.js";
+import { InputRequiredRoundsExceeded } from "./errors.js";
+import { fulfilRound } from "./fulfil.js";
+import { type CallDescriptor, PendingRequest } from "./pending.js";
+import type { InputRequiredResult, InputResponse, JsonObject } from "./protocol.js";
+import { classifyResult, hasEntries } from "./results.js";
+import type { ClientSession } from "./session.js";
+
+/** What the automatic loop needs from its client. */
+export interface LoopSettings {
+  readonly callbacks: InputCallbacks;
+  readonly maxRounds: number;
+  readonly backoff: BackoffPolicy;
+}
+
+/** Where a loop starts when it resumes a pending call instead of sending the first request. */
+export interface LoopStart {
+  readonly result: InputRequiredResult;
+  /** The round that `result` was (1 for the first `input_required`). */
+  readonly round: number;
+}
+
+/**
+ * Runs a call to completion: sends it; while the server answers
+ * `input_required`, answers every input request of the round concurrently
+ * and retries the same call with the answers and the echoed `requestState`.
+ * Rounds that carry only state wait (backoff) before retrying.
+ *
+ * @throws InputRequiredRoundsExceeded after `maxRounds` input-required rounds.
+ * @throws InputRequestFailed when a round's request cannot be answered.
+ * @throws the signal's reason when `signal` aborts.
+ */
+export async function runToCompletion(
+  session: ClientSession,
+  settings: LoopSettings,
+  call: CallDescriptor,
+  signal: AbortSignal | undefined,
+  meta: JsonObject | undefined,
+  start?: LoopStart,
+): Promise<JsonObject> {
+  let round = start === undefined ? 0 : start.round - 1;
+  let result: JsonObject = start === undefined ? await session.round(call, undefined, undefined, signal, meta) : start.result;
+  let delay = settings.backoff.initialMs;
+  for (;;) {
+    if (!classifyResult(call.method, session.era, result)) return result;
+    const inputRequired = result as InputRequiredResult;
+    round++;
+    if (round > settings.maxRounds) {
+      throw new InputRequiredRoundsExceeded(round - 1, inputRequired, PendingRequest.from(call, inputRequired, round));
+    }
+    let inputResponses: Record<string, InputResponse> | undefined;
+    if (hasEntries(inputRequired.inputRequests)) {
+      inputResponses = await fulfilRound(inputRequired.inputRequests!, settings.callbacks, signal);
+      delay = settings.backoff.initialMs;
+    } else {
+      await sleep(delay, signal);
+      delay = nextDelay(delay, settings.backoff);
+    }
+    signal?.throwIfAborted();
+    result = await session.round(call, inputResponses, inputRequired.requestState, signal, meta);
+  }
+}

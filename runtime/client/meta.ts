@@ -1,0 +1,47 @@
+import type { InputCallbacks } from "./callbacks.js";
+import { type ClientCapabilities, type Implementation, type JsonObject, MetaKey } from "./protocol.js";
+
+/** Reported as `clientInfo` when the caller gives none. */
+export const DEFAULT_CLIENT_INFO: Implementation = Object.freeze({ name: "mcp-roundtrip", version: "0.0.0" });
+
+/**
+ * The capabilities a client declares, derived from the callbacks it has: a
+ * server must not ask for what the client cannot answer, so declaring more
+ * than the callbacks can serve would invite requests that fail.
+ *
+ * `extra` is merged on top (e.g. `{ elicitation: { form: {}, url: {} } }`
+ * when `onElicit` also handles URL mode, or `extensions`).
+ */
+export function deriveCapabilities(callbacks: InputCallbacks, extra?: ClientCapabilities): ClientCapabilities {
+  const capabilities: ClientCapabilities = {};
+  if (callbacks.onElicit) capabilities.elicitation = { form: {} };
+  if (callbacks.onSample) capabilities.sampling = {};
+  if (callbacks.onListRoots) capabilities.roots = {};
+  return extra ? { ...capabilities, ...extra } : capabilities;
+}
+
+/**
+ * The per-request `_meta` envelope of the modern protocol. Built once per
+ * client and frozen: every request shares it, so none may change it.
+ */
+export function buildEnvelope(
+  protocolVersion: string,
+  capabilities: ClientCapabilities,
+  clientInfo: Implementation | false,
+): Readonly<JsonObject> {
+  const envelope: JsonObject = {
+    [MetaKey.protocolVersion]: protocolVersion,
+    [MetaKey.clientCapabilities]: capabilities,
+  };
+  if (clientInfo) envelope[MetaKey.clientInfo] = clientInfo;
+  return Object.freeze(envelope);
+}
+
+/**
+ * `_meta` for one request: the envelope alone, or the caller's own keys
+ * (`progressToken`, `io.modelcontextprotocol/logLevel`, …) with the
+ * envelope's keys winning, since the protocol fields are the client's to set.
+ */
+export function mergeMeta(envelope: Readonly<JsonObject>, own: JsonObject | undefined): Readonly<JsonObject> {
+  return own === undefined ? envelope : { ...own, ...envelope };
+}

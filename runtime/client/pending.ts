@@ -1,0 +1,175 @@
+import type { InputRequest, InputRequiredMethod, InputRequiredResult, JsonObject } from "./protocol.js";
+
+/** Tag of the serialised form, so a stray JSON blob is not mistaken for one. */
+const TYPE = "mcp-roundtrip/pending-request";
+
+/** The JSON form of a {@link PendingRequest}: plain data, safe to store between processes. */
+export interface PendingRequestJSON {
+  type: typeof TYPE;
+  version: 1;
+  method: InputRequiredMethod;
+  /** Tool or prompt name (`tools/call`, `prompts/get`). */
+  name?: string;
+  /** Resource URI (`resources/read`). */
+  uri?: string;
+  /** The call's arguments, repeated unchanged on every round. */
+  arguments?: JsonObject;
+  /** What the server asked for in the last round. */
+  inputRequests?: Record<string, InputRequest>;
+  /** The server's opaque state from the last round, to be echoed exactly. */
+  requestState?: string;
+  /** How many `input_required` rounds this call has had so far. */
+  round: number;
+}
+
+/** Identifies the call a round belongs to: its method and what it targets. */
+export type CallDescriptor =
+  | { method: "tools/call" | "prompts/get"; name: string; arguments?: JsonObject }
+  | { method: "resources/read"; uri: string };
+
+/**
+ * A call that is waiting for input: the original method, name (or URI) and
+ * arguments plus the last round's `inputRequests` and `requestState`.
+ *
+ * It exists so a round can be finished elsewhere: `JSON.stringify(pending)`
+ * (or `pending.toJSON()`) gives plain data to store, and
+ * `PendingRequest.resume(json)` rebuilds it in another process, where
+ * `client.resume(pending)` answers the requests with that client's callbacks
+ * or `client.session.continue(pending, inputResponses)` sends answers
+ * gathered some other way.
+ *
+ * @example
+ * ```ts
+ * const first = await client.session.callTool("provision", { name: "orders" }, { allowInputRequired: true });
+ * if (isInputRequired(first)) await store.put(id, JSON.stringify(client.session.pending(first)));
+ * // … later, in another process:
+ * const result = await otherClient.resume(PendingRequest.resume(await store.get(id)));
+ * ```
+ */
+export class PendingRequest {
+  readonly method: InputRequiredMethod;
+  /** Tool or prompt name, or resource URI. */
+  readonly target: string;
+  readonly arguments: JsonObject | undefined;
+  readonly inputRequests: Record<string, InputRequest> | undefined;
+  readonly requestState: string | undefined;
+  readonly round: number;
+
+  private constructor(call: CallDescriptor, result: Pick<InputRequiredResult, "inputRequests" | "requestState">, round: number) {
+    this.method = call.method;
+    if (call.method === "resources/read") {
+      this.target = call.uri;
+      this.arguments = undefined;
+    } else {
+      this.target = call.name;
+      this.arguments = call.arguments;
+    }
+    this.inputRequests = result.inputRequests;
+    this.requestState = result.requestState;
+    this.round = round;
+  }
+
+  /**
+   * The pending form of `result`, the `InputRequiredResult` that `call`
+   * received in round `round` (1 for the first).
+   *
+   * @throws TypeError when `call` or `result` is malformed.
+   */
+  static from(call: CallDescriptor, result: InputRequiredResult, round = 1): PendingRequest {
+    checkCall(call);
+    if (typeof result !== "object" || result === null || result.resultType !== "input_required") {
+      throw new TypeError(`PendingRequest.from expects an InputRequiredResult (resultType "input_required").`);
+    }
+    checkRound(round);
+    return new PendingRequest(call, result, round);
+  }
+
+  /**
+   * Rebuilds a pending call from its JSON form (a string or the parsed
+   * object), as written by `toJSON()`.
+   *
+   * @throws TypeError naming the first field that is missing or malformed.
+   */
+  static resume(json: string | PendingRequestJSON): PendingRequest {
+    let data: unknown = json;
+    if (typeof json === "string") {
+      try {
+        data = JSON.parse(json);
+      } catch (error) {
+        throw new TypeError(`PendingRequest.resume: the string is not JSON (${(error as Error).message}).`);
+      }
+    }
+    if (typeof data !== "object" || data === null || Array.isArray(data)) {
+      throw new TypeError(`PendingRequest.resume expects the object written by PendingRequest#toJSON().`);
+    }
+    const record = data as Partial<PendingRequestJSON>;
+    if (record.type !== TYPE || record.version !== 1) {
+      throw new TypeError(
+        `PendingRequest.resume: expected type "${TYPE}" version 1; this is not a serialised pending request, ` +
+          `or it was written by an incompatible version.`,
+      );
+    }
+    const call: CallDescriptor =
+      record.method === "resources/read"
+        ? { method: record.method, uri: record.uri as string }
+        : { method: record.method as "tools/call", name: record.name as string, arguments: record.arguments };
+    checkCall(call);
+    if (record.inputRequests !== undefined && (typeof record.inputRequests !== "object" || record.inputRequests === null)) {
+      throw new TypeError(`PendingRequest.resume: "inputRequests" must be an object.`);
+    }
+    if (record.requestState !== undefined && typeof record.requestState !== "string") {
+      throw new TypeError(`PendingRequest.resume: "requestState" must be a string.`);
+    }
+    if (record.inputRequests === undefined && record.requestState === undefined) {
+      throw new TypeError(`PendingRequest.resume: needs "inputRequests" or "requestState"; there is nothing to continue.`);
+    }
+    checkRound(record.round);
+    return new PendingRequest(call, { inputRequests: record.inputRequests, requestState: record.requestState }, record.round!);
+  }
+
+  /** The call this round belongs to. */
+  get call(): CallDescriptor {
+    return this.method === "resources/read"
+      ? { method: this.method, uri: this.target }
+      : { method: this.method, name: this.target, ...(this.arguments === undefined ? {} : { arguments: this.arguments }) };
+  }
+
+  /** Plain data for storage; `PendingRequest.resume` reads it back. */
+  toJSON(): PendingRequestJSON {
+    const json: PendingRequestJSON = { type: TYPE, version: 1, method: this.method, round: this.round };
+    if (this.method === "resources/read") json.uri = this.target;
+    else json.name = this.target;
+    if (this.arguments !== undefined) json.arguments = this.arguments;
+    if (this.inputRequests !== undefined) json.inputRequests = this.inputRequests;
+    if (this.requestState !== undefined) json.requestState = this.requestState;
+    return json;
+  }
+}
+
+function checkCall(call: CallDescriptor): void {
+  if (typeof call !== "object" || call === null) throw new TypeError(`a pending call needs a { method, name | uri } descriptor.`);
+  switch (call.method) {
+    case "tools/call":
+    case "prompts/get":
+      if (typeof call.name !== "string" || call.name === "") {
+        throw new TypeError(`a pending ${call.method} needs a non-empty "name".`);
+      }
+      if (call.arguments !== undefined && (typeof call.arguments !== "object" || call.arguments === null || Array.isArray(call.arguments))) {
+        throw new TypeError(`a pending ${call.method}'s "arguments" must be an object.`);
+      }
+      return;
+    case "resources/read":
+      if (typeof call.uri !== "string" || call.uri === "") throw new TypeError(`a pending resources/read needs a non-empty "uri".`);
+      return;
+    default:
+      throw new TypeError(
+        `a pending call's method must be "tools/call", "prompts/get" or "resources/read", got ${JSON.stringify((call as { method?: unknown }).method)}.`,
+      );
+  }
+}
+
+function checkRound(round: unknown): void {
+  if (typeof round !== "number" || !Number.isInteger(round) || round < 1) {
+    throw new TypeError(`a pending call's "round" must be an integer ≥ 1, got ${JSON.stringify(round)}.`);
+  }
+}

@@ -1,0 +1,90 @@
+import { InvalidServerResult } from "./errors.js";
+import type { InputRequiredResult, JsonObject } from "./protocol.js";
+import type { ProtocolEra } from "./connection.js";
+
+const INPUT_REQUIRED_METHODS: ReadonlySet<string> = new Set(["tools/call", "prompts/get", "resources/read"]);
+
+/** True for the three methods a server may answer with `input_required`. */
+export function mayRequireInput(method: string): boolean {
+  return INPUT_REQUIRED_METHODS.has(method);
+}
+
+function isPlainObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Sorts a result into complete or input-required, rejecting what the client
+ * must not accept (2026-07-28 basic/index "ResultType"; basic/patterns/mrtr):
+ * no `resultType` means complete (earlier revisions never send one); any
+ * value other than `complete` / `input_required` is invalid; `input_required`
+ * only on the three MRTR methods, only from a modern server, and only with
+ * `inputRequests` and/or `requestState` of the right shapes.
+ *
+ * @returns `true` when the result asks for input.
+ * @throws InvalidServerResult for anything else.
+ */
+export function classifyResult(method: string, era: ProtocolEra, result: JsonObject): boolean {
+  const resultType = result.resultType;
+  if (resultType === undefined || resultType === "complete") return false;
+  if (resultType !== "input_required") {
+    throw new InvalidServerResult(
+      method,
+      `unknown resultType ${JSON.stringify(resultType)}; this client understands "complete" and "input_required". ` +
+        `The server may be using an extension the client did not negotiate.`,
+      result,
+    );
+  }
+  if (!mayRequireInput(method)) {
+    throw new InvalidServerResult(
+      method,
+      `the server answered input_required, which only tools/call, prompts/get and resources/read may do.`,
+      result,
+    );
+  }
+  if (era === "legacy") {
+    throw new InvalidServerResult(
+      method,
+      `the server answered input_required on a ${"pre-2026"} session; input_required exists only in protocol 2026-07-28.`,
+      result,
+    );
+  }
+  checkInputRequired(method, result);
+  return true;
+}
+
+function checkInputRequired(method: string, result: JsonObject): asserts result is InputRequiredResult {
+  const { inputRequests, requestState } = result;
+  if (requestState !== undefined && typeof requestState !== "string") {
+    throw new InvalidServerResult(method, `input_required carries a requestState that is not a string.`, result);
+  }
+  if (inputRequests !== undefined) {
+    if (!isPlainObject(inputRequests)) {
+      throw new InvalidServerResult(method, `input_required carries inputRequests that is not an object.`, result);
+    }
+    for (const key in inputRequests) {
+      const request = inputRequests[key];
+      if (!isPlainObject(request) || typeof request.method !== "string") {
+        throw new InvalidServerResult(
+          method,
+          `inputRequests["${key}"] is not a request object with a method.`,
+          result,
+        );
+      }
+    }
+  }
+  if (inputRequests === undefined && requestState === undefined) {
+    throw new InvalidServerResult(
+      method,
+      `input_required carries neither inputRequests nor requestState, so there is nothing to answer or echo.`,
+      result,
+    );
+  }
+}
+
+/** True when `requests` has at least one entry. Avoids allocating a key array on the hot path. */
+export function hasEntries(requests: object | undefined): boolean {
+  if (requests === undefined) return false;
+  for (const _ in requests) return true;
+  return false;
+}

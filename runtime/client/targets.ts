@@ -1,0 +1,77 @@
+import { InMemoryClientTransport } from "../transport/memory.js";
+import type { ClientTransport, MessageHandler } from "../transport/types.js";
+
+/** A command line for a stdio server: the client spawns it. */
+export interface CommandTarget {
+  command: string;
+  args?: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+}
+
+/**
+ * What `Client.connect` accepts: a server object in the same process (any
+ * `MessageHandler`, e.g. `Server` or `McpServer`), a ready `ClientTransport`,
+ * a Streamable HTTP endpoint URL, or a stdio command.
+ */
+export type ConnectTarget = MessageHandler | ClientTransport | string | URL | CommandTarget;
+
+/** One row of the resolution table: recognises a kind of target and opens a transport for it. */
+interface TargetKind {
+  readonly describe: string;
+  matches(target: unknown): boolean;
+  open(target: never): ClientTransport | Promise<ClientTransport>;
+}
+
+const hasFunction = (value: unknown, name: string): boolean =>
+  typeof value === "object" && value !== null && typeof (value as Record<string, unknown>)[name] === "function";
+
+const isTransport = (value: unknown): value is ClientTransport =>
+  hasFunction(value, "request") && hasFunction(value, "notify") && hasFunction(value, "close");
+
+function unavailable(kind: string): never {
+  throw new TypeError(
+    `${kind} targets need a transport this build of mcp-roundtrip does not include yet. ` +
+      `Pass a ClientTransport, or a Server/McpServer object to connect in memory.`,
+  );
+}
+
+/**
+ * The table `Client.connect` consults, first match wins. A transport comes
+ * first: an object that is both a transport and a handler is meant as the
+ * transport. The URL and command rows are where the Streamable HTTP and
+ * stdio client transports plug in; the loop never sees which row matched.
+ */
+const TARGET_KINDS: readonly TargetKind[] = [
+  { describe: "a ClientTransport", matches: isTransport, open: (target: ClientTransport) => target },
+  {
+    describe: "a MessageHandler (Server, McpServer)",
+    matches: (target) => hasFunction(target, "handle"),
+    open: (target: MessageHandler) => new InMemoryClientTransport(target),
+  },
+  {
+    describe: "a URL",
+    matches: (target) => target instanceof URL || (typeof target === "string" && /^https?:\/\//i.test(target)),
+    open: () => unavailable("Streamable HTTP (URL)"),
+  },
+  {
+    describe: "a { command, args } object",
+    matches: (target) =>
+      typeof target === "object" && target !== null && typeof (target as { command?: unknown }).command === "string",
+    open: () => unavailable("stdio ({ command })"),
+  },
+];
+
+/**
+ * Opens the transport for `target`.
+ *
+ * @throws TypeError when `target` is none of the accepted kinds.
+ */
+export async function openTransport(target: ConnectTarget): Promise<ClientTransport> {
+  for (const kind of TARGET_KINDS) {
+    if (kind.matches(target)) return kind.open(target as never);
+  }
+  throw new TypeError(
+    `Client.connect cannot use ${target === null ? "null" : typeof target} as a target; pass ${TARGET_KINDS.map((kind) => kind.describe).join(", ")}.`,
+  );
+}

@@ -1,0 +1,98 @@
+import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../jsonrpc/messages.js";
+import type { AuthInfo, ClientTransport, MessageHandler, RequestContext, TransportRequestOptions } from "./types.js";
+
+/** Options of {@link InMemoryClientTransport}. */
+export interface InMemoryTransportOptions {
+  /**
+   * The identity every request is made as, as if a transport had verified a
+   * bearer token; lets in-process tests exercise principal binding.
+   */
+  authInfo?: AuthInfo;
+}
+
+/**
+ * A `ClientTransport` that hands each message straight to a
+ * `MessageHandler` (`Server`, `McpServer`) in the same process.
+ *
+ * Messages are passed as objects, never serialised: that is what makes
+ * in-process calls cheap. The flip side is aliasing: the server sees the
+ * very objects the client built, so neither side may mutate what it
+ * received.
+ *
+ * There is no back-channel, so `setServerRequestHandler` is not offered:
+ * an in-memory 2026 server asks for input by returning `input_required`.
+ */
+export class InMemoryClientTransport implements ClientTransport {
+  private readonly handler: MessageHandler;
+  private readonly authInfo: AuthInfo | undefined;
+  private closed = false;
+
+  /**
+   * @param handler the server side.
+   * @throws TypeError when `handler` has no `handle` method.
+   */
+  constructor(handler: MessageHandler, options: InMemoryTransportOptions = {}) {
+    if (typeof handler !== "object" || handler === null || typeof handler.handle !== "function") {
+      throw new TypeError("InMemoryClientTransport needs a MessageHandler: an object with handle(message, context), such as a Server.");
+    }
+    this.handler = handler;
+    this.authInfo = options.authInfo;
+  }
+
+  /**
+   * Hands `message` to the handler and resolves with its response.
+   *
+   * @throws Error when the transport is closed or the handler gave no response.
+   * @throws the signal's reason when `options.signal` aborts first.
+   */
+  async request(message: JsonRpcRequest, options?: TransportRequestOptions): Promise<JsonRpcResponse> {
+    if (this.closed) throw new Error("The in-memory transport is closed; connect again to send more requests.");
+    const signal = options?.signal;
+    signal?.throwIfAborted();
+    const context = this.contextFor(options);
+    const answer = this.handler.handle(message, context);
+    const response = signal === undefined ? await answer : await raceAbort(answer, signal);
+    if (response === undefined) {
+      throw new Error(`The server gave no response to request ${JSON.stringify(message.id)} (${message.method}).`);
+    }
+    return response;
+  }
+
+  /** Hands a notification to the handler. */
+  async notify(message: JsonRpcNotification): Promise<void> {
+    if (this.closed) throw new Error("The in-memory transport is closed; connect again to send more notifications.");
+    await this.handler.handle(message, this.authInfo === undefined ? undefined : { authInfo: this.authInfo });
+  }
+
+  /** Marks the transport closed; the handler itself is left alone (it may serve others). */
+  async close(): Promise<void> {
+    this.closed = true;
+  }
+
+  private contextFor(options: TransportRequestOptions | undefined): RequestContext | undefined {
+    if (options === undefined && this.authInfo === undefined) return undefined;
+    const context: RequestContext = {};
+    if (this.authInfo !== undefined) context.authInfo = this.authInfo;
+    if (options?.signal !== undefined) context.signal = options.signal;
+    const onNotification = options?.onNotification;
+    if (onNotification !== undefined) context.sendNotification = (notification) => onNotification(notification);
+    return context;
+  }
+}
+
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}
