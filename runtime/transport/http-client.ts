@@ -1,0 +1,392 @@
+/**
+ * The client side of Streamable HTTP over `fetch`: one POST per message,
+ * JSON or SSE responses, the mirrored headers (`MCP-Protocol-Version`,
+ * `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`), and an optional bearer token.
+ */
+import { JsonRpcErrorCode } from "../jsonrpc/errors.js";
+import {
+  isJsonRpcErrorResponse,
+  isJsonRpcNotification,
+  isJsonRpcRequest,
+  isJsonRpcResponse,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+} from "../jsonrpc/messages.js";
+import {
+  encodeHeaderValue,
+  META_PROTOCOL_VERSION,
+  nameSourceOf,
+  paramHeadersOf,
+  paramHeaderValue,
+  type ParamHeader,
+} from "./mcp-headers.js";
+import { SseParser } from "./sse.js";
+import type { ClientTransport, TransportRequestOptions } from "./types.js";
+
+/** Supplies the bearer token for each request; `undefined` sends none. */
+export type TokenProvider = () => string | undefined | Promise<string | undefined>;
+
+/** Options of {@link StreamableHttpClientTransport}. */
+export interface HttpClientTransportOptions {
+  /** The `fetch` to use (for proxies, test doubles, custom agents). Default: global `fetch`. */
+  fetch?: typeof fetch;
+  /** Extra headers sent on every POST. */
+  headers?: Record<string, string>;
+  /** A bearer token, or a function returning the current one (called per request). */
+  token?: string | TokenProvider;
+  /**
+   * Protocol version for the `MCP-Protocol-Version` header when a message
+   * carries none in `_meta` (2025-era requests after `initialize`).
+   */
+  protocolVersion?: string;
+  /** Receives warnings, such as tools dropped for invalid `x-mcp-header` annotations. Default: `console.warn`. */
+  onWarning?: (message: string) => void;
+}
+
+/** An HTTP-level failure that carried no JSON-RPC answer (401, 403, 500 with HTML, …). */
+export class HttpTransportError extends Error {
+  override readonly name: string = "HttpTransportError";
+  /** The HTTP status. */
+  readonly status: number;
+  /** The `WWW-Authenticate` challenge on a 401/403, if any. */
+  readonly wwwAuthenticate: string | undefined;
+
+  constructor(status: number, message: string, wwwAuthenticate?: string) {
+    super(message);
+    this.status = status;
+    this.wwwAuthenticate = wwwAuthenticate;
+  }
+}
+
+const ACCEPT = "application/json, text/event-stream";
+const DEFAULT_PROTOCOL_VERSION = "2026-07-28";
+const MAX_TOOL_PAGES = 20;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * A {@link ClientTransport} for Streamable HTTP. `Client.connect(url)`
+ * creates one; construct it yourself to pass a token or a custom `fetch`.
+ *
+ * It remembers the `x-mcp-header` annotations of the tools it has seen in
+ * `tools/list` results, mirrors those parameters into `Mcp-Param-*` headers,
+ * and drops tools whose annotations are invalid, as the spec requires of
+ * HTTP clients.
+ *
+ * @example
+ * ```ts
+ * const transport = new StreamableHttpClientTransport("http://127.0.0.1:3000/mcp", {
+ *   token: () => tokenStore.current(),
+ * });
+ * const client = await Client.connect(transport);
+ * ```
+ */
+export class StreamableHttpClientTransport implements ClientTransport {
+  /** The endpoint URL. */
+  readonly url: URL;
+  /** Version for the header when a message's `_meta` names none. */
+  protocolVersion: string | undefined;
+  readonly #fetch: typeof fetch;
+  readonly #headers: Record<string, string>;
+  readonly #token: TokenProvider | undefined;
+  readonly #warn: (message: string) => void;
+  readonly #toolHeaders = new Map<string, ParamHeader[]>();
+  readonly #inFlight = new Set<AbortController>();
+  #sessionId: string | undefined;
+  #serverRequestHandler: ((request: JsonRpcRequest) => Promise<JsonRpcResponse>) | undefined;
+  #closed = false;
+
+  /**
+   * @param url - The MCP endpoint.
+   * @param options - `fetch`, extra headers, bearer token, warnings sink.
+   * @throws {TypeError} for a URL that is not http(s) or options of the wrong type.
+   */
+  constructor(url: string | URL, options: HttpClientTransportOptions = {}) {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw new TypeError(`Not a valid URL: "${String(url)}". Pass the server's MCP endpoint, e.g. http://127.0.0.1:3000/mcp.`);
+    }
+    if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+      throw new TypeError(`Streamable HTTP needs an http: or https: URL, got "${parsed.protocol}".`);
+    }
+    const fetchImpl = options.fetch ?? globalThis.fetch;
+    if (typeof fetchImpl !== "function") {
+      throw new TypeError("No fetch implementation: pass options.fetch on runtimes without a global fetch.");
+    }
+    const token = options.token;
+    if (token !== undefined && typeof token !== "string" && typeof token !== "function") {
+      throw new TypeError("token must be a string or a function returning the current token.");
+    }
+    this.url = parsed;
+    this.#fetch = fetchImpl;
+    this.#headers = { ...(options.headers ?? {}) };
+    this.#token = typeof token === "string" ? () => token : token;
+    this.#warn = options.onWarning ?? ((message) => console.warn(message));
+    this.protocolVersion = options.protocolVersion;
+  }
+
+  setServerRequestHandler(handler: (request: JsonRpcRequest) => Promise<JsonRpcResponse>): void {
+    this.#serverRequestHandler = handler;
+  }
+
+  /**
+   * Sends a request and resolves with the server's response, JSON or SSE.
+   *
+   * @throws {HttpTransportError} when the server answers with an HTTP error that carries no JSON-RPC response.
+   * @throws the signal's reason when `options.signal` aborts.
+   */
+  async request(message: JsonRpcRequest, options: TransportRequestOptions = {}): Promise<JsonRpcResponse> {
+    let response = await this.#requestOnce(message, options);
+    if (
+      message.method === "tools/call" &&
+      isJsonRpcErrorResponse(response) &&
+      response.error.code === JsonRpcErrorCode.HeaderMismatch &&
+      !this.#toolHeaders.has(String(message.params?.name))
+    ) {
+      // The server expects Mcp-Param-* headers for a tool we never listed:
+      // learn its schema, then retry once (the spec's recovery path).
+      if (await this.#refreshTools(message, options)) {
+        response = await this.#requestOnce({ ...message }, options);
+      }
+    }
+    return response;
+  }
+
+  async notify(message: JsonRpcNotification): Promise<void> {
+    const { response, release } = await this.#post(message, undefined);
+    await response.body?.cancel().catch(() => {});
+    release();
+    if (!response.ok) {
+      throw new HttpTransportError(response.status, `The server refused the ${message.method} notification with HTTP ${response.status}.`);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    for (const controller of this.#inFlight) controller.abort(new Error("The transport was closed."));
+    this.#inFlight.clear();
+  }
+
+  async #refreshTools(call: JsonRpcRequest, options: TransportRequestOptions): Promise<boolean> {
+    const meta = call.params?._meta;
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_TOOL_PAGES; page++) {
+      const params: Record<string, unknown> = {};
+      if (isRecord(meta)) params._meta = meta;
+      if (cursor) params.cursor = cursor;
+      const listed = await this.#requestOnce(
+        { jsonrpc: "2.0", id: `${String(call.id)}:tools-refresh:${page}`, method: "tools/list", params },
+        { signal: options.signal },
+      );
+      if (!("result" in listed)) return false;
+      const next = listed.result.nextCursor;
+      if (typeof next !== "string" || next === "") break;
+      cursor = next;
+    }
+    return this.#toolHeaders.has(String(call.params?.name));
+  }
+
+  async #requestOnce(message: JsonRpcRequest, options: TransportRequestOptions): Promise<JsonRpcResponse> {
+    const { response, release } = await this.#post(message, options.signal);
+    try {
+      return await this.#readAnswer(response, message, options);
+    } catch (error) {
+      if (options.signal?.aborted) throw options.signal.reason;
+      throw error;
+    } finally {
+      release();
+    }
+  }
+
+  async #readAnswer(response: Response, message: JsonRpcRequest, options: TransportRequestOptions): Promise<JsonRpcResponse> {
+    if (message.method === "initialize") {
+      const session = response.headers.get("mcp-session-id");
+      if (session) this.#sessionId = session;
+    }
+    const type = (response.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+    let answer: JsonRpcResponse;
+    if (type === "text/event-stream" && response.ok) {
+      answer = await this.#readStream(response, message, options);
+    } else {
+      answer = await this.#readJson(response, message);
+    }
+    if (message.method === "tools/list" && "result" in answer) this.#learnTools(answer);
+    return answer;
+  }
+
+  async #post(
+    message: JsonRpcRequest | JsonRpcNotification | JsonRpcResponse,
+    signal: AbortSignal | undefined,
+  ): Promise<{ response: Response; release: () => void }> {
+    if (this.#closed) throw new Error("The HTTP transport is closed; connect again to send more requests.");
+    const headers: Record<string, string> = {
+      ...this.#headers,
+      "content-type": "application/json",
+      accept: ACCEPT,
+    };
+    if ("method" in message) {
+      const params = message.params;
+      const meta = isRecord(params) ? params._meta : undefined;
+      const version = isRecord(meta) && typeof meta[META_PROTOCOL_VERSION] === "string" ? (meta[META_PROTOCOL_VERSION] as string) : this.protocolVersion;
+      if (version && message.method !== "initialize") headers["mcp-protocol-version"] = version;
+      else if (!version && message.method !== "initialize" && "id" in message) headers["mcp-protocol-version"] = DEFAULT_PROTOCOL_VERSION;
+      headers["mcp-method"] = message.method;
+      const name = nameSourceOf(message.method, params);
+      if (name !== undefined) headers["mcp-name"] = encodeHeaderValue(name);
+      if (message.method === "tools/call" && name !== undefined) {
+        for (const param of this.#toolHeaders.get(name) ?? []) {
+          const value = paramHeaderValue(param, (params as Record<string, unknown>).arguments);
+          if (value !== undefined) headers[`mcp-param-${param.header.toLowerCase()}`] = value;
+        }
+      }
+    } else if (this.protocolVersion) {
+      headers["mcp-protocol-version"] = this.protocolVersion;
+    }
+    if (this.#sessionId) headers["mcp-session-id"] = this.#sessionId;
+    const token = this.#token ? await this.#token() : undefined;
+    if (token) headers.authorization = `Bearer ${token}`;
+
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(signal!.reason);
+    if (signal?.aborted) throw signal.reason;
+    signal?.addEventListener("abort", onAbort, { once: true });
+    this.#inFlight.add(controller);
+    const release = () => {
+      this.#inFlight.delete(controller);
+      signal?.removeEventListener("abort", onAbort);
+    };
+    try {
+      const response = await this.#fetch(this.url, {
+        method: "POST",
+        headers,
+        body: JSON.stringify(message),
+        signal: controller.signal,
+      });
+      return { response, release };
+    } catch (error) {
+      release();
+      if (signal?.aborted) throw signal.reason;
+      throw error;
+    }
+  }
+
+  async #readJson(response: Response, message: JsonRpcRequest): Promise<JsonRpcResponse> {
+    const text = await response.text();
+    let body: unknown;
+    try {
+      body = text === "" ? undefined : JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+    if (isJsonRpcResponse(body)) {
+      // Some servers answer protocol rejections without an id; it is still this request's answer.
+      if (isJsonRpcErrorResponse(body) && (body.id === undefined || body.id === null)) {
+        return { jsonrpc: "2.0", id: message.id, error: body.error };
+      }
+      return body;
+    }
+    const challenge = response.headers.get("www-authenticate") ?? undefined;
+    if (!response.ok) {
+      throw new HttpTransportError(
+        response.status,
+        `${message.method} failed with HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ""}${
+          response.status === 401 ? ": the server requires a bearer token (pass options.token)" : ""
+        }.`,
+        challenge,
+      );
+    }
+    throw new HttpTransportError(response.status, `${message.method}: the server's HTTP ${response.status} answer was not a JSON-RPC response.`);
+  }
+
+  async #readStream(response: Response, message: JsonRpcRequest, options: TransportRequestOptions): Promise<JsonRpcResponse> {
+    const body = response.body;
+    if (!body) throw new HttpTransportError(response.status, `${message.method}: the SSE response had no body.`);
+    const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+    let answer: JsonRpcResponse | undefined;
+    const serverRequests: Promise<void>[] = [];
+    const parser = new SseParser((event) => {
+      if (answer || event.event !== "message") return;
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      if (isJsonRpcResponse(parsed)) {
+        if (parsed.id === message.id) answer = parsed;
+      } else if (isJsonRpcNotification(parsed)) {
+        try {
+          options.onNotification?.(parsed);
+        } catch (error) {
+          this.#warn(`A notification handler threw: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      } else if (isJsonRpcRequest(parsed)) {
+        serverRequests.push(this.#answerServerRequest(parsed));
+      }
+    });
+    try {
+      while (!answer) {
+        const { done, value } = await reader.read();
+        if (done) {
+          parser.end();
+          break;
+        }
+        parser.push(value);
+      }
+    } catch (error) {
+      if (options.signal?.aborted) throw options.signal.reason;
+      throw error;
+    } finally {
+      await reader.cancel().catch(() => {});
+    }
+    await Promise.all(serverRequests);
+    if (!answer) {
+      throw new HttpTransportError(response.status, `${message.method}: the server closed the SSE stream without a response.`);
+    }
+    return answer;
+  }
+
+  async #answerServerRequest(request: JsonRpcRequest): Promise<void> {
+    // 2025-era servers may send requests on the response stream; answer them with a POST.
+    const reply: JsonRpcResponse = this.#serverRequestHandler
+      ? await this.#serverRequestHandler(request).catch(() => ({
+          jsonrpc: "2.0" as const,
+          id: request.id,
+          error: { code: JsonRpcErrorCode.InternalError, message: "The client failed to handle the request" },
+        }))
+      : { jsonrpc: "2.0", id: request.id, error: { code: JsonRpcErrorCode.MethodNotFound, message: `Method not found: ${request.method}` } };
+    try {
+      const { response, release } = await this.#post(reply, undefined);
+      await response.body?.cancel().catch(() => {});
+      release();
+    } catch (error) {
+      this.#warn(`Could not deliver the answer to the server's ${request.method} request: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  #learnTools(response: JsonRpcResponse & { result: Record<string, unknown> }): void {
+    const tools = response.result.tools;
+    if (!Array.isArray(tools)) return;
+    const kept: unknown[] = [];
+    for (const tool of tools) {
+      if (!isRecord(tool) || typeof tool.name !== "string") {
+        kept.push(tool);
+        continue;
+      }
+      const scan = paramHeadersOf(tool.inputSchema);
+      if (!scan.ok) {
+        this.#toolHeaders.delete(tool.name);
+        this.#warn(`Ignoring tool "${tool.name}": ${scan.reason}.`);
+        continue;
+      }
+      this.#toolHeaders.set(tool.name, scan.headers);
+      kept.push(tool);
+    }
+    response.result.tools = kept;
+  }
+}

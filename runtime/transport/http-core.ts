@@ -1,0 +1,531 @@
+/**
+ * The Streamable HTTP server logic, independent of the HTTP stack: the
+ * web-standard handler (`http.ts`) and the `node:http` adapter
+ * (`http-node.ts`) each wrap it with a thin request/response binding, so
+ * both behave identically and the node path never pays for building
+ * `Request`/`Response` objects.
+ */
+import { JsonRpcErrorCode } from "../jsonrpc/errors.js";
+import type { JsonRpcNotification, JsonRpcResponse } from "../jsonrpc/messages.js";
+import {
+  decodeHeaderValue,
+  HeaderName,
+  META_CLIENT_CAPABILITIES,
+  META_PROTOCOL_VERSION,
+  methodRequiresName,
+  nameSourceOf,
+} from "./mcp-headers.js";
+import { sseEvent } from "./sse.js";
+import type { AuthInfo, MessageHandler, RequestContext } from "./types.js";
+
+/** What `verifyToken` gets to look at besides the token. */
+export interface HttpRequestInfo {
+  method: string;
+  url: string;
+  headers: Headers;
+}
+
+/**
+ * Checks a bearer token. Resolve the identity it proves, or `null` when the
+ * token is not acceptable; a throw is treated like `null` (fails closed).
+ */
+export type TokenVerifier = (
+  token: string,
+  request: HttpRequestInfo,
+) => AuthInfo | null | undefined | Promise<AuthInfo | null | undefined>;
+
+/** Options shared by {@link createHttpHandler} and `serveHttp`. */
+export interface HttpHandlerOptions {
+  /**
+   * Origins a browser may call from. A request whose `Origin` header is not
+   * listed gets `403`; requests without `Origin` (non-browser clients) pass.
+   * Default: loopback origins only (`http(s)://localhost|127.0.0.1|[::1]` on
+   * any port). Pass a function for custom rules, or `"*"` to allow any.
+   */
+  allowedOrigins?: readonly string[] | "*" | ((origin: string) => boolean);
+  /**
+   * Host names (without port) the server answers to; anything else gets
+   * `403`, which defeats DNS rebinding. Default: no check, except that
+   * `serveHttp` on a loopback address restricts to loopback names.
+   */
+  allowedHosts?: readonly string[];
+  /** Largest request body accepted, in bytes; larger gets `413`. Default 4 MiB. */
+  maxBodyBytes?: number;
+  /**
+   * Turns on bearer authentication: requests without a valid
+   * `Authorization: Bearer …` get `401` with `WWW-Authenticate`. The
+   * returned identity reaches handlers as `authInfo`, and sealed request
+   * state binds to it.
+   */
+  verifyToken?: TokenVerifier;
+  /** Scopes every request's token must carry; a token lacking one gets `403 insufficient_scope`. */
+  requiredScopes?: readonly string[];
+  /** URL of the OAuth protected-resource metadata, advertised in `WWW-Authenticate`. */
+  resourceMetadataUrl?: string;
+  /** Receives failures the client is not told about in detail (a throwing verifier, a broken stream). */
+  onError?: (error: unknown) => void;
+}
+
+/** Default body-size limit: 4 MiB. */
+export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/** The request side of one HTTP exchange, as the core needs it. */
+export interface IncomingHttp {
+  method: string;
+  /** A header value by lower-case name, or null. */
+  header(name: string): string | null;
+  /** All headers (built on demand: the node path avoids it on the hot path). */
+  headers(): Headers;
+  url(): string;
+  /** The body, or `null` when it exceeds `limit` bytes. */
+  readBody(limit: number): Promise<Uint8Array | null>;
+  /** Aborted when the client goes away before the response is complete. */
+  signal: AbortSignal;
+}
+
+/** An open SSE response. */
+export interface HttpStream {
+  write(text: string): void;
+  end(): void;
+}
+
+/** The response side of one HTTP exchange. */
+export interface HttpReply {
+  /** Sends a complete response. */
+  send(status: number, headers: Record<string, string>, body: string): void;
+  /** Starts a `200` SSE response; `onClose` fires if the client closes it early. */
+  stream(headers: Record<string, string>, onClose: () => void): HttpStream;
+}
+
+const JSON_HEADERS = { "content-type": "application/json" } as const;
+const SSE_HEADERS = {
+  "content-type": "text/event-stream",
+  "cache-control": "no-cache, no-transform",
+  "x-accel-buffering": "no",
+} as const;
+
+const LOOPBACK_HOSTS = ["localhost", "127.0.0.1", "[::1]", "::1"];
+
+/** True for loopback host names, which get DNS-rebinding protection by default. */
+export function isLoopbackHost(host: string): boolean {
+  return LOOPBACK_HOSTS.includes(host.toLowerCase());
+}
+
+/** Options with defaults filled in, computed once per handler. */
+export interface ResolvedHttpOptions {
+  originAllowed: (origin: string) => boolean;
+  allowedHosts: Set<string> | undefined;
+  maxBodyBytes: number;
+  verifyToken: TokenVerifier | undefined;
+  requiredScopes: readonly string[];
+  resourceMetadataUrl: string | undefined;
+  onError: (error: unknown) => void;
+}
+
+/**
+ * Validates options and fills defaults.
+ *
+ * @throws {TypeError} for options of the wrong type.
+ * @throws {RangeError} for a non-positive body limit.
+ */
+export function resolveHttpOptions(options: HttpHandlerOptions = {}): ResolvedHttpOptions {
+  if (typeof options !== "object" || options === null) {
+    throw new TypeError("HTTP handler options must be an object, e.g. { maxBodyBytes: 1_048_576 }.");
+  }
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes <= 0) {
+    throw new RangeError(`maxBodyBytes must be a positive integer number of bytes, got ${String(maxBodyBytes)}.`);
+  }
+  if (options.verifyToken !== undefined && typeof options.verifyToken !== "function") {
+    throw new TypeError("verifyToken must be a function (token, request) => AuthInfo | null.");
+  }
+  return {
+    originAllowed: originPolicy(options.allowedOrigins),
+    allowedHosts: options.allowedHosts ? new Set(options.allowedHosts.map((host) => host.toLowerCase())) : undefined,
+    maxBodyBytes,
+    verifyToken: options.verifyToken,
+    requiredScopes: options.requiredScopes ?? [],
+    resourceMetadataUrl: options.resourceMetadataUrl,
+    onError: options.onError ?? (() => {}),
+  };
+}
+
+function originPolicy(allowed: HttpHandlerOptions["allowedOrigins"]): (origin: string) => boolean {
+  if (allowed === "*") return () => true;
+  if (typeof allowed === "function") return allowed;
+  if (Array.isArray(allowed)) {
+    const set = new Set(allowed.map((origin) => origin.toLowerCase()));
+    return (origin) => set.has(origin.toLowerCase());
+  }
+  if (allowed !== undefined) {
+    throw new TypeError('allowedOrigins must be a list of origins, "*", or a function (origin) => boolean.');
+  }
+  return (origin) => {
+    try {
+      const url = new URL(origin);
+      return (url.protocol === "http:" || url.protocol === "https:") && isLoopbackHost(url.hostname);
+    } catch {
+      return false;
+    }
+  };
+}
+
+/** Host name of a `Host` header value, without port. */
+function hostNameOf(host: string): string {
+  if (host.startsWith("[")) {
+    const end = host.indexOf("]");
+    return end === -1 ? host : host.slice(0, end + 1);
+  }
+  const colon = host.indexOf(":");
+  return colon === -1 ? host : host.slice(0, colon);
+}
+
+function errorBody(id: unknown, code: number, message: string, data?: unknown): string {
+  const error = data === undefined ? { code, message } : { code, message, data };
+  const idPart = typeof id === "string" || typeof id === "number" ? { id } : {};
+  return JSON.stringify({ jsonrpc: "2.0", ...idPart, error });
+}
+
+/**
+ * HTTP status for a JSON-RPC error response. Protocol-level rejections get
+ * the status the spec names; errors a handler produced stay `200`.
+ */
+export function statusForError(code: number, envelopeInvalid: boolean): number {
+  switch (code) {
+    case JsonRpcErrorCode.ParseError:
+    case JsonRpcErrorCode.InvalidRequest:
+    case JsonRpcErrorCode.HeaderMismatch:
+    case JsonRpcErrorCode.MissingRequiredClientCapability:
+    case JsonRpcErrorCode.UnsupportedProtocolVersion:
+      return 400;
+    case JsonRpcErrorCode.MethodNotFound:
+      return 404;
+    case JsonRpcErrorCode.InvalidParams:
+      // Only the per-request `_meta` envelope check is an HTTP-level 400; a
+      // tool's bad arguments are an ordinary in-band error.
+      return envelopeInvalid ? 400 : 200;
+    default:
+      return 200;
+  }
+}
+
+function clip(value: string): string {
+  return value.length > 80 ? `${value.slice(0, 77)}...` : value;
+}
+
+function mediaTypeOf(value: string | null): string {
+  return (value ?? "").split(";")[0]!.trim().toLowerCase();
+}
+
+/** True when an `Accept` header admits both JSON and SSE (wildcards count). */
+function acceptsJsonAndSse(accept: string | null): boolean {
+  if (!accept) return false;
+  const types = accept.split(",").map((part) => mediaTypeOf(part));
+  const admits = (type: string) => {
+    const [major] = type.split("/");
+    return types.includes(type) || types.includes(`${major}/*`) || types.includes("*/*");
+  };
+  return admits("application/json") && admits("text/event-stream");
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Answers one HTTP exchange: every check of the Streamable HTTP binding,
+ * then hands the decoded message to `handler` and writes its answer as JSON
+ * or, once the handler sends a notification, as an SSE stream.
+ */
+export async function serveHttpExchange(
+  handler: MessageHandler,
+  options: ResolvedHttpOptions,
+  request: IncomingHttp,
+  reply: HttpReply,
+): Promise<void> {
+  const reject = (status: number, code: number, message: string, extra: Record<string, string> = {}, id?: unknown) =>
+    reply.send(status, { ...JSON_HEADERS, ...extra }, errorBody(id, code, message));
+
+  if (request.method !== "POST") {
+    reject(405, JsonRpcErrorCode.InvalidRequest, `Method ${request.method} is not allowed: send each JSON-RPC message as an HTTP POST.`, {
+      allow: "POST",
+    });
+    return;
+  }
+
+  if (options.allowedHosts) {
+    const host = request.header("host");
+    if (!host || !options.allowedHosts.has(hostNameOf(host).toLowerCase())) {
+      reject(403, JsonRpcErrorCode.InvalidRequest, "Forbidden: the Host header is not one this server answers to.");
+      return;
+    }
+  }
+  const origin = request.header("origin");
+  if (origin !== null && !options.originAllowed(origin)) {
+    reject(403, JsonRpcErrorCode.InvalidRequest, "Forbidden: the Origin header is not on this server's allow-list.");
+    return;
+  }
+
+  let authInfo: AuthInfo | undefined;
+  if (options.verifyToken) {
+    const outcome = await authenticate(options, request);
+    if (!outcome.ok) {
+      reply.send(outcome.status, { ...JSON_HEADERS, "www-authenticate": outcome.challenge }, errorBody(undefined, JsonRpcErrorCode.InvalidRequest, outcome.message));
+      return;
+    }
+    authInfo = outcome.authInfo;
+  }
+
+  if (mediaTypeOf(request.header("content-type")) !== "application/json") {
+    reject(415, JsonRpcErrorCode.InvalidRequest, "Unsupported Media Type: the body must be JSON with Content-Type: application/json.");
+    return;
+  }
+  if (!acceptsJsonAndSse(request.header("accept"))) {
+    reject(406, JsonRpcErrorCode.InvalidRequest, "Not Acceptable: the Accept header must list both application/json and text/event-stream.");
+    return;
+  }
+
+  const tooLarge = () =>
+    reject(413, JsonRpcErrorCode.InvalidRequest, `Payload Too Large: the body exceeds ${options.maxBodyBytes} bytes.`, { connection: "close" });
+  const declared = request.header("content-length");
+  if (declared !== null && Number(declared) > options.maxBodyBytes) {
+    tooLarge();
+    return;
+  }
+  let bytes: Uint8Array | null;
+  try {
+    bytes = await request.readBody(options.maxBodyBytes);
+  } catch (error) {
+    options.onError(error);
+    reject(400, JsonRpcErrorCode.ParseError, "Parse error: the request body could not be read.");
+    return;
+  }
+  if (bytes === null) {
+    tooLarge();
+    return;
+  }
+
+  let message: unknown;
+  try {
+    message = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+  } catch {
+    reject(400, JsonRpcErrorCode.ParseError, "Parse error: the body is not valid UTF-8 JSON.");
+    return;
+  }
+  if (Array.isArray(message)) {
+    reject(400, JsonRpcErrorCode.InvalidRequest, "Invalid Request: JSON-RPC batches are not supported; send one message per POST.");
+    return;
+  }
+  if (!isRecord(message) || message.jsonrpc !== "2.0") {
+    reject(400, JsonRpcErrorCode.InvalidRequest, 'Invalid Request: the body must be a JSON-RPC 2.0 object with "jsonrpc": "2.0".');
+    return;
+  }
+  const id = message.id;
+  if (typeof message.method !== "string") {
+    const isResponse = "result" in message || "error" in message;
+    reject(
+      400,
+      JsonRpcErrorCode.InvalidRequest,
+      isResponse
+        ? "Invalid Request: clients must not send JSON-RPC responses to this endpoint."
+        : 'Invalid Request: "method" must be a string.',
+      {},
+      id,
+    );
+    return;
+  }
+  const isRequest = "id" in message;
+  if (isRequest && typeof id !== "string" && typeof id !== "number") {
+    reject(400, JsonRpcErrorCode.InvalidRequest, 'Invalid Request: "id" must be a string or a number.');
+    return;
+  }
+  const method = message.method;
+  const params = message.params;
+  if (params !== undefined && !isRecord(params)) {
+    reject(400, JsonRpcErrorCode.InvalidRequest, 'Invalid Request: "params" must be an object.', {}, id);
+    return;
+  }
+
+  const mismatch = headerMismatch(request, method, params, isRequest);
+  if (mismatch) {
+    reject(400, JsonRpcErrorCode.HeaderMismatch, mismatch, {}, id);
+    return;
+  }
+  const meta = params?._meta;
+  const envelopeInvalid =
+    isRequest && (!isRecord(meta) || meta[META_PROTOCOL_VERSION] === undefined || meta[META_CLIENT_CAPABILITIES] === undefined);
+
+  await dispatch(handler, options, request, reply, message, isRequest, envelopeInvalid, authInfo);
+}
+
+function headerMismatch(
+  request: IncomingHttp,
+  method: string,
+  params: Record<string, unknown> | undefined,
+  isRequest: boolean,
+): string | undefined {
+  const methodHeader = request.header(HeaderName.method);
+  if (!isRequest) {
+    // The 2026-07-28 revision defines no header rules for notification POSTs;
+    // only a contradicting Mcp-Method is refused.
+    if (methodHeader !== null && methodHeader !== method) {
+      return `Header mismatch: Mcp-Method header value '${clip(methodHeader)}' does not match body method '${clip(method)}'.`;
+    }
+    return undefined;
+  }
+  const version = request.header(HeaderName.protocolVersion);
+  if (version === null) return "Header mismatch: the MCP-Protocol-Version header is required on every request.";
+  const meta = params?._meta;
+  const bodyVersion = isRecord(meta) ? meta[META_PROTOCOL_VERSION] : undefined;
+  if (bodyVersion !== undefined && bodyVersion !== version) {
+    return `Header mismatch: MCP-Protocol-Version header value '${clip(version)}' does not match _meta protocolVersion '${clip(String(bodyVersion))}'.`;
+  }
+  if (methodHeader === null) return "Header mismatch: the Mcp-Method header is required on every request.";
+  if (methodHeader !== method) {
+    return `Header mismatch: Mcp-Method header value '${clip(methodHeader)}' does not match body method '${clip(method)}'.`;
+  }
+  if (methodRequiresName(method)) {
+    const bodyName = nameSourceOf(method, params);
+    const rawName = request.header(HeaderName.name);
+    if (rawName === null) {
+      return bodyName === undefined ? undefined : `Header mismatch: the Mcp-Name header is required on ${method} requests.`;
+    }
+    const name = decodeHeaderValue(rawName);
+    if (name === undefined) return "Header mismatch: the Mcp-Name header contains invalid characters or broken Base64.";
+    if (bodyName !== undefined && name !== bodyName) {
+      return `Header mismatch: Mcp-Name header value '${clip(name)}' does not match body value '${clip(bodyName)}'.`;
+    }
+  }
+  return undefined;
+}
+
+type AuthOutcome =
+  | { ok: true; authInfo: AuthInfo }
+  | { ok: false; status: number; challenge: string; message: string };
+
+function challenge(options: ResolvedHttpOptions, params: Record<string, string>): string {
+  const all: Record<string, string> = { ...params };
+  if (options.resourceMetadataUrl) all.resource_metadata = options.resourceMetadataUrl;
+  const rendered = Object.entries(all).map(([key, value]) => `${key}="${value.replace(/["\\]/g, "")}"`);
+  return rendered.length === 0 ? "Bearer" : `Bearer ${rendered.join(", ")}`;
+}
+
+async function authenticate(options: ResolvedHttpOptions, request: IncomingHttp): Promise<AuthOutcome> {
+  const header = request.header("authorization");
+  const match = header ? /^Bearer[ ]+([A-Za-z0-9\-._~+/]+=*)\s*$/i.exec(header) : null;
+  if (!match) {
+    return {
+      ok: false,
+      status: 401,
+      challenge: header ? challenge(options, { error: "invalid_request", error_description: "Malformed Authorization header" }) : challenge(options, {}),
+      message: "Unauthorized: send Authorization: Bearer <token>.",
+    };
+  }
+  const invalid: AuthOutcome = {
+    ok: false,
+    status: 401,
+    challenge: challenge(options, { error: "invalid_token", error_description: "The access token is invalid or expired" }),
+    message: "Unauthorized: the access token is invalid or expired.",
+  };
+  let authInfo: AuthInfo | null | undefined;
+  try {
+    authInfo = await options.verifyToken!(match[1]!, {
+      method: request.method,
+      url: request.url(),
+      headers: request.headers(),
+    });
+  } catch (error) {
+    // Never log the token itself: only the verifier's failure.
+    options.onError(error);
+    return invalid;
+  }
+  if (!authInfo || typeof authInfo.clientId !== "string" || !Array.isArray(authInfo.scopes)) return invalid;
+  if (authInfo.expiresAt !== undefined && !(authInfo.expiresAt > Date.now() / 1000)) return invalid;
+  const missing = options.requiredScopes.filter((scope) => !authInfo!.scopes.includes(scope));
+  if (missing.length > 0) {
+    return {
+      ok: false,
+      status: 403,
+      challenge: challenge(options, { error: "insufficient_scope", scope: options.requiredScopes.join(" ") }),
+      message: `Forbidden: the access token lacks the scope(s) ${missing.join(", ")}.`,
+    };
+  }
+  return { ok: true, authInfo };
+}
+
+async function dispatch(
+  handler: MessageHandler,
+  options: ResolvedHttpOptions,
+  request: IncomingHttp,
+  reply: HttpReply,
+  message: Record<string, unknown>,
+  isRequest: boolean,
+  envelopeInvalid: boolean,
+  authInfo: AuthInfo | undefined,
+): Promise<void> {
+  const cancel = new AbortController();
+  const onClientGone = () => cancel.abort(new Error("The client closed the HTTP request."));
+  if (request.signal.aborted) onClientGone();
+  else request.signal.addEventListener("abort", onClientGone, { once: true });
+
+  let stream: HttpStream | undefined;
+  let finished = false;
+  let headersCache: Headers | undefined;
+
+  const context: RequestContext = {
+    signal: cancel.signal,
+    get headers() {
+      return (headersCache ??= request.headers());
+    },
+    sendNotification: isRequest
+      ? (notification: JsonRpcNotification) => {
+          // After the final response or a closed stream nothing more may be sent.
+          if (finished || cancel.signal.aborted) return;
+          if (!stream) {
+            stream = reply.stream({ ...SSE_HEADERS }, onClientGone);
+          }
+          try {
+            stream.write(sseEvent(notification));
+          } catch (error) {
+            options.onError(error);
+          }
+        }
+      : undefined,
+  };
+  if (authInfo) context.authInfo = authInfo;
+
+  let response: JsonRpcResponse | undefined;
+  try {
+    response = await handler.handle(message, context);
+  } catch (error) {
+    // The MessageHandler contract says handle() never rejects; if one does, answer anyway.
+    options.onError(error);
+    response = isRequest
+      ? { jsonrpc: "2.0", id: message.id as string | number, error: { code: JsonRpcErrorCode.InternalError, message: "Internal error" } }
+      : undefined;
+  } finally {
+    request.signal.removeEventListener("abort", onClientGone);
+  }
+
+  if (!isRequest) {
+    finished = true;
+    reply.send(202, {}, "");
+    return;
+  }
+  if (cancel.signal.aborted) {
+    finished = true;
+    stream?.end();
+    return;
+  }
+  if (response === undefined) {
+    response = { jsonrpc: "2.0", id: message.id as string | number, error: { code: JsonRpcErrorCode.InternalError, message: "Internal error: the server produced no response" } };
+  }
+  finished = true;
+  if (stream) {
+    stream.write(sseEvent(response));
+    stream.end();
+    return;
+  }
+  const status = "error" in response ? statusForError(response.error.code, envelopeInvalid) : 200;
+  reply.send(status, { ...JSON_HEADERS }, JSON.stringify(response));
+}

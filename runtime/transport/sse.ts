@@ -1,0 +1,84 @@
+/**
+ * Server-Sent Events framing for Streamable HTTP: the server writes one
+ * JSON-RPC message per `message` event; the client parses the stream back
+ * into messages, ignoring comments and keep-alives.
+ */
+
+/** One SSE event carrying a JSON-RPC message. */
+export function sseEvent(message: unknown): string {
+  // JSON.stringify never emits raw newlines, so one `data:` line suffices.
+  return `event: message\ndata: ${JSON.stringify(message)}\n\n`;
+}
+
+/** A dispatched SSE event: its type and the joined `data` lines. */
+export interface SseMessage {
+  event: string;
+  data: string;
+}
+
+/**
+ * Incremental SSE parser (the WHATWG event-stream algorithm, minus `retry`
+ * and `id`, which 2026-07-28 streams do not use). Feed it decoded text; it
+ * calls `onEvent` for each complete event.
+ */
+export class SseParser {
+  #buffer = "";
+  #data: string[] = [];
+  #event = "";
+  readonly #onEvent: (event: SseMessage) => void;
+
+  constructor(onEvent: (event: SseMessage) => void) {
+    this.#onEvent = onEvent;
+  }
+
+  /** Adds a chunk of text; complete lines are processed at once. */
+  push(chunk: string): void {
+    this.#buffer += chunk;
+    let start = 0;
+    for (;;) {
+      const lf = this.#buffer.indexOf("\n", start);
+      const cr = this.#buffer.indexOf("\r", start);
+      let end: number;
+      let next: number;
+      if (cr !== -1 && (lf === -1 || cr < lf)) {
+        // A lone CR at the very end may be the first half of CRLF: wait for more.
+        if (cr === this.#buffer.length - 1) break;
+        end = cr;
+        next = this.#buffer[cr + 1] === "\n" ? cr + 2 : cr + 1;
+      } else if (lf !== -1) {
+        end = lf;
+        next = lf + 1;
+      } else {
+        break;
+      }
+      this.#line(this.#buffer.slice(start, end));
+      start = next;
+    }
+    this.#buffer = this.#buffer.slice(start);
+  }
+
+  /** Flushes a final event that was not followed by a blank line. */
+  end(): void {
+    if (this.#buffer.length > 0) this.#line(this.#buffer);
+    this.#buffer = "";
+    this.#line("");
+  }
+
+  #line(line: string): void {
+    if (line === "") {
+      if (this.#data.length > 0) {
+        this.#onEvent({ event: this.#event || "message", data: this.#data.join("\n") });
+      }
+      this.#data = [];
+      this.#event = "";
+      return;
+    }
+    if (line.startsWith(":")) return;
+    const colon = line.indexOf(":");
+    const field = colon === -1 ? line : line.slice(0, colon);
+    let value = colon === -1 ? "" : line.slice(colon + 1);
+    if (value.startsWith(" ")) value = value.slice(1);
+    if (field === "data") this.#data.push(value);
+    else if (field === "event") this.#event = value;
+  }
+}
