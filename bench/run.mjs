@@ -170,4 +170,10 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   if (failed.length) console.error(`\n${failed.length} workload(s) failed: ${failed.join(", ")}`);
   if (missed.length) console.error(`${missed.length} budget(s) missed: ${missed.map((b) => b.id).join(", ")}`);
   process.exitCode = failed.length || (options.strict && missed.length) ? 1 : 0;
+  // Each workload closed what it opened, so the loop should drain; if it
+  // does not, say which handles stayed open instead of hanging.
+  setTimeout(() => {
+    console.error(`handles left open after the run: ${process.getActiveResourcesInfo().join(", ")}`);
+    process.exit(3);
+  }, 5_000).unref();
 }
