@@ -25,6 +25,7 @@ export const CONCURRENCY = [1, 16];
  * @property {number} [concurrency] in-flight operations for async workloads
  * @property {number} [roundTrips] requests per operation (2 for MRTR)
  * @property {string[]} [nodeFlags] extra flags for the worker process
+ * @property {number} [windowScale] multiplies the profile's timed window (the sustained RSS workloads run longer)
  */
 
 /** @returns {Workload[]} */
@@ -52,10 +53,18 @@ export function workloads() {
         { ...common, id: `http.${kind}.official.c${concurrency}`, group: `http.${kind}`, label: "official SDK, Streamable HTTP", side: "official", module: OFFICIAL, factory: "http" },
       );
       if (!mrtr) {
-        list.push({ ...common, id: `http.echo.c${concurrency}`, group: "http.plain", label: "bare node:http JSON echo (ceiling)", side: "baseline", module: ECHO, factory: "httpEcho", options: {} });
+        list.push(
+          { ...common, id: `http.echo.c${concurrency}`, group: "http.plain", label: "bare node:http JSON echo (ceiling)", side: "baseline", module: ECHO, factory: "httpEcho", options: {} },
+          { ...common, id: `http.echo-undici.c${concurrency}`, group: "http.plain", label: "bare node:http JSON echo, global fetch client (reference)", side: "baseline", module: ECHO, factory: "httpEcho", options: { client: "global" } },
+        );
       }
     }
   }
+  const sustained = { mode: "async", unit: "calls/s", concurrency: 16, roundTrips: 2, options: { mrtr: true }, group: "rss", windowScale: 8 };
+  list.push(
+    { ...sustained, id: "rss.mrtr.ours", label: "mcp-roundtrip, in memory, MRTR c=16, sustained", side: "ours", module: OURS, factory: "inMemory" },
+    { ...sustained, id: "rss.mrtr.official2026", label: "official SDK, fetch shim, MRTR c=16, sustained", side: "official", module: OFFICIAL, factory: "inProcess2026" },
+  );
   list.push(
     { id: "seal.ours.node", group: "seal", label: "mcp-roundtrip, AES-256-GCM, node:crypto backend", side: "ours", module: OURS, factory: "sealVerify", options: { backend: "node" }, mode: "async", concurrency: 1, unit: "ops/s" },
     { id: "seal.ours.noble", group: "seal", label: "mcp-roundtrip, AES-256-GCM, @noble/ciphers backend", side: "ours", module: OURS, factory: "sealVerify", options: { backend: "noble" }, mode: "async", concurrency: 1, unit: "ops/s" },

@@ -17,7 +17,7 @@ const PANELS = [
   { title: "Streamable HTTP, full MRTR (calls/s)", pick: (r) => r.group === "http.mrtr", value: (r) => r.median, format: formatRate },
   { title: "Seal + verify of a 300-byte state (ops/s)", pick: (r) => r.group === "seal", value: (r) => r.median, format: formatRate },
   { title: "Validate tools/call request + result (ops/s)", pick: (r) => r.group === "validate", value: (r) => r.median, format: formatRate },
-  { title: "Peak RSS, in-process MRTR (lower is better)", pick: (r) => r.group === "inproc.mrtr", value: (r) => r.medianRss, format: formatBytes },
+  { title: "Peak RSS, sustained in-process MRTR, c=16 (lower is better)", pick: (r) => r.group === "rss", value: (r) => r.medianRss, format: formatBytes },
   { title: "Heap growth, 10,000 pending exchanges (lower is better)", pick: (r) => r.group === "pending", value: (r) => Math.max(0, r.median), format: (_, r) => formatBytes(r.median) },
 ];
 
@@ -80,11 +80,12 @@ function shortLabel(row) {
     stateful: "stateful Map server",
   };
   const [, second, third] = row.id.split(".");
+  if (row.group === "rss") return row.side === "ours" ? "mcp-roundtrip" : names.official2026;
   if (row.group === "seal" || row.group === "validate" || row.group === "pending") {
     const detail = row.id.split(".").slice(1).join(" ");
     return detail.replace(/^ours /, "mcp-roundtrip ").replace(/^ours$/, "mcp-roundtrip").replace(/^official$/, "official").replace(/^stateful$/, names.stateful);
   }
-  const who = second === "echo" ? names.echo : names[third] ?? third;
+  const who = second === "echo" ? names.echo : second === "echo-undici" ? `${names.echo}, global fetch` : names[third] ?? third;
   return row.concurrency ? `${who}, c=${row.concurrency}` : who;
 }
 

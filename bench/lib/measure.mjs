@@ -9,7 +9,8 @@ import { driveAsync, driveSync } from "./drive.mjs";
  * @returns {Promise<{ id: string, value: number, ops?: number, ms?: number }>}
  * @throws {Error} when the workload cannot be set up or answers something wrong.
  */
-export async function measureOnce(spec, profile) {
+export async function measureOnce(spec, runProfile) {
+  const profile = { ...runProfile, windowMs: runProfile.windowMs * (spec.windowScale ?? 1) };
   const module = await import(spec.module);
   const factory = module[spec.factory];
   if (typeof factory !== "function") {

@@ -1,12 +1,14 @@
 // The ceiling for Streamable HTTP: a bare `node:http` server that parses a
 // JSON-RPC `tools/call` and answers a `CallToolResult`, with no SDK on either
-// side. The client is the global fetch, as in both SDKs' HTTP clients.
+// side. The client is the same fetch the SDK workloads use (keep-alive
+// node:http by default; the global fetch for the reference rows).
 import { createServer } from "node:http";
+import { clientFetch } from "../lib/keepalive-fetch.mjs";
 import { closeServer, listen } from "./official.mjs";
 import { ECHO_TEXT, textOf, toolsCallRequest } from "./shared.mjs";
 
 /** One POST per operation: JSON in, JSON out. */
-export async function httpEcho() {
+export async function httpEcho({ client: fetchKind = "keepalive" } = {}) {
   const server = createServer((req, res) => {
     const chunks = [];
     req.on("data", (chunk) => chunks.push(chunk));
@@ -28,10 +30,11 @@ export async function httpEcho() {
     });
   });
   const url = await listen(server);
+  const fetcher = clientFetch(fetchKind);
   let id = 0;
   return {
     async call() {
-      const response = await fetch(url, {
+      const response = await fetcher.fetch(url, {
         method: "POST",
         headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
         body: JSON.stringify(toolsCallRequest(++id)),
@@ -42,6 +45,7 @@ export async function httpEcho() {
       if (textOf(result) !== ECHO_TEXT) throw new Error("the echo server did not echo");
     },
     async close() {
+      fetcher.close();
       await closeServer(server);
     },
   };

@@ -9,7 +9,8 @@
 //   server-to-client `elicitation/create`;
 // - Streamable HTTP: the same handler behind `node:http`, the parsed body
 //   handed over as `parsedBody` (their documented shortcut for a framework
-//   that already parsed JSON), the client on the global fetch.
+//   that already parsed JSON), the client on the same keep-alive node:http
+//   fetch as ours (their transport's `fetch` option; see ../lib/keepalive-fetch.mjs).
 import { createServer } from "node:http";
 import {
   McpServer,
@@ -22,6 +23,7 @@ import {
 } from "@modelcontextprotocol/server";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import * as z from "zod/v4";
+import { clientFetch } from "../lib/keepalive-fetch.mjs";
 import {
   CONFIRM_ANSWER,
   CONFIRM_SCHEMA,
@@ -115,20 +117,25 @@ export async function inMemory2025({ mrtr }) {
 }
 
 /** 2026-07-28 over Streamable HTTP on 127.0.0.1. */
-export async function http({ mrtr }) {
+export async function http({ mrtr, client: fetchKind = "keepalive" }) {
   const handler = createMcpHandler(() => officialServer(), { legacy: "reject" });
   const server = createServer(nodeAdapter(handler));
   const url = await listen(server);
+  const fetcher = clientFetch(fetchKind);
   const client = officialClient(MODERN);
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-  return {
-    ...toolCall(client, mrtr),
-    async close() {
-      await client.close();
-      await handler.close();
-      await closeServer(server);
-    },
+  const closeAll = async () => {
+    await client.close();
+    fetcher.close();
+    await handler.close();
+    await closeServer(server);
   };
+  try {
+    await client.connect(new StreamableHTTPClientTransport(new URL(url), { fetch: fetcher.fetch }));
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
+  return { ...toolCall(client, mrtr), close: closeAll };
 }
 
 /** Their HMAC request-state codec: mint + verify of a 300-byte state. */

@@ -5,6 +5,7 @@ import { Client } from "mcp-roundtrip/client";
 import { StreamableHttpClientTransport, serveHttp } from "mcp-roundtrip/http";
 import { McpServer, RequestStateSecurity, inputRequired } from "mcp-roundtrip/server";
 import { validateRequest, validateResult } from "mcp-roundtrip/validate";
+import { clientFetch } from "../lib/keepalive-fetch.mjs";
 import { confirmRequest, confirmRetry, measurePending } from "./pending.mjs";
 import {
   CONFIRM_ANSWER,
@@ -77,23 +78,27 @@ export async function inMemory({ mrtr }) {
 }
 
 /** 2026-07-28 over Streamable HTTP on 127.0.0.1: `serveHttp` and the fetch client transport. */
-export async function http({ mrtr }) {
+export async function http({ mrtr, client: fetchKind = "keepalive" }) {
   const listening = await serveHttp(benchServer(), { host: "127.0.0.1", port: 0 });
-  const transport = new StreamableHttpClientTransport(listening.url);
+  const fetcher = clientFetch(fetchKind);
+  const transport = new StreamableHttpClientTransport(listening.url, { fetch: fetcher.fetch });
+  const closeAll = async () => {
+    await transport.close();
+    fetcher.close();
+    await listening.close();
+  };
   let client;
   try {
     client = await benchClient(transport);
   } catch (error) {
-    await transport.close();
-    await listening.close();
+    await closeAll();
     throw error;
   }
   return {
     ...toolCall(client, mrtr),
     async close() {
       await client.close();
-      await transport.close();
-      await listening.close();
+      await closeAll();
     },
   };
 }
