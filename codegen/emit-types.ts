@@ -48,6 +48,9 @@ export async function emitTypes(header: string, schema: SchemaDocument): Promise
   file.getInterface(WRAPPER)?.remove();
   file.getTypeAlias(WRAPPER)?.remove();
   addAliases(file, schema);
+  // json-schema-to-typescript leaves members unindented without prettier;
+  // the TypeScript formatter is deterministic and already loaded.
+  file.formatText({ indentSize: 2, convertTabsToSpaces: true, semicolons: ts.SemicolonPreference.Insert });
   const declared = [...file.getInterfaces(), ...file.getTypeAliases()].map((node) => node.getName());
   const expected = new Set(Object.keys(schema.$defs));
   const surplus = declared.filter((name) => !expected.has(name));

@@ -3,6 +3,7 @@ import standaloneModule from "ajv/dist/standalone/index.js";
 
 // CommonJS default export: Node hands ESM callers module.exports, whose .default is the function.
 const standaloneCode = standaloneModule.default;
+import { discriminateUnions } from "./discriminate.js";
 import type { SchemaDocument } from "./json.js";
 import type { MethodEntry, ProtocolModel } from "./model.js";
 
@@ -76,6 +77,7 @@ export function emitValidators(header: string, schema: SchemaDocument, model: Pr
   const ajv = new Ajv2020({
     code: { source: true, esm: true, lines: true },
     allErrors: false,
+    discriminator: true,
     // One function per definition, called by reference: inlining every small
     // $ref multiplies the code for no measurable gain.
     inlineRefs: false,
@@ -91,7 +93,9 @@ export function emitValidators(header: string, schema: SchemaDocument, model: Pr
     throw new Error("codegen validators: the schema now uses $dynamicRef/unevaluated*; remove the opts override below");
   }
   Object.assign(ajv.opts, { dynamicRef: false, unevaluated: false });
-  ajv.addSchema({ $id: SCHEMA_ID, $defs: withoutAnnotations(schema.$defs) });
+  const prepared = { $defs: withoutAnnotations(schema.$defs) as SchemaDocument["$defs"] };
+  discriminateUnions(prepared);
+  ajv.addSchema({ $id: SCHEMA_ID, $defs: prepared.$defs });
   const exports: Record<string, string> = {};
   for (const name of model.definitions) exports[name] = `${SCHEMA_ID}#/$defs/${name}`;
   const seen = new Set<string>();

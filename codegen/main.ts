@@ -1,13 +1,10 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { emitIndex } from "./emit-index.js";
-import { emitMethods } from "./emit-methods.js";
-import { emitTypes } from "./emit-types.js";
-import { emitValidatorDeclarations, emitValidators } from "./emit-validators.js";
 import { headerLine } from "./header.js";
 import { buildModel } from "./model.js";
 import { applyOverlay, readOverlay } from "./overlay/index.js";
 import { loadSchema, readSources, schemaLocation, updatePin } from "./sources.js";
+import { inputKey, stampHolds, writeStamp } from "./stamp.js";
 
 /** Parsed command line of `npm run codegen`. */
 export interface Options {
@@ -15,11 +12,14 @@ export interface Options {
   acceptNewSchema: boolean;
   schema?: string;
   revisions?: string[];
+  /** Regenerate even when the stamp of an identical earlier run holds. */
+  noStamp?: boolean;
 }
 
 const USAGE = `usage: npm run codegen -- [--check] [--accept-new-schema] [--revision REV]… [--schema PATH|URL]
   --check               generate in memory; exit 1 naming every file that differs from generated/
   --accept-new-schema   adopt a schema whose sha256 differs from schema/sources.json (rewrites the pin)
+  --no-stamp            with --check, regenerate even if an identical earlier run was recorded
   --revision REV        only this revision (repeatable); default: every revision in schema/sources.json
   --schema PATH|URL     read the schema from here (needs exactly one revision; default: the default revision)
   MCP_SCHEMA_DIR        read <dir>/<rev>/schema.json instead of the pinned paths`;
@@ -40,6 +40,7 @@ export function parseArgs(argv: string[]): Options {
     };
     if (arg === "--check") options.check = true;
     else if (arg === "--accept-new-schema") options.acceptNewSchema = true;
+    else if (arg === "--no-stamp") options.noStamp = true;
     else if (arg === "--schema") options.schema = value();
     else if (arg.startsWith("--schema=")) options.schema = arg.slice("--schema=".length);
     else if (arg === "--revision") (options.revisions ??= []).push(value());
@@ -48,6 +49,9 @@ export function parseArgs(argv: string[]): Options {
   }
   return options;
 }
+
+/** The files written per revision, in generated/<rev>/. */
+const OUTPUT_NAMES = ["types.ts", "methods.ts", "validators.js", "validators.d.ts", "index.ts"];
 
 /** One generated file: path relative to the repository root and its full text. */
 export interface GeneratedFile {
@@ -60,7 +64,12 @@ export interface GeneratedFile {
  *
  * @throws Error when the schema's sha256 differs from its pin (unless accepted).
  */
-export async function generateRevision(root: string, revision: string, options: Options): Promise<{ files: GeneratedFile[]; newPin?: string }> {
+export async function generateRevision(
+  root: string,
+  revision: string,
+  options: Options,
+  skipWhen?: (schemaSha256: string) => boolean,
+): Promise<{ files: GeneratedFile[]; schemaSha256: string; skipped: boolean; newPin?: string }> {
   const sources = readSources(root);
   const pinned = sources.revisions[revision];
   if (!pinned) throw new Error(`no revision ${revision} in schema/sources.json (known: ${Object.keys(sources.revisions).join(", ")})`);
@@ -76,27 +85,39 @@ export async function generateRevision(root: string, revision: string, options: 
     }
     newPin = loaded.sha256;
   }
+  if (skipWhen?.(loaded.sha256)) return { files: [], schemaSha256: loaded.sha256, skipped: true };
+  // The emitters pull in json-schema-to-typescript, ts-morph and AJV (seconds
+  // to load): only when there is something to generate.
+  const [{ emitIndex }, { emitMethods }, { emitTypes }, { emitValidatorDeclarations, emitValidators }] = await Promise.all([
+    import("./emit-index.js"),
+    import("./emit-methods.js"),
+    import("./emit-types.js"),
+    import("./emit-validators.js"),
+  ]);
   const overlay = readOverlay(root, revision);
   const forTypes = applyOverlay(loaded.document, overlay, "types").schema;
   const { schema, extraErrorCodes } = applyOverlay(loaded.document, overlay, "validators");
   const model = buildModel(revision, schema, extraErrorCodes);
   const header = headerLine(revision, loaded.sha256);
   const dir = `generated/${revision}`;
-  const files: GeneratedFile[] = [
-    { path: `${dir}/types.ts`, text: await emitTypes(header, forTypes) },
-    { path: `${dir}/methods.ts`, text: emitMethods(header, model) },
-    { path: `${dir}/validators.js`, text: emitValidators(header, schema, model) },
-    { path: `${dir}/validators.d.ts`, text: emitValidatorDeclarations(header, model) },
-    { path: `${dir}/index.ts`, text: emitIndex(header) },
-  ];
-  return newPin === undefined ? { files } : { files, newPin };
+  const texts: Record<(typeof OUTPUT_NAMES)[number], string> = {
+    "types.ts": await emitTypes(header, forTypes),
+    "methods.ts": emitMethods(header, model),
+    "validators.js": emitValidators(header, schema, model),
+    "validators.d.ts": emitValidatorDeclarations(header, model),
+    "index.ts": emitIndex(header),
+  };
+  const files: GeneratedFile[] = OUTPUT_NAMES.map((name) => ({ path: `${dir}/${name}`, text: texts[name]! }));
+  const generated = { files, schemaSha256: loaded.sha256, skipped: false };
+  return newPin === undefined ? generated : { ...generated, newPin };
 }
 
-/** Files in generated/<rev>/ that the generator no longer writes. */
-function strayFiles(root: string, revision: string, files: GeneratedFile[]): string[] {
+/** Files in generated/<rev>/ that the generator no longer writes (`files` null: the stamped set). */
+function strayFiles(root: string, revision: string, files: GeneratedFile[] | null): string[] {
   const dir = join(root, "generated", revision);
   if (!existsSync(dir)) return [];
-  const wanted = new Set(files.map((file) => file.path));
+  const names = files ? files.map((file) => file.path) : OUTPUT_NAMES.map((name) => `generated/${revision}/${name}`);
+  const wanted = new Set(names);
   return readdirSync(dir)
     .map((name) => `generated/${revision}/${name}`)
     .filter((path) => !wanted.has(path));
@@ -123,14 +144,22 @@ export async function main(root: string, argv: string[]): Promise<number> {
   const stale: string[] = [];
   try {
     for (const revision of revisions) {
-      const { files, newPin } = await generateRevision(root, revision, options);
-      const strays = strayFiles(root, revision, files);
+      // --check may trust the stamp of an earlier identical generation; see stamp.ts.
+      let key = "";
+      const unchanged = (schemaSha256: string) => {
+        key = inputKey(root, revision, schemaSha256);
+        return options.check && !options.noStamp && stampHolds(root, revision, key);
+      };
+      const { files, newPin, skipped } = await generateRevision(root, revision, options, unchanged);
+      const strays = strayFiles(root, revision, skipped ? null : files);
       if (options.check) {
+        const before = stale.length;
         for (const file of files) {
           const path = join(root, file.path);
           if (!existsSync(path) || readFileSync(path, "utf8") !== file.text) stale.push(file.path);
         }
         stale.push(...strays.map((path) => `${path} (not generated any more)`));
+        if (!skipped && stale.length === before) writeStamp(root, revision, key, files);
         continue;
       }
       mkdirSync(join(root, "generated", revision), { recursive: true });
@@ -140,6 +169,7 @@ export async function main(root: string, argv: string[]): Promise<number> {
         console.log(`  ${file.path.padEnd(40)} ${kib(Buffer.byteLength(file.text)).padStart(10)}`);
       }
       for (const path of strays) console.warn(`  ${path}: not generated any more; delete it`);
+      writeStamp(root, revision, key, files);
       if (newPin) {
         updatePin(root, revision, newPin);
         console.log(`  schema/sources.json: ${revision} pinned to sha256 ${newPin}`);

@@ -125,6 +125,7 @@ export function buildModel(revision: string, schema: SchemaDocument, extraErrorC
     if (known && (known.request !== entry.request || known.result !== entry.result)) {
       throw new Error(`codegen: ${entry.method} is defined by both ${known.request} and ${entry.request}`);
     }
+    methods.set(entry.method, entry);
   }
   const notifications: NotificationEntry[] = [];
   for (const [direction, union] of [["client", "ClientNotification"], ["server", "ServerNotification"]] as const) {

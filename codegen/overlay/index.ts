@@ -46,7 +46,7 @@ export function readOverlay(root: string, revision: string): CorrectionEntry[] {
  * fits the schema (so a new spec release cannot silently skip a fix).
  */
 export function applyOverlay(schema: SchemaDocument, corrections: CorrectionEntry[], output: Output): OverlayTarget {
-  const target: OverlayTarget = { schema: cloneJson(schema), extraErrorCodes: {} };
+  const target: OverlayTarget = { output, schema: cloneJson(schema), extraErrorCodes: {} };
   for (const entry of corrections) {
     if (entry.scope !== undefined && entry.scope !== "types" && entry.scope !== "validators") {
       throw new Error(`overlay correction "${entry.correction}": "scope" must be "types" or "validators" when present`);

@@ -2,6 +2,8 @@ import type { SchemaDocument } from "../json.js";
 
 /** What a correction may change: the schema itself and data the schema lacks. */
 export interface OverlayTarget {
+  /** Which output the corrected schema feeds. */
+  output: "types" | "validators";
   schema: SchemaDocument;
   /** Error codes to emit beside the ones the schema defines (name → code). */
   extraErrorCodes: Record<string, number>;

@@ -764,7 +764,7 @@ return errors === 0;
 
 export const CallToolResult = validate73;
 const schema32 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"content":{"items":{"$ref":"#/$defs/ContentBlock"},"type":"array"},"isError":{"type":"boolean"},"structuredContent":{"additionalProperties":{},"type":"object"}},"required":["content"],"type":"object"};
-const schema33 = {"anyOf":[{"$ref":"#/$defs/TextContent"},{"$ref":"#/$defs/ImageContent"},{"$ref":"#/$defs/AudioContent"},{"$ref":"#/$defs/ResourceLink"},{"$ref":"#/$defs/EmbeddedResource"}]};
+const schema33 = {"oneOf":[{"$ref":"#/$defs/TextContent"},{"$ref":"#/$defs/ImageContent"},{"$ref":"#/$defs/AudioContent"},{"$ref":"#/$defs/ResourceLink"},{"$ref":"#/$defs/EmbeddedResource"}],"discriminator":{"propertyName":"type"},"type":"object"};
 const schema34 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"#/$defs/Annotations"},"text":{"type":"string"},"type":{"const":"text","type":"string"}},"required":["text","type"],"type":"object"};
 
 function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -851,14 +851,14 @@ return errors === 0;
 
 const schema35 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"#/$defs/Annotations"},"data":{"format":"byte","type":"string"},"mimeType":{"type":"string"},"type":{"const":"image","type":"string"}},"required":["data","mimeType","type"],"type":"object"};
 
-function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.data === undefined) && (missing0 = "data")) || ((data.mimeType === undefined) && (missing0 = "mimeType"))) || ((data.type === undefined) && (missing0 = "type"))){
-validate78.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate77.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -869,7 +869,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate78.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate77.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -898,12 +898,12 @@ if(errors === _errs5){
 if(errors === _errs5){
 if(typeof data2 === "string"){
 if(!(formats0.test(data2))){
-validate78.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/format",keyword:"format",params:{format: "byte"},message:"must match format \""+"byte"+"\""}];
+validate77.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/format",keyword:"format",params:{format: "byte"},message:"must match format \""+"byte"+"\""}];
 return false;
 }
 }
 else {
-validate78.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate77.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -917,7 +917,7 @@ if(valid0){
 if(data.mimeType !== undefined){
 const _errs7 = errors;
 if(typeof data.mimeType !== "string"){
-validate78.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate77.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -930,11 +930,11 @@ if(data.type !== undefined){
 let data4 = data.type;
 const _errs9 = errors;
 if(typeof data4 !== "string"){
-validate78.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate77.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("image" !== data4){
-validate78.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "image"},message:"must be equal to constant"}];
+validate77.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "image"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -949,32 +949,32 @@ var valid0 = true;
 }
 }
 else {
-validate78.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate77.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate78.errors = vErrors;
+validate77.errors = vErrors;
 return errors === 0;
 }
 
 const schema36 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"#/$defs/Annotations"},"description":{"type":"string"},"icons":{"items":{"$ref":"#/$defs/Icon"},"type":"array"},"mimeType":{"type":"string"},"name":{"type":"string"},"size":{"type":"integer"},"title":{"type":"string"},"type":{"const":"resource_link","type":"string"},"uri":{"format":"uri","type":"string"}},"required":["name","type","uri"],"type":"object"};
 const schema37 = {"properties":{"mimeType":{"type":"string"},"sizes":{"items":{"type":"string"},"type":"array"},"src":{"format":"uri","type":"string"},"theme":{"enum":["dark","light"],"type":"string"}},"required":["src"],"type":"object"};
 
-function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.src === undefined) && (missing0 = "src")){
-validate84.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate81.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.mimeType !== undefined){
 const _errs1 = errors;
 if(typeof data.mimeType !== "string"){
-validate84.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate81.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -993,7 +993,7 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs5 = errors;
 if(typeof data1[i0] !== "string"){
-validate84.errors = [{instancePath:instancePath+"/sizes/" + i0,schemaPath:"#/properties/sizes/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate81.errors = [{instancePath:instancePath+"/sizes/" + i0,schemaPath:"#/properties/sizes/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs5 === errors;
@@ -1003,7 +1003,7 @@ break;
 }
 }
 else {
-validate84.errors = [{instancePath:instancePath+"/sizes",schemaPath:"#/properties/sizes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate81.errors = [{instancePath:instancePath+"/sizes",schemaPath:"#/properties/sizes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -1020,12 +1020,12 @@ if(errors === _errs7){
 if(errors === _errs7){
 if(typeof data3 === "string"){
 if(!(formats4.test(data3))){
-validate84.errors = [{instancePath:instancePath+"/src",schemaPath:"#/properties/src/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate81.errors = [{instancePath:instancePath+"/src",schemaPath:"#/properties/src/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
 }
 else {
-validate84.errors = [{instancePath:instancePath+"/src",schemaPath:"#/properties/src/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate81.errors = [{instancePath:instancePath+"/src",schemaPath:"#/properties/src/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -1040,11 +1040,11 @@ if(data.theme !== undefined){
 let data4 = data.theme;
 const _errs9 = errors;
 if(typeof data4 !== "string"){
-validate84.errors = [{instancePath:instancePath+"/theme",schemaPath:"#/properties/theme/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate81.errors = [{instancePath:instancePath+"/theme",schemaPath:"#/properties/theme/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data4 === "dark") || (data4 === "light"))){
-validate84.errors = [{instancePath:instancePath+"/theme",schemaPath:"#/properties/theme/enum",keyword:"enum",params:{allowedValues: schema37.properties.theme.enum},message:"must be equal to one of the allowed values"}];
+validate81.errors = [{instancePath:instancePath+"/theme",schemaPath:"#/properties/theme/enum",keyword:"enum",params:{allowedValues: schema37.properties.theme.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -1058,23 +1058,23 @@ var valid0 = true;
 }
 }
 else {
-validate84.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate81.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate84.errors = vErrors;
+validate81.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.name === undefined) && (missing0 = "name")) || ((data.type === undefined) && (missing0 = "type"))) || ((data.uri === undefined) && (missing0 = "uri"))){
-validate82.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate79.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -1085,7 +1085,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate82.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate79.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -1110,7 +1110,7 @@ if(valid0){
 if(data.description !== undefined){
 const _errs5 = errors;
 if(typeof data.description !== "string"){
-validate82.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate79.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -1128,8 +1128,8 @@ var valid1 = true;
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 const _errs9 = errors;
-if(!(validate84(data3[i0], {instancePath:instancePath+"/icons/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+if(!(validate81(data3[i0], {instancePath:instancePath+"/icons/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs9 === errors;
@@ -1139,7 +1139,7 @@ break;
 }
 }
 else {
-validate82.errors = [{instancePath:instancePath+"/icons",schemaPath:"#/properties/icons/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate79.errors = [{instancePath:instancePath+"/icons",schemaPath:"#/properties/icons/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -1152,7 +1152,7 @@ if(valid0){
 if(data.mimeType !== undefined){
 const _errs10 = errors;
 if(typeof data.mimeType !== "string"){
-validate82.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate79.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -1164,7 +1164,7 @@ if(valid0){
 if(data.name !== undefined){
 const _errs12 = errors;
 if(typeof data.name !== "string"){
-validate82.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate79.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -1177,7 +1177,7 @@ if(data.size !== undefined){
 let data7 = data.size;
 const _errs14 = errors;
 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-validate82.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate79.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid0 = _errs14 === errors;
@@ -1189,7 +1189,7 @@ if(valid0){
 if(data.title !== undefined){
 const _errs16 = errors;
 if(typeof data.title !== "string"){
-validate82.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate79.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs16 === errors;
@@ -1202,11 +1202,11 @@ if(data.type !== undefined){
 let data9 = data.type;
 const _errs18 = errors;
 if(typeof data9 !== "string"){
-validate82.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate79.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("resource_link" !== data9){
-validate82.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "resource_link"},message:"must be equal to constant"}];
+validate79.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "resource_link"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs18 === errors;
@@ -1222,12 +1222,12 @@ if(errors === _errs20){
 if(errors === _errs20){
 if(typeof data10 === "string"){
 if(!(formats4.test(data10))){
-validate82.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate79.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
 }
 else {
-validate82.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate79.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -1249,25 +1249,25 @@ var valid0 = true;
 }
 }
 else {
-validate82.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate79.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate82.errors = vErrors;
+validate79.errors = vErrors;
 return errors === 0;
 }
 
 const schema38 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"#/$defs/Annotations"},"resource":{"anyOf":[{"$ref":"#/$defs/TextResourceContents"},{"$ref":"#/$defs/BlobResourceContents"}]},"type":{"const":"resource","type":"string"}},"required":["resource","type"],"type":"object"};
 const schema39 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"mimeType":{"type":"string"},"text":{"type":"string"},"uri":{"format":"uri","type":"string"}},"required":["text","uri"],"type":"object"};
 
-function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.text === undefined) && (missing0 = "text")) || ((data.uri === undefined) && (missing0 = "uri"))){
-validate89.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate85.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -1278,7 +1278,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate89.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate85.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -1291,7 +1291,7 @@ if(valid0){
 if(data.mimeType !== undefined){
 const _errs4 = errors;
 if(typeof data.mimeType !== "string"){
-validate89.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate85.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -1303,7 +1303,7 @@ if(valid0){
 if(data.text !== undefined){
 const _errs6 = errors;
 if(typeof data.text !== "string"){
-validate89.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate85.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -1319,12 +1319,12 @@ if(errors === _errs8){
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(!(formats4.test(data3))){
-validate89.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate85.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
 }
 else {
-validate89.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate85.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -1340,23 +1340,23 @@ var valid0 = true;
 }
 }
 else {
-validate89.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate85.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate89.errors = vErrors;
+validate85.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.resource === undefined) && (missing0 = "resource")) || ((data.type === undefined) && (missing0 = "type"))){
-validate87.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate83.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -1367,7 +1367,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate87.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate83.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -1395,8 +1395,8 @@ const _errs5 = errors;
 const _errs6 = errors;
 let valid1 = false;
 const _errs7 = errors;
-if(!(validate89(data2, {instancePath:instancePath+"/resource",parentData:data,parentDataProperty:"resource",rootData}))){
-vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
+if(!(validate85(data2, {instancePath:instancePath+"/resource",parentData:data,parentDataProperty:"resource",rootData}))){
+vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs7 === errors;
@@ -1419,7 +1419,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate87.errors = vErrors;
+validate83.errors = vErrors;
 return false;
 }
 else {
@@ -1443,11 +1443,11 @@ if(data.type !== undefined){
 let data3 = data.type;
 const _errs9 = errors;
 if(typeof data3 !== "string"){
-validate87.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate83.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("resource" !== data3){
-validate87.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "resource"},message:"must be equal to constant"}];
+validate83.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "resource"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -1461,11 +1461,11 @@ var valid0 = true;
 }
 }
 else {
-validate87.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate83.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate87.errors = vErrors;
+validate83.errors = vErrors;
 return errors === 0;
 }
 
@@ -1473,72 +1473,53 @@ return errors === 0;
 function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const _errs0 = errors;
-let valid0 = false;
-const _errs1 = errors;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const tag0 = data.type;
+if(typeof tag0 == "string"){
+if(tag0 === "text"){
 if(!(validate75(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs1 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs2 = errors;
-if(!(validate78(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
+}
+else if(tag0 === "image"){
+if(!(validate77(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs2 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs3 = errors;
+}
+else if(tag0 === "audio"){
 if(!(validate56(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs3 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs4 = errors;
-if(!(validate82(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
+}
+else if(tag0 === "resource_link"){
+if(!(validate79(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs4 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs5 = errors;
-if(!(validate87(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
+}
+else if(tag0 === "resource"){
+if(!(validate83(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs5 === errors;
-valid0 = valid0 || _valid0;
-}
-}
-}
-}
-if(!valid0){
-const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err0];
 }
 else {
-vErrors.push(err0);
-}
-errors++;
-validate74.errors = vErrors;
+validate74.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"value of tag \"type\" must be in oneOf"}];
 return false;
 }
-else {
-errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-vErrors.length = _errs0;
 }
 else {
-vErrors = null;
+validate74.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"}];
+return false;
 }
+}
+else {
+validate74.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
 }
 }
 validate74.errors = vErrors;
@@ -2431,11 +2412,11 @@ return errors === 0;
 }
 
 export const ClientNotification = validate110;
-const schema49 = {"anyOf":[{"$ref":"#/$defs/CancelledNotification"},{"$ref":"#/$defs/InitializedNotification"},{"$ref":"#/$defs/ProgressNotification"},{"$ref":"#/$defs/TaskStatusNotification"},{"$ref":"#/$defs/RootsListChangedNotification"}]};
+const schema49 = {"oneOf":[{"$ref":"#/$defs/CancelledNotification"},{"$ref":"#/$defs/InitializedNotification"},{"$ref":"#/$defs/ProgressNotification"},{"$ref":"#/$defs/TaskStatusNotification"},{"$ref":"#/$defs/RootsListChangedNotification"}],"discriminator":{"propertyName":"method"},"type":"object"};
 const schema50 = {"properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"notifications/initialized","type":"string"},"params":{"$ref":"#/$defs/NotificationParams"}},"required":["jsonrpc","method"],"type":"object"};
 const schema51 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"};
 
-function validate113(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -2447,78 +2428,8 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate113.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate112.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
-}
-}
-}
-}
-else {
-validate113.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate113.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
-validate112.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.jsonrpc !== undefined){
-let data0 = data.jsonrpc;
-const _errs1 = errors;
-if(typeof data0 !== "string"){
-validate112.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if("2.0" !== data0){
-validate112.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
-return false;
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.method !== undefined){
-let data1 = data.method;
-const _errs3 = errors;
-if(typeof data1 !== "string"){
-validate112.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if("notifications/initialized" !== data1){
-validate112.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/initialized"},message:"must be equal to constant"}];
-return false;
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.params !== undefined){
-const _errs5 = errors;
-if(!(validate113(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate113.errors : vErrors.concat(validate113.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
 }
 }
 }
@@ -2532,17 +2443,87 @@ validate112.errors = vErrors;
 return errors === 0;
 }
 
+
+function validate111(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
+validate111.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.jsonrpc !== undefined){
+let data0 = data.jsonrpc;
+const _errs1 = errors;
+if(typeof data0 !== "string"){
+validate111.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if("2.0" !== data0){
+validate111.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.method !== undefined){
+let data1 = data.method;
+const _errs3 = errors;
+if(typeof data1 !== "string"){
+validate111.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if("notifications/initialized" !== data1){
+validate111.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/initialized"},message:"must be equal to constant"}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+const _errs5 = errors;
+if(!(validate112(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate111.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate111.errors = vErrors;
+return errors === 0;
+}
+
 const schema52 = {"properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"notifications/progress","type":"string"},"params":{"$ref":"#/$defs/ProgressNotificationParams"}},"required":["jsonrpc","method","params"],"type":"object"};
 const schema53 = {"properties":{"_meta":{"additionalProperties":{},"type":"object"},"message":{"type":"string"},"progress":{"type":"number"},"progressToken":{"$ref":"#/$defs/ProgressToken"},"total":{"type":"number"}},"required":["progress","progressToken"],"type":"object"};
 
-function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.progress === undefined) && (missing0 = "progress")) || ((data.progressToken === undefined) && (missing0 = "progressToken"))){
-validate117.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate115.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -2553,7 +2534,7 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate117.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate115.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -2566,7 +2547,7 @@ if(valid0){
 if(data.message !== undefined){
 const _errs4 = errors;
 if(typeof data.message !== "string"){
-validate117.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate115.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -2578,7 +2559,7 @@ if(valid0){
 if(data.progress !== undefined){
 const _errs6 = errors;
 if(!(typeof data.progress == "number")){
-validate117.errors = [{instancePath:instancePath+"/progress",schemaPath:"#/properties/progress/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate115.errors = [{instancePath:instancePath+"/progress",schemaPath:"#/properties/progress/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -2602,7 +2583,7 @@ if(valid0){
 if(data.total !== undefined){
 const _errs9 = errors;
 if(!(typeof data.total == "number")){
-validate117.errors = [{instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate115.errors = [{instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -2617,23 +2598,23 @@ var valid0 = true;
 }
 }
 else {
-validate117.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate115.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate117.errors = vErrors;
+validate115.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
-validate116.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate114.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -2641,11 +2622,11 @@ if(data.jsonrpc !== undefined){
 let data0 = data.jsonrpc;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate116.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate114.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("2.0" !== data0){
-validate116.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
+validate114.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -2658,11 +2639,11 @@ if(data.method !== undefined){
 let data1 = data.method;
 const _errs3 = errors;
 if(typeof data1 !== "string"){
-validate116.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate114.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("notifications/progress" !== data1){
-validate116.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/progress"},message:"must be equal to constant"}];
+validate114.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/progress"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -2673,8 +2654,8 @@ var valid0 = true;
 if(valid0){
 if(data.params !== undefined){
 const _errs5 = errors;
-if(!(validate117(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate117.errors : vErrors.concat(validate117.errors);
+if(!(validate115(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate115.errors : vErrors.concat(validate115.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -2687,23 +2668,23 @@ var valid0 = true;
 }
 }
 else {
-validate116.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate114.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate116.errors = vErrors;
+validate114.errors = vErrors;
 return errors === 0;
 }
 
 const schema54 = {"properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"notifications/tasks/status","type":"string"},"params":{"$ref":"#/$defs/TaskStatusNotificationParams"}},"required":["jsonrpc","method","params"],"type":"object"};
 const schema55 = {"allOf":[{"$ref":"#/$defs/NotificationParams"},{"$ref":"#/$defs/Task"}]};
 
-function validate122(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate119(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
-if(!(validate113(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate113.errors : vErrors.concat(validate113.errors);
+if(!(validate112(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs0 === errors;
@@ -2715,19 +2696,19 @@ errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
 }
-validate122.errors = vErrors;
+validate119.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate121(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
-validate121.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate118.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -2735,11 +2716,11 @@ if(data.jsonrpc !== undefined){
 let data0 = data.jsonrpc;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate121.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate118.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("2.0" !== data0){
-validate121.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
+validate118.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -2752,11 +2733,11 @@ if(data.method !== undefined){
 let data1 = data.method;
 const _errs3 = errors;
 if(typeof data1 !== "string"){
-validate121.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate118.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("notifications/tasks/status" !== data1){
-validate121.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/tasks/status"},message:"must be equal to constant"}];
+validate118.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/tasks/status"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -2767,8 +2748,8 @@ var valid0 = true;
 if(valid0){
 if(data.params !== undefined){
 const _errs5 = errors;
-if(!(validate122(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors);
+if(!(validate119(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate119.errors : vErrors.concat(validate119.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -2781,24 +2762,24 @@ var valid0 = true;
 }
 }
 else {
-validate121.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate118.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate121.errors = vErrors;
+validate118.errors = vErrors;
 return errors === 0;
 }
 
 const schema56 = {"properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"notifications/roots/list_changed","type":"string"},"params":{"$ref":"#/$defs/NotificationParams"}},"required":["jsonrpc","method"],"type":"object"};
 
-function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
-validate127.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate123.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -2806,11 +2787,11 @@ if(data.jsonrpc !== undefined){
 let data0 = data.jsonrpc;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate127.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate123.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("2.0" !== data0){
-validate127.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
+validate123.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -2823,11 +2804,11 @@ if(data.method !== undefined){
 let data1 = data.method;
 const _errs3 = errors;
 if(typeof data1 !== "string"){
-validate127.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate123.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("notifications/roots/list_changed" !== data1){
-validate127.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/roots/list_changed"},message:"must be equal to constant"}];
+validate123.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/roots/list_changed"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -2838,8 +2819,8 @@ var valid0 = true;
 if(valid0){
 if(data.params !== undefined){
 const _errs5 = errors;
-if(!(validate113(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate113.errors : vErrors.concat(validate113.errors);
+if(!(validate112(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -2852,11 +2833,11 @@ var valid0 = true;
 }
 }
 else {
-validate127.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate123.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate127.errors = vErrors;
+validate123.errors = vErrors;
 return errors === 0;
 }
 
@@ -2864,72 +2845,53 @@ return errors === 0;
 function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const _errs0 = errors;
-let valid0 = false;
-const _errs1 = errors;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const tag0 = data.method;
+if(typeof tag0 == "string"){
+if(tag0 === "notifications/cancelled"){
 if(!(validate103(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs1 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs2 = errors;
-if(!(validate112(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
+}
+else if(tag0 === "notifications/initialized"){
+if(!(validate111(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs2 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs3 = errors;
-if(!(validate116(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate116.errors : vErrors.concat(validate116.errors);
+}
+else if(tag0 === "notifications/progress"){
+if(!(validate114(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate114.errors : vErrors.concat(validate114.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs3 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs4 = errors;
-if(!(validate121(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate121.errors : vErrors.concat(validate121.errors);
+}
+else if(tag0 === "notifications/tasks/status"){
+if(!(validate118(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs4 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs5 = errors;
-if(!(validate127(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
+}
+else if(tag0 === "notifications/roots/list_changed"){
+if(!(validate123(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate123.errors : vErrors.concat(validate123.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs5 === errors;
-valid0 = valid0 || _valid0;
-}
-}
-}
-}
-if(!valid0){
-const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err0];
 }
 else {
-vErrors.push(err0);
-}
-errors++;
-validate110.errors = vErrors;
+validate110.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0},message:"value of tag \"method\" must be in oneOf"}];
 return false;
 }
-else {
-errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-vErrors.length = _errs0;
 }
 else {
-vErrors = null;
+validate110.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0},message:"tag \"method\" must be string"}];
+return false;
 }
+}
+else {
+validate110.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
 }
 }
 validate110.errors = vErrors;
@@ -2937,7 +2899,7 @@ return errors === 0;
 }
 
 export const ClientRequest = validate130;
-const schema57 = {"anyOf":[{"$ref":"#/$defs/InitializeRequest"},{"$ref":"#/$defs/PingRequest"},{"$ref":"#/$defs/ListResourcesRequest"},{"$ref":"#/$defs/ListResourceTemplatesRequest"},{"$ref":"#/$defs/ReadResourceRequest"},{"$ref":"#/$defs/SubscribeRequest"},{"$ref":"#/$defs/UnsubscribeRequest"},{"$ref":"#/$defs/ListPromptsRequest"},{"$ref":"#/$defs/GetPromptRequest"},{"$ref":"#/$defs/ListToolsRequest"},{"$ref":"#/$defs/CallToolRequest"},{"$ref":"#/$defs/GetTaskRequest"},{"$ref":"#/$defs/GetTaskPayloadRequest"},{"$ref":"#/$defs/CancelTaskRequest"},{"$ref":"#/$defs/ListTasksRequest"},{"$ref":"#/$defs/SetLevelRequest"},{"$ref":"#/$defs/CompleteRequest"}]};
+const schema57 = {"oneOf":[{"$ref":"#/$defs/InitializeRequest"},{"$ref":"#/$defs/PingRequest"},{"$ref":"#/$defs/ListResourcesRequest"},{"$ref":"#/$defs/ListResourceTemplatesRequest"},{"$ref":"#/$defs/ReadResourceRequest"},{"$ref":"#/$defs/SubscribeRequest"},{"$ref":"#/$defs/UnsubscribeRequest"},{"$ref":"#/$defs/ListPromptsRequest"},{"$ref":"#/$defs/GetPromptRequest"},{"$ref":"#/$defs/ListToolsRequest"},{"$ref":"#/$defs/CallToolRequest"},{"$ref":"#/$defs/GetTaskRequest"},{"$ref":"#/$defs/GetTaskPayloadRequest"},{"$ref":"#/$defs/CancelTaskRequest"},{"$ref":"#/$defs/ListTasksRequest"},{"$ref":"#/$defs/SetLevelRequest"},{"$ref":"#/$defs/CompleteRequest"}],"discriminator":{"propertyName":"method"},"type":"object"};
 const schema58 = {"properties":{"id":{"$ref":"#/$defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"initialize","type":"string"},"params":{"$ref":"#/$defs/InitializeRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object"};
 const schema59 = {"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"#/$defs/ProgressToken"}},"type":"object"},"capabilities":{"$ref":"#/$defs/ClientCapabilities"},"clientInfo":{"$ref":"#/$defs/Implementation"},"protocolVersion":{"type":"string"}},"required":["capabilities","clientInfo","protocolVersion"],"type":"object"};
 const schema60 = {"properties":{"description":{"type":"string"},"icons":{"items":{"$ref":"#/$defs/Icon"},"type":"array"},"name":{"type":"string"},"title":{"type":"string"},"version":{"type":"string"},"websiteUrl":{"format":"uri","type":"string"}},"required":["name","version"],"type":"object"};
@@ -2974,8 +2936,8 @@ var valid1 = true;
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs5 = errors;
-if(!(validate84(data1[i0], {instancePath:instancePath+"/icons/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+if(!(validate81(data1[i0], {instancePath:instancePath+"/icons/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs5 === errors;
@@ -3239,7 +3201,7 @@ return errors === 0;
 const schema61 = {"properties":{"id":{"$ref":"#/$defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"ping","type":"string"},"params":{"$ref":"#/$defs/RequestParams"}},"required":["id","jsonrpc","method"],"type":"object"};
 const schema62 = {"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"#/$defs/ProgressToken"}},"type":"object"}},"type":"object"};
 
-function validate143(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate142(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -3257,30 +3219,30 @@ errors = vErrors.length;
 }
 }
 else {
-validate143.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate142.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
 }
 }
 else {
-validate143.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate142.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate143.errors = vErrors;
+validate142.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate141(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate140(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
-validate141.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate140.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -3300,11 +3262,11 @@ if(data.jsonrpc !== undefined){
 let data1 = data.jsonrpc;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate141.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate140.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("2.0" !== data1){
-validate141.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
+validate140.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -3317,11 +3279,11 @@ if(data.method !== undefined){
 let data2 = data.method;
 const _errs4 = errors;
 if(typeof data2 !== "string"){
-validate141.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate140.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("ping" !== data2){
-validate141.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "ping"},message:"must be equal to constant"}];
+validate140.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "ping"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -3332,8 +3294,8 @@ var valid0 = true;
 if(valid0){
 if(data.params !== undefined){
 const _errs6 = errors;
-if(!(validate143(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate143.errors : vErrors.concat(validate143.errors);
+if(!(validate142(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate142.errors : vErrors.concat(validate142.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -3347,18 +3309,18 @@ var valid0 = true;
 }
 }
 else {
-validate141.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate140.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate141.errors = vErrors;
+validate140.errors = vErrors;
 return errors === 0;
 }
 
 const schema63 = {"properties":{"id":{"$ref":"#/$defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"resources/list","type":"string"},"params":{"$ref":"#/$defs/PaginatedRequestParams"}},"required":["id","jsonrpc","method"],"type":"object"};
 const schema64 = {"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"#/$defs/ProgressToken"}},"type":"object"},"cursor":{"type":"string"}},"type":"object"};
 
-function validate149(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate147(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -3376,7 +3338,7 @@ errors = vErrors.length;
 }
 }
 else {
-validate149.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate147.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -3389,7 +3351,7 @@ if(valid0){
 if(data.cursor !== undefined){
 const _errs5 = errors;
 if(typeof data.cursor !== "string"){
-validate149.errors = [{instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate147.errors = [{instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -3400,23 +3362,23 @@ var valid0 = true;
 }
 }
 else {
-validate149.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate147.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate149.errors = vErrors;
+validate147.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate147(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate145(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
-validate147.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate145.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -3436,11 +3398,11 @@ if(data.jsonrpc !== undefined){
 let data1 = data.jsonrpc;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate147.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate145.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("2.0" !== data1){
-validate147.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
+validate145.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -3453,11 +3415,11 @@ if(data.method !== undefined){
 let data2 = data.method;
 const _errs4 = errors;
 if(typeof data2 !== "string"){
-validate147.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate145.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("resources/list" !== data2){
-validate147.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/list"},message:"must be equal to constant"}];
+validate145.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/list"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -3468,8 +3430,8 @@ var valid0 = true;
 if(valid0){
 if(data.params !== undefined){
 const _errs6 = errors;
-if(!(validate149(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate149.errors : vErrors.concat(validate149.errors);
+if(!(validate147(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate147.errors : vErrors.concat(validate147.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -3483,15 +3445,169 @@ var valid0 = true;
 }
 }
 else {
-validate147.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate145.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate147.errors = vErrors;
+validate145.errors = vErrors;
 return errors === 0;
 }
 
 const schema65 = {"properties":{"id":{"$ref":"#/$defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"resources/templates/list","type":"string"},"params":{"$ref":"#/$defs/PaginatedRequestParams"}},"required":["id","jsonrpc","method"],"type":"object"};
+
+function validate150(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
+validate150.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.id !== undefined){
+const _errs1 = errors;
+if(!(validate62(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
+vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.jsonrpc !== undefined){
+let data1 = data.jsonrpc;
+const _errs2 = errors;
+if(typeof data1 !== "string"){
+validate150.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if("2.0" !== data1){
+validate150.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.method !== undefined){
+let data2 = data.method;
+const _errs4 = errors;
+if(typeof data2 !== "string"){
+validate150.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if("resources/templates/list" !== data2){
+validate150.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/templates/list"},message:"must be equal to constant"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+const _errs6 = errors;
+if(!(validate147(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate147.errors : vErrors.concat(validate147.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate150.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate150.errors = vErrors;
+return errors === 0;
+}
+
+const schema66 = {"properties":{"id":{"$ref":"#/$defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"resources/read","type":"string"},"params":{"$ref":"#/$defs/ReadResourceRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object"};
+const schema67 = {"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"#/$defs/ProgressToken"}},"type":"object"},"uri":{"format":"uri","type":"string"}},"required":["uri"],"type":"object"};
+
+function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.uri === undefined) && (missing0 = "uri")){
+validate155.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data._meta !== undefined){
+let data0 = data._meta;
+const _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.progressToken !== undefined){
+if(!(validate65(data0.progressToken, {instancePath:instancePath+"/_meta/progressToken",parentData:data0,parentDataProperty:"progressToken",rootData}))){
+vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+validate155.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.uri !== undefined){
+let data2 = data.uri;
+const _errs5 = errors;
+if(errors === _errs5){
+if(errors === _errs5){
+if(typeof data2 === "string"){
+if(!(formats4.test(data2))){
+validate155.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+return false;
+}
+}
+else {
+validate155.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate155.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate155.errors = vErrors;
+return errors === 0;
+}
+
 
 function validate153(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -3499,7 +3615,7 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
+if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
 validate153.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
@@ -3540,8 +3656,8 @@ if(typeof data2 !== "string"){
 validate153.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if("resources/templates/list" !== data2){
-validate153.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/templates/list"},message:"must be equal to constant"}];
+if("resources/read" !== data2){
+validate153.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/read"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -3552,8 +3668,8 @@ var valid0 = true;
 if(valid0){
 if(data.params !== undefined){
 const _errs6 = errors;
-if(!(validate149(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate149.errors : vErrors.concat(validate149.errors);
+if(!(validate155(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate155.errors : vErrors.concat(validate155.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -3575,17 +3691,17 @@ validate153.errors = vErrors;
 return errors === 0;
 }
 
-const schema66 = {"properties":{"id":{"$ref":"#/$defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"resources/read","type":"string"},"params":{"$ref":"#/$defs/ReadResourceRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object"};
-const schema67 = {"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"#/$defs/ProgressToken"}},"type":"object"},"uri":{"format":"uri","type":"string"}},"required":["uri"],"type":"object"};
+const schema68 = {"properties":{"id":{"$ref":"#/$defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"resources/subscribe","type":"string"},"params":{"$ref":"#/$defs/SubscribeRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object"};
+const schema69 = {"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"#/$defs/ProgressToken"}},"type":"object"},"uri":{"format":"uri","type":"string"}},"required":["uri"],"type":"object"};
 
-function validate159(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate160(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.uri === undefined) && (missing0 = "uri")){
-validate159.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate160.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -3602,7 +3718,7 @@ errors = vErrors.length;
 }
 }
 else {
-validate159.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate160.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -3619,12 +3735,12 @@ if(errors === _errs5){
 if(errors === _errs5){
 if(typeof data2 === "string"){
 if(!(formats4.test(data2))){
-validate159.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate160.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
 }
 else {
-validate159.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate160.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -3638,23 +3754,23 @@ var valid0 = true;
 }
 }
 else {
-validate159.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate160.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate159.errors = vErrors;
+validate160.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate157(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate158(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
-validate157.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate158.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -3674,11 +3790,11 @@ if(data.jsonrpc !== undefined){
 let data1 = data.jsonrpc;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate157.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate158.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("2.0" !== data1){
-validate157.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
+validate158.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -3691,11 +3807,11 @@ if(data.method !== undefined){
 let data2 = data.method;
 const _errs4 = errors;
 if(typeof data2 !== "string"){
-validate157.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate158.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if("resources/read" !== data2){
-validate157.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/read"},message:"must be equal to constant"}];
+if("resources/subscribe" !== data2){
+validate158.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/subscribe"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -3706,8 +3822,8 @@ var valid0 = true;
 if(valid0){
 if(data.params !== undefined){
 const _errs6 = errors;
-if(!(validate159(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate159.errors : vErrors.concat(validate159.errors);
+if(!(validate160(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate160.errors : vErrors.concat(validate160.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -3721,16 +3837,16 @@ var valid0 = true;
 }
 }
 else {
-validate157.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate158.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate157.errors = vErrors;
+validate158.errors = vErrors;
 return errors === 0;
 }
 
-const schema68 = {"properties":{"id":{"$ref":"#/$defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"resources/subscribe","type":"string"},"params":{"$ref":"#/$defs/SubscribeRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object"};
-const schema69 = {"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"#/$defs/ProgressToken"}},"type":"object"},"uri":{"format":"uri","type":"string"}},"required":["uri"],"type":"object"};
+const schema70 = {"properties":{"id":{"$ref":"#/$defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"resources/unsubscribe","type":"string"},"params":{"$ref":"#/$defs/UnsubscribeRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object"};
+const schema71 = {"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"#/$defs/ProgressToken"}},"type":"object"},"uri":{"format":"uri","type":"string"}},"required":["uri"],"type":"object"};
 
 function validate165(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -3848,8 +3964,8 @@ if(typeof data2 !== "string"){
 validate163.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if("resources/subscribe" !== data2){
-validate163.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/subscribe"},message:"must be equal to constant"}];
+if("resources/unsubscribe" !== data2){
+validate163.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/unsubscribe"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -3883,170 +3999,16 @@ validate163.errors = vErrors;
 return errors === 0;
 }
 
-const schema70 = {"properties":{"id":{"$ref":"#/$defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"resources/unsubscribe","type":"string"},"params":{"$ref":"#/$defs/UnsubscribeRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object"};
-const schema71 = {"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"#/$defs/ProgressToken"}},"type":"object"},"uri":{"format":"uri","type":"string"}},"required":["uri"],"type":"object"};
-
-function validate171(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.uri === undefined) && (missing0 = "uri")){
-validate171.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data._meta !== undefined){
-let data0 = data._meta;
-const _errs1 = errors;
-if(errors === _errs1){
-if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.progressToken !== undefined){
-if(!(validate65(data0.progressToken, {instancePath:instancePath+"/_meta/progressToken",parentData:data0,parentDataProperty:"progressToken",rootData}))){
-vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-validate171.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.uri !== undefined){
-let data2 = data.uri;
-const _errs5 = errors;
-if(errors === _errs5){
-if(errors === _errs5){
-if(typeof data2 === "string"){
-if(!(formats4.test(data2))){
-validate171.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
-return false;
-}
-}
-else {
-validate171.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-else {
-validate171.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate171.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate169(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
-validate169.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.id !== undefined){
-const _errs1 = errors;
-if(!(validate62(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
-vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.jsonrpc !== undefined){
-let data1 = data.jsonrpc;
-const _errs2 = errors;
-if(typeof data1 !== "string"){
-validate169.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if("2.0" !== data1){
-validate169.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
-return false;
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.method !== undefined){
-let data2 = data.method;
-const _errs4 = errors;
-if(typeof data2 !== "string"){
-validate169.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if("resources/unsubscribe" !== data2){
-validate169.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/unsubscribe"},message:"must be equal to constant"}];
-return false;
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.params !== undefined){
-const _errs6 = errors;
-if(!(validate171(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate171.errors : vErrors.concat(validate171.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-else {
-validate169.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate169.errors = vErrors;
-return errors === 0;
-}
-
 const schema72 = {"properties":{"id":{"$ref":"#/$defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"prompts/list","type":"string"},"params":{"$ref":"#/$defs/PaginatedRequestParams"}},"required":["id","jsonrpc","method"],"type":"object"};
 
-function validate175(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate168(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
-validate175.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate168.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -4066,11 +4028,11 @@ if(data.jsonrpc !== undefined){
 let data1 = data.jsonrpc;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate175.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate168.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("2.0" !== data1){
-validate175.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
+validate168.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -4083,11 +4045,11 @@ if(data.method !== undefined){
 let data2 = data.method;
 const _errs4 = errors;
 if(typeof data2 !== "string"){
-validate175.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate168.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("prompts/list" !== data2){
-validate175.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "prompts/list"},message:"must be equal to constant"}];
+validate168.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "prompts/list"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -4098,8 +4060,8 @@ var valid0 = true;
 if(valid0){
 if(data.params !== undefined){
 const _errs6 = errors;
-if(!(validate149(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate149.errors : vErrors.concat(validate149.errors);
+if(!(validate147(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate147.errors : vErrors.concat(validate147.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -4113,25 +4075,25 @@ var valid0 = true;
 }
 }
 else {
-validate175.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate168.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate175.errors = vErrors;
+validate168.errors = vErrors;
 return errors === 0;
 }
 
 const schema73 = {"properties":{"id":{"$ref":"#/$defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"prompts/get","type":"string"},"params":{"$ref":"#/$defs/GetPromptRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object"};
 const schema74 = {"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"#/$defs/ProgressToken"}},"type":"object"},"arguments":{"additionalProperties":{"type":"string"},"type":"object"},"name":{"type":"string"}},"required":["name"],"type":"object"};
 
-function validate181(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate173(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.name === undefined) && (missing0 = "name")){
-validate181.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate173.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -4148,7 +4110,7 @@ errors = vErrors.length;
 }
 }
 else {
-validate181.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate173.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -4166,7 +4128,7 @@ if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 for(const key0 in data2){
 const _errs8 = errors;
 if(typeof data2[key0] !== "string"){
-validate181.errors = [{instancePath:instancePath+"/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate173.errors = [{instancePath:instancePath+"/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs8 === errors;
@@ -4176,7 +4138,7 @@ break;
 }
 }
 else {
-validate181.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate173.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -4189,7 +4151,7 @@ if(valid0){
 if(data.name !== undefined){
 const _errs10 = errors;
 if(typeof data.name !== "string"){
-validate181.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate173.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -4202,14 +4164,182 @@ var valid0 = true;
 }
 }
 else {
-validate181.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate173.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate181.errors = vErrors;
+validate173.errors = vErrors;
 return errors === 0;
 }
 
+
+function validate171(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
+validate171.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.id !== undefined){
+const _errs1 = errors;
+if(!(validate62(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
+vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.jsonrpc !== undefined){
+let data1 = data.jsonrpc;
+const _errs2 = errors;
+if(typeof data1 !== "string"){
+validate171.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if("2.0" !== data1){
+validate171.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.method !== undefined){
+let data2 = data.method;
+const _errs4 = errors;
+if(typeof data2 !== "string"){
+validate171.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if("prompts/get" !== data2){
+validate171.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "prompts/get"},message:"must be equal to constant"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+const _errs6 = errors;
+if(!(validate173(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate171.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate171.errors = vErrors;
+return errors === 0;
+}
+
+const schema75 = {"properties":{"id":{"$ref":"#/$defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"tools/list","type":"string"},"params":{"$ref":"#/$defs/PaginatedRequestParams"}},"required":["id","jsonrpc","method"],"type":"object"};
+
+function validate176(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
+validate176.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.id !== undefined){
+const _errs1 = errors;
+if(!(validate62(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
+vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.jsonrpc !== undefined){
+let data1 = data.jsonrpc;
+const _errs2 = errors;
+if(typeof data1 !== "string"){
+validate176.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if("2.0" !== data1){
+validate176.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.method !== undefined){
+let data2 = data.method;
+const _errs4 = errors;
+if(typeof data2 !== "string"){
+validate176.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if("tools/list" !== data2){
+validate176.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "tools/list"},message:"must be equal to constant"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+const _errs6 = errors;
+if(!(validate147(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate147.errors : vErrors.concat(validate147.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate176.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate176.errors = vErrors;
+return errors === 0;
+}
+
+const schema76 = {"properties":{"id":{"$ref":"#/$defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"tasks/get","type":"string"},"params":{"properties":{"taskId":{"type":"string"}},"required":["taskId"],"type":"object"}},"required":["id","jsonrpc","method","params"],"type":"object"};
 
 function validate179(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -4258,8 +4388,8 @@ if(typeof data2 !== "string"){
 validate179.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if("prompts/get" !== data2){
-validate179.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "prompts/get"},message:"must be equal to constant"}];
+if("tasks/get" !== data2){
+validate179.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "tasks/get"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -4269,10 +4399,28 @@ var valid0 = true;
 }
 if(valid0){
 if(data.params !== undefined){
+let data3 = data.params;
 const _errs6 = errors;
-if(!(validate181(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate181.errors : vErrors.concat(validate181.errors);
-errors = vErrors.length;
+if(errors === _errs6){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+let missing1;
+if((data3.taskId === undefined) && (missing1 = "taskId")){
+validate179.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+if(data3.taskId !== undefined){
+if(typeof data3.taskId !== "string"){
+validate179.errors = [{instancePath:instancePath+"/params/taskId",schemaPath:"#/properties/params/properties/taskId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+}
+else {
+validate179.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
 }
 var valid0 = _errs6 === errors;
 }
@@ -4293,100 +4441,16 @@ validate179.errors = vErrors;
 return errors === 0;
 }
 
-const schema75 = {"properties":{"id":{"$ref":"#/$defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"tools/list","type":"string"},"params":{"$ref":"#/$defs/PaginatedRequestParams"}},"required":["id","jsonrpc","method"],"type":"object"};
+const schema77 = {"properties":{"id":{"$ref":"#/$defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"tasks/result","type":"string"},"params":{"properties":{"taskId":{"type":"string"}},"required":["taskId"],"type":"object"}},"required":["id","jsonrpc","method","params"],"type":"object"};
 
-function validate185(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
-validate185.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.id !== undefined){
-const _errs1 = errors;
-if(!(validate62(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
-vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.jsonrpc !== undefined){
-let data1 = data.jsonrpc;
-const _errs2 = errors;
-if(typeof data1 !== "string"){
-validate185.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if("2.0" !== data1){
-validate185.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
-return false;
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.method !== undefined){
-let data2 = data.method;
-const _errs4 = errors;
-if(typeof data2 !== "string"){
-validate185.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if("tools/list" !== data2){
-validate185.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "tools/list"},message:"must be equal to constant"}];
-return false;
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.params !== undefined){
-const _errs6 = errors;
-if(!(validate149(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate149.errors : vErrors.concat(validate149.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-else {
-validate185.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate185.errors = vErrors;
-return errors === 0;
-}
-
-const schema76 = {"properties":{"id":{"$ref":"#/$defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"tasks/get","type":"string"},"params":{"properties":{"taskId":{"type":"string"}},"required":["taskId"],"type":"object"}},"required":["id","jsonrpc","method","params"],"type":"object"};
-
-function validate190(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate181(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
-validate190.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate181.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -4406,11 +4470,11 @@ if(data.jsonrpc !== undefined){
 let data1 = data.jsonrpc;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate190.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate181.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("2.0" !== data1){
-validate190.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
+validate181.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -4423,11 +4487,11 @@ if(data.method !== undefined){
 let data2 = data.method;
 const _errs4 = errors;
 if(typeof data2 !== "string"){
-validate190.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate181.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if("tasks/get" !== data2){
-validate190.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "tasks/get"},message:"must be equal to constant"}];
+if("tasks/result" !== data2){
+validate181.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "tasks/result"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -4443,20 +4507,20 @@ if(errors === _errs6){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing1;
 if((data3.taskId === undefined) && (missing1 = "taskId")){
-validate190.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate181.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 if(data3.taskId !== undefined){
 if(typeof data3.taskId !== "string"){
-validate190.errors = [{instancePath:instancePath+"/params/taskId",schemaPath:"#/properties/params/properties/taskId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate181.errors = [{instancePath:instancePath+"/params/taskId",schemaPath:"#/properties/params/properties/taskId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 }
 }
 else {
-validate190.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate181.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -4471,15 +4535,567 @@ var valid0 = true;
 }
 }
 else {
-validate190.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate181.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
+}
+validate181.errors = vErrors;
+return errors === 0;
+}
+
+const schema78 = {"properties":{"id":{"$ref":"#/$defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"tasks/list","type":"string"},"params":{"$ref":"#/$defs/PaginatedRequestParams"}},"required":["id","jsonrpc","method"],"type":"object"};
+
+function validate183(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
+validate183.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.id !== undefined){
+const _errs1 = errors;
+if(!(validate62(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
+vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.jsonrpc !== undefined){
+let data1 = data.jsonrpc;
+const _errs2 = errors;
+if(typeof data1 !== "string"){
+validate183.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if("2.0" !== data1){
+validate183.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.method !== undefined){
+let data2 = data.method;
+const _errs4 = errors;
+if(typeof data2 !== "string"){
+validate183.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if("tasks/list" !== data2){
+validate183.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "tasks/list"},message:"must be equal to constant"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+const _errs6 = errors;
+if(!(validate147(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate147.errors : vErrors.concat(validate147.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate183.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate183.errors = vErrors;
+return errors === 0;
+}
+
+const schema79 = {"properties":{"id":{"$ref":"#/$defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"logging/setLevel","type":"string"},"params":{"$ref":"#/$defs/SetLevelRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object"};
+const schema80 = {"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"#/$defs/ProgressToken"}},"type":"object"},"level":{"$ref":"#/$defs/LoggingLevel"}},"required":["level"],"type":"object"};
+const schema81 = {"enum":["alert","critical","debug","emergency","error","info","notice","warning"],"type":"string"};
+
+function validate190(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "string"){
+validate190.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((((((((data === "alert") || (data === "critical")) || (data === "debug")) || (data === "emergency")) || (data === "error")) || (data === "info")) || (data === "notice")) || (data === "warning"))){
+validate190.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema81.enum},message:"must be equal to one of the allowed values"}];
+return false;
 }
 validate190.errors = vErrors;
 return errors === 0;
 }
 
-const schema77 = {"properties":{"id":{"$ref":"#/$defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"tasks/result","type":"string"},"params":{"properties":{"taskId":{"type":"string"}},"required":["taskId"],"type":"object"}},"required":["id","jsonrpc","method","params"],"type":"object"};
+
+function validate188(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.level === undefined) && (missing0 = "level")){
+validate188.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data._meta !== undefined){
+let data0 = data._meta;
+const _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.progressToken !== undefined){
+if(!(validate65(data0.progressToken, {instancePath:instancePath+"/_meta/progressToken",parentData:data0,parentDataProperty:"progressToken",rootData}))){
+vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+validate188.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.level !== undefined){
+const _errs5 = errors;
+if(!(validate190(data.level, {instancePath:instancePath+"/level",parentData:data,parentDataProperty:"level",rootData}))){
+vErrors = vErrors === null ? validate190.errors : vErrors.concat(validate190.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate188.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate188.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate186(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
+validate186.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.id !== undefined){
+const _errs1 = errors;
+if(!(validate62(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
+vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.jsonrpc !== undefined){
+let data1 = data.jsonrpc;
+const _errs2 = errors;
+if(typeof data1 !== "string"){
+validate186.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if("2.0" !== data1){
+validate186.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.method !== undefined){
+let data2 = data.method;
+const _errs4 = errors;
+if(typeof data2 !== "string"){
+validate186.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if("logging/setLevel" !== data2){
+validate186.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "logging/setLevel"},message:"must be equal to constant"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+const _errs6 = errors;
+if(!(validate188(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate188.errors : vErrors.concat(validate188.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate186.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate186.errors = vErrors;
+return errors === 0;
+}
+
+const schema82 = {"properties":{"id":{"$ref":"#/$defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"completion/complete","type":"string"},"params":{"$ref":"#/$defs/CompleteRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object"};
+const schema83 = {"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"#/$defs/ProgressToken"}},"type":"object"},"argument":{"properties":{"name":{"type":"string"},"value":{"type":"string"}},"required":["name","value"],"type":"object"},"context":{"properties":{"arguments":{"additionalProperties":{"type":"string"},"type":"object"}},"type":"object"},"ref":{"oneOf":[{"$ref":"#/$defs/PromptReference"},{"$ref":"#/$defs/ResourceTemplateReference"}],"discriminator":{"propertyName":"type"},"type":"object"}},"required":["argument","ref"],"type":"object"};
+const schema84 = {"properties":{"name":{"type":"string"},"title":{"type":"string"},"type":{"const":"ref/prompt","type":"string"}},"required":["name","type"],"type":"object"};
+
+function validate197(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.name === undefined) && (missing0 = "name")) || ((data.type === undefined) && (missing0 = "type"))){
+validate197.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.name !== undefined){
+const _errs1 = errors;
+if(typeof data.name !== "string"){
+validate197.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.title !== undefined){
+const _errs3 = errors;
+if(typeof data.title !== "string"){
+validate197.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.type !== undefined){
+let data2 = data.type;
+const _errs5 = errors;
+if(typeof data2 !== "string"){
+validate197.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if("ref/prompt" !== data2){
+validate197.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ref/prompt"},message:"must be equal to constant"}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate197.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate197.errors = vErrors;
+return errors === 0;
+}
+
+const schema85 = {"properties":{"type":{"const":"ref/resource","type":"string"},"uri":{"format":"uri-template","type":"string"}},"required":["type","uri"],"type":"object"};
+const formats22 = /^[^\s]*$/;
+
+function validate198(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.type === undefined) && (missing0 = "type")) || ((data.uri === undefined) && (missing0 = "uri"))){
+validate198.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.type !== undefined){
+let data0 = data.type;
+const _errs1 = errors;
+if(typeof data0 !== "string"){
+validate198.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if("ref/resource" !== data0){
+validate198.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ref/resource"},message:"must be equal to constant"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.uri !== undefined){
+let data1 = data.uri;
+const _errs3 = errors;
+if(errors === _errs3){
+if(errors === _errs3){
+if(typeof data1 === "string"){
+if(!(formats22.test(data1))){
+validate198.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri-template"},message:"must match format \""+"uri-template"+"\""}];
+return false;
+}
+}
+else {
+validate198.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate198.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate198.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate195(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.argument === undefined) && (missing0 = "argument")) || ((data.ref === undefined) && (missing0 = "ref"))){
+validate195.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data._meta !== undefined){
+let data0 = data._meta;
+const _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.progressToken !== undefined){
+if(!(validate65(data0.progressToken, {instancePath:instancePath+"/_meta/progressToken",parentData:data0,parentDataProperty:"progressToken",rootData}))){
+vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+validate195.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.argument !== undefined){
+let data2 = data.argument;
+const _errs5 = errors;
+if(errors === _errs5){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+let missing1;
+if(((data2.name === undefined) && (missing1 = "name")) || ((data2.value === undefined) && (missing1 = "value"))){
+validate195.errors = [{instancePath:instancePath+"/argument",schemaPath:"#/properties/argument/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+if(data2.name !== undefined){
+const _errs7 = errors;
+if(typeof data2.name !== "string"){
+validate195.errors = [{instancePath:instancePath+"/argument/name",schemaPath:"#/properties/argument/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid2 = _errs7 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data2.value !== undefined){
+const _errs9 = errors;
+if(typeof data2.value !== "string"){
+validate195.errors = [{instancePath:instancePath+"/argument/value",schemaPath:"#/properties/argument/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid2 = _errs9 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+else {
+validate195.errors = [{instancePath:instancePath+"/argument",schemaPath:"#/properties/argument/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.context !== undefined){
+let data5 = data.context;
+const _errs11 = errors;
+if(errors === _errs11){
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+if(data5.arguments !== undefined){
+let data6 = data5.arguments;
+const _errs13 = errors;
+if(errors === _errs13){
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+for(const key0 in data6){
+const _errs16 = errors;
+if(typeof data6[key0] !== "string"){
+validate195.errors = [{instancePath:instancePath+"/context/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/context/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid4 = _errs16 === errors;
+if(!valid4){
+break;
+}
+}
+}
+else {
+validate195.errors = [{instancePath:instancePath+"/context/arguments",schemaPath:"#/properties/context/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+}
+}
+else {
+validate195.errors = [{instancePath:instancePath+"/context",schemaPath:"#/properties/context/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs11 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.ref !== undefined){
+let data8 = data.ref;
+const _errs18 = errors;
+if(errors === _errs18){
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+const tag0 = data8.type;
+if(typeof tag0 == "string"){
+if(tag0 === "ref/prompt"){
+if(!(validate197(data8, {instancePath:instancePath+"/ref",parentData:data,parentDataProperty:"ref",rootData}))){
+vErrors = vErrors === null ? validate197.errors : vErrors.concat(validate197.errors);
+errors = vErrors.length;
+}
+}
+else if(tag0 === "ref/resource"){
+if(!(validate198(data8, {instancePath:instancePath+"/ref",parentData:data,parentDataProperty:"ref",rootData}))){
+vErrors = vErrors === null ? validate198.errors : vErrors.concat(validate198.errors);
+errors = vErrors.length;
+}
+}
+else {
+validate195.errors = [{instancePath:instancePath+"/ref",schemaPath:"#/properties/ref/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"value of tag \"type\" must be in oneOf"}];
+return false;
+}
+}
+else {
+validate195.errors = [{instancePath:instancePath+"/ref",schemaPath:"#/properties/ref/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"}];
+return false;
+}
+}
+else {
+validate195.errors = [{instancePath:instancePath+"/ref",schemaPath:"#/properties/ref/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate195.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate195.errors = vErrors;
+return errors === 0;
+}
+
 
 function validate193(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -4528,8 +5144,8 @@ if(typeof data2 !== "string"){
 validate193.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if("tasks/result" !== data2){
-validate193.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "tasks/result"},message:"must be equal to constant"}];
+if("completion/complete" !== data2){
+validate193.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "completion/complete"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -4539,28 +5155,10 @@ var valid0 = true;
 }
 if(valid0){
 if(data.params !== undefined){
-let data3 = data.params;
 const _errs6 = errors;
-if(errors === _errs6){
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-let missing1;
-if((data3.taskId === undefined) && (missing1 = "taskId")){
-validate193.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
-return false;
-}
-else {
-if(data3.taskId !== undefined){
-if(typeof data3.taskId !== "string"){
-validate193.errors = [{instancePath:instancePath+"/params/taskId",schemaPath:"#/properties/params/properties/taskId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-}
-else {
-validate193.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
+if(!(validate195(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate195.errors : vErrors.concat(validate195.errors);
+errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
 }
@@ -4581,830 +5179,129 @@ validate193.errors = vErrors;
 return errors === 0;
 }
 
-const schema78 = {"properties":{"id":{"$ref":"#/$defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"tasks/list","type":"string"},"params":{"$ref":"#/$defs/PaginatedRequestParams"}},"required":["id","jsonrpc","method"],"type":"object"};
-
-function validate197(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
-validate197.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.id !== undefined){
-const _errs1 = errors;
-if(!(validate62(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
-vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.jsonrpc !== undefined){
-let data1 = data.jsonrpc;
-const _errs2 = errors;
-if(typeof data1 !== "string"){
-validate197.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if("2.0" !== data1){
-validate197.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
-return false;
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.method !== undefined){
-let data2 = data.method;
-const _errs4 = errors;
-if(typeof data2 !== "string"){
-validate197.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if("tasks/list" !== data2){
-validate197.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "tasks/list"},message:"must be equal to constant"}];
-return false;
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.params !== undefined){
-const _errs6 = errors;
-if(!(validate149(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate149.errors : vErrors.concat(validate149.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-else {
-validate197.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate197.errors = vErrors;
-return errors === 0;
-}
-
-const schema79 = {"properties":{"id":{"$ref":"#/$defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"logging/setLevel","type":"string"},"params":{"$ref":"#/$defs/SetLevelRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object"};
-const schema80 = {"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"#/$defs/ProgressToken"}},"type":"object"},"level":{"$ref":"#/$defs/LoggingLevel"}},"required":["level"],"type":"object"};
-const schema81 = {"enum":["alert","critical","debug","emergency","error","info","notice","warning"],"type":"string"};
-
-function validate205(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "string"){
-validate205.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((((((((data === "alert") || (data === "critical")) || (data === "debug")) || (data === "emergency")) || (data === "error")) || (data === "info")) || (data === "notice")) || (data === "warning"))){
-validate205.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema81.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-validate205.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate203(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.level === undefined) && (missing0 = "level")){
-validate203.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data._meta !== undefined){
-let data0 = data._meta;
-const _errs1 = errors;
-if(errors === _errs1){
-if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.progressToken !== undefined){
-if(!(validate65(data0.progressToken, {instancePath:instancePath+"/_meta/progressToken",parentData:data0,parentDataProperty:"progressToken",rootData}))){
-vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-validate203.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.level !== undefined){
-const _errs5 = errors;
-if(!(validate205(data.level, {instancePath:instancePath+"/level",parentData:data,parentDataProperty:"level",rootData}))){
-vErrors = vErrors === null ? validate205.errors : vErrors.concat(validate205.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-else {
-validate203.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate203.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate201(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
-validate201.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.id !== undefined){
-const _errs1 = errors;
-if(!(validate62(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
-vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.jsonrpc !== undefined){
-let data1 = data.jsonrpc;
-const _errs2 = errors;
-if(typeof data1 !== "string"){
-validate201.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if("2.0" !== data1){
-validate201.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
-return false;
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.method !== undefined){
-let data2 = data.method;
-const _errs4 = errors;
-if(typeof data2 !== "string"){
-validate201.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if("logging/setLevel" !== data2){
-validate201.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "logging/setLevel"},message:"must be equal to constant"}];
-return false;
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.params !== undefined){
-const _errs6 = errors;
-if(!(validate203(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate203.errors : vErrors.concat(validate203.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-else {
-validate201.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate201.errors = vErrors;
-return errors === 0;
-}
-
-const schema82 = {"properties":{"id":{"$ref":"#/$defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"completion/complete","type":"string"},"params":{"$ref":"#/$defs/CompleteRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object"};
-const schema83 = {"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"#/$defs/ProgressToken"}},"type":"object"},"argument":{"properties":{"name":{"type":"string"},"value":{"type":"string"}},"required":["name","value"],"type":"object"},"context":{"properties":{"arguments":{"additionalProperties":{"type":"string"},"type":"object"}},"type":"object"},"ref":{"anyOf":[{"$ref":"#/$defs/PromptReference"},{"$ref":"#/$defs/ResourceTemplateReference"}]}},"required":["argument","ref"],"type":"object"};
-const schema84 = {"properties":{"name":{"type":"string"},"title":{"type":"string"},"type":{"const":"ref/prompt","type":"string"}},"required":["name","type"],"type":"object"};
-
-function validate213(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.type === undefined) && (missing0 = "type"))){
-validate213.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.name !== undefined){
-const _errs1 = errors;
-if(typeof data.name !== "string"){
-validate213.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.title !== undefined){
-const _errs3 = errors;
-if(typeof data.title !== "string"){
-validate213.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.type !== undefined){
-let data2 = data.type;
-const _errs5 = errors;
-if(typeof data2 !== "string"){
-validate213.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if("ref/prompt" !== data2){
-validate213.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ref/prompt"},message:"must be equal to constant"}];
-return false;
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-else {
-validate213.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate213.errors = vErrors;
-return errors === 0;
-}
-
-const schema85 = {"properties":{"type":{"const":"ref/resource","type":"string"},"uri":{"format":"uri-template","type":"string"}},"required":["type","uri"],"type":"object"};
-const formats22 = /^[^\s]*$/;
-
-function validate215(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.type === undefined) && (missing0 = "type")) || ((data.uri === undefined) && (missing0 = "uri"))){
-validate215.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.type !== undefined){
-let data0 = data.type;
-const _errs1 = errors;
-if(typeof data0 !== "string"){
-validate215.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if("ref/resource" !== data0){
-validate215.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ref/resource"},message:"must be equal to constant"}];
-return false;
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.uri !== undefined){
-let data1 = data.uri;
-const _errs3 = errors;
-if(errors === _errs3){
-if(errors === _errs3){
-if(typeof data1 === "string"){
-if(!(formats22.test(data1))){
-validate215.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri-template"},message:"must match format \""+"uri-template"+"\""}];
-return false;
-}
-}
-else {
-validate215.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-else {
-validate215.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate215.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate211(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.argument === undefined) && (missing0 = "argument")) || ((data.ref === undefined) && (missing0 = "ref"))){
-validate211.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data._meta !== undefined){
-let data0 = data._meta;
-const _errs1 = errors;
-if(errors === _errs1){
-if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.progressToken !== undefined){
-if(!(validate65(data0.progressToken, {instancePath:instancePath+"/_meta/progressToken",parentData:data0,parentDataProperty:"progressToken",rootData}))){
-vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-validate211.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.argument !== undefined){
-let data2 = data.argument;
-const _errs5 = errors;
-if(errors === _errs5){
-if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-let missing1;
-if(((data2.name === undefined) && (missing1 = "name")) || ((data2.value === undefined) && (missing1 = "value"))){
-validate211.errors = [{instancePath:instancePath+"/argument",schemaPath:"#/properties/argument/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
-return false;
-}
-else {
-if(data2.name !== undefined){
-const _errs7 = errors;
-if(typeof data2.name !== "string"){
-validate211.errors = [{instancePath:instancePath+"/argument/name",schemaPath:"#/properties/argument/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid2 = _errs7 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data2.value !== undefined){
-const _errs9 = errors;
-if(typeof data2.value !== "string"){
-validate211.errors = [{instancePath:instancePath+"/argument/value",schemaPath:"#/properties/argument/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid2 = _errs9 === errors;
-}
-else {
-var valid2 = true;
-}
-}
-}
-}
-else {
-validate211.errors = [{instancePath:instancePath+"/argument",schemaPath:"#/properties/argument/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.context !== undefined){
-let data5 = data.context;
-const _errs11 = errors;
-if(errors === _errs11){
-if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-if(data5.arguments !== undefined){
-let data6 = data5.arguments;
-const _errs13 = errors;
-if(errors === _errs13){
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-for(const key0 in data6){
-const _errs16 = errors;
-if(typeof data6[key0] !== "string"){
-validate211.errors = [{instancePath:instancePath+"/context/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/context/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid4 = _errs16 === errors;
-if(!valid4){
-break;
-}
-}
-}
-else {
-validate211.errors = [{instancePath:instancePath+"/context/arguments",schemaPath:"#/properties/context/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-}
-}
-else {
-validate211.errors = [{instancePath:instancePath+"/context",schemaPath:"#/properties/context/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs11 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.ref !== undefined){
-let data8 = data.ref;
-const _errs18 = errors;
-const _errs19 = errors;
-let valid5 = false;
-const _errs20 = errors;
-if(!(validate213(data8, {instancePath:instancePath+"/ref",parentData:data,parentDataProperty:"ref",rootData}))){
-vErrors = vErrors === null ? validate213.errors : vErrors.concat(validate213.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs20 === errors;
-valid5 = valid5 || _valid0;
-if(!valid5){
-const _errs21 = errors;
-if(!(validate215(data8, {instancePath:instancePath+"/ref",parentData:data,parentDataProperty:"ref",rootData}))){
-vErrors = vErrors === null ? validate215.errors : vErrors.concat(validate215.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs21 === errors;
-valid5 = valid5 || _valid0;
-}
-if(!valid5){
-const err0 = {instancePath:instancePath+"/ref",schemaPath:"#/properties/ref/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-validate211.errors = vErrors;
-return false;
-}
-else {
-errors = _errs19;
-if(vErrors !== null){
-if(_errs19){
-vErrors.length = _errs19;
-}
-else {
-vErrors = null;
-}
-}
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-else {
-validate211.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate211.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate209(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
-validate209.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.id !== undefined){
-const _errs1 = errors;
-if(!(validate62(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
-vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.jsonrpc !== undefined){
-let data1 = data.jsonrpc;
-const _errs2 = errors;
-if(typeof data1 !== "string"){
-validate209.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if("2.0" !== data1){
-validate209.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
-return false;
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.method !== undefined){
-let data2 = data.method;
-const _errs4 = errors;
-if(typeof data2 !== "string"){
-validate209.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if("completion/complete" !== data2){
-validate209.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "completion/complete"},message:"must be equal to constant"}];
-return false;
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.params !== undefined){
-const _errs6 = errors;
-if(!(validate211(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate211.errors : vErrors.concat(validate211.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-else {
-validate209.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate209.errors = vErrors;
-return errors === 0;
-}
-
 
 function validate130(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const _errs0 = errors;
-let valid0 = false;
-const _errs1 = errors;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const tag0 = data.method;
+if(typeof tag0 == "string"){
+if(tag0 === "initialize"){
 if(!(validate131(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate131.errors : vErrors.concat(validate131.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs1 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs2 = errors;
-if(!(validate141(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate141.errors : vErrors.concat(validate141.errors);
+}
+else if(tag0 === "ping"){
+if(!(validate140(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate140.errors : vErrors.concat(validate140.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs2 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs3 = errors;
-if(!(validate147(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate147.errors : vErrors.concat(validate147.errors);
+}
+else if(tag0 === "resources/list"){
+if(!(validate145(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate145.errors : vErrors.concat(validate145.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs3 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs4 = errors;
+}
+else if(tag0 === "resources/templates/list"){
+if(!(validate150(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate150.errors : vErrors.concat(validate150.errors);
+errors = vErrors.length;
+}
+}
+else if(tag0 === "resources/read"){
 if(!(validate153(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate153.errors : vErrors.concat(validate153.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs4 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs5 = errors;
-if(!(validate157(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate157.errors : vErrors.concat(validate157.errors);
+}
+else if(tag0 === "resources/subscribe"){
+if(!(validate158(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate158.errors : vErrors.concat(validate158.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs5 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs6 = errors;
+}
+else if(tag0 === "resources/unsubscribe"){
 if(!(validate163(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs6 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs7 = errors;
-if(!(validate169(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate169.errors : vErrors.concat(validate169.errors);
+}
+else if(tag0 === "prompts/list"){
+if(!(validate168(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate168.errors : vErrors.concat(validate168.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs7 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs8 = errors;
-if(!(validate175(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate175.errors : vErrors.concat(validate175.errors);
+}
+else if(tag0 === "prompts/get"){
+if(!(validate171(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate171.errors : vErrors.concat(validate171.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs8 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs9 = errors;
-if(!(validate179(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
+}
+else if(tag0 === "tools/list"){
+if(!(validate176(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate176.errors : vErrors.concat(validate176.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs9 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs10 = errors;
-if(!(validate185(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate185.errors : vErrors.concat(validate185.errors);
-errors = vErrors.length;
 }
-var _valid0 = _errs10 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs11 = errors;
+else if(tag0 === "tools/call"){
 if(!(validate61(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs11 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs12 = errors;
-if(!(validate190(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate190.errors : vErrors.concat(validate190.errors);
+}
+else if(tag0 === "tasks/get"){
+if(!(validate179(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs12 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs13 = errors;
-if(!(validate193(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate193.errors : vErrors.concat(validate193.errors);
+}
+else if(tag0 === "tasks/result"){
+if(!(validate181(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate181.errors : vErrors.concat(validate181.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs13 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs14 = errors;
+}
+else if(tag0 === "tasks/cancel"){
 if(!(validate94(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs14 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs15 = errors;
-if(!(validate197(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate197.errors : vErrors.concat(validate197.errors);
+}
+else if(tag0 === "tasks/list"){
+if(!(validate183(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate183.errors : vErrors.concat(validate183.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs15 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs16 = errors;
-if(!(validate201(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate201.errors : vErrors.concat(validate201.errors);
+}
+else if(tag0 === "logging/setLevel"){
+if(!(validate186(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate186.errors : vErrors.concat(validate186.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs16 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs17 = errors;
-if(!(validate209(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate209.errors : vErrors.concat(validate209.errors);
+}
+else if(tag0 === "completion/complete"){
+if(!(validate193(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate193.errors : vErrors.concat(validate193.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs17 === errors;
-valid0 = valid0 || _valid0;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-if(!valid0){
-const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err0];
 }
 else {
-vErrors.push(err0);
-}
-errors++;
-validate130.errors = vErrors;
+validate130.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0},message:"value of tag \"method\" must be in oneOf"}];
 return false;
 }
-else {
-errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-vErrors.length = _errs0;
 }
 else {
-vErrors = null;
+validate130.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0},message:"tag \"method\" must be string"}];
+return false;
 }
+}
+else {
+validate130.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
 }
 }
 validate130.errors = vErrors;
@@ -5785,77 +5682,58 @@ validate237.errors = vErrors;
 return errors === 0;
 }
 
-const schema93 = {"anyOf":[{"$ref":"#/$defs/TextContent"},{"$ref":"#/$defs/ImageContent"},{"$ref":"#/$defs/AudioContent"},{"$ref":"#/$defs/ToolUseContent"},{"$ref":"#/$defs/ToolResultContent"}]};
+const schema93 = {"oneOf":[{"$ref":"#/$defs/TextContent"},{"$ref":"#/$defs/ImageContent"},{"$ref":"#/$defs/AudioContent"},{"$ref":"#/$defs/ToolUseContent"},{"$ref":"#/$defs/ToolResultContent"}],"discriminator":{"propertyName":"type"},"type":"object"};
 
 function validate240(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const _errs0 = errors;
-let valid0 = false;
-const _errs1 = errors;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const tag0 = data.type;
+if(typeof tag0 == "string"){
+if(tag0 === "text"){
 if(!(validate75(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs1 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs2 = errors;
-if(!(validate78(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
+}
+else if(tag0 === "image"){
+if(!(validate77(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs2 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs3 = errors;
+}
+else if(tag0 === "audio"){
 if(!(validate56(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs3 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs4 = errors;
+}
+else if(tag0 === "tool_use"){
 if(!(validate235(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate235.errors : vErrors.concat(validate235.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs4 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs5 = errors;
+}
+else if(tag0 === "tool_result"){
 if(!(validate237(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate237.errors : vErrors.concat(validate237.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs5 === errors;
-valid0 = valid0 || _valid0;
-}
-}
-}
-}
-if(!valid0){
-const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err0];
 }
 else {
-vErrors.push(err0);
-}
-errors++;
-validate240.errors = vErrors;
+validate240.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"value of tag \"type\" must be in oneOf"}];
 return false;
 }
-else {
-errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-vErrors.length = _errs0;
 }
 else {
-vErrors = null;
+validate240.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"}];
+return false;
 }
+}
+else {
+validate240.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
 }
 }
 validate240.errors = vErrors;
@@ -5905,8 +5783,8 @@ var _valid0 = _errs6 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs7 = errors;
-if(!(validate78(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
+if(!(validate77(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
+vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs7 === errors;
@@ -6522,8 +6400,8 @@ var valid0 = true;
 if(valid0){
 if(data.params !== undefined){
 const _errs6 = errors;
-if(!(validate211(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate211.errors : vErrors.concat(validate211.errors);
+if(!(validate195(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate195.errors : vErrors.concat(validate195.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -6672,45 +6550,35 @@ if(valid0){
 if(data.ref !== undefined){
 let data8 = data.ref;
 const _errs18 = errors;
-const _errs19 = errors;
-let valid5 = false;
-const _errs20 = errors;
-if(!(validate213(data8, {instancePath:instancePath+"/ref",parentData:data,parentDataProperty:"ref",rootData}))){
-vErrors = vErrors === null ? validate213.errors : vErrors.concat(validate213.errors);
+if(errors === _errs18){
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+const tag0 = data8.type;
+if(typeof tag0 == "string"){
+if(tag0 === "ref/prompt"){
+if(!(validate197(data8, {instancePath:instancePath+"/ref",parentData:data,parentDataProperty:"ref",rootData}))){
+vErrors = vErrors === null ? validate197.errors : vErrors.concat(validate197.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs20 === errors;
-valid5 = valid5 || _valid0;
-if(!valid5){
-const _errs21 = errors;
-if(!(validate215(data8, {instancePath:instancePath+"/ref",parentData:data,parentDataProperty:"ref",rootData}))){
-vErrors = vErrors === null ? validate215.errors : vErrors.concat(validate215.errors);
+}
+else if(tag0 === "ref/resource"){
+if(!(validate198(data8, {instancePath:instancePath+"/ref",parentData:data,parentDataProperty:"ref",rootData}))){
+vErrors = vErrors === null ? validate198.errors : vErrors.concat(validate198.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs21 === errors;
-valid5 = valid5 || _valid0;
-}
-if(!valid5){
-const err0 = {instancePath:instancePath+"/ref",schemaPath:"#/properties/ref/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err0];
 }
 else {
-vErrors.push(err0);
-}
-errors++;
-validate258.errors = vErrors;
+validate258.errors = [{instancePath:instancePath+"/ref",schemaPath:"#/properties/ref/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"value of tag \"type\" must be in oneOf"}];
 return false;
 }
-else {
-errors = _errs19;
-if(vErrors !== null){
-if(_errs19){
-vErrors.length = _errs19;
 }
 else {
-vErrors = null;
+validate258.errors = [{instancePath:instancePath+"/ref",schemaPath:"#/properties/ref/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"}];
+return false;
 }
+}
+else {
+validate258.errors = [{instancePath:instancePath+"/ref",schemaPath:"#/properties/ref/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
 }
 }
 var valid0 = _errs18 === errors;
@@ -6859,72 +6727,53 @@ export const ContentBlock = validate263;
 function validate263(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const _errs0 = errors;
-let valid0 = false;
-const _errs1 = errors;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const tag0 = data.type;
+if(typeof tag0 == "string"){
+if(tag0 === "text"){
 if(!(validate75(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs1 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs2 = errors;
-if(!(validate78(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
+}
+else if(tag0 === "image"){
+if(!(validate77(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs2 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs3 = errors;
+}
+else if(tag0 === "audio"){
 if(!(validate56(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs3 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs4 = errors;
-if(!(validate82(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
+}
+else if(tag0 === "resource_link"){
+if(!(validate79(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs4 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs5 = errors;
-if(!(validate87(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
+}
+else if(tag0 === "resource"){
+if(!(validate83(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs5 === errors;
-valid0 = valid0 || _valid0;
-}
-}
-}
-}
-if(!valid0){
-const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err0];
 }
 else {
-vErrors.push(err0);
-}
-errors++;
-validate263.errors = vErrors;
+validate263.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"value of tag \"type\" must be in oneOf"}];
 return false;
 }
-else {
-errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-vErrors.length = _errs0;
 }
 else {
-vErrors = null;
+validate263.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"}];
+return false;
 }
+}
+else {
+validate263.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
 }
 }
 validate263.errors = vErrors;
@@ -6978,8 +6827,8 @@ var _valid0 = _errs6 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs7 = errors;
-if(!(validate78(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
+if(!(validate77(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
+vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs7 === errors;
@@ -7461,8 +7310,8 @@ var valid1 = true;
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 const _errs10 = errors;
-if(!(validate84(data4[i0], {instancePath:instancePath+"/icons/" + i0,parentData:data4,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+if(!(validate81(data4[i0], {instancePath:instancePath+"/icons/" + i0,parentData:data4,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs10 === errors;
@@ -8394,8 +8243,8 @@ var _valid0 = _errs6 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs7 = errors;
-if(!(validate78(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
+if(!(validate77(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
+vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs7 === errors;
@@ -10891,8 +10740,8 @@ const _errs5 = errors;
 const _errs6 = errors;
 let valid1 = false;
 const _errs7 = errors;
-if(!(validate89(data2, {instancePath:instancePath+"/resource",parentData:data,parentDataProperty:"resource",rootData}))){
-vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
+if(!(validate85(data2, {instancePath:instancePath+"/resource",parentData:data,parentDataProperty:"resource",rootData}))){
+vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs7 === errors;
@@ -11183,8 +11032,8 @@ var valid0 = true;
 if(valid0){
 if(data.params !== undefined){
 const _errs6 = errors;
-if(!(validate181(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate181.errors : vErrors.concat(validate181.errors);
+if(!(validate173(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -11808,8 +11657,8 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs3 = errors;
-if(!(validate84(data0[i0], {instancePath:instancePath+"/icons/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+if(!(validate81(data0[i0], {instancePath:instancePath+"/icons/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs3 === errors;
@@ -11976,8 +11825,8 @@ var valid1 = true;
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs5 = errors;
-if(!(validate84(data1[i0], {instancePath:instancePath+"/icons/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+if(!(validate81(data1[i0], {instancePath:instancePath+"/icons/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs5 === errors;
@@ -12651,8 +12500,8 @@ var valid0 = true;
 if(valid0){
 if(data.params !== undefined){
 const _errs5 = errors;
-if(!(validate113(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate113.errors : vErrors.concat(validate113.errors);
+if(!(validate112(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -13504,8 +13353,8 @@ var valid0 = true;
 if(valid0){
 if(data.params !== undefined){
 const _errs6 = errors;
-if(!(validate149(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate149.errors : vErrors.concat(validate149.errors);
+if(!(validate147(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate147.errors : vErrors.concat(validate147.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -13684,8 +13533,8 @@ var valid2 = true;
 const len1 = data4.length;
 for(let i1=0; i1<len1; i1++){
 const _errs11 = errors;
-if(!(validate84(data4[i1], {instancePath:instancePath+"/icons/" + i1,parentData:data4,parentDataProperty:i1,rootData}))){
-vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+if(!(validate81(data4[i1], {instancePath:instancePath+"/icons/" + i1,parentData:data4,parentDataProperty:i1,rootData}))){
+vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
 errors = vErrors.length;
 }
 var valid2 = _errs11 === errors;
@@ -13888,8 +13737,8 @@ var valid0 = true;
 if(valid0){
 if(data.params !== undefined){
 const _errs6 = errors;
-if(!(validate149(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate149.errors : vErrors.concat(validate149.errors);
+if(!(validate147(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate147.errors : vErrors.concat(validate147.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -13976,8 +13825,8 @@ var valid1 = true;
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 const _errs9 = errors;
-if(!(validate84(data3[i0], {instancePath:instancePath+"/icons/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+if(!(validate81(data3[i0], {instancePath:instancePath+"/icons/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs9 === errors;
@@ -14217,8 +14066,8 @@ var valid0 = true;
 if(valid0){
 if(data.params !== undefined){
 const _errs6 = errors;
-if(!(validate149(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate149.errors : vErrors.concat(validate149.errors);
+if(!(validate147(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate147.errors : vErrors.concat(validate147.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -14305,8 +14154,8 @@ var valid1 = true;
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 const _errs9 = errors;
-if(!(validate84(data3[i0], {instancePath:instancePath+"/icons/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+if(!(validate81(data3[i0], {instancePath:instancePath+"/icons/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs9 === errors;
@@ -14561,8 +14410,8 @@ var valid0 = true;
 if(valid0){
 if(data.params !== undefined){
 const _errs6 = errors;
-if(!(validate143(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate143.errors : vErrors.concat(validate143.errors);
+if(!(validate142(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate142.errors : vErrors.concat(validate142.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -14716,8 +14565,8 @@ var valid0 = true;
 if(valid0){
 if(data.params !== undefined){
 const _errs6 = errors;
-if(!(validate149(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate149.errors : vErrors.concat(validate149.errors);
+if(!(validate147(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate147.errors : vErrors.concat(validate147.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -14884,8 +14733,8 @@ var valid0 = true;
 if(valid0){
 if(data.params !== undefined){
 const _errs6 = errors;
-if(!(validate149(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate149.errors : vErrors.concat(validate149.errors);
+if(!(validate147(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate147.errors : vErrors.concat(validate147.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -15043,8 +14892,8 @@ var valid0 = true;
 if(valid0){
 if(data.level !== undefined){
 const _errs4 = errors;
-if(!(validate205(data.level, {instancePath:instancePath+"/level",parentData:data,parentDataProperty:"level",rootData}))){
-vErrors = vErrors === null ? validate205.errors : vErrors.concat(validate205.errors);
+if(!(validate190(data.level, {instancePath:instancePath+"/level",parentData:data,parentDataProperty:"level",rootData}))){
+vErrors = vErrors === null ? validate190.errors : vErrors.concat(validate190.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -15179,8 +15028,8 @@ var valid0 = true;
 if(valid0){
 if(data.level !== undefined){
 const _errs4 = errors;
-if(!(validate205(data.level, {instancePath:instancePath+"/level",parentData:data,parentDataProperty:"level",rootData}))){
-vErrors = vErrors === null ? validate205.errors : vErrors.concat(validate205.errors);
+if(!(validate190(data.level, {instancePath:instancePath+"/level",parentData:data,parentDataProperty:"level",rootData}))){
+vErrors = vErrors === null ? validate190.errors : vErrors.concat(validate190.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -15662,8 +15511,8 @@ var valid0 = true;
 if(valid0){
 if(data.params !== undefined){
 const _errs6 = errors;
-if(!(validate149(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate149.errors : vErrors.concat(validate149.errors);
+if(!(validate147(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate147.errors : vErrors.concat(validate147.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -15845,8 +15694,8 @@ var valid0 = true;
 if(valid0){
 if(data.params !== undefined){
 const _errs6 = errors;
-if(!(validate143(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate143.errors : vErrors.concat(validate143.errors);
+if(!(validate142(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate142.errors : vErrors.concat(validate142.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -16021,8 +15870,8 @@ var valid0 = true;
 if(valid0){
 if(data.params !== undefined){
 const _errs5 = errors;
-if(!(validate117(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate117.errors : vErrors.concat(validate117.errors);
+if(!(validate115(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate115.errors : vErrors.concat(validate115.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -16229,8 +16078,8 @@ var valid2 = true;
 const len1 = data4.length;
 for(let i1=0; i1<len1; i1++){
 const _errs11 = errors;
-if(!(validate84(data4[i1], {instancePath:instancePath+"/icons/" + i1,parentData:data4,parentDataProperty:i1,rootData}))){
-vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+if(!(validate81(data4[i1], {instancePath:instancePath+"/icons/" + i1,parentData:data4,parentDataProperty:i1,rootData}))){
+vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
 errors = vErrors.length;
 }
 var valid2 = _errs11 === errors;
@@ -16413,8 +16262,8 @@ var valid0 = true;
 if(valid0){
 if(data.params !== undefined){
 const _errs5 = errors;
-if(!(validate113(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate113.errors : vErrors.concat(validate113.errors);
+if(!(validate112(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -16610,8 +16459,8 @@ var valid0 = true;
 if(valid0){
 if(data.params !== undefined){
 const _errs6 = errors;
-if(!(validate159(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate159.errors : vErrors.concat(validate159.errors);
+if(!(validate155(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate155.errors : vErrors.concat(validate155.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -16747,8 +16596,8 @@ const _errs6 = errors;
 const _errs7 = errors;
 let valid2 = false;
 const _errs8 = errors;
-if(!(validate89(data2, {instancePath:instancePath+"/contents/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
+if(!(validate85(data2, {instancePath:instancePath+"/contents/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
@@ -17009,8 +16858,8 @@ var valid1 = true;
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 const _errs9 = errors;
-if(!(validate84(data3[i0], {instancePath:instancePath+"/icons/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+if(!(validate81(data3[i0], {instancePath:instancePath+"/icons/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs9 === errors;
@@ -17261,8 +17110,8 @@ var valid1 = true;
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 const _errs9 = errors;
-if(!(validate84(data3[i0], {instancePath:instancePath+"/icons/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+if(!(validate81(data3[i0], {instancePath:instancePath+"/icons/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs9 === errors;
@@ -17440,8 +17289,8 @@ var valid0 = true;
 if(valid0){
 if(data.params !== undefined){
 const _errs5 = errors;
-if(!(validate113(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate113.errors : vErrors.concat(validate113.errors);
+if(!(validate112(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -17596,8 +17445,8 @@ var valid1 = true;
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 const _errs9 = errors;
-if(!(validate84(data3[i0], {instancePath:instancePath+"/icons/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+if(!(validate81(data3[i0], {instancePath:instancePath+"/icons/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs9 === errors;
@@ -18129,8 +17978,8 @@ var valid0 = true;
 if(valid0){
 if(data.params !== undefined){
 const _errs5 = errors;
-if(!(validate113(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate113.errors : vErrors.concat(validate113.errors);
+if(!(validate112(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -18195,8 +18044,8 @@ var _valid0 = _errs6 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs7 = errors;
-if(!(validate78(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
+if(!(validate77(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
+vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs7 === errors;
@@ -18319,72 +18168,53 @@ export const SamplingMessageContentBlock = validate564;
 function validate564(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const _errs0 = errors;
-let valid0 = false;
-const _errs1 = errors;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const tag0 = data.type;
+if(typeof tag0 == "string"){
+if(tag0 === "text"){
 if(!(validate75(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs1 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs2 = errors;
-if(!(validate78(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
+}
+else if(tag0 === "image"){
+if(!(validate77(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs2 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs3 = errors;
+}
+else if(tag0 === "audio"){
 if(!(validate56(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs3 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs4 = errors;
+}
+else if(tag0 === "tool_use"){
 if(!(validate235(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate235.errors : vErrors.concat(validate235.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs4 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs5 = errors;
+}
+else if(tag0 === "tool_result"){
 if(!(validate237(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate237.errors : vErrors.concat(validate237.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs5 === errors;
-valid0 = valid0 || _valid0;
-}
-}
-}
-}
-if(!valid0){
-const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err0];
 }
 else {
-vErrors.push(err0);
-}
-errors++;
-validate564.errors = vErrors;
+validate564.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"value of tag \"type\" must be in oneOf"}];
 return false;
 }
-else {
-errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-vErrors.length = _errs0;
 }
 else {
-vErrors = null;
+validate564.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"}];
+return false;
 }
+}
+else {
+validate564.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
 }
 }
 validate564.errors = vErrors;
@@ -18661,17 +18491,17 @@ return errors === 0;
 }
 
 export const ServerNotification = validate571;
-const schema225 = {"anyOf":[{"$ref":"#/$defs/CancelledNotification"},{"$ref":"#/$defs/ProgressNotification"},{"$ref":"#/$defs/ResourceListChangedNotification"},{"$ref":"#/$defs/ResourceUpdatedNotification"},{"$ref":"#/$defs/PromptListChangedNotification"},{"$ref":"#/$defs/ToolListChangedNotification"},{"$ref":"#/$defs/TaskStatusNotification"},{"$ref":"#/$defs/LoggingMessageNotification"},{"$ref":"#/$defs/ElicitationCompleteNotification"}]};
+const schema225 = {"oneOf":[{"$ref":"#/$defs/CancelledNotification"},{"$ref":"#/$defs/ProgressNotification"},{"$ref":"#/$defs/ResourceListChangedNotification"},{"$ref":"#/$defs/ResourceUpdatedNotification"},{"$ref":"#/$defs/PromptListChangedNotification"},{"$ref":"#/$defs/ToolListChangedNotification"},{"$ref":"#/$defs/TaskStatusNotification"},{"$ref":"#/$defs/LoggingMessageNotification"},{"$ref":"#/$defs/ElicitationCompleteNotification"}],"discriminator":{"propertyName":"method"},"type":"object"};
 const schema226 = {"properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"notifications/tools/list_changed","type":"string"},"params":{"$ref":"#/$defs/NotificationParams"}},"required":["jsonrpc","method"],"type":"object"};
 
-function validate577(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate572(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
-validate577.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate572.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -18679,11 +18509,11 @@ if(data.jsonrpc !== undefined){
 let data0 = data.jsonrpc;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate577.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate572.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("2.0" !== data0){
-validate577.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
+validate572.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -18696,11 +18526,11 @@ if(data.method !== undefined){
 let data1 = data.method;
 const _errs3 = errors;
 if(typeof data1 !== "string"){
-validate577.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate572.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("notifications/tools/list_changed" !== data1){
-validate577.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/tools/list_changed"},message:"must be equal to constant"}];
+validate572.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/tools/list_changed"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -18711,8 +18541,8 @@ var valid0 = true;
 if(valid0){
 if(data.params !== undefined){
 const _errs5 = errors;
-if(!(validate113(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate113.errors : vErrors.concat(validate113.errors);
+if(!(validate112(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -18725,11 +18555,11 @@ var valid0 = true;
 }
 }
 else {
-validate577.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate572.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate577.errors = vErrors;
+validate572.errors = vErrors;
 return errors === 0;
 }
 
@@ -18737,108 +18567,77 @@ return errors === 0;
 function validate571(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const _errs0 = errors;
-let valid0 = false;
-const _errs1 = errors;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const tag0 = data.method;
+if(typeof tag0 == "string"){
+if(tag0 === "notifications/cancelled"){
 if(!(validate103(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs1 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs2 = errors;
-if(!(validate116(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate116.errors : vErrors.concat(validate116.errors);
+}
+else if(tag0 === "notifications/progress"){
+if(!(validate114(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate114.errors : vErrors.concat(validate114.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs2 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs3 = errors;
+}
+else if(tag0 === "notifications/resources/list_changed"){
 if(!(validate539(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate539.errors : vErrors.concat(validate539.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs3 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs4 = errors;
+}
+else if(tag0 === "notifications/resources/updated"){
 if(!(validate547(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate547.errors : vErrors.concat(validate547.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs4 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs5 = errors;
+}
+else if(tag0 === "notifications/prompts/list_changed"){
 if(!(validate513(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate513.errors : vErrors.concat(validate513.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs5 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs6 = errors;
-if(!(validate577(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate577.errors : vErrors.concat(validate577.errors);
+}
+else if(tag0 === "notifications/tools/list_changed"){
+if(!(validate572(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate572.errors : vErrors.concat(validate572.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs6 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs7 = errors;
-if(!(validate121(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate121.errors : vErrors.concat(validate121.errors);
+}
+else if(tag0 === "notifications/tasks/status"){
+if(!(validate118(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs7 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs8 = errors;
+}
+else if(tag0 === "notifications/message"){
 if(!(validate471(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate471.errors : vErrors.concat(validate471.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs8 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs9 = errors;
+}
+else if(tag0 === "notifications/elicitation/complete"){
 if(!(validate355(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate355.errors : vErrors.concat(validate355.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs9 === errors;
-valid0 = valid0 || _valid0;
-}
-}
-}
-}
-}
-}
-}
-}
-if(!valid0){
-const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err0];
 }
 else {
-vErrors.push(err0);
-}
-errors++;
-validate571.errors = vErrors;
+validate571.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0},message:"value of tag \"method\" must be in oneOf"}];
 return false;
 }
-else {
-errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-vErrors.length = _errs0;
 }
 else {
-vErrors = null;
+validate571.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0},message:"tag \"method\" must be string"}];
+return false;
 }
+}
+else {
+validate571.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
 }
 }
 validate571.errors = vErrors;
@@ -18846,104 +18645,76 @@ return errors === 0;
 }
 
 export const ServerRequest = validate583;
-const schema227 = {"anyOf":[{"$ref":"#/$defs/PingRequest"},{"$ref":"#/$defs/GetTaskRequest"},{"$ref":"#/$defs/GetTaskPayloadRequest"},{"$ref":"#/$defs/CancelTaskRequest"},{"$ref":"#/$defs/ListTasksRequest"},{"$ref":"#/$defs/CreateMessageRequest"},{"$ref":"#/$defs/ListRootsRequest"},{"$ref":"#/$defs/ElicitRequest"}]};
+const schema227 = {"oneOf":[{"$ref":"#/$defs/PingRequest"},{"$ref":"#/$defs/GetTaskRequest"},{"$ref":"#/$defs/GetTaskPayloadRequest"},{"$ref":"#/$defs/CancelTaskRequest"},{"$ref":"#/$defs/ListTasksRequest"},{"$ref":"#/$defs/CreateMessageRequest"},{"$ref":"#/$defs/ListRootsRequest"},{"$ref":"#/$defs/ElicitRequest"}],"discriminator":{"propertyName":"method"},"type":"object"};
 
 function validate583(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const _errs0 = errors;
-let valid0 = false;
-const _errs1 = errors;
-if(!(validate141(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate141.errors : vErrors.concat(validate141.errors);
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const tag0 = data.method;
+if(typeof tag0 == "string"){
+if(tag0 === "ping"){
+if(!(validate140(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate140.errors : vErrors.concat(validate140.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs1 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs2 = errors;
-if(!(validate190(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate190.errors : vErrors.concat(validate190.errors);
+}
+else if(tag0 === "tasks/get"){
+if(!(validate179(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs2 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs3 = errors;
-if(!(validate193(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate193.errors : vErrors.concat(validate193.errors);
+}
+else if(tag0 === "tasks/result"){
+if(!(validate181(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate181.errors : vErrors.concat(validate181.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs3 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs4 = errors;
+}
+else if(tag0 === "tasks/cancel"){
 if(!(validate94(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs4 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs5 = errors;
-if(!(validate197(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate197.errors : vErrors.concat(validate197.errors);
+}
+else if(tag0 === "tasks/list"){
+if(!(validate183(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate183.errors : vErrors.concat(validate183.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs5 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs6 = errors;
+}
+else if(tag0 === "sampling/createMessage"){
 if(!(validate269(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate269.errors : vErrors.concat(validate269.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs6 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs7 = errors;
+}
+else if(tag0 === "roots/list"){
 if(!(validate455(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate455.errors : vErrors.concat(validate455.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs7 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs8 = errors;
+}
+else if(tag0 === "elicitation/create"){
 if(!(validate315(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate315.errors : vErrors.concat(validate315.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs8 === errors;
-valid0 = valid0 || _valid0;
-}
-}
-}
-}
-}
-}
-}
-if(!valid0){
-const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err0];
 }
 else {
-vErrors.push(err0);
-}
-errors++;
-validate583.errors = vErrors;
+validate583.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0},message:"value of tag \"method\" must be in oneOf"}];
 return false;
 }
-else {
-errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-vErrors.length = _errs0;
 }
 else {
-vErrors = null;
+validate583.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0},message:"tag \"method\" must be string"}];
+return false;
 }
+}
+else {
+validate583.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
 }
 }
 validate583.errors = vErrors;
@@ -19170,8 +18941,8 @@ var valid0 = true;
 if(valid0){
 if(data.params !== undefined){
 const _errs6 = errors;
-if(!(validate203(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate203.errors : vErrors.concat(validate203.errors);
+if(!(validate188(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate188.errors : vErrors.concat(validate188.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -19231,8 +19002,8 @@ var valid0 = true;
 if(valid0){
 if(data.level !== undefined){
 const _errs5 = errors;
-if(!(validate205(data.level, {instancePath:instancePath+"/level",parentData:data,parentDataProperty:"level",rootData}))){
-vErrors = vErrors === null ? validate205.errors : vErrors.concat(validate205.errors);
+if(!(validate190(data.level, {instancePath:instancePath+"/level",parentData:data,parentDataProperty:"level",rootData}))){
+vErrors = vErrors === null ? validate190.errors : vErrors.concat(validate190.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -19489,8 +19260,8 @@ var valid0 = true;
 if(valid0){
 if(data.params !== undefined){
 const _errs6 = errors;
-if(!(validate165(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate165.errors : vErrors.concat(validate165.errors);
+if(!(validate160(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate160.errors : vErrors.concat(validate160.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -19840,8 +19611,8 @@ var valid0 = true;
 if(valid0){
 if(data.params !== undefined){
 const _errs5 = errors;
-if(!(validate122(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors);
+if(!(validate119(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate119.errors : vErrors.concat(validate119.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -19868,8 +19639,8 @@ function validate631(data, {instancePath="", parentData, parentDataProperty, roo
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
-if(!(validate113(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate113.errors : vErrors.concat(validate113.errors);
+if(!(validate112(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs0 === errors;
@@ -20491,8 +20262,8 @@ var valid1 = true;
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 const _errs10 = errors;
-if(!(validate84(data4[i0], {instancePath:instancePath+"/icons/" + i0,parentData:data4,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+if(!(validate81(data4[i0], {instancePath:instancePath+"/icons/" + i0,parentData:data4,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs10 === errors;
@@ -20975,8 +20746,8 @@ var valid0 = true;
 if(valid0){
 if(data.params !== undefined){
 const _errs5 = errors;
-if(!(validate113(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate113.errors : vErrors.concat(validate113.errors);
+if(!(validate112(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -21448,8 +21219,8 @@ var valid0 = true;
 if(valid0){
 if(data.params !== undefined){
 const _errs6 = errors;
-if(!(validate171(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate171.errors : vErrors.concat(validate171.errors);
+if(!(validate165(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate165.errors : vErrors.concat(validate165.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;

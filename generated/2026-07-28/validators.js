@@ -1511,17 +1511,17 @@ return errors === 0;
 }
 
 const schema46 = {"properties":{"_meta":{"$ref":"#/$defs/MetaObject"},"content":{"items":{"$ref":"#/$defs/ContentBlock"},"type":"array"},"isError":{"type":"boolean"},"structuredContent":{},"toolUseId":{"type":"string"},"type":{"const":"tool_result","type":"string"}},"required":["content","toolUseId","type"],"type":"object"};
-const schema47 = {"anyOf":[{"$ref":"#/$defs/TextContent"},{"$ref":"#/$defs/ImageContent"},{"$ref":"#/$defs/AudioContent"},{"$ref":"#/$defs/ResourceLink"},{"$ref":"#/$defs/EmbeddedResource"}]};
+const schema47 = {"oneOf":[{"$ref":"#/$defs/TextContent"},{"$ref":"#/$defs/ImageContent"},{"$ref":"#/$defs/AudioContent"},{"$ref":"#/$defs/ResourceLink"},{"$ref":"#/$defs/EmbeddedResource"}],"discriminator":{"propertyName":"type"},"type":"object"};
 const schema48 = {"properties":{"_meta":{"$ref":"#/$defs/MetaObject"},"annotations":{"$ref":"#/$defs/Annotations"},"description":{"type":"string"},"icons":{"items":{"$ref":"#/$defs/Icon"},"type":"array"},"mimeType":{"type":"string"},"name":{"type":"string"},"size":{"type":"integer"},"title":{"type":"string"},"type":{"const":"resource_link","type":"string"},"uri":{"format":"uri","type":"string"}},"required":["name","type","uri"],"type":"object"};
 
-function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.name === undefined) && (missing0 = "name")) || ((data.type === undefined) && (missing0 = "type"))) || ((data.uri === undefined) && (missing0 = "uri"))){
-validate115.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate112.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -1552,7 +1552,7 @@ if(valid0){
 if(data.description !== undefined){
 const _errs3 = errors;
 if(typeof data.description !== "string"){
-validate115.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate112.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -1581,7 +1581,7 @@ break;
 }
 }
 else {
-validate115.errors = [{instancePath:instancePath+"/icons",schemaPath:"#/properties/icons/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate112.errors = [{instancePath:instancePath+"/icons",schemaPath:"#/properties/icons/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -1594,7 +1594,7 @@ if(valid0){
 if(data.mimeType !== undefined){
 const _errs8 = errors;
 if(typeof data.mimeType !== "string"){
-validate115.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate112.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -1606,7 +1606,7 @@ if(valid0){
 if(data.name !== undefined){
 const _errs10 = errors;
 if(typeof data.name !== "string"){
-validate115.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate112.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -1619,7 +1619,7 @@ if(data.size !== undefined){
 let data7 = data.size;
 const _errs12 = errors;
 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-validate115.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate112.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -1631,7 +1631,7 @@ if(valid0){
 if(data.title !== undefined){
 const _errs14 = errors;
 if(typeof data.title !== "string"){
-validate115.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate112.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs14 === errors;
@@ -1644,11 +1644,11 @@ if(data.type !== undefined){
 let data9 = data.type;
 const _errs16 = errors;
 if(typeof data9 !== "string"){
-validate115.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate112.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("resource_link" !== data9){
-validate115.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "resource_link"},message:"must be equal to constant"}];
+validate112.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "resource_link"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs16 === errors;
@@ -1664,12 +1664,12 @@ if(errors === _errs18){
 if(errors === _errs18){
 if(typeof data10 === "string"){
 if(!(formats4.test(data10))){
-validate115.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate112.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
 }
 else {
-validate115.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate112.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -1691,25 +1691,25 @@ var valid0 = true;
 }
 }
 else {
-validate115.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate112.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate115.errors = vErrors;
+validate112.errors = vErrors;
 return errors === 0;
 }
 
 const schema49 = {"properties":{"_meta":{"$ref":"#/$defs/MetaObject"},"annotations":{"$ref":"#/$defs/Annotations"},"resource":{"anyOf":[{"$ref":"#/$defs/TextResourceContents"},{"$ref":"#/$defs/BlobResourceContents"}]},"type":{"const":"resource","type":"string"}},"required":["resource","type"],"type":"object"};
 const schema50 = {"properties":{"_meta":{"$ref":"#/$defs/MetaObject"},"mimeType":{"type":"string"},"text":{"type":"string"},"uri":{"format":"uri","type":"string"}},"required":["text","uri"],"type":"object"};
 
-function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate119(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.text === undefined) && (missing0 = "text")) || ((data.uri === undefined) && (missing0 = "uri"))){
-validate123.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate119.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -1728,7 +1728,7 @@ if(valid0){
 if(data.mimeType !== undefined){
 const _errs2 = errors;
 if(typeof data.mimeType !== "string"){
-validate123.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate119.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -1740,7 +1740,7 @@ if(valid0){
 if(data.text !== undefined){
 const _errs4 = errors;
 if(typeof data.text !== "string"){
-validate123.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate119.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -1756,12 +1756,12 @@ if(errors === _errs6){
 if(errors === _errs6){
 if(typeof data3 === "string"){
 if(!(formats4.test(data3))){
-validate123.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate119.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
 }
 else {
-validate123.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate119.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -1777,23 +1777,23 @@ var valid0 = true;
 }
 }
 else {
-validate123.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate119.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate123.errors = vErrors;
+validate119.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate120(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.resource === undefined) && (missing0 = "resource")) || ((data.type === undefined) && (missing0 = "type"))){
-validate120.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate116.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -1827,8 +1827,8 @@ const _errs3 = errors;
 const _errs4 = errors;
 let valid1 = false;
 const _errs5 = errors;
-if(!(validate123(data2, {instancePath:instancePath+"/resource",parentData:data,parentDataProperty:"resource",rootData}))){
-vErrors = vErrors === null ? validate123.errors : vErrors.concat(validate123.errors);
+if(!(validate119(data2, {instancePath:instancePath+"/resource",parentData:data,parentDataProperty:"resource",rootData}))){
+vErrors = vErrors === null ? validate119.errors : vErrors.concat(validate119.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs5 === errors;
@@ -1851,7 +1851,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate120.errors = vErrors;
+validate116.errors = vErrors;
 return false;
 }
 else {
@@ -1875,11 +1875,11 @@ if(data.type !== undefined){
 let data3 = data.type;
 const _errs7 = errors;
 if(typeof data3 !== "string"){
-validate120.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate116.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("resource" !== data3){
-validate120.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "resource"},message:"must be equal to constant"}];
+validate116.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "resource"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -1893,11 +1893,11 @@ var valid0 = true;
 }
 }
 else {
-validate120.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate116.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate120.errors = vErrors;
+validate116.errors = vErrors;
 return errors === 0;
 }
 
@@ -1905,72 +1905,53 @@ return errors === 0;
 function validate111(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const _errs0 = errors;
-let valid0 = false;
-const _errs1 = errors;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const tag0 = data.type;
+if(typeof tag0 == "string"){
+if(tag0 === "text"){
 if(!(validate97(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate97.errors : vErrors.concat(validate97.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs1 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs2 = errors;
+}
+else if(tag0 === "image"){
 if(!(validate101(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate101.errors : vErrors.concat(validate101.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs2 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs3 = errors;
+}
+else if(tag0 === "audio"){
 if(!(validate56(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs3 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs4 = errors;
-if(!(validate115(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate115.errors : vErrors.concat(validate115.errors);
+}
+else if(tag0 === "resource_link"){
+if(!(validate112(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs4 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs5 = errors;
-if(!(validate120(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate120.errors : vErrors.concat(validate120.errors);
+}
+else if(tag0 === "resource"){
+if(!(validate116(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate116.errors : vErrors.concat(validate116.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs5 === errors;
-valid0 = valid0 || _valid0;
-}
-}
-}
-}
-if(!valid0){
-const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err0];
 }
 else {
-vErrors.push(err0);
-}
-errors++;
-validate111.errors = vErrors;
+validate111.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"value of tag \"type\" must be in oneOf"}];
 return false;
 }
-else {
-errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-vErrors.length = _errs0;
 }
 else {
-vErrors = null;
+validate111.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"}];
+return false;
 }
+}
+else {
+validate111.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
 }
 }
 validate111.errors = vErrors;
@@ -2086,77 +2067,58 @@ validate109.errors = vErrors;
 return errors === 0;
 }
 
-const schema51 = {"anyOf":[{"$ref":"#/$defs/TextContent"},{"$ref":"#/$defs/ImageContent"},{"$ref":"#/$defs/AudioContent"},{"$ref":"#/$defs/ToolUseContent"},{"$ref":"#/$defs/ToolResultContent"}]};
+const schema51 = {"oneOf":[{"$ref":"#/$defs/TextContent"},{"$ref":"#/$defs/ImageContent"},{"$ref":"#/$defs/AudioContent"},{"$ref":"#/$defs/ToolUseContent"},{"$ref":"#/$defs/ToolResultContent"}],"discriminator":{"propertyName":"type"},"type":"object"};
 
 function validate130(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const _errs0 = errors;
-let valid0 = false;
-const _errs1 = errors;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const tag0 = data.type;
+if(typeof tag0 == "string"){
+if(tag0 === "text"){
 if(!(validate97(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate97.errors : vErrors.concat(validate97.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs1 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs2 = errors;
+}
+else if(tag0 === "image"){
 if(!(validate101(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate101.errors : vErrors.concat(validate101.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs2 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs3 = errors;
+}
+else if(tag0 === "audio"){
 if(!(validate56(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs3 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs4 = errors;
+}
+else if(tag0 === "tool_use"){
 if(!(validate106(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate106.errors : vErrors.concat(validate106.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs4 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs5 = errors;
+}
+else if(tag0 === "tool_result"){
 if(!(validate109(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate109.errors : vErrors.concat(validate109.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs5 === errors;
-valid0 = valid0 || _valid0;
-}
-}
-}
-}
-if(!valid0){
-const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err0];
 }
 else {
-vErrors.push(err0);
-}
-errors++;
-validate130.errors = vErrors;
+validate130.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"value of tag \"type\" must be in oneOf"}];
 return false;
 }
-else {
-errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-vErrors.length = _errs0;
 }
 else {
-vErrors = null;
+validate130.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"}];
+return false;
 }
+}
+else {
+validate130.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
 }
 }
 validate130.errors = vErrors;
@@ -3059,10 +3021,10 @@ return errors === 0;
 }
 
 export const CallToolResultResponse = validate155;
-const schema57 = {"properties":{"id":{"$ref":"#/$defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"anyOf":[{"$ref":"#/$defs/InputRequiredResult"},{"$ref":"#/$defs/CallToolResult"}]}},"required":["id","jsonrpc","result"],"type":"object"};
+const schema57 = {"properties":{"id":{"$ref":"#/$defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"oneOf":[{"$ref":"#/$defs/InputRequiredResult"},{"$ref":"#/$defs/CallToolResult"}],"discriminator":{"propertyName":"resultType"},"type":"object"}},"required":["id","jsonrpc","result"],"type":"object"};
 const schema58 = {"properties":{"_meta":{"$ref":"#/$defs/ResultMetaObject"},"inputRequests":{"$ref":"#/$defs/InputRequests"},"requestState":{"type":"string"},"resultType":{"type":"string","const":"input_required"}},"required":["resultType"],"type":"object","anyOf":[{"required":["inputRequests"]},{"required":["requestState"]}]};
 const schema59 = {"additionalProperties":{"$ref":"#/$defs/InputRequest"},"type":"object"};
-const schema60 = {"anyOf":[{"$ref":"#/$defs/CreateMessageRequest"},{"$ref":"#/$defs/ListRootsRequest"},{"$ref":"#/$defs/ElicitRequest"}]};
+const schema60 = {"oneOf":[{"$ref":"#/$defs/CreateMessageRequest"},{"$ref":"#/$defs/ListRootsRequest"},{"$ref":"#/$defs/ElicitRequest"}],"discriminator":{"propertyName":"method"},"type":"object"};
 const schema61 = {"properties":{"method":{"const":"sampling/createMessage","type":"string"},"params":{"$ref":"#/$defs/CreateMessageRequestParams"}},"required":["method","params"],"type":"object"};
 const schema62 = {"properties":{"includeContext":{"enum":["allServers","none","thisServer"],"type":"string"},"maxTokens":{"type":"integer"},"messages":{"items":{"$ref":"#/$defs/SamplingMessage"},"type":"array"},"metadata":{"$ref":"#/$defs/JSONObject"},"modelPreferences":{"$ref":"#/$defs/ModelPreferences"},"stopSequences":{"items":{"type":"string"},"type":"array"},"systemPrompt":{"type":"string"},"temperature":{"type":"number"},"toolChoice":{"$ref":"#/$defs/ToolChoice"},"tools":{"items":{"$ref":"#/$defs/Tool"},"type":"array"}},"required":["maxTokens","messages"],"type":"object"};
 const schema63 = {"properties":{"_meta":{"$ref":"#/$defs/MetaObject"},"content":{"anyOf":[{"$ref":"#/$defs/TextContent"},{"$ref":"#/$defs/ImageContent"},{"$ref":"#/$defs/AudioContent"},{"$ref":"#/$defs/ToolUseContent"},{"$ref":"#/$defs/ToolResultContent"},{"items":{"$ref":"#/$defs/SamplingMessageContentBlock"},"type":"array"}]},"role":{"$ref":"#/$defs/Role"}},"required":["content","role"],"type":"object"};
@@ -3945,14 +3907,14 @@ return errors === 0;
 
 const schema69 = {"properties":{"method":{"const":"roots/list","type":"string"},"params":{"properties":{"_meta":{"$ref":"#/$defs/MetaObject"}},"type":"object"}},"required":["method"],"type":"object"};
 
-function validate188(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate187(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.method === undefined) && (missing0 = "method")){
-validate188.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate187.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -3960,11 +3922,11 @@ if(data.method !== undefined){
 let data0 = data.method;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate188.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate187.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("roots/list" !== data0){
-validate188.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "roots/list"},message:"must be equal to constant"}];
+validate187.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "roots/list"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -3986,7 +3948,7 @@ errors = vErrors.length;
 }
 }
 else {
-validate188.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate187.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -3999,11 +3961,11 @@ var valid0 = true;
 }
 }
 else {
-validate188.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate187.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate188.errors = vErrors;
+validate187.errors = vErrors;
 return errors === 0;
 }
 
@@ -4012,6 +3974,131 @@ const schema71 = {"anyOf":[{"$ref":"#/$defs/ElicitRequestFormParams"},{"$ref":"#
 const schema72 = {"properties":{"message":{"type":"string"},"mode":{"const":"form","type":"string"},"requestedSchema":{"properties":{"$schema":{"type":"string"},"properties":{"additionalProperties":{"$ref":"#/$defs/PrimitiveSchemaDefinition"},"type":"object"},"required":{"items":{"type":"string"},"type":"array"},"type":{"const":"object","type":"string"}},"required":["properties","type"],"type":"object"}},"required":["message","requestedSchema"],"type":"object"};
 const schema73 = {"anyOf":[{"$ref":"#/$defs/StringSchema"},{"$ref":"#/$defs/NumberSchema"},{"$ref":"#/$defs/BooleanSchema"},{"$ref":"#/$defs/UntitledSingleSelectEnumSchema"},{"$ref":"#/$defs/TitledSingleSelectEnumSchema"},{"$ref":"#/$defs/UntitledMultiSelectEnumSchema"},{"$ref":"#/$defs/TitledMultiSelectEnumSchema"},{"$ref":"#/$defs/LegacyTitledEnumSchema"}]};
 const schema74 = {"properties":{"default":{"type":"string"},"description":{"type":"string"},"format":{"enum":["date","date-time","email","uri"],"type":"string"},"maxLength":{"type":"integer"},"minLength":{"type":"integer"},"title":{"type":"string"},"type":{"const":"string","type":"string"}},"required":["type"],"type":"object"};
+
+function validate193(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.type === undefined) && (missing0 = "type")){
+validate193.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.default !== undefined){
+const _errs1 = errors;
+if(typeof data.default !== "string"){
+validate193.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.description !== undefined){
+const _errs3 = errors;
+if(typeof data.description !== "string"){
+validate193.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.format !== undefined){
+let data2 = data.format;
+const _errs5 = errors;
+if(typeof data2 !== "string"){
+validate193.errors = [{instancePath:instancePath+"/format",schemaPath:"#/properties/format/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((((data2 === "date") || (data2 === "date-time")) || (data2 === "email")) || (data2 === "uri"))){
+validate193.errors = [{instancePath:instancePath+"/format",schemaPath:"#/properties/format/enum",keyword:"enum",params:{allowedValues: schema74.properties.format.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.maxLength !== undefined){
+let data3 = data.maxLength;
+const _errs7 = errors;
+if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
+validate193.errors = [{instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.minLength !== undefined){
+let data4 = data.minLength;
+const _errs9 = errors;
+if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
+validate193.errors = [{instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+var valid0 = _errs9 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.title !== undefined){
+const _errs11 = errors;
+if(typeof data.title !== "string"){
+validate193.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs11 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.type !== undefined){
+let data6 = data.type;
+const _errs13 = errors;
+if(typeof data6 !== "string"){
+validate193.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if("string" !== data6){
+validate193.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "string"},message:"must be equal to constant"}];
+return false;
+}
+var valid0 = _errs13 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate193.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate193.errors = vErrors;
+return errors === 0;
+}
+
+const schema75 = {"properties":{"default":{"type":"number"},"description":{"type":"string"},"maximum":{"type":"number"},"minimum":{"type":"number"},"title":{"type":"string"},"type":{"enum":["integer","number"],"type":"string"}},"required":["type"],"type":"object"};
 
 function validate195(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -4026,8 +4113,8 @@ return false;
 else {
 if(data.default !== undefined){
 const _errs1 = errors;
-if(typeof data.default !== "string"){
-validate195.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(!(typeof data.default == "number")){
+validate195.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -4048,15 +4135,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.format !== undefined){
-let data2 = data.format;
+if(data.maximum !== undefined){
 const _errs5 = errors;
-if(typeof data2 !== "string"){
-validate195.errors = [{instancePath:instancePath+"/format",schemaPath:"#/properties/format/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((((data2 === "date") || (data2 === "date-time")) || (data2 === "email")) || (data2 === "uri"))){
-validate195.errors = [{instancePath:instancePath+"/format",schemaPath:"#/properties/format/enum",keyword:"enum",params:{allowedValues: schema74.properties.format.enum},message:"must be equal to one of the allowed values"}];
+if(!(typeof data.maximum == "number")){
+validate195.errors = [{instancePath:instancePath+"/maximum",schemaPath:"#/properties/maximum/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -4065,11 +4147,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maxLength !== undefined){
-let data3 = data.maxLength;
+if(data.minimum !== undefined){
 const _errs7 = errors;
-if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-validate195.errors = [{instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+if(!(typeof data.minimum == "number")){
+validate195.errors = [{instancePath:instancePath+"/minimum",schemaPath:"#/properties/minimum/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -4078,11 +4159,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.minLength !== undefined){
-let data4 = data.minLength;
+if(data.title !== undefined){
 const _errs9 = errors;
-if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-validate195.errors = [{instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+if(typeof data.title !== "string"){
+validate195.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -4091,34 +4171,21 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.type !== undefined){
+let data5 = data.type;
 const _errs11 = errors;
-if(typeof data.title !== "string"){
-validate195.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data5 !== "string"){
+validate195.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data5 === "integer") || (data5 === "number"))){
+validate195.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema75.properties.type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs11 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.type !== undefined){
-let data6 = data.type;
-const _errs13 = errors;
-if(typeof data6 !== "string"){
-validate195.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if("string" !== data6){
-validate195.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "string"},message:"must be equal to constant"}];
-return false;
-}
-var valid0 = _errs13 === errors;
-}
-else {
-var valid0 = true;
-}
 }
 }
 }
@@ -4136,23 +4203,23 @@ validate195.errors = vErrors;
 return errors === 0;
 }
 
-const schema75 = {"properties":{"default":{"type":"number"},"description":{"type":"string"},"maximum":{"type":"number"},"minimum":{"type":"number"},"title":{"type":"string"},"type":{"enum":["integer","number"],"type":"string"}},"required":["type"],"type":"object"};
+const schema76 = {"properties":{"default":{"type":"string"},"description":{"type":"string"},"enum":{"items":{"type":"string"},"type":"array"},"title":{"type":"string"},"type":{"const":"string","type":"string"}},"required":["enum","type"],"type":"object"};
 
-function validate197(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate198(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
-validate197.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+if(((data.enum === undefined) && (missing0 = "enum")) || ((data.type === undefined) && (missing0 = "type"))){
+validate198.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.default !== undefined){
 const _errs1 = errors;
-if(!(typeof data.default == "number")){
-validate197.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+if(typeof data.default !== "string"){
+validate198.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -4164,7 +4231,7 @@ if(valid0){
 if(data.description !== undefined){
 const _errs3 = errors;
 if(typeof data.description !== "string"){
-validate197.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate198.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -4173,25 +4240,31 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maximum !== undefined){
+if(data.enum !== undefined){
+let data2 = data.enum;
 const _errs5 = errors;
-if(!(typeof data.maximum == "number")){
-validate197.errors = [{instancePath:instancePath+"/maximum",schemaPath:"#/properties/maximum/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+if(errors === _errs5){
+if(Array.isArray(data2)){
+var valid1 = true;
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+const _errs7 = errors;
+if(typeof data2[i0] !== "string"){
+validate198.errors = [{instancePath:instancePath+"/enum/" + i0,schemaPath:"#/properties/enum/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid0 = _errs5 === errors;
+var valid1 = _errs7 === errors;
+if(!valid1){
+break;
+}
+}
 }
 else {
-var valid0 = true;
-}
-if(valid0){
-if(data.minimum !== undefined){
-const _errs7 = errors;
-if(!(typeof data.minimum == "number")){
-validate197.errors = [{instancePath:instancePath+"/minimum",schemaPath:"#/properties/minimum/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate198.errors = [{instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
-var valid0 = _errs7 === errors;
+}
+var valid0 = _errs5 === errors;
 }
 else {
 var valid0 = true;
@@ -4200,7 +4273,7 @@ if(valid0){
 if(data.title !== undefined){
 const _errs9 = errors;
 if(typeof data.title !== "string"){
-validate197.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate198.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -4213,11 +4286,11 @@ if(data.type !== undefined){
 let data5 = data.type;
 const _errs11 = errors;
 if(typeof data5 !== "string"){
-validate197.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate198.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data5 === "integer") || (data5 === "number"))){
-validate197.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema75.properties.type.enum},message:"must be equal to one of the allowed values"}];
+if("string" !== data5){
+validate198.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "string"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -4231,17 +4304,16 @@ var valid0 = true;
 }
 }
 }
-}
 else {
-validate197.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate198.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate197.errors = vErrors;
+validate198.errors = vErrors;
 return errors === 0;
 }
 
-const schema76 = {"properties":{"default":{"type":"string"},"description":{"type":"string"},"enum":{"items":{"type":"string"},"type":"array"},"title":{"type":"string"},"type":{"const":"string","type":"string"}},"required":["enum","type"],"type":"object"};
+const schema77 = {"properties":{"default":{"type":"string"},"description":{"type":"string"},"oneOf":{"items":{"properties":{"const":{"type":"string"},"title":{"type":"string"}},"required":["const","title"],"type":"object"},"type":"array"},"title":{"type":"string"},"type":{"const":"string","type":"string"}},"required":["oneOf","type"],"type":"object"};
 
 function validate200(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -4249,7 +4321,7 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.enum === undefined) && (missing0 = "enum")) || ((data.type === undefined) && (missing0 = "type"))){
+if(((data.oneOf === undefined) && (missing0 = "oneOf")) || ((data.type === undefined) && (missing0 = "type"))){
 validate200.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
@@ -4278,18 +4350,54 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.enum !== undefined){
-let data2 = data.enum;
+if(data.oneOf !== undefined){
+let data2 = data.oneOf;
 const _errs5 = errors;
 if(errors === _errs5){
 if(Array.isArray(data2)){
 var valid1 = true;
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
+let data3 = data2[i0];
 const _errs7 = errors;
-if(typeof data2[i0] !== "string"){
-validate200.errors = [{instancePath:instancePath+"/enum/" + i0,schemaPath:"#/properties/enum/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(errors === _errs7){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+let missing1;
+if(((data3.const === undefined) && (missing1 = "const")) || ((data3.title === undefined) && (missing1 = "title"))){
+validate200.errors = [{instancePath:instancePath+"/oneOf/" + i0,schemaPath:"#/properties/oneOf/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
+}
+else {
+if(data3.const !== undefined){
+const _errs9 = errors;
+if(typeof data3.const !== "string"){
+validate200.errors = [{instancePath:instancePath+"/oneOf/" + i0+"/const",schemaPath:"#/properties/oneOf/items/properties/const/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid2 = _errs9 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data3.title !== undefined){
+const _errs11 = errors;
+if(typeof data3.title !== "string"){
+validate200.errors = [{instancePath:instancePath+"/oneOf/" + i0+"/title",schemaPath:"#/properties/oneOf/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid2 = _errs11 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+else {
+validate200.errors = [{instancePath:instancePath+"/oneOf/" + i0,schemaPath:"#/properties/oneOf/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
 }
 var valid1 = _errs7 === errors;
 if(!valid1){
@@ -4298,7 +4406,7 @@ break;
 }
 }
 else {
-validate200.errors = [{instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate200.errors = [{instancePath:instancePath+"/oneOf",schemaPath:"#/properties/oneOf/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -4309,29 +4417,29 @@ var valid0 = true;
 }
 if(valid0){
 if(data.title !== undefined){
-const _errs9 = errors;
+const _errs13 = errors;
 if(typeof data.title !== "string"){
 validate200.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid0 = _errs9 === errors;
+var valid0 = _errs13 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.type !== undefined){
-let data5 = data.type;
-const _errs11 = errors;
-if(typeof data5 !== "string"){
+let data7 = data.type;
+const _errs15 = errors;
+if(typeof data7 !== "string"){
 validate200.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if("string" !== data5){
+if("string" !== data7){
 validate200.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "string"},message:"must be equal to constant"}];
 return false;
 }
-var valid0 = _errs11 === errors;
+var valid0 = _errs15 === errors;
 }
 else {
 var valid0 = true;
@@ -4351,7 +4459,7 @@ validate200.errors = vErrors;
 return errors === 0;
 }
 
-const schema77 = {"properties":{"default":{"type":"string"},"description":{"type":"string"},"oneOf":{"items":{"properties":{"const":{"type":"string"},"title":{"type":"string"}},"required":["const","title"],"type":"object"},"type":"array"},"title":{"type":"string"},"type":{"const":"string","type":"string"}},"required":["oneOf","type"],"type":"object"};
+const schema78 = {"properties":{"default":{"items":{"type":"string"},"type":"array"},"description":{"type":"string"},"items":{"properties":{"enum":{"items":{"type":"string"},"type":"array"},"type":{"const":"string","type":"string"}},"required":["enum","type"],"type":"object"},"maxItems":{"type":"integer"},"minItems":{"type":"integer"},"title":{"type":"string"},"type":{"const":"array","type":"string"}},"required":["items","type"],"type":"object"};
 
 function validate202(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -4359,16 +4467,34 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.oneOf === undefined) && (missing0 = "oneOf")) || ((data.type === undefined) && (missing0 = "type"))){
+if(((data.items === undefined) && (missing0 = "items")) || ((data.type === undefined) && (missing0 = "type"))){
 validate202.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.default !== undefined){
+let data0 = data.default;
 const _errs1 = errors;
-if(typeof data.default !== "string"){
-validate202.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(errors === _errs1){
+if(Array.isArray(data0)){
+var valid1 = true;
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+const _errs3 = errors;
+if(typeof data0[i0] !== "string"){
+validate202.errors = [{instancePath:instancePath+"/default/" + i0,schemaPath:"#/properties/default/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+var valid1 = _errs3 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate202.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
 }
 var valid0 = _errs1 === errors;
 }
@@ -4377,76 +4503,10 @@ var valid0 = true;
 }
 if(valid0){
 if(data.description !== undefined){
-const _errs3 = errors;
+const _errs5 = errors;
 if(typeof data.description !== "string"){
 validate202.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.oneOf !== undefined){
-let data2 = data.oneOf;
-const _errs5 = errors;
-if(errors === _errs5){
-if(Array.isArray(data2)){
-var valid1 = true;
-const len0 = data2.length;
-for(let i0=0; i0<len0; i0++){
-let data3 = data2[i0];
-const _errs7 = errors;
-if(errors === _errs7){
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-let missing1;
-if(((data3.const === undefined) && (missing1 = "const")) || ((data3.title === undefined) && (missing1 = "title"))){
-validate202.errors = [{instancePath:instancePath+"/oneOf/" + i0,schemaPath:"#/properties/oneOf/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
-return false;
-}
-else {
-if(data3.const !== undefined){
-const _errs9 = errors;
-if(typeof data3.const !== "string"){
-validate202.errors = [{instancePath:instancePath+"/oneOf/" + i0+"/const",schemaPath:"#/properties/oneOf/items/properties/const/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid2 = _errs9 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data3.title !== undefined){
-const _errs11 = errors;
-if(typeof data3.title !== "string"){
-validate202.errors = [{instancePath:instancePath+"/oneOf/" + i0+"/title",schemaPath:"#/properties/oneOf/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid2 = _errs11 === errors;
-}
-else {
-var valid2 = true;
-}
-}
-}
-}
-else {
-validate202.errors = [{instancePath:instancePath+"/oneOf/" + i0,schemaPath:"#/properties/oneOf/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid1 = _errs7 === errors;
-if(!valid1){
-break;
-}
-}
-}
-else {
-validate202.errors = [{instancePath:instancePath+"/oneOf",schemaPath:"#/properties/oneOf/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
 }
 var valid0 = _errs5 === errors;
 }
@@ -4454,33 +4514,132 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
-const _errs13 = errors;
-if(typeof data.title !== "string"){
-validate202.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(data.items !== undefined){
+let data3 = data.items;
+const _errs7 = errors;
+if(errors === _errs7){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+let missing1;
+if(((data3.enum === undefined) && (missing1 = "enum")) || ((data3.type === undefined) && (missing1 = "type"))){
+validate202.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
-var valid0 = _errs13 === errors;
+else {
+if(data3.enum !== undefined){
+let data4 = data3.enum;
+const _errs9 = errors;
+if(errors === _errs9){
+if(Array.isArray(data4)){
+var valid3 = true;
+const len1 = data4.length;
+for(let i1=0; i1<len1; i1++){
+const _errs11 = errors;
+if(typeof data4[i1] !== "string"){
+validate202.errors = [{instancePath:instancePath+"/items/enum/" + i1,schemaPath:"#/properties/items/properties/enum/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid3 = _errs11 === errors;
+if(!valid3){
+break;
+}
+}
+}
+else {
+validate202.errors = [{instancePath:instancePath+"/items/enum",schemaPath:"#/properties/items/properties/enum/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid2 = _errs9 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data3.type !== undefined){
+let data6 = data3.type;
+const _errs13 = errors;
+if(typeof data6 !== "string"){
+validate202.errors = [{instancePath:instancePath+"/items/type",schemaPath:"#/properties/items/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if("string" !== data6){
+validate202.errors = [{instancePath:instancePath+"/items/type",schemaPath:"#/properties/items/properties/type/const",keyword:"const",params:{allowedValue: "string"},message:"must be equal to constant"}];
+return false;
+}
+var valid2 = _errs13 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+else {
+validate202.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs7 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined){
-let data7 = data.type;
+if(data.maxItems !== undefined){
+let data7 = data.maxItems;
 const _errs15 = errors;
-if(typeof data7 !== "string"){
-validate202.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if("string" !== data7){
-validate202.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "string"},message:"must be equal to constant"}];
+if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
+validate202.errors = [{instancePath:instancePath+"/maxItems",schemaPath:"#/properties/maxItems/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid0 = _errs15 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.minItems !== undefined){
+let data8 = data.minItems;
+const _errs17 = errors;
+if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
+validate202.errors = [{instancePath:instancePath+"/minItems",schemaPath:"#/properties/minItems/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+var valid0 = _errs17 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.title !== undefined){
+const _errs19 = errors;
+if(typeof data.title !== "string"){
+validate202.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs19 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.type !== undefined){
+let data10 = data.type;
+const _errs21 = errors;
+if(typeof data10 !== "string"){
+validate202.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if("array" !== data10){
+validate202.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "array"},message:"must be equal to constant"}];
+return false;
+}
+var valid0 = _errs21 === errors;
+}
+else {
+var valid0 = true;
+}
+}
 }
 }
 }
@@ -4497,7 +4656,7 @@ validate202.errors = vErrors;
 return errors === 0;
 }
 
-const schema78 = {"properties":{"default":{"items":{"type":"string"},"type":"array"},"description":{"type":"string"},"items":{"properties":{"enum":{"items":{"type":"string"},"type":"array"},"type":{"const":"string","type":"string"}},"required":["enum","type"],"type":"object"},"maxItems":{"type":"integer"},"minItems":{"type":"integer"},"title":{"type":"string"},"type":{"const":"array","type":"string"}},"required":["items","type"],"type":"object"};
+const schema79 = {"properties":{"default":{"items":{"type":"string"},"type":"array"},"description":{"type":"string"},"items":{"properties":{"anyOf":{"items":{"properties":{"const":{"type":"string"},"title":{"type":"string"}},"required":["const","title"],"type":"object"},"type":"array"}},"required":["anyOf"],"type":"object"},"maxItems":{"type":"integer"},"minItems":{"type":"integer"},"title":{"type":"string"},"type":{"const":"array","type":"string"}},"required":["items","type"],"type":"object"};
 
 function validate204(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -4558,23 +4717,59 @@ const _errs7 = errors;
 if(errors === _errs7){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing1;
-if(((data3.enum === undefined) && (missing1 = "enum")) || ((data3.type === undefined) && (missing1 = "type"))){
+if((data3.anyOf === undefined) && (missing1 = "anyOf")){
 validate204.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
-if(data3.enum !== undefined){
-let data4 = data3.enum;
+if(data3.anyOf !== undefined){
+let data4 = data3.anyOf;
 const _errs9 = errors;
 if(errors === _errs9){
 if(Array.isArray(data4)){
 var valid3 = true;
 const len1 = data4.length;
 for(let i1=0; i1<len1; i1++){
+let data5 = data4[i1];
 const _errs11 = errors;
-if(typeof data4[i1] !== "string"){
-validate204.errors = [{instancePath:instancePath+"/items/enum/" + i1,schemaPath:"#/properties/items/properties/enum/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(errors === _errs11){
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+let missing2;
+if(((data5.const === undefined) && (missing2 = "const")) || ((data5.title === undefined) && (missing2 = "title"))){
+validate204.errors = [{instancePath:instancePath+"/items/anyOf/" + i1,schemaPath:"#/properties/items/properties/anyOf/items/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
+}
+else {
+if(data5.const !== undefined){
+const _errs13 = errors;
+if(typeof data5.const !== "string"){
+validate204.errors = [{instancePath:instancePath+"/items/anyOf/" + i1+"/const",schemaPath:"#/properties/items/properties/anyOf/items/properties/const/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid4 = _errs13 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data5.title !== undefined){
+const _errs15 = errors;
+if(typeof data5.title !== "string"){
+validate204.errors = [{instancePath:instancePath+"/items/anyOf/" + i1+"/title",schemaPath:"#/properties/items/properties/anyOf/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid4 = _errs15 === errors;
+}
+else {
+var valid4 = true;
+}
+}
+}
+}
+else {
+validate204.errors = [{instancePath:instancePath+"/items/anyOf/" + i1,schemaPath:"#/properties/items/properties/anyOf/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
 }
 var valid3 = _errs11 === errors;
 if(!valid3){
@@ -4583,31 +4778,9 @@ break;
 }
 }
 else {
-validate204.errors = [{instancePath:instancePath+"/items/enum",schemaPath:"#/properties/items/properties/enum/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate204.errors = [{instancePath:instancePath+"/items/anyOf",schemaPath:"#/properties/items/properties/anyOf/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
-}
-var valid2 = _errs9 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data3.type !== undefined){
-let data6 = data3.type;
-const _errs13 = errors;
-if(typeof data6 !== "string"){
-validate204.errors = [{instancePath:instancePath+"/items/type",schemaPath:"#/properties/items/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if("string" !== data6){
-validate204.errors = [{instancePath:instancePath+"/items/type",schemaPath:"#/properties/items/properties/type/const",keyword:"const",params:{allowedValue: "string"},message:"must be equal to constant"}];
-return false;
-}
-var valid2 = _errs13 === errors;
-}
-else {
-var valid2 = true;
 }
 }
 }
@@ -4624,23 +4797,10 @@ var valid0 = true;
 }
 if(valid0){
 if(data.maxItems !== undefined){
-let data7 = data.maxItems;
-const _errs15 = errors;
-if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-validate204.errors = [{instancePath:instancePath+"/maxItems",schemaPath:"#/properties/maxItems/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-var valid0 = _errs15 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.minItems !== undefined){
-let data8 = data.minItems;
+let data8 = data.maxItems;
 const _errs17 = errors;
 if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
-validate204.errors = [{instancePath:instancePath+"/minItems",schemaPath:"#/properties/minItems/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate204.errors = [{instancePath:instancePath+"/maxItems",schemaPath:"#/properties/maxItems/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid0 = _errs17 === errors;
@@ -4649,10 +4809,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.minItems !== undefined){
+let data9 = data.minItems;
 const _errs19 = errors;
-if(typeof data.title !== "string"){
-validate204.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
+validate204.errors = [{instancePath:instancePath+"/minItems",schemaPath:"#/properties/minItems/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid0 = _errs19 === errors;
@@ -4661,18 +4822,30 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined){
-let data10 = data.type;
+if(data.title !== undefined){
 const _errs21 = errors;
-if(typeof data10 !== "string"){
-validate204.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if("array" !== data10){
-validate204.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "array"},message:"must be equal to constant"}];
+if(typeof data.title !== "string"){
+validate204.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs21 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.type !== undefined){
+let data11 = data.type;
+const _errs23 = errors;
+if(typeof data11 !== "string"){
+validate204.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if("array" !== data11){
+validate204.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "array"},message:"must be equal to constant"}];
+return false;
+}
+var valid0 = _errs23 === errors;
 }
 else {
 var valid0 = true;
@@ -4694,7 +4867,7 @@ validate204.errors = vErrors;
 return errors === 0;
 }
 
-const schema79 = {"properties":{"default":{"items":{"type":"string"},"type":"array"},"description":{"type":"string"},"items":{"properties":{"anyOf":{"items":{"properties":{"const":{"type":"string"},"title":{"type":"string"}},"required":["const","title"],"type":"object"},"type":"array"}},"required":["anyOf"],"type":"object"},"maxItems":{"type":"integer"},"minItems":{"type":"integer"},"title":{"type":"string"},"type":{"const":"array","type":"string"}},"required":["items","type"],"type":"object"};
+const schema80 = {"properties":{"default":{"type":"string"},"description":{"type":"string"},"enum":{"items":{"type":"string"},"type":"array"},"enumNames":{"items":{"type":"string"},"type":"array"},"title":{"type":"string"},"type":{"const":"string","type":"string"}},"required":["enum","type"],"type":"object"};
 
 function validate206(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -4702,226 +4875,15 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.items === undefined) && (missing0 = "items")) || ((data.type === undefined) && (missing0 = "type"))){
-validate206.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.default !== undefined){
-let data0 = data.default;
-const _errs1 = errors;
-if(errors === _errs1){
-if(Array.isArray(data0)){
-var valid1 = true;
-const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
-const _errs3 = errors;
-if(typeof data0[i0] !== "string"){
-validate206.errors = [{instancePath:instancePath+"/default/" + i0,schemaPath:"#/properties/default/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid1 = _errs3 === errors;
-if(!valid1){
-break;
-}
-}
-}
-else {
-validate206.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.description !== undefined){
-const _errs5 = errors;
-if(typeof data.description !== "string"){
-validate206.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.items !== undefined){
-let data3 = data.items;
-const _errs7 = errors;
-if(errors === _errs7){
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-let missing1;
-if((data3.anyOf === undefined) && (missing1 = "anyOf")){
-validate206.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
-return false;
-}
-else {
-if(data3.anyOf !== undefined){
-let data4 = data3.anyOf;
-const _errs9 = errors;
-if(errors === _errs9){
-if(Array.isArray(data4)){
-var valid3 = true;
-const len1 = data4.length;
-for(let i1=0; i1<len1; i1++){
-let data5 = data4[i1];
-const _errs11 = errors;
-if(errors === _errs11){
-if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-let missing2;
-if(((data5.const === undefined) && (missing2 = "const")) || ((data5.title === undefined) && (missing2 = "title"))){
-validate206.errors = [{instancePath:instancePath+"/items/anyOf/" + i1,schemaPath:"#/properties/items/properties/anyOf/items/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
-return false;
-}
-else {
-if(data5.const !== undefined){
-const _errs13 = errors;
-if(typeof data5.const !== "string"){
-validate206.errors = [{instancePath:instancePath+"/items/anyOf/" + i1+"/const",schemaPath:"#/properties/items/properties/anyOf/items/properties/const/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid4 = _errs13 === errors;
-}
-else {
-var valid4 = true;
-}
-if(valid4){
-if(data5.title !== undefined){
-const _errs15 = errors;
-if(typeof data5.title !== "string"){
-validate206.errors = [{instancePath:instancePath+"/items/anyOf/" + i1+"/title",schemaPath:"#/properties/items/properties/anyOf/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid4 = _errs15 === errors;
-}
-else {
-var valid4 = true;
-}
-}
-}
-}
-else {
-validate206.errors = [{instancePath:instancePath+"/items/anyOf/" + i1,schemaPath:"#/properties/items/properties/anyOf/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid3 = _errs11 === errors;
-if(!valid3){
-break;
-}
-}
-}
-else {
-validate206.errors = [{instancePath:instancePath+"/items/anyOf",schemaPath:"#/properties/items/properties/anyOf/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-}
-}
-}
-else {
-validate206.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.maxItems !== undefined){
-let data8 = data.maxItems;
-const _errs17 = errors;
-if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
-validate206.errors = [{instancePath:instancePath+"/maxItems",schemaPath:"#/properties/maxItems/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-var valid0 = _errs17 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.minItems !== undefined){
-let data9 = data.minItems;
-const _errs19 = errors;
-if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
-validate206.errors = [{instancePath:instancePath+"/minItems",schemaPath:"#/properties/minItems/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-var valid0 = _errs19 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.title !== undefined){
-const _errs21 = errors;
-if(typeof data.title !== "string"){
-validate206.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs21 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.type !== undefined){
-let data11 = data.type;
-const _errs23 = errors;
-if(typeof data11 !== "string"){
-validate206.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if("array" !== data11){
-validate206.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "array"},message:"must be equal to constant"}];
-return false;
-}
-var valid0 = _errs23 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate206.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate206.errors = vErrors;
-return errors === 0;
-}
-
-const schema80 = {"properties":{"default":{"type":"string"},"description":{"type":"string"},"enum":{"items":{"type":"string"},"type":"array"},"enumNames":{"items":{"type":"string"},"type":"array"},"title":{"type":"string"},"type":{"const":"string","type":"string"}},"required":["enum","type"],"type":"object"};
-
-function validate208(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
 if(((data.enum === undefined) && (missing0 = "enum")) || ((data.type === undefined) && (missing0 = "type"))){
-validate208.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate206.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.default !== undefined){
 const _errs1 = errors;
 if(typeof data.default !== "string"){
-validate208.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate206.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -4933,7 +4895,7 @@ if(valid0){
 if(data.description !== undefined){
 const _errs3 = errors;
 if(typeof data.description !== "string"){
-validate208.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate206.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -4952,7 +4914,7 @@ const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs7 = errors;
 if(typeof data2[i0] !== "string"){
-validate208.errors = [{instancePath:instancePath+"/enum/" + i0,schemaPath:"#/properties/enum/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate206.errors = [{instancePath:instancePath+"/enum/" + i0,schemaPath:"#/properties/enum/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs7 === errors;
@@ -4962,7 +4924,7 @@ break;
 }
 }
 else {
-validate208.errors = [{instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate206.errors = [{instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -4982,7 +4944,7 @@ const len1 = data4.length;
 for(let i1=0; i1<len1; i1++){
 const _errs11 = errors;
 if(typeof data4[i1] !== "string"){
-validate208.errors = [{instancePath:instancePath+"/enumNames/" + i1,schemaPath:"#/properties/enumNames/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate206.errors = [{instancePath:instancePath+"/enumNames/" + i1,schemaPath:"#/properties/enumNames/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs11 === errors;
@@ -4992,7 +4954,7 @@ break;
 }
 }
 else {
-validate208.errors = [{instancePath:instancePath+"/enumNames",schemaPath:"#/properties/enumNames/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate206.errors = [{instancePath:instancePath+"/enumNames",schemaPath:"#/properties/enumNames/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -5005,7 +4967,7 @@ if(valid0){
 if(data.title !== undefined){
 const _errs13 = errors;
 if(typeof data.title !== "string"){
-validate208.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate206.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs13 === errors;
@@ -5018,11 +4980,11 @@ if(data.type !== undefined){
 let data7 = data.type;
 const _errs15 = errors;
 if(typeof data7 !== "string"){
-validate208.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate206.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("string" !== data7){
-validate208.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "string"},message:"must be equal to constant"}];
+validate206.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "string"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -5038,357 +5000,11 @@ var valid0 = true;
 }
 }
 else {
-validate208.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate206.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate208.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate194(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-const _errs0 = errors;
-let valid0 = false;
-const _errs1 = errors;
-if(!(validate195(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate195.errors : vErrors.concat(validate195.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs1 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs2 = errors;
-if(!(validate197(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate197.errors : vErrors.concat(validate197.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs2 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs3 = errors;
-if(!(validate63(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs3 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs4 = errors;
-if(!(validate200(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate200.errors : vErrors.concat(validate200.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs4 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs5 = errors;
-if(!(validate202(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate202.errors : vErrors.concat(validate202.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs5 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs6 = errors;
-if(!(validate204(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate204.errors : vErrors.concat(validate204.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs6 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs7 = errors;
-if(!(validate206(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate206.errors : vErrors.concat(validate206.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs7 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs8 = errors;
-if(!(validate208(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate208.errors : vErrors.concat(validate208.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs8 === errors;
-valid0 = valid0 || _valid0;
-}
-}
-}
-}
-}
-}
-}
-if(!valid0){
-const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-validate194.errors = vErrors;
-return false;
-}
-else {
-errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-vErrors.length = _errs0;
-}
-else {
-vErrors = null;
-}
-}
-}
-validate194.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate193(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.message === undefined) && (missing0 = "message")) || ((data.requestedSchema === undefined) && (missing0 = "requestedSchema"))){
-validate193.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.message !== undefined){
-const _errs1 = errors;
-if(typeof data.message !== "string"){
-validate193.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.mode !== undefined){
-let data1 = data.mode;
-const _errs3 = errors;
-if(typeof data1 !== "string"){
-validate193.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if("form" !== data1){
-validate193.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/const",keyword:"const",params:{allowedValue: "form"},message:"must be equal to constant"}];
-return false;
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.requestedSchema !== undefined){
-let data2 = data.requestedSchema;
-const _errs5 = errors;
-if(errors === _errs5){
-if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-let missing1;
-if(((data2.properties === undefined) && (missing1 = "properties")) || ((data2.type === undefined) && (missing1 = "type"))){
-validate193.errors = [{instancePath:instancePath+"/requestedSchema",schemaPath:"#/properties/requestedSchema/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
-return false;
-}
-else {
-if(data2.$schema !== undefined){
-const _errs7 = errors;
-if(typeof data2.$schema !== "string"){
-validate193.errors = [{instancePath:instancePath+"/requestedSchema/$schema",schemaPath:"#/properties/requestedSchema/properties/%24schema/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid1 = _errs7 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data2.properties !== undefined){
-let data4 = data2.properties;
-const _errs9 = errors;
-if(errors === _errs9){
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-for(const key0 in data4){
-const _errs12 = errors;
-if(!(validate194(data4[key0], {instancePath:instancePath+"/requestedSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data4,parentDataProperty:key0,rootData}))){
-vErrors = vErrors === null ? validate194.errors : vErrors.concat(validate194.errors);
-errors = vErrors.length;
-}
-var valid2 = _errs12 === errors;
-if(!valid2){
-break;
-}
-}
-}
-else {
-validate193.errors = [{instancePath:instancePath+"/requestedSchema/properties",schemaPath:"#/properties/requestedSchema/properties/properties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid1 = _errs9 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data2.required !== undefined){
-let data6 = data2.required;
-const _errs13 = errors;
-if(errors === _errs13){
-if(Array.isArray(data6)){
-var valid3 = true;
-const len0 = data6.length;
-for(let i0=0; i0<len0; i0++){
-const _errs15 = errors;
-if(typeof data6[i0] !== "string"){
-validate193.errors = [{instancePath:instancePath+"/requestedSchema/required/" + i0,schemaPath:"#/properties/requestedSchema/properties/required/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid3 = _errs15 === errors;
-if(!valid3){
-break;
-}
-}
-}
-else {
-validate193.errors = [{instancePath:instancePath+"/requestedSchema/required",schemaPath:"#/properties/requestedSchema/properties/required/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid1 = _errs13 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data2.type !== undefined){
-let data8 = data2.type;
-const _errs17 = errors;
-if(typeof data8 !== "string"){
-validate193.errors = [{instancePath:instancePath+"/requestedSchema/type",schemaPath:"#/properties/requestedSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if("object" !== data8){
-validate193.errors = [{instancePath:instancePath+"/requestedSchema/type",schemaPath:"#/properties/requestedSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"},message:"must be equal to constant"}];
-return false;
-}
-var valid1 = _errs17 === errors;
-}
-else {
-var valid1 = true;
-}
-}
-}
-}
-}
-}
-else {
-validate193.errors = [{instancePath:instancePath+"/requestedSchema",schemaPath:"#/properties/requestedSchema/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-else {
-validate193.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate193.errors = vErrors;
-return errors === 0;
-}
-
-const schema81 = {"properties":{"message":{"type":"string"},"mode":{"const":"url","type":"string"},"url":{"format":"uri","type":"string"}},"required":["message","mode","url"],"type":"object"};
-
-function validate212(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.message === undefined) && (missing0 = "message")) || ((data.mode === undefined) && (missing0 = "mode"))) || ((data.url === undefined) && (missing0 = "url"))){
-validate212.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.message !== undefined){
-const _errs1 = errors;
-if(typeof data.message !== "string"){
-validate212.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.mode !== undefined){
-let data1 = data.mode;
-const _errs3 = errors;
-if(typeof data1 !== "string"){
-validate212.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if("url" !== data1){
-validate212.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/const",keyword:"const",params:{allowedValue: "url"},message:"must be equal to constant"}];
-return false;
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.url !== undefined){
-let data2 = data.url;
-const _errs5 = errors;
-if(errors === _errs5){
-if(errors === _errs5){
-if(typeof data2 === "string"){
-if(!(formats4.test(data2))){
-validate212.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
-return false;
-}
-}
-else {
-validate212.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-else {
-validate212.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate212.errors = vErrors;
+validate206.errors = vErrors;
 return errors === 0;
 }
 
@@ -5407,12 +5023,66 @@ var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs2 = errors;
-if(!(validate212(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate212.errors : vErrors.concat(validate212.errors);
+if(!(validate195(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate195.errors : vErrors.concat(validate195.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
 valid0 = valid0 || _valid0;
+if(!valid0){
+const _errs3 = errors;
+if(!(validate63(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs3 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const _errs4 = errors;
+if(!(validate198(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate198.errors : vErrors.concat(validate198.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs4 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const _errs5 = errors;
+if(!(validate200(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate200.errors : vErrors.concat(validate200.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs5 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const _errs6 = errors;
+if(!(validate202(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate202.errors : vErrors.concat(validate202.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs6 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const _errs7 = errors;
+if(!(validate204(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate204.errors : vErrors.concat(validate204.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs7 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const _errs8 = errors;
+if(!(validate206(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate206.errors : vErrors.concat(validate206.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs8 === errors;
+valid0 = valid0 || _valid0;
+}
+}
+}
+}
+}
+}
 }
 if(!valid0){
 const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
@@ -5448,20 +5118,15 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+if(((data.message === undefined) && (missing0 = "message")) || ((data.requestedSchema === undefined) && (missing0 = "requestedSchema"))){
 validate191.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.method !== undefined){
-let data0 = data.method;
+if(data.message !== undefined){
 const _errs1 = errors;
-if(typeof data0 !== "string"){
-validate191.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if("elicitation/create" !== data0){
-validate191.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "elicitation/create"},message:"must be equal to constant"}];
+if(typeof data.message !== "string"){
+validate191.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -5470,16 +5135,135 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.mode !== undefined){
+let data1 = data.mode;
 const _errs3 = errors;
-if(!(validate192(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate192.errors : vErrors.concat(validate192.errors);
-errors = vErrors.length;
+if(typeof data1 !== "string"){
+validate191.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if("form" !== data1){
+validate191.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/const",keyword:"const",params:{allowedValue: "form"},message:"must be equal to constant"}];
+return false;
 }
 var valid0 = _errs3 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.requestedSchema !== undefined){
+let data2 = data.requestedSchema;
+const _errs5 = errors;
+if(errors === _errs5){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+let missing1;
+if(((data2.properties === undefined) && (missing1 = "properties")) || ((data2.type === undefined) && (missing1 = "type"))){
+validate191.errors = [{instancePath:instancePath+"/requestedSchema",schemaPath:"#/properties/requestedSchema/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+if(data2.$schema !== undefined){
+const _errs7 = errors;
+if(typeof data2.$schema !== "string"){
+validate191.errors = [{instancePath:instancePath+"/requestedSchema/$schema",schemaPath:"#/properties/requestedSchema/properties/%24schema/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs7 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data2.properties !== undefined){
+let data4 = data2.properties;
+const _errs9 = errors;
+if(errors === _errs9){
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+for(const key0 in data4){
+const _errs12 = errors;
+if(!(validate192(data4[key0], {instancePath:instancePath+"/requestedSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data4,parentDataProperty:key0,rootData}))){
+vErrors = vErrors === null ? validate192.errors : vErrors.concat(validate192.errors);
+errors = vErrors.length;
+}
+var valid2 = _errs12 === errors;
+if(!valid2){
+break;
+}
+}
+}
+else {
+validate191.errors = [{instancePath:instancePath+"/requestedSchema/properties",schemaPath:"#/properties/requestedSchema/properties/properties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid1 = _errs9 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data2.required !== undefined){
+let data6 = data2.required;
+const _errs13 = errors;
+if(errors === _errs13){
+if(Array.isArray(data6)){
+var valid3 = true;
+const len0 = data6.length;
+for(let i0=0; i0<len0; i0++){
+const _errs15 = errors;
+if(typeof data6[i0] !== "string"){
+validate191.errors = [{instancePath:instancePath+"/requestedSchema/required/" + i0,schemaPath:"#/properties/requestedSchema/properties/required/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid3 = _errs15 === errors;
+if(!valid3){
+break;
+}
+}
+}
+else {
+validate191.errors = [{instancePath:instancePath+"/requestedSchema/required",schemaPath:"#/properties/requestedSchema/properties/required/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid1 = _errs13 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data2.type !== undefined){
+let data8 = data2.type;
+const _errs17 = errors;
+if(typeof data8 !== "string"){
+validate191.errors = [{instancePath:instancePath+"/requestedSchema/type",schemaPath:"#/properties/requestedSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if("object" !== data8){
+validate191.errors = [{instancePath:instancePath+"/requestedSchema/type",schemaPath:"#/properties/requestedSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"},message:"must be equal to constant"}];
+return false;
+}
+var valid1 = _errs17 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate191.errors = [{instancePath:instancePath+"/requestedSchema",schemaPath:"#/properties/requestedSchema/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }
@@ -5493,36 +5277,104 @@ validate191.errors = vErrors;
 return errors === 0;
 }
 
+const schema81 = {"properties":{"message":{"type":"string"},"mode":{"const":"url","type":"string"},"url":{"format":"uri","type":"string"}},"required":["message","mode","url"],"type":"object"};
 
-function validate160(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate210(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.message === undefined) && (missing0 = "message")) || ((data.mode === undefined) && (missing0 = "mode"))) || ((data.url === undefined) && (missing0 = "url"))){
+validate210.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.message !== undefined){
+const _errs1 = errors;
+if(typeof data.message !== "string"){
+validate210.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.mode !== undefined){
+let data1 = data.mode;
+const _errs3 = errors;
+if(typeof data1 !== "string"){
+validate210.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if("url" !== data1){
+validate210.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/const",keyword:"const",params:{allowedValue: "url"},message:"must be equal to constant"}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.url !== undefined){
+let data2 = data.url;
+const _errs5 = errors;
+if(errors === _errs5){
+if(errors === _errs5){
+if(typeof data2 === "string"){
+if(!(formats4.test(data2))){
+validate210.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+return false;
+}
+}
+else {
+validate210.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate210.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate210.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate190(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
-if(!(validate161(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate161.errors : vErrors.concat(validate161.errors);
+if(!(validate191(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate191.errors : vErrors.concat(validate191.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs2 = errors;
-if(!(validate188(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate188.errors : vErrors.concat(validate188.errors);
+if(!(validate210(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate210.errors : vErrors.concat(validate210.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
 valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs3 = errors;
-if(!(validate191(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate191.errors : vErrors.concat(validate191.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs3 === errors;
-valid0 = valid0 || _valid0;
-}
 }
 if(!valid0){
 const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
@@ -5533,7 +5385,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate160.errors = vErrors;
+validate190.errors = vErrors;
 return false;
 }
 else {
@@ -5545,6 +5397,103 @@ vErrors.length = _errs0;
 else {
 vErrors = null;
 }
+}
+}
+validate190.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate189(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+validate189.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.method !== undefined){
+let data0 = data.method;
+const _errs1 = errors;
+if(typeof data0 !== "string"){
+validate189.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if("elicitation/create" !== data0){
+validate189.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "elicitation/create"},message:"must be equal to constant"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+const _errs3 = errors;
+if(!(validate190(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate190.errors : vErrors.concat(validate190.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate189.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate189.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate160(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const tag0 = data.method;
+if(typeof tag0 == "string"){
+if(tag0 === "sampling/createMessage"){
+if(!(validate161(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate161.errors : vErrors.concat(validate161.errors);
+errors = vErrors.length;
+}
+}
+else if(tag0 === "roots/list"){
+if(!(validate187(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
+errors = vErrors.length;
+}
+}
+else if(tag0 === "elicitation/create"){
+if(!(validate189(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate189.errors : vErrors.concat(validate189.errors);
+errors = vErrors.length;
+}
+}
+else {
+validate160.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0},message:"value of tag \"method\" must be in oneOf"}];
+return false;
+}
+}
+else {
+validate160.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0},message:"tag \"method\" must be string"}];
+return false;
+}
+}
+else {
+validate160.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
 }
 }
 validate160.errors = vErrors;
@@ -5759,45 +5708,35 @@ if(valid0){
 if(data.result !== undefined){
 let data2 = data.result;
 const _errs4 = errors;
-const _errs5 = errors;
-let valid1 = false;
-const _errs6 = errors;
+if(errors === _errs4){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const tag0 = data2.resultType;
+if(typeof tag0 == "string"){
+if(tag0 === "input_required"){
 if(!(validate157(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
 vErrors = vErrors === null ? validate157.errors : vErrors.concat(validate157.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs6 === errors;
-valid1 = valid1 || _valid0;
-if(!valid1){
-const _errs7 = errors;
+}
+else if(tag0 === "complete"){
 if(!(validate152(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
 vErrors = vErrors === null ? validate152.errors : vErrors.concat(validate152.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs7 === errors;
-valid1 = valid1 || _valid0;
-}
-if(!valid1){
-const err0 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err0];
 }
 else {
-vErrors.push(err0);
-}
-errors++;
-validate155.errors = vErrors;
+validate155.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "resultType", tagValue: tag0},message:"value of tag \"resultType\" must be in oneOf"}];
 return false;
 }
-else {
-errors = _errs5;
-if(vErrors !== null){
-if(_errs5){
-vErrors.length = _errs5;
 }
 else {
-vErrors = null;
+validate155.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/discriminator",keyword:"discriminator",params:{error: "tag", tag: "resultType", tagValue: tag0},message:"tag \"resultType\" must be string"}];
+return false;
 }
+}
+else {
+validate155.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
 }
 }
 var valid0 = _errs4 === errors;
@@ -6281,7 +6220,7 @@ return errors === 0;
 }
 
 export const ClientRequest = validate239;
-const schema88 = {"anyOf":[{"$ref":"#/$defs/DiscoverRequest"},{"$ref":"#/$defs/ListResourcesRequest"},{"$ref":"#/$defs/ListResourceTemplatesRequest"},{"$ref":"#/$defs/ReadResourceRequest"},{"$ref":"#/$defs/SubscriptionsListenRequest"},{"$ref":"#/$defs/ListPromptsRequest"},{"$ref":"#/$defs/GetPromptRequest"},{"$ref":"#/$defs/ListToolsRequest"},{"$ref":"#/$defs/CallToolRequest"},{"$ref":"#/$defs/CompleteRequest"}]};
+const schema88 = {"oneOf":[{"$ref":"#/$defs/DiscoverRequest"},{"$ref":"#/$defs/ListResourcesRequest"},{"$ref":"#/$defs/ListResourceTemplatesRequest"},{"$ref":"#/$defs/ReadResourceRequest"},{"$ref":"#/$defs/SubscriptionsListenRequest"},{"$ref":"#/$defs/ListPromptsRequest"},{"$ref":"#/$defs/GetPromptRequest"},{"$ref":"#/$defs/ListToolsRequest"},{"$ref":"#/$defs/CallToolRequest"},{"$ref":"#/$defs/CompleteRequest"}],"discriminator":{"propertyName":"method"},"type":"object"};
 const schema89 = {"properties":{"id":{"$ref":"#/$defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"server/discover","type":"string"},"params":{"$ref":"#/$defs/RequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object"};
 const schema90 = {"properties":{"_meta":{"$ref":"#/$defs/RequestMetaObject"}},"required":["_meta"],"type":"object"};
 
@@ -6399,14 +6338,14 @@ return errors === 0;
 const schema91 = {"properties":{"id":{"$ref":"#/$defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"resources/list","type":"string"},"params":{"$ref":"#/$defs/PaginatedRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object"};
 const schema92 = {"properties":{"_meta":{"$ref":"#/$defs/RequestMetaObject"},"cursor":{"type":"string"}},"required":["_meta"],"type":"object"};
 
-function validate248(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate247(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data._meta === undefined) && (missing0 = "_meta")){
-validate248.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate247.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -6425,7 +6364,7 @@ if(valid0){
 if(data.cursor !== undefined){
 const _errs2 = errors;
 if(typeof data.cursor !== "string"){
-validate248.errors = [{instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate247.errors = [{instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -6437,23 +6376,23 @@ var valid0 = true;
 }
 }
 else {
-validate248.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate247.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate248.errors = vErrors;
+validate247.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate246(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate245(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
-validate246.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate245.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -6473,11 +6412,11 @@ if(data.jsonrpc !== undefined){
 let data1 = data.jsonrpc;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate246.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate245.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("2.0" !== data1){
-validate246.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
+validate245.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -6490,11 +6429,11 @@ if(data.method !== undefined){
 let data2 = data.method;
 const _errs4 = errors;
 if(typeof data2 !== "string"){
-validate246.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate245.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("resources/list" !== data2){
-validate246.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/list"},message:"must be equal to constant"}];
+validate245.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/list"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -6505,8 +6444,8 @@ var valid0 = true;
 if(valid0){
 if(data.params !== undefined){
 const _errs6 = errors;
-if(!(validate248(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate248.errors : vErrors.concat(validate248.errors);
+if(!(validate247(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate247.errors : vErrors.concat(validate247.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -6520,24 +6459,24 @@ var valid0 = true;
 }
 }
 else {
-validate246.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate245.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate246.errors = vErrors;
+validate245.errors = vErrors;
 return errors === 0;
 }
 
 const schema93 = {"properties":{"id":{"$ref":"#/$defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"resources/templates/list","type":"string"},"params":{"$ref":"#/$defs/PaginatedRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object"};
 
-function validate252(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate250(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
-validate252.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate250.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -6557,11 +6496,11 @@ if(data.jsonrpc !== undefined){
 let data1 = data.jsonrpc;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate252.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate250.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("2.0" !== data1){
-validate252.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
+validate250.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -6574,11 +6513,11 @@ if(data.method !== undefined){
 let data2 = data.method;
 const _errs4 = errors;
 if(typeof data2 !== "string"){
-validate252.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate250.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("resources/templates/list" !== data2){
-validate252.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/templates/list"},message:"must be equal to constant"}];
+validate250.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/templates/list"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -6589,8 +6528,8 @@ var valid0 = true;
 if(valid0){
 if(data.params !== undefined){
 const _errs6 = errors;
-if(!(validate248(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate248.errors : vErrors.concat(validate248.errors);
+if(!(validate247(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate247.errors : vErrors.concat(validate247.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -6604,25 +6543,25 @@ var valid0 = true;
 }
 }
 else {
-validate252.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate250.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate252.errors = vErrors;
+validate250.errors = vErrors;
 return errors === 0;
 }
 
 const schema94 = {"properties":{"id":{"$ref":"#/$defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"resources/read","type":"string"},"params":{"$ref":"#/$defs/ReadResourceRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object"};
 const schema95 = {"properties":{"_meta":{"$ref":"#/$defs/RequestMetaObject"},"inputResponses":{"$ref":"#/$defs/InputResponses"},"requestState":{"type":"string"},"uri":{"format":"uri","type":"string"}},"required":["_meta","uri"],"type":"object"};
 
-function validate258(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate255(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data._meta === undefined) && (missing0 = "_meta")) || ((data.uri === undefined) && (missing0 = "uri"))){
-validate258.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate255.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -6653,7 +6592,7 @@ if(valid0){
 if(data.requestState !== undefined){
 const _errs3 = errors;
 if(typeof data.requestState !== "string"){
-validate258.errors = [{instancePath:instancePath+"/requestState",schemaPath:"#/properties/requestState/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate255.errors = [{instancePath:instancePath+"/requestState",schemaPath:"#/properties/requestState/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -6669,12 +6608,12 @@ if(errors === _errs5){
 if(errors === _errs5){
 if(typeof data3 === "string"){
 if(!(formats4.test(data3))){
-validate258.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate255.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
 }
 else {
-validate258.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate255.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -6690,23 +6629,23 @@ var valid0 = true;
 }
 }
 else {
-validate258.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate255.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate258.errors = vErrors;
+validate255.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate256(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate253(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
-validate256.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate253.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -6726,11 +6665,11 @@ if(data.jsonrpc !== undefined){
 let data1 = data.jsonrpc;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate256.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate253.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("2.0" !== data1){
-validate256.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
+validate253.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -6743,11 +6682,11 @@ if(data.method !== undefined){
 let data2 = data.method;
 const _errs4 = errors;
 if(typeof data2 !== "string"){
-validate256.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate253.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("resources/read" !== data2){
-validate256.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/read"},message:"must be equal to constant"}];
+validate253.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/read"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -6758,8 +6697,8 @@ var valid0 = true;
 if(valid0){
 if(data.params !== undefined){
 const _errs6 = errors;
-if(!(validate258(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate258.errors : vErrors.concat(validate258.errors);
+if(!(validate255(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate255.errors : vErrors.concat(validate255.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -6773,11 +6712,11 @@ var valid0 = true;
 }
 }
 else {
-validate256.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate253.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate256.errors = vErrors;
+validate253.errors = vErrors;
 return errors === 0;
 }
 
@@ -6785,7 +6724,7 @@ const schema96 = {"properties":{"id":{"$ref":"#/$defs/RequestId"},"jsonrpc":{"co
 const schema97 = {"properties":{"_meta":{"$ref":"#/$defs/RequestMetaObject"},"notifications":{"$ref":"#/$defs/SubscriptionFilter"}},"required":["_meta","notifications"],"type":"object"};
 const schema98 = {"properties":{"promptsListChanged":{"type":"boolean"},"resourceSubscriptions":{"items":{"type":"string"},"type":"array"},"resourcesListChanged":{"type":"boolean"},"toolsListChanged":{"type":"boolean"}},"type":"object"};
 
-function validate267(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate263(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -6793,7 +6732,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.promptsListChanged !== undefined){
 const _errs1 = errors;
 if(typeof data.promptsListChanged !== "boolean"){
-validate267.errors = [{instancePath:instancePath+"/promptsListChanged",schemaPath:"#/properties/promptsListChanged/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate263.errors = [{instancePath:instancePath+"/promptsListChanged",schemaPath:"#/properties/promptsListChanged/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -6812,7 +6751,7 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs5 = errors;
 if(typeof data1[i0] !== "string"){
-validate267.errors = [{instancePath:instancePath+"/resourceSubscriptions/" + i0,schemaPath:"#/properties/resourceSubscriptions/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate263.errors = [{instancePath:instancePath+"/resourceSubscriptions/" + i0,schemaPath:"#/properties/resourceSubscriptions/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs5 === errors;
@@ -6822,7 +6761,7 @@ break;
 }
 }
 else {
-validate267.errors = [{instancePath:instancePath+"/resourceSubscriptions",schemaPath:"#/properties/resourceSubscriptions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate263.errors = [{instancePath:instancePath+"/resourceSubscriptions",schemaPath:"#/properties/resourceSubscriptions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -6835,7 +6774,7 @@ if(valid0){
 if(data.resourcesListChanged !== undefined){
 const _errs7 = errors;
 if(typeof data.resourcesListChanged !== "boolean"){
-validate267.errors = [{instancePath:instancePath+"/resourcesListChanged",schemaPath:"#/properties/resourcesListChanged/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate263.errors = [{instancePath:instancePath+"/resourcesListChanged",schemaPath:"#/properties/resourcesListChanged/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -6847,7 +6786,7 @@ if(valid0){
 if(data.toolsListChanged !== undefined){
 const _errs9 = errors;
 if(typeof data.toolsListChanged !== "boolean"){
-validate267.errors = [{instancePath:instancePath+"/toolsListChanged",schemaPath:"#/properties/toolsListChanged/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate263.errors = [{instancePath:instancePath+"/toolsListChanged",schemaPath:"#/properties/toolsListChanged/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -6860,23 +6799,23 @@ var valid0 = true;
 }
 }
 else {
-validate267.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate263.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate267.errors = vErrors;
+validate263.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate265(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate261(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data._meta === undefined) && (missing0 = "_meta")) || ((data.notifications === undefined) && (missing0 = "notifications"))){
-validate265.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate261.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -6894,8 +6833,8 @@ var valid0 = true;
 if(valid0){
 if(data.notifications !== undefined){
 const _errs2 = errors;
-if(!(validate267(data.notifications, {instancePath:instancePath+"/notifications",parentData:data,parentDataProperty:"notifications",rootData}))){
-vErrors = vErrors === null ? validate267.errors : vErrors.concat(validate267.errors);
+if(!(validate263(data.notifications, {instancePath:instancePath+"/notifications",parentData:data,parentDataProperty:"notifications",rootData}))){
+vErrors = vErrors === null ? validate263.errors : vErrors.concat(validate263.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -6907,23 +6846,23 @@ var valid0 = true;
 }
 }
 else {
-validate265.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate261.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate265.errors = vErrors;
+validate261.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate263(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate259(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
-validate263.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate259.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -6943,11 +6882,11 @@ if(data.jsonrpc !== undefined){
 let data1 = data.jsonrpc;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate263.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate259.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("2.0" !== data1){
-validate263.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
+validate259.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -6960,11 +6899,11 @@ if(data.method !== undefined){
 let data2 = data.method;
 const _errs4 = errors;
 if(typeof data2 !== "string"){
-validate263.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate259.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("subscriptions/listen" !== data2){
-validate263.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "subscriptions/listen"},message:"must be equal to constant"}];
+validate259.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "subscriptions/listen"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -6975,8 +6914,8 @@ var valid0 = true;
 if(valid0){
 if(data.params !== undefined){
 const _errs6 = errors;
-if(!(validate265(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate265.errors : vErrors.concat(validate265.errors);
+if(!(validate261(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate261.errors : vErrors.concat(validate261.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -6990,15 +6929,100 @@ var valid0 = true;
 }
 }
 else {
-validate263.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate259.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate263.errors = vErrors;
+validate259.errors = vErrors;
 return errors === 0;
 }
 
 const schema99 = {"properties":{"id":{"$ref":"#/$defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"prompts/list","type":"string"},"params":{"$ref":"#/$defs/PaginatedRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object"};
+
+function validate266(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
+validate266.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.id !== undefined){
+const _errs1 = errors;
+if(!(validate72(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
+vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.jsonrpc !== undefined){
+let data1 = data.jsonrpc;
+const _errs2 = errors;
+if(typeof data1 !== "string"){
+validate266.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if("2.0" !== data1){
+validate266.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.method !== undefined){
+let data2 = data.method;
+const _errs4 = errors;
+if(typeof data2 !== "string"){
+validate266.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if("prompts/list" !== data2){
+validate266.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "prompts/list"},message:"must be equal to constant"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+const _errs6 = errors;
+if(!(validate247(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate247.errors : vErrors.concat(validate247.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate266.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate266.errors = vErrors;
+return errors === 0;
+}
+
+const schema100 = {"properties":{"id":{"$ref":"#/$defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"prompts/get","type":"string"},"params":{"$ref":"#/$defs/GetPromptRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object"};
+const schema101 = {"properties":{"_meta":{"$ref":"#/$defs/RequestMetaObject"},"arguments":{"additionalProperties":{"type":"string"},"type":"object"},"inputResponses":{"$ref":"#/$defs/InputResponses"},"name":{"type":"string"},"requestState":{"type":"string"}},"required":["_meta","name"],"type":"object"};
 
 function validate271(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -7006,93 +7030,8 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
-validate271.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.id !== undefined){
-const _errs1 = errors;
-if(!(validate72(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
-vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.jsonrpc !== undefined){
-let data1 = data.jsonrpc;
-const _errs2 = errors;
-if(typeof data1 !== "string"){
-validate271.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if("2.0" !== data1){
-validate271.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
-return false;
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.method !== undefined){
-let data2 = data.method;
-const _errs4 = errors;
-if(typeof data2 !== "string"){
-validate271.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if("prompts/list" !== data2){
-validate271.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "prompts/list"},message:"must be equal to constant"}];
-return false;
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.params !== undefined){
-const _errs6 = errors;
-if(!(validate248(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate248.errors : vErrors.concat(validate248.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-else {
-validate271.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate271.errors = vErrors;
-return errors === 0;
-}
-
-const schema100 = {"properties":{"id":{"$ref":"#/$defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"prompts/get","type":"string"},"params":{"$ref":"#/$defs/GetPromptRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object"};
-const schema101 = {"properties":{"_meta":{"$ref":"#/$defs/RequestMetaObject"},"arguments":{"additionalProperties":{"type":"string"},"type":"object"},"inputResponses":{"$ref":"#/$defs/InputResponses"},"name":{"type":"string"},"requestState":{"type":"string"}},"required":["_meta","name"],"type":"object"};
-
-function validate277(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
 if(((data._meta === undefined) && (missing0 = "_meta")) || ((data.name === undefined) && (missing0 = "name"))){
-validate277.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate271.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -7116,7 +7055,7 @@ if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 for(const key0 in data1){
 const _errs5 = errors;
 if(typeof data1[key0] !== "string"){
-validate277.errors = [{instancePath:instancePath+"/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate271.errors = [{instancePath:instancePath+"/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs5 === errors;
@@ -7126,7 +7065,7 @@ break;
 }
 }
 else {
-validate277.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate271.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -7151,7 +7090,7 @@ if(valid0){
 if(data.name !== undefined){
 const _errs8 = errors;
 if(typeof data.name !== "string"){
-validate277.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate271.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -7163,7 +7102,7 @@ if(valid0){
 if(data.requestState !== undefined){
 const _errs10 = errors;
 if(typeof data.requestState !== "string"){
-validate277.errors = [{instancePath:instancePath+"/requestState",schemaPath:"#/properties/requestState/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate271.errors = [{instancePath:instancePath+"/requestState",schemaPath:"#/properties/requestState/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -7178,14 +7117,98 @@ var valid0 = true;
 }
 }
 else {
-validate277.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate271.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate277.errors = vErrors;
+validate271.errors = vErrors;
 return errors === 0;
 }
 
+
+function validate269(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
+validate269.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.id !== undefined){
+const _errs1 = errors;
+if(!(validate72(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
+vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.jsonrpc !== undefined){
+let data1 = data.jsonrpc;
+const _errs2 = errors;
+if(typeof data1 !== "string"){
+validate269.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if("2.0" !== data1){
+validate269.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.method !== undefined){
+let data2 = data.method;
+const _errs4 = errors;
+if(typeof data2 !== "string"){
+validate269.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if("prompts/get" !== data2){
+validate269.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "prompts/get"},message:"must be equal to constant"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+const _errs6 = errors;
+if(!(validate271(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate271.errors : vErrors.concat(validate271.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate269.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate269.errors = vErrors;
+return errors === 0;
+}
+
+const schema102 = {"properties":{"id":{"$ref":"#/$defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"tools/list","type":"string"},"params":{"$ref":"#/$defs/PaginatedRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object"};
 
 function validate275(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -7234,8 +7257,8 @@ if(typeof data2 !== "string"){
 validate275.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if("prompts/get" !== data2){
-validate275.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "prompts/get"},message:"must be equal to constant"}];
+if("tools/list" !== data2){
+validate275.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "tools/list"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -7246,8 +7269,8 @@ var valid0 = true;
 if(valid0){
 if(data.params !== undefined){
 const _errs6 = errors;
-if(!(validate277(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate277.errors : vErrors.concat(validate277.errors);
+if(!(validate247(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate247.errors : vErrors.concat(validate247.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -7269,7 +7292,9 @@ validate275.errors = vErrors;
 return errors === 0;
 }
 
-const schema102 = {"properties":{"id":{"$ref":"#/$defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"tools/list","type":"string"},"params":{"$ref":"#/$defs/PaginatedRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object"};
+const schema103 = {"properties":{"id":{"$ref":"#/$defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"completion/complete","type":"string"},"params":{"$ref":"#/$defs/CompleteRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object"};
+const schema104 = {"properties":{"_meta":{"$ref":"#/$defs/RequestMetaObject"},"argument":{"properties":{"name":{"type":"string"},"value":{"type":"string"}},"required":["name","value"],"type":"object"},"context":{"properties":{"arguments":{"additionalProperties":{"type":"string"},"type":"object"}},"type":"object"},"ref":{"oneOf":[{"$ref":"#/$defs/PromptReference"},{"$ref":"#/$defs/ResourceTemplateReference"}],"discriminator":{"propertyName":"type"},"type":"object"}},"required":["_meta","argument","ref"],"type":"object"};
+const schema105 = {"properties":{"name":{"type":"string"},"title":{"type":"string"},"type":{"const":"ref/prompt","type":"string"}},"required":["name","type"],"type":"object"};
 
 function validate282(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -7277,16 +7302,16 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
+if(((data.name === undefined) && (missing0 = "name")) || ((data.type === undefined) && (missing0 = "type"))){
 validate282.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.name !== undefined){
 const _errs1 = errors;
-if(!(validate72(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
-vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
-errors = vErrors.length;
+if(typeof data.name !== "string"){
+validate282.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
 }
 var valid0 = _errs1 === errors;
 }
@@ -7294,51 +7319,33 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined){
-let data1 = data.jsonrpc;
-const _errs2 = errors;
-if(typeof data1 !== "string"){
-validate282.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(data.title !== undefined){
+const _errs3 = errors;
+if(typeof data.title !== "string"){
+validate282.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if("2.0" !== data1){
-validate282.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
-return false;
-}
-var valid0 = _errs2 === errors;
+var valid0 = _errs3 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
-let data2 = data.method;
-const _errs4 = errors;
+if(data.type !== undefined){
+let data2 = data.type;
+const _errs5 = errors;
 if(typeof data2 !== "string"){
-validate282.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate282.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if("tools/list" !== data2){
-validate282.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "tools/list"},message:"must be equal to constant"}];
+if("ref/prompt" !== data2){
+validate282.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ref/prompt"},message:"must be equal to constant"}];
 return false;
 }
-var valid0 = _errs4 === errors;
+var valid0 = _errs5 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.params !== undefined){
-const _errs6 = errors;
-if(!(validate248(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate248.errors : vErrors.concat(validate248.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
 }
 }
 }
@@ -7353,85 +7360,17 @@ validate282.errors = vErrors;
 return errors === 0;
 }
 
-const schema103 = {"properties":{"id":{"$ref":"#/$defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"completion/complete","type":"string"},"params":{"$ref":"#/$defs/CompleteRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object"};
-const schema104 = {"properties":{"_meta":{"$ref":"#/$defs/RequestMetaObject"},"argument":{"properties":{"name":{"type":"string"},"value":{"type":"string"}},"required":["name","value"],"type":"object"},"context":{"properties":{"arguments":{"additionalProperties":{"type":"string"},"type":"object"}},"type":"object"},"ref":{"anyOf":[{"$ref":"#/$defs/PromptReference"},{"$ref":"#/$defs/ResourceTemplateReference"}]}},"required":["_meta","argument","ref"],"type":"object"};
-const schema105 = {"properties":{"name":{"type":"string"},"title":{"type":"string"},"type":{"const":"ref/prompt","type":"string"}},"required":["name","type"],"type":"object"};
-
-function validate291(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.type === undefined) && (missing0 = "type"))){
-validate291.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.name !== undefined){
-const _errs1 = errors;
-if(typeof data.name !== "string"){
-validate291.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.title !== undefined){
-const _errs3 = errors;
-if(typeof data.title !== "string"){
-validate291.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.type !== undefined){
-let data2 = data.type;
-const _errs5 = errors;
-if(typeof data2 !== "string"){
-validate291.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if("ref/prompt" !== data2){
-validate291.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ref/prompt"},message:"must be equal to constant"}];
-return false;
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-else {
-validate291.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate291.errors = vErrors;
-return errors === 0;
-}
-
 const schema106 = {"properties":{"type":{"const":"ref/resource","type":"string"},"uri":{"format":"uri-template","type":"string"}},"required":["type","uri"],"type":"object"};
 const formats22 = /^[^\s]*$/;
 
-function validate293(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate283(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.type === undefined) && (missing0 = "type")) || ((data.uri === undefined) && (missing0 = "uri"))){
-validate293.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate283.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -7439,11 +7378,11 @@ if(data.type !== undefined){
 let data0 = data.type;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate293.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate283.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("ref/resource" !== data0){
-validate293.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ref/resource"},message:"must be equal to constant"}];
+validate283.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ref/resource"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -7459,12 +7398,12 @@ if(errors === _errs3){
 if(errors === _errs3){
 if(typeof data1 === "string"){
 if(!(formats22.test(data1))){
-validate293.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri-template"},message:"must match format \""+"uri-template"+"\""}];
+validate283.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/format",keyword:"format",params:{format: "uri-template"},message:"must match format \""+"uri-template"+"\""}];
 return false;
 }
 }
 else {
-validate293.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate283.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -7478,23 +7417,23 @@ var valid0 = true;
 }
 }
 else {
-validate293.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate283.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate293.errors = vErrors;
+validate283.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate289(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate280(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data._meta === undefined) && (missing0 = "_meta")) || ((data.argument === undefined) && (missing0 = "argument"))) || ((data.ref === undefined) && (missing0 = "ref"))){
-validate289.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate280.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -7517,14 +7456,14 @@ if(errors === _errs2){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((data1.name === undefined) && (missing1 = "name")) || ((data1.value === undefined) && (missing1 = "value"))){
-validate289.errors = [{instancePath:instancePath+"/argument",schemaPath:"#/properties/argument/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate280.errors = [{instancePath:instancePath+"/argument",schemaPath:"#/properties/argument/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 if(data1.name !== undefined){
 const _errs4 = errors;
 if(typeof data1.name !== "string"){
-validate289.errors = [{instancePath:instancePath+"/argument/name",schemaPath:"#/properties/argument/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate280.errors = [{instancePath:instancePath+"/argument/name",schemaPath:"#/properties/argument/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs4 === errors;
@@ -7536,7 +7475,7 @@ if(valid1){
 if(data1.value !== undefined){
 const _errs6 = errors;
 if(typeof data1.value !== "string"){
-validate289.errors = [{instancePath:instancePath+"/argument/value",schemaPath:"#/properties/argument/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate280.errors = [{instancePath:instancePath+"/argument/value",schemaPath:"#/properties/argument/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs6 === errors;
@@ -7548,7 +7487,7 @@ var valid1 = true;
 }
 }
 else {
-validate289.errors = [{instancePath:instancePath+"/argument",schemaPath:"#/properties/argument/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate280.errors = [{instancePath:instancePath+"/argument",schemaPath:"#/properties/argument/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -7571,7 +7510,7 @@ if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 for(const key0 in data5){
 const _errs13 = errors;
 if(typeof data5[key0] !== "string"){
-validate289.errors = [{instancePath:instancePath+"/context/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/context/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate280.errors = [{instancePath:instancePath+"/context/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/context/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid3 = _errs13 === errors;
@@ -7581,14 +7520,14 @@ break;
 }
 }
 else {
-validate289.errors = [{instancePath:instancePath+"/context/arguments",schemaPath:"#/properties/context/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate280.errors = [{instancePath:instancePath+"/context/arguments",schemaPath:"#/properties/context/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
 }
 }
 else {
-validate289.errors = [{instancePath:instancePath+"/context",schemaPath:"#/properties/context/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate280.errors = [{instancePath:instancePath+"/context",schemaPath:"#/properties/context/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -7601,45 +7540,35 @@ if(valid0){
 if(data.ref !== undefined){
 let data7 = data.ref;
 const _errs15 = errors;
-const _errs16 = errors;
-let valid4 = false;
-const _errs17 = errors;
-if(!(validate291(data7, {instancePath:instancePath+"/ref",parentData:data,parentDataProperty:"ref",rootData}))){
-vErrors = vErrors === null ? validate291.errors : vErrors.concat(validate291.errors);
+if(errors === _errs15){
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+const tag0 = data7.type;
+if(typeof tag0 == "string"){
+if(tag0 === "ref/prompt"){
+if(!(validate282(data7, {instancePath:instancePath+"/ref",parentData:data,parentDataProperty:"ref",rootData}))){
+vErrors = vErrors === null ? validate282.errors : vErrors.concat(validate282.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs17 === errors;
-valid4 = valid4 || _valid0;
-if(!valid4){
-const _errs18 = errors;
-if(!(validate293(data7, {instancePath:instancePath+"/ref",parentData:data,parentDataProperty:"ref",rootData}))){
-vErrors = vErrors === null ? validate293.errors : vErrors.concat(validate293.errors);
+}
+else if(tag0 === "ref/resource"){
+if(!(validate283(data7, {instancePath:instancePath+"/ref",parentData:data,parentDataProperty:"ref",rootData}))){
+vErrors = vErrors === null ? validate283.errors : vErrors.concat(validate283.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs18 === errors;
-valid4 = valid4 || _valid0;
-}
-if(!valid4){
-const err0 = {instancePath:instancePath+"/ref",schemaPath:"#/properties/ref/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err0];
 }
 else {
-vErrors.push(err0);
-}
-errors++;
-validate289.errors = vErrors;
+validate280.errors = [{instancePath:instancePath+"/ref",schemaPath:"#/properties/ref/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"value of tag \"type\" must be in oneOf"}];
 return false;
 }
-else {
-errors = _errs16;
-if(vErrors !== null){
-if(_errs16){
-vErrors.length = _errs16;
 }
 else {
-vErrors = null;
+validate280.errors = [{instancePath:instancePath+"/ref",schemaPath:"#/properties/ref/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"}];
+return false;
 }
+}
+else {
+validate280.errors = [{instancePath:instancePath+"/ref",schemaPath:"#/properties/ref/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
 }
 }
 var valid0 = _errs15 === errors;
@@ -7653,23 +7582,23 @@ var valid0 = true;
 }
 }
 else {
-validate289.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate280.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate289.errors = vErrors;
+validate280.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate287(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate278(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
-validate287.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate278.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -7689,11 +7618,11 @@ if(data.jsonrpc !== undefined){
 let data1 = data.jsonrpc;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate287.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate278.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("2.0" !== data1){
-validate287.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
+validate278.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -7706,11 +7635,11 @@ if(data.method !== undefined){
 let data2 = data.method;
 const _errs4 = errors;
 if(typeof data2 !== "string"){
-validate287.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate278.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("completion/complete" !== data2){
-validate287.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "completion/complete"},message:"must be equal to constant"}];
+validate278.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "completion/complete"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -7721,8 +7650,8 @@ var valid0 = true;
 if(valid0){
 if(data.params !== undefined){
 const _errs6 = errors;
-if(!(validate289(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate289.errors : vErrors.concat(validate289.errors);
+if(!(validate280(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate280.errors : vErrors.concat(validate280.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -7736,11 +7665,11 @@ var valid0 = true;
 }
 }
 else {
-validate287.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate278.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate287.errors = vErrors;
+validate278.errors = vErrors;
 return errors === 0;
 }
 
@@ -7748,117 +7677,83 @@ return errors === 0;
 function validate239(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const _errs0 = errors;
-let valid0 = false;
-const _errs1 = errors;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const tag0 = data.method;
+if(typeof tag0 == "string"){
+if(tag0 === "server/discover"){
 if(!(validate240(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate240.errors : vErrors.concat(validate240.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs1 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs2 = errors;
-if(!(validate246(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate246.errors : vErrors.concat(validate246.errors);
+}
+else if(tag0 === "resources/list"){
+if(!(validate245(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate245.errors : vErrors.concat(validate245.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs2 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs3 = errors;
-if(!(validate252(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate252.errors : vErrors.concat(validate252.errors);
+}
+else if(tag0 === "resources/templates/list"){
+if(!(validate250(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate250.errors : vErrors.concat(validate250.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs3 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs4 = errors;
-if(!(validate256(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate256.errors : vErrors.concat(validate256.errors);
+}
+else if(tag0 === "resources/read"){
+if(!(validate253(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate253.errors : vErrors.concat(validate253.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs4 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs5 = errors;
-if(!(validate263(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate263.errors : vErrors.concat(validate263.errors);
+}
+else if(tag0 === "subscriptions/listen"){
+if(!(validate259(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs5 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs6 = errors;
-if(!(validate271(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate271.errors : vErrors.concat(validate271.errors);
+}
+else if(tag0 === "prompts/list"){
+if(!(validate266(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate266.errors : vErrors.concat(validate266.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs6 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs7 = errors;
+}
+else if(tag0 === "prompts/get"){
+if(!(validate269(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate269.errors : vErrors.concat(validate269.errors);
+errors = vErrors.length;
+}
+}
+else if(tag0 === "tools/list"){
 if(!(validate275(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs7 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs8 = errors;
-if(!(validate282(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate282.errors : vErrors.concat(validate282.errors);
-errors = vErrors.length;
 }
-var _valid0 = _errs8 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs9 = errors;
+else if(tag0 === "tools/call"){
 if(!(validate71(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs9 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs10 = errors;
-if(!(validate287(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate287.errors : vErrors.concat(validate287.errors);
+}
+else if(tag0 === "completion/complete"){
+if(!(validate278(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate278.errors : vErrors.concat(validate278.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs10 === errors;
-valid0 = valid0 || _valid0;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-if(!valid0){
-const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err0];
 }
 else {
-vErrors.push(err0);
-}
-errors++;
-validate239.errors = vErrors;
+validate239.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0},message:"value of tag \"method\" must be in oneOf"}];
 return false;
 }
-else {
-errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-vErrors.length = _errs0;
 }
 else {
-vErrors = null;
+validate239.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0},message:"tag \"method\" must be string"}];
+return false;
 }
+}
+else {
+validate239.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
 }
 }
 validate239.errors = vErrors;
@@ -7992,8 +7887,8 @@ var valid0 = true;
 if(valid0){
 if(data.params !== undefined){
 const _errs6 = errors;
-if(!(validate289(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate289.errors : vErrors.concat(validate289.errors);
+if(!(validate280(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate280.errors : vErrors.concat(validate280.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -8131,45 +8026,35 @@ if(valid0){
 if(data.ref !== undefined){
 let data7 = data.ref;
 const _errs15 = errors;
-const _errs16 = errors;
-let valid4 = false;
-const _errs17 = errors;
-if(!(validate291(data7, {instancePath:instancePath+"/ref",parentData:data,parentDataProperty:"ref",rootData}))){
-vErrors = vErrors === null ? validate291.errors : vErrors.concat(validate291.errors);
+if(errors === _errs15){
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+const tag0 = data7.type;
+if(typeof tag0 == "string"){
+if(tag0 === "ref/prompt"){
+if(!(validate282(data7, {instancePath:instancePath+"/ref",parentData:data,parentDataProperty:"ref",rootData}))){
+vErrors = vErrors === null ? validate282.errors : vErrors.concat(validate282.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs17 === errors;
-valid4 = valid4 || _valid0;
-if(!valid4){
-const _errs18 = errors;
-if(!(validate293(data7, {instancePath:instancePath+"/ref",parentData:data,parentDataProperty:"ref",rootData}))){
-vErrors = vErrors === null ? validate293.errors : vErrors.concat(validate293.errors);
+}
+else if(tag0 === "ref/resource"){
+if(!(validate283(data7, {instancePath:instancePath+"/ref",parentData:data,parentDataProperty:"ref",rootData}))){
+vErrors = vErrors === null ? validate283.errors : vErrors.concat(validate283.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs18 === errors;
-valid4 = valid4 || _valid0;
-}
-if(!valid4){
-const err0 = {instancePath:instancePath+"/ref",schemaPath:"#/properties/ref/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err0];
 }
 else {
-vErrors.push(err0);
-}
-errors++;
-validate304.errors = vErrors;
+validate304.errors = [{instancePath:instancePath+"/ref",schemaPath:"#/properties/ref/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"value of tag \"type\" must be in oneOf"}];
 return false;
 }
-else {
-errors = _errs16;
-if(vErrors !== null){
-if(_errs16){
-vErrors.length = _errs16;
 }
 else {
-vErrors = null;
+validate304.errors = [{instancePath:instancePath+"/ref",schemaPath:"#/properties/ref/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"}];
+return false;
 }
+}
+else {
+validate304.errors = [{instancePath:instancePath+"/ref",schemaPath:"#/properties/ref/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
 }
 }
 var valid0 = _errs15 === errors;
@@ -8404,72 +8289,53 @@ export const ContentBlock = validate313;
 function validate313(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const _errs0 = errors;
-let valid0 = false;
-const _errs1 = errors;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const tag0 = data.type;
+if(typeof tag0 == "string"){
+if(tag0 === "text"){
 if(!(validate97(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate97.errors : vErrors.concat(validate97.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs1 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs2 = errors;
+}
+else if(tag0 === "image"){
 if(!(validate101(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate101.errors : vErrors.concat(validate101.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs2 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs3 = errors;
+}
+else if(tag0 === "audio"){
 if(!(validate56(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs3 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs4 = errors;
-if(!(validate115(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate115.errors : vErrors.concat(validate115.errors);
+}
+else if(tag0 === "resource_link"){
+if(!(validate112(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs4 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs5 = errors;
-if(!(validate120(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate120.errors : vErrors.concat(validate120.errors);
+}
+else if(tag0 === "resource"){
+if(!(validate116(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate116.errors : vErrors.concat(validate116.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs5 === errors;
-valid0 = valid0 || _valid0;
-}
-}
-}
-}
-if(!valid0){
-const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err0];
 }
 else {
-vErrors.push(err0);
-}
-errors++;
-validate313.errors = vErrors;
+validate313.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"value of tag \"type\" must be in oneOf"}];
 return false;
 }
-else {
-errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-vErrors.length = _errs0;
 }
 else {
-vErrors = null;
+validate313.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"}];
+return false;
 }
+}
+else {
+validate313.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
 }
 }
 validate313.errors = vErrors;
@@ -9462,8 +9328,8 @@ var valid0 = true;
 if(valid0){
 if(data.params !== undefined){
 const _errs3 = errors;
-if(!(validate192(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate192.errors : vErrors.concat(validate192.errors);
+if(!(validate190(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate190.errors : vErrors.concat(validate190.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -9555,8 +9421,8 @@ if(errors === _errs9){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 for(const key0 in data4){
 const _errs12 = errors;
-if(!(validate194(data4[key0], {instancePath:instancePath+"/requestedSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data4,parentDataProperty:key0,rootData}))){
-vErrors = vErrors === null ? validate194.errors : vErrors.concat(validate194.errors);
+if(!(validate192(data4[key0], {instancePath:instancePath+"/requestedSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data4,parentDataProperty:key0,rootData}))){
+vErrors = vErrors === null ? validate192.errors : vErrors.concat(validate192.errors);
 errors = vErrors.length;
 }
 var valid2 = _errs12 === errors;
@@ -9658,16 +9524,16 @@ let errors = 0;
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
-if(!(validate193(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate193.errors : vErrors.concat(validate193.errors);
+if(!(validate191(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate191.errors : vErrors.concat(validate191.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs2 = errors;
-if(!(validate212(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate212.errors : vErrors.concat(validate212.errors);
+if(!(validate210(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate210.errors : vErrors.concat(validate210.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -9962,8 +9828,8 @@ const _errs3 = errors;
 const _errs4 = errors;
 let valid1 = false;
 const _errs5 = errors;
-if(!(validate123(data2, {instancePath:instancePath+"/resource",parentData:data,parentDataProperty:"resource",rootData}))){
-vErrors = vErrors === null ? validate123.errors : vErrors.concat(validate123.errors);
+if(!(validate119(data2, {instancePath:instancePath+"/resource",parentData:data,parentDataProperty:"resource",rootData}))){
+vErrors = vErrors === null ? validate119.errors : vErrors.concat(validate119.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs5 === errors;
@@ -10093,40 +9959,40 @@ let errors = 0;
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
-if(!(validate200(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate200.errors : vErrors.concat(validate200.errors);
+if(!(validate198(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate198.errors : vErrors.concat(validate198.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs2 = errors;
-if(!(validate202(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate202.errors : vErrors.concat(validate202.errors);
+if(!(validate200(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate200.errors : vErrors.concat(validate200.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs3 = errors;
-if(!(validate204(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate204.errors : vErrors.concat(validate204.errors);
+if(!(validate202(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate202.errors : vErrors.concat(validate202.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs3 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs4 = errors;
-if(!(validate206(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate206.errors : vErrors.concat(validate206.errors);
+if(!(validate204(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate204.errors : vErrors.concat(validate204.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs4 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs5 = errors;
-if(!(validate208(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate208.errors : vErrors.concat(validate208.errors);
+if(!(validate206(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate206.errors : vErrors.concat(validate206.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs5 === errors;
@@ -10273,8 +10139,8 @@ var valid0 = true;
 if(valid0){
 if(data.params !== undefined){
 const _errs6 = errors;
-if(!(validate277(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate277.errors : vErrors.concat(validate277.errors);
+if(!(validate271(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate271.errors : vErrors.concat(validate271.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -10546,7 +10412,7 @@ return errors === 0;
 }
 
 export const GetPromptResultResponse = validate387;
-const schema135 = {"properties":{"id":{"$ref":"#/$defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"anyOf":[{"$ref":"#/$defs/InputRequiredResult"},{"$ref":"#/$defs/GetPromptResult"}]}},"required":["id","jsonrpc","result"],"type":"object"};
+const schema135 = {"properties":{"id":{"$ref":"#/$defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"oneOf":[{"$ref":"#/$defs/InputRequiredResult"},{"$ref":"#/$defs/GetPromptResult"}],"discriminator":{"propertyName":"resultType"},"type":"object"}},"required":["id","jsonrpc","result"],"type":"object"};
 
 function validate387(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -10591,45 +10457,35 @@ if(valid0){
 if(data.result !== undefined){
 let data2 = data.result;
 const _errs4 = errors;
-const _errs5 = errors;
-let valid1 = false;
-const _errs6 = errors;
+if(errors === _errs4){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const tag0 = data2.resultType;
+if(typeof tag0 == "string"){
+if(tag0 === "input_required"){
 if(!(validate157(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
 vErrors = vErrors === null ? validate157.errors : vErrors.concat(validate157.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs6 === errors;
-valid1 = valid1 || _valid0;
-if(!valid1){
-const _errs7 = errors;
+}
+else if(tag0 === "complete"){
 if(!(validate381(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
 vErrors = vErrors === null ? validate381.errors : vErrors.concat(validate381.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs7 === errors;
-valid1 = valid1 || _valid0;
-}
-if(!valid1){
-const err0 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err0];
 }
 else {
-vErrors.push(err0);
-}
-errors++;
-validate387.errors = vErrors;
+validate387.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "resultType", tagValue: tag0},message:"value of tag \"resultType\" must be in oneOf"}];
 return false;
 }
-else {
-errors = _errs5;
-if(vErrors !== null){
-if(_errs5){
-vErrors.length = _errs5;
 }
 else {
-vErrors = null;
+validate387.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/discriminator",keyword:"discriminator",params:{error: "tag", tag: "resultType", tagValue: tag0},message:"tag \"resultType\" must be string"}];
+return false;
 }
+}
+else {
+validate387.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
 }
 }
 var valid0 = _errs4 === errors;
@@ -11138,54 +10994,41 @@ export const InputRequest = validate402;
 function validate402(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const _errs0 = errors;
-let valid0 = false;
-const _errs1 = errors;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const tag0 = data.method;
+if(typeof tag0 == "string"){
+if(tag0 === "sampling/createMessage"){
 if(!(validate161(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate161.errors : vErrors.concat(validate161.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs1 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs2 = errors;
-if(!(validate188(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate188.errors : vErrors.concat(validate188.errors);
+}
+else if(tag0 === "roots/list"){
+if(!(validate187(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs2 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs3 = errors;
-if(!(validate191(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate191.errors : vErrors.concat(validate191.errors);
+}
+else if(tag0 === "elicitation/create"){
+if(!(validate189(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate189.errors : vErrors.concat(validate189.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs3 === errors;
-valid0 = valid0 || _valid0;
-}
-}
-if(!valid0){
-const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err0];
 }
 else {
-vErrors.push(err0);
-}
-errors++;
-validate402.errors = vErrors;
+validate402.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0},message:"value of tag \"method\" must be in oneOf"}];
 return false;
 }
-else {
-errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-vErrors.length = _errs0;
 }
 else {
-vErrors = null;
+validate402.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0},message:"tag \"method\" must be string"}];
+return false;
 }
+}
+else {
+validate402.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
 }
 }
 validate402.errors = vErrors;
@@ -12694,8 +12537,8 @@ var valid0 = true;
 if(valid0){
 if(data.params !== undefined){
 const _errs6 = errors;
-if(!(validate248(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate248.errors : vErrors.concat(validate248.errors);
+if(!(validate247(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate247.errors : vErrors.concat(validate247.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -13193,8 +13036,8 @@ var valid0 = true;
 if(valid0){
 if(data.params !== undefined){
 const _errs6 = errors;
-if(!(validate248(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate248.errors : vErrors.concat(validate248.errors);
+if(!(validate247(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate247.errors : vErrors.concat(validate247.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -13637,8 +13480,8 @@ var valid0 = true;
 if(valid0){
 if(data.params !== undefined){
 const _errs6 = errors;
-if(!(validate248(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate248.errors : vErrors.concat(validate248.errors);
+if(!(validate247(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate247.errors : vErrors.concat(validate247.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -14208,8 +14051,8 @@ var valid0 = true;
 if(valid0){
 if(data.params !== undefined){
 const _errs6 = errors;
-if(!(validate248(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate248.errors : vErrors.concat(validate248.errors);
+if(!(validate247(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate247.errors : vErrors.concat(validate247.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -15012,16 +14855,16 @@ let errors = 0;
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
-if(!(validate204(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate204.errors : vErrors.concat(validate204.errors);
+if(!(validate202(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate202.errors : vErrors.concat(validate202.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs2 = errors;
-if(!(validate206(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate206.errors : vErrors.concat(validate206.errors);
+if(!(validate204(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate204.errors : vErrors.concat(validate204.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -15317,8 +15160,8 @@ var valid0 = true;
 if(valid0){
 if(data.params !== undefined){
 const _errs6 = errors;
-if(!(validate248(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate248.errors : vErrors.concat(validate248.errors);
+if(!(validate247(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate247.errors : vErrors.concat(validate247.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -15517,16 +15360,16 @@ let errors = 0;
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
-if(!(validate195(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate195.errors : vErrors.concat(validate195.errors);
+if(!(validate193(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate193.errors : vErrors.concat(validate193.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs2 = errors;
-if(!(validate197(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate197.errors : vErrors.concat(validate197.errors);
+if(!(validate195(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate195.errors : vErrors.concat(validate195.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -15541,40 +15384,40 @@ var _valid0 = _errs3 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs4 = errors;
-if(!(validate200(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate200.errors : vErrors.concat(validate200.errors);
+if(!(validate198(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate198.errors : vErrors.concat(validate198.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs4 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs5 = errors;
-if(!(validate202(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate202.errors : vErrors.concat(validate202.errors);
+if(!(validate200(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate200.errors : vErrors.concat(validate200.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs5 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs6 = errors;
-if(!(validate204(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate204.errors : vErrors.concat(validate204.errors);
+if(!(validate202(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate202.errors : vErrors.concat(validate202.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs6 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs7 = errors;
-if(!(validate206(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate206.errors : vErrors.concat(validate206.errors);
+if(!(validate204(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate204.errors : vErrors.concat(validate204.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs7 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs8 = errors;
-if(!(validate208(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate208.errors : vErrors.concat(validate208.errors);
+if(!(validate206(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate206.errors : vErrors.concat(validate206.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
@@ -16329,8 +16172,8 @@ var valid0 = true;
 if(valid0){
 if(data.params !== undefined){
 const _errs6 = errors;
-if(!(validate258(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate258.errors : vErrors.concat(validate258.errors);
+if(!(validate255(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate255.errors : vErrors.concat(validate255.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -16493,8 +16336,8 @@ const _errs6 = errors;
 const _errs7 = errors;
 let valid2 = false;
 const _errs8 = errors;
-if(!(validate123(data3, {instancePath:instancePath+"/contents/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate123.errors : vErrors.concat(validate123.errors);
+if(!(validate119(data3, {instancePath:instancePath+"/contents/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate119.errors : vErrors.concat(validate119.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
@@ -16601,7 +16444,7 @@ return errors === 0;
 }
 
 export const ReadResourceResultResponse = validate584;
-const schema213 = {"properties":{"id":{"$ref":"#/$defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"anyOf":[{"$ref":"#/$defs/InputRequiredResult"},{"$ref":"#/$defs/ReadResourceResult"}]}},"required":["id","jsonrpc","result"],"type":"object"};
+const schema213 = {"properties":{"id":{"$ref":"#/$defs/RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"oneOf":[{"$ref":"#/$defs/InputRequiredResult"},{"$ref":"#/$defs/ReadResourceResult"}],"discriminator":{"propertyName":"resultType"},"type":"object"}},"required":["id","jsonrpc","result"],"type":"object"};
 
 function validate584(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -16646,45 +16489,35 @@ if(valid0){
 if(data.result !== undefined){
 let data2 = data.result;
 const _errs4 = errors;
-const _errs5 = errors;
-let valid1 = false;
-const _errs6 = errors;
+if(errors === _errs4){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const tag0 = data2.resultType;
+if(typeof tag0 == "string"){
+if(tag0 === "input_required"){
 if(!(validate157(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
 vErrors = vErrors === null ? validate157.errors : vErrors.concat(validate157.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs6 === errors;
-valid1 = valid1 || _valid0;
-if(!valid1){
-const _errs7 = errors;
+}
+else if(tag0 === "complete"){
 if(!(validate580(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
 vErrors = vErrors === null ? validate580.errors : vErrors.concat(validate580.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs7 === errors;
-valid1 = valid1 || _valid0;
-}
-if(!valid1){
-const err0 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err0];
 }
 else {
-vErrors.push(err0);
-}
-errors++;
-validate584.errors = vErrors;
+validate584.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "resultType", tagValue: tag0},message:"value of tag \"resultType\" must be in oneOf"}];
 return false;
 }
-else {
-errors = _errs5;
-if(vErrors !== null){
-if(_errs5){
-vErrors.length = _errs5;
 }
 else {
-vErrors = null;
+validate584.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/discriminator",keyword:"discriminator",params:{error: "tag", tag: "resultType", tagValue: tag0},message:"tag \"resultType\" must be string"}];
+return false;
 }
+}
+else {
+validate584.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
 }
 }
 var valid0 = _errs4 === errors;
@@ -18199,72 +18032,53 @@ export const SamplingMessageContentBlock = validate640;
 function validate640(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const _errs0 = errors;
-let valid0 = false;
-const _errs1 = errors;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const tag0 = data.type;
+if(typeof tag0 == "string"){
+if(tag0 === "text"){
 if(!(validate97(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate97.errors : vErrors.concat(validate97.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs1 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs2 = errors;
+}
+else if(tag0 === "image"){
 if(!(validate101(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate101.errors : vErrors.concat(validate101.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs2 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs3 = errors;
+}
+else if(tag0 === "audio"){
 if(!(validate56(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs3 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs4 = errors;
+}
+else if(tag0 === "tool_use"){
 if(!(validate106(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate106.errors : vErrors.concat(validate106.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs4 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs5 = errors;
+}
+else if(tag0 === "tool_result"){
 if(!(validate109(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate109.errors : vErrors.concat(validate109.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs5 === errors;
-valid0 = valid0 || _valid0;
-}
-}
-}
-}
-if(!valid0){
-const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err0];
 }
 else {
-vErrors.push(err0);
-}
-errors++;
-validate640.errors = vErrors;
+validate640.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"value of tag \"type\" must be in oneOf"}];
 return false;
 }
-else {
-errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-vErrors.length = _errs0;
 }
 else {
-vErrors = null;
+validate640.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"}];
+return false;
 }
+}
+else {
+validate640.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
 }
 }
 validate640.errors = vErrors;
@@ -18461,18 +18275,18 @@ return errors === 0;
 }
 
 export const ServerNotification = validate651;
-const schema236 = {"anyOf":[{"$ref":"#/$defs/CancelledNotification"},{"$ref":"#/$defs/ProgressNotification"},{"$ref":"#/$defs/ResourceListChangedNotification"},{"$ref":"#/$defs/SubscriptionsAcknowledgedNotification"},{"$ref":"#/$defs/ResourceUpdatedNotification"},{"$ref":"#/$defs/PromptListChangedNotification"},{"$ref":"#/$defs/ToolListChangedNotification"},{"$ref":"#/$defs/LoggingMessageNotification"}]};
+const schema236 = {"oneOf":[{"$ref":"#/$defs/CancelledNotification"},{"$ref":"#/$defs/ProgressNotification"},{"$ref":"#/$defs/ResourceListChangedNotification"},{"$ref":"#/$defs/SubscriptionsAcknowledgedNotification"},{"$ref":"#/$defs/ResourceUpdatedNotification"},{"$ref":"#/$defs/PromptListChangedNotification"},{"$ref":"#/$defs/ToolListChangedNotification"},{"$ref":"#/$defs/LoggingMessageNotification"}],"discriminator":{"propertyName":"method"},"type":"object"};
 const schema237 = {"properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"notifications/subscriptions/acknowledged","type":"string"},"params":{"$ref":"#/$defs/SubscriptionsAcknowledgedNotificationParams"}},"required":["jsonrpc","method","params"],"type":"object"};
 const schema238 = {"properties":{"_meta":{"$ref":"#/$defs/NotificationMetaObject"},"notifications":{"$ref":"#/$defs/SubscriptionFilter"}},"required":["notifications"],"type":"object"};
 
-function validate656(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate653(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.notifications === undefined) && (missing0 = "notifications")){
-validate656.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate653.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -18490,8 +18304,8 @@ var valid0 = true;
 if(valid0){
 if(data.notifications !== undefined){
 const _errs2 = errors;
-if(!(validate267(data.notifications, {instancePath:instancePath+"/notifications",parentData:data,parentDataProperty:"notifications",rootData}))){
-vErrors = vErrors === null ? validate267.errors : vErrors.concat(validate267.errors);
+if(!(validate263(data.notifications, {instancePath:instancePath+"/notifications",parentData:data,parentDataProperty:"notifications",rootData}))){
+vErrors = vErrors === null ? validate263.errors : vErrors.concat(validate263.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -18503,23 +18317,23 @@ var valid0 = true;
 }
 }
 else {
-validate656.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate653.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate656.errors = vErrors;
+validate653.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate655(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate652(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
-validate655.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate652.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -18527,11 +18341,11 @@ if(data.jsonrpc !== undefined){
 let data0 = data.jsonrpc;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate655.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate652.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("2.0" !== data0){
-validate655.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
+validate652.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -18544,11 +18358,11 @@ if(data.method !== undefined){
 let data1 = data.method;
 const _errs3 = errors;
 if(typeof data1 !== "string"){
-validate655.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate652.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("notifications/subscriptions/acknowledged" !== data1){
-validate655.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/subscriptions/acknowledged"},message:"must be equal to constant"}];
+validate652.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/subscriptions/acknowledged"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -18559,8 +18373,8 @@ var valid0 = true;
 if(valid0){
 if(data.params !== undefined){
 const _errs5 = errors;
-if(!(validate656(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate656.errors : vErrors.concat(validate656.errors);
+if(!(validate653(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate653.errors : vErrors.concat(validate653.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -18573,24 +18387,24 @@ var valid0 = true;
 }
 }
 else {
-validate655.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate652.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate655.errors = vErrors;
+validate652.errors = vErrors;
 return errors === 0;
 }
 
 const schema239 = {"properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"notifications/tools/list_changed","type":"string"},"params":{"$ref":"#/$defs/NotificationParams"}},"required":["jsonrpc","method"],"type":"object"};
 
-function validate663(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate657(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
-validate663.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate657.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -18598,11 +18412,11 @@ if(data.jsonrpc !== undefined){
 let data0 = data.jsonrpc;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate663.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate657.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("2.0" !== data0){
-validate663.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
+validate657.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -18615,11 +18429,11 @@ if(data.method !== undefined){
 let data1 = data.method;
 const _errs3 = errors;
 if(typeof data1 !== "string"){
-validate663.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate657.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("notifications/tools/list_changed" !== data1){
-validate663.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/tools/list_changed"},message:"must be equal to constant"}];
+validate657.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/tools/list_changed"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -18644,11 +18458,11 @@ var valid0 = true;
 }
 }
 else {
-validate663.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate657.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate663.errors = vErrors;
+validate657.errors = vErrors;
 return errors === 0;
 }
 
@@ -18656,99 +18470,71 @@ return errors === 0;
 function validate651(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const _errs0 = errors;
-let valid0 = false;
-const _errs1 = errors;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const tag0 = data.method;
+if(typeof tag0 == "string"){
+if(tag0 === "notifications/cancelled"){
 if(!(validate220(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate220.errors : vErrors.concat(validate220.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs1 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs2 = errors;
+}
+else if(tag0 === "notifications/progress"){
 if(!(validate554(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate554.errors : vErrors.concat(validate554.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs2 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs3 = errors;
+}
+else if(tag0 === "notifications/resources/list_changed"){
 if(!(validate607(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate607.errors : vErrors.concat(validate607.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs3 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs4 = errors;
-if(!(validate655(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate655.errors : vErrors.concat(validate655.errors);
+}
+else if(tag0 === "notifications/subscriptions/acknowledged"){
+if(!(validate652(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate652.errors : vErrors.concat(validate652.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs4 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs5 = errors;
+}
+else if(tag0 === "notifications/resources/updated"){
 if(!(validate616(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate616.errors : vErrors.concat(validate616.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs5 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs6 = errors;
+}
+else if(tag0 === "notifications/prompts/list_changed"){
 if(!(validate568(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate568.errors : vErrors.concat(validate568.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs6 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs7 = errors;
-if(!(validate663(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate663.errors : vErrors.concat(validate663.errors);
+}
+else if(tag0 === "notifications/tools/list_changed"){
+if(!(validate657(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate657.errors : vErrors.concat(validate657.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs7 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs8 = errors;
+}
+else if(tag0 === "notifications/message"){
 if(!(validate511(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate511.errors : vErrors.concat(validate511.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs8 === errors;
-valid0 = valid0 || _valid0;
-}
-}
-}
-}
-}
-}
-}
-if(!valid0){
-const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err0];
 }
 else {
-vErrors.push(err0);
-}
-errors++;
-validate651.errors = vErrors;
+validate651.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0},message:"value of tag \"method\" must be in oneOf"}];
 return false;
 }
-else {
-errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-vErrors.length = _errs0;
 }
 else {
-vErrors = null;
+validate651.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0},message:"tag \"method\" must be string"}];
+return false;
 }
+}
+else {
+validate651.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
 }
 }
 validate651.errors = vErrors;
@@ -19006,16 +18792,16 @@ let errors = 0;
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
-if(!(validate200(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate200.errors : vErrors.concat(validate200.errors);
+if(!(validate198(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate198.errors : vErrors.concat(validate198.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs2 = errors;
-if(!(validate202(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate202.errors : vErrors.concat(validate202.errors);
+if(!(validate200(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate200.errors : vErrors.concat(validate200.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -19307,8 +19093,8 @@ var valid0 = true;
 if(valid0){
 if(data.params !== undefined){
 const _errs5 = errors;
-if(!(validate656(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate656.errors : vErrors.concat(validate656.errors);
+if(!(validate653(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate653.errors : vErrors.concat(validate653.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -19356,8 +19142,8 @@ var valid0 = true;
 if(valid0){
 if(data.notifications !== undefined){
 const _errs2 = errors;
-if(!(validate267(data.notifications, {instancePath:instancePath+"/notifications",parentData:data,parentDataProperty:"notifications",rootData}))){
-vErrors = vErrors === null ? validate267.errors : vErrors.concat(validate267.errors);
+if(!(validate263(data.notifications, {instancePath:instancePath+"/notifications",parentData:data,parentDataProperty:"notifications",rootData}))){
+vErrors = vErrors === null ? validate263.errors : vErrors.concat(validate263.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -19438,8 +19224,8 @@ var valid0 = true;
 if(valid0){
 if(data.params !== undefined){
 const _errs6 = errors;
-if(!(validate265(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate265.errors : vErrors.concat(validate265.errors);
+if(!(validate261(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate261.errors : vErrors.concat(validate261.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -19488,8 +19274,8 @@ var valid0 = true;
 if(valid0){
 if(data.notifications !== undefined){
 const _errs2 = errors;
-if(!(validate267(data.notifications, {instancePath:instancePath+"/notifications",parentData:data,parentDataProperty:"notifications",rootData}))){
-vErrors = vErrors === null ? validate267.errors : vErrors.concat(validate267.errors);
+if(!(validate263(data.notifications, {instancePath:instancePath+"/notifications",parentData:data,parentDataProperty:"notifications",rootData}))){
+vErrors = vErrors === null ? validate263.errors : vErrors.concat(validate263.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;

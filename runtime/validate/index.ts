@@ -40,6 +40,7 @@ interface RevisionTables {
   validators: Record<string, Validator>;
   methodValidators: Record<string, { params: Validator; result: Validator }>;
   methodTable: Record<string, { request: string }>;
+  notificationTable: Record<string, { notification: string }>;
 }
 
 const REVISIONS: Record<Revision, RevisionTables> = {
@@ -47,11 +48,13 @@ const REVISIONS: Record<Revision, RevisionTables> = {
     validators: validators2026.validators,
     methodValidators: validators2026.methodValidators,
     methodTable: methods2026.METHOD_TABLE,
+    notificationTable: methods2026.NOTIFICATION_TABLE,
   },
   "2025-11-25": {
     validators: validators2025.validators,
     methodValidators: validators2025.methodValidators,
     methodTable: methods2025.METHOD_TABLE,
+    notificationTable: methods2025.NOTIFICATION_TABLE,
   },
 };
 
@@ -146,4 +149,19 @@ export function validateResult(method: string, result: unknown, options?: Valida
   const { methodValidators } = tablesFor(options);
   if (!own(methodValidators, method)) return unknownMethod(method, "");
   return run(methodValidators[method]!.result, `${method} result`, result);
+}
+
+/**
+ * Checks a whole notification message (`{ jsonrpc, method, params }`) against
+ * the notification definition of `method` (from NOTIFICATION_TABLE).
+ *
+ * @param method - the notification method, e.g. `"notifications/cancelled"`.
+ * @param message - the parsed JSON-RPC notification.
+ * @returns an issue at `/method` when the revision has no such notification.
+ */
+export function validateNotification(method: string, message: unknown, options?: ValidateOptions): ValidationResult {
+  const { notificationTable, validators } = tablesFor(options);
+  if (!own(notificationTable, method)) return unknownMethod(method, "/method");
+  const definition = notificationTable[method]!.notification;
+  return run(validators[definition]!, definition, message);
 }

@@ -16,6 +16,9 @@ function pathOf(error: ValidationError): string {
   if (error.keyword === "required" && typeof params.missingProperty === "string") {
     return `${error.instancePath}/${escape(params.missingProperty)}`;
   }
+  if (error.keyword === "discriminator" && typeof params.tag === "string") {
+    return `${error.instancePath}/${escape(params.tag)}`;
+  }
   if (error.keyword === "additionalProperties" && typeof params.additionalProperty === "string") {
     return `${error.instancePath}/${escape(params.additionalProperty)}`;
   }
@@ -41,6 +44,9 @@ function messageOf(error: ValidationError): string {
       return `must be ${show(params.allowedValue)}`;
     case "enum":
       return `must be one of ${(params.allowedValues as unknown[]).map(show).join(", ")}`;
+    case "discriminator":
+      if (params.tagValue === undefined) return "is required";
+      return params.error === "tag" ? "must be string" : `${show(params.tagValue)} is not one of the known values`;
     case "format":
       return `must be a valid ${String(params.format)}`;
     case "anyOf":
@@ -55,12 +61,36 @@ function messageOf(error: ValidationError): string {
 const SUMMARIES = new Set(["if", "anyOf", "oneOf", "allOf"]);
 
 /**
+ * Recognises "at least one of these members" (an `anyOf` whose every branch
+ * only failed a `required`), which would otherwise read as if each member
+ * were required on its own.
+ */
+function alternativeRequirements(errors: readonly ValidationError[]): ValidationIssue | undefined {
+  const anyOf = errors.find((error) => error.keyword === "anyOf");
+  if (!anyOf) return undefined;
+  const prefix = `${anyOf.schemaPath}/`;
+  const branches = errors.filter((error) => error !== anyOf && !SUMMARIES.has(error.keyword));
+  const alternatives = branches.filter(
+    (error) =>
+      error.keyword === "required" &&
+      error.instancePath === anyOf.instancePath &&
+      error.schemaPath.startsWith(prefix) &&
+      /^\d+\/required$/.test(error.schemaPath.slice(prefix.length)),
+  );
+  if (alternatives.length < 2 || alternatives.length !== branches.length) return undefined;
+  const names = alternatives.map((error) => show(error.params.missingProperty));
+  return { path: anyOf.instancePath, message: `needs at least one of ${names.join(", ")}` };
+}
+
+/**
  * Turns AJV's errors into issues, most specific first: the deepest path wins,
  * because an `anyOf` reports every branch's first failure and the deepest one
  * is the branch the value most nearly matched.
  */
 export function toIssues(errors: readonly ValidationError[] | null | undefined): ValidationIssue[] {
   if (!errors || errors.length === 0) return [{ path: "", message: "is invalid" }];
+  const alternatives = alternativeRequirements(errors);
+  if (alternatives) return [alternatives];
   const concrete = errors.filter((error) => !SUMMARIES.has(error.keyword));
   const pool = concrete.length > 0 ? concrete : [...errors];
   const ranked = pool.map((error) => ({ path: pathOf(error), message: messageOf(error) }));
