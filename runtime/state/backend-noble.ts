@@ -1,14 +1,15 @@
-import { gcm } from "@noble/ciphers/aes.js";
 import { hkdf } from "@noble/hashes/hkdf.js";
 import { sha256 } from "@noble/hashes/sha2.js";
-import { randomBytes } from "@noble/hashes/utils.js";
 import type { AesKey, CryptoBackend } from "./backend.js";
 import { decodeCanonicalBase64url, encodeBase64url } from "./base64url.js";
+import { NobleGcmKey } from "./gcm-noble.js";
+import { pooledRandom } from "./random-pool.js";
 
 const utf8 = new TextEncoder();
 
 /**
- * The portable backend: `@noble/ciphers` and `@noble/hashes`, pure
+ * The portable backend: `@noble/ciphers` (AES, with key schedule and GHASH
+ * table cached per key, see {@link NobleGcmKey}) and `@noble/hashes`, pure
  * JavaScript, for runtimes without node:crypto (browsers, edge workers).
  *
  * @internal
@@ -17,23 +18,16 @@ export const nobleBackend: CryptoBackend = Object.freeze({
   name: "noble" as const,
   sha256: (data: Uint8Array) => sha256(data),
   hkdfSha256: (ikm: Uint8Array, info: Uint8Array, length: number) => hkdf(sha256, ikm, undefined, info, length),
-  randomBytes: (length: number) => randomBytes(length),
-  importAesKey: (key: Uint8Array) => Uint8Array.from(key) as unknown as AesKey,
-  aesGcmSeal(key: AesKey, nonce: Uint8Array, aad: Uint8Array, plaintext: Uint8Array, prefix: Uint8Array) {
-    const sealed = gcm(key as unknown as Uint8Array, nonce, aad).encrypt(plaintext);
-    const out = new Uint8Array(prefix.length + sealed.length);
-    out.set(prefix);
-    out.set(sealed, prefix.length);
-    return out;
-  },
-  aesGcmOpen(key: AesKey, nonce: Uint8Array, aad: Uint8Array, sealed: Uint8Array) {
-    try {
-      return gcm(key as unknown as Uint8Array, nonce, aad).decrypt(sealed);
-    } catch {
-      return undefined;
-    }
-  },
+  // Web Crypto's getRandomValues is the CSPRNG on every runtime noble targets; it fills at most 65,536 bytes a call.
+  randomBytes: pooledRandom((buffer) => {
+    globalThis.crypto.getRandomValues(buffer);
+  }),
+  importAesKey: (key: Uint8Array) => new NobleGcmKey(key) as unknown as AesKey,
+  aesGcmSealBase64url: (key: AesKey, nonce: Uint8Array, aad: Uint8Array, plaintext: Uint8Array, prefix: Uint8Array) =>
+    encodeBase64url((key as unknown as NobleGcmKey).seal(nonce, aad, plaintext, prefix)),
+  aesGcmOpen: (key: AesKey, nonce: Uint8Array, aad: Uint8Array, sealed: Uint8Array) =>
+    (key as unknown as NobleGcmKey).open(nonce, aad, sealed),
   encodeBase64url,
-  decodeBase64url: decodeCanonicalBase64url,
+  decodeBase64urlTransient: decodeCanonicalBase64url,
   utf8Encode: (text: string) => utf8.encode(text),
 });

@@ -21,12 +21,15 @@ export interface CryptoBackend {
   hkdfSha256(ikm: Uint8Array, info: Uint8Array, length: number): Uint8Array;
   randomBytes(length: number): Uint8Array;
   importAesKey(key: Uint8Array): AesKey;
-  /** AES-256-GCM encryption; returns `prefix ‖ ciphertext ‖ tag(16)` in one buffer. */
-  aesGcmSeal(key: AesKey, nonce: Uint8Array, aad: Uint8Array, plaintext: Uint8Array, prefix: Uint8Array): Uint8Array;
+  /** AES-256-GCM encryption; returns unpadded base64url of `prefix ‖ ciphertext ‖ tag(16)`. */
+  aesGcmSealBase64url(key: AesKey, nonce: Uint8Array, aad: Uint8Array, plaintext: Uint8Array, prefix: Uint8Array): string;
   /** AES-256-GCM decryption of `ciphertext ‖ tag(16)`; `undefined` when authentication fails. */
   aesGcmOpen(key: AesKey, nonce: Uint8Array, aad: Uint8Array, sealed: Uint8Array): Uint8Array | undefined;
   encodeBase64url(bytes: Uint8Array): string;
-  /** Decodes text already known to be canonical unpadded base64url. */
-  decodeBase64url(text: string): Uint8Array;
+  /**
+   * Decodes text already known to be canonical unpadded base64url. The bytes
+   * may live in a shared buffer: use them before calling the backend again.
+   */
+  decodeBase64urlTransient(text: string): Uint8Array;
   utf8Encode(text: string): Uint8Array;
 }

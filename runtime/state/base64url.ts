@@ -7,6 +7,9 @@
  * @internal
  */
 
+/** The alphabet only; a regular expression scans long tokens faster than a loop. */
+const BASE64URL_TEXT = /^[A-Za-z0-9_-]*$/;
+
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
 /** Character code → 6-bit value, or -1 outside the alphabet. */
@@ -24,11 +27,7 @@ const VALUES = /* @__PURE__ */ (() => {
 export function isCanonicalBase64url(text: string): boolean {
   const length = text.length;
   const tail = length % 4;
-  if (tail === 1) return false;
-  for (let i = 0; i < length; i++) {
-    const code = text.charCodeAt(i);
-    if (code >= 128 || VALUES[code]! < 0) return false;
-  }
+  if (tail === 1 || !BASE64URL_TEXT.test(text)) return false;
   if (tail === 0) return true;
   const last = VALUES[text.charCodeAt(length - 1)]!;
   // 2 trailing chars carry 1 byte (4 spare bits); 3 carry 2 bytes (2 spare bits).

@@ -32,13 +32,17 @@
 /**
  * Writes `value` as canonical JSON (see the module comment).
  *
- * @throws {TypeError} on a value JSON cannot carry (function, symbol) or a cycle.
+ * @throws {TypeError} on a value JSON cannot carry (function, symbol), or
+ * nesting deeper than {@link MAX_DEPTH} levels (which is also how a cycle shows).
  */
 export function canonicalJson(value: unknown): string {
-  return write(value, new Set());
+  return write(value, 0);
 }
 
-function write(value: unknown, ancestors: Set<object>): string {
+/** About the nesting Python's json gives up at (its recursion limit of 1000), so no reference token binds deeper arguments. */
+export const MAX_DEPTH = 1000;
+
+function write(value: unknown, depth: number): string {
   switch (typeof value) {
     case "string":
       return quote(value);
@@ -52,21 +56,22 @@ function write(value: unknown, ancestors: Set<object>): string {
       return "null";
     case "object":
       if (value === null) return "null";
-      return writeContainer(value, ancestors);
+      return writeContainer(value, depth + 1);
     default:
       throw new TypeError(`arguments must be JSON values, got a ${typeof value}`);
   }
 }
 
-function writeContainer(value: object, ancestors: Set<object>): string {
-  if (ancestors.has(value)) throw new TypeError("arguments must be JSON values, got a cyclic structure");
-  ancestors.add(value);
+function writeContainer(value: object, depth: number): string {
+  if (depth > MAX_DEPTH) {
+    throw new TypeError(`arguments must be JSON values nested at most ${MAX_DEPTH} deep (is there a cycle?)`);
+  }
   let out: string;
   if (Array.isArray(value)) {
     out = "[";
     for (let i = 0; i < value.length; i++) {
       if (i > 0) out += ",";
-      out += write(value[i], ancestors);
+      out += write(value[i], depth);
     }
     out += "]";
   } else {
@@ -78,11 +83,10 @@ function writeContainer(value: object, ancestors: Set<object>): string {
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i]!;
       if (i > 0) out += ",";
-      out += quote(key) + ":" + write(record[key], ancestors);
+      out += quote(key) + ":" + write(record[key], depth);
     }
     out += "}";
   }
-  ancestors.delete(value);
   return out;
 }
 

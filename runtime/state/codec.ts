@@ -1,7 +1,8 @@
 import type { CryptoBackend } from "./backend.js";
 import { isCanonicalBase64url } from "./base64url.js";
 import { InvalidRequestState } from "./errors.js";
-import { type DerivedKey, deriveKey, readKeyId } from "./keys.js";
+import { type DerivedKey, deriveKey, KEY_GENERATION_HINT, readKeyId } from "./keys.js";
+import { encodeAfter, wipe } from "./scratch.js";
 
 /**
  * Turns envelope bytes into an opaque string and back. The built-in codec
@@ -58,7 +59,7 @@ export class AesGcmCodec implements RequestStateCodec {
       if (first !== undefined) {
         throw new RangeError(
           `RequestStateSecurity: keys[${index}] repeats keys[${first}] (same secret, or the same 4-byte key id); ` +
-            "drop the duplicate, or replace one of them with a fresh secret",
+            `drop the duplicate, or replace one of them with a fresh secret. ${KEY_GENERATION_HINT}`,
         );
       }
       positions.set(key.id, index);
@@ -79,8 +80,21 @@ export class AesGcmCodec implements RequestStateCodec {
     const header = new Uint8Array(HEADER_BYTES);
     header.set(key.kid);
     header.set(nonce, KID_BYTES);
-    const raw = this.#backend.aesGcmSeal(key.aesKey, nonce, key.aad, bytes, header);
-    return TOKEN_PREFIX + this.#backend.encodeBase64url(raw);
+    return TOKEN_PREFIX + this.#backend.aesGcmSealBase64url(key.aesKey, nonce, key.aad, bytes, header);
+  }
+
+  /**
+   * Seals the UTF-8 of `text` without keeping a copy of the plaintext.
+   *
+   * @internal The envelope path of `RequestStateSecurity.mint`.
+   */
+  sealText(text: string): string {
+    const bytes = encodeAfter(0, text);
+    try {
+      return this.seal(bytes);
+    } finally {
+      wipe(bytes);
+    }
   }
 
   /**
@@ -94,7 +108,7 @@ export class AesGcmCodec implements RequestStateCodec {
     if (!token.startsWith(TOKEN_PREFIX)) throw new InvalidRequestState("token does not start with v1.");
     const body = token.slice(TOKEN_PREFIX.length);
     if (!isCanonicalBase64url(body)) throw new InvalidRequestState("token is not canonical unpadded base64url");
-    const raw = this.#backend.decodeBase64url(body);
+    const raw = this.#backend.decodeBase64urlTransient(body); // consumed before the next backend call
     if (raw.length < HEADER_BYTES + TAG_BYTES) throw new InvalidRequestState("token is too short");
     const key = this.#byId.get(readKeyId(raw, 0));
     if (!key) throw new InvalidRequestState("token was sealed with an unknown key (retired, or another deployment's)");

@@ -1,6 +1,7 @@
 import type { CryptoBackend } from "./backend.js";
 import { decodeBase64url } from "./base64url.js";
 import { canonicalJson } from "./canonical-json.js";
+import { encodeAfter, wipe } from "./scratch.js";
 
 /**
  * The sealed plaintext, field for field as the reference SDK writes it.
@@ -30,6 +31,9 @@ const SALT_BYTES = 8;
 const PRINCIPAL_DIGEST_BYTES = 16;
 const PRINCIPAL_LABEL = new TextEncoder().encode("mcp/request-state/principal:");
 const ARGUMENT_DIGEST_BYTES = 16;
+const DIGEST_CACHE_ENTRIES = 512;
+/** Canonical JSON longer than this is not worth remembering. */
+export const DIGEST_CACHE_MAX_JSON = 1024;
 
 /**
  * `base64url(SHA-256(canonical JSON of arguments, or {} when absent)[0..16])`.
@@ -37,9 +41,20 @@ const ARGUMENT_DIGEST_BYTES = 16;
  * @throws {TypeError} when the arguments are not JSON values.
  * @internal
  */
-export function argumentsDigest(backend: CryptoBackend, args: unknown): string {
+export function argumentsDigest(backend: CryptoBackend, args: unknown, cache?: Map<string, string>): string {
   const json = canonicalJson(args ?? {});
-  return backend.encodeBase64url(backend.sha256(backend.utf8Encode(json)).subarray(0, ARGUMENT_DIGEST_BYTES));
+  if (json.length > DIGEST_CACHE_MAX_JSON) cache = undefined;
+  const known = cache?.get(json);
+  if (known !== undefined) return known;
+  const bytes = encodeAfter(0, json);
+  const digest = backend.encodeBase64url(backend.sha256(bytes).subarray(0, ARGUMENT_DIGEST_BYTES));
+  wipe(bytes);
+  if (cache) {
+    // Round 1 mints and round 2 verifies the same arguments: a small cache saves a hash each time.
+    if (cache.size >= DIGEST_CACHE_ENTRIES) cache.clear();
+    cache.set(json, digest);
+  }
+  return digest;
 }
 
 /**
@@ -53,14 +68,13 @@ export function principalClaim(backend: CryptoBackend, principal: string, salt: 
 }
 
 function principalClaimBytes(backend: CryptoBackend, principal: string, salt: Uint8Array): Uint8Array {
-  const text = backend.utf8Encode(principal);
-  const input = new Uint8Array(PRINCIPAL_LABEL.length + SALT_BYTES + text.length);
+  const input = encodeAfter(PRINCIPAL_LABEL.length + SALT_BYTES, principal);
   input.set(PRINCIPAL_LABEL);
   input.set(salt, PRINCIPAL_LABEL.length);
-  input.set(text, PRINCIPAL_LABEL.length + SALT_BYTES);
   const out = new Uint8Array(SALT_BYTES + PRINCIPAL_DIGEST_BYTES);
   out.set(salt);
   out.set(backend.sha256(input).subarray(0, PRINCIPAL_DIGEST_BYTES), SALT_BYTES);
+  wipe(input);
   return out;
 }
 

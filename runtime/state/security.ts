@@ -43,7 +43,11 @@ export interface RequestStateSecurityOptions {
   logger?: RequestStateLogger;
   /** The clock, in seconds since the epoch (default `Date.now() / 1000`). For tests. */
   now?: () => number;
-  /** Crypto implementation: `"auto"` (default; node:crypto when present), `"node"` or `"noble"`. */
+  /**
+   * Crypto implementation: `"auto"` (default), `"node"` or `"noble"`. `"auto"` uses node:crypto
+   * where `process.getBuiltinModule` reaches it (Node ≥ 20.16, Bun, Deno) and `@noble/ciphers`
+   * elsewhere; both produce and accept the same tokens.
+   */
   crypto?: CryptoBackendChoice;
 }
 
@@ -112,6 +116,8 @@ const CLOCK_SKEW_SECONDS = 60;
 const DEFAULT_TTL_SECONDS = 600;
 const DEFAULT_MAX_STATE_BYTES = 64 * 1024;
 const REPLAY_ID_BYTES = 16;
+/** Year 5138 in seconds; a larger clock reading is almost surely milliseconds. */
+const MAX_PLAUSIBLE_SECONDS = 1e11;
 
 /** @internal Lets `__TESTS` inject a deterministic random source. */
 export const RANDOM_SOURCE: unique symbol = Symbol("mcp-roundtrip/request-state/random");
@@ -154,6 +160,7 @@ export class RequestStateSecurity {
   readonly #replay: ReplayStore | undefined;
   readonly #logger: RequestStateLogger;
   readonly #now: () => number;
+  readonly #digests = new Map<string, string>();
 
   /**
    * @param source - `{ keys }` (secrets of 32+ bytes, `Uint8Array` or UTF-8 string; the first mints)
@@ -258,22 +265,27 @@ export class RequestStateSecurity {
       throw new TypeError(`mint expected "state" to be a string, got ${describe(input.state)}`);
     }
     const now = input.now ?? this.#now();
+    if (!Number.isFinite(now) || now > MAX_PLAUSIBLE_SECONDS) {
+      throw new RangeError(`the clock must give seconds since the epoch, got ${now} (milliseconds? divide by 1000)`);
+    }
     const envelope: Envelope = {
       v: 1,
       iat: now,
       exp: now + this.ttl,
       m: input.method,
       t: input.target,
-      a: argumentsDigest(this.#backend, input.arguments),
+      a: argumentsDigest(this.#backend, input.arguments, this.#digests),
       s: input.state,
     };
     const audience = this.audience ?? input.audience;
     if (audience !== undefined) envelope.aud = audience;
     const principal = input.principal ?? (input.context ? this.principalFor(input.context) : undefined);
     if (principal !== undefined) envelope.p = newPrincipalClaim(this.#backend, principal, this.#random);
-    const token = await this.codec.seal(this.#backend.utf8Encode(serializeEnvelope(envelope)));
+    const json = serializeEnvelope(envelope);
+    const token =
+      this.codec instanceof AesGcmCodec ? this.codec.sealText(json) : await this.codec.seal(this.#backend.utf8Encode(json));
     if (typeof token !== "string") throw new TypeError(`codec.seal expected to return a string, got ${describe(token)}`);
-    const size = utf8Length(token);
+    const size = token.length * 3 > this.maxStateBytes ? utf8Length(token) : token.length;
     if (size > this.maxStateBytes) {
       throw new RangeError(
         `sealed requestState is ${size} bytes, over maxStateBytes (${this.maxStateBytes}); keep less in state or raise maxStateBytes`,
@@ -286,6 +298,7 @@ export class RequestStateSecurity {
    * Checks a token the client echoed and returns the plaintext state sealed in it.
    *
    * @param token - the incoming `requestState`, as received (any type).
+   * @param binding - the incoming request: `method`, `target`, `arguments`, and `principal` or `context`.
    * @returns the handler's plaintext state.
    * @throws {InvalidRequestState} for every failure (forged, tampered, expired, another request,
    *   another principal or audience, unknown key, replayed); the reason goes to the logger.
@@ -323,7 +336,9 @@ export class RequestStateSecurity {
     }
     let bytes: unknown;
     try {
-      bytes = await this.codec.unseal(token);
+      const unsealed = this.codec.unseal(token);
+      // The built-in codec answers synchronously; awaiting only a real promise saves a tick per token.
+      bytes = typeof (unsealed as { then?: unknown }).then === "function" ? await unsealed : unsealed;
     } catch (error) {
       if (error instanceof InvalidRequestState) return fail("unseal_failed", error.detail ?? "codec rejected the token");
       return fail("codec_error", `codec.unseal threw ${describeError(error, token)}; failing closed`);
@@ -341,7 +356,7 @@ export class RequestStateSecurity {
     if (envelope.t !== binding.target) return fail("target_mismatch", `sealed for target ${JSON.stringify(envelope.t)}`);
     let digest: string;
     try {
-      digest = argumentsDigest(this.#backend, binding.arguments);
+      digest = argumentsDigest(this.#backend, binding.arguments, this.#digests);
     } catch (error) {
       return fail("arguments_mismatch", `arguments cannot be digested: ${describeError(error, token)}`);
     }

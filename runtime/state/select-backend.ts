@@ -15,8 +15,13 @@ export function nodeCryptoBackend(): CryptoBackend | undefined {
   if (nodeBackend === undefined) {
     const getBuiltinModule = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process
       ?.getBuiltinModule;
-    const crypto = typeof getBuiltinModule === "function" ? getBuiltinModule("node:crypto") : undefined;
-    nodeBackend = crypto ? createNodeBackend(crypto as typeof import("node:crypto")) : null;
+    const load = (id: string) => (typeof getBuiltinModule === "function" ? getBuiltinModule(id) : undefined);
+    const crypto = load("node:crypto");
+    const buffer = load("node:buffer");
+    nodeBackend =
+      crypto && buffer
+        ? createNodeBackend(crypto as typeof import("node:crypto"), buffer as typeof import("node:buffer"))
+        : null;
   }
   return nodeBackend ?? undefined;
 }
