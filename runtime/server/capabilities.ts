@@ -1,3 +1,4 @@
+import { JsonRpcErrorCode, McpError } from "../jsonrpc/errors.js";
 import type { ClientCapabilities } from "../../generated/2026-07-28/index.js";
 
 type CapabilityBag = Record<string, Record<string, object>>;
@@ -68,4 +69,30 @@ export function missingClientCapabilities(
     }
   }
   return missing as ClientCapabilities | undefined;
+}
+
+function describeCapabilities(capabilities: object): string {
+  const parts: string[] = [];
+  for (const [name, value] of Object.entries(capabilities)) {
+    const modes = isObject(value) ? Object.keys(value) : [];
+    parts.push(modes.length === 0 ? name : modes.map((mode) => `${name}.${mode}`).join(", "));
+  }
+  return parts.join(", ");
+}
+
+/**
+ * Refuses input requests the client cannot answer: the spec forbids sending
+ * them, and says to answer MissingRequiredClientCapabilityError instead.
+ *
+ * @throws McpError -32021 with `data.requiredCapabilities` listing what is missing
+ * @internal
+ */
+export function assertClientCanAnswer(inputRequests: Record<string, unknown> | undefined, declared: ClientCapabilities): void {
+  const missing = missingClientCapabilities(inputRequests, declared);
+  if (missing === undefined) return;
+  throw new McpError(
+    JsonRpcErrorCode.MissingRequiredClientCapability,
+    `Server requires client capabilities this request did not declare: ${describeCapabilities(missing)}`,
+    { requiredCapabilities: missing },
+  );
 }

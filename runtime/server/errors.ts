@@ -9,14 +9,38 @@ export const consoleLogger: ServerLogger = {
   error: (message, details) => console.error(message, details ?? ""),
 };
 
+/**
+ * Wraps a user's logger so that a broken one cannot turn an answer into a
+ * rejected `handle` (which must never reject).
+ * @internal
+ */
+export function safeLogger(logger: ServerLogger): ServerLogger {
+  return {
+    warn(message, details) {
+      try {
+        logger.warn(message, details);
+      } catch {
+        // Logging is best effort.
+      }
+    },
+    error(message, details) {
+      try {
+        logger.error(message, details);
+      } catch {
+        // Logging is best effort.
+      }
+    },
+  };
+}
+
 /** An error response for `id` (absent when the request's id could not be read). @internal */
 export function errorResponse(id: JsonRpcId | undefined, error: JsonRpcErrorObject): JsonRpcErrorResponse {
   return id === undefined ? { jsonrpc: "2.0", error } : { jsonrpc: "2.0", id, error };
 }
 
 /** `-32603` with a message the caller may read; the details stay in the log. @internal */
-export function internalError(message: string): McpError {
-  return new McpError(JsonRpcErrorCode.InternalError, message);
+export function internalError(message: string, cause?: unknown): McpError {
+  return new McpError(JsonRpcErrorCode.InternalError, message, undefined, cause === undefined ? undefined : { cause });
 }
 
 /**

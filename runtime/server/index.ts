@@ -38,5 +38,27 @@ export type {
   TemplateResourceHandler,
 } from "./registry/resources.js";
 export type { Completer } from "./registry/completions.js";
-export type { SchemaCheck, SchemaIssue } from "./json-schema.js";
-export * from "../state/index.js";
+export type { SchemaCheck, SchemaCompiler, SchemaIssue, SchemaValidator } from "./json-schema.js";
+// The public names of request-state security, so a server needs one import (its __TESTS hook stays behind).
+export {
+  INVALID_REQUEST_STATE_MESSAGE,
+  INVALID_REQUEST_STATE_REASON,
+  InvalidRequestState,
+  invalidRequestStateError,
+  MemoryReplayStore,
+  MIN_SECRET_BYTES,
+  principalOf,
+  RequestStateSecurity,
+  type CryptoBackendChoice,
+  type MemoryReplayStoreOptions,
+  type MintInput,
+  type ReplayStore,
+  type RequestBinding,
+  type RequestStateCodec,
+  type RequestStateKeySource,
+  type RequestStateLogger,
+  type RequestStateRejection,
+  type RequestStateRejectionReason,
+  type RequestStateSecret,
+  type RequestStateSecurityOptions,
+} from "../state/index.js";

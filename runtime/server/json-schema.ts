@@ -13,8 +13,16 @@ export interface SchemaIssue {
 /** The outcome of checking a value against a tool's or prompt's schema. */
 export type SchemaCheck = { ok: true } | { ok: false; issues: SchemaIssue[]; message: string };
 
-/** A compiled JSON Schema. @internal */
+/** A compiled JSON Schema: checks one value. */
 export type SchemaValidator = (value: unknown) => SchemaCheck;
+
+/**
+ * Compiles a tool's JSON Schema into a {@link SchemaValidator}; throws a
+ * `TypeError` for a schema it cannot use. `McpServer` takes one as
+ * `compileSchema` to replace the built-in AJV compiler (for instance on an
+ * edge runtime that forbids generating code at run time).
+ */
+export type SchemaCompiler = (schema: unknown, label: string) => SchemaValidator;
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv | Ajv2020) => void;
 

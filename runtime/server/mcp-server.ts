@@ -14,6 +14,7 @@ import { ToolRegistry, type ToolConfig, type ToolHandler } from "./registry/tool
 import { Server, type ServerOptions } from "./server.js";
 import { requestStateBoundary, type RequestStateSealer } from "./state-boundary.js";
 import { UriTemplate } from "./uri-template.js";
+import type { SchemaCompiler } from "./json-schema.js";
 
 /** Options of {@link McpServer}. */
 export interface McpServerOptions extends Omit<ServerOptions, "capabilities"> {
@@ -31,9 +32,15 @@ export interface McpServerOptions extends Omit<ServerOptions, "capabilities"> {
   audience?: string;
   /** Extra capabilities to advertise on top of the ones the registrations imply. */
   capabilities?: ServerCapabilities;
+  /**
+   * Compiles tool input and output schemas. Default: AJV (2020-12, and
+   * draft-07 via `$schema`), which generates code at registration; supply
+   * your own where that is not allowed.
+   */
+  compileSchema?: SchemaCompiler;
 }
 
-// Lists of an McpServer are the same for every caller; ttl 0 because registrations may change.
+// Lists of an McpServer are the same for every caller (reads may not be); ttl 0 because registrations may change.
 const PUBLIC = Object.freeze({ ttlMs: 0, cacheScope: "public" as const });
 
 // Names too common to tell one service from another: as an audience they would let a
@@ -82,7 +89,7 @@ function audienceOf(security: RequestStateSealer): string | undefined {
 export class McpServer implements MessageHandler {
   /** The low-level server underneath, for `use(...)` and inspection. */
   readonly server: Server;
-  private readonly tools = new ToolRegistry();
+  private readonly tools: ToolRegistry;
   private readonly prompts = new PromptRegistry();
   private readonly resources = new ResourceRegistry();
   private readonly extraCapabilities: ServerCapabilities | undefined;
@@ -95,7 +102,9 @@ export class McpServer implements MessageHandler {
    *   would then accept tokens minted by any other unnamed service)
    */
   constructor(info: Implementation, options: McpServerOptions = {}) {
-    const { requestStateSecurity, audience, capabilities, ...serverOptions } = options;
+    const { requestStateSecurity, audience, capabilities, compileSchema, ...serverOptions } = options;
+    if (compileSchema !== undefined && typeof compileSchema !== "function") throw new TypeError("McpServer: compileSchema must be a function");
+    this.tools = new ToolRegistry(compileSchema);
     if (audience !== undefined && (typeof audience !== "string" || audience.length === 0)) {
       throw new TypeError("McpServer: audience must be a non-empty string");
     }
@@ -116,12 +125,18 @@ export class McpServer implements MessageHandler {
           return this.resources.complete(ref.uri, argument.name, argument.value, context?.arguments);
         },
       },
-      { cache: { "tools/list": PUBLIC, "prompts/list": PUBLIC, "resources/templates/list": PUBLIC }, ...serverOptions, capabilities: () => this.capabilities() },
+      {
+        ...serverOptions,
+        cache: { "tools/list": PUBLIC, "prompts/list": PUBLIC, "resources/list": PUBLIC, "resources/templates/list": PUBLIC, ...serverOptions.cache },
+        capabilities: () => this.capabilities(),
+      },
     );
     const name = this.server.serverInfo.name;
     let security = requestStateSecurity;
     if (security === undefined) {
-      security = RequestStateSecurity.ephemeral();
+      const logger = serverOptions.logger;
+      // Rejections are reported where the rest of this server's diagnostics go.
+      security = RequestStateSecurity.ephemeral(logger === undefined ? {} : { logger: { warn: (message, rejection) => logger.warn(message, { ...rejection }) } });
     } else if (audience === undefined && audienceOf(security) === undefined && !isDistinctiveName(name)) {
       throw new TypeError(
         `McpServer: an explicit requestStateSecurity needs a distinctive server name or an audience, and ${JSON.stringify(name)} is neither. ` +
@@ -179,8 +194,12 @@ export class McpServer implements MessageHandler {
    * @returns this server, for chaining
    * @throws TypeError on a duplicate URI or template, a malformed template, or a non-absolute static URI
    */
-  resource(uri: string, config: ResourceConfig, handler: StaticResourceHandler): this;
-  resource(template: UriTemplate | string, config: ResourceConfig, handler: TemplateResourceHandler): this;
+  resource(template: UriTemplate, config: ResourceConfig, handler: TemplateResourceHandler): this;
+  resource<U extends string>(
+    uriOrTemplate: U,
+    config: ResourceConfig,
+    handler: U extends `${string}{${string}}${string}` ? TemplateResourceHandler : StaticResourceHandler,
+  ): this;
   resource(uriOrTemplate: string | UriTemplate, config: ResourceConfig, handler: StaticResourceHandler | TemplateResourceHandler): this {
     if (typeof config !== "object" || config === null) throw new TypeError("McpServer.resource: config must be an object");
     if (typeof handler !== "function") throw new TypeError("McpServer.resource: the handler must be a function");

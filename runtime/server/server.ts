@@ -2,10 +2,11 @@ import { JsonRpcErrorCode, McpError } from "../jsonrpc/errors.js";
 import type { JsonRpcId, JsonRpcResponse } from "../jsonrpc/messages.js";
 import type { MessageHandler, RequestContext } from "../transport/types.js";
 import type { Implementation, InputRequiredResult, ServerCapabilities } from "../../generated/2026-07-28/index.js";
-import { principalOf } from "../state/index.js";
-import { missingClientCapabilities } from "./capabilities.js";
+import { assertClientCanAnswer } from "./capabilities.js";
 import { RequestContextImpl } from "./context.js";
-import { consoleLogger, errorResponse, internalError, toErrorObject } from "./errors.js";
+import { consoleLogger, errorResponse, internalError, safeLogger, toErrorObject } from "./errors.js";
+import { InFlightRequests } from "./in-flight.js";
+import { ResultFinisher } from "./results.js";
 import { MetaKey, SUPPORTED_PROTOCOL_VERSIONS, readRequestMeta } from "./meta.js";
 import { ROUTES, type Route } from "./routes.js";
 import type {
@@ -16,7 +17,7 @@ import type {
   ServerLogger,
   ServerMiddleware,
 } from "./types.js";
-import { assertValidRequest, assertValidResult, isValidDefinition } from "./validation.js";
+import { assertValidRequest, checkNotification } from "./validation.js";
 
 /** Options of the low-level {@link Server}. */
 export interface ServerOptions {
@@ -44,9 +45,6 @@ export interface ServerOptions {
    */
   validateResults?: boolean;
 }
-
-const PRIVATE_NOW: CacheHint = Object.freeze({ ttlMs: 0, cacheScope: "private" });
-const PUBLIC_NOW: CacheHint = Object.freeze({ ttlMs: 0, cacheScope: "public" });
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -100,11 +98,10 @@ export class Server implements MessageHandler {
   private readonly handlers: ServerHandlers;
   private readonly middlewares: ServerMiddleware[] = [];
   private readonly logger: ServerLogger;
-  private readonly validateResults: boolean;
-  private readonly cacheHints: Map<string, CacheHint>;
   private readonly capabilitiesSource: () => ServerCapabilities;
   private readonly instructions: string | undefined;
-  private readonly inFlight = new Map<JsonRpcId, RequestContextImpl>();
+  private readonly inFlight = new InFlightRequests();
+  private readonly finisher: ResultFinisher;
 
   /**
    * @param info - the server's name and version (`serverInfo`)
@@ -124,16 +121,16 @@ export class Server implements MessageHandler {
     }
     this.serverInfo = Object.freeze({ ...info });
     this.handlers = handlers;
-    this.logger = options.logger ?? consoleLogger;
-    this.validateResults = options.validateResults ?? true;
-    this.cacheHints = new Map();
+    this.logger = options.logger === undefined ? consoleLogger : safeLogger(options.logger);
+    const cacheHints = new Map<string, CacheHint>();
     for (const [method, hint] of Object.entries(options.cache ?? {})) {
       if (!ROUTES.get(method)?.cacheable) throw new TypeError(`Server: ${method} is not a cacheable method`);
       if (!isObject(hint) || !Number.isInteger(hint.ttlMs) || hint.ttlMs < 0 || (hint.cacheScope !== "public" && hint.cacheScope !== "private")) {
         throw new TypeError(`Server: cache hint for ${method} must be { ttlMs: integer >= 0, cacheScope: "public" | "private" }`);
       }
-      this.cacheHints.set(method, Object.freeze({ ttlMs: hint.ttlMs, cacheScope: hint.cacheScope }));
+      cacheHints.set(method, Object.freeze({ ttlMs: hint.ttlMs, cacheScope: hint.cacheScope }));
     }
+    this.finisher = new ResultFinisher(this.serverInfo, cacheHints, options.validateResults ?? true);
     const extra = options.capabilities;
     this.capabilitiesSource = typeof extra === "function" ? extra : (() => {
       const fixed = this.deriveCapabilities(extra);
@@ -210,7 +207,7 @@ export class Server implements MessageHandler {
       }
       assertValidRequest(method, message);
       ctx = new RequestContextImpl(id, method, meta, context);
-      this.track(ctx);
+      this.inFlight.track(ctx);
       const result = await this.run(route, handler, params, ctx);
       if (ctx.isCancelledByClient) return undefined;
       return { jsonrpc: "2.0", id, result };
@@ -218,7 +215,7 @@ export class Server implements MessageHandler {
       if (ctx?.isCancelledByClient) return undefined;
       return errorResponse(id, toErrorObject(error, method, this.logger));
     } finally {
-      if (ctx !== undefined) this.untrack(ctx);
+      if (ctx !== undefined) this.inFlight.untrack(ctx);
     }
   }
 
@@ -228,7 +225,7 @@ export class Server implements MessageHandler {
     params: Record<string, unknown>,
     ctx: RequestContextImpl,
   ): Promise<Record<string, unknown>> {
-    if (handler === undefined) return this.finishComplete(route, ctx.method, this.discoverResult());
+    if (handler === undefined) return this.finisher.complete(route, ctx.method, this.discoverResult());
     let request: MiddlewareRequest | undefined;
     if (this.middlewares.length > 0) {
       request = { method: ctx.method, params, context: ctx, logger: this.logger, transport: ctx.transport };
@@ -248,66 +245,21 @@ export class Server implements MessageHandler {
       throw internalError(`Internal error: the ${ctx.method} handler returned ${raw === null ? "null" : typeof raw}, not a result object`);
     }
     if (raw.resultType === "input_required") {
-      return this.finishInputRequired(route, raw as unknown as InputRequiredResult, params, ctx, request);
+      let result = this.finisher.inputRequired(route, ctx.method, raw as unknown as InputRequiredResult);
+      assertClientCanAnswer(result.inputRequests as Record<string, unknown> | undefined, ctx.clientCapabilities);
+      if (request !== undefined) {
+        for (const middleware of this.middlewares) {
+          if (middleware.onInputRequired === undefined) continue;
+          const next = middleware.onInputRequired(result, request);
+          result = isThenable<InputRequiredResult>(next) ? await next : next;
+        }
+      }
+      return result as unknown as Record<string, unknown>;
     }
     if (raw.resultType !== undefined && raw.resultType !== "complete") {
       throw internalError(`Internal error: the ${ctx.method} handler returned resultType ${JSON.stringify(raw.resultType)}; use "complete" or "input_required"`);
     }
-    return this.finishComplete(route, ctx.method, { ...raw });
-  }
-
-  private finishComplete(route: Route, method: string, result: Record<string, unknown>): Record<string, unknown> {
-    result.resultType = "complete";
-    result._meta = this.resultMeta(result._meta);
-    if (route.cacheable) {
-      const hint = this.cacheHints.get(method) ?? (method === "server/discover" ? PUBLIC_NOW : PRIVATE_NOW);
-      if (result.ttlMs === undefined) result.ttlMs = hint.ttlMs;
-      if (result.cacheScope === undefined) result.cacheScope = hint.cacheScope;
-    }
-    if (this.validateResults) assertValidResult(method, route.result, result);
-    return result;
-  }
-
-  private async finishInputRequired(
-    route: Route,
-    raw: InputRequiredResult,
-    params: Record<string, unknown>,
-    ctx: RequestContextImpl,
-    request: MiddlewareRequest | undefined,
-  ): Promise<Record<string, unknown>> {
-    const method = ctx.method;
-    if (!route.mayAskInput) {
-      throw internalError(
-        `Internal error: the ${method} handler returned an InputRequiredResult; only tools/call, prompts/get and resources/read may ask for input`,
-      );
-    }
-    const inputRequests = raw.inputRequests;
-    const hasRequests = isObject(inputRequests) && Object.keys(inputRequests).length > 0;
-    if (!hasRequests && typeof raw.requestState !== "string") {
-      throw internalError(`Internal error: the ${method} handler returned an InputRequiredResult with neither inputRequests nor requestState`);
-    }
-    // Caching hints are deliberately absent: interim results are never cacheable.
-    let result: InputRequiredResult = { resultType: "input_required", _meta: this.resultMeta(raw._meta) } as InputRequiredResult;
-    if (hasRequests) result.inputRequests = inputRequests;
-    if (raw.requestState !== undefined) result.requestState = raw.requestState;
-    if (this.validateResults) assertValidResult(method, "InputRequiredResult", result);
-    const missing = missingClientCapabilities(result.inputRequests as Record<string, unknown> | undefined, ctx.clientCapabilities);
-    if (missing !== undefined) {
-      throw new McpError(
-        JsonRpcErrorCode.MissingRequiredClientCapability,
-        `Server requires client capabilities this request did not declare: ${describeCapabilities(missing)}`,
-        { requiredCapabilities: missing },
-      );
-    }
-    if (this.middlewares.length > 0) {
-      const hookRequest = request ?? { method, params, context: ctx, logger: this.logger, transport: ctx.transport };
-      for (const middleware of this.middlewares) {
-        if (middleware.onInputRequired === undefined) continue;
-        const next = middleware.onInputRequired(result, hookRequest);
-        result = isThenable(next) ? await next : next;
-      }
-    }
-    return result as unknown as Record<string, unknown>;
+    return this.finisher.complete(route, ctx.method, { ...raw });
   }
 
   private discoverResult(): Record<string, unknown> {
@@ -317,10 +269,6 @@ export class Server implements MessageHandler {
     };
     if (this.instructions !== undefined) result.instructions = this.instructions;
     return result;
-  }
-
-  private resultMeta(own: unknown): Record<string, unknown> {
-    return isObject(own) ? { ...own, [MetaKey.serverInfo]: this.serverInfo } : { [MetaKey.serverInfo]: this.serverInfo };
   }
 
   private unknownMethod(method: string): McpError {
@@ -336,26 +284,13 @@ export class Server implements MessageHandler {
 
   private handleNotification(method: string, message: Record<string, unknown>, context: RequestContext | undefined): void {
     if (method !== "notifications/cancelled") return; // the spec forbids answering notifications; unknown ones are ignored
-    if (!isValidDefinition("CancelledNotification", message)) {
-      this.logger.warn("notifications/cancelled ignored: it does not match the schema");
+    const checked = checkNotification(method, message);
+    if (!checked.ok) {
+      this.logger.warn(`notifications/cancelled ignored: ${checked.message}`);
       return;
     }
     const params = message.params as { requestId: JsonRpcId; reason?: string };
-    const target = this.inFlight.get(params.requestId);
-    if (target === undefined) return;
-    // Ids are chosen per connection and the server may be shared by many callers: only the same principal may cancel.
-    const canceller = context?.authInfo === undefined ? undefined : principalOf(context.authInfo);
-    if (canceller !== target.principal) return;
-    target.cancel(params.reason ?? "cancelled by the client", true);
-  }
-
-  private track(ctx: RequestContextImpl): void {
-    this.inFlight.set(ctx.requestId, ctx);
-  }
-
-  private untrack(ctx: RequestContextImpl): void {
-    if (this.inFlight.get(ctx.requestId) === ctx) this.inFlight.delete(ctx.requestId);
-    ctx.dispose();
+    this.inFlight.cancel(params.requestId, params.reason, context);
   }
 
   private deriveCapabilities(extra: ServerCapabilities | undefined): ServerCapabilities {
@@ -371,13 +306,4 @@ export class Server implements MessageHandler {
     }
     return capabilities as ServerCapabilities;
   }
-}
-
-function describeCapabilities(capabilities: object): string {
-  const parts: string[] = [];
-  for (const [name, value] of Object.entries(capabilities)) {
-    const modes = isObject(value) ? Object.keys(value) : [];
-    parts.push(modes.length === 0 ? name : modes.map((mode) => `${name}.${mode}`).join(", "));
-  }
-  return parts.join(", ");
 }

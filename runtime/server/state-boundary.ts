@@ -1,5 +1,11 @@
 import { McpError } from "../jsonrpc/errors.js";
-import { InvalidRequestState, invalidRequestStateError, type MintInput, type RequestBinding } from "../state/index.js";
+import {
+  InvalidRequestState,
+  invalidRequestStateError,
+  RequestStateSecurity,
+  type MintInput,
+  type RequestBinding,
+} from "../state/index.js";
 import type { RequestContext } from "../transport/types.js";
 import type { InputRequiredResult } from "../../generated/2026-07-28/index.js";
 import type { ServerRequestContext } from "./context.js";
@@ -99,10 +105,12 @@ export function requestStateBoundary(security: RequestStateSealer, options: Requ
   const principalOf = options.principal;
   const logger = options.logger;
 
+  // RequestStateSecurity reports its own rejections (with the real reason); anything else is reported here.
+  const reportsItself = security instanceof RequestStateSecurity;
   const reject = (request: MiddlewareRequest, cause: unknown): McpError => {
-    // InvalidRequestState was already reported by the security object, with its real reason.
-    if (!(cause instanceof InvalidRequestState)) {
-      (logger ?? request.logger).warn(`${request.method}: requestState rejected, failing closed`, { cause });
+    if (!(reportsItself && cause instanceof InvalidRequestState)) {
+      const reason = cause instanceof InvalidRequestState ? (cause.detail ?? "rejected") : "verification threw; failing closed";
+      (logger ?? request.logger).warn(`${request.method}: requestState rejected (${reason})`, { cause });
     }
     return invalidRequestStateError();
   };
@@ -133,9 +141,9 @@ export function requestStateBoundary(security: RequestStateSealer, options: Requ
       const state = result.requestState;
       if (state === undefined) return result;
       const seal = (token: string): InputRequiredResult => ({ ...result, requestState: token });
+      // The server logs -32603 errors with their cause; the wire gets the fixed text.
       const fail = (error: unknown): never => {
-        (logger ?? request.logger).error(`${request.method}: could not seal requestState`, { cause: error });
-        throw internalError("Internal error: could not seal requestState");
+        throw internalError("Internal error: could not seal requestState", error);
       };
       let token: string | Promise<string>;
       try {

@@ -25,8 +25,10 @@ export type MaybePromise<T> = T | Promise<T>;
  * "complete"`, adds `serverInfo` to `_meta` and fills caching hints it left
  * out, so none of those are required here.
  */
-export type HandlerResult<T> = Omit<T, "resultType" | "ttlMs" | "cacheScope"> & {
+export type HandlerResult<T> = Omit<T, "resultType" | "ttlMs" | "cacheScope" | "_meta"> & {
   resultType?: "complete";
+  /** Your own `_meta` keys; `io.modelcontextprotocol/serverInfo` is added. */
+  _meta?: Record<string, unknown>;
   ttlMs?: number;
   cacheScope?: "public" | "private";
 };

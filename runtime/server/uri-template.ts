@@ -165,9 +165,13 @@ export class UriTemplate {
     this.variableNames = Object.freeze(names);
   }
 
-  /** True when `text` contains a template expression, i.e. names a template rather than a fixed URI. */
+  /**
+   * True when `text` is meant as a template rather than a fixed URI: braces
+   * cannot appear in a URI (RFC 3986), so any brace marks a template, and a
+   * malformed one then fails loudly in the constructor.
+   */
   static isTemplate(text: string): boolean {
-    return /\{[^}]*\}/.test(text);
+    return text.includes("{") || text.includes("}");
   }
 
   /**

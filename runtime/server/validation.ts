@@ -1,5 +1,5 @@
 import { JsonRpcErrorCode, McpError } from "../jsonrpc/errors.js";
-import { validate, validateRequest } from "../validate/index.js";
+import { validate, validateNotification, validateRequest } from "../validate/index.js";
 import { internalError } from "./errors.js";
 
 /**
@@ -11,13 +11,14 @@ import { internalError } from "./errors.js";
 export function assertValidRequest(method: string, message: unknown): void {
   const outcome = validateRequest(method, message);
   if (!outcome.ok) {
-    throw new McpError(JsonRpcErrorCode.InvalidParams, `Invalid params: ${outcome.message}`, { issues: outcome.issues });
+    throw new McpError(JsonRpcErrorCode.InvalidParams, outcome.message, { issues: outcome.issues });
   }
 }
 
-/** True when a notification matches its generated definition. @internal */
-export function isValidDefinition(definition: string, value: unknown): boolean {
-  return validate(definition, value).ok;
+/** Checks a notification against its generated definition; `message` says what is wrong. @internal */
+export function checkNotification(method: string, message: unknown): { ok: true } | { ok: false; message: string } {
+  const outcome = validateNotification(method, message);
+  return outcome.ok ? { ok: true } : { ok: false, message: outcome.message };
 }
 
 /**
@@ -30,6 +31,6 @@ export function isValidDefinition(definition: string, value: unknown): boolean {
 export function assertValidResult(method: string, definition: string, result: unknown): void {
   const outcome = validate(definition, result);
   if (!outcome.ok) {
-    throw internalError(`Internal error: the ${method} handler returned an invalid ${definition}: ${outcome.message}`);
+    throw internalError(`Internal error: the ${method} handler returned an invalid result. ${outcome.message}`);
   }
 }

@@ -1,5 +1,6 @@
 import type { JsonRpcErrorObject, JsonRpcResponse } from "mcp-roundtrip";
 import type { ServerLogger } from "mcp-roundtrip/server";
+import type { ElicitRequest } from "mcp-roundtrip/types";
 import type { MessageHandler, RequestContext } from "../../runtime/transport/types.js";
 
 export const PROTOCOL_VERSION = "2026-07-28";
@@ -72,10 +73,10 @@ export function recordingLogger(): ServerLogger & { warnings: string[]; errors: 
 }
 
 /** The seed's region question. */
-export const ASK_REGION = {
+export const ASK_REGION: ElicitRequest = {
   method: "elicitation/create",
   params: {
     message: "Which region should the database live in?",
     requestedSchema: { type: "object", properties: { region: { type: "string" } }, required: ["region"] },
   },
-} as const;
+};

@@ -10,7 +10,7 @@ import type {
 import type { ServerRequestContext } from "../context.js";
 import { internalError } from "../errors.js";
 import { isInputRequiredResult } from "../input-required.js";
-import { compileJsonSchema, type SchemaValidator } from "../json-schema.js";
+import { compileJsonSchema, type SchemaCompiler, type SchemaValidator } from "../json-schema.js";
 import type { HandlerResult, MaybePromise } from "../types.js";
 
 /** How a tool describes itself in `tools/list`. */
@@ -45,6 +45,11 @@ interface RegisteredTool {
 /** The tools of an `McpServer`, in registration order. @internal */
 export class ToolRegistry {
   private readonly tools = new Map<string, RegisteredTool>();
+  private readonly compile: SchemaCompiler;
+
+  constructor(compile: SchemaCompiler = compileJsonSchema) {
+    this.compile = compile;
+  }
 
   get size(): number {
     return this.tools.size;
@@ -59,8 +64,8 @@ export class ToolRegistry {
     if ((inputSchema as { type?: unknown }).type !== "object") {
       throw new TypeError(`McpServer.tool(${JSON.stringify(name)}): inputSchema must describe an object ({ type: "object", ... })`);
     }
-    const checkInput = compileJsonSchema(inputSchema, `inputSchema of tool ${JSON.stringify(name)}`);
-    const checkOutput = config.outputSchema === undefined ? undefined : compileJsonSchema(config.outputSchema, `outputSchema of tool ${JSON.stringify(name)}`);
+    const checkInput = this.compile(inputSchema, `inputSchema of tool ${JSON.stringify(name)}`);
+    const checkOutput = config.outputSchema === undefined ? undefined : this.compile(config.outputSchema, `outputSchema of tool ${JSON.stringify(name)}`);
     const definition: Record<string, unknown> = { name, inputSchema };
     for (const key of ["title", "description", "outputSchema", "annotations", "icons", "_meta"] as const) {
       if (config[key] !== undefined) definition[key] = config[key];

@@ -1,0 +1,113 @@
+// The request-state boundary on its own: which methods it guards, how it fails closed.
+import { describe, expect, it } from "vitest";
+import { inputRequired, InvalidRequestState, RequestStateSecurity, requestStateBoundary, Server, type RequestStateSealer } from "mcp-roundtrip/server";
+import { pair, recordingLogger } from "./helpers.js";
+
+const FIXED = { code: -32602, message: "Invalid or expired requestState", data: { reason: "invalid_request_state" } };
+const quiet = { logger: { warn() {} } };
+
+function guarded(sealer: RequestStateSealer, options: Parameters<typeof requestStateBoundary>[1] = {}) {
+  const logger = recordingLogger();
+  const calls: { method: string; state: unknown }[] = [];
+  const server = new Server(
+    { name: "guarded", version: "1" },
+    {
+      onCallTool: (params, ctx) => {
+        calls.push({ method: "tools/call", state: ctx.requestState });
+        return ctx.requestState === undefined ? inputRequired({ requestState: `state-for-${params.name}` }) : { content: [{ type: "text", text: ctx.requestState }] };
+      },
+      onGetPrompt: (_params, ctx) => (calls.push({ method: "prompts/get", state: ctx.requestState }), ctx.requestState === undefined ? inputRequired({ requestState: "p" }) : { messages: [] }),
+      onReadResource: (params, ctx) => (calls.push({ method: "resources/read", state: ctx.requestState }), ctx.requestState === undefined ? inputRequired({ requestState: "r" }) : { contents: [{ uri: params.uri, text: "x" }] }),
+      onListTools: (params) => (calls.push({ method: "tools/list", state: (params as unknown as Record<string, unknown>).requestState }), { tools: [] }),
+    },
+    { logger },
+  );
+  server.use(requestStateBoundary(sealer, options));
+  return { client: pair(server), calls, logger };
+}
+
+describe("requestStateBoundary", () => {
+  it("round-trips on all three methods that may ask", async () => {
+    const { client } = guarded(new RequestStateSecurity({ keys: ["k".repeat(32)] }, quiet), { audience: "guarded" });
+    for (const [method, params] of [["tools/call", { name: "t" }], ["prompts/get", { name: "p" }], ["resources/read", { uri: "file:///a" }]] as const) {
+      const first = await client.result(method, params);
+      expect(first.requestState).toMatch(/^v1\./);
+      expect((await client.result(method, { ...params, requestState: first.requestState })).resultType).toBe("complete");
+    }
+  });
+
+  it("rejects a token on every guarded method before its handler runs, and leaves other methods alone", async () => {
+    const { client, calls } = guarded(new RequestStateSecurity({ keys: ["k".repeat(32)] }, quiet));
+    for (const [method, params] of [["tools/call", { name: "t" }], ["prompts/get", { name: "p" }], ["resources/read", { uri: "file:///a" }]] as const) {
+      expect(await client.error(method, { ...params, requestState: "v1.AAAA" })).toEqual(FIXED);
+    }
+    expect(calls).toEqual([]);
+    // tools/list has no requestState in its schema, and the boundary does not look at it.
+    expect((await client.result("tools/list", { requestState: "whatever" })).resultType).toBe("complete");
+  });
+
+  it("fails closed when a custom sealer throws something other than InvalidRequestState, logging it", async () => {
+    const sealer: RequestStateSealer = {
+      mint: async (input) => `plain:${input.state}`,
+      verify: async () => {
+        throw new Error("KMS unavailable");
+      },
+    };
+    const { client, calls, logger } = guarded(sealer);
+    expect(await client.error("tools/call", { name: "t", requestState: "plain:x" })).toEqual(FIXED);
+    expect(calls).toEqual([]);
+    expect(logger.warnings.join()).toContain("failing closed");
+  });
+
+  it("reports a custom sealer's own rejection reason to the server's logger", async () => {
+    const sealer: RequestStateSealer = {
+      mint: (input) => `plain:${input.state}`,
+      verify: () => {
+        throw new InvalidRequestState("unknown token format");
+      },
+    };
+    const { client, logger } = guarded(sealer);
+    expect(await client.error("tools/call", { name: "t", requestState: "zzz" })).toEqual(FIXED);
+    expect(logger.warnings).toEqual(["tools/call: requestState rejected (unknown token format)"]);
+  });
+
+  it("answers -32603 when sealing fails, without the cause on the wire", async () => {
+    const sealer: RequestStateSealer = {
+      mint: () => {
+        throw new RangeError("state too large: secret-ish detail");
+      },
+      verify: (token) => token,
+    };
+    const { client, logger } = guarded(sealer);
+    const error = await client.error("tools/call", { name: "t" });
+    expect(error).toEqual({ code: -32603, message: "Internal error: could not seal requestState" });
+    expect(logger.errors).toHaveLength(1);
+    expect(String((logger.errors[0]!.details!.cause as Error).message)).toContain("state too large");
+  });
+
+  it("binds to the principal the security derives from the transport context (bindPrincipal)", async () => {
+    const security = new RequestStateSecurity(
+      { keys: ["k".repeat(32)] },
+      { ...quiet, bindPrincipal: (context) => context.headers?.get("x-user") ?? undefined },
+    );
+    const { client } = guarded(security);
+    const as = (user: string) => ({ headers: new Headers({ "x-user": user }) });
+    const first = await client.result("tools/call", { name: "t" }, as("ann"));
+    expect((await client.error("tools/call", { name: "t", requestState: first.requestState }, as("ben")))).toEqual(FIXED);
+    expect((await client.result("tools/call", { name: "t", requestState: first.requestState }, as("ann"))).content).toEqual([{ type: "text", text: "state-for-t" }]);
+  });
+
+  it("binds to an explicit principal resolver when given", async () => {
+    const security = new RequestStateSecurity({ keys: ["k".repeat(32)] }, quiet);
+    let tenant = "a";
+    const { client } = guarded(security, { principal: () => tenant });
+    const first = await client.result("tools/call", { name: "t" });
+    tenant = "b";
+    expect(await client.error("tools/call", { name: "t", requestState: first.requestState })).toEqual(FIXED);
+  });
+
+  it("rejects misuse with a TypeError", () => {
+    expect(() => requestStateBoundary({} as never)).toThrow(TypeError);
+    expect(() => requestStateBoundary(RequestStateSecurity.ephemeral(), { audience: "" })).toThrow(/audience/);
+  });
+});
