@@ -5,3 +5,5 @@ run("codegen --check", process.execPath, ["scripts/run-codegen.mjs", "--check"])
 run("typecheck", bin("tsc"), ["-p", "tsconfig.json", "--noEmit"]);
 run("build", process.execPath, ["scripts/build.mjs"]);
 run("vitest", bin("vitest"), ["run"]);
+// The official conformance suite against the examples built above (CLI on the pinned Node 22).
+run("conformance", process.execPath, ["scripts/conformance.mjs"]);

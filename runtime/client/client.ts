@@ -9,7 +9,7 @@ import { PendingRequest, type PendingRequestJSON } from "./pending.js";
 import type {
   CallToolResult,
   ClientCapabilities,
-  CompleteCompletionResult,
+  CompleteResult,
   GetPromptResult,
   Implementation,
   JsonObject,
@@ -173,20 +173,20 @@ export class Client {
   async callTool(name: string, args?: JsonObject, options?: CallOptions): Promise<CallToolResult> {
     checkTarget("callTool", name);
     const call = { method: "tools/call" as const, name, ...(args === undefined ? {} : { arguments: args }) };
-    return (await runToCompletion(this.session, this.loop, call, options?.signal, options?.meta)) as CallToolResult;
+    return (await runToCompletion(this.session, this.loop, call, options?.signal, options?.meta)) as unknown as CallToolResult;
   }
 
   /** Gets a prompt, running the rounds like {@link Client.callTool}. */
   async getPrompt(name: string, args?: Record<string, string>, options?: CallOptions): Promise<GetPromptResult> {
     checkTarget("getPrompt", name);
     const call = { method: "prompts/get" as const, name, ...(args === undefined ? {} : { arguments: args }) };
-    return (await runToCompletion(this.session, this.loop, call, options?.signal, options?.meta)) as GetPromptResult;
+    return (await runToCompletion(this.session, this.loop, call, options?.signal, options?.meta)) as unknown as GetPromptResult;
   }
 
   /** Reads a resource, running the rounds like {@link Client.callTool}. */
   async readResource(uri: string, options?: CallOptions): Promise<ReadResourceResult> {
     checkTarget("readResource", uri);
-    return (await runToCompletion(this.session, this.loop, { method: "resources/read", uri }, options?.signal, options?.meta)) as ReadResourceResult;
+    return (await runToCompletion(this.session, this.loop, { method: "resources/read", uri }, options?.signal, options?.meta)) as unknown as ReadResourceResult;
   }
 
   /**
@@ -211,19 +211,19 @@ export class Client {
 
   /** One page of `tools/list`. */
   listTools(cursor?: string, options?: RequestOptions): Promise<ListToolsResult> {
-    return this.page("tools/list", cursor, options) as Promise<ListToolsResult>;
+    return this.page("tools/list", cursor, options) as unknown as Promise<ListToolsResult>;
   }
   /** One page of `prompts/list`. */
   listPrompts(cursor?: string, options?: RequestOptions): Promise<ListPromptsResult> {
-    return this.page("prompts/list", cursor, options) as Promise<ListPromptsResult>;
+    return this.page("prompts/list", cursor, options) as unknown as Promise<ListPromptsResult>;
   }
   /** One page of `resources/list`. */
   listResources(cursor?: string, options?: RequestOptions): Promise<ListResourcesResult> {
-    return this.page("resources/list", cursor, options) as Promise<ListResourcesResult>;
+    return this.page("resources/list", cursor, options) as unknown as Promise<ListResourcesResult>;
   }
   /** One page of `resources/templates/list`. */
   listResourceTemplates(cursor?: string, options?: RequestOptions): Promise<ListResourceTemplatesResult> {
-    return this.page("resources/templates/list", cursor, options) as Promise<ListResourceTemplatesResult>;
+    return this.page("resources/templates/list", cursor, options) as unknown as Promise<ListResourceTemplatesResult>;
   }
 
   /** Every tool, following `nextCursor` across pages. */
@@ -266,8 +266,8 @@ export class Client {
   }
 
   /** Asks for completions of a prompt or resource-template argument (`completion/complete`). */
-  complete(params: JsonObject, options?: RequestOptions): Promise<CompleteCompletionResult> {
-    return this.session.request("completion/complete", params, options) as Promise<CompleteCompletionResult>;
+  complete(params: JsonObject, options?: RequestOptions): Promise<CompleteResult> {
+    return this.session.request("completion/complete", params, options) as unknown as Promise<CompleteResult>;
   }
 
   /** Closes the transport. Later calls throw `ClientClosed`. */

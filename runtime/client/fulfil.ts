@@ -14,7 +14,7 @@ type Answerer = (params: never, context: InputRequestContext) => unknown;
  * the round fails with {@link InputRequestFailed}. When `signal` aborts, the
  * round stops waiting and rejects with the signal's reason.
  */
-export async function fulfilRound(
+export function fulfilRound(
   inputRequests: Record<string, InputRequest>,
   callbacks: InputCallbacks,
   signal: AbortSignal | undefined,
@@ -29,57 +29,90 @@ export async function fulfilRound(
     answerers.push(answerer);
   }
 
-  const controller = new AbortController();
-  const onOuterAbort = () => controller.abort(signal!.reason);
-  if (signal !== undefined) {
-    if (signal.aborted) throw signal.reason;
-    signal.addEventListener("abort", onOuterAbort, { once: true });
-  }
-  try {
-    const answers = await new Promise<unknown[]>((resolve, reject) => {
-      const results: unknown[] = new Array(keys.length);
-      let outstanding = keys.length;
-      let settled = false;
-      const fail = (error: unknown) => {
-        if (settled) return;
-        settled = true;
-        controller.abort(error);
-        reject(error);
+  signal?.throwIfAborted();
+  const round = new RoundSignal();
+  return new Promise<Record<string, InputResponse>>((resolve, reject) => {
+    const answers: unknown[] = new Array(keys.length);
+    let outstanding = keys.length;
+    let settled = false;
+    const onOuterAbort = () => fail(signal!.reason);
+    const fail = (error: unknown) => {
+      if (settled) return;
+      settled = true;
+      signal?.removeEventListener("abort", onOuterAbort);
+      round.abort(error);
+      reject(error);
+    };
+    signal?.addEventListener("abort", onOuterAbort, { once: true });
+    for (let index = 0; index < keys.length; index++) {
+      const key = keys[index]!;
+      const request = inputRequests[key]!;
+      const method = request.method;
+      const context: InputRequestContext = {
+        key,
+        method,
+        get signal() {
+          return round.signal;
+        },
       };
-      if (signal !== undefined) controller.signal.addEventListener("abort", () => fail(controller.signal.reason), { once: true });
-      keys.forEach((key, index) => {
-        const request = inputRequests[key]!;
-        const context: InputRequestContext = { key, method: request.method, signal: controller.signal };
-        let pending: unknown;
-        try {
-          pending = answerers[index]!((request.params ?? {}) as never, context);
-        } catch (error) {
-          fail(callbackThrew(key, request.method, error));
-          return;
-        }
-        Promise.resolve(pending).then(
-          (answer) => {
-            if (settled) return;
-            if (typeof answer !== "object" || answer === null || Array.isArray(answer)) {
-              fail(badAnswer(key, request.method, answer));
-              return;
-            }
-            results[index] = answer;
-            if (--outstanding === 0) {
-              settled = true;
-              resolve(results);
-            }
-          },
-          (error: unknown) => fail(callbackThrew(key, request.method, error)),
-        );
-      });
-    });
-    const responses: Record<string, InputResponse> = {};
-    for (let i = 0; i < keys.length; i++) responses[keys[i]!] = answers[i] as InputResponse;
-    return responses;
-  } finally {
-    signal?.removeEventListener("abort", onOuterAbort);
+      let pending: unknown;
+      try {
+        pending = answerers[index]!((request.params ?? {}) as never, context);
+      } catch (error) {
+        fail(callbackThrew(key, method, error));
+        break;
+      }
+      Promise.resolve(pending).then(
+        (answer) => {
+          if (settled) return;
+          if (typeof answer !== "object" || answer === null || Array.isArray(answer)) {
+            fail(badAnswer(key, method, answer));
+            return;
+          }
+          answers[index] = answer;
+          if (--outstanding > 0) return;
+          settled = true;
+          signal?.removeEventListener("abort", onOuterAbort);
+          const responses: Record<string, InputResponse> = {};
+          for (let i = 0; i < keys.length; i++) setOwn(responses, keys[i]!, answers[i] as InputResponse);
+          resolve(responses);
+        },
+        (error: unknown) => fail(callbackThrew(key, method, error)),
+      );
+    }
+  });
+}
+
+/**
+ * The signal a round's callbacks share, created only when a callback reads
+ * it: most callbacks never do, and an AbortController per round is a
+ * measurable share of an in-process exchange.
+ */
+class RoundSignal {
+  private controller: AbortController | undefined;
+  private reason: unknown;
+  private aborted = false;
+
+  get signal(): AbortSignal {
+    if (this.controller === undefined) {
+      this.controller = new AbortController();
+      if (this.aborted) this.controller.abort(this.reason);
+    }
+    return this.controller.signal;
   }
+
+  abort(reason: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    this.controller?.abort(reason);
+  }
+}
+
+/** Keys are the server's to choose; `"__proto__"` must land as a key, not replace the prototype. */
+function setOwn(target: Record<string, InputResponse>, key: string, value: InputResponse): void {
+  if (key === "__proto__") Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
 }
 
 function missingCallback(key: string, method: string): InputRequestFailed {

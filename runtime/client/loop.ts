@@ -40,11 +40,11 @@ export async function runToCompletion(
   start?: LoopStart,
 ): Promise<JsonObject> {
   let round = start === undefined ? 0 : start.round - 1;
-  let result: JsonObject = start === undefined ? await session.round(call, undefined, undefined, signal, meta) : start.result;
+  let result: JsonObject = start === undefined ? await session.round(call, undefined, undefined, signal, meta) : (start.result as unknown as JsonObject);
   let delay = settings.backoff.initialMs;
   for (;;) {
     if (!classifyResult(call.method, session.era, result)) return result;
-    const inputRequired = result as InputRequiredResult;
+    const inputRequired = result as unknown as InputRequiredResult;
     round++;
     if (round > settings.maxRounds) {
       throw new InputRequiredRoundsExceeded(round - 1, inputRequired, PendingRequest.from(call, inputRequired, round));

@@ -45,15 +45,17 @@ export function isKnownMode(mode: unknown): mode is string {
 }
 
 /**
- * Agrees on a protocol version (2026-07-28 versioning, stdio "Backward
- * Compatibility"): probe with `server/discover` under the modern version; a
- * `DiscoverResult` or a recognised modern error means a modern server, any
- * other error or silence means a handshake-era server, which gets
- * `initialize`. A pinned `mode` skips the fallback.
+ * Agrees on a protocol version (2026-07-28 versioning, stdio and
+ * streamable-http "Backward Compatibility"): probe with `server/discover`
+ * under the modern version; a `DiscoverResult` or a recognised modern error
+ * means a modern server; any other JSON-RPC error, an HTTP 4xx without one,
+ * or silence means a handshake-era server, which gets `initialize`. A pinned
+ * `mode` skips the fallback.
  *
  * @throws ProtocolVersionUnsupported when no version is shared.
  */
 export async function negotiate(input: NegotiationInput): Promise<{ connection: Connection; server: ServerDescription }> {
+  input.signal?.throwIfAborted();
   if (input.mode !== "auto" && LEGACY.has(input.mode)) return initializeLegacy(input, input.mode, 0);
 
   const modern = new Connection({
@@ -85,7 +87,7 @@ export async function negotiate(input: NegotiationInput): Promise<{ connection: 
     }
     // A code in the spec's reserved range is a modern server saying something else is wrong: surface it.
     if (error instanceof McpError && error.code <= -32020 && error.code >= -32099) throw error;
-    if (error instanceof McpError || timedOut) {
+    if (error instanceof McpError || timedOut || isLegacyHttpRejection(error)) {
       return initializeLegacy(input, LEGACY_PROTOCOL_VERSIONS[0], modern.lastIssuedId);
     }
     throw error;
@@ -197,6 +199,17 @@ function installBackChannel(transport: ClientTransport, callbacks: InputCallback
   });
 }
 
+/**
+ * On HTTP a handshake-era server turns the modern request away with a 4xx
+ * whose body is no JSON-RPC error (streamable-http "Backward Compatibility").
+ * Recognised by shape (a numeric `status`, as on `HttpTransportError`) so this
+ * module needs no HTTP code. 401/403 are about credentials, not the era.
+ */
+function isLegacyHttpRejection(error: unknown): boolean {
+  const status = (error as { status?: unknown } | null)?.status;
+  return typeof status === "number" && status >= 400 && status < 500 && status !== 401 && status !== 403;
+}
+
 function probeFailed(error: unknown, version: string): unknown {
   if (error instanceof McpError && error.code === -32022) {
     const supported = supportedFrom(error.data);
@@ -220,7 +233,7 @@ function isObject(value: unknown): value is JsonObject {
 }
 
 function asImplementation(value: unknown): Implementation | undefined {
-  return isObject(value) && typeof value.name === "string" ? (value as Implementation) : undefined;
+  return isObject(value) && typeof value.name === "string" ? (value as unknown as Implementation) : undefined;
 }
 
 /** A signal that follows `outer` and also fires after `ms` (when given), and tells which fired. */
@@ -233,7 +246,8 @@ function withTimeout(outer: AbortSignal | undefined, ms: number | undefined) {
     controller.abort(new DOMException(`server/discover got no answer within ${ms} ms`, "TimeoutError"));
   }, ms);
   const onAbort = () => controller.abort(outer!.reason);
-  outer?.addEventListener("abort", onAbort, { once: true });
+  if (outer?.aborted) onAbort();
+  else outer?.addEventListener("abort", onAbort, { once: true });
   return {
     signal: controller.signal,
     timedOut: () => fired,

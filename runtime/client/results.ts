@@ -1,5 +1,5 @@
 import { InvalidServerResult } from "./errors.js";
-import type { InputRequiredResult, JsonObject } from "./protocol.js";
+import type { JsonObject } from "./protocol.js";
 import type { ProtocolEra } from "./connection.js";
 
 const INPUT_REQUIRED_METHODS: ReadonlySet<string> = new Set(["tools/call", "prompts/get", "resources/read"]);
@@ -16,7 +16,8 @@ function isPlainObject(value: unknown): value is JsonObject {
 /**
  * Sorts a result into complete or input-required, rejecting what the client
  * must not accept (2026-07-28 basic/index "ResultType"; basic/patterns/mrtr):
- * no `resultType` means complete (earlier revisions never send one); any
+ * no `resultType` means complete (earlier revisions never send one) and is
+ * stamped `"complete"` on the result; any
  * value other than `complete` / `input_required` is invalid; `input_required`
  * only on the three MRTR methods, only from a modern server, and only with
  * `inputRequests` and/or `requestState` of the right shapes.
@@ -26,7 +27,12 @@ function isPlainObject(value: unknown): value is JsonObject {
  */
 export function classifyResult(method: string, era: ProtocolEra, result: JsonObject): boolean {
   const resultType = result.resultType;
-  if (resultType === undefined || resultType === "complete") return false;
+  if (resultType === "complete") return false;
+  if (resultType === undefined) {
+    // Stamped so the value matches its type (`resultType: "complete"`) for callers that switch on it.
+    result.resultType = "complete";
+    return false;
+  }
   if (resultType !== "input_required") {
     throw new InvalidServerResult(
       method,
@@ -45,7 +51,7 @@ export function classifyResult(method: string, era: ProtocolEra, result: JsonObj
   if (era === "legacy") {
     throw new InvalidServerResult(
       method,
-      `the server answered input_required on a ${"pre-2026"} session; input_required exists only in protocol 2026-07-28.`,
+      `the server answered input_required on a pre-2026 session; input_required exists only in protocol 2026-07-28.`,
       result,
     );
   }
@@ -53,7 +59,7 @@ export function classifyResult(method: string, era: ProtocolEra, result: JsonObj
   return true;
 }
 
-function checkInputRequired(method: string, result: JsonObject): asserts result is InputRequiredResult {
+function checkInputRequired(method: string, result: JsonObject): void {
   const { inputRequests, requestState } = result;
   if (requestState !== undefined && typeof requestState !== "string") {
     throw new InvalidServerResult(method, `input_required carries a requestState that is not a string.`, result);

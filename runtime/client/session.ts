@@ -41,7 +41,10 @@ export interface RequestOptions {
  * The client's lower layer: one request per call, no automatic rounds.
  * Reached as `client.session`. Use it to drive the input-required loop by
  * hand (inspect or audit each round, gather answers in another process,
- * bound the exchange by wall-clock time):
+ * bound the exchange by wall-clock time). A client that answers by hand
+ * and has no callbacks declares what it can answer with the `capabilities`
+ * option of `Client.connect` (e.g. `{ elicitation: { form: {} } }`);
+ * otherwise a server must not ask and answers `-32021`.
  *
  * @example
  * ```ts
@@ -74,9 +77,7 @@ export class ClientSession {
   callTool(name: string, args?: JsonObject, options?: ManualCallOptions): Promise<CallToolResult>;
   async callTool(name: string, args?: JsonObject, options?: ManualCallOptions): Promise<CallToolResult | InputRequiredResult> {
     checkName("callTool", name);
-    return this.manual({ method: "tools/call", name, ...(args === undefined ? {} : { arguments: args }) }, options, 1) as Promise<
-      CallToolResult | InputRequiredResult
-    >;
+    return this.manual({ method: "tools/call", name, ...(args === undefined ? {} : { arguments: args }) }, options, 1) as unknown as Promise<CallToolResult | InputRequiredResult>;
   }
 
   /** Sends one `prompts/get`; see {@link ClientSession.callTool}. */
@@ -84,9 +85,7 @@ export class ClientSession {
   getPrompt(name: string, args?: Record<string, string>, options?: ManualCallOptions): Promise<GetPromptResult>;
   async getPrompt(name: string, args?: Record<string, string>, options?: ManualCallOptions): Promise<GetPromptResult | InputRequiredResult> {
     checkName("getPrompt", name);
-    return this.manual({ method: "prompts/get", name, ...(args === undefined ? {} : { arguments: args }) }, options, 1) as Promise<
-      GetPromptResult | InputRequiredResult
-    >;
+    return this.manual({ method: "prompts/get", name, ...(args === undefined ? {} : { arguments: args }) }, options, 1) as unknown as Promise<GetPromptResult | InputRequiredResult>;
   }
 
   /** Sends one `resources/read`; see {@link ClientSession.callTool}. */
@@ -94,7 +93,7 @@ export class ClientSession {
   readResource(uri: string, options?: ManualCallOptions): Promise<ReadResourceResult>;
   async readResource(uri: string, options?: ManualCallOptions): Promise<ReadResourceResult | InputRequiredResult> {
     checkName("readResource", uri);
-    return this.manual({ method: "resources/read", uri }, options, 1) as Promise<ReadResourceResult | InputRequiredResult>;
+    return this.manual({ method: "resources/read", uri }, options, 1) as unknown as Promise<ReadResourceResult | InputRequiredResult>;
   }
 
   /**
@@ -137,7 +136,7 @@ export class ClientSession {
     if (typeof method !== "string" || method === "") throw new TypeError(`session.request needs a method name.`);
     const result = await this.connection.send(method, { ...params }, options?.signal, options?.meta);
     if (classifyResult(method, this.connection.era, result)) {
-      throw new InputRequiredNotAllowed(method, String(params?.name ?? params?.uri ?? ""), result as InputRequiredResult);
+      throw new InputRequiredNotAllowed(method, String(params?.name ?? params?.uri ?? ""), result as unknown as InputRequiredResult);
     }
     return result;
   }
@@ -177,12 +176,12 @@ export class ClientSession {
     }
     const result = await this.round(call, options?.inputResponses, options?.requestState, options?.signal, options?.meta);
     if (!classifyResult(call.method, this.connection.era, result)) return result;
-    const inputRequired = result as InputRequiredResult;
+    const inputRequired = result as unknown as InputRequiredResult;
     if (options?.allowInputRequired !== true) {
       throw new InputRequiredNotAllowed(call.method, call.method === "resources/read" ? call.uri : call.name, inputRequired);
     }
     this.pendingByResult.set(inputRequired, PendingRequest.from(call, inputRequired, round));
-    return inputRequired;
+    return result;
   }
 }
 

@@ -1,4 +1,6 @@
+import { StreamableHttpClientTransport } from "../transport/http-client.js";
 import { InMemoryClientTransport } from "../transport/memory.js";
+import { StdioClientTransport } from "../transport/stdio.js";
 import type { ClientTransport, MessageHandler } from "../transport/types.js";
 
 /** A command line for a stdio server: the client spawns it. */
@@ -29,13 +31,6 @@ const hasFunction = (value: unknown, name: string): boolean =>
 const isTransport = (value: unknown): value is ClientTransport =>
   hasFunction(value, "request") && hasFunction(value, "notify") && hasFunction(value, "close");
 
-function unavailable(kind: string): never {
-  throw new TypeError(
-    `${kind} targets need a transport this build of mcp-roundtrip does not include yet. ` +
-      `Pass a ClientTransport, or a Server/McpServer object to connect in memory.`,
-  );
-}
-
 /**
  * The table `Client.connect` consults, first match wins. A transport comes
  * first: an object that is both a transport and a handler is meant as the
@@ -52,13 +47,15 @@ const TARGET_KINDS: readonly TargetKind[] = [
   {
     describe: "a URL",
     matches: (target) => target instanceof URL || (typeof target === "string" && /^https?:\/\//i.test(target)),
-    open: () => unavailable("Streamable HTTP (URL)"),
+    // A token or a custom fetch needs options: construct StreamableHttpClientTransport and pass it instead.
+    open: (target: string | URL) => new StreamableHttpClientTransport(target),
   },
   {
     describe: "a { command, args } object",
     matches: (target) =>
       typeof target === "object" && target !== null && typeof (target as { command?: unknown }).command === "string",
-    open: () => unavailable("stdio ({ command })"),
+    open: (target: CommandTarget) =>
+      StdioClientTransport.spawn({ command: target.command, args: target.args, env: target.env, cwd: target.cwd }),
   },
 ];
 

@@ -271,7 +271,9 @@ export class StreamableHttpClientTransport implements ClientTransport {
     } catch (error) {
       release();
       if (signal?.aborted) throw signal.reason;
-      throw error;
+      if (this.#closed) throw new Error("The HTTP transport was closed.", { cause: error });
+      const cause = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
+      throw new Error(`Could not reach the MCP server at ${this.url.href}: ${cause}`, { cause: error });
     }
   }
 
@@ -283,6 +285,17 @@ export class StreamableHttpClientTransport implements ClientTransport {
     } catch {
       body = undefined;
     }
+    const challenge = response.headers.get("www-authenticate") ?? undefined;
+    if (response.status === 401 || (response.status === 403 && challenge)) {
+      // Authentication failures are the caller's to fix (a token), not a protocol answer.
+      throw new HttpTransportError(
+        response.status,
+        `${message.method} was refused with HTTP ${response.status}: ${
+          response.status === 401 ? "the server requires a valid bearer token (pass options.token)" : "the token lacks a required scope"
+        }.`,
+        challenge,
+      );
+    }
     if (isJsonRpcResponse(body)) {
       // Some servers answer protocol rejections without an id; it is still this request's answer.
       if (isJsonRpcErrorResponse(body) && (body.id === undefined || body.id === null)) {
@@ -290,13 +303,10 @@ export class StreamableHttpClientTransport implements ClientTransport {
       }
       return body;
     }
-    const challenge = response.headers.get("www-authenticate") ?? undefined;
     if (!response.ok) {
       throw new HttpTransportError(
         response.status,
-        `${message.method} failed with HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ""}${
-          response.status === 401 ? ": the server requires a bearer token (pass options.token)" : ""
-        }.`,
+        `${message.method} failed with HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ""}.`,
         challenge,
       );
     }

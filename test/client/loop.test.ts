@@ -21,6 +21,7 @@ describe("automatic loop", () => {
     const client = await Client.connect(server);
     const result = await client.callTool("plain", { a: 1 });
     expect(result.content).toEqual([{ type: "text", text: "done" }]);
+    expect(result.resultType).toBe("complete");
     expect(server.calls).toHaveLength(1);
   });
 

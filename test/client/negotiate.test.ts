@@ -76,6 +76,24 @@ describe("protocol negotiation", () => {
     expect(client.era).toBe("legacy");
   });
 
+  it("falls back when an HTTP server refuses the probe with a 4xx that carries no JSON-RPC error", async () => {
+    const inner = legacyServer();
+    const refusing = (status: number) => ({
+      async request(message: JsonRpcRequest): Promise<JsonRpcResponse> {
+        if (message.method === "server/discover") throw Object.assign(new Error(`HTTP ${status}`), { status });
+        return (await inner.handle(message))!;
+      },
+      async notify(message: JsonRpcNotification) {
+        await inner.handle(message);
+      },
+      async close() {},
+    });
+    expect((await Client.connect(refusing(400))).era).toBe("legacy");
+    expect((await Client.connect(refusing(405))).era).toBe("legacy");
+    await expect(Client.connect(refusing(401))).rejects.toThrow("HTTP 401");
+    await expect(Client.connect(refusing(500))).rejects.toThrow("HTTP 500");
+  });
+
   it("uses initialize when a modern server lists only an older version", async () => {
     const server = legacyServer();
     const modernRejecting = {
@@ -93,6 +111,25 @@ describe("protocol negotiation", () => {
     };
     const client = await Client.connect(modernRejecting);
     expect(client.protocolVersion).toBe("2025-11-25");
+  });
+
+  it("follows the versions a DiscoverResult lists", async () => {
+    const inner = legacyServer();
+    const oldOnly = {
+      handle(message: unknown) {
+        const request = message as JsonRpcRequest;
+        if (request.method === "server/discover") {
+          return Promise.resolve<JsonRpcResponse>({
+            jsonrpc: "2.0",
+            id: request.id,
+            result: { resultType: "complete", supportedVersions: ["2025-11-25"], capabilities: {} },
+          });
+        }
+        return inner.handle(message);
+      },
+    };
+    expect((await Client.connect(oldOnly)).protocolVersion).toBe("2025-11-25");
+    await expect(Client.connect(oldOnly, { mode: "2026-07-28" })).rejects.toBeInstanceOf(ProtocolVersionUnsupported);
   });
 
   it("throws ProtocolVersionUnsupported when no version is shared", async () => {
@@ -193,8 +230,8 @@ describe("Client.connect arguments", () => {
     await expect(Client.connect(server, { onElicit: "yes" as never })).rejects.toThrow(TypeError);
     await expect(Client.connect(server, { stateOnlyBackoff: { initialMs: 300, maxMs: 100 } })).rejects.toThrow(RangeError);
     await expect(Client.connect(42 as never)).rejects.toThrow(/cannot use number as a target/);
-    await expect(Client.connect("http://127.0.0.1:1/mcp")).rejects.toThrow(/Streamable HTTP/);
-    await expect(Client.connect({ command: "node", args: ["server.js"] })).rejects.toThrow(/stdio/);
+    await expect(Client.connect("http://127.0.0.1:1/mcp")).rejects.toThrow(/Could not reach the MCP server at http:\/\/127.0.0.1:1\/mcp/);
+    await expect(Client.connect({ command: "/nonexistent/mcp-server", args: ["server.js"] })).rejects.toThrow(/Could not start the MCP server/);
   });
 
   it("refuses requests after close", async () => {

@@ -1,0 +1,129 @@
+/**
+ * The "everything" client: what the MCP conformance suite's client
+ * scenarios (2026-07-28) expect a client to do, written with the public API
+ * of mcp-roundtrip only.
+ *
+ *   node dist/examples/everything-client/main.js <server-url>
+ *
+ * The scenario name comes from MCP_CONFORMANCE_SCENARIO and its extra data
+ * (if any) from MCP_CONFORMANCE_CONTEXT, as the conformance runner sets them.
+ * Progress goes to stderr; the exit code says whether the client itself hit
+ * an error.
+ */
+import { Client, type ClientOptions } from "mcp-roundtrip/client";
+
+type Json = Record<string, unknown>;
+type Tool = { name: string; inputSchema?: Json };
+
+const url = process.argv.at(-1);
+const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? "";
+const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}") as Json;
+const log = (...parts: unknown[]) => console.error(`[everything-client:${scenario}]`, ...parts);
+
+// The runner names the protocol version to speak; the lifecycle follows from it.
+const requestedVersion = process.env.MCP_CONFORMANCE_PROTOCOL_VERSION;
+const mode: ClientOptions["mode"] = requestedVersion === "2026-07-28" ? "2026-07-28" : "auto";
+
+const options: ClientOptions = {
+  clientInfo: { name: "mcp-roundtrip-everything-client", version: "1.0.0" },
+  mode,
+  // Answer every kind of input request, so every capability is declared.
+  onElicit: (params) => {
+    const schema = (params as { requestedSchema?: { properties?: Record<string, { type?: string; default?: unknown }> } }).requestedSchema;
+    const content: Record<string, string | number | boolean | string[]> = {};
+    for (const [key, property] of Object.entries(schema?.properties ?? {})) {
+      const fallback = property.type === "boolean" ? true : property.type === "number" || property.type === "integer" ? 1 : `test-${key}`;
+      content[key] = (property.default as string | number | boolean | undefined) ?? fallback;
+    }
+    return { action: "accept", content };
+  },
+  onSample: () => ({ role: "assistant", content: { type: "text", text: "Sampled by the everything client." }, model: "test-model", stopReason: "endTurn" }),
+  onListRoots: () => ({ roots: [{ uri: "file:///tmp/everything-client", name: "Scratch" }] }),
+};
+
+/** Arguments that satisfy a tool's required properties, for tools the scenario gives no arguments for. */
+function argumentsFor(tool: Tool): Json {
+  const schema = tool.inputSchema ?? {};
+  const properties = (schema.properties ?? {}) as Record<string, { type?: string }>;
+  const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
+  const args: Json = {};
+  for (const name of required) {
+    const type = properties[name]?.type;
+    args[name] = type === "integer" || type === "number" ? 1 : type === "boolean" ? true : type === "object" ? {} : type === "array" ? [] : "us-west1";
+  }
+  return args;
+}
+
+async function connect(target: string): Promise<Client> {
+  try {
+    return await Client.connect(target, options);
+  } catch (error) {
+    // A server may reject the first version it is offered and name what it supports:
+    // offer again when our version is on its list (the request-metadata scenario does this).
+    const supported = (error as { supported?: unknown }).supported;
+    if (Array.isArray(supported) && supported.includes("2026-07-28")) {
+      log("server rejected the first version offer; retrying with", supported);
+      return Client.connect(target, options);
+    }
+    throw error;
+  }
+}
+
+async function run(target: string): Promise<void> {
+  const client = await connect(target);
+  try {
+    switch (scenario) {
+      case "tools_call": {
+        await client.listAllTools();
+        const result = await client.callTool("add_numbers", { a: 5, b: 3 });
+        log("add_numbers →", JSON.stringify(result.content));
+        break;
+      }
+      case "sep-2322-client-request-state": {
+        const tools = (await client.listAllTools()).map((tool) => tool.name);
+        // The echo-state call and an unrelated call run side by side: their rounds must not mix.
+        await Promise.all(
+          ["test_mrtr_echo_state", "test_mrtr_unrelated"].filter((name) => tools.includes(name)).map((name) => client.callTool(name, {})),
+        );
+        for (const name of ["test_mrtr_no_state", "test_mrtr_no_result_type"]) {
+          if (tools.includes(name)) await client.callTool(name, {});
+        }
+        break;
+      }
+      case "http-standard-headers": {
+        for (const tool of await client.listAllTools()) await client.callTool(tool.name, argumentsFor(tool as Tool));
+        for (const resource of await client.listAllResources()) await client.readResource(resource.uri);
+        for (const prompt of await client.listAllPrompts()) await client.getPrompt(prompt.name, {});
+        break;
+      }
+      case "http-custom-headers": {
+        await client.listAllTools();
+        const calls = (context.toolCalls ?? []) as Array<{ name: string; arguments: Json }>;
+        for (const call of calls) await client.callTool(call.name, call.arguments as never);
+        break;
+      }
+      case "http-invalid-tool-headers": {
+        // Tools with invalid x-mcp-header annotations never reach this list.
+        for (const tool of await client.listAllTools()) await client.callTool(tool.name, argumentsFor(tool as Tool));
+        break;
+      }
+      default: {
+        const tools = await client.listAllTools();
+        log(`listed ${tools.length} tool(s)`);
+      }
+    }
+  } finally {
+    await client.close();
+  }
+}
+
+if (!url || !/^https?:\/\//.test(url)) {
+  console.error("usage: everything-client <server-url>  (MCP_CONFORMANCE_SCENARIO names the scenario)");
+  process.exit(2);
+}
+try {
+  await run(url);
+} catch (error) {
+  log("failed:", error instanceof Error ? error.message : error);
+  process.exit(1);
+}

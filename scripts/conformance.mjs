@@ -1,0 +1,135 @@
+// Conformance step of `npm test`: runs the official MCP conformance suite
+// (@modelcontextprotocol/conformance, pinned in tools/conformance) against the
+// everything-server and everything-client examples, with the 2026-07-28
+// requirement set. The CLI runs under the Node 22 pinned there; the examples
+// run under this Node (the SDK supports Node 20), from the built dist/.
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const tools = join(root, "tools/conformance");
+const cli = join(tools, "node_modules/@modelcontextprotocol/conformance/dist/index.js");
+const node22 = join(tools, "node_modules/node/bin/node");
+const revision = "2026-07-28";
+const serverMain = join(root, "dist/examples/everything-server/main.js");
+const clientMain = "dist/examples/everything-client/main.js";
+
+function fail(message) {
+  console.error(`\n✗ conformance: ${message}`);
+  process.exit(1);
+}
+
+if (!existsSync(cli) || !existsSync(node22)) {
+  console.error("conformance: installing the pinned tools (npm ci --prefix tools/conformance)…");
+  const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+  const installed = spawnSync(npm, ["ci", "--prefix", tools, "--no-audit", "--no-fund"], { stdio: "inherit" });
+  if (installed.status !== 0) fail("could not install tools/conformance");
+}
+if (!existsSync(serverMain)) fail("dist/examples is missing: run `node scripts/build.mjs` first");
+
+const version = spawnSync(node22, ["--version"], { encoding: "utf8" }).stdout.trim();
+console.error(`conformance: CLI under Node ${version}, examples under Node ${process.version}`);
+
+/** Scenario names a requirement set lists for one leg. */
+function required(leg) {
+  const yaml = readFileSync(join(tools, `node_modules/@modelcontextprotocol/conformance/requirements/${revision}.yaml`), "utf8");
+  const names = [];
+  let inLeg = false;
+  for (const line of yaml.split("\n")) {
+    if (/^\S/.test(line)) inLeg = line.startsWith(`${leg}:`);
+    else if (inLeg) {
+      const match = /^ {2}- ([^\s#]+)/.exec(line);
+      if (match) names.push(match[1]);
+    }
+  }
+  return names;
+}
+
+/** Per-scenario check counts from the CLI's summary lines (`✓ name: 3 passed, 0 failed`). */
+function summarize(output, leg) {
+  const scores = new Map();
+  for (const match of output.matchAll(/^([✓✗]) (\S+): (\d+) passed, (\d+) failed(?:, (\d+) warnings)?/gm)) {
+    scores.set(match[2], { ok: match[1] === "✓", passed: Number(match[3]), failed: Number(match[4]), warnings: Number(match[5] ?? 0) });
+  }
+  const names = required(leg);
+  const scored = names.filter((name) => !(leg === "client" && name.startsWith("auth/")));
+  const missing = scored.filter((name) => !scores.has(name));
+  const passing = scored.filter((name) => scores.get(name)?.ok);
+  const checks = scored.reduce((sum, name) => sum + (scores.get(name)?.passed ?? 0), 0);
+  const failedChecks = scored.reduce((sum, name) => sum + (scores.get(name)?.failed ?? 0), 0);
+  const excused = names.length - scored.length;
+  console.error(
+    `conformance ${leg}: ${passing.length}/${scored.length} required scenarios pass (${checks} checks passed, ${failedChecks} failed)` +
+      (excused ? `; ${excused} auth/* scenarios excused by tools/conformance/expected-failures.yml` : ""),
+  );
+  for (const name of scored.filter((n) => !scores.get(n)?.ok)) console.error(`  ✗ ${name}${missing.includes(name) ? " (did not run)" : ""}`);
+  return passing.length === scored.length;
+}
+
+function runCli(args, label) {
+  return new Promise((resolve) => {
+    const child = spawn(node22, [cli, ...args], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (chunk) => (output += chunk));
+    child.stderr.on("data", (chunk) => (output += chunk));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 15 * 60_000);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      if (process.env.CONFORMANCE_VERBOSE) console.error(output);
+      console.error(`conformance ${label}: CLI exit ${code}`);
+      resolve({ code, output });
+    });
+  });
+}
+
+function startServer() {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [serverMain, "--port", "0"], { cwd: root, stdio: ["ignore", "ignore", "pipe"] });
+    let err = "";
+    const timer = setTimeout(() => {
+      child.kill();
+      reject(new Error(`everything-server did not start within 20 s:\n${err}`));
+    }, 20_000);
+    child.stderr.on("data", (chunk) => {
+      err += chunk;
+      const match = /MCP endpoint: (\S+)/.exec(err);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ child, url: match[1] });
+      }
+    });
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`everything-server exited (code ${code}) before listening:\n${err}`));
+    });
+  });
+}
+
+const results = mkdtempSync(join(tmpdir(), "mcp-roundtrip-conformance-"));
+let ok = true;
+try {
+  const server = await startServer();
+  try {
+    const run = await runCli(["server", "--url", server.url, "--requirements", revision, "-o", join(results, "server")], "server");
+    ok = summarize(run.output, "server") && run.code === 0 && ok;
+  } finally {
+    server.child.kill();
+  }
+  // The runner splits --command on spaces and appends the server URL.
+  const command = `${process.execPath} ${clientMain}`;
+  if (command.split(" ").length !== 2) fail(`the Node path contains a space, which the conformance runner cannot pass: ${process.execPath}`);
+  const run = await runCli(
+    ["client", "--command", command, "--requirements", revision, "--expected-failures", join(tools, "expected-failures.yml"), "-o", join(results, "client")],
+    "client",
+  );
+  ok = summarize(run.output, "client") && run.code === 0 && ok;
+} catch (error) {
+  fail(error instanceof Error ? error.message : String(error));
+} finally {
+  if (ok) rmSync(results, { recursive: true, force: true });
+  else console.error(`conformance: results kept in ${results}`);
+}
+if (!ok) fail(`a required ${revision} scenario failed (rerun with CONFORMANCE_VERBOSE=1 for the CLI's output)`);

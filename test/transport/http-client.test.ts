@@ -1,0 +1,187 @@
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { HttpTransportError, serveHttp, StreamableHttpClientTransport, type HttpServerHandle } from "mcp-roundtrip/http";
+import type { JsonRpcNotification } from "mcp-roundtrip";
+import { decodeHeaderValue, encodeHeaderValue, paramHeadersOf } from "../../runtime/transport/mcp-headers.js";
+import { META, rpc, stubServer } from "./helpers.js";
+
+/** A scripted HTTP peer: records each request and answers with what `reply` returns. */
+async function scriptedServer(reply: (body: Record<string, unknown>, request: IncomingMessage) => { status?: number; headers?: Record<string, string>; body: string }) {
+  const requests: Array<{ headers: IncomingMessage["headers"]; body: Record<string, unknown> }> = [];
+  const server: Server = createServer((request, response) => {
+    let text = "";
+    request.on("data", (chunk) => (text += chunk));
+    request.on("end", () => {
+      const body = JSON.parse(text);
+      requests.push({ headers: request.headers, body });
+      const answer = reply(body, request);
+      response.writeHead(answer.status ?? 200, answer.headers ?? { "content-type": "application/json" });
+      response.end(answer.body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${address.port}/mcp`,
+    requests,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe("StreamableHttpClientTransport against this SDK's HTTP server", () => {
+  let server: HttpServerHandle;
+  const { handler, seen } = stubServer({
+    "slow/progress": async (params, context) => {
+      const token = (params._meta as Record<string, unknown>).progressToken;
+      for (const progress of [1, 2, 3]) {
+        await context.sendNotification!({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: token, progress } });
+      }
+      return { resultType: "complete", ok: true };
+    },
+  });
+  beforeAll(async () => {
+    server = await serveHttp(handler, {
+      verifyToken: (token) => (token.startsWith("good") ? { clientId: "c", subject: token, scopes: [] } : null),
+    });
+  });
+  afterAll(() => server.close());
+
+  it("round-trips a request with the required headers and a bearer token from a provider", async () => {
+    let calls = 0;
+    const transport = new StreamableHttpClientTransport(server.url, { token: () => `good-${++calls}` });
+    const response = await transport.request(rpc("tools/call", { name: "echo" }) as never);
+    expect(response).toMatchObject({ id: 1, result: { content: [{ text: "called echo" }] } });
+    const headers = seen.at(-1)!.context!.headers!;
+    expect(headers.get("mcp-method")).toBe("tools/call");
+    expect(headers.get("mcp-name")).toBe("echo");
+    expect(headers.get("mcp-protocol-version")).toBe("2026-07-28");
+    expect(seen.at(-1)!.context!.authInfo!.subject).toBe("good-1");
+    await transport.request(rpc("tools/call", { name: "echo" }, 2) as never);
+    expect(seen.at(-1)!.context!.authInfo!.subject).toBe("good-2");
+    await transport.close();
+  });
+
+  it("reads an SSE response and hands notifications to the caller", async () => {
+    const transport = new StreamableHttpClientTransport(server.url, { token: "good" });
+    const notes: JsonRpcNotification[] = [];
+    const response = await transport.request(
+      { jsonrpc: "2.0", id: "s", method: "slow/progress", params: { _meta: { ...META, progressToken: 9 } } },
+      { onNotification: (n) => notes.push(n) },
+    );
+    expect(response).toEqual({ jsonrpc: "2.0", id: "s", result: { resultType: "complete", ok: true } });
+    expect(notes.map((n) => n.params?.progress)).toEqual([1, 2, 3]);
+  });
+
+  it("returns protocol errors from 4xx responses as JSON-RPC errors", async () => {
+    const transport = new StreamableHttpClientTransport(server.url, { token: "good" });
+    const response = await transport.request({ jsonrpc: "2.0", id: 5, method: "nope", params: { _meta: META } });
+    expect(response).toMatchObject({ id: 5, error: { code: -32601 } });
+  });
+
+  it("throws HttpTransportError with the challenge on 401", async () => {
+    const transport = new StreamableHttpClientTransport(server.url);
+    const error = await transport.request(rpc("tools/list") as never).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HttpTransportError);
+    expect((error as HttpTransportError).status).toBe(401);
+    expect((error as HttpTransportError).wwwAuthenticate).toMatch(/^Bearer/);
+  });
+
+  it("rejects with the abort reason when the signal fires", async () => {
+    const transport = new StreamableHttpClientTransport(server.url, { token: "good" });
+    const controller = new AbortController();
+    controller.abort(new Error("stop"));
+    await expect(transport.request(rpc("tools/list") as never, { signal: controller.signal })).rejects.toThrow("stop");
+  });
+
+  it("refuses URLs that are not http(s)", () => {
+    expect(() => new StreamableHttpClientTransport("ftp://example.com/mcp")).toThrow(TypeError);
+    expect(() => new StreamableHttpClientTransport("not a url")).toThrow(TypeError);
+  });
+});
+
+describe("x-mcp-header parameters", () => {
+  const tools = [
+    {
+      name: "query",
+      inputSchema: {
+        type: "object",
+        properties: {
+          region: { type: "string", "x-mcp-header": "Region" },
+          priority: { type: "integer", "x-mcp-header": "Priority" },
+          verbose: { type: "boolean", "x-mcp-header": "Verbose" },
+          nested: { type: "object", properties: { tenant: { type: "string", "x-mcp-header": "Tenant" } } },
+          text: { type: "string" },
+        },
+      },
+    },
+    { name: "bad_number", inputSchema: { type: "object", properties: { score: { type: "number", "x-mcp-header": "Score" } } } },
+    { name: "bad_dup", inputSchema: { type: "object", properties: { a: { type: "string", "x-mcp-header": "X" }, b: { type: "string", "x-mcp-header": "x" } } } },
+    { name: "bad_items", inputSchema: { type: "object", properties: { list: { type: "array", items: { type: "string", "x-mcp-header": "Item" } } } } },
+    { name: "bad_space", inputSchema: { type: "object", properties: { a: { type: "string", "x-mcp-header": "My Header" } } } },
+    { name: "plain", inputSchema: { type: "object" } },
+  ];
+  let peer: Awaited<ReturnType<typeof scriptedServer>>;
+  beforeAll(async () => {
+    peer = await scriptedServer((body) => ({
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: body.id,
+        result: body.method === "tools/list" ? { resultType: "complete", tools } : { resultType: "complete", content: [] },
+      }),
+    }));
+  });
+  afterAll(() => peer.close());
+
+  it("drops tools with invalid annotations from tools/list, with a warning", async () => {
+    const warnings: string[] = [];
+    const transport = new StreamableHttpClientTransport(peer.url, { onWarning: (w) => warnings.push(w) });
+    const response = await transport.request(rpc("tools/list") as never);
+    expect(((response as unknown as { result: { tools: Array<{ name: string }> } }).result.tools).map((t) => t.name)).toEqual(["query", "plain"]);
+    expect(warnings).toHaveLength(4);
+    expect(warnings.join("\n")).toContain("bad_number");
+  });
+
+  it("mirrors annotated parameters into Mcp-Param-* headers, encoded, omitting null", async () => {
+    const transport = new StreamableHttpClientTransport(peer.url, { onWarning: () => {} });
+    await transport.request(rpc("tools/list") as never);
+    await transport.request(
+      rpc("tools/call", { name: "query", arguments: { region: "Köln ", priority: 42, verbose: null, nested: { tenant: "acme" }, text: "SELECT 1" } }, 2) as never,
+    );
+    const headers = peer.requests.at(-1)!.headers;
+    expect(headers["mcp-param-region"]).toBe(`=?base64?${Buffer.from("Köln ").toString("base64")}?=`);
+    expect(headers["mcp-param-priority"]).toBe("42");
+    expect(headers["mcp-param-tenant"]).toBe("acme");
+    expect(headers["mcp-param-verbose"]).toBeUndefined();
+    expect(headers["mcp-param-text"]).toBeUndefined();
+    expect(headers["mcp-name"]).toBe("query");
+  });
+});
+
+describe("header value encoding", () => {
+  it("round-trips every string through encode/decode", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "grapheme" }), (value) => {
+        const encoded = encodeHeaderValue(value);
+        expect(/^[\x20-\x7e]*$/.test(encoded)).toBe(true);
+        expect(decodeHeaderValue(encoded)).toBe(value);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("encodes the spec's examples", () => {
+    expect(encodeHeaderValue("us-west1")).toBe("us-west1");
+    expect(encodeHeaderValue("Hello, 世界")).toBe("=?base64?SGVsbG8sIOS4lueVjA==?=");
+    expect(encodeHeaderValue(" padded ")).toBe("=?base64?IHBhZGRlZCA=?=");
+    expect(encodeHeaderValue("=?base64?literal?=")).toBe("=?base64?PT9iYXNlNjQ/bGl0ZXJhbD89?=");
+  });
+
+  it("accepts valid annotations reachable through properties only", () => {
+    expect(paramHeadersOf({ type: "object", properties: { a: { type: "integer", "x-mcp-header": "A" } } })).toEqual({
+      ok: true,
+      headers: [{ header: "A", path: ["a"], type: "integer" }],
+    });
+    expect(paramHeadersOf({ type: "object", anyOf: [{ properties: { a: { type: "string", "x-mcp-header": "A" } } }] }).ok).toBe(false);
+  });
+});
