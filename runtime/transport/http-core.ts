@@ -79,8 +79,12 @@ export interface IncomingHttp {
   url(): string;
   /** The body, or `null` when it exceeds `limit` bytes. */
   readBody(limit: number): Promise<Uint8Array | null>;
-  /** Aborted when the client goes away before the response is complete. */
-  signal: AbortSignal;
+  /**
+   * Registers `listener` to run once if the client goes away before the
+   * response is complete (a callback rather than an `AbortSignal`: most
+   * requests never need one, and signals are costly to create per request).
+   */
+  onGone(listener: () => void): void;
 }
 
 /** An open SSE response. */
@@ -214,11 +218,15 @@ function clip(value: string): string {
 }
 
 function mediaTypeOf(value: string | null): string {
+  if (value === "application/json") return value;
   return (value ?? "").split(";")[0]!.trim().toLowerCase();
 }
 
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
 /** True when an `Accept` header admits both JSON and SSE (wildcards count). */
 function acceptsJsonAndSse(accept: string | null): boolean {
+  if (accept === "application/json, text/event-stream") return true;
   if (!accept) return false;
   const types = accept.split(",").map((part) => mediaTypeOf(part));
   const admits = (type: string) => {
@@ -307,7 +315,7 @@ export async function serveHttpExchange(
 
   let message: unknown;
   try {
-    message = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+    message = JSON.parse(utf8.decode(bytes));
   } catch {
     reject(400, JsonRpcErrorCode.ParseError, "Parse error: the body is not valid UTF-8 JSON.");
     return;
@@ -463,26 +471,37 @@ async function dispatch(
   envelopeInvalid: boolean,
   authInfo: AuthInfo | undefined,
 ): Promise<void> {
-  const cancel = new AbortController();
-  const onClientGone = () => cancel.abort(new Error("The client closed the HTTP request."));
-  if (request.signal.aborted) onClientGone();
-  else request.signal.addEventListener("abort", onClientGone, { once: true });
+  // The handler's signal is created only if it asks for one: most never do.
+  let cancel: AbortController | undefined;
+  let gone = false;
+  const abort = () => {
+    if (gone) return;
+    gone = true;
+    cancel?.abort(new Error("The client closed the HTTP request."));
+  };
+  request.onGone(abort);
 
   let stream: HttpStream | undefined;
   let finished = false;
   let headersCache: Headers | undefined;
 
   const context: RequestContext = {
-    signal: cancel.signal,
+    get signal() {
+      if (!cancel) {
+        cancel = new AbortController();
+        if (gone) cancel.abort(new Error("The client closed the HTTP request."));
+      }
+      return cancel.signal;
+    },
     get headers() {
       return (headersCache ??= request.headers());
     },
     sendNotification: isRequest
       ? (notification: JsonRpcNotification) => {
           // After the final response or a closed stream nothing more may be sent.
-          if (finished || cancel.signal.aborted) return;
+          if (finished || gone) return;
           if (!stream) {
-            stream = reply.stream({ ...SSE_HEADERS }, onClientGone);
+            stream = reply.stream({ ...SSE_HEADERS }, abort);
           }
           try {
             stream.write(sseEvent(notification));
@@ -503,8 +522,6 @@ async function dispatch(
     response = isRequest
       ? { jsonrpc: "2.0", id: message.id as string | number, error: { code: JsonRpcErrorCode.InternalError, message: "Internal error" } }
       : undefined;
-  } finally {
-    request.signal.removeEventListener("abort", onClientGone);
   }
 
   if (!isRequest) {
@@ -512,7 +529,7 @@ async function dispatch(
     reply.send(202, {}, "");
     return;
   }
-  if (cancel.signal.aborted) {
+  if (gone) {
     finished = true;
     stream?.end();
     return;

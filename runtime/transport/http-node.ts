@@ -94,17 +94,21 @@ function readNodeBody(request: IncomingMessage, limit: number): Promise<Uint8Arr
 }
 
 function exchange(request: IncomingMessage, response: ServerResponse, path: string, host: string, port: number) {
-  const gone = new AbortController();
-  response.on("close", () => {
-    if (!response.writableFinished) gone.abort();
-  });
   const incoming: IncomingHttp = {
     method: request.method ?? "GET",
     header: (name) => headerOf(request, name),
     headers: () => headersOf(request),
     url: () => `http://${request.headers.host ?? `${host}:${port}`}${request.url ?? path}`,
     readBody: (limit) => readNodeBody(request, limit),
-    signal: gone.signal,
+    onGone(listener) {
+      if (response.destroyed && !response.writableFinished) {
+        listener();
+        return;
+      }
+      response.once("close", () => {
+        if (!response.writableFinished) listener();
+      });
+    },
   };
   const reply: HttpReply = {
     send(status, headers, body) {
@@ -117,10 +121,10 @@ function exchange(request: IncomingMessage, response: ServerResponse, path: stri
       response.writeHead(status, { ...headers, "content-length": String(Buffer.byteLength(body)) });
       response.end(body);
     },
-    stream(headers, onClose) {
+    // A stream the client closes is reported through onGone, like any early close.
+    stream(headers) {
       response.writeHead(200, headers);
       response.flushHeaders();
-      gone.signal.addEventListener("abort", onClose, { once: true });
       return {
         write(text) {
           if (!response.writableEnded && !response.destroyed) response.write(text);

@@ -36,7 +36,10 @@ function incomingFromRequest(request: Request): IncomingHttp {
     header: (name) => request.headers.get(name),
     headers: () => request.headers,
     url: () => request.url,
-    signal: request.signal,
+    onGone(listener) {
+      if (request.signal.aborted) listener();
+      else request.signal.addEventListener("abort", listener, { once: true });
+    },
     async readBody(limit) {
       if (!request.body) return new Uint8Array(0);
       const reader = request.body.getReader();

@@ -245,6 +245,27 @@ describe("Streamable HTTP server limits and security", () => {
     expect(observed?.aborted).toBe(true);
   });
 
+  it("cancels the handler when the web response stream is cancelled", async () => {
+    let finish!: (aborted: boolean) => void;
+    const done = new Promise<boolean>((resolve) => (finish = resolve));
+    const handler: MessageHandler = {
+      async handle(message, context?: RequestContext) {
+        await context!.sendNotification!({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: 1, progress: 0 } });
+        const signal = context!.signal!;
+        await new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
+        finish(signal.aborted);
+        return { jsonrpc: "2.0", id: (message as { id: number }).id, result: {} };
+      },
+    };
+    const handle = createHttpHandler(handler);
+    const response = await handle(new Request("http://127.0.0.1/mcp", { method: "POST", headers: mcpHeaders("tools/list"), body: JSON.stringify(rpc("tools/list")) }));
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    const reader = response.body!.getReader();
+    await reader.read();
+    await reader.cancel();
+    expect(await done).toBe(true);
+  });
+
   it("rejects invalid option values with clear errors", () => {
     const { handler } = stubServer();
     expect(() => createHttpHandler(handler, { maxBodyBytes: 0 })).toThrow(RangeError);
