@@ -8,7 +8,7 @@ import { CONCURRENCY } from "./catalog.mjs";
  * @property {string} label
  * @property {string} numerator workload id
  * @property {string} denominator workload id
- * @property {"value"|"maxRssBytes"} [field] what is compared; `value` by default
+ * @property {"value"|"maxRssBytes"|"cpuMicrosPerOp"} [field] what is compared; `value` by default
  * @property {number} [numeratorScale] multiplies the numerator first (2 turns MRTR calls/s into requests/s)
  * @property {number} [atLeast] the budget: the ratio must reach this
  */
@@ -38,6 +38,8 @@ export function comparisons() {
     { id: "rss.sustained.throughput", label: "sustained in-process MRTR (c=16) throughput: ours / official 2026 path", numerator: "rss.mrtr.ours", denominator: "rss.mrtr.official2026" },
     { id: "seal.node", label: "seal + verify, 300 B: ours (node:crypto) / official HMAC", numerator: "seal.ours.node", denominator: "seal.official", atLeast: 7 },
     { id: "seal.noble", label: "seal + verify, 300 B: ours (@noble/ciphers) / official HMAC", numerator: "seal.ours.noble", denominator: "seal.official", atLeast: 7 },
+    { id: "seal.node.cpu", label: "seal + verify, 300 B, process CPU per op: official HMAC / ours (node:crypto)", numerator: "seal.official", denominator: "seal.ours.node", field: "cpuMicrosPerOp" },
+    { id: "seal.noble.cpu", label: "seal + verify, 300 B, process CPU per op: official HMAC / ours (@noble/ciphers)", numerator: "seal.official", denominator: "seal.ours.noble", field: "cpuMicrosPerOp" },
     { id: "validate", label: "validate tools/call request + result: ours (AJV) / official (zod)", numerator: "validate.ours", denominator: "validate.official" },
   );
   for (const c of CONCURRENCY) {

@@ -29,6 +29,7 @@ export function renderMarkdown({ environment: env, rows, ratios, budgets }) {
     `- Every figure is the median of ${env.reps} repetition(s). Each repetition is a fresh worker process: ${env.warmupMs} ms of warm-up, then a ${env.windowMs} ms timed window (also capped at ${env.maxOps.toLocaleString("en-US")} operations); the pending-exchange figure uses ${env.pendingCount.toLocaleString("en-US")} exchanges after ${env.pendingWarmup.toLocaleString("en-US")} warm-up ones.`,
     "- Repetitions are interleaved: repetition *i* of every workload runs before repetition *i + 1* of any, and compared workloads run back to back. A ratio is the median over repetitions of (numerator *i* / denominator *i*).",
     `- Isolation: ${env.isolation}. Peak RSS is \`process.resourceUsage().maxRSS\` of the worker, which holds client and server: the whole workload.`,
+    "- CPU per op is the worker's process CPU time (user + system, every thread) over the timed window divided by the operations: steadier than wall-clock on a shared machine, and it counts work the official codec hands to the Web Crypto thread pool.",
     "- Every worker checks its first result (right text, state round-tripped) before timing, and must exit on its own after closing its servers and clients.",
     "",
   );
@@ -49,7 +50,7 @@ export function renderMarkdown({ environment: env, rows, ratios, budgets }) {
     const bytes = section.group === "pending";
     const header = bytes
       ? ["workload", "heap growth (median)", "per exchange", "min … max", "peak RSS"]
-      : ["workload", "c", `${sectionRows[0].unit} (median)`, micro ? "per op" : "requests/s", "min … max", "peak RSS"];
+      : ["workload", "c", `${sectionRows[0].unit} (median)`, micro ? "per op" : "requests/s", "CPU per op", "min … max", "peak RSS"];
     lines.push(`| ${header.join(" | ")} |`, `|${header.map(() => "---").join("|")}|`);
     for (const row of sectionRows) {
       if (row.error) {
@@ -61,7 +62,8 @@ export function renderMarkdown({ environment: env, rows, ratios, budgets }) {
         lines.push(`| ${row.label} | ${formatBytes(row.median)} | ${formatBytes(row.median / env.pendingCount)} | ${range} | ${formatBytes(row.medianRss)} |`);
       } else {
         const extra = micro ? formatMicros(row.median) : formatRate(row.median * (row.roundTrips ?? 1));
-        lines.push(`| ${row.label} | ${row.concurrency ?? 1} | ${formatFigure(row.median, row.unit)} | ${extra} | ${range} | ${formatBytes(row.medianRss)} |`);
+        const cpu = row.medianCpu === undefined ? "–" : formatMicros(1e6 / row.medianCpu);
+        lines.push(`| ${row.label} | ${row.concurrency ?? 1} | ${formatFigure(row.median, row.unit)} | ${extra} | ${cpu} | ${range} | ${formatBytes(row.medianRss)} |`);
       }
     }
     lines.push("");

@@ -24,16 +24,24 @@ export async function measureOnce(spec, runProfile) {
   try {
     const limits = { concurrency: spec.concurrency ?? 1, maxOps: profile.maxOps };
     let measured;
+    let cpu;
     if (spec.mode === "sync") {
       instance.check(instance.callSync());
       driveSync(instance.callSync, { ...limits, durationMs: profile.warmupMs });
+      const cpuBefore = process.cpuUsage();
       measured = driveSync(instance.callSync, { ...limits, durationMs: profile.windowMs });
+      cpu = process.cpuUsage(cpuBefore);
     } else {
       instance.check(await instance.call());
       await driveAsync(instance.call, { ...limits, durationMs: profile.warmupMs });
+      const cpuBefore = process.cpuUsage();
       measured = await driveAsync(instance.call, { ...limits, durationMs: profile.windowMs });
+      cpu = process.cpuUsage(cpuBefore);
     }
-    return { id: spec.id, value: measured.perSecond, ops: measured.ops, ms: measured.ms };
+    // Process CPU time (every thread, so work handed to a thread pool counts
+    // too): steadier than wall-clock when other processes share the cores.
+    const cpuMicrosPerOp = (cpu.user + cpu.system) / Math.max(1, measured.ops);
+    return { id: spec.id, value: measured.perSecond, ops: measured.ops, ms: measured.ms, cpuMicrosPerOp };
   } finally {
     await instance.close();
   }

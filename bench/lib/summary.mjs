@@ -16,7 +16,8 @@ export function summarise({ workloads, samples, failures, environment }) {
     }
     const values = reps.map((r) => r.value);
     const rss = reps.map((r) => r.maxRssBytes);
-    return { ...base, reps: reps.length, median: median(values), ...spread(values), values, rss, medianRss: median(rss) };
+    const cpu = reps.every((r) => Number.isFinite(r.cpuMicrosPerOp)) ? reps.map((r) => r.cpuMicrosPerOp) : undefined;
+    return { ...base, reps: reps.length, median: median(values), ...spread(values), values, rss, medianRss: median(rss), cpu, medianCpu: cpu && median(cpu) };
   });
   const byId = new Map(rows.map((row) => [row.id, row]));
 
@@ -29,7 +30,7 @@ export function summarise({ workloads, samples, failures, environment }) {
     if (top.error || bottom.error) {
       entry.unavailable = `${top.error ? comparison.numerator : comparison.denominator} did not run`;
     } else {
-      const field = comparison.field === "maxRssBytes" ? "rss" : "values";
+      const field = { maxRssBytes: "rss", cpuMicrosPerOp: "cpu" }[comparison.field] ?? "values";
       const scale = comparison.numeratorScale ?? 1;
       entry.ratio = pairedRatio(top[field].map((v) => v * scale), bottom[field]);
     }
