@@ -14,7 +14,7 @@ const utf8 = new TextEncoder();
  *
  * @internal
  */
-export const nobleBackend: CryptoBackend = Object.freeze({
+export const nobleBackend: CryptoBackend = /* @__PURE__ */ Object.freeze({
   name: "noble" as const,
   sha256: (data: Uint8Array) => sha256(data),
   hkdfSha256: (ikm: Uint8Array, info: Uint8Array, length: number) => hkdf(sha256, ikm, undefined, info, length),

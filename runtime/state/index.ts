@@ -17,14 +17,14 @@ export {
 export { MIN_SECRET_BYTES, type RequestStateSecret } from "./keys.js";
 export { principalOf } from "./principal.js";
 export { MemoryReplayStore, type MemoryReplayStoreOptions, type ReplayStore } from "./replay.js";
-export {
-  type MintInput,
-  type RequestBinding,
-  type RequestStateKeySource,
-  type RequestStateLogger,
-  type RequestStateRejection,
-  type RequestStateRejectionReason,
-  RequestStateSecurity,
-  type RequestStateSecurityOptions,
-} from "./security.js";
+export { RequestStateSecurity } from "./security.js";
+export type {
+  MintInput,
+  RequestBinding,
+  RequestStateKeySource,
+  RequestStateLogger,
+  RequestStateRejection,
+  RequestStateRejectionReason,
+  RequestStateSecurityOptions,
+} from "./security-types.js";
 export { __TESTS } from "./testing.js";

@@ -1,5 +1,5 @@
 import type { RequestContext } from "../transport/types.js";
-import type { CryptoBackend, CryptoBackendChoice } from "./backend.js";
+import type { CryptoBackend } from "./backend.js";
 import { AesGcmCodec, type RequestStateCodec } from "./codec.js";
 import {
   argumentsDigest,
@@ -10,106 +10,28 @@ import {
   serializeEnvelope,
 } from "./envelope.js";
 import { InvalidRequestState } from "./errors.js";
-import { describe, KEY_GENERATION_HINT, type RequestStateSecret, secretBytes } from "./keys.js";
+import { describe, KEY_GENERATION_HINT, secretBytes } from "./keys.js";
 import { principalOf } from "./principal.js";
 import type { ReplayStore } from "./replay.js";
+import {
+  assertBinding,
+  assertCodec,
+  checkFunction,
+  checkPositive,
+  describeError,
+  utf8Length,
+} from "./security-checks.js";
+import type {
+  MintInput,
+  RequestBinding,
+  RequestStateKeySource,
+  RequestStateLogger,
+  RequestStateRejection,
+  RequestStateRejectionReason,
+  RequestStateSecurityOptions,
+} from "./security-types.js";
 import { selectBackend } from "./select-backend.js";
 
-/** Where sealing keys come from: a key ring for the built-in codec, or your own codec. Exactly one. */
-export type RequestStateKeySource =
-  | { keys: readonly RequestStateSecret[]; codec?: undefined }
-  | { codec: RequestStateCodec; keys?: undefined };
-
-/** Policy options of {@link RequestStateSecurity}. */
-export interface RequestStateSecurityOptions {
-  /** Seconds a sealed round stays valid (default 600). Each round is sealed afresh. */
-  ttl?: number;
-  /**
-   * The audience claim sealed into every token and required of every
-   * incoming one. Overrides the audience a caller passes to `mint`/`verify`.
-   */
-  audience?: string;
-  /**
-   * Supplies the principal from your own identity signal (a proxy header, a
-   * session) when authentication happens outside the SDK. When set, it alone
-   * decides the principal of a request context; returning `undefined` binds none.
-   */
-  bindPrincipal?: (context: RequestContext) => string | undefined | null;
-  /** Incoming tokens longer than this many UTF-8 bytes are rejected before any crypto (default 65,536). */
-  maxStateBytes?: number;
-  /** A one-time-use store: a token accepted once is rejected afterwards. Off by default. */
-  replay?: ReplayStore;
-  /** Receives one warning per rejected token, with the real reason. Default: `console.warn`. */
-  logger?: RequestStateLogger;
-  /** The clock, in seconds since the epoch (default `Date.now() / 1000`). For tests. */
-  now?: () => number;
-  /**
-   * Crypto implementation: `"auto"` (default), `"node"` or `"noble"`. `"auto"` uses node:crypto
-   * where `process.getBuiltinModule` reaches it (Node ≥ 20.16, Bun, Deno) and `@noble/ciphers`
-   * elsewhere; both produce and accept the same tokens.
-   */
-  crypto?: CryptoBackendChoice;
-}
-
-/** Why a token was rejected. Logged, never sent to the peer. */
-export type RequestStateRejectionReason =
-  | "not_a_string"
-  | "too_large"
-  | "unseal_failed"
-  | "codec_error"
-  | "malformed_envelope"
-  | "issued_in_future"
-  | "expired"
-  | "method_mismatch"
-  | "target_mismatch"
-  | "arguments_mismatch"
-  | "audience_mismatch"
-  | "principal_missing"
-  | "principal_unexpected"
-  | "principal_mismatch"
-  | "principal_unavailable"
-  | "replayed"
-  | "replay_store_error";
-
-/** What the logger learns about a rejection. Holds no token, key, principal or arguments. */
-export interface RequestStateRejection {
-  reason: RequestStateRejectionReason;
-  method: string;
-  target: string;
-  /** A human-readable explanation. */
-  detail: string;
-}
-
-/** Where rejections are reported. */
-export interface RequestStateLogger {
-  warn(message: string, rejection: RequestStateRejection): void;
-}
-
-/** What binds a token to one request: the fields shared by `mint` and `verify`. */
-export interface RequestBinding {
-  /** The JSON-RPC method: `"tools/call"`, `"prompts/get"` or `"resources/read"`. */
-  method: string;
-  /** The tool or prompt name, or the resource URI. */
-  target: string;
-  /** The request's arguments; absent counts as `{}`. */
-  arguments?: unknown;
-  /**
-   * The principal to bind, e.g. {@link principalOf}(authInfo). When absent and
-   * `context` is given, it is derived from the context (see `principalFor`).
-   */
-  principal?: string;
-  /** The request context, used to derive the principal when `principal` is absent. */
-  context?: RequestContext;
-  /** The audience, unless the security object has its own. */
-  audience?: string;
-  /** The current time in seconds since the epoch, overriding the clock. */
-  now?: number;
-}
-
-/** What `mint` seals: the binding plus the handler's plaintext state. */
-export interface MintInput extends RequestBinding {
-  state: string;
-}
 
 /** Clock skew tolerated on `iat`, in seconds. */
 const CLOCK_SKEW_SECONDS = 60;
@@ -338,7 +260,7 @@ export class RequestStateSecurity {
     try {
       const unsealed = this.codec.unseal(token);
       // The built-in codec answers synchronously; awaiting only a real promise saves a tick per token.
-      bytes = typeof (unsealed as { then?: unknown }).then === "function" ? await unsealed : unsealed;
+      bytes = typeof (unsealed as { then?: unknown } | null)?.then === "function" ? await unsealed : unsealed;
     } catch (error) {
       if (error instanceof InvalidRequestState) return fail("unseal_failed", error.detail ?? "codec rejected the token");
       return fail("codec_error", `codec.unseal threw ${describeError(error, token)}; failing closed`);
@@ -402,71 +324,4 @@ export class RequestStateSecurity {
     }
     return envelope.s;
   }
-}
-
-function assertBinding(binding: RequestBinding, operation: string): void {
-  if (typeof binding !== "object" || binding === null) {
-    throw new TypeError(`${operation} expected { method, target, arguments? }, got ${describe(binding)}`);
-  }
-  for (const field of ["method", "target"] as const) {
-    if (typeof binding[field] !== "string") {
-      throw new TypeError(`${operation} expected "${field}" to be a string, got ${describe(binding[field])}`);
-    }
-  }
-  for (const field of ["principal", "audience"] as const) {
-    if (binding[field] !== undefined && typeof binding[field] !== "string") {
-      throw new TypeError(`${operation} expected "${field}" to be a string or undefined, got ${describe(binding[field])}`);
-    }
-  }
-  if (binding.now !== undefined && !Number.isFinite(binding.now)) {
-    throw new TypeError(`${operation} expected "now" to be a finite number of seconds, got ${describe(binding.now)}`);
-  }
-}
-
-function assertCodec(codec: unknown): void {
-  const candidate = codec as Partial<RequestStateCodec> | null;
-  if (typeof candidate !== "object" || candidate === null || typeof candidate.seal !== "function" || typeof candidate.unseal !== "function") {
-    throw new TypeError(
-      `RequestStateSecurity: "codec" expected an object with seal(bytes) → string and unseal(string) → bytes, got ${describe(codec)}`,
-    );
-  }
-}
-
-function checkPositive(name: string, value: unknown, integer: boolean): number {
-  if (typeof value !== "number" || !Number.isFinite(value) || value <= 0 || (integer && !Number.isSafeInteger(value))) {
-    throw new RangeError(
-      `RequestStateSecurity: "${name}" expected a positive ${integer ? "integer" : "number"}, got ${typeof value === "number" ? value : describe(value)}`,
-    );
-  }
-  return value;
-}
-
-function checkFunction<T>(name: string, value: T | undefined): T | undefined {
-  if (value !== undefined && typeof value !== "function") {
-    throw new TypeError(`RequestStateSecurity: "${name}" expected a function, got ${describe(value)}`);
-  }
-  return value;
-}
-
-/** Names an error for the log, with the token cut out in case the thrower quoted it. */
-function describeError(error: unknown, token: string): string {
-  const name = error instanceof Error ? error.name : describe(error);
-  const message = error instanceof Error ? error.message : "";
-  const redacted = token.length >= 8 ? message.split(token).join("<requestState>") : message;
-  return message ? `${name}: ${redacted.slice(0, 200)}` : name;
-}
-
-/** UTF-8 length of a string without encoding it. */
-function utf8Length(text: string): number {
-  let bytes = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x80) continue;
-    if (code < 0x800) bytes += 1;
-    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      bytes += 2; // the pair's two code units become four bytes
-      i++;
-    } else bytes += 2;
-  }
-  return bytes;
 }

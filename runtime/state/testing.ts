@@ -2,7 +2,8 @@ import type { CryptoBackend, CryptoBackendChoice } from "./backend.js";
 import { AesGcmCodec } from "./codec.js";
 import { argumentsDigest, principalClaim } from "./envelope.js";
 import { deriveKey, type RequestStateSecret, secretBytes } from "./keys.js";
-import { RANDOM_SOURCE, type RequestStateSecurityOptions } from "./security.js";
+import { RANDOM_SOURCE } from "./security.js";
+import type { RequestStateSecurityOptions } from "./security-types.js";
 import { selectBackend } from "./select-backend.js";
 import { canonicalJson } from "./canonical-json.js";
 
@@ -17,7 +18,7 @@ function hexOf(bytes: Uint8Array): string {
  *
  * @internal
  */
-export const __TESTS = Object.freeze({
+export const __TESTS = /* @__PURE__ */ Object.freeze({
   /** Resolves a backend by name. */
   backend: (choice: CryptoBackendChoice): CryptoBackend => selectBackend(choice),
   /** The derived AES key and key id of a secret, as hex. */

@@ -1,0 +1,101 @@
+import type { RequestContext } from "../transport/types.js";
+import type { CryptoBackendChoice } from "./backend.js";
+import type { RequestStateCodec } from "./codec.js";
+import type { RequestStateSecret } from "./keys.js";
+import type { ReplayStore } from "./replay.js";
+
+/** Where sealing keys come from: a key ring for the built-in codec, or your own codec. Exactly one. */
+export type RequestStateKeySource =
+  | { keys: readonly RequestStateSecret[]; codec?: undefined }
+  | { codec: RequestStateCodec; keys?: undefined };
+
+/** Policy options of `RequestStateSecurity`. */
+export interface RequestStateSecurityOptions {
+  /** Seconds a sealed round stays valid (default 600). Each round is sealed afresh. */
+  ttl?: number;
+  /**
+   * The audience claim sealed into every token and required of every
+   * incoming one. Overrides the audience a caller passes to `mint`/`verify`.
+   */
+  audience?: string;
+  /**
+   * Supplies the principal from your own identity signal (a proxy header, a
+   * session) when authentication happens outside the SDK. When set, it alone
+   * decides the principal of a request context; returning `undefined` binds none.
+   */
+  bindPrincipal?: (context: RequestContext) => string | undefined | null;
+  /** Incoming tokens longer than this many UTF-8 bytes are rejected before any crypto (default 65,536). */
+  maxStateBytes?: number;
+  /** A one-time-use store: a token accepted once is rejected afterwards. Off by default. */
+  replay?: ReplayStore;
+  /** Receives one warning per rejected token, with the real reason. Default: `console.warn`. */
+  logger?: RequestStateLogger;
+  /** The clock, in seconds since the epoch (default `Date.now() / 1000`). For tests. */
+  now?: () => number;
+  /**
+   * Crypto implementation: `"auto"` (default), `"node"` or `"noble"`. `"auto"` uses node:crypto
+   * where `process.getBuiltinModule` reaches it (Node ≥ 20.16, Bun, Deno) and `@noble/ciphers`
+   * elsewhere; both produce and accept the same tokens.
+   */
+  crypto?: CryptoBackendChoice;
+}
+
+/** Why a token was rejected. Logged, never sent to the peer. */
+export type RequestStateRejectionReason =
+  | "not_a_string"
+  | "too_large"
+  | "unseal_failed"
+  | "codec_error"
+  | "malformed_envelope"
+  | "issued_in_future"
+  | "expired"
+  | "method_mismatch"
+  | "target_mismatch"
+  | "arguments_mismatch"
+  | "audience_mismatch"
+  | "principal_missing"
+  | "principal_unexpected"
+  | "principal_mismatch"
+  | "principal_unavailable"
+  | "replayed"
+  | "replay_store_error";
+
+/** What the logger learns about a rejection. Holds no token, key, principal or arguments. */
+export interface RequestStateRejection {
+  reason: RequestStateRejectionReason;
+  method: string;
+  target: string;
+  /** A human-readable explanation. */
+  detail: string;
+}
+
+/** Where rejections are reported. */
+export interface RequestStateLogger {
+  warn(message: string, rejection: RequestStateRejection): void;
+}
+
+/** What binds a token to one request: the fields shared by `mint` and `verify`. */
+export interface RequestBinding {
+  /** The JSON-RPC method: `"tools/call"`, `"prompts/get"` or `"resources/read"`. */
+  method: string;
+  /** The tool or prompt name, or the resource URI. */
+  target: string;
+  /** The request's arguments; absent counts as `{}`. */
+  arguments?: unknown;
+  /**
+   * The principal to bind, e.g. `principalOf(authInfo)`. When absent and
+   * `context` is given, it is derived from the context (see `principalFor`).
+   */
+  principal?: string;
+  /** The request context, used to derive the principal when `principal` is absent. */
+  context?: RequestContext;
+  /** The audience, unless the security object has its own. */
+  audience?: string;
+  /** The current time in seconds since the epoch, overriding the clock. */
+  now?: number;
+}
+
+/** What `mint` seals: the binding plus the handler's plaintext state. */
+export interface MintInput extends RequestBinding {
+  state: string;
+}
