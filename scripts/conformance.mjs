@@ -66,6 +66,9 @@ function summarize(output, leg) {
       (excused ? `; ${excused} auth/* scenarios excused by tools/conformance/expected-failures.yml` : ""),
   );
   for (const name of scored.filter((n) => !scores.get(n)?.ok)) console.error(`  ✗ ${name}${missing.includes(name) ? " (did not run)" : ""}`);
+  // Visibility only: extensions and scenarios added after the release never count.
+  const unscored = /Not scored for [^\n]*\n((?: {2}[✓✗][^\n]*\n?)*)/.exec(output);
+  if (unscored) console.error(`conformance ${leg}, not scored:\n${unscored[1].trimEnd()}`);
   return passing.length === scored.length;
 }
 

@@ -107,6 +107,13 @@ async function run(target: string): Promise<void> {
         for (const tool of await client.listAllTools()) await client.callTool(tool.name, argumentsFor(tool as Tool));
         break;
       }
+      case "json-schema-2020-12-preservation": {
+        // Hand the focal tool's inputSchema back verbatim, so the scenario can see what parsing kept.
+        const tools = await client.listAllTools();
+        const focal = tools.find((tool) => tool.name === "json_schema_2020_12_tool");
+        if (focal) await client.callTool("json_schema_echo", { schema: focal.inputSchema as never });
+        break;
+      }
       default: {
         const tools = await client.listAllTools();
         log(`listed ${tools.length} tool(s)`);

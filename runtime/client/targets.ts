@@ -55,7 +55,13 @@ const TARGET_KINDS: readonly TargetKind[] = [
     matches: (target) =>
       typeof target === "object" && target !== null && typeof (target as { command?: unknown }).command === "string",
     open: (target: CommandTarget) =>
-      StdioClientTransport.spawn({ command: target.command, args: target.args, env: target.env, cwd: target.cwd }),
+      // Extra variables add to this process's environment rather than replace it (PATH, HOME, …).
+      StdioClientTransport.spawn({
+        command: target.command,
+        args: target.args,
+        env: target.env === undefined ? undefined : { ...process.env, ...target.env },
+        cwd: target.cwd,
+      }),
   },
 ];
 

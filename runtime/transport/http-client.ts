@@ -130,6 +130,7 @@ export class StreamableHttpClientTransport implements ClientTransport {
     this.protocolVersion = options.protocolVersion;
   }
 
+  /** Answers requests a 2025-era server sends on a response stream; the answer goes back as a POST. */
   setServerRequestHandler(handler: (request: JsonRpcRequest) => Promise<JsonRpcResponse>): void {
     this.#serverRequestHandler = handler;
   }
@@ -157,6 +158,11 @@ export class StreamableHttpClientTransport implements ClientTransport {
     return response;
   }
 
+  /**
+   * POSTs a notification.
+   *
+   * @throws {HttpTransportError} when the server refuses it with an HTTP error status.
+   */
   async notify(message: JsonRpcNotification): Promise<void> {
     const { response, release } = await this.#post(message, undefined);
     await response.body?.cancel().catch(() => {});
@@ -166,6 +172,7 @@ export class StreamableHttpClientTransport implements ClientTransport {
     }
   }
 
+  /** Aborts every request in flight; later requests are refused. */
   async close(): Promise<void> {
     this.#closed = true;
     for (const controller of this.#inFlight) controller.abort(new Error("The transport was closed."));

@@ -26,6 +26,7 @@ export {
   HttpTransportError,
   type HttpClientTransportOptions,
 } from "./http-client.js";
+export { decodeHeaderValue, encodeHeaderValue, paramHeaderMismatch, paramHeadersOf, type ParamHeader } from "./mcp-headers.js";
 export type { AuthInfo, MessageHandler, RequestContext } from "./types.js";
 
 const encoder = new TextEncoder();

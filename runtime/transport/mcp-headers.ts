@@ -74,6 +74,8 @@ export function encodeHeaderValue(value: string): string {
 export function decodeHeaderValue(raw: string): string | undefined {
   const match = SENTINEL.exec(raw);
   if (match) {
+    // Strict: canonical padded Base64 only (atob alone forgives a missing pad).
+    if ((match[1] ?? "").length % 4 !== 0) return undefined;
     try {
       return new TextDecoder("utf-8", { fatal: true }).decode(base64ToBytes(match[1] ?? ""));
     } catch {
@@ -213,5 +215,46 @@ export function paramHeaderValue(param: ParamHeader, args: unknown): string | un
   if (typeof value === "string") return encodeHeaderValue(value);
   if (typeof value === "boolean") return value ? "true" : "false";
   if (typeof value === "number" && Number.isFinite(value)) return encodeHeaderValue(String(value));
+  return undefined;
+}
+
+/**
+ * Checks the `Mcp-Param-*` headers of a `tools/call` against the tool's
+ * `x-mcp-header` annotations and the call's arguments, as a server that
+ * processes the body must. Returns the `-32020` message to answer with, or
+ * `undefined` when every header matches (or the tool annotates nothing).
+ *
+ * @param inputSchema - the tool's `inputSchema`
+ * @param args - the call's `arguments`
+ * @param headers - the HTTP request headers (`RequestContext.headers`)
+ *
+ * @example
+ * ```ts
+ * const problem = paramHeaderMismatch(tool.inputSchema, params.arguments, ctx.headers);
+ * if (problem) throw new McpError(-32020, problem);
+ * ```
+ */
+export function paramHeaderMismatch(inputSchema: unknown, args: unknown, headers: Headers): string | undefined {
+  const scan = paramHeadersOf(inputSchema);
+  if (!scan.ok) return undefined;
+  for (const param of scan.headers) {
+    let value: unknown = args;
+    for (const key of param.path) {
+      value = typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>)[key] : undefined;
+    }
+    const name = `Mcp-Param-${param.header}`;
+    const raw = headers.get(`${HeaderName.paramPrefix}${param.header.toLowerCase()}`);
+    if (value === undefined || value === null) continue;
+    if (raw === null) return `Header mismatch: the ${name} header is required because the arguments set ${param.path.join(".")}.`;
+    const decoded = decodeHeaderValue(raw);
+    if (decoded === undefined) return `Header mismatch: the ${name} header contains invalid characters or broken Base64.`;
+    const matches =
+      typeof value === "number"
+        ? decoded.trim() !== "" && Number(decoded) === value
+        : typeof value === "boolean"
+          ? decoded === String(value)
+          : decoded === value;
+    if (!matches) return `Header mismatch: the ${name} header does not match the value of ${param.path.join(".")} in the body.`;
+  }
   return undefined;
 }

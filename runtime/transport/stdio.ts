@@ -131,7 +131,7 @@ export function serveStdio(server: MessageHandler, options: ServeStdioOptions = 
   const restoreConsole = options.redirectConsole !== false && stdout === process.stdout ? redirectConsoleToStderr() : () => {};
 
   const write = (message: JsonRpcResponse | JsonRpcNotification) => {
-    if (ended && stdout.writableEnded) return;
+    if (stdout.writableEnded || stdout.destroyed) return;
     try {
       stdout.write(`${JSON.stringify(message)}\n`);
     } catch (error) {
@@ -198,8 +198,15 @@ export function serveStdio(server: MessageHandler, options: ServeStdioOptions = 
     for (const controller of inFlight.values()) controller.abort(new Error("stdin closed."));
     await Promise.allSettled([...running]);
     restoreConsole();
+    stdout.off("error", onStdoutError);
     resolveClosed();
   };
+  // The client went away (EPIPE): stop, rather than die on an unhandled stream error.
+  const onStdoutError = (error: Error) => {
+    report(error);
+    void finish();
+  };
+  stdout.on("error", onStdoutError);
   stdin.once("end", () => void finish());
   stdin.once("close", () => void finish());
   stdin.once("error", (error: Error) => {
@@ -333,10 +340,18 @@ export class StdioClientTransport implements ClientTransport {
     return this.#child.pid;
   }
 
+  /** Answers requests a 2025-era server sends over stdout (its back-channel). */
   setServerRequestHandler(handler: (request: JsonRpcRequest) => Promise<JsonRpcResponse>): void {
     this.#serverRequestHandler = handler;
   }
 
+  /**
+   * Writes a request and resolves with the response carrying its id.
+   * Aborting `options.signal` sends `notifications/cancelled` and rejects with the signal's reason.
+   *
+   * @throws {RangeError} when the id is already in flight.
+   * @throws {Error} when the server process has exited or the transport is closed.
+   */
   request(message: JsonRpcRequest, options: TransportRequestOptions = {}): Promise<JsonRpcResponse> {
     if (this.#closed || this.#exitReason) {
       return Promise.reject(this.#exitReason ?? new Error("The stdio transport is closed; connect again to send more requests."));
@@ -371,11 +386,13 @@ export class StdioClientTransport implements ClientTransport {
     });
   }
 
+  /** Writes a notification. @throws {Error} when the server process has exited or the transport is closed. */
   async notify(message: JsonRpcNotification): Promise<void> {
     if (this.#closed || this.#exitReason) throw this.#exitReason ?? new Error("The stdio transport is closed.");
     this.#send(message);
   }
 
+  /** Ends the child's stdin, waits for it to exit, then escalates to SIGTERM and SIGKILL; rejects pending requests. */
   async close(): Promise<void> {
     if (this.#closed) return this.#exited;
     this.#closed = true;

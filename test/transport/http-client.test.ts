@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { HttpTransportError, serveHttp, StreamableHttpClientTransport, type HttpServerHandle } from "mcp-roundtrip/http";
 import type { JsonRpcNotification } from "mcp-roundtrip";
-import { decodeHeaderValue, encodeHeaderValue, paramHeadersOf } from "../../runtime/transport/mcp-headers.js";
+import { decodeHeaderValue, encodeHeaderValue, paramHeaderMismatch, paramHeadersOf } from "../../runtime/transport/mcp-headers.js";
 import { META, rpc, stubServer } from "./helpers.js";
 
 /** A scripted HTTP peer: records each request and answers with what `reply` returns. */
@@ -158,6 +158,30 @@ describe("x-mcp-header parameters", () => {
   });
 });
 
+describe("HeaderMismatch recovery", () => {
+  it("lists tools and retries once when the server wants Mcp-Param headers for a tool it never listed", async () => {
+    const tool = { name: "route", inputSchema: { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" } } } };
+    const peer = await scriptedServer((body, request) => {
+      if (body.method === "tools/list") return { body: JSON.stringify({ jsonrpc: "2.0", id: body.id, result: { tools: [tool] } }) };
+      if (request.headers["mcp-param-region"] !== "eu") {
+        return { status: 400, body: JSON.stringify({ jsonrpc: "2.0", id: body.id, error: { code: -32020, message: "Header mismatch: Mcp-Param-Region" } }) };
+      }
+      return { body: JSON.stringify({ jsonrpc: "2.0", id: body.id, result: { content: [{ type: "text", text: "routed" }] } }) };
+    });
+    try {
+      const transport = new StreamableHttpClientTransport(peer.url);
+      const response = await transport.request(rpc("tools/call", { name: "route", arguments: { region: "eu" } }) as never);
+      expect(response).toMatchObject({ result: { content: [{ text: "routed" }] } });
+      expect(peer.requests.map((r) => r.body.method)).toEqual(["tools/call", "tools/list", "tools/call"]);
+      // Known now: the next call carries the header at once.
+      await transport.request(rpc("tools/call", { name: "route", arguments: { region: "eu" } }, 2) as never);
+      expect(peer.requests).toHaveLength(4);
+    } finally {
+      await peer.close();
+    }
+  });
+});
+
 describe("header value encoding", () => {
   it("round-trips every string through encode/decode", () => {
     fc.assert(
@@ -175,6 +199,22 @@ describe("header value encoding", () => {
     expect(encodeHeaderValue("Hello, 世界")).toBe("=?base64?SGVsbG8sIOS4lueVjA==?=");
     expect(encodeHeaderValue(" padded ")).toBe("=?base64?IHBhZGRlZCA=?=");
     expect(encodeHeaderValue("=?base64?literal?=")).toBe("=?base64?PT9iYXNlNjQ/bGl0ZXJhbD89?=");
+  });
+
+  it("lets a server check Mcp-Param headers against the body", () => {
+    const schema = {
+      type: "object",
+      properties: { region: { type: "string", "x-mcp-header": "Region" }, n: { type: "integer", "x-mcp-header": "N" }, on: { type: "boolean", "x-mcp-header": "On" } },
+    };
+    const check = (args: Record<string, unknown>, headers: Record<string, string>) => paramHeaderMismatch(schema, args, new Headers(headers));
+    expect(check({ region: "eu", n: 42, on: true }, { "mcp-param-region": "eu", "mcp-param-n": "42.0", "mcp-param-on": "true" })).toBeUndefined();
+    expect(check({ region: "Köln" }, { "mcp-param-region": encodeHeaderValue("Köln") })).toBeUndefined();
+    expect(check({ region: null }, {})).toBeUndefined();
+    expect(check({ region: "eu" }, {})).toMatch(/Mcp-Param-Region header is required/);
+    expect(check({ region: "eu" }, { "mcp-param-region": "us" })).toMatch(/does not match/);
+    expect(check({ region: "eu" }, { "mcp-param-region": "=?base64?ZXU?=" })).toMatch(/broken Base64/);
+    expect(check({ region: "=?base64?ZXU=?=" }, { "mcp-param-region": "=?base64?ZXU=?=" })).toMatch(/does not match/);
+    expect(check({ n: 42 }, { "mcp-param-n": "forty-two" })).toMatch(/does not match/);
   });
 
   it("accepts valid annotations reachable through properties only", () => {

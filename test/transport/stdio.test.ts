@@ -106,6 +106,17 @@ describe("serveStdio", () => {
     await handle.closed;
   });
 
+  it("stops, without crashing, when stdout breaks (the client went away)", async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const errors: Error[] = [];
+    const handle = serveStdio(echo, { stdin, stdout, onError: (error) => errors.push(error) });
+    stdout.destroy(new Error("EPIPE"));
+    stdin.write(`${JSON.stringify(rpc("late", {}, 1))}\n`);
+    await handle.closed;
+    expect(errors.map((error) => error.message)).toContain("EPIPE");
+  });
+
   it("sends console.log to stderr while serving on process.stdout", async () => {
     const stdin = new PassThrough();
     const original = console.log;
