@@ -54,22 +54,56 @@ function summarize(output, leg) {
   for (const match of output.matchAll(/^([✓✗]) (\S+): (\d+) passed, (\d+) failed(?:, (\d+) warnings)?/gm)) {
     scores.set(match[2], { ok: match[1] === "✓", passed: Number(match[3]), failed: Number(match[4]), warnings: Number(match[5] ?? 0) });
   }
-  const names = required(leg);
-  const scored = names.filter((name) => !(leg === "client" && name.startsWith("auth/")));
+  const scored = required(leg);
   const missing = scored.filter((name) => !scores.has(name));
   const passing = scored.filter((name) => scores.get(name)?.ok);
   const checks = scored.reduce((sum, name) => sum + (scores.get(name)?.passed ?? 0), 0);
   const failedChecks = scored.reduce((sum, name) => sum + (scores.get(name)?.failed ?? 0), 0);
-  const excused = names.length - scored.length;
   console.error(
-    `conformance ${leg}: ${passing.length}/${scored.length} required scenarios pass (${checks} checks passed, ${failedChecks} failed)` +
-      (excused ? `; ${excused} auth/* scenarios excused by tools/conformance/expected-failures.yml` : ""),
+    `conformance ${leg}: ${passing.length}/${scored.length} required scenarios pass (${checks} checks passed, ${failedChecks} failed)`,
   );
   for (const name of scored.filter((n) => !scores.get(n)?.ok)) console.error(`  ✗ ${name}${missing.includes(name) ? " (did not run)" : ""}`);
+  // Visibility only: extensions and scenarios added after the release never count.
+  const unscored = /Not scored for [^\n]*\n((?: {2}[✓✗][^\n]*\n?)*)/.exec(output);
+  if (unscored) console.error(`conformance ${leg}, not scored:\n${unscored[1].trimEnd()}`);
   return passing.length === scored.length;
 }
 
-function runCli(args, label) {
+/**
+ * The client leg, one scenario at a time. Run as one suite, the CLI starts
+ * every scenario's server and client at once (over thirty Node processes);
+ * on a loaded two-core machine that alone resets connections, so the
+ * required scenarios run in turn. The auth/* ones need an OAuth client this
+ * SDK does not have: tools/conformance/expected-failures.yml names each, and
+ * a scenario required but neither run nor excused fails the leg.
+ */
+async function clientLeg(command) {
+  const names = required("client");
+  const excusedList = readFileSync(join(tools, "expected-failures.yml"), "utf8");
+  const excused = names.filter((name) => name.startsWith("auth/"));
+  const unlisted = excused.filter((name) => !excusedList.includes(`- ${name}\n`));
+  if (unlisted.length > 0) fail(`required client scenarios neither run nor listed as expected failures: ${unlisted.join(", ")}`);
+  const scored = names.filter((name) => !name.startsWith("auth/"));
+  let passed = 0;
+  let failed = 0;
+  const failing = [];
+  for (const name of scored) {
+    const args = ["client", "--scenario", name, "--spec-version", revision, "--command", command, "-o", join(results, "client")];
+    const run = await runCli(args, `client ${name}`, { quiet: true });
+    const score = /Passed: (\d+)\/(\d+), (\d+) failed/.exec(run.output);
+    passed += Number(score?.[1] ?? 0);
+    failed += Number(score?.[3] ?? 0);
+    if (run.code !== 0 || !score || score[3] !== "0") failing.push(name);
+  }
+  console.error(
+    `conformance client: ${scored.length - failing.length}/${scored.length} required scenarios pass (${passed} checks passed, ${failed} failed); ` +
+      `${excused.length} auth/* scenarios excused by tools/conformance/expected-failures.yml`,
+  );
+  for (const name of failing) console.error(`  ✗ ${name}`);
+  return failing.length === 0;
+}
+
+function runCli(args, label, { quiet = false } = {}) {
   return new Promise((resolve) => {
     const child = spawn(node22, [cli, ...args], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
@@ -79,7 +113,7 @@ function runCli(args, label) {
     child.on("close", (code) => {
       clearTimeout(timer);
       if (process.env.CONFORMANCE_VERBOSE) console.error(output);
-      console.error(`conformance ${label}: CLI exit ${code}`);
+      if (!quiet || code !== 0) console.error(`conformance ${label}: CLI exit ${code}`);
       resolve({ code, output });
     });
   });
@@ -121,11 +155,7 @@ try {
   // The runner splits --command on spaces and appends the server URL.
   const command = `${process.execPath} ${clientMain}`;
   if (command.split(" ").length !== 2) fail(`the Node path contains a space, which the conformance runner cannot pass: ${process.execPath}`);
-  const run = await runCli(
-    ["client", "--command", command, "--requirements", revision, "--expected-failures", join(tools, "expected-failures.yml"), "-o", join(results, "client")],
-    "client",
-  );
-  ok = summarize(run.output, "client") && run.code === 0 && ok;
+  ok = (await clientLeg(command)) && ok;
 } catch (error) {
   fail(error instanceof Error ? error.message : String(error));
 } finally {

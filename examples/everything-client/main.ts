@@ -54,23 +54,8 @@ function argumentsFor(tool: Tool): Json {
   return args;
 }
 
-async function connect(target: string): Promise<Client> {
-  try {
-    return await Client.connect(target, options);
-  } catch (error) {
-    // A server may reject the first version it is offered and name what it supports:
-    // offer again when our version is on its list (the request-metadata scenario does this).
-    const supported = (error as { supported?: unknown }).supported;
-    if (Array.isArray(supported) && supported.includes("2026-07-28")) {
-      log("server rejected the first version offer; retrying with", supported);
-      return Client.connect(target, options);
-    }
-    throw error;
-  }
-}
-
 async function run(target: string): Promise<void> {
-  const client = await connect(target);
+  const client = await Client.connect(target, options);
   try {
     switch (scenario) {
       case "tools_call": {
@@ -105,6 +90,13 @@ async function run(target: string): Promise<void> {
       case "http-invalid-tool-headers": {
         // Tools with invalid x-mcp-header annotations never reach this list.
         for (const tool of await client.listAllTools()) await client.callTool(tool.name, argumentsFor(tool as Tool));
+        break;
+      }
+      case "json-schema-2020-12-preservation": {
+        // Hand the focal tool's inputSchema back verbatim, so the scenario can see what parsing kept.
+        const tools = await client.listAllTools();
+        const focal = tools.find((tool) => tool.name === "json_schema_2020_12_tool");
+        if (focal) await client.callTool("json_schema_echo", { schema: focal.inputSchema as never });
         break;
       }
       default: {

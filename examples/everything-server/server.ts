@@ -250,6 +250,34 @@ export function createEverythingServer(options: { name?: string } = {}): McpServ
     return inputRequired({ inputRequests: { capital_question: askCapital } });
   });
 
+  // ---- JSON Schema 2020-12 keywords survive registration and tools/list ----
+  mcp.tool(
+    "json_schema_2020_12_tool",
+    {
+      description: "Tool with JSON Schema 2020-12 features",
+      inputSchema: {
+        $schema: "https://json-schema.org/draft/2020-12/schema",
+        type: "object",
+        $defs: {
+          address: { $anchor: "addressDef", type: "object", properties: { street: { type: "string" }, city: { type: "string" } } },
+        },
+        properties: {
+          name: { type: "string" },
+          address: { $ref: "#/$defs/address" },
+          contactMethod: { type: "string", enum: ["phone", "email"] },
+          phone: { type: "string" },
+          email: { type: "string" },
+        },
+        allOf: [{ anyOf: [{ required: ["phone"] }, { required: ["email"] }] }],
+        if: { properties: { contactMethod: { const: "phone" } }, required: ["contactMethod"] },
+        then: { required: ["phone"] },
+        else: { required: ["email"] },
+        additionalProperties: false,
+      },
+    },
+    (args) => text(`Contact ${String(args.name ?? "someone")} by ${String(args.contactMethod ?? "email")}`),
+  );
+
   // ---- prompts ----
   mcp.prompt("test_simple_prompt", { description: "A prompt without arguments" }, () => [
     { role: "user", content: { type: "text", text: "This is a simple prompt for testing." } },

@@ -69,7 +69,7 @@ export async function negotiate(input: NegotiationInput): Promise<{ connection: 
   const probe = withTimeout(input.signal, pinned ? undefined : input.probeTimeoutMs);
   let discovered: JsonObject;
   try {
-    discovered = await modern.send("server/discover", {}, probe.signal);
+    discovered = await discoverOnce(modern, probe.signal);
   } catch (error) {
     input.signal?.throwIfAborted();
     const timedOut = probe.timedOut();
@@ -117,6 +117,22 @@ export async function negotiate(input: NegotiationInput): Promise<{ connection: 
       supportedVersions,
     },
   };
+}
+
+/**
+ * Sends `server/discover`, offering the modern version a second time when the
+ * server rejects it with `-32022` yet lists it as supported: a server may turn
+ * down a first offer (a stale cache, a rolling deploy) and name what it takes.
+ * One retry only, so a server that keeps contradicting itself cannot loop us.
+ */
+async function discoverOnce(connection: Connection, signal: AbortSignal | undefined): Promise<JsonObject> {
+  try {
+    return await connection.send("server/discover", {}, signal);
+  } catch (error) {
+    if (!(error instanceof McpError && error.code === -32022)) throw error;
+    if (!supportedFrom(error.data).includes(MODERN_PROTOCOL_VERSION)) throw error;
+    return connection.send("server/discover", {}, signal);
+  }
 }
 
 async function initializeLegacy(

@@ -14,7 +14,7 @@ export interface FakeServer {
   readonly notifications: unknown[];
 }
 
-export function fakeServer(script: Script, options: { discover?: (request: JsonRpcRequest) => Answer } = {}): FakeServer {
+export function fakeServer(script: Script, options: { discover?: (request: JsonRpcRequest) => Answer | undefined } = {}): FakeServer {
   const received: JsonRpcRequest[] = [];
   const calls: JsonRpcRequest[] = [];
   const notifications: unknown[] = [];

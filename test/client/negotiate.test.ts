@@ -142,6 +142,27 @@ describe("protocol negotiation", () => {
     expect(server.received).toHaveLength(1);
   });
 
+  it("offers the modern version once more when the server rejects it but lists it as supported", async () => {
+    let discovers = 0;
+    const rejectsFirst = fakeServer(() => text("ok"), {
+      discover: () =>
+        ++discovers === 1
+          ? { error: { code: -32022, message: "Unsupported protocol version", data: { supported: ["2026-07-28"], requested: "2026-07-28" } } }
+          : undefined,
+    });
+    const client = await Client.connect(rejectsFirst);
+    expect(client.protocolVersion).toBe("2026-07-28");
+    expect(discovers).toBe(2);
+  });
+
+  it("retries that contradiction only once", async () => {
+    const alwaysRejects = fakeServer(() => text("ok"), {
+      discover: () => ({ error: { code: -32022, message: "Unsupported protocol version", data: { supported: ["2026-07-28"], requested: "2026-07-28" } } }),
+    });
+    await expect(Client.connect(alwaysRejects)).rejects.toBeInstanceOf(ProtocolVersionUnsupported);
+    expect(alwaysRejects.received).toHaveLength(2);
+  });
+
   it("surfaces other modern errors instead of falling back", async () => {
     const server = fakeServer(() => text("ok"), {
       discover: () => ({ error: { code: -32021, message: "Missing required client capability", data: { requiredCapabilities: { roots: {} } } } }),

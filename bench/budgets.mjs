@@ -1,0 +1,60 @@
+// The comparisons the report computes, and the performance budgets of
+// ../shared/DESIGN.md ("Performance budgets") attached to them.
+import { CONCURRENCY } from "./catalog.mjs";
+
+/**
+ * @typedef {object} Comparison
+ * @property {string} id
+ * @property {string} label
+ * @property {string} numerator workload id
+ * @property {string} denominator workload id
+ * @property {"value"|"maxRssBytes"|"cpuMicrosPerOp"} [field] what is compared; `value` by default
+ * @property {number} [numeratorScale] multiplies the numerator first (2 turns MRTR calls/s into requests/s)
+ * @property {number} [atLeast] the budget: the ratio must reach this
+ */
+
+/** @returns {Comparison[]} */
+export function comparisons() {
+  const list = [];
+  for (const c of CONCURRENCY) {
+    list.push(
+      { id: `inproc.plain.vs2026.c${c}`, label: `in-process plain, c=${c}: ours / official 2026 path`, numerator: `inproc.plain.ours.c${c}`, denominator: `inproc.plain.official2026.c${c}`, atLeast: 18 },
+      { id: `inproc.plain.vs2025.c${c}`, label: `in-process plain, c=${c}: ours / official 2025 in-memory`, numerator: `inproc.plain.ours.c${c}`, denominator: `inproc.plain.official2025.c${c}`, atLeast: 1.5 },
+      { id: `inproc.mrtr.vs2026.c${c}`, label: `in-process MRTR, c=${c}: ours / official 2026 path`, numerator: `inproc.mrtr.ours.c${c}`, denominator: `inproc.mrtr.official2026.c${c}`, atLeast: 15 },
+      { id: `inproc.mrtr.vs2025.c${c}`, label: `in-process MRTR, c=${c}: ours / official 2025 in-memory`, numerator: `inproc.mrtr.ours.c${c}`, denominator: `inproc.mrtr.official2025.c${c}`, atLeast: 2 },
+    );
+  }
+  for (const c of CONCURRENCY) {
+    list.push(
+      { id: `http.plain.vsOfficial.c${c}`, label: `HTTP plain, c=${c}: ours / official`, numerator: `http.plain.ours.c${c}`, denominator: `http.plain.official.c${c}`, atLeast: 4 },
+      { id: `http.mrtr.vsOfficial.c${c}`, label: `HTTP MRTR, c=${c}: ours / official`, numerator: `http.mrtr.ours.c${c}`, denominator: `http.mrtr.official.c${c}`, atLeast: 4 },
+      { id: `http.plain.vsEcho.c${c}`, label: `HTTP plain, c=${c}: ours / bare node:http echo (requests/s)`, numerator: `http.plain.ours.c${c}`, denominator: `http.echo.c${c}`, atLeast: 0.6 },
+      { id: `http.mrtr.vsEcho.c${c}`, label: `HTTP MRTR, c=${c}: ours (2 requests per call) / bare node:http echo (requests/s)`, numerator: `http.mrtr.ours.c${c}`, denominator: `http.echo.c${c}`, numeratorScale: 2, atLeast: 0.6 },
+      { id: `http.plain.officialVsEcho.c${c}`, label: `HTTP plain, c=${c}: official / bare node:http echo (reference)`, numerator: `http.plain.official.c${c}`, denominator: `http.echo.c${c}` },
+    );
+  }
+  list.push(
+    { id: "rss.sustained", label: "peak RSS, sustained in-process MRTR (c=16, 8 windows long): official 2026 path / ours", numerator: "rss.mrtr.official2026", denominator: "rss.mrtr.ours", field: "maxRssBytes", atLeast: 5 },
+    { id: "rss.sustained.throughput", label: "sustained in-process MRTR (c=16) throughput: ours / official 2026 path", numerator: "rss.mrtr.ours", denominator: "rss.mrtr.official2026" },
+    { id: "seal.node", label: "seal + verify, 300 B: ours (node:crypto) / official HMAC", numerator: "seal.ours.node", denominator: "seal.official", atLeast: 7 },
+    { id: "seal.noble", label: "seal + verify, 300 B: ours (@noble/ciphers) / official HMAC", numerator: "seal.ours.noble", denominator: "seal.official", atLeast: 7 },
+    { id: "seal.node.cpu", label: "seal + verify, 300 B, process CPU per op: official HMAC / ours (node:crypto)", numerator: "seal.official", denominator: "seal.ours.node", field: "cpuMicrosPerOp" },
+    { id: "seal.noble.cpu", label: "seal + verify, 300 B, process CPU per op: official HMAC / ours (@noble/ciphers)", numerator: "seal.official", denominator: "seal.ours.noble", field: "cpuMicrosPerOp" },
+    { id: "validate", label: "validate tools/call request + result: ours (AJV) / official (zod)", numerator: "validate.ours", denominator: "validate.official" },
+  );
+  for (const c of CONCURRENCY) {
+    list.push(
+      { id: `rss.mrtr.vs2026.c${c}`, label: `peak RSS, in-process MRTR, c=${c}: official 2026 path / ours`, numerator: `inproc.mrtr.official2026.c${c}`, denominator: `inproc.mrtr.ours.c${c}`, field: "maxRssBytes" },
+      { id: `rss.mrtr.vs2025.c${c}`, label: `peak RSS, in-process MRTR, c=${c}: official 2025 in-memory / ours`, numerator: `inproc.mrtr.official2025.c${c}`, denominator: `inproc.mrtr.ours.c${c}`, field: "maxRssBytes" },
+      { id: `rss.http.mrtr.c${c}`, label: `peak RSS, HTTP MRTR, c=${c}: official / ours`, numerator: `http.mrtr.official.c${c}`, denominator: `http.mrtr.ours.c${c}`, field: "maxRssBytes" },
+    );
+  }
+  return list;
+}
+
+/** Absolute budgets on a single workload's median. */
+export function limits() {
+  return [
+    { id: "pending.ours.limit", label: "heap growth of our server with 10,000 pending exchanges", workload: "pending.ours", below: 1024 * 1024, unit: "bytes" },
+  ];
+}

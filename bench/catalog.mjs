@@ -1,0 +1,92 @@
+// Every workload the bench runs, in the order it runs them. Workloads that
+// are compared sit next to each other, so each repetition of a pair runs
+// back to back and their ratio sees the same machine load.
+
+const here = (path) => new URL(path, import.meta.url).href;
+const OURS = here("./workloads/ours.mjs");
+const OFFICIAL = here("./workloads/official.mjs");
+const ECHO = here("./workloads/echo.mjs");
+const PENDING = here("./workloads/pending.mjs");
+
+/** Concurrency levels of every tool-call workload. */
+export const CONCURRENCY = [1, 16];
+
+/**
+ * @typedef {object} Workload
+ * @property {string} id unique, stable, used in results and on the command line
+ * @property {string} group the table it is reported in
+ * @property {string} label what the row says
+ * @property {"ours"|"official"|"baseline"} side
+ * @property {string} module absolute URL of the module holding the factory
+ * @property {string} factory the exported function that sets the workload up
+ * @property {object} options passed to the factory
+ * @property {"async"|"sync"|"custom"} mode how the worker drives it
+ * @property {string} unit what `value` counts
+ * @property {number} [concurrency] in-flight operations for async workloads
+ * @property {number} [roundTrips] requests per operation (2 for MRTR)
+ * @property {string[]} [nodeFlags] extra flags for the worker process
+ * @property {number} [windowScale] multiplies the profile's timed window (the sustained RSS workloads run longer)
+ */
+
+/** @returns {Workload[]} */
+export function workloads() {
+  const list = [];
+  for (const mrtr of [false, true]) {
+    const kind = mrtr ? "mrtr" : "plain";
+    const roundTrips = mrtr ? 2 : 1;
+    for (const concurrency of CONCURRENCY) {
+      const common = { mode: "async", unit: "calls/s", concurrency, roundTrips, options: { mrtr } };
+      list.push(
+        { ...common, id: `inproc.${kind}.ours.c${concurrency}`, group: `inproc.${kind}`, label: "mcp-roundtrip, in memory (2026-07-28)", side: "ours", module: OURS, factory: "inMemory" },
+        { ...common, id: `inproc.${kind}.official2026.c${concurrency}`, group: `inproc.${kind}`, label: "official SDK, HTTP handler via fetch shim (2026-07-28)", side: "official", module: OFFICIAL, factory: "inProcess2026" },
+        { ...common, id: `inproc.${kind}.official2025.c${concurrency}`, group: `inproc.${kind}`, label: "official SDK, InMemoryTransport (2025-11-25)", side: "official", module: OFFICIAL, factory: "inMemory2025" },
+      );
+    }
+  }
+  for (const mrtr of [false, true]) {
+    const kind = mrtr ? "mrtr" : "plain";
+    const roundTrips = mrtr ? 2 : 1;
+    for (const concurrency of CONCURRENCY) {
+      const common = { mode: "async", unit: "calls/s", concurrency, roundTrips, options: { mrtr } };
+      list.push(
+        { ...common, id: `http.${kind}.ours.c${concurrency}`, group: `http.${kind}`, label: "mcp-roundtrip, Streamable HTTP", side: "ours", module: OURS, factory: "http" },
+        { ...common, id: `http.${kind}.official.c${concurrency}`, group: `http.${kind}`, label: "official SDK, Streamable HTTP", side: "official", module: OFFICIAL, factory: "http" },
+      );
+      if (!mrtr) {
+        list.push(
+          { ...common, id: `http.echo.c${concurrency}`, group: "http.plain", label: "bare node:http JSON echo (ceiling)", side: "baseline", module: ECHO, factory: "httpEcho", options: {} },
+          { ...common, id: `http.echo-undici.c${concurrency}`, group: "http.plain", label: "bare node:http JSON echo, global fetch client (reference)", side: "baseline", module: ECHO, factory: "httpEcho", options: { client: "global" } },
+        );
+      }
+    }
+  }
+  const sustained = { mode: "async", unit: "calls/s", concurrency: 16, roundTrips: 2, options: { mrtr: true }, group: "rss", windowScale: 8 };
+  list.push(
+    { ...sustained, id: "rss.mrtr.ours", label: "mcp-roundtrip, in memory, MRTR c=16, sustained", side: "ours", module: OURS, factory: "inMemory" },
+    { ...sustained, id: "rss.mrtr.official2026", label: "official SDK, fetch shim, MRTR c=16, sustained", side: "official", module: OFFICIAL, factory: "inProcess2026" },
+  );
+  list.push(
+    { id: "seal.ours.node", group: "seal", label: "mcp-roundtrip, AES-256-GCM, node:crypto backend", side: "ours", module: OURS, factory: "sealVerify", options: { backend: "node" }, mode: "async", concurrency: 1, unit: "ops/s" },
+    { id: "seal.ours.noble", group: "seal", label: "mcp-roundtrip, AES-256-GCM, @noble/ciphers backend", side: "ours", module: OURS, factory: "sealVerify", options: { backend: "noble" }, mode: "async", concurrency: 1, unit: "ops/s" },
+    { id: "seal.official", group: "seal", label: "official SDK, HMAC-SHA256 codec (signed only)", side: "official", module: OFFICIAL, factory: "sealVerify", options: {}, mode: "async", concurrency: 1, unit: "ops/s" },
+    { id: "validate.ours", group: "validate", label: "mcp-roundtrip, AJV standalone validators", side: "ours", module: OURS, factory: "validate", options: {}, mode: "sync", unit: "ops/s" },
+    { id: "validate.official", group: "validate", label: "official SDK, zod schemas (specTypeSchemas)", side: "official", module: OFFICIAL, factory: "validate", options: {}, mode: "sync", unit: "ops/s" },
+    { id: "pending.ours", group: "pending", label: "mcp-roundtrip McpServer, sealed requestState", side: "ours", module: OURS, factory: "pending", options: {}, mode: "custom", unit: "bytes", nodeFlags: ["--expose-gc"] },
+    { id: "pending.stateful", group: "pending", label: "stateful server, exchanges kept in a Map", side: "baseline", module: PENDING, factory: "statefulPending", options: {}, mode: "custom", unit: "bytes", nodeFlags: ["--expose-gc"] },
+  );
+  return list;
+}
+
+/**
+ * Looks a workload up by id.
+ * @param {string} id
+ * @returns {Workload}
+ * @throws {RangeError} for an unknown id, listing the known ones.
+ */
+export function workload(id) {
+  const found = workloads().find((w) => w.id === id);
+  if (!found) {
+    throw new RangeError(`unknown workload "${id}"; known: ${workloads().map((w) => w.id).join(", ")}`);
+  }
+  return found;
+}

@@ -1,0 +1,64 @@
+// Turns raw repetitions into the figures the report prints: a median and
+// spread per workload, a paired ratio per comparison, a verdict per budget.
+import { comparisons, limits } from "../budgets.mjs";
+import { median, pairedRatio, spread } from "./stats.mjs";
+
+/**
+ * @param {{ workloads: object[], samples: Map<string, object[]>, failures: Map<string, string>, environment: object }} run
+ * @returns {{ environment: object, rows: object[], ratios: object[], budgets: object[] }}
+ */
+export function summarise({ workloads, samples, failures, environment }) {
+  const rows = workloads.map((spec) => {
+    const reps = samples.get(spec.id) ?? [];
+    const base = { id: spec.id, group: spec.group, label: spec.label, side: spec.side, unit: spec.unit, concurrency: spec.concurrency, roundTrips: spec.roundTrips };
+    if (failures.has(spec.id) || reps.length === 0) {
+      return { ...base, error: failures.get(spec.id) ?? "no repetition ran" };
+    }
+    const values = reps.map((r) => r.value);
+    const rss = reps.map((r) => r.maxRssBytes);
+    const cpu = reps.every((r) => Number.isFinite(r.cpuMicrosPerOp)) ? reps.map((r) => r.cpuMicrosPerOp) : undefined;
+    return { ...base, reps: reps.length, median: median(values), ...spread(values), values, rss, medianRss: median(rss), cpu, medianCpu: cpu && median(cpu) };
+  });
+  const byId = new Map(rows.map((row) => [row.id, row]));
+
+  const ratios = [];
+  for (const comparison of comparisons()) {
+    const top = byId.get(comparison.numerator);
+    const bottom = byId.get(comparison.denominator);
+    if (!top || !bottom) continue;
+    const entry = { ...comparison };
+    if (top.error || bottom.error) {
+      entry.unavailable = `${top.error ? comparison.numerator : comparison.denominator} did not run`;
+    } else {
+      const field = { maxRssBytes: "rss", cpuMicrosPerOp: "cpu" }[comparison.field] ?? "values";
+      const scale = comparison.numeratorScale ?? 1;
+      entry.ratio = pairedRatio(top[field].map((v) => v * scale), bottom[field]);
+    }
+    ratios.push(entry);
+  }
+
+  const budgets = [];
+  for (const ratio of ratios) {
+    if (ratio.atLeast === undefined) continue;
+    budgets.push({
+      id: ratio.id,
+      label: ratio.label,
+      budget: `≥ ${ratio.atLeast}×`,
+      figure: ratio.ratio,
+      status: ratio.unavailable ? "unavailable" : ratio.ratio >= ratio.atLeast ? "met" : "missed",
+    });
+  }
+  for (const limit of limits()) {
+    const row = byId.get(limit.workload);
+    if (!row) continue;
+    budgets.push({
+      id: limit.id,
+      label: limit.label,
+      budget: `< ${limit.below} ${limit.unit}`,
+      figure: row.median,
+      unit: limit.unit,
+      status: row.error ? "unavailable" : row.median < limit.below ? "met" : "missed",
+    });
+  }
+  return { environment, rows, ratios, budgets };
+}

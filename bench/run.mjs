@@ -1,0 +1,179 @@
+// The bench runner: every workload, repetition after repetition, each
+// repetition in a fresh worker process; then RESULTS.md and chart.svg.
+//   node bench/run.mjs [--smoke [--spawn]] [--reps N] [--only PREFIX[,PREFIX…]] [--out DIR] [--strict]
+// `npm run bench` builds first (scripts/bench.mjs) and runs this with no flags.
+// `--smoke` runs every workload once with tiny counts, all in this process
+// (fast, for `npm test`); add `--spawn` to use worker processes as a full run does.
+import { spawn } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
+import { fileURLToPath } from "node:url";
+import { workloads } from "./catalog.mjs";
+import { measureOnce } from "./lib/measure.mjs";
+import { summarise } from "./lib/summary.mjs";
+import { renderMarkdown } from "./lib/markdown.mjs";
+import { renderChart } from "./lib/chart.mjs";
+
+/** Measurement profiles: `full` for figures, `smoke` to prove the harness runs. */
+export const PROFILES = {
+  full: { reps: 5, warmupMs: 300, windowMs: 1000, maxOps: 50_000_000, pendingCount: 10_000, pendingWarmup: 1_000, parallel: 1, timeoutMs: 120_000 },
+  smoke: { reps: 1, warmupMs: 10, windowMs: 40, maxOps: 2_000, pendingCount: 200, pendingWarmup: 20, parallel: 2, timeoutMs: 60_000 },
+};
+
+const WORKER = fileURLToPath(new URL("./worker.mjs", import.meta.url));
+
+/**
+ * Runs the bench and writes its report.
+ * @param {object} options
+ * @param {boolean} [options.smoke] tiny counts, one repetition: proves the harness, measures nothing
+ * @param {boolean} [options.inProcess] run workloads in this process instead of one worker per repetition (smoke only)
+ * @param {number} [options.reps] repetitions per workload (at least 5 in a full run)
+ * @param {string[]} [options.only] run only workloads whose id starts with one of these
+ * @param {string} [options.out] directory for RESULTS.md, chart.svg and results.json
+ * @param {(line: string) => void} [options.log] progress lines
+ * @returns {Promise<{ summary: object, failed: string[] }>}
+ * @throws {RangeError} when fewer than 5 repetitions, or in-process isolation, are asked of a full run.
+ */
+export async function runBench({ smoke = false, inProcess = false, reps, only, out, log = (line) => console.error(line) } = {}) {
+  const profile = { ...(smoke ? PROFILES.smoke : PROFILES.full) };
+  if (reps !== undefined) profile.reps = reps;
+  if (!smoke && profile.reps < 5) {
+    throw new RangeError(`a full run needs at least 5 repetitions per figure, got ${profile.reps}`);
+  }
+  if (!smoke && inProcess) {
+    throw new RangeError("a full run measures each repetition in its own process; in-process runs are for --smoke only");
+  }
+  const selected = workloads().filter((w) => !only?.length || only.some((prefix) => w.id.startsWith(prefix)));
+  if (selected.length === 0) throw new RangeError(`no workload matches --only ${only.join(",")}`);
+
+  const environment = describeEnvironment(profile, smoke);
+  environment.isolation = inProcess ? "one process for every workload (peak RSS is not per workload)" : "one worker process per repetition";
+  const measure = inProcess ? (spec) => measureHere(spec, profile) : (spec) => runWorker(spec, profile);
+  const samples = new Map(selected.map((w) => [w.id, []]));
+  const failures = new Map();
+  const started = performance.now();
+  for (let rep = 1; rep <= profile.reps; rep++) {
+    log(`repetition ${rep}/${profile.reps}`);
+    await runAll(selected, inProcess ? 1 : profile.parallel, async (spec) => {
+      if (failures.has(spec.id)) return;
+      const t0 = performance.now();
+      const outcome = await measure(spec);
+      const seconds = ((performance.now() - t0) / 1000).toFixed(1);
+      if (outcome.error) {
+        failures.set(spec.id, outcome.error);
+        log(`  ✗ ${spec.id}: ${outcome.error.split("\n")[0]}`);
+      } else {
+        samples.get(spec.id).push(outcome.result);
+        log(`  ${spec.id}: ${formatQuick(outcome.result.value, spec.unit)}, peak RSS ${(outcome.result.maxRssBytes / 2 ** 20).toFixed(0)} MiB (${seconds} s)`);
+      }
+    });
+  }
+  environment.durationSeconds = Math.round((performance.now() - started) / 1000);
+
+  const summary = summarise({ workloads: selected, samples, failures, environment });
+  if (out) {
+    mkdirSync(out, { recursive: true });
+    writeFileSync(`${out}/RESULTS.md`, renderMarkdown(summary));
+    writeFileSync(`${out}/chart.svg`, renderChart(summary));
+    writeFileSync(`${out}/results.json`, `${JSON.stringify(summary, null, 2)}\n`);
+    log(`wrote ${out}/RESULTS.md, ${out}/chart.svg, ${out}/results.json`);
+  }
+  return { summary, failed: [...failures.keys()] };
+}
+
+/** Runs `task` over `items`, at most `parallel` at a time, in order. */
+async function runAll(items, parallel, task) {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) await task(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(parallel, items.length) }, lane));
+}
+
+/** One repetition in this process; never rejects. */
+async function measureHere(spec, profile) {
+  try {
+    const result = await measureOnce(spec, profile);
+    return { result: { ...result, maxRssBytes: process.resourceUsage().maxRSS * 1024 } };
+  } catch (error) {
+    return { error: error?.stack ?? String(error) };
+  }
+}
+
+/** One repetition in a fresh process; never rejects. */
+function runWorker(spec, profile) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [...(spec.nodeFlags ?? []), WORKER, spec.id, JSON.stringify(profile)], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill("SIGKILL"), profile.timeoutMs);
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      resolve({ error: `could not start the worker: ${error.message}` });
+    });
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      if (code !== 0) {
+        const why = signal === "SIGKILL" ? `timed out after ${profile.timeoutMs} ms` : `exit ${code ?? signal}`;
+        return resolve({ error: `${why}: ${stderr.trim() || "(no output)"}` });
+      }
+      try {
+        resolve({ result: JSON.parse(stdout.trim().split("\n").at(-1)) });
+      } catch {
+        resolve({ error: `the worker printed no result: ${stdout.slice(0, 200)}` });
+      }
+    });
+  });
+}
+
+function describeEnvironment(profile, smoke) {
+  const cpuList = cpus();
+  return {
+    date: new Date().toISOString(),
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+    cpu: `${cpuList[0]?.model ?? "unknown"} × ${cpuList.length}`,
+    loadAverageAtStart: loadavg().map((v) => v.toFixed(2)).join(" "),
+    profile: smoke ? "smoke" : "full",
+    ...profile,
+  };
+}
+
+function formatQuick(value, unit) {
+  return unit === "bytes" ? `${(value / 1024).toFixed(1)} KiB` : `${Math.round(value).toLocaleString("en-US")} ${unit}`;
+}
+
+function parseArgs(argv) {
+  const options = { out: fileURLToPath(new URL(".", import.meta.url)) };
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i];
+    if (flag === "--smoke") options.smoke = true;
+    else if (flag === "--strict") options.strict = true;
+    else if (flag === "--spawn") options.spawn = true;
+    else if (flag === "--reps") options.reps = Number(argv[++i]);
+    else if (flag === "--only") options.only = argv[++i].split(",");
+    else if (flag === "--out") options.out = argv[++i];
+    else throw new TypeError(`unknown flag ${flag}; use --smoke, --spawn, --reps N, --only PREFIX, --out DIR, --strict`);
+  }
+  options.inProcess = Boolean(options.smoke && !options.spawn);
+  return options;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const options = parseArgs(process.argv.slice(2));
+  const { summary, failed } = await runBench(options);
+  const missed = summary.budgets.filter((b) => b.status === "missed");
+  if (failed.length) console.error(`\n${failed.length} workload(s) failed: ${failed.join(", ")}`);
+  if (missed.length) console.error(`${missed.length} budget(s) missed: ${missed.map((b) => b.id).join(", ")}`);
+  process.exitCode = failed.length || (options.strict && missed.length) ? 1 : 0;
+  // Each workload closed what it opened, so the loop should drain; if it
+  // does not, say which handles stayed open instead of hanging.
+  setTimeout(() => {
+    console.error(`handles left open after the run: ${process.getActiveResourcesInfo().join(", ")}`);
+    process.exit(3);
+  }, 5_000).unref();
+}

@@ -1,0 +1,52 @@
+// The ceiling for Streamable HTTP: a bare `node:http` server that parses a
+// JSON-RPC `tools/call` and answers a `CallToolResult`, with no SDK on either
+// side. The client is the same fetch the SDK workloads use (keep-alive
+// node:http by default; the global fetch for the reference rows).
+import { createServer } from "node:http";
+import { clientFetch } from "../lib/keepalive-fetch.mjs";
+import { closeServer, listen } from "./official.mjs";
+import { ECHO_TEXT, textOf, toolsCallRequest } from "./shared.mjs";
+
+/** One POST per operation: JSON in, JSON out. */
+export async function httpEcho({ client: fetchKind = "keepalive" } = {}) {
+  const server = createServer((req, res) => {
+    const chunks = [];
+    req.on("data", (chunk) => chunks.push(chunk));
+    req.on("end", () => {
+      let message;
+      try {
+        message = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+      } catch {
+        res.writeHead(400).end();
+        return;
+      }
+      const text = message.params?.arguments?.text;
+      const body = JSON.stringify({
+        jsonrpc: "2.0",
+        id: message.id,
+        result: { resultType: "complete", content: [{ type: "text", text }] },
+      });
+      res.writeHead(200, { "content-type": "application/json" }).end(body);
+    });
+  });
+  const url = await listen(server);
+  const fetcher = clientFetch(fetchKind);
+  let id = 0;
+  return {
+    async call() {
+      const response = await fetcher.fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify(toolsCallRequest(++id)),
+      });
+      return (await response.json()).result;
+    },
+    check(result) {
+      if (textOf(result) !== ECHO_TEXT) throw new Error("the echo server did not echo");
+    },
+    async close() {
+      fetcher.close();
+      await closeServer(server);
+    },
+  };
+}

@@ -1,0 +1,231 @@
+// The official SDK side (`@modelcontextprotocol/server` + `@modelcontextprotocol/client`
+// 2.4.0), each workload on the fastest correct route that SDK offers:
+// - 2026-07-28 in process: the web-standard handler from `createMcpHandler`,
+//   driven by `StreamableHTTPClientTransport` through a fetch shim (their
+//   `InMemoryTransport` cannot carry the 2026 era: a pinned client gets no
+//   `server/discover` answer over it);
+// - 2025-11-25 in memory: `InMemoryTransport.createLinkedPair()`, where an
+//   `input_required` return is fulfilled by their legacy shim as a
+//   server-to-client `elicitation/create`;
+// - Streamable HTTP: the same handler behind `node:http`, the parsed body
+//   handed over as `parsedBody` (their documented shortcut for a framework
+//   that already parsed JSON), the client on the same keep-alive node:http
+//   fetch as ours (their transport's `fetch` option; see ../lib/keepalive-fetch.mjs).
+import { createServer } from "node:http";
+import {
+  McpServer,
+  InMemoryTransport,
+  acceptedContent,
+  createMcpHandler,
+  createRequestStateCodec,
+  inputRequired,
+  specTypeSchemas,
+} from "@modelcontextprotocol/server";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import * as z from "zod/v4";
+import { clientFetch } from "../lib/keepalive-fetch.mjs";
+import {
+  CONFIRM_ANSWER,
+  CONFIRM_SCHEMA,
+  ECHO_TEXT,
+  confirmedText,
+  stateOf300Bytes,
+  textOf,
+  toolsCallRequest,
+  toolsCallResult,
+} from "./shared.mjs";
+
+const MODERN = { versionNegotiation: { mode: { pin: "2026-07-28" } } };
+const SECRET = "bench-secret-bench-secret-bench-secret!";
+
+/** Their McpServer with the two bench tools, sealing state with their HMAC codec. */
+function officialServer() {
+  const codec = createRequestStateCodec({ key: SECRET });
+  const server = new McpServer(
+    { name: "bench", version: "1.0.0" },
+    { requestState: { verify: codec.verify } },
+  );
+  const input = { inputSchema: z.object({ text: z.string() }) };
+  server.registerTool("echo", input, async ({ text }) => ({ content: [{ type: "text", text }] }));
+  server.registerTool("confirm", input, async ({ text }, ctx) => {
+    const answer = acceptedContent(ctx.mcpReq.inputResponses, "confirm");
+    if (answer?.confirm !== true) {
+      return inputRequired({
+        inputRequests: {
+          confirm: inputRequired.elicit({ message: `Confirm ${text}?`, requestedSchema: CONFIRM_SCHEMA }),
+        },
+        requestState: await codec.mint({ text }),
+      });
+    }
+    const state = ctx.mcpReq.requestState();
+    return { content: [{ type: "text", text: confirmedText(state.text) }] };
+  });
+  return server;
+}
+
+function officialClient(options = {}) {
+  const client = new Client(
+    { name: "bench-client", version: "1.0.0" },
+    { capabilities: { elicitation: {} }, ...options },
+  );
+  client.setRequestHandler("elicitation/create", async () => CONFIRM_ANSWER);
+  return client;
+}
+
+function toolCall(client, mrtr) {
+  const params = { name: mrtr ? "confirm" : "echo", arguments: { text: ECHO_TEXT } };
+  return {
+    call: () => client.callTool(params),
+    check: (result) => expectText(result, mrtr ? confirmedText(ECHO_TEXT) : ECHO_TEXT),
+  };
+}
+
+function expectText(result, expected) {
+  const text = textOf(result);
+  if (text !== expected) throw new Error(`expected "${expected}", got "${text}"`);
+}
+
+/** 2026-07-28 in process: their HTTP handler behind a fetch shim. */
+export async function inProcess2026({ mrtr }) {
+  const handler = createMcpHandler(() => officialServer(), { legacy: "reject" });
+  const shim = (url, init) => handler.fetch(new Request(url, init));
+  const client = officialClient(MODERN);
+  await client.connect(new StreamableHTTPClientTransport(new URL("http://in-process/mcp"), { fetch: shim }));
+  return {
+    ...toolCall(client, mrtr),
+    async close() {
+      await client.close();
+      await handler.close();
+    },
+  };
+}
+
+/** 2025-11-25 over their linked in-memory transports. */
+export async function inMemory2025({ mrtr }) {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const server = officialServer();
+  await server.connect(serverSide);
+  const client = officialClient();
+  await client.connect(clientSide);
+  return {
+    ...toolCall(client, mrtr),
+    async close() {
+      await client.close();
+      await server.close();
+    },
+  };
+}
+
+/** 2026-07-28 over Streamable HTTP on 127.0.0.1. */
+export async function http({ mrtr, client: fetchKind = "keepalive" }) {
+  const handler = createMcpHandler(() => officialServer(), { legacy: "reject" });
+  const server = createServer(nodeAdapter(handler));
+  const url = await listen(server);
+  const fetcher = clientFetch(fetchKind);
+  const client = officialClient(MODERN);
+  const closeAll = async () => {
+    await client.close();
+    fetcher.close();
+    await handler.close();
+    await closeServer(server);
+  };
+  try {
+    await client.connect(new StreamableHTTPClientTransport(new URL(url), { fetch: fetcher.fetch }));
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
+  return { ...toolCall(client, mrtr), close: closeAll };
+}
+
+/** Their HMAC request-state codec: mint + verify of a 300-byte state. */
+export async function sealVerify() {
+  const codec = createRequestStateCodec({ key: SECRET });
+  const state = stateOf300Bytes();
+  return {
+    call: async () => codec.verify(await codec.mint(state), {}),
+    check: (result) => {
+      if (JSON.stringify(result) !== JSON.stringify(state)) throw new Error("their codec did not round-trip the state");
+    },
+    async close() {},
+  };
+}
+
+/** Their zod path: a `tools/call` request, then its result. */
+export async function validate() {
+  const request = specTypeSchemas.CallToolRequest["~standard"];
+  const result = specTypeSchemas.CallToolResult["~standard"];
+  const { jsonrpc, id, ...message } = toolsCallRequest();
+  const answer = toolsCallResult();
+  return {
+    callSync: () => request.validate(message).issues === undefined && result.validate(answer).issues === undefined,
+    check: (ok) => {
+      if (ok !== true) throw new Error("their zod schemas rejected a valid tools/call exchange");
+      if (result.validate({ content: [{ type: "text" }] }).issues === undefined) {
+        throw new Error("their zod schemas accepted a text block without text");
+      }
+    },
+    async close() {},
+  };
+}
+
+/**
+ * The minimal `node:http` → web `Request` bridge their README delegates to
+ * `@modelcontextprotocol/node` (not a dependency here): read the body once,
+ * parse it, hand both over, and copy the `Response` back.
+ */
+function nodeAdapter(handler) {
+  return async (req, res) => {
+    try {
+      const chunks = [];
+      for await (const chunk of req) chunks.push(chunk);
+      const body = Buffer.concat(chunks);
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(req.headers)) {
+        if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+        else if (value !== undefined) headers.set(name, value);
+      }
+      const hasBody = req.method !== "GET" && req.method !== "HEAD";
+      const request = new Request(`http://${req.headers.host}${req.url}`, {
+        method: req.method,
+        headers,
+        body: hasBody ? body : undefined,
+      });
+      const options = {};
+      if (hasBody && body.length > 0) {
+        try {
+          options.parsedBody = JSON.parse(body.toString("utf8"));
+        } catch {
+          // Leave the bytes to the handler, which answers the parse error itself.
+        }
+      }
+      const response = await handler.fetch(request, options);
+      res.writeHead(response.status, Object.fromEntries(response.headers));
+      if (!response.body) return res.end();
+      if ((response.headers.get("content-type") ?? "").startsWith("application/json")) {
+        return res.end(Buffer.from(await response.arrayBuffer()));
+      }
+      for await (const chunk of response.body) res.write(chunk);
+      res.end();
+    } catch (error) {
+      if (!res.headersSent) res.writeHead(500);
+      res.end(String(error?.message ?? error));
+    }
+  };
+}
+
+/** Listens on an ephemeral 127.0.0.1 port and resolves with the endpoint URL. */
+export function listen(server, path = "/mcp") {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${server.address().port}${path}`));
+  });
+}
+
+/** Closes a `node:http` server, dropping idle keep-alive sockets. */
+export function closeServer(server) {
+  return new Promise((resolve, reject) => {
+    server.close((error) => (error ? reject(error) : resolve()));
+    server.closeAllConnections?.();
+  });
+}

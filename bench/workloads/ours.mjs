@@ -1,0 +1,140 @@
+// The mcp-roundtrip side, imported from the built package (dist/) through
+// its own exports, exactly as a user would: the same tools and the same
+// answers as the official side (see ./shared.mjs).
+import { Client } from "mcp-roundtrip/client";
+import { StreamableHttpClientTransport, serveHttp } from "mcp-roundtrip/http";
+import { McpServer, RequestStateSecurity, inputRequired } from "mcp-roundtrip/server";
+import { validateRequest, validateResult } from "mcp-roundtrip/validate";
+import { clientFetch } from "../lib/keepalive-fetch.mjs";
+import { confirmRequest, confirmRetry, measurePending } from "./pending.mjs";
+import {
+  CONFIRM_ANSWER,
+  CONFIRM_SCHEMA,
+  ECHO_TEXT,
+  confirmedText,
+  stateOf300Bytes,
+  textOf,
+  toolsCallRequest,
+  toolsCallResult,
+} from "./shared.mjs";
+
+const SECRET = "bench-secret-bench-secret-bench-secret!";
+const TEXT_ARGUMENTS = { type: "object", properties: { text: { type: "string" } }, required: ["text"] };
+
+/** Our McpServer with the two bench tools; sealing is on by default (ephemeral key). */
+export function benchServer(options = {}) {
+  const server = new McpServer({ name: "bench", version: "1.0.0" }, options);
+  server.tool("echo", { inputSchema: TEXT_ARGUMENTS }, ({ text }) => ({ content: [{ type: "text", text }] }));
+  server.tool("confirm", { inputSchema: TEXT_ARGUMENTS }, ({ text }, ctx) => {
+    const answer = ctx.inputResponses?.confirm;
+    if (answer?.action !== "accept" || answer.content?.confirm !== true) {
+      return inputRequired({
+        inputRequests: {
+          confirm: {
+            method: "elicitation/create",
+            params: { mode: "form", message: `Confirm ${text}?`, requestedSchema: CONFIRM_SCHEMA },
+          },
+        },
+        requestState: JSON.stringify({ text }),
+      });
+    }
+    const state = JSON.parse(ctx.requestState);
+    return { content: [{ type: "text", text: confirmedText(state.text) }] };
+  });
+  return server;
+}
+
+async function benchClient(target) {
+  return Client.connect(target, {
+    mode: "2026-07-28",
+    clientInfo: { name: "bench-client", version: "1.0.0" },
+    onElicit: async () => CONFIRM_ANSWER,
+  });
+}
+
+function toolCall(client, mrtr) {
+  const name = mrtr ? "confirm" : "echo";
+  const args = { text: ECHO_TEXT };
+  const expected = mrtr ? confirmedText(ECHO_TEXT) : ECHO_TEXT;
+  return {
+    call: () => client.callTool(name, args),
+    check: (result) => {
+      const text = textOf(result);
+      if (text !== expected) throw new Error(`expected "${expected}", got "${text}"`);
+    },
+  };
+}
+
+/** 2026-07-28 in memory: `Client.connect(server)`. */
+export async function inMemory({ mrtr }) {
+  const server = benchServer();
+  const client = await benchClient(server);
+  return {
+    ...toolCall(client, mrtr),
+    async close() {
+      await client.close();
+    },
+  };
+}
+
+/** 2026-07-28 over Streamable HTTP on 127.0.0.1: `serveHttp` and the fetch client transport. */
+export async function http({ mrtr, client: fetchKind = "keepalive" }) {
+  const listening = await serveHttp(benchServer(), { host: "127.0.0.1", port: 0 });
+  const fetcher = clientFetch(fetchKind);
+  const transport = new StreamableHttpClientTransport(listening.url, { fetch: fetcher.fetch });
+  const closeAll = async () => {
+    await transport.close();
+    fetcher.close();
+    await listening.close();
+  };
+  let client;
+  try {
+    client = await benchClient(transport);
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
+  return {
+    ...toolCall(client, mrtr),
+    async close() {
+      await client.close();
+      await closeAll();
+    },
+  };
+}
+
+/** Mint + verify of a 300-byte state with one crypto backend. */
+export async function sealVerify({ backend }) {
+  const security = new RequestStateSecurity({ keys: [SECRET], crypto: backend, audience: "bench" });
+  if (security.crypto !== backend) throw new Error(`asked for the ${backend} backend, got ${security.crypto}`);
+  const state = JSON.stringify(stateOf300Bytes());
+  const binding = { method: "tools/call", target: "confirm", arguments: { text: ECHO_TEXT } };
+  return {
+    call: async () => security.verify(await security.mint({ ...binding, state }), binding),
+    check: (result) => {
+      if (result !== state) throw new Error("our security did not round-trip the state");
+    },
+    async close() {},
+  };
+}
+
+/** Our generated AJV validators: a `tools/call` request, then its result. */
+export async function validate() {
+  const request = toolsCallRequest();
+  const result = toolsCallResult();
+  return {
+    callSync: () => validateRequest("tools/call", request).ok && validateResult("tools/call", result).ok,
+    check: (ok) => {
+      if (ok !== true) throw new Error("our validators rejected a valid tools/call exchange");
+      if (validateResult("tools/call", { resultType: "complete", content: [{ type: "text" }] }).ok) {
+        throw new Error("our validators accepted a text block without text");
+      }
+    },
+    async close() {},
+  };
+}
+
+/** Heap growth of our McpServer across pending first rounds. */
+export async function pending({ count, warmup }) {
+  return measurePending(benchServer(), (i) => confirmRequest(i), confirmRetry, { count, warmup });
+}

@@ -1,0 +1,157 @@
+// The bench's smoke run: every workload once, with tiny counts, so `npm test`
+// catches a workload that no longer runs (a renamed export, a wrong answer,
+// a server left open) without measuring anything. Figures come from
+// `npm run bench`, never from here.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+
+/** Imports a bench module (plain .mjs, untyped). */
+async function load(path: string): Promise<any> {
+  const url: string = pathToFileURL(join(root, path)).href;
+  return import(url);
+}
+
+let out: string;
+
+beforeAll(() => {
+  // The bench imports mcp-roundtrip/* from dist/ (package self-reference);
+  // `npm test` builds before vitest, a lone `vitest run test/bench` may not have.
+  if (!existsSync(join(root, "dist/runtime/server/index.js"))) {
+    const build = spawnSync(process.execPath, ["scripts/build.mjs"], { cwd: root, stdio: "pipe" });
+    if (build.status !== 0) throw new Error(`build failed: ${build.stderr}`);
+  }
+  out = mkdtempSync(join(tmpdir(), "mcp-bench-smoke-"));
+});
+
+afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+describe("bench smoke run", () => {
+  it("runs every workload once and writes RESULTS.md, chart.svg and results.json", async () => {
+    // A plain node process, as `npm run bench` runs it (and far faster than
+    // loading both SDKs through the test runner's module transform).
+    const run = spawnSync(process.execPath, ["bench/run.mjs", "--smoke", "--out", out], {
+      cwd: root,
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    expect(run.stderr).not.toMatch(/✗|failed|left open/);
+    expect(run.status).toBe(0);
+    const { workloads } = await load("bench/catalog.mjs");
+    const summary = JSON.parse(readFileSync(join(out, "results.json"), "utf8"));
+    const ids = workloads().map((w: { id: string }) => w.id);
+    expect(summary.rows.map((r: { id: string }) => r.id)).toEqual(ids);
+    for (const row of summary.rows) expect(Number.isFinite(row.median), row.id).toBe(true);
+    for (const ratio of summary.ratios) expect(ratio.ratio, ratio.id).toBeGreaterThan(0);
+    expect(summary.budgets.every((b: { status: string }) => b.status === "met" || b.status === "missed")).toBe(true);
+
+    const markdown = readFileSync(join(out, "RESULTS.md"), "utf8");
+    expect(markdown).toContain("Smoke profile");
+    for (const heading of ["## Budgets", "## In-process tool calls, plain", "## In-process tool calls, full MRTR", "## Streamable HTTP on 127.0.0.1, plain", "## Streamable HTTP on 127.0.0.1, full MRTR", "## Seal + verify", "## Validation", "## Server heap growth", "## Ratios"]) {
+      expect(markdown).toContain(heading);
+    }
+    expect(markdown).not.toContain("failed:");
+
+    const svg = readFileSync(join(out, "chart.svg"), "utf8");
+    expect(svg.startsWith("<svg")).toBe(true);
+    expect(svg.trimEnd().endsWith("</svg>")).toBe(true);
+    expect(svg).not.toContain("did not run");
+  });
+
+  it("runs a repetition in a worker process that reports one figure and exits by itself", () => {
+    const profile = { warmupMs: 5, windowMs: 20, maxOps: 500, pendingCount: 50, pendingWarmup: 5 };
+    const worker = spawnSync(process.execPath, ["bench/worker.mjs", "http.plain.ours.c1", JSON.stringify(profile)], {
+      cwd: root,
+      encoding: "utf8",
+      timeout: 20_000,
+    });
+    expect(worker.stderr).toBe("");
+    expect(worker.status).toBe(0);
+    const result = JSON.parse(worker.stdout.trim());
+    expect(result.id).toBe("http.plain.ours.c1");
+    expect(result.value).toBeGreaterThan(0);
+    expect(result.maxRssBytes).toBeGreaterThan(1024 * 1024);
+  });
+
+  it("refuses a full run with fewer than 5 repetitions or without process isolation", async () => {
+    const { runBench } = await load("bench/run.mjs");
+    await expect(runBench({ reps: 3, log: () => {} })).rejects.toThrow(RangeError);
+    await expect(runBench({ inProcess: true, log: () => {} })).rejects.toThrow(/smoke only/);
+  });
+
+  it("names the known workloads when given an unknown one", async () => {
+    const { workload } = await load("bench/catalog.mjs");
+    expect(() => workload("inproc.nope")).toThrow(/known: inproc\.plain\.ours\.c1/);
+  });
+});
+
+describe("bench statistics", () => {
+  it("takes the median, ignoring outliers on either side", async () => {
+    const { median } = await load("bench/lib/stats.mjs");
+    expect(median([5, 1, 1000, 3, 4])).toBe(4);
+    expect(median([1, 2, 3, 4])).toBe(2.5);
+    expect(() => median([])).toThrow(RangeError);
+    expect(() => median([1, Number.NaN])).toThrow(RangeError);
+    fc.assert(
+      fc.property(fc.array(fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e9, max: 1e9 }), { minLength: 1 }), (values) => {
+        const m = median(values);
+        return m >= Math.min(...values) && m <= Math.max(...values);
+      }),
+    );
+  });
+
+  it("pairs ratios repetition by repetition", async () => {
+    const { pairedRatio } = await load("bench/lib/stats.mjs");
+    // Load drifts 10× between repetitions; the pair ratio stays 2.
+    expect(pairedRatio([200, 20, 2000], [100, 10, 1000])).toBe(2);
+    expect(() => pairedRatio([1, 2], [1])).toThrow(RangeError);
+    expect(() => pairedRatio([1], [0])).toThrow(RangeError);
+    fc.assert(
+      fc.property(
+        fc.array(fc.double({ min: 1, max: 1e6, noNaN: true }), { minLength: 1, maxLength: 9 }),
+        fc.double({ min: 0.01, max: 100, noNaN: true }),
+        (base, factor) => Math.abs(pairedRatio(base.map((v) => v * factor), base) - factor) <= factor * 1e-9,
+      ),
+    );
+  });
+});
+
+describe("bench loops", () => {
+  it("stop at the operation bound even with time to spare", async () => {
+    const { driveAsync, driveSync } = await load("bench/lib/drive.mjs");
+    let calls = 0;
+    const measured = await driveAsync(async () => calls++, { concurrency: 4, durationMs: 60_000, maxOps: 37 });
+    expect(measured.ops).toBe(37);
+    expect(calls).toBe(37);
+    const sync = driveSync(() => true, { durationMs: 60_000, maxOps: 640 });
+    expect(sync.ops).toBe(640);
+  });
+
+  it("stop at the deadline even with operations to spare", async () => {
+    const { driveAsync } = await load("bench/lib/drive.mjs");
+    const slow = () => new Promise((resolve) => setTimeout(resolve, 5));
+    const measured = await driveAsync(slow, { concurrency: 2, durationMs: 30, maxOps: 1e9 });
+    expect(measured.ops).toBeLessThan(1e9);
+    expect(measured.ops).toBeGreaterThan(0);
+  });
+
+  it("reject non-positive limits", async () => {
+    const { driveAsync } = await load("bench/lib/drive.mjs");
+    await expect(driveAsync(async () => 0, { concurrency: 0, durationMs: 10, maxOps: 10 })).rejects.toThrow(/concurrency/);
+  });
+});
+
+describe("pending-exchange heap measurement", () => {
+  it("sees the growth of a server that keeps exchanges in memory, and finishes one of them", async () => {
+    const { statefulPending } = await load("bench/workloads/pending.mjs");
+    const outcome = await statefulPending({ count: 2_000, warmup: 50 });
+    // Each kept exchange holds its arguments, state and input requests: hundreds of bytes.
+    expect(outcome.perExchangeBytes).toBeGreaterThan(200);
+  });
+});
