@@ -8,7 +8,7 @@ import { InvalidRequestState, inputRequired, type RequestStateCodec } from "mcp-
 import { runByHand } from "../../examples/readme/by-hand.js";
 import { runClient, textOf } from "../../examples/readme/client.js";
 import { behindProxy, fleetServer, oneTimeTokens, rotationPhases, withCodec } from "../../examples/readme/sealing.js";
-import { callOverHttp, handler, serveWithTokens } from "../../examples/readme/transports.js";
+import { callOverHttp, callOverStdio, handler, serveWithTokens } from "../../examples/readme/transports.js";
 import { StreamableHttpClientTransport } from "mcp-roundtrip/http";
 import { ensureBuilt, root } from "../client/ensure-built.js";
 
@@ -142,14 +142,6 @@ describe("README examples run", () => {
 
   it("serveStdio: a client started with a command finishes the call", async () => {
     ensureBuilt("examples/readme/stdio-server.js");
-    const client = await Client.connect(
-      { command: process.execPath, args: [join(root, "dist/examples/readme/stdio-server.js")] },
-      { onElicit: async () => ({ action: "accept", content: { region: "us-east-1" } }) },
-    );
-    try {
-      expect(textOf(await client.callTool("provision", { name: "stdio" }))).toBe("Provisioned stdio in us-east-1.");
-    } finally {
-      await client.close();
-    }
+    expect(textOf(await callOverStdio(join(root, "dist/examples/readme/stdio-server.js")))).toBe("Provisioned stdio in us-east-1.");
   });
 });
