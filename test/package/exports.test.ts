@@ -106,7 +106,7 @@ describe("package.json exports, loaded from dist/ by the package's own name", ()
 });
 
 describe("npm pack", () => {
-  it("packs the build and the generated code, and no tests, benchmarks or ../shared data", () => {
+  it("packs the build and the generated code, and no examples, tests, benchmarks or ../shared data", () => {
     const pack = spawnSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: root, encoding: "utf8" });
     expect(pack.status, pack.stderr).toBe(0);
     const files = (JSON.parse(pack.stdout) as { files: { path: string }[] }[])[0]!.files.map((file) => file.path);
@@ -118,7 +118,7 @@ describe("npm pack", () => {
     expect(files).toContain("package.json");
     expect(files).toContain("README.md");
     const stray = files.filter((path) =>
-      /(^|\/)(test|bench|tools|schema|codegen|scripts|node_modules)\//.test(path) ||
+      /(^|\/)(test|bench|tools|schema|codegen|scripts|examples|node_modules)\//.test(path) ||
       /\.test\.[jt]s$/.test(path) ||
       /mcp-(spec|schema)|(^|\/)shared\//.test(path),
     );
