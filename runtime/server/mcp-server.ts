@@ -145,6 +145,14 @@ export class McpServer implements MessageHandler {
           'name the server (new McpServer({ name: "billing-api", version }) ) or set an audience (in RequestStateSecurity({ ..., audience }) or McpServer options).',
       );
     }
+    const ownAudience = audienceOf(security);
+    if (audience !== undefined && ownAudience !== undefined && audience !== ownAudience) {
+      // The security's audience always wins inside verify/mint, so the option would be silently ignored.
+      throw new TypeError(
+        `McpServer: audience ${JSON.stringify(audience)} contradicts the requestStateSecurity's own audience ${JSON.stringify(ownAudience)}; ` +
+          "set it in one place only (or make them equal)",
+      );
+    }
     const boundAudience = audience ?? (audienceOf(security) === undefined && name.length > 0 ? name : undefined);
     this.server.use(requestStateBoundary(security, boundAudience === undefined ? {} : { audience: boundAudience }));
   }

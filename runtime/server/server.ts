@@ -179,7 +179,12 @@ export class Server implements MessageHandler {
       return errorResponse(readableId(message), invalidRequest('"method" must be a string').toJSON());
     }
     if (!("id" in message)) {
-      this.handleNotification(method, message, context);
+      try {
+        this.handleNotification(method, message, context);
+      } catch (error) {
+        // handle() never rejects: a notification has no answer, so its failure can only be logged.
+        this.logger.warn(`${method} ignored: handling it threw`, { error });
+      }
       return undefined;
     }
     const id = readableId(message);

@@ -1,0 +1,50 @@
+// Adversarial review: inputs that crashed or were silently misread.
+import { describe, expect, it } from "vitest";
+import { inputRequired, McpServer, RequestStateSecurity, Server } from "mcp-roundtrip/server";
+import { validate, validateRequest } from "mcp-roundtrip/validate";
+import { meta, pair, recordingLogger } from "../server/helpers.js";
+
+describe("review: Server.handle never rejects", () => {
+  it("ignores notifications/cancelled from a caller whose authInfo has no clientId, and leaves the request running", async () => {
+    let release!: () => void;
+    const logger = recordingLogger();
+    const server = new Server(
+      { name: "s", version: "1" },
+      { onCallTool: () => new Promise((resolve) => (release = () => resolve({ content: [{ type: "text", text: "done" }] }))) },
+      { logger },
+    );
+    const context = { authInfo: { scopes: [] } as never };
+    const pending = server.handle({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { _meta: meta(), name: "t" } }, context);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await expect(server.handle({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } }, context)).resolves.toBeUndefined();
+    release();
+    expect(await pending).toMatchObject({ id: 1, result: { resultType: "complete" } });
+  });
+});
+
+describe("review: validate names an unknown revision instead of crashing", () => {
+  for (const revision of ["toString", "__proto__", "constructor"]) {
+    it(`throws RangeError for revision ${JSON.stringify(revision)}`, () => {
+      expect(() => validate("Tool", {}, { revision: revision as never })).toThrow(RangeError);
+      expect(() => validateRequest("tools/list", {}, { revision: revision as never })).toThrow(/revision must be one of/);
+    });
+  }
+});
+
+describe("review: McpServer refuses two different audiences", () => {
+  it("throws at construction when the audience option contradicts the security's own audience", () => {
+    const security = new RequestStateSecurity({ keys: ["k".repeat(32)] }, { audience: "billing-a", logger: { warn() {} } });
+    expect(() => new McpServer({ name: "billing", version: "1" }, { requestStateSecurity: security, audience: "billing-b" })).toThrow(
+      /audience/,
+    );
+  });
+
+  it("accepts the same audience given twice", async () => {
+    const security = new RequestStateSecurity({ keys: ["k".repeat(32)] }, { audience: "billing", logger: { warn() {} } });
+    const mcp = new McpServer({ name: "billing", version: "1" }, { requestStateSecurity: security, audience: "billing" });
+    mcp.tool("t", {}, (_args, ctx) => (ctx.requestState === "x" ? { content: [] } : inputRequired({ requestState: "x" })));
+    const client = pair(mcp);
+    const first = await client.result("tools/call", { name: "t" });
+    expect((await client.result("tools/call", { name: "t", requestState: first.requestState })).resultType).toBe("complete");
+  });
+});
