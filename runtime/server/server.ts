@@ -289,6 +289,9 @@ export class Server implements MessageHandler {
 
   private handleNotification(method: string, message: Record<string, unknown>, context: RequestContext | undefined): void {
     if (method !== "notifications/cancelled") return; // the spec forbids answering notifications; unknown ones are ignored
+    // Over Streamable HTTP (the only transport that passes headers) closing the response stream is the
+    // cancellation signal; ids there are chosen by many independent callers, so an id names no one request.
+    if (context?.headers !== undefined) return;
     const checked = checkNotification(method, message);
     if (!checked.ok) {
       this.logger.warn(`notifications/cancelled ignored: ${checked.message}`);

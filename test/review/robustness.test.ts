@@ -48,3 +48,30 @@ describe("review: McpServer refuses two different audiences", () => {
     expect((await client.result("tools/call", { name: "t", requestState: first.requestState })).resultType).toBe("complete");
   });
 });
+
+describe("review: notifications/cancelled over HTTP", () => {
+  it("does not let one HTTP caller cancel another caller's request that happens to share its id", async () => {
+    let release!: () => void;
+    let aborted = false;
+    const server = new Server(
+      { name: "s", version: "1" },
+      {
+        onCallTool: (_params, ctx) =>
+          new Promise((resolve) => {
+            ctx.signal.addEventListener("abort", () => (aborted = true));
+            release = () => resolve({ content: [{ type: "text", text: "done" }] });
+          }),
+      },
+      { logger: recordingLogger() },
+    );
+    // Over Streamable HTTP each message is its own request: closing the stream is the cancellation signal (spec, cancellation).
+    const alice = { headers: new Headers({ "content-type": "application/json" }) };
+    const mallory = { headers: new Headers({ "content-type": "application/json" }) };
+    const pending = server.handle({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { _meta: meta(), name: "t" } }, alice);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await server.handle({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } }, mallory);
+    release();
+    expect(aborted).toBe(false);
+    expect(await pending).toMatchObject({ id: 1, result: { resultType: "complete" } });
+  });
+});
