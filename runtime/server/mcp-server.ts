@@ -133,6 +133,16 @@ export class McpServer implements MessageHandler {
       },
     );
     const name = this.server.serverInfo.name;
+    if (
+      requestStateSecurity !== undefined &&
+      (typeof requestStateSecurity !== "object" || requestStateSecurity === null ||
+        typeof requestStateSecurity.mint !== "function" || typeof requestStateSecurity.verify !== "function")
+    ) {
+      throw new TypeError(
+        "McpServer: requestStateSecurity must be a RequestStateSecurity (or an object with mint and verify), " +
+          "e.g. new RequestStateSecurity({ keys: [secret] }); omit it for a per-process key",
+      );
+    }
     let security = requestStateSecurity;
     if (security === undefined) {
       const logger = serverOptions.logger;

@@ -75,3 +75,13 @@ describe("review: notifications/cancelled over HTTP", () => {
     expect(await pending).toMatchObject({ id: 1, result: { resultType: "complete" } });
   });
 });
+
+describe("review: McpServer names a malformed requestStateSecurity", () => {
+  for (const [label, value] of [["null", null], ["a string", "secret"], ["an object without mint/verify", { keys: ["k"] }]] as const) {
+    it(`throws a TypeError that says what to pass for ${label}`, () => {
+      expect(() => new McpServer({ name: "server", version: "1" }, { requestStateSecurity: value as never })).toThrow(
+        /requestStateSecurity must be a RequestStateSecurity/,
+      );
+    });
+  }
+});
