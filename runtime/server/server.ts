@@ -9,6 +9,7 @@ import { InFlightRequests } from "./in-flight.js";
 import { ResultFinisher } from "./results.js";
 import { MetaKey, SUPPORTED_PROTOCOL_VERSIONS, readRequestMeta } from "./meta.js";
 import { ROUTES, type Route } from "./routes.js";
+import { snapshotJson } from "./snapshot.js";
 import type {
   CacheableMethod,
   CacheHint,
@@ -239,6 +240,11 @@ export class Server implements MessageHandler {
         if (isThenable(pending)) await pending;
       }
       params = request.params;
+      if (route.mayAskInput && isObject(params.arguments)) {
+        // A middleware (the request-state boundary) binds what it mints to these arguments after the handler
+        // ran: the handler gets its own copy, so filling in a default (args.limit ??= 10) cannot change them.
+        params = { ...params, arguments: snapshotJson(params.arguments) };
+      }
     }
     if (route.mayAskInput) {
       ctx.inputResponses = params.inputResponses as RequestContextImpl["inputResponses"];
