@@ -79,7 +79,8 @@ function checkInputRequired(method: string, result: JsonObject): void {
       }
     }
   }
-  if (inputRequests === undefined && requestState === undefined) {
+  // An empty map asks for nothing: without state there is nothing to answer or echo, and retrying would only poll.
+  if (!hasEntries(inputRequests as object | undefined) && requestState === undefined) {
     throw new InvalidServerResult(
       method,
       `input_required carries neither inputRequests nor requestState, so there is nothing to answer or echo.`,

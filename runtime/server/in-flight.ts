@@ -29,8 +29,15 @@ export class InFlightRequests {
   cancel(requestId: JsonRpcId, reason: string | undefined, context: RequestContext | undefined): void {
     const target = this.byId.get(requestId);
     if (target === undefined) return;
-    const canceller = context?.authInfo === undefined ? undefined : principalOf(context.authInfo);
-    if (canceller !== target.principal) return;
+    let same: boolean;
+    try {
+      const canceller = context?.authInfo === undefined ? undefined : principalOf(context.authInfo);
+      same = canceller === target.principal;
+    } catch {
+      // An identity that cannot be read (authInfo without a clientId) proves nothing: do not cancel.
+      same = false;
+    }
+    if (!same) return;
     target.cancel(reason ?? "cancelled by the client", true);
   }
 }

@@ -133,6 +133,16 @@ export class McpServer implements MessageHandler {
       },
     );
     const name = this.server.serverInfo.name;
+    if (
+      requestStateSecurity !== undefined &&
+      (typeof requestStateSecurity !== "object" || requestStateSecurity === null ||
+        typeof requestStateSecurity.mint !== "function" || typeof requestStateSecurity.verify !== "function")
+    ) {
+      throw new TypeError(
+        "McpServer: requestStateSecurity must be a RequestStateSecurity (or an object with mint and verify), " +
+          "e.g. new RequestStateSecurity({ keys: [secret] }); omit it for a per-process key",
+      );
+    }
     let security = requestStateSecurity;
     if (security === undefined) {
       const logger = serverOptions.logger;
@@ -143,6 +153,14 @@ export class McpServer implements MessageHandler {
         `McpServer: an explicit requestStateSecurity needs a distinctive server name or an audience, and ${JSON.stringify(name)} is neither. ` +
           "Sealed state is bound to that audience so that another service sharing your key cannot replay its tokens here: " +
           'name the server (new McpServer({ name: "billing-api", version }) ) or set an audience (in RequestStateSecurity({ ..., audience }) or McpServer options).',
+      );
+    }
+    const ownAudience = audienceOf(security);
+    if (audience !== undefined && ownAudience !== undefined && audience !== ownAudience) {
+      // The security's audience always wins inside verify/mint, so the option would be silently ignored.
+      throw new TypeError(
+        `McpServer: audience ${JSON.stringify(audience)} contradicts the requestStateSecurity's own audience ${JSON.stringify(ownAudience)}; ` +
+          "set it in one place only (or make them equal)",
       );
     }
     const boundAudience = audience ?? (audienceOf(security) === undefined && name.length > 0 ? name : undefined);

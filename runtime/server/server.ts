@@ -9,6 +9,7 @@ import { InFlightRequests } from "./in-flight.js";
 import { ResultFinisher } from "./results.js";
 import { MetaKey, SUPPORTED_PROTOCOL_VERSIONS, readRequestMeta } from "./meta.js";
 import { ROUTES, type Route } from "./routes.js";
+import { snapshotJson } from "./snapshot.js";
 import type {
   CacheableMethod,
   CacheHint,
@@ -179,7 +180,12 @@ export class Server implements MessageHandler {
       return errorResponse(readableId(message), invalidRequest('"method" must be a string').toJSON());
     }
     if (!("id" in message)) {
-      this.handleNotification(method, message, context);
+      try {
+        this.handleNotification(method, message, context);
+      } catch (error) {
+        // handle() never rejects: a notification has no answer, so its failure can only be logged.
+        this.logger.warn(`${method} ignored: handling it threw`, { error });
+      }
       return undefined;
     }
     const id = readableId(message);
@@ -234,6 +240,11 @@ export class Server implements MessageHandler {
         if (isThenable(pending)) await pending;
       }
       params = request.params;
+      if (route.mayAskInput && isObject(params.arguments)) {
+        // A middleware (the request-state boundary) binds what it mints to these arguments after the handler
+        // ran: the handler gets its own copy, so filling in a default (args.limit ??= 10) cannot change them.
+        params = { ...params, arguments: snapshotJson(params.arguments) };
+      }
     }
     if (route.mayAskInput) {
       ctx.inputResponses = params.inputResponses as RequestContextImpl["inputResponses"];
@@ -284,6 +295,9 @@ export class Server implements MessageHandler {
 
   private handleNotification(method: string, message: Record<string, unknown>, context: RequestContext | undefined): void {
     if (method !== "notifications/cancelled") return; // the spec forbids answering notifications; unknown ones are ignored
+    // Over Streamable HTTP (the only transport that passes headers) closing the response stream is the
+    // cancellation signal; ids there are chosen by many independent callers, so an id names no one request.
+    if (context?.headers !== undefined) return;
     const checked = checkNotification(method, message);
     if (!checked.ok) {
       this.logger.warn(`notifications/cancelled ignored: ${checked.message}`);

@@ -128,6 +128,9 @@ export function requestStateBoundary(security: RequestStateSealer, options: Requ
         throw reject(request, error);
       }
       const accept = (state: string): void => {
+        // A sealer that answers anything but a string has not vouched for the token: fail closed,
+        // or the handler would read the retry as a first call (or crash on a non-string).
+        if (typeof state !== "string") throw reject(request, new TypeError(`verify returned ${state === null ? "null" : typeof state}, not the plaintext string`));
         // A copy: the caller's message (in memory, the client's own object) must keep its token.
         request.params = { ...request.params, requestState: state };
       };
@@ -140,7 +143,11 @@ export function requestStateBoundary(security: RequestStateSealer, options: Requ
     onInputRequired(result: InputRequiredResult, request: MiddlewareRequest): InputRequiredResult | Promise<InputRequiredResult> {
       const state = result.requestState;
       if (state === undefined) return result;
-      const seal = (token: string): InputRequiredResult => ({ ...result, requestState: token });
+      const seal = (token: string): InputRequiredResult => {
+        // A non-string would leave the wire without the state the handler meant to carry.
+        if (typeof token !== "string") fail(new TypeError(`mint returned ${token === null ? "null" : typeof token}, not a token string`));
+        return { ...result, requestState: token };
+      };
       // The server logs -32603 errors with their cause; the wire gets the fixed text.
       const fail = (error: unknown): never => {
         throw internalError("Internal error: could not seal requestState", error);

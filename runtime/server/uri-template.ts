@@ -10,18 +10,20 @@ interface Operator {
   readonly allowReserved: boolean;
   /** Pattern for the whole expansion, used when matching. */
   readonly pattern: string;
+  /** Characters the expansion can never contain after its first one (what `pattern` excludes), for the linear pre-check. */
+  readonly stop: string;
 }
 
 // RFC 6570 Appendix A, one row per operator.
 const OPERATORS: Record<string, Operator> = {
-  "": { first: "", separator: ",", named: false, ifEmpty: "", allowReserved: false, pattern: "([^/?#]+)" },
-  "+": { first: "", separator: ",", named: false, ifEmpty: "", allowReserved: true, pattern: "([^?#]+)" },
-  "#": { first: "#", separator: ",", named: false, ifEmpty: "", allowReserved: true, pattern: "(#[^]*)?" },
-  ".": { first: ".", separator: ".", named: false, ifEmpty: "", allowReserved: false, pattern: "((?:\\.[^/?#.]*)*)" },
-  "/": { first: "/", separator: "/", named: false, ifEmpty: "", allowReserved: false, pattern: "((?:/[^/?#]*)*)" },
-  ";": { first: ";", separator: ";", named: true, ifEmpty: "", allowReserved: false, pattern: "((?:;[^/?#;]*)*)" },
-  "?": { first: "?", separator: "&", named: true, ifEmpty: "=", allowReserved: false, pattern: "(\\?[^#]*)?" },
-  "&": { first: "&", separator: "&", named: true, ifEmpty: "=", allowReserved: false, pattern: "(&[^#]*)?" },
+  "": { first: "", separator: ",", named: false, ifEmpty: "", allowReserved: false, pattern: "([^/?#]+)", stop: "/?#" },
+  "+": { first: "", separator: ",", named: false, ifEmpty: "", allowReserved: true, pattern: "([^?#]+)", stop: "?#" },
+  "#": { first: "#", separator: ",", named: false, ifEmpty: "", allowReserved: true, pattern: "(#[^]*)?", stop: "" },
+  ".": { first: ".", separator: ".", named: false, ifEmpty: "", allowReserved: false, pattern: "((?:\\.[^/?#.]*)*)", stop: "/?#" },
+  "/": { first: "/", separator: "/", named: false, ifEmpty: "", allowReserved: false, pattern: "((?:/[^/?#]*)*)", stop: "?#" },
+  ";": { first: ";", separator: ";", named: true, ifEmpty: "", allowReserved: false, pattern: "((?:;[^/?#;]*)*)", stop: "/?#" },
+  "?": { first: "?", separator: "&", named: true, ifEmpty: "=", allowReserved: false, pattern: "(\\?[^#]*)?", stop: "#" },
+  "&": { first: "&", separator: "&", named: true, ifEmpty: "=", allowReserved: false, pattern: "(&[^#]*)?", stop: "#" },
 };
 
 interface VariableSpec {
@@ -143,6 +145,7 @@ export class UriTemplate {
   readonly variableNames: readonly string[];
   private readonly parts: readonly Part[];
   private readonly regex: RegExp;
+  private readonly expressions: number;
 
   /**
    * @param template - the template text, such as `"file:///{+path}"`
@@ -162,6 +165,7 @@ export class UriTemplate {
       }
     }
     this.regex = new RegExp(`${source}$`, "u");
+    this.expressions = this.parts.filter((part) => typeof part !== "string").length;
     this.variableNames = Object.freeze(names);
   }
 
@@ -211,6 +215,9 @@ export class UriTemplate {
    * @returns the variables' decoded values, or `undefined` when the URI does not fit the template
    */
   match(uri: string): UriTemplateVariables | undefined {
+    // Two or more expressions make the regex backtrack quadratically (or worse) on a URI that does not fit,
+    // so a long client-chosen URI could stall the process; a linear check rules those out first.
+    if (this.expressions > 1 && !this.couldMatch(uri)) return undefined;
     const found = this.regex.exec(uri);
     if (found === null) return undefined;
     const variables: UriTemplateVariables = {};
@@ -222,6 +229,36 @@ export class UriTemplate {
       if (!this.assign(part, captured, variables)) return undefined;
     }
     return variables;
+  }
+
+  /**
+   * Whether the regex can match `uri` at all, in O(length × parts): the set
+   * of positions each part can end at, part by part. Never false where the
+   * regex would match (it is a filter; the regex still decides and captures).
+   */
+  private couldMatch(uri: string): boolean {
+    const n = uri.length;
+    let reach = new Uint8Array(n + 1);
+    reach[0] = 1;
+    for (const part of this.parts) {
+      const next = new Uint8Array(n + 1);
+      if (typeof part === "string") {
+        for (let p = 0; p + part.length <= n; p++) if (reach[p] === 1 && uri.startsWith(part, p)) next[p + part.length] = 1;
+      } else {
+        const { first, stop } = part.operator;
+        if (first !== "") next.set(reach); // these expansions may be empty
+        let open = false;
+        for (let p = 0; p < n; p++) {
+          const ch = uri[p]!;
+          const allowed = !stop.includes(ch);
+          const starts = reach[p] === 1 && (first === "" ? allowed : ch === first);
+          open = starts || (open && allowed);
+          if (open) next[p + 1] = 1;
+        }
+      }
+      reach = next;
+    }
+    return reach[n] === 1;
   }
 
   private assign(expression: Expression, captured: string, out: UriTemplateVariables): boolean {

@@ -58,7 +58,9 @@ export type RequestStateRejectionReason =
   | "principal_mismatch"
   | "principal_unavailable"
   | "replayed"
-  | "replay_store_error";
+  | "replay_store_error"
+  /** Something the checks rely on (the `now` clock, a digest) threw; rejected rather than let through. */
+  | "internal_error";
 
 /** What the logger learns about a rejection. Holds no token, key, principal or arguments. */
 export interface RequestStateRejection {

@@ -228,7 +228,13 @@ export class RequestStateSecurity {
    */
   async verify(token: unknown, binding: RequestBinding): Promise<string> {
     assertBinding(binding, "verify");
-    const rejection = await this.#check(token, binding);
+    let rejection: string | { reason: RequestStateRejectionReason; detail: string };
+    try {
+      rejection = await this.#check(token, binding);
+    } catch (error) {
+      // Fail closed: an unexpected throw (a broken clock, say) is one more rejection, never an escape hatch.
+      rejection = { reason: "internal_error", detail: `verification threw ${describeError(error, typeof token === "string" ? token : "")}; failing closed` };
+    }
     if (typeof rejection === "string") return rejection;
     const details: RequestStateRejection = { ...rejection, method: binding.method, target: binding.target };
     try {

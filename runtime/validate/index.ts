@@ -60,7 +60,8 @@ const REVISIONS: Record<Revision, RevisionTables> = {
 
 function tablesFor(options: ValidateOptions | undefined): RevisionTables {
   const revision = options?.revision ?? "2026-07-28";
-  const tables = REVISIONS[revision];
+  // Own keys only: "toString" or "__proto__" must be reported as unknown revisions, not looked up on the prototype.
+  const tables = Object.prototype.hasOwnProperty.call(REVISIONS, revision) ? REVISIONS[revision] : undefined;
   if (!tables) {
     throw new RangeError(`revision must be one of ${Object.keys(REVISIONS).join(", ")}; got ${JSON.stringify(revision)}`);
   }
