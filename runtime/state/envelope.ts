@@ -148,8 +148,8 @@ export function parseEnvelope(bytes: Uint8Array): Envelope | string {
   if ((aud !== undefined && typeof aud !== "string") || (p !== undefined && typeof p !== "string")) {
     return "envelope aud/p are not strings";
   }
-  const envelope: Envelope = { v: 1, iat, exp, m, t, a, s };
-  if (aud !== undefined) envelope.aud = aud;
-  if (p !== undefined) envelope.p = p;
-  return envelope;
+  // The parsed object is fresh and ours: use it as the envelope rather than copy it.
+  if (record.aud === null) record.aud = undefined;
+  if (record.p === null) record.p = undefined;
+  return record as unknown as Envelope;
 }
