@@ -319,7 +319,8 @@ export class StreamableHttpClientTransport implements ClientTransport {
     } catch {
       body = undefined;
     }
-    const challenge = response.headers.get("www-authenticate") ?? undefined;
+    // Only a refusal carries a challenge worth reading; a 200 skips the header lookup.
+    const challenge = response.ok ? undefined : (response.headers.get("www-authenticate") ?? undefined);
     if (response.status === 401 || (response.status === 403 && challenge)) {
       // Authentication failures are the caller's to fix (a token), not a protocol answer.
       throw new HttpTransportError(
