@@ -12,6 +12,13 @@ const PENDING = here("./workloads/pending.mjs");
 export const CONCURRENCY = [1, 16];
 
 /**
+ * MRTR calls of the peak-RSS workloads, the same for both SDKs. Theirs runs
+ * about 250 calls/s here, so 5,000 calls take ~20 s a repetition: enough for
+ * memory that grows with work to show, short enough for five repetitions.
+ */
+export const RSS_CALLS = 5_000;
+
+/**
  * @typedef {object} Workload
  * @property {string} id unique, stable, used in results and on the command line
  * @property {string} group the table it is reported in
@@ -25,7 +32,9 @@ export const CONCURRENCY = [1, 16];
  * @property {number} [concurrency] in-flight operations for async workloads
  * @property {number} [roundTrips] requests per operation (2 for MRTR)
  * @property {string[]} [nodeFlags] extra flags for the worker process
- * @property {number} [windowScale] multiplies the profile's timed window (the sustained RSS workloads run longer)
+ * @property {number} [fixedOps] a fixed amount of work instead of a timed window: exactly this many operations
+ *   (capped by the profile's maxFixedOps), no warm-up, bounded by the profile's fixedDeadlineMs. The peak-RSS
+ *   workloads use it, so both SDKs do the same work rather than the faster one doing far more in the same time.
  */
 
 /** @returns {Workload[]} */
@@ -60,10 +69,10 @@ export function workloads() {
       }
     }
   }
-  const sustained = { mode: "async", unit: "calls/s", concurrency: 16, roundTrips: 2, options: { mrtr: true }, group: "rss", windowScale: 8 };
+  const fixedWork = { mode: "async", unit: "calls/s", concurrency: 16, roundTrips: 2, options: { mrtr: true }, group: "rss", fixedOps: RSS_CALLS };
   list.push(
-    { ...sustained, id: "rss.mrtr.ours", label: "mcp-roundtrip, in memory, MRTR c=16, sustained", side: "ours", module: OURS, factory: "inMemory" },
-    { ...sustained, id: "rss.mrtr.official2026", label: "official SDK, fetch shim, MRTR c=16, sustained", side: "official", module: OFFICIAL, factory: "inProcess2026" },
+    { ...fixedWork, id: "rss.mrtr.ours", label: `mcp-roundtrip, in memory, ${RSS_CALLS.toLocaleString("en-US")} MRTR calls, c=16`, side: "ours", module: OURS, factory: "inMemory" },
+    { ...fixedWork, id: "rss.mrtr.official2026", label: `official SDK, fetch shim, ${RSS_CALLS.toLocaleString("en-US")} MRTR calls, c=16`, side: "official", module: OFFICIAL, factory: "inProcess2026" },
   );
   list.push(
     { id: "seal.ours.node", group: "seal", label: "mcp-roundtrip, AES-256-GCM, node:crypto backend", side: "ours", module: OURS, factory: "sealVerify", options: { backend: "node" }, mode: "async", concurrency: 1, unit: "ops/s" },

@@ -17,7 +17,7 @@ const PANELS = [
   { title: "Streamable HTTP, full MRTR (calls/s)", pick: (r) => r.group === "http.mrtr", value: (r) => r.median, format: formatRate },
   { title: "Seal + verify of a 300-byte state (ops/s)", pick: (r) => r.group === "seal", value: (r) => r.median, format: formatRate },
   { title: "Validate tools/call request + result (ops/s)", pick: (r) => r.group === "validate", value: (r) => r.median, format: formatRate },
-  { title: "Peak RSS, sustained in-process MRTR, c=16 (lower is better)", pick: (r) => r.group === "rss", value: (r) => r.medianRss, format: formatBytes },
+  { title: "Peak RSS, the same in-process MRTR calls, c=16 (lower is better)", pick: (r) => r.group === "rss", value: (r) => r.medianRss, format: formatBytes },
   { title: "Heap growth, 10,000 pending exchanges (lower is better)", pick: (r) => r.group === "pending", value: (r) => Math.max(0, r.median), format: (_, r) => formatBytes(r.median) },
 ];
 

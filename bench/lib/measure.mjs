@@ -10,7 +10,7 @@ import { driveAsync, driveSync } from "./drive.mjs";
  * @throws {Error} when the workload cannot be set up or answers something wrong.
  */
 export async function measureOnce(spec, runProfile) {
-  const profile = { ...runProfile, windowMs: runProfile.windowMs * (spec.windowScale ?? 1) };
+  const profile = runProfile;
   const module = await import(spec.module);
   const factory = module[spec.factory];
   if (typeof factory !== "function") {
@@ -31,6 +31,17 @@ export async function measureOnce(spec, runProfile) {
       const cpuBefore = process.cpuUsage();
       measured = driveSync(instance.callSync, { ...limits, durationMs: profile.windowMs });
       cpu = process.cpuUsage(cpuBefore);
+    } else if (spec.fixedOps !== undefined) {
+      // Same work for every contender: a count, not a time window, and no warm-up
+      // (a timed warm-up would give the faster SDK more work before the count starts).
+      instance.check(await instance.call());
+      const count = Math.min(spec.fixedOps, profile.maxFixedOps ?? Infinity);
+      const cpuBefore = process.cpuUsage();
+      measured = await driveAsync(instance.call, { ...limits, maxOps: count, durationMs: profile.fixedDeadlineMs });
+      cpu = process.cpuUsage(cpuBefore);
+      if (measured.ops < count) {
+        throw new Error(`${spec.id} finished ${measured.ops} of ${count} operations within ${profile.fixedDeadlineMs} ms; its peak RSS would not be comparable`);
+      }
     } else {
       instance.check(await instance.call());
       await driveAsync(instance.call, { ...limits, durationMs: profile.warmupMs });

@@ -77,8 +77,11 @@ function writeContainer(value: object, depth: number): string {
   } else {
     const record = value as Record<string, unknown>;
     // JSON.stringify drops undefined members; the wire never carried them.
-    const keys = Object.keys(record).filter((key) => record[key] !== undefined);
-    keys.sort(compareCodePoints);
+    const keys: string[] = [];
+    for (const key in record) {
+      if (Object.hasOwn(record, key) && record[key] !== undefined) keys.push(key);
+    }
+    if (keys.length > 1) keys.sort(compareCodePoints);
     out = "{";
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i]!;
@@ -117,7 +120,11 @@ const SHORT_ESCAPES: Record<number, string> = {
   0x09: "\\t",
 };
 
+/** Printable ASCII other than `"` and `\\`: such a string is written as is. */
+const PLAIN_TEXT = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
 function quote(text: string): string {
+  if (PLAIN_TEXT.test(text)) return '"' + text + '"';
   let out = '"';
   let runStart = 0;
   for (let i = 0; i < text.length; i++) {

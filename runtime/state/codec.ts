@@ -41,6 +41,7 @@ export class AesGcmCodec implements RequestStateCodec {
   readonly #sealing: DerivedKey;
   readonly #byId: Map<number, DerivedKey>;
   readonly #random: (length: number) => Uint8Array;
+  readonly #header = new Uint8Array(HEADER_BYTES);
 
   /**
    * @param secrets - checked secret bytes, the sealing one first.
@@ -77,7 +78,8 @@ export class AesGcmCodec implements RequestStateCodec {
     if (!(nonce instanceof Uint8Array) || nonce.length !== NONCE_BYTES) {
       throw new RangeError(`random source expected to return ${NONCE_BYTES} bytes`);
     }
-    const header = new Uint8Array(HEADER_BYTES);
+    // The backend copies the header before it returns, so one buffer serves every token.
+    const header = this.#header;
     header.set(key.kid);
     header.set(nonce, KID_BYTES);
     return TOKEN_PREFIX + this.#backend.aesGcmSealBase64url(key.aesKey, nonce, key.aad, bytes, header);

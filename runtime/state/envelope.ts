@@ -111,8 +111,9 @@ export function principalClaimMatches(backend: CryptoBackend, claim: string, pri
  */
 export function serializeEnvelope(envelope: Envelope): string {
   let json =
-    `{"v":1,"iat":${JSON.stringify(envelope.iat)},"exp":${JSON.stringify(envelope.exp)}` +
-    `,"m":${JSON.stringify(envelope.m)},"t":${JSON.stringify(envelope.t)},"a":${JSON.stringify(envelope.a)}` +
+    // iat/exp are finite numbers (mint checks the clock) and `a` is base64url: neither needs escaping.
+    `{"v":1,"iat":${envelope.iat},"exp":${envelope.exp}` +
+    `,"m":${JSON.stringify(envelope.m)},"t":${JSON.stringify(envelope.t)},"a":"${envelope.a}"` +
     `,"s":${JSON.stringify(envelope.s)}`;
   if (envelope.aud !== undefined) json += `,"aud":${JSON.stringify(envelope.aud)}`;
   if (envelope.p !== undefined) json += `,"p":${JSON.stringify(envelope.p)}`;
@@ -148,8 +149,8 @@ export function parseEnvelope(bytes: Uint8Array): Envelope | string {
   if ((aud !== undefined && typeof aud !== "string") || (p !== undefined && typeof p !== "string")) {
     return "envelope aud/p are not strings";
   }
-  const envelope: Envelope = { v: 1, iat, exp, m, t, a, s };
-  if (aud !== undefined) envelope.aud = aud;
-  if (p !== undefined) envelope.p = p;
-  return envelope;
+  // The parsed object is fresh and ours: use it as the envelope rather than copy it.
+  if (record.aud === null) record.aud = undefined;
+  if (record.p === null) record.p = undefined;
+  return record as unknown as Envelope;
 }

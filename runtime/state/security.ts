@@ -41,6 +41,9 @@ const REPLAY_ID_BYTES = 16;
 /** Year 5138 in seconds; a larger clock reading is almost surely milliseconds. */
 const MAX_PLAUSIBLE_SECONDS = 1e11;
 
+/** A rejection of #check (a module function, so a verify allocates no closure for it). */
+const fail = (reason: RequestStateRejectionReason, detail: string) => ({ reason, detail });
+
 /** @internal Lets `__TESTS` inject a deterministic random source. */
 export const RANDOM_SOURCE: unique symbol = Symbol("mcp-roundtrip/request-state/random");
 
@@ -253,7 +256,6 @@ export class RequestStateSecurity {
     token: unknown,
     binding: RequestBinding,
   ): Promise<string | { reason: RequestStateRejectionReason; detail: string }> {
-    const fail = (reason: RequestStateRejectionReason, detail: string) => ({ reason, detail });
     if (typeof token !== "string") return fail("not_a_string", `requestState is ${describe(token)}, not a string`);
     // The size cap comes before any crypto, so oversized input costs nothing.
     if (

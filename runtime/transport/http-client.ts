@@ -62,6 +62,23 @@ export class HttpTransportError extends Error {
 const ACCEPT = "application/json, text/event-stream";
 const DEFAULT_PROTOCOL_VERSION = "2026-07-28";
 const MAX_TOOL_PAGES = 20;
+/** The release of a request that holds no controller of its own. */
+const noRelease = (): void => {};
+
+/**
+ * A controller whose signal every concurrent request may share. Node warns
+ * past 10 listeners on one signal (a leak heuristic that misfires here:
+ * each in-flight request adds one and removes it when done), so lift that
+ * limit where the runtime has it.
+ */
+function sharedAbortController(): AbortController {
+  const controller = new AbortController();
+  const events = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.(
+    "node:events",
+  ) as { setMaxListeners?: (n: number, ...targets: EventTarget[]) => void } | undefined;
+  events?.setMaxListeners?.(0, controller.signal);
+  return controller;
+}
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -95,6 +112,8 @@ export class StreamableHttpClientTransport implements ClientTransport {
   readonly #warn: (message: string) => void;
   readonly #toolHeaders = new Map<string, ParamHeader[]>();
   readonly #inFlight = new Set<AbortController>();
+  /** Aborted by close(): the signal of every request whose caller gave none, so those cost no controller each. */
+  readonly #closing = sharedAbortController();
   #sessionId: string | undefined;
   #serverRequestHandler: ((request: JsonRpcRequest) => Promise<JsonRpcResponse>) | undefined;
   #closed = false;
@@ -175,7 +194,9 @@ export class StreamableHttpClientTransport implements ClientTransport {
   /** Aborts every request in flight; later requests are refused. */
   async close(): Promise<void> {
     this.#closed = true;
-    for (const controller of this.#inFlight) controller.abort(new Error("The transport was closed."));
+    const reason = new Error("The transport was closed.");
+    this.#closing.abort(reason);
+    for (const controller of this.#inFlight) controller.abort(reason);
     this.#inFlight.clear();
   }
 
@@ -258,21 +279,27 @@ export class StreamableHttpClientTransport implements ClientTransport {
     const token = this.#token ? await this.#token() : undefined;
     if (token) headers.authorization = `Bearer ${token}`;
 
-    const controller = new AbortController();
-    const onAbort = () => controller.abort(signal!.reason);
-    if (signal?.aborted) throw signal.reason;
-    signal?.addEventListener("abort", onAbort, { once: true });
-    this.#inFlight.add(controller);
-    const release = () => {
-      this.#inFlight.delete(controller);
-      signal?.removeEventListener("abort", onAbort);
-    };
+    let fetchSignal = this.#closing.signal;
+    let release = noRelease;
+    if (signal) {
+      // Only a caller's signal needs a controller of its own, tied to both it and close().
+      if (signal.aborted) throw signal.reason;
+      const controller = new AbortController();
+      const onAbort = () => controller.abort(signal.reason);
+      signal.addEventListener("abort", onAbort, { once: true });
+      this.#inFlight.add(controller);
+      fetchSignal = controller.signal;
+      release = () => {
+        this.#inFlight.delete(controller);
+        signal.removeEventListener("abort", onAbort);
+      };
+    }
     try {
       const response = await this.#fetch(this.url, {
         method: "POST",
         headers,
         body: JSON.stringify(message),
-        signal: controller.signal,
+        signal: fetchSignal,
       });
       return { response, release };
     } catch (error) {
@@ -292,7 +319,8 @@ export class StreamableHttpClientTransport implements ClientTransport {
     } catch {
       body = undefined;
     }
-    const challenge = response.headers.get("www-authenticate") ?? undefined;
+    // Only a refusal carries a challenge worth reading; a 200 skips the header lookup.
+    const challenge = response.ok ? undefined : (response.headers.get("www-authenticate") ?? undefined);
     if (response.status === 401 || (response.status === 403 && challenge)) {
       // Authentication failures are the caller's to fix (a token), not a protocol answer.
       throw new HttpTransportError(
