@@ -48,18 +48,21 @@ describe("McpServer tools", () => {
     [{ city: "Oslo", days: 1.5 }, "/days must be integer"],
     [{ city: "Oslo", days: 9 }, "/days"],
     [{ city: "Oslo", extra: true }, "/extra"],
-  ])("rejects arguments %j before the handler runs", async (args, expected) => {
+  ])("answers arguments %j with a tool execution error, before the handler runs", async (args, expected) => {
     const { mcp, runs } = weather();
-    const error = await pair(mcp).error("tools/call", { name: "forecast", arguments: args });
-    expect(error.code).toBe(-32602);
-    expect(error.message).toMatch(/^Invalid arguments for tool forecast: /);
-    expect(error.message).toContain(expected);
+    const result = (await pair(mcp).result("tools/call", { name: "forecast", arguments: args })) as {
+      isError?: boolean;
+      content: { type: string; text: string }[];
+    };
+    expect(result.isError).toBe(true);
+    expect(result.content[0]!.text).toMatch(/^Invalid arguments for tool forecast: /);
+    expect(result.content[0]!.text).toContain(expected);
     expect(runs()).toBe(0);
   });
 
   it("treats absent arguments as {}", async () => {
-    const error = await pair(weather().mcp).error("tools/call", { name: "forecast" });
-    expect(error.message).toContain("/city is required");
+    const result = await pair(weather().mcp).result("tools/call", { name: "forecast" });
+    expect(result).toMatchObject({ isError: true, content: [{ type: "text", text: expect.stringContaining("/city is required") }] });
   });
 
   it("answers an unknown tool with -32602", async () => {
@@ -80,7 +83,10 @@ describe("McpServer tools", () => {
   it("accepts draft-07 schemas and rejects unknown dialects at registration", async () => {
     const mcp = new McpServer({ name: "d7", version: "1" });
     mcp.tool("sum", { inputSchema: { $schema: "http://json-schema.org/draft-07/schema#", type: "object", properties: { a: { type: "number" } }, required: ["a"] } }, (args) => ({ content: [{ type: "text", text: String(args.a) }] }));
-    expect((await pair(mcp).error("tools/call", { name: "sum", arguments: {} })).message).toContain("/a is required");
+    expect(await pair(mcp).result("tools/call", { name: "sum", arguments: {} })).toMatchObject({
+      isError: true,
+      content: [{ type: "text", text: expect.stringContaining("/a is required") }],
+    });
     expect(() => mcp.tool("bad", { inputSchema: { $schema: "https://example.com/my-dialect", type: "object" } }, () => ({ content: [] }))).toThrow(/unsupported JSON Schema dialect/);
   });
 
@@ -206,7 +212,10 @@ describe("McpServer compileSchema", () => {
     mcp.tool("t", { outputSchema: { type: "object" } }, () => ({ content: [], structuredContent: { ok: 1 } }));
     expect(compiled).toEqual(['inputSchema of tool "t"', 'outputSchema of tool "t"']);
     const client = pair(mcp);
-    expect((await client.error("tools/call", { name: "t", arguments: {} })).message).toBe("Invalid arguments for tool t: /ok is required");
+    expect(await client.result("tools/call", { name: "t", arguments: {} })).toMatchObject({
+      isError: true,
+      content: [{ type: "text", text: "Invalid arguments for tool t: /ok is required" }],
+    });
     expect((await client.result("tools/call", { name: "t", arguments: { ok: true } })).structuredContent).toEqual({ ok: 1 });
   });
 });

@@ -83,9 +83,12 @@ export class ToolRegistry {
     const args = params.arguments ?? {};
     const input = tool.checkInput(args);
     if (!input.ok) {
-      throw new McpError(JsonRpcErrorCode.InvalidParams, `Invalid arguments for tool ${params.name}: ${input.message}`, {
-        issues: input.issues,
-      });
+      // A tool execution error, not a protocol error (tools.mdx, Error Handling): the model
+      // reads the message and can call again with corrected arguments.
+      return {
+        content: [{ type: "text", text: `Invalid arguments for tool ${params.name}: ${input.message}` }],
+        isError: true,
+      };
     }
     const result = await tool.handler(args, ctx);
     if (tool.checkOutput !== undefined && !isInputRequiredResult(result) && typeof result === "object" && result !== null && result.isError !== true) {
