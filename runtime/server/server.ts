@@ -149,7 +149,10 @@ export class Server implements MessageHandler {
    * @throws TypeError when `middleware` has neither hook
    */
   use(middleware: ServerMiddleware): this {
-    if (!isObject(middleware) || (typeof middleware.onRequest !== "function" && typeof middleware.onInputRequired !== "function")) {
+    if (
+      !isObject(middleware) ||
+      (typeof middleware.onRequest !== "function" && typeof middleware.onInputRequired !== "function" && typeof middleware.screen !== "function")
+    ) {
       throw new TypeError("Server.use: expected a middleware with onRequest and/or onInputRequired, e.g. requestStateBoundary(security)");
     }
     this.middlewares.push(middleware);
@@ -211,6 +214,7 @@ export class Server implements MessageHandler {
         delete params.requestState;
         message = { ...message, params };
       }
+      for (const middleware of this.middlewares) middleware.screen?.(method, params, this.logger);
       assertValidRequest(method, message);
       ctx = new RequestContextImpl(id, method, meta, context);
       this.inFlight.track(ctx);
@@ -234,7 +238,7 @@ export class Server implements MessageHandler {
     if (handler === undefined) return this.finisher.complete(route, ctx.method, this.discoverResult());
     let request: MiddlewareRequest | undefined;
     if (this.middlewares.length > 0) {
-      request = { method: ctx.method, params, context: ctx, logger: this.logger, transport: ctx.transport };
+      request = { method: ctx.method, serverName: this.serverInfo.name, params, context: ctx, logger: this.logger, transport: ctx.transport };
       for (const middleware of this.middlewares) {
         const pending = middleware.onRequest?.(request);
         if (isThenable(pending)) await pending;

@@ -25,9 +25,9 @@ export interface RequestStateSealer {
 /** Options of {@link requestStateBoundary}. */
 export interface RequestStateBoundaryOptions {
   /**
-   * The audience claim sealed into every token and required on every echo;
-   * usually the server's name. The security object's own `audience`, when
-   * set, takes precedence.
+   * The audience claim sealed into every token and required on every echo.
+   * Default: the server's name (`serverInfo.name`). The security object's own
+   * `audience`, when set, takes precedence.
    */
   audience?: string;
   /**
@@ -67,7 +67,9 @@ function bindingOf(
     const principal = principalOf(request.context);
     if (principal !== undefined) binding.principal = principal;
   }
-  if (audience !== undefined) binding.audience = audience;
+  // Without an explicit audience the server's own name is the claim, so two services sharing a key
+  // still refuse each other's tokens (the security object's own audience, when set, overrides both).
+  binding.audience = audience ?? request.serverName;
   return binding;
 }
 
@@ -116,6 +118,16 @@ export function requestStateBoundary(security: RequestStateSealer, options: Requ
   };
 
   return {
+    screen(method: string, params: Readonly<Record<string, unknown>>, serverLogger: ServerLogger): void {
+      // Before the schema check, so a requestState that is not even a string gets the same fixed
+      // rejection as a forged one, not a schema error describing it.
+      if (!SEALED_METHODS.has(method)) return;
+      const token = params.requestState;
+      if (token === undefined || token === null || typeof token === "string") return;
+      (logger ?? serverLogger).warn(`${method}: requestState rejected (not a string: ${Array.isArray(token) ? "array" : typeof token})`);
+      throw invalidRequestStateError();
+    },
+
     onRequest(request: MiddlewareRequest): void | Promise<void> {
       if (!SEALED_METHODS.has(request.method)) return;
       const token = request.params.requestState;

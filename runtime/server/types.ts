@@ -88,6 +88,8 @@ export interface ServerLogger {
 /** A request as middleware sees it, before the handler runs. */
 export interface MiddlewareRequest {
   readonly method: string;
+  /** The name in the server's `serverInfo`: the default audience of anything the middleware seals. */
+  readonly serverName: string;
   /** The params the handler will receive; middleware may replace the object (never mutate the caller's). */
   params: Record<string, unknown>;
   readonly context: ServerRequestContext;
@@ -102,6 +104,13 @@ export interface MiddlewareRequest {
  * `server.use(...)`. The request-state boundary is one.
  */
 export interface ServerMiddleware {
+  /**
+   * Runs before the request is checked against the schema, on raw params;
+   * throw an `McpError` to answer with it instead of the schema's error. The
+   * request-state boundary uses it so that even a malformed `requestState`
+   * gets the one fixed rejection.
+   */
+  screen?(method: string, params: Readonly<Record<string, unknown>>, logger: ServerLogger): void;
   /** Runs before the handler; throw an `McpError` to answer with an error instead. */
   onRequest?(request: MiddlewareRequest): void | Promise<void>;
   /** Runs on every `InputRequiredResult` after it passed the protocol checks, before it is sent. */

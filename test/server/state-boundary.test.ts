@@ -5,6 +5,7 @@ import { pair, recordingLogger } from "./helpers.js";
 
 const FIXED = { code: -32602, message: "Invalid or expired requestState", data: { reason: "invalid_request_state" } };
 const quiet = { logger: { warn() {} } };
+const quietServer = { logger: { warn() {}, error() {} } };
 
 function guarded(sealer: RequestStateSealer, options: Parameters<typeof requestStateBoundary>[1] = {}) {
   const logger = recordingLogger();
@@ -109,5 +110,33 @@ describe("requestStateBoundary", () => {
   it("rejects misuse with a TypeError", () => {
     expect(() => requestStateBoundary({} as never)).toThrow(TypeError);
     expect(() => requestStateBoundary(RequestStateSecurity.ephemeral(), { audience: "" })).toThrow(/audience/);
+  });
+  it.each([[42], [{ forged: true }], [["v1.AAAA"]], [true]])(
+    "answers a requestState that is not a string (%j) with the fixed rejection, before the schema check and the handler",
+    async (token) => {
+      const { client, calls, logger } = guarded(new RequestStateSecurity({ keys: ["k".repeat(32)] }, quiet));
+      expect(await client.error("tools/call", { name: "t", requestState: token })).toEqual(FIXED);
+      expect(calls).toEqual([]);
+      expect(logger.warnings.join()).toContain("not a string");
+    },
+  );
+
+  it("leaves a non-string requestState to the schema check on a server without the boundary", async () => {
+    const bare = new Server({ name: "bare", version: "1" }, { onCallTool: () => ({ content: [] }) }, quietServer);
+    const error = await pair(bare).error("tools/call", { name: "t", requestState: 42 });
+    expect(error.code).toBe(-32602);
+    expect(error.message).toContain("/params/requestState");
+  });
+
+  it("binds tokens to the server's name when no audience is given, so services sharing a key refuse each other's", async () => {
+    const key = "shared-secret-".repeat(3);
+    const serverNamed = (name: string) => {
+      const server = new Server({ name, version: "1" }, { onCallTool: (_p, ctx) => (ctx.requestState === undefined ? inputRequired({ requestState: "s" }) : { content: [] }) }, quietServer);
+      return pair(server.use(requestStateBoundary(new RequestStateSecurity({ keys: [key] }, quiet))));
+    };
+    const billing = serverNamed("billing");
+    const token = (await billing.result("tools/call", { name: "t" })).requestState;
+    expect((await billing.result("tools/call", { name: "t", requestState: token })).resultType).toBe("complete");
+    expect(await serverNamed("inventory").error("tools/call", { name: "t", requestState: token })).toEqual(FIXED);
   });
 });
