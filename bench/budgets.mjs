@@ -8,7 +8,7 @@ import { CONCURRENCY, RSS_CALLS } from "./catalog.mjs";
  * @property {string} label
  * @property {string} numerator workload id
  * @property {string} denominator workload id
- * @property {"value"|"maxRssBytes"|"cpuMicrosPerOp"} [field] what is compared; `value` by default
+ * @property {"value"|"maxRssBytes"|"rssGrowthBytes"|"cpuMicrosPerOp"} [field] what is compared; `value` by default
  * @property {number} [numeratorScale] multiplies the numerator first (2 turns MRTR calls/s into requests/s)
  * @property {number} [atLeast] the budget: the ratio must reach this
  */
@@ -35,9 +35,12 @@ export function comparisons() {
   }
   list.push(
     { id: "rss.sustained", label: `peak RSS, ${RSS_CALLS.toLocaleString("en-US")} in-process MRTR calls each (c=16): official 2026 path / ours`, numerator: "rss.mrtr.official2026", denominator: "rss.mrtr.ours", field: "maxRssBytes", atLeast: 5 },
+    { id: "rss.sustained.growth", label: `RSS growth above the set-up process, same ${RSS_CALLS.toLocaleString("en-US")} calls: official 2026 path / ours`, numerator: "rss.mrtr.official2026", denominator: "rss.mrtr.ours", field: "rssGrowthBytes" },
     { id: "rss.sustained.throughput", label: `throughput over those ${RSS_CALLS.toLocaleString("en-US")} MRTR calls: ours / official 2026 path`, numerator: "rss.mrtr.ours", denominator: "rss.mrtr.official2026" },
     { id: "seal.node", label: "seal + verify, 300 B: ours (node:crypto) / official HMAC", numerator: "seal.ours.node", denominator: "seal.official", atLeast: 7 },
     { id: "seal.noble", label: "seal + verify, 300 B: ours (@noble/ciphers) / official HMAC", numerator: "seal.ours.noble", denominator: "seal.official", atLeast: 7 },
+    { id: "seal.floor.official", label: "seal + verify, 300 B: bare node:crypto AES-256-GCM seal + open (floor) / official HMAC: the most any node:crypto AES-GCM token can reach", numerator: "seal.floor", denominator: "seal.official" },
+    { id: "seal.node.floor", label: "seal + verify, 300 B: ours (node:crypto) / bare node:crypto AES-256-GCM (floor)", numerator: "seal.ours.node", denominator: "seal.floor" },
     { id: "seal.node.cpu", label: "seal + verify, 300 B, process CPU per op: official HMAC / ours (node:crypto)", numerator: "seal.official", denominator: "seal.ours.node", field: "cpuMicrosPerOp" },
     { id: "seal.noble.cpu", label: "seal + verify, 300 B, process CPU per op: official HMAC / ours (@noble/ciphers)", numerator: "seal.official", denominator: "seal.ours.noble", field: "cpuMicrosPerOp" },
     { id: "validate", label: "validate tools/call request + result: ours (AJV) / official (zod)", numerator: "validate.ours", denominator: "validate.official" },

@@ -7,6 +7,7 @@ const OURS = here("./workloads/ours.mjs");
 const OFFICIAL = here("./workloads/official.mjs");
 const ECHO = here("./workloads/echo.mjs");
 const PENDING = here("./workloads/pending.mjs");
+const CRYPTO_FLOOR = here("./workloads/crypto-floor.mjs");
 
 /** Concurrency levels of every tool-call workload. */
 export const CONCURRENCY = [1, 16];
@@ -77,6 +78,7 @@ export function workloads() {
   list.push(
     { id: "seal.ours.node", group: "seal", label: "mcp-roundtrip, AES-256-GCM, node:crypto backend", side: "ours", module: OURS, factory: "sealVerify", options: { backend: "node" }, mode: "async", concurrency: 1, unit: "ops/s" },
     { id: "seal.ours.noble", group: "seal", label: "mcp-roundtrip, AES-256-GCM, @noble/ciphers backend", side: "ours", module: OURS, factory: "sealVerify", options: { backend: "noble" }, mode: "async", concurrency: 1, unit: "ops/s" },
+    { id: "seal.floor", group: "seal", label: "node:crypto AES-256-GCM seal + open alone, no token format (floor)", side: "baseline", module: CRYPTO_FLOOR, factory: "aesGcmFloor", options: {}, mode: "async", concurrency: 1, unit: "ops/s" },
     { id: "seal.official", group: "seal", label: "official SDK, HMAC-SHA256 codec (signed only)", side: "official", module: OFFICIAL, factory: "sealVerify", options: {}, mode: "async", concurrency: 1, unit: "ops/s" },
     { id: "validate.ours", group: "validate", label: "mcp-roundtrip, AJV standalone validators", side: "ours", module: OURS, factory: "validate", options: {}, mode: "sync", unit: "ops/s" },
     { id: "validate.official", group: "validate", label: "official SDK, zod schemas (specTypeSchemas)", side: "official", module: OFFICIAL, factory: "validate", options: {}, mode: "sync", unit: "ops/s" },

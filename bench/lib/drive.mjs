@@ -58,6 +58,50 @@ export function driveSync(call, { durationMs, maxOps }) {
   return { ops, ms, perSecond: (ops / ms) * 1000 };
 }
 
+/**
+ * Warms a workload up until its throughput stops rising: it runs slices of
+ * `sliceMs` and ends once `plateauSlices` slices in a row have failed to beat
+ * the best slice so far by more than `tolerance`, after at least `minMs` and
+ * at most `maxMs`. A fixed short warm-up measured the JIT instead of the
+ * code: on the reference machine the HTTP workloads keep speeding up for 3 s
+ * (ours, the echo) to 7 s (the official SDK), so a 300 ms warm-up timed each
+ * SDK part-way through its own compilation, at different stages.
+ * @param {(limits: { durationMs: number }) => Promise<{ ops: number, perSecond: number }> | { ops: number, perSecond: number }} slice
+ *   runs the workload for `durationMs` and reports its throughput
+ * @param {{ sliceMs: number, minMs: number, maxMs: number, plateauSlices: number, tolerance?: number }} options
+ * @returns {Promise<{ ms: number, ops: number, slices: number, plateaued: boolean }>}
+ * @throws {RangeError} on a non-positive slice, a minimum above the maximum, or fewer than one plateau slice.
+ */
+export async function warmUp(slice, { sliceMs, minMs, maxMs, plateauSlices, tolerance = 0.03 }) {
+  checkLimits(1, sliceMs, maxMs);
+  if (!(minMs >= 0 && minMs <= maxMs)) throw new RangeError(`warmUp: minMs must be from 0 to maxMs (${maxMs}), got ${minMs}`);
+  if (!(Number.isInteger(plateauSlices) && plateauSlices >= 1)) {
+    throw new RangeError(`warmUp: plateauSlices must be a positive integer, got ${plateauSlices}`);
+  }
+  const begin = performance.now();
+  let best = 0;
+  let sinceBest = 0;
+  let ops = 0;
+  let slices = 0;
+  for (;;) {
+    const elapsed = performance.now() - begin;
+    const plateaued = sinceBest >= plateauSlices;
+    if (elapsed >= maxMs || (plateaued && elapsed >= minMs)) {
+      return { ms: elapsed, ops, slices, plateaued };
+    }
+    const { ops: done, perSecond } = await slice({ durationMs: Math.min(sliceMs, maxMs - elapsed) });
+    ops += done;
+    slices++;
+    if (perSecond > best * (1 + tolerance)) {
+      best = perSecond;
+      sinceBest = 0;
+    } else {
+      sinceBest++;
+      best = Math.max(best, perSecond);
+    }
+  }
+}
+
 function checkLimits(concurrency, durationMs, maxOps) {
   for (const [name, value] of Object.entries({ concurrency, durationMs, maxOps })) {
     if (!Number.isFinite(value) || value <= 0) {

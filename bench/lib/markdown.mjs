@@ -7,8 +7,8 @@ export const SECTIONS = [
   { group: "inproc.mrtr", title: "In-process tool calls, full MRTR (2026-07-28)", note: "One call = first round → `input_required` (one elicitation, sealed `requestState`) → the client answers → retry → complete. The official 2025 row runs the same tool through their legacy shim, which turns the round into a server-to-client `elicitation/create`." },
   { group: "http.plain", title: "Streamable HTTP on 127.0.0.1, plain", note: "Client and server in one process over real loopback sockets. Every client, the echo's included, uses the same keep-alive `node:http` fetch (both SDKs' HTTP transports take a `fetch` option; the global fetch, undici, costs about 1 ms per loopback request here and would hide both SDKs behind it: see the reference row)." },
   { group: "http.mrtr", title: "Streamable HTTP on 127.0.0.1, full MRTR", note: "Two HTTP requests per call." },
-  { group: "rss", title: "Peak RSS, the same MRTR work for both", note: "A fixed number of in-process MRTR calls at c=16 for both SDKs (no warm-up, bounded at 90 s), each repetition in a fresh process; peak RSS is the worker's (client, server and runtime). A count rather than a time window: in a window, the faster SDK does tens of times more calls and allocates that much more garbage, so the figure would penalise speed rather than measure memory per unit of work." },
-  { group: "seal", title: "Seal + verify of a 300-byte state", note: "One mint and one verify of a state whose compact JSON is 300 bytes. Ours encrypts (AES-256-GCM, HKDF-derived key); theirs signs only (HMAC-SHA256, WebCrypto)." },
+  { group: "rss", title: "Peak RSS, the same MRTR work for both", note: "A fixed number of in-process MRTR calls at c=16 for both SDKs (no warm-up, bounded at 90 s), each repetition in a fresh process; peak RSS is the worker's (client, server and runtime), and the last column is that peak minus the RSS once the workload was set up, before its first call (what the calls themselves cost, without Node and the loaded modules). A count rather than a time window: in a window, the faster SDK does tens of times more calls and allocates that much more garbage, so the figure would penalise speed rather than measure memory per unit of work." },
+  { group: "seal", title: "Seal + verify of a 300-byte state", note: "One mint and one verify of a state whose compact JSON is 300 bytes. Ours encrypts (AES-256-GCM, HKDF-derived key); theirs signs only (HMAC-SHA256, WebCrypto). The floor row is node:crypto sealing and opening the same bytes with nothing else: no AES-GCM token on node:crypto can beat it." },
   { group: "validate", title: "Validation of a `tools/call` request and its result", note: "One operation validates the request and the `CallToolResult`." },
   { group: "pending", title: "Server heap growth, 10,000 pending exchanges", note: "First round answered, retry never sent; heap measured after two forced collections before and after (node --expose-gc), with warm-up exchanges already in the baseline. Each worker then finishes the last exchange to prove it was resumable." },
 ];
@@ -26,7 +26,8 @@ export function renderMarkdown({ environment: env, rows, ratios, budgets }) {
   lines.push("## Method", "");
   lines.push(
     `- Node ${env.node}, ${env.platform}, ${env.cpu}; load average at start ${env.loadAverageAtStart} (a shared machine: read the ratios, not the absolute figures); whole run ${env.durationSeconds ?? "?"} s.`,
-    `- Every figure is the median of ${env.reps} repetition(s). Each repetition is a fresh worker process: ${env.warmupMs} ms of warm-up, then a ${env.windowMs} ms timed window (also capped at ${env.maxOps.toLocaleString("en-US")} operations); the peak-RSS pair instead runs a fixed number of calls each (see its section); the pending-exchange figure uses ${env.pendingCount.toLocaleString("en-US")} exchanges after ${env.pendingWarmup.toLocaleString("en-US")} warm-up ones.`,
+    `- Every figure is the median of ${env.reps} repetition(s). Each repetition is a fresh worker process: a warm-up until throughput stops rising (slices of ${env.warmup.sliceMs} ms until ${env.warmup.plateauSlices} in a row fail to beat the best slice by 3%; at least ${env.warmup.minMs} ms, at most ${env.warmup.maxMs} ms), then a ${env.windowMs} ms timed window (also capped at ${env.maxOps.toLocaleString("en-US")} operations); the peak-RSS pair instead runs a fixed number of calls each (see its section); the pending-exchange figure uses ${env.pendingCount.toLocaleString("en-US")} exchanges after ${env.pendingWarmup.toLocaleString("en-US")} warm-up ones.`,
+    "- Why a warm-up to a plateau rather than a fixed one: throughput keeps rising for seconds while V8 compiles the hot paths (on the reference machine ~3 s for our HTTP path and the echo, ~7 s for the official SDK's), so a short fixed warm-up timed each contender part-way through its own compilation. The warm-up column gives the median time each took to level off; \"cap\" counts repetitions that hit the maximum still rising.",
     "- Repetitions are interleaved: repetition *i* of every workload runs before repetition *i + 1* of any, and compared workloads run back to back. A ratio is the median over repetitions of (numerator *i* / denominator *i*).",
     `- Isolation: ${env.isolation}. Peak RSS is \`process.resourceUsage().maxRSS\` of the worker, which holds client and server: the whole workload.`,
     "- CPU per op is the worker's process CPU time (user + system, every thread) over the timed window divided by the operations: steadier than wall-clock on a shared machine, and it counts work the official codec hands to the Web Crypto thread pool.",
@@ -50,7 +51,7 @@ export function renderMarkdown({ environment: env, rows, ratios, budgets }) {
     const bytes = section.group === "pending";
     const header = bytes
       ? ["workload", "heap growth (median)", "per exchange", "min … max", "peak RSS"]
-      : ["workload", "c", `${sectionRows[0].unit} (median)`, micro ? "per op" : "requests/s", "CPU per op", "min … max", "peak RSS"];
+      : ["workload", "c", `${sectionRows[0].unit} (median)`, micro ? "per op" : "requests/s", "CPU per op", "min … max", "peak RSS", section.group === "rss" ? "RSS growth above set-up" : "warm-up"];
     lines.push(`| ${header.join(" | ")} |`, `|${header.map(() => "---").join("|")}|`);
     for (const row of sectionRows) {
       if (row.error) {
@@ -63,7 +64,8 @@ export function renderMarkdown({ environment: env, rows, ratios, budgets }) {
       } else {
         const extra = micro ? formatMicros(row.median) : formatRate(row.median * (row.roundTrips ?? 1));
         const cpu = row.medianCpu === undefined ? "–" : formatMicros(1e6 / row.medianCpu);
-        lines.push(`| ${row.label} | ${row.concurrency ?? 1} | ${formatFigure(row.median, row.unit)} | ${extra} | ${cpu} | ${range} | ${formatBytes(row.medianRss)} |`);
+        const last = section.group === "rss" ? formatBytes(row.medianRssGrowth) : formatWarmup(row.warmup);
+        lines.push(`| ${row.label} | ${row.concurrency ?? 1} | ${formatFigure(row.median, row.unit)} | ${extra} | ${cpu} | ${range} | ${formatBytes(row.medianRss)} | ${last} |`);
       }
     }
     lines.push("");
@@ -77,6 +79,13 @@ export function renderMarkdown({ environment: env, rows, ratios, budgets }) {
   }
   lines.push("");
   return `${lines.join("\n")}\n`;
+}
+
+/** "3.2 s", or "10.0 s (cap ×2)" when repetitions hit the maximum still rising. */
+function formatWarmup(warmup) {
+  if (!warmup) return "–";
+  const seconds = `${(warmup.medianMs / 1000).toFixed(1)} s`;
+  return warmup.capped > 0 ? `${seconds} (cap ×${warmup.capped})` : seconds;
 }
 
 function escapeCell(text) {

@@ -1,11 +1,11 @@
 // One repetition of one workload: set it up, check its first result, warm
 // it up, time one window, close it. Used by the worker process (one
 // repetition per process) and by the in-process smoke run.
-import { driveAsync, driveSync } from "./drive.mjs";
+import { driveAsync, driveSync, warmUp } from "./drive.mjs";
 
 /**
  * @param {import("../catalog.mjs").Workload} spec
- * @param {{ warmupMs: number, windowMs: number, maxOps: number, pendingCount: number, pendingWarmup: number }} profile
+ * @param {{ warmup: { sliceMs: number, minMs: number, maxMs: number, plateauSlices: number }, windowMs: number, maxOps: number, pendingCount: number, pendingWarmup: number }} profile
  * @returns {Promise<{ id: string, value: number, ops?: number, ms?: number }>}
  * @throws {Error} when the workload cannot be set up or answers something wrong.
  */
@@ -21,13 +21,17 @@ export async function measureOnce(spec, runProfile) {
     return { id: spec.id, value: outcome.heapGrowthBytes, ...outcome };
   }
   const instance = await factory(spec.options);
+  // What the workload holds once set up, before any call: the peak-RSS section reports growth above it too.
+  const setupRssBytes = process.memoryUsage().rss;
   try {
     const limits = { concurrency: spec.concurrency ?? 1, maxOps: profile.maxOps };
     let measured;
     let cpu;
+    /** @type {{ ms: number, ops: number, plateaued: boolean } | undefined} */
+    let warm;
     if (spec.mode === "sync") {
       instance.check(instance.callSync());
-      driveSync(instance.callSync, { ...limits, durationMs: profile.warmupMs });
+      warm = await warmUp((slice) => driveSync(instance.callSync, { ...limits, ...slice }), profile.warmup);
       const cpuBefore = process.cpuUsage();
       measured = driveSync(instance.callSync, { ...limits, durationMs: profile.windowMs });
       cpu = process.cpuUsage(cpuBefore);
@@ -44,7 +48,7 @@ export async function measureOnce(spec, runProfile) {
       }
     } else {
       instance.check(await instance.call());
-      await driveAsync(instance.call, { ...limits, durationMs: profile.warmupMs });
+      warm = await warmUp((slice) => driveAsync(instance.call, { ...limits, ...slice }), profile.warmup);
       const cpuBefore = process.cpuUsage();
       measured = await driveAsync(instance.call, { ...limits, durationMs: profile.windowMs });
       cpu = process.cpuUsage(cpuBefore);
@@ -52,7 +56,8 @@ export async function measureOnce(spec, runProfile) {
     // Process CPU time (every thread, so work handed to a thread pool counts
     // too): steadier than wall-clock when other processes share the cores.
     const cpuMicrosPerOp = (cpu.user + cpu.system) / Math.max(1, measured.ops);
-    return { id: spec.id, value: measured.perSecond, ops: measured.ops, ms: measured.ms, cpuMicrosPerOp };
+    const warmup = warm && { ms: Math.round(warm.ms), ops: warm.ops, plateaued: warm.plateaued };
+    return { id: spec.id, value: measured.perSecond, ops: measured.ops, ms: measured.ms, cpuMicrosPerOp, setupRssBytes, ...(warmup && { warmup }) };
   } finally {
     await instance.close();
   }

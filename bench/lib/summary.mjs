@@ -17,7 +17,23 @@ export function summarise({ workloads, samples, failures, environment }) {
     const values = reps.map((r) => r.value);
     const rss = reps.map((r) => r.maxRssBytes);
     const cpu = reps.every((r) => Number.isFinite(r.cpuMicrosPerOp)) ? reps.map((r) => r.cpuMicrosPerOp) : undefined;
-    return { ...base, reps: reps.length, median: median(values), ...spread(values), values, rss, medianRss: median(rss), cpu, medianCpu: cpu && median(cpu) };
+    const growth = reps.every((r) => Number.isFinite(r.setupRssBytes)) ? reps.map((r) => r.maxRssBytes - r.setupRssBytes) : undefined;
+    const warmups = reps.filter((r) => r.warmup).map((r) => r.warmup);
+    const warmup = warmups.length === 0 ? undefined : { medianMs: median(warmups.map((w) => w.ms)), capped: warmups.filter((w) => !w.plateaued).length };
+    return {
+      ...base,
+      reps: reps.length,
+      median: median(values),
+      ...spread(values),
+      values,
+      rss,
+      medianRss: median(rss),
+      rssGrowth: growth,
+      medianRssGrowth: growth && median(growth),
+      cpu,
+      medianCpu: cpu && median(cpu),
+      warmup,
+    };
   });
   const byId = new Map(rows.map((row) => [row.id, row]));
 
@@ -27,10 +43,12 @@ export function summarise({ workloads, samples, failures, environment }) {
     const bottom = byId.get(comparison.denominator);
     if (!top || !bottom) continue;
     const entry = { ...comparison };
+    const field = { maxRssBytes: "rss", rssGrowthBytes: "rssGrowth", cpuMicrosPerOp: "cpu" }[comparison.field] ?? "values";
     if (top.error || bottom.error) {
       entry.unavailable = `${top.error ? comparison.numerator : comparison.denominator} did not run`;
+    } else if (!top[field] || !bottom[field]) {
+      entry.unavailable = `no ${comparison.field} figures`;
     } else {
-      const field = { maxRssBytes: "rss", cpuMicrosPerOp: "cpu" }[comparison.field] ?? "values";
       const scale = comparison.numeratorScale ?? 1;
       entry.ratio = pairedRatio(top[field].map((v) => v * scale), bottom[field]);
     }

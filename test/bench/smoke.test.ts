@@ -65,7 +65,7 @@ describe("bench smoke run", () => {
   });
 
   it("runs a repetition in a worker process that reports one figure and exits by itself", () => {
-    const profile = { warmupMs: 5, windowMs: 20, maxOps: 500, pendingCount: 50, pendingWarmup: 5 };
+    const profile = { warmup: { sliceMs: 5, minMs: 5, maxMs: 20, plateauSlices: 2 }, windowMs: 20, maxOps: 500, pendingCount: 50, pendingWarmup: 5 };
     const worker = spawnSync(process.execPath, ["bench/worker.mjs", "http.plain.ours.c1", JSON.stringify(profile)], {
       cwd: root,
       encoding: "utf8",
@@ -144,6 +144,56 @@ describe("bench loops", () => {
   it("reject non-positive limits", async () => {
     const { driveAsync } = await load("bench/lib/drive.mjs");
     await expect(driveAsync(async () => 0, { concurrency: 0, durationMs: 10, maxOps: 10 })).rejects.toThrow(/concurrency/);
+  });
+});
+
+describe("bench warm-up", () => {
+  /** A slice that reports the next throughput from `rates` (the last one repeats), taking `ms` of real time. */
+  function scripted(rates: number[], ms = 0) {
+    let i = 0;
+    const slices: number[] = [];
+    const slice = async ({ durationMs }: { durationMs: number }) => {
+      slices.push(durationMs);
+      if (ms > 0) await new Promise((resolve) => setTimeout(resolve, ms));
+      const perSecond = rates[Math.min(i++, rates.length - 1)]!;
+      return { ops: 1, perSecond };
+    };
+    return { slice, slices };
+  }
+
+  it("ends once throughput has stopped rising for the plateau length", async () => {
+    const { warmUp } = await load("bench/lib/drive.mjs");
+    // Rising for four slices, then flat within the 3% tolerance.
+    const { slice, slices } = scripted([100, 200, 400, 800, 810, 805, 790, 812]);
+    const warm = await warmUp(slice, { sliceMs: 50, minMs: 0, maxMs: 60_000, plateauSlices: 3 });
+    expect(warm.plateaued).toBe(true);
+    // The best rose at slice 4 (800; 810 and 812 are within 3%), so three flat slices later it stops.
+    expect(slices).toHaveLength(7);
+    expect(warm.ops).toBe(7);
+  });
+
+  it("keeps going while throughput rises, until the maximum", async () => {
+    const { warmUp } = await load("bench/lib/drive.mjs");
+    const rising = Array.from({ length: 1000 }, (_, i) => 100 * 1.1 ** i);
+    const { slice } = scripted(rising, 5);
+    const warm = await warmUp(slice, { sliceMs: 5, minMs: 0, maxMs: 60, plateauSlices: 2 });
+    expect(warm.plateaued).toBe(false);
+    expect(warm.ms).toBeGreaterThanOrEqual(60);
+  });
+
+  it("runs at least the minimum even when throughput is flat from the start", async () => {
+    const { warmUp } = await load("bench/lib/drive.mjs");
+    const { slice, slices } = scripted([500], 5);
+    const warm = await warmUp(slice, { sliceMs: 5, minMs: 50, maxMs: 10_000, plateauSlices: 1 });
+    expect(warm.ms).toBeGreaterThanOrEqual(50);
+    expect(slices.length).toBeGreaterThan(2);
+  });
+
+  it("rejects a minimum above the maximum and a plateau of zero slices", async () => {
+    const { warmUp } = await load("bench/lib/drive.mjs");
+    const { slice } = scripted([1]);
+    await expect(warmUp(slice, { sliceMs: 5, minMs: 100, maxMs: 10, plateauSlices: 2 })).rejects.toThrow(/minMs/);
+    await expect(warmUp(slice, { sliceMs: 5, minMs: 0, maxMs: 10, plateauSlices: 0 })).rejects.toThrow(/plateauSlices/);
   });
 });
 
