@@ -10,6 +10,8 @@ import {
   serveHttpExchange,
   type HttpHandlerOptions,
   type HttpReply,
+  type HttpStream,
+  JSON_HEADERS,
   type IncomingHttp,
   type ResolvedHttpOptions,
 } from "./http-core.js";
@@ -37,12 +39,6 @@ export interface HttpServerHandle {
   close(): Promise<void>;
 }
 
-function headerOf(request: IncomingMessage, name: string): string | null {
-  const value = request.headers[name];
-  if (value === undefined) return null;
-  return Array.isArray(value) ? value.join(", ") : value;
-}
-
 function headersOf(request: IncomingMessage): Headers {
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
@@ -53,89 +49,146 @@ function headersOf(request: IncomingMessage): Headers {
   return headers;
 }
 
+/**
+ * A header value by lower-case name, read from `rawHeaders`: touching
+ * `request.headers` makes node build the whole header object, which costs
+ * more than the few lookups a request needs. A repeated header defers to
+ * node's own merging rules, so the answer is the same either way.
+ */
+function headerOf(request: IncomingMessage, name: string): string | null {
+  const raw = request.rawHeaders;
+  let found: string | null = null;
+  for (let i = 0; i < raw.length; i += 2) {
+    const key = raw[i]!;
+    if (key !== name && (key.length !== name.length || key.toLowerCase() !== name)) continue;
+    if (found !== null) return mergedHeaderOf(request, name);
+    found = raw[i + 1]!;
+  }
+  return found;
+}
+
+function mergedHeaderOf(request: IncomingMessage, name: string): string | null {
+  const value = request.headers[name];
+  if (value === undefined) return null;
+  return Array.isArray(value) ? value.join(", ") : value;
+}
+
 function readNodeBody(request: IncomingMessage, limit: number): Promise<Uint8Array | null> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let total = 0;
     let settled = false;
+    // Listeners stay attached once the body is complete: the request is
+    // finished then, and detaching three listeners per request costs more
+    // than the guard below. An IncomingMessage emits 'error' only to
+    // listeners, so the one left behind also keeps a late error harmless.
     const onData = (chunk: Buffer) => {
+      if (settled) return;
       total += chunk.length;
       if (total > limit) {
         settled = true;
-        cleanup();
         // Stop buffering; the 413 response closes the connection.
+        chunks.length = 0;
         request.resume();
         resolve(null);
         return;
       }
       chunks.push(chunk);
     };
-    const onEnd = () => {
-      if (settled) return;
-      settled = true;
-      cleanup();
-      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total));
-    };
-    const onError = (error: Error) => {
-      if (settled) return;
-      settled = true;
-      cleanup();
-      reject(error);
-    };
-    const cleanup = () => {
-      request.off("data", onData);
-      request.off("end", onEnd);
-      request.off("error", onError);
-    };
     request.on("data", onData);
-    request.on("end", onEnd);
-    request.on("error", onError);
+    request.on("end", () => {
+      if (settled) return;
+      settled = true;
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total));
+    });
+    request.on("error", (error: Error) => {
+      if (settled) return;
+      settled = true;
+      reject(error);
+    });
   });
 }
 
-function exchange(request: IncomingMessage, response: ServerResponse, path: string, host: string, port: number) {
-  const incoming: IncomingHttp = {
-    method: request.method ?? "GET",
-    header: (name) => headerOf(request, name),
-    headers: () => headersOf(request),
-    url: () => `http://${request.headers.host ?? `${host}:${port}`}${request.url ?? path}`,
-    readBody: (limit) => readNodeBody(request, limit),
-    onGone(listener) {
-      if (response.destroyed && !response.writableFinished) {
-        listener();
-        return;
-      }
-      response.once("close", () => {
-        if (!response.writableFinished) listener();
-      });
-    },
-  };
-  const reply: HttpReply = {
-    send(status, headers, body) {
-      if (response.headersSent) return;
-      if (body === "") {
-        response.writeHead(status, headers);
-        response.end();
-        return;
-      }
-      response.writeHead(status, { ...headers, "content-length": String(Buffer.byteLength(body)) });
-      response.end(body);
-    },
-    // A stream the client closes is reported through onGone, like any early close.
-    stream(headers) {
-      response.writeHead(200, headers);
-      response.flushHeaders();
-      return {
-        write(text) {
-          if (!response.writableEnded && !response.destroyed) response.write(text);
-        },
-        end() {
-          if (!response.writableEnded) response.end();
-        },
-      };
-    },
-  };
-  return { incoming, reply };
+/**
+ * One exchange on `node:http`, both sides of it in one object whose methods
+ * live on the prototype, so a request allocates no closures for them.
+ */
+class NodeExchange implements IncomingHttp, HttpReply {
+  readonly method: string;
+  private readonly request: IncomingMessage;
+  private readonly response: ServerResponse;
+  private readonly fallbackOrigin: string;
+  private readonly path: string;
+
+  constructor(request: IncomingMessage, response: ServerResponse, path: string, fallbackOrigin: string) {
+    this.method = request.method ?? "GET";
+    this.request = request;
+    this.response = response;
+    this.path = path;
+    this.fallbackOrigin = fallbackOrigin;
+  }
+
+  header(name: string): string | null {
+    return headerOf(this.request, name);
+  }
+
+  headers(): Headers {
+    return headersOf(this.request);
+  }
+
+  url(): string {
+    return `http://${this.request.headers.host ?? this.fallbackOrigin}${this.request.url ?? this.path}`;
+  }
+
+  readBody(limit: number): Promise<Uint8Array | null> {
+    return readNodeBody(this.request, limit);
+  }
+
+  onGone(listener: () => void): void {
+    const response = this.response;
+    if (response.destroyed && !response.writableFinished) {
+      listener();
+      return;
+    }
+    response.once("close", () => {
+      if (!response.writableFinished) listener();
+    });
+  }
+
+  send(status: number, headers: Record<string, string>, body: string): void {
+    const response = this.response;
+    // Nothing is written to a connection the client already closed.
+    if (response.headersSent || response.destroyed) return;
+    if (body === "") {
+      response.writeHead(status, headers);
+      response.end();
+      return;
+    }
+    response.writeHead(status, withContentLength(headers, body));
+    response.end(body);
+  }
+
+  // A stream the client closes is reported through onGone, like any early close.
+  stream(headers: Record<string, string>): HttpStream {
+    const response = this.response;
+    response.writeHead(200, headers);
+    response.flushHeaders();
+    return {
+      write(text) {
+        if (!response.writableEnded && !response.destroyed) response.write(text);
+      },
+      end() {
+        if (!response.writableEnded) response.end();
+      },
+    };
+  }
+}
+
+/** `headers` plus `content-length`; the usual JSON answer gets a fixed-shape literal instead of a spread. */
+function withContentLength(headers: Record<string, string>, body: string): Record<string, string> {
+  const length = String(Buffer.byteLength(body));
+  if (headers === JSON_HEADERS) return { "content-type": "application/json", "content-length": length };
+  return { ...headers, "content-length": length };
 }
 
 /**
@@ -175,7 +228,7 @@ export async function serveHttp(server: MessageHandler, options: ServeHttpOption
   });
 
   const { createServer } = await import("node:http");
-  let boundPort = port;
+  let fallbackOrigin = `${host}:${port}`;
   const httpServer = createServer((request, response) => {
     const url = request.url ?? "/";
     const query = url.indexOf("?");
@@ -186,8 +239,8 @@ export async function serveHttp(server: MessageHandler, options: ServeHttpOption
       response.end(body);
       return;
     }
-    const { incoming, reply } = exchange(request, response, path, host, boundPort);
-    serveHttpExchange(server, resolved, incoming, reply).catch((error: unknown) => {
+    const exchange = new NodeExchange(request, response, path, fallbackOrigin);
+    serveHttpExchange(server, resolved, exchange, exchange).catch((error: unknown) => {
       resolved.onError(error);
       if (!response.headersSent) {
         response.writeHead(500, { "content-type": "application/json" });
@@ -210,7 +263,8 @@ export async function serveHttp(server: MessageHandler, options: ServeHttpOption
     });
   });
   const address = httpServer.address();
-  boundPort = typeof address === "object" && address ? address.port : port;
+  const boundPort = typeof address === "object" && address ? address.port : port;
+  fallbackOrigin = `${host}:${boundPort}`;
   const urlHost = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
   return {
     url: `http://${urlHost}:${boundPort}${path}`,
