@@ -39,6 +39,12 @@ export interface HttpServerHandle {
   close(): Promise<void>;
 }
 
+function headerOf(request: IncomingMessage, name: string): string | null {
+  const value = request.headers[name];
+  if (value === undefined) return null;
+  return Array.isArray(value) ? value.join(", ") : value;
+}
+
 function headersOf(request: IncomingMessage): Headers {
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
@@ -49,63 +55,43 @@ function headersOf(request: IncomingMessage): Headers {
   return headers;
 }
 
-/**
- * A header value by lower-case name, read from `rawHeaders`: touching
- * `request.headers` makes node build the whole header object, which costs
- * more than the few lookups a request needs. A repeated header defers to
- * node's own merging rules, so the answer is the same either way.
- */
-function headerOf(request: IncomingMessage, name: string): string | null {
-  const raw = request.rawHeaders;
-  let found: string | null = null;
-  for (let i = 0; i < raw.length; i += 2) {
-    const key = raw[i]!;
-    if (key !== name && (key.length !== name.length || key.toLowerCase() !== name)) continue;
-    if (found !== null) return mergedHeaderOf(request, name);
-    found = raw[i + 1]!;
-  }
-  return found;
-}
-
-function mergedHeaderOf(request: IncomingMessage, name: string): string | null {
-  const value = request.headers[name];
-  if (value === undefined) return null;
-  return Array.isArray(value) ? value.join(", ") : value;
-}
-
 function readNodeBody(request: IncomingMessage, limit: number): Promise<Uint8Array | null> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let total = 0;
     let settled = false;
-    // Listeners stay attached once the body is complete: the request is
-    // finished then, and detaching three listeners per request costs more
-    // than the guard below. An IncomingMessage emits 'error' only to
-    // listeners, so the one left behind also keeps a late error harmless.
     const onData = (chunk: Buffer) => {
-      if (settled) return;
       total += chunk.length;
       if (total > limit) {
         settled = true;
+        cleanup();
         // Stop buffering; the 413 response closes the connection.
-        chunks.length = 0;
         request.resume();
         resolve(null);
         return;
       }
       chunks.push(chunk);
     };
-    request.on("data", onData);
-    request.on("end", () => {
+    const onEnd = () => {
       if (settled) return;
       settled = true;
+      cleanup();
       resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total));
-    });
-    request.on("error", (error: Error) => {
+    };
+    const onError = (error: Error) => {
       if (settled) return;
       settled = true;
+      cleanup();
       reject(error);
-    });
+    };
+    const cleanup = () => {
+      request.off("data", onData);
+      request.off("end", onEnd);
+      request.off("error", onError);
+    };
+    request.on("data", onData);
+    request.on("end", onEnd);
+    request.on("error", onError);
   });
 }
 
