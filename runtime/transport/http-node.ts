@@ -6,12 +6,12 @@
 import type { IncomingMessage, Server as NodeHttpServer, ServerResponse } from "node:http";
 import {
   isLoopbackHost,
+  JSON_HEADERS,
   resolveHttpOptions,
   serveHttpExchange,
   type HttpHandlerOptions,
   type HttpReply,
   type HttpStream,
-  JSON_HEADERS,
   type IncomingHttp,
   type ResolvedHttpOptions,
 } from "./http-core.js";
