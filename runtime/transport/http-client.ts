@@ -62,8 +62,20 @@ export class HttpTransportError extends Error {
 const ACCEPT = "application/json, text/event-stream";
 const DEFAULT_PROTOCOL_VERSION = "2026-07-28";
 const MAX_TOOL_PAGES = 20;
-/** The release of a request that holds no controller of its own. */
-const noRelease = (): void => {};
+const CLOSED_MESSAGE = "The HTTP transport is closed; connect again to send more requests.";
+
+/** The controller of a request whose caller passed a signal, and the listener tying them. */
+interface SignalLink {
+  signal: AbortSignal;
+  controller: AbortController;
+  onAbort: () => void;
+}
+
+/** The media type of a `Content-Type` value, lower-cased and without parameters. */
+function mediaTypeOf(value: string | null): string {
+  if (value === "application/json") return value;
+  return (value ?? "").split(";")[0]!.trim().toLowerCase();
+}
 
 /**
  * A controller whose signal every concurrent request may share. Node warns
@@ -107,7 +119,8 @@ export class StreamableHttpClientTransport implements ClientTransport {
   /** Version for the header when a message's `_meta` names none. */
   protocolVersion: string | undefined;
   readonly #fetch: typeof fetch;
-  readonly #headers: Record<string, string>;
+  /** Extra headers from the options, or `undefined` when there are none. */
+  readonly #headers: Record<string, string> | undefined;
   readonly #token: TokenProvider | undefined;
   readonly #warn: (message: string) => void;
   readonly #toolHeaders = new Map<string, ParamHeader[]>();
@@ -143,7 +156,7 @@ export class StreamableHttpClientTransport implements ClientTransport {
     }
     this.url = parsed;
     this.#fetch = fetchImpl;
-    this.#headers = { ...(options.headers ?? {}) };
+    this.#headers = options.headers && Object.keys(options.headers).length > 0 ? { ...options.headers } : undefined;
     this.#token = typeof token === "string" ? () => token : token;
     this.#warn = options.onWarning ?? ((message) => console.warn(message));
     this.protocolVersion = options.protocolVersion;
@@ -183,9 +196,8 @@ export class StreamableHttpClientTransport implements ClientTransport {
    * @throws {HttpTransportError} when the server refuses it with an HTTP error status.
    */
   async notify(message: JsonRpcNotification): Promise<void> {
-    const { response, release } = await this.#post(message, undefined);
+    const response = await this.#post(message);
     await response.body?.cancel().catch(() => {});
-    release();
     if (!response.ok) {
       throw new HttpTransportError(response.status, `The server refused the ${message.method} notification with HTTP ${response.status}.`);
     }
@@ -219,44 +231,55 @@ export class StreamableHttpClientTransport implements ClientTransport {
     return this.#toolHeaders.has(String(call.params?.name));
   }
 
+  /**
+   * One POST and its answer. The common case (no caller signal, no token
+   * provider, a JSON answer) awaits only the fetch and the body: each layer
+   * of async function here costs a promise per request.
+   */
   async #requestOnce(message: JsonRpcRequest, options: TransportRequestOptions): Promise<JsonRpcResponse> {
-    const { response, release } = await this.#post(message, options.signal);
+    if (this.#closed) throw new Error(CLOSED_MESSAGE);
+    const headers = this.#headersFor(message);
+    if (this.#token) await this.#authorize(headers);
+    const signal = options.signal;
+    const link = signal ? this.#link(signal) : undefined;
+    let response: Response;
     try {
-      return await this.#readAnswer(response, message, options);
+      response = await this.#fetch(this.url, {
+        method: "POST",
+        headers,
+        body: JSON.stringify(message),
+        signal: link ? link.controller.signal : this.#closing.signal,
+      });
     } catch (error) {
-      if (options.signal?.aborted) throw options.signal.reason;
+      if (link) this.#unlink(link);
+      throw this.#fetchFailure(error, signal);
+    }
+    try {
+      if (message.method === "initialize") {
+        const session = response.headers.get("mcp-session-id");
+        if (session) this.#sessionId = session;
+      }
+      let answer: JsonRpcResponse;
+      if (response.ok && mediaTypeOf(response.headers.get("content-type")) === "text/event-stream") {
+        answer = await this.#readStream(response, message, options);
+      } else {
+        answer = this.#answerOf(response, message, await response.text());
+      }
+      if (message.method === "tools/list" && "result" in answer) this.#learnTools(answer);
+      return answer;
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason;
       throw error;
     } finally {
-      release();
+      if (link) this.#unlink(link);
     }
   }
 
-  async #readAnswer(response: Response, message: JsonRpcRequest, options: TransportRequestOptions): Promise<JsonRpcResponse> {
-    if (message.method === "initialize") {
-      const session = response.headers.get("mcp-session-id");
-      if (session) this.#sessionId = session;
-    }
-    const type = (response.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
-    let answer: JsonRpcResponse;
-    if (type === "text/event-stream" && response.ok) {
-      answer = await this.#readStream(response, message, options);
-    } else {
-      answer = await this.#readJson(response, message);
-    }
-    if (message.method === "tools/list" && "result" in answer) this.#learnTools(answer);
-    return answer;
-  }
-
-  async #post(
-    message: JsonRpcRequest | JsonRpcNotification | JsonRpcResponse,
-    signal: AbortSignal | undefined,
-  ): Promise<{ response: Response; release: () => void }> {
-    if (this.#closed) throw new Error("The HTTP transport is closed; connect again to send more requests.");
-    const headers: Record<string, string> = {
-      ...this.#headers,
-      "content-type": "application/json",
-      accept: ACCEPT,
-    };
+  /** The headers of one POST, except `authorization`. */
+  #headersFor(message: JsonRpcRequest | JsonRpcNotification | JsonRpcResponse): Record<string, string> {
+    const headers: Record<string, string> = this.#headers
+      ? { ...this.#headers, "content-type": "application/json", accept: ACCEPT }
+      : { "content-type": "application/json", accept: ACCEPT };
     if ("method" in message) {
       const params = message.params;
       const meta = isRecord(params) ? params._meta : undefined;
@@ -267,52 +290,73 @@ export class StreamableHttpClientTransport implements ClientTransport {
       const name = nameSourceOf(message.method, params);
       if (name !== undefined) headers["mcp-name"] = encodeHeaderValue(name);
       if (message.method === "tools/call" && name !== undefined) {
-        for (const param of this.#toolHeaders.get(name) ?? []) {
-          const value = paramHeaderValue(param, (params as Record<string, unknown>).arguments);
-          if (value !== undefined) headers[`mcp-param-${param.header.toLowerCase()}`] = value;
+        const toolHeaders = this.#toolHeaders.get(name);
+        if (toolHeaders !== undefined) {
+          for (const param of toolHeaders) {
+            const value = paramHeaderValue(param, (params as Record<string, unknown>).arguments);
+            if (value !== undefined) headers[`mcp-param-${param.header.toLowerCase()}`] = value;
+          }
         }
       }
     } else if (this.protocolVersion) {
       headers["mcp-protocol-version"] = this.protocolVersion;
     }
     if (this.#sessionId) headers["mcp-session-id"] = this.#sessionId;
-    const token = this.#token ? await this.#token() : undefined;
-    if (token) headers.authorization = `Bearer ${token}`;
+    return headers;
+  }
 
-    let fetchSignal = this.#closing.signal;
-    let release = noRelease;
-    if (signal) {
-      // Only a caller's signal needs a controller of its own, tied to both it and close().
-      if (signal.aborted) throw signal.reason;
-      const controller = new AbortController();
-      const onAbort = () => controller.abort(signal.reason);
-      signal.addEventListener("abort", onAbort, { once: true });
-      this.#inFlight.add(controller);
-      fetchSignal = controller.signal;
-      release = () => {
-        this.#inFlight.delete(controller);
-        signal.removeEventListener("abort", onAbort);
-      };
-    }
+  async #authorize(headers: Record<string, string>): Promise<void> {
+    const token = await this.#token!();
+    if (token) headers.authorization = `Bearer ${token}`;
+  }
+
+  /**
+   * A controller for one request whose caller passed a signal, aborted by
+   * that signal or by close().
+   *
+   * @throws the signal's reason when it has already aborted.
+   */
+  #link(signal: AbortSignal): SignalLink {
+    if (signal.aborted) throw signal.reason;
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    this.#inFlight.add(controller);
+    return { signal, controller, onAbort };
+  }
+
+  #unlink(link: SignalLink): void {
+    this.#inFlight.delete(link.controller);
+    link.signal.removeEventListener("abort", link.onAbort);
+  }
+
+  /** What a failed fetch is reported as: the caller's abort reason, the close, or an unreachable server. */
+  #fetchFailure(error: unknown, signal: AbortSignal | undefined): unknown {
+    if (signal?.aborted) return signal.reason;
+    if (this.#closed) return new Error("The HTTP transport was closed.", { cause: error });
+    const cause = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
+    return new Error(`Could not reach the MCP server at ${this.url.href}: ${cause}`, { cause: error });
+  }
+
+  /** POSTs a message whose answer is not read (a notification, or the answer to a server's request). */
+  async #post(message: JsonRpcNotification | JsonRpcResponse): Promise<Response> {
+    if (this.#closed) throw new Error(CLOSED_MESSAGE);
+    const headers = this.#headersFor(message);
+    if (this.#token) await this.#authorize(headers);
     try {
-      const response = await this.#fetch(this.url, {
+      return await this.#fetch(this.url, {
         method: "POST",
         headers,
         body: JSON.stringify(message),
-        signal: fetchSignal,
+        signal: this.#closing.signal,
       });
-      return { response, release };
     } catch (error) {
-      release();
-      if (signal?.aborted) throw signal.reason;
-      if (this.#closed) throw new Error("The HTTP transport was closed.", { cause: error });
-      const cause = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
-      throw new Error(`Could not reach the MCP server at ${this.url.href}: ${cause}`, { cause: error });
+      throw this.#fetchFailure(error, undefined);
     }
   }
 
-  async #readJson(response: Response, message: JsonRpcRequest): Promise<JsonRpcResponse> {
-    const text = await response.text();
+  /** The JSON-RPC answer in a non-stream body `text`, or the HTTP failure it reports. */
+  #answerOf(response: Response, message: JsonRpcRequest, text: string): JsonRpcResponse {
     let body: unknown;
     try {
       body = text === "" ? undefined : JSON.parse(text);
@@ -406,9 +450,8 @@ export class StreamableHttpClientTransport implements ClientTransport {
         }))
       : { jsonrpc: "2.0", id: request.id, error: { code: JsonRpcErrorCode.MethodNotFound, message: `Method not found: ${request.method}` } };
     try {
-      const { response, release } = await this.#post(reply, undefined);
+      const response = await this.#post(reply);
       await response.body?.cancel().catch(() => {});
-      release();
     } catch (error) {
       this.#warn(`Could not deliver the answer to the server's ${request.method} request: ${error instanceof Error ? error.message : String(error)}`);
     }

@@ -81,8 +81,9 @@ export interface IncomingHttp {
   readBody(limit: number): Promise<Uint8Array | null>;
   /**
    * Registers `listener` to run once if the client goes away before the
-   * response is complete (a callback rather than an `AbortSignal`: most
-   * requests never need one, and signals are costly to create per request).
+   * response is complete, or at once if it already has (a callback rather
+   * than an `AbortSignal`: signals are costly to create per request). The
+   * core calls it only when a handler reads its signal or a stream opens.
    */
   onGone(listener: () => void): void;
 }
@@ -95,13 +96,18 @@ export interface HttpStream {
 
 /** The response side of one HTTP exchange. */
 export interface HttpReply {
-  /** Sends a complete response. */
+  /** Sends a complete response; does nothing if the client already closed the connection. */
   send(status: number, headers: Record<string, string>, body: string): void;
   /** Starts a `200` SSE response; `onClose` fires if the client closes it early. */
   stream(headers: Record<string, string>, onClose: () => void): HttpStream;
 }
 
-const JSON_HEADERS = { "content-type": "application/json" } as const;
+/**
+ * The headers of every JSON answer. Shared, never modified: an adapter may
+ * recognise it by identity to build its own header object cheaply.
+ * @internal
+ */
+export const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ "content-type": "application/json" });
 const SSE_HEADERS = {
   "content-type": "text/event-stream",
   "cache-control": "no-cache, no-transform",
@@ -240,6 +246,15 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** Answers with a JSON-RPC error and the HTTP status that goes with it. */
+function refuse(reply: HttpReply, status: number, code: number, message: string, extra?: Record<string, string>, id?: unknown): void {
+  reply.send(status, extra === undefined ? JSON_HEADERS : { ...JSON_HEADERS, ...extra }, errorBody(id, code, message));
+}
+
+function refuseTooLarge(reply: HttpReply, maxBodyBytes: number): void {
+  refuse(reply, 413, JsonRpcErrorCode.InvalidRequest, `Payload Too Large: the body exceeds ${maxBodyBytes} bytes.`, { connection: "close" });
+}
+
 /**
  * Answers one HTTP exchange: every check of the Streamable HTTP binding,
  * then hands the decoded message to `handler` and writes its answer as JSON
@@ -251,11 +266,8 @@ export async function serveHttpExchange(
   request: IncomingHttp,
   reply: HttpReply,
 ): Promise<void> {
-  const reject = (status: number, code: number, message: string, extra: Record<string, string> = {}, id?: unknown) =>
-    reply.send(status, { ...JSON_HEADERS, ...extra }, errorBody(id, code, message));
-
   if (request.method !== "POST") {
-    reject(405, JsonRpcErrorCode.InvalidRequest, `Method ${request.method} is not allowed: send each JSON-RPC message as an HTTP POST.`, {
+    refuse(reply, 405, JsonRpcErrorCode.InvalidRequest, `Method ${request.method} is not allowed: send each JSON-RPC message as an HTTP POST.`, {
       allow: "POST",
     });
     return;
@@ -264,13 +276,13 @@ export async function serveHttpExchange(
   if (options.allowedHosts) {
     const host = request.header("host");
     if (!host || !options.allowedHosts.has(hostNameOf(host).toLowerCase())) {
-      reject(403, JsonRpcErrorCode.InvalidRequest, "Forbidden: the Host header is not one this server answers to.");
+      refuse(reply, 403, JsonRpcErrorCode.InvalidRequest, "Forbidden: the Host header is not one this server answers to.");
       return;
     }
   }
   const origin = request.header("origin");
   if (origin !== null && !options.originAllowed(origin)) {
-    reject(403, JsonRpcErrorCode.InvalidRequest, "Forbidden: the Origin header is not on this server's allow-list.");
+    refuse(reply, 403, JsonRpcErrorCode.InvalidRequest, "Forbidden: the Origin header is not on this server's allow-list.");
     return;
   }
 
@@ -285,19 +297,17 @@ export async function serveHttpExchange(
   }
 
   if (mediaTypeOf(request.header("content-type")) !== "application/json") {
-    reject(415, JsonRpcErrorCode.InvalidRequest, "Unsupported Media Type: the body must be JSON with Content-Type: application/json.");
+    refuse(reply, 415, JsonRpcErrorCode.InvalidRequest, "Unsupported Media Type: the body must be JSON with Content-Type: application/json.");
     return;
   }
   if (!acceptsJsonAndSse(request.header("accept"))) {
-    reject(406, JsonRpcErrorCode.InvalidRequest, "Not Acceptable: the Accept header must list both application/json and text/event-stream.");
+    refuse(reply, 406, JsonRpcErrorCode.InvalidRequest, "Not Acceptable: the Accept header must list both application/json and text/event-stream.");
     return;
   }
 
-  const tooLarge = () =>
-    reject(413, JsonRpcErrorCode.InvalidRequest, `Payload Too Large: the body exceeds ${options.maxBodyBytes} bytes.`, { connection: "close" });
   const declared = request.header("content-length");
   if (declared !== null && Number(declared) > options.maxBodyBytes) {
-    tooLarge();
+    refuseTooLarge(reply, options.maxBodyBytes);
     return;
   }
   let bytes: Uint8Array | null;
@@ -305,11 +315,11 @@ export async function serveHttpExchange(
     bytes = await request.readBody(options.maxBodyBytes);
   } catch (error) {
     options.onError(error);
-    reject(400, JsonRpcErrorCode.ParseError, "Parse error: the request body could not be read.");
+    refuse(reply, 400, JsonRpcErrorCode.ParseError, "Parse error: the request body could not be read.");
     return;
   }
   if (bytes === null) {
-    tooLarge();
+    refuseTooLarge(reply, options.maxBodyBytes);
     return;
   }
 
@@ -317,46 +327,47 @@ export async function serveHttpExchange(
   try {
     message = JSON.parse(utf8.decode(bytes));
   } catch {
-    reject(400, JsonRpcErrorCode.ParseError, "Parse error: the body is not valid UTF-8 JSON.");
+    refuse(reply, 400, JsonRpcErrorCode.ParseError, "Parse error: the body is not valid UTF-8 JSON.");
     return;
   }
   if (Array.isArray(message)) {
-    reject(400, JsonRpcErrorCode.InvalidRequest, "Invalid Request: JSON-RPC batches are not supported; send one message per POST.");
+    refuse(reply, 400, JsonRpcErrorCode.InvalidRequest, "Invalid Request: JSON-RPC batches are not supported; send one message per POST.");
     return;
   }
   if (!isRecord(message) || message.jsonrpc !== "2.0") {
-    reject(400, JsonRpcErrorCode.InvalidRequest, 'Invalid Request: the body must be a JSON-RPC 2.0 object with "jsonrpc": "2.0".');
+    refuse(reply, 400, JsonRpcErrorCode.InvalidRequest, 'Invalid Request: the body must be a JSON-RPC 2.0 object with "jsonrpc": "2.0".');
     return;
   }
   const id = message.id;
   if (typeof message.method !== "string") {
     const isResponse = "result" in message || "error" in message;
-    reject(
+    refuse(
+      reply,
       400,
       JsonRpcErrorCode.InvalidRequest,
       isResponse
         ? "Invalid Request: clients must not send JSON-RPC responses to this endpoint."
         : 'Invalid Request: "method" must be a string.',
-      {},
+      undefined,
       id,
     );
     return;
   }
   const isRequest = "id" in message;
   if (isRequest && typeof id !== "string" && typeof id !== "number") {
-    reject(400, JsonRpcErrorCode.InvalidRequest, 'Invalid Request: "id" must be a string or a number.');
+    refuse(reply, 400, JsonRpcErrorCode.InvalidRequest, 'Invalid Request: "id" must be a string or a number.');
     return;
   }
   const method = message.method;
   const params = message.params;
   if (params !== undefined && !isRecord(params)) {
-    reject(400, JsonRpcErrorCode.InvalidRequest, 'Invalid Request: "params" must be an object.', {}, id);
+    refuse(reply, 400, JsonRpcErrorCode.InvalidRequest, 'Invalid Request: "params" must be an object.', undefined, id);
     return;
   }
 
   const mismatch = headerMismatch(request, method, params, isRequest);
   if (mismatch) {
-    reject(400, JsonRpcErrorCode.HeaderMismatch, mismatch, {}, id);
+    refuse(reply, 400, JsonRpcErrorCode.HeaderMismatch, mismatch, undefined, id);
     return;
   }
   const meta = params?._meta;
@@ -461,6 +472,88 @@ async function authenticate(options: ResolvedHttpOptions, request: IncomingHttp)
   return { ok: true, authInfo };
 }
 
+const CLIENT_GONE = "The client closed the HTTP request.";
+
+/**
+ * The {@link RequestContext} of one HTTP request. Everything a handler may
+ * never use is created on first use: the abort signal, the full `Headers`,
+ * the notification sender, and the watch for the client going away (a
+ * listener on the connection), which only matters once there is a signal
+ * to abort or a stream to stop writing to.
+ */
+class HttpRequestContext implements RequestContext {
+  declare authInfo?: AuthInfo;
+  /** The client went away before the response was complete (known once watched). */
+  gone = false;
+  /** The final response was written: nothing more may be sent. */
+  finished = false;
+  /** The SSE stream, once a notification opened one. */
+  stream: HttpStream | undefined;
+  readonly #request: IncomingHttp;
+  readonly #reply: HttpReply;
+  readonly #options: ResolvedHttpOptions;
+  readonly #isRequest: boolean;
+  #cancel: AbortController | undefined;
+  #watching = false;
+  #headers: Headers | undefined;
+  #send: ((notification: JsonRpcNotification) => void) | undefined;
+
+  constructor(request: IncomingHttp, reply: HttpReply, options: ResolvedHttpOptions, isRequest: boolean) {
+    this.#request = request;
+    this.#reply = reply;
+    this.#options = options;
+    this.#isRequest = isRequest;
+  }
+
+  get signal(): AbortSignal {
+    if (!this.#cancel) {
+      this.#cancel = new AbortController();
+      if (this.gone) this.#cancel.abort(new Error(CLIENT_GONE));
+      else this.#watch();
+    }
+    return this.#cancel.signal;
+  }
+
+  get headers(): Headers {
+    return (this.#headers ??= this.#request.headers());
+  }
+
+  get sendNotification(): ((notification: JsonRpcNotification) => void) | undefined {
+    // Only requests may be answered with a stream; a notification POST gets 202.
+    if (!this.#isRequest) return undefined;
+    return (this.#send ??= (notification) => this.#notify(notification));
+  }
+
+  /** Starts watching for the client going away; it may report at once. */
+  #watch(): void {
+    if (this.#watching) return;
+    this.#watching = true;
+    this.#request.onGone(() => this.clientGone());
+  }
+
+  /** The client closed the request or its stream: abort the handler's signal. */
+  clientGone(): void {
+    if (this.gone) return;
+    this.gone = true;
+    this.#cancel?.abort(new Error(CLIENT_GONE));
+  }
+
+  #notify(notification: JsonRpcNotification): void {
+    // After the final response or a closed stream nothing more may be sent.
+    if (this.finished || this.gone) return;
+    if (!this.stream) {
+      this.#watch();
+      if (this.gone) return;
+      this.stream = this.#reply.stream({ ...SSE_HEADERS }, () => this.clientGone());
+    }
+    try {
+      this.stream.write(sseEvent(notification));
+    } catch (error) {
+      this.#options.onError(error);
+    }
+  }
+}
+
 async function dispatch(
   handler: MessageHandler,
   options: ResolvedHttpOptions,
@@ -471,46 +564,7 @@ async function dispatch(
   envelopeInvalid: boolean,
   authInfo: AuthInfo | undefined,
 ): Promise<void> {
-  // The handler's signal is created only if it asks for one: most never do.
-  let cancel: AbortController | undefined;
-  let gone = false;
-  const abort = () => {
-    if (gone) return;
-    gone = true;
-    cancel?.abort(new Error("The client closed the HTTP request."));
-  };
-  request.onGone(abort);
-
-  let stream: HttpStream | undefined;
-  let finished = false;
-  let headersCache: Headers | undefined;
-
-  const context: RequestContext = {
-    get signal() {
-      if (!cancel) {
-        cancel = new AbortController();
-        if (gone) cancel.abort(new Error("The client closed the HTTP request."));
-      }
-      return cancel.signal;
-    },
-    get headers() {
-      return (headersCache ??= request.headers());
-    },
-    sendNotification: isRequest
-      ? (notification: JsonRpcNotification) => {
-          // After the final response or a closed stream nothing more may be sent.
-          if (finished || gone) return;
-          if (!stream) {
-            stream = reply.stream({ ...SSE_HEADERS }, abort);
-          }
-          try {
-            stream.write(sseEvent(notification));
-          } catch (error) {
-            options.onError(error);
-          }
-        }
-      : undefined,
-  };
+  const context = new HttpRequestContext(request, reply, options, isRequest);
   if (authInfo) context.authInfo = authInfo;
 
   let response: JsonRpcResponse | undefined;
@@ -524,26 +578,27 @@ async function dispatch(
       : undefined;
   }
 
+  context.finished = true;
   if (!isRequest) {
-    finished = true;
     reply.send(202, {}, "");
     return;
   }
-  if (gone) {
-    finished = true;
+  const stream = context.stream;
+  if (context.gone) {
     stream?.end();
     return;
   }
   if (response === undefined) {
     response = { jsonrpc: "2.0", id: message.id as string | number, error: { code: JsonRpcErrorCode.InternalError, message: "Internal error: the server produced no response" } };
   }
-  finished = true;
   if (stream) {
     stream.write(sseEvent(response));
     stream.end();
     return;
   }
   const status = "error" in response ? statusForError(response.error.code, envelopeInvalid) : 200;
-  // Replies never modify the headers they are given, so the shared constant needs no copy.
+  // Replies never modify the headers they are given, so the shared constant
+  // needs no copy. When nobody watched for the client going away, the
+  // adapter's send is what skips a connection that is already closed.
   reply.send(status, JSON_HEADERS, JSON.stringify(response));
 }

@@ -6,10 +6,12 @@
 import type { IncomingMessage, Server as NodeHttpServer, ServerResponse } from "node:http";
 import {
   isLoopbackHost,
+  JSON_HEADERS,
   resolveHttpOptions,
   serveHttpExchange,
   type HttpHandlerOptions,
   type HttpReply,
+  type HttpStream,
   type IncomingHttp,
   type ResolvedHttpOptions,
 } from "./http-core.js";
@@ -93,49 +95,86 @@ function readNodeBody(request: IncomingMessage, limit: number): Promise<Uint8Arr
   });
 }
 
-function exchange(request: IncomingMessage, response: ServerResponse, path: string, host: string, port: number) {
-  const incoming: IncomingHttp = {
-    method: request.method ?? "GET",
-    header: (name) => headerOf(request, name),
-    headers: () => headersOf(request),
-    url: () => `http://${request.headers.host ?? `${host}:${port}`}${request.url ?? path}`,
-    readBody: (limit) => readNodeBody(request, limit),
-    onGone(listener) {
-      if (response.destroyed && !response.writableFinished) {
-        listener();
-        return;
-      }
-      response.once("close", () => {
-        if (!response.writableFinished) listener();
-      });
-    },
-  };
-  const reply: HttpReply = {
-    send(status, headers, body) {
-      if (response.headersSent) return;
-      if (body === "") {
-        response.writeHead(status, headers);
-        response.end();
-        return;
-      }
-      response.writeHead(status, { ...headers, "content-length": String(Buffer.byteLength(body)) });
-      response.end(body);
-    },
-    // A stream the client closes is reported through onGone, like any early close.
-    stream(headers) {
-      response.writeHead(200, headers);
-      response.flushHeaders();
-      return {
-        write(text) {
-          if (!response.writableEnded && !response.destroyed) response.write(text);
-        },
-        end() {
-          if (!response.writableEnded) response.end();
-        },
-      };
-    },
-  };
-  return { incoming, reply };
+/**
+ * One exchange on `node:http`, both sides of it in one object whose methods
+ * live on the prototype, so a request allocates no closures for them.
+ */
+class NodeExchange implements IncomingHttp, HttpReply {
+  readonly method: string;
+  private readonly request: IncomingMessage;
+  private readonly response: ServerResponse;
+  private readonly fallbackOrigin: string;
+  private readonly path: string;
+
+  constructor(request: IncomingMessage, response: ServerResponse, path: string, fallbackOrigin: string) {
+    this.method = request.method ?? "GET";
+    this.request = request;
+    this.response = response;
+    this.path = path;
+    this.fallbackOrigin = fallbackOrigin;
+  }
+
+  header(name: string): string | null {
+    return headerOf(this.request, name);
+  }
+
+  headers(): Headers {
+    return headersOf(this.request);
+  }
+
+  url(): string {
+    return `http://${this.request.headers.host ?? this.fallbackOrigin}${this.request.url ?? this.path}`;
+  }
+
+  readBody(limit: number): Promise<Uint8Array | null> {
+    return readNodeBody(this.request, limit);
+  }
+
+  onGone(listener: () => void): void {
+    const response = this.response;
+    if (response.destroyed && !response.writableFinished) {
+      listener();
+      return;
+    }
+    response.once("close", () => {
+      if (!response.writableFinished) listener();
+    });
+  }
+
+  send(status: number, headers: Record<string, string>, body: string): void {
+    const response = this.response;
+    // Nothing is written to a connection the client already closed.
+    if (response.headersSent || response.destroyed) return;
+    if (body === "") {
+      response.writeHead(status, headers);
+      response.end();
+      return;
+    }
+    response.writeHead(status, withContentLength(headers, body));
+    response.end(body);
+  }
+
+  // A stream the client closes is reported through onGone, like any early close.
+  stream(headers: Record<string, string>): HttpStream {
+    const response = this.response;
+    response.writeHead(200, headers);
+    response.flushHeaders();
+    return {
+      write(text) {
+        if (!response.writableEnded && !response.destroyed) response.write(text);
+      },
+      end() {
+        if (!response.writableEnded) response.end();
+      },
+    };
+  }
+}
+
+/** `headers` plus `content-length`; the usual JSON answer gets a fixed-shape literal instead of a spread. */
+function withContentLength(headers: Record<string, string>, body: string): Record<string, string> {
+  const length = String(Buffer.byteLength(body));
+  if (headers === JSON_HEADERS) return { "content-type": "application/json", "content-length": length };
+  return { ...headers, "content-length": length };
 }
 
 /**
@@ -175,7 +214,7 @@ export async function serveHttp(server: MessageHandler, options: ServeHttpOption
   });
 
   const { createServer } = await import("node:http");
-  let boundPort = port;
+  let fallbackOrigin = `${host}:${port}`;
   const httpServer = createServer((request, response) => {
     const url = request.url ?? "/";
     const query = url.indexOf("?");
@@ -186,8 +225,8 @@ export async function serveHttp(server: MessageHandler, options: ServeHttpOption
       response.end(body);
       return;
     }
-    const { incoming, reply } = exchange(request, response, path, host, boundPort);
-    serveHttpExchange(server, resolved, incoming, reply).catch((error: unknown) => {
+    const exchange = new NodeExchange(request, response, path, fallbackOrigin);
+    serveHttpExchange(server, resolved, exchange, exchange).catch((error: unknown) => {
       resolved.onError(error);
       if (!response.headersSent) {
         response.writeHead(500, { "content-type": "application/json" });
@@ -210,7 +249,8 @@ export async function serveHttp(server: MessageHandler, options: ServeHttpOption
     });
   });
   const address = httpServer.address();
-  boundPort = typeof address === "object" && address ? address.port : port;
+  const boundPort = typeof address === "object" && address ? address.port : port;
+  fallbackOrigin = `${host}:${boundPort}`;
   const urlHost = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
   return {
     url: `http://${urlHost}:${boundPort}${path}`,

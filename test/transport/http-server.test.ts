@@ -245,6 +245,62 @@ describe("Streamable HTTP server limits and security", () => {
     expect(observed?.aborted).toBe(true);
   });
 
+  it("cancels a handler waiting on a plain JSON request when the client disconnects", async () => {
+    let finish!: (aborted: boolean) => void;
+    const done = new Promise<boolean>((resolve) => (finish = resolve));
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const handler: MessageHandler = {
+      async handle(message, context?: RequestContext) {
+        const signal = context!.signal!;
+        started();
+        await new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
+        finish(signal.aborted);
+        return { jsonrpc: "2.0", id: (message as { id: number }).id, result: {} };
+      },
+    };
+    const server = await start(handler);
+    const controller = new AbortController();
+    const request = fetch(server.url, { method: "POST", headers: mcpHeaders("tools/list"), body: JSON.stringify(rpc("tools/list")), signal: controller.signal });
+    await running;
+    controller.abort();
+    await expect(request).rejects.toThrow();
+    expect(await done).toBe(true);
+  });
+
+  it("hands an already aborted signal to a handler that reads it after the client left, and keeps serving", async () => {
+    let clientLeft!: () => void;
+    const left = new Promise<void>((resolve) => (clientLeft = resolve));
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    let finish!: (aborted: boolean) => void;
+    const done = new Promise<boolean>((resolve) => (finish = resolve));
+    const errors: unknown[] = [];
+    const handler: MessageHandler = {
+      async handle(message, context?: RequestContext) {
+        if ((message as { method: string }).method === "tools/list") {
+          started();
+          await left;
+          // Give the server a moment to see the connection close.
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          finish(context!.signal!.aborted);
+        }
+        return { jsonrpc: "2.0", id: (message as { id: number }).id, result: { ok: true } };
+      },
+    };
+    const server = await start(handler, { onError: (error) => errors.push(error) });
+    const controller = new AbortController();
+    const request = fetch(server.url, { method: "POST", headers: mcpHeaders("tools/list"), body: JSON.stringify(rpc("tools/list")), signal: controller.signal });
+    await running;
+    controller.abort();
+    await expect(request).rejects.toThrow();
+    clientLeft();
+    expect(await done).toBe(true);
+    const next = await fetch(server.url, { method: "POST", headers: mcpHeaders("server/discover"), body: JSON.stringify(rpc("server/discover")) });
+    expect(next.status).toBe(200);
+    expect(errors).toEqual([]);
+  });
+
   it("cancels the handler when the web response stream is cancelled", async () => {
     let finish!: (aborted: boolean) => void;
     const done = new Promise<boolean>((resolve) => (finish = resolve));
