@@ -77,21 +77,6 @@ function mediaTypeOf(value: string | null): string {
   return (value ?? "").split(";")[0]!.trim().toLowerCase();
 }
 
-/**
- * A controller whose signal every concurrent request may share. Node warns
- * past 10 listeners on one signal (a leak heuristic that misfires here:
- * each in-flight request adds one and removes it when done), so lift that
- * limit where the runtime has it.
- */
-function sharedAbortController(): AbortController {
-  const controller = new AbortController();
-  const events = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.(
-    "node:events",
-  ) as { setMaxListeners?: (n: number, ...targets: EventTarget[]) => void } | undefined;
-  events?.setMaxListeners?.(0, controller.signal);
-  return controller;
-}
-
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -124,9 +109,17 @@ export class StreamableHttpClientTransport implements ClientTransport {
   readonly #token: TokenProvider | undefined;
   readonly #warn: (message: string) => void;
   readonly #toolHeaders = new Map<string, ParamHeader[]>();
+  /** Controllers of requests whose caller passed a signal: close() aborts them on the wire. */
   readonly #inFlight = new Set<AbortController>();
-  /** Aborted by close(): the signal of every request whose caller gave none, so those cost no controller each. */
-  readonly #closing = sharedAbortController();
+  /**
+   * Rejecters of requests sent without a signal: close() settles their calls at once.
+   * Those requests carry no signal to fetch at all, because fetch
+   * implementations tie each signalled request to the signal with listeners
+   * and weak references that cost the garbage collector dearly under load.
+   */
+  readonly #abandon = new Set<(reason: Error) => void>();
+  /** Readers of the SSE responses being read: close() cancels them, which closes their connections. */
+  readonly #streams = new Set<ReadableStreamDefaultReader<string>>();
   #sessionId: string | undefined;
   #serverRequestHandler: ((request: JsonRpcRequest) => Promise<JsonRpcResponse>) | undefined;
   #closed = false;
@@ -203,13 +196,26 @@ export class StreamableHttpClientTransport implements ClientTransport {
     }
   }
 
-  /** Aborts every request in flight; later requests are refused. */
+  /**
+   * Settles every request in flight with an error and refuses later ones.
+   *
+   * Requests whose caller passed a `signal` are aborted on the wire, and open
+   * SSE response streams are cancelled, which closes their connections. A
+   * request sent without a signal whose answer has not started yet is only
+   * abandoned: its call rejects now, and the HTTP exchange ends when the
+   * server answers (the answer is discarded). Handing every request a signal
+   * just for this would cost each one listeners and weak references inside
+   * `fetch`; pass `signal` to requests you may need to cut off.
+   */
   async close(): Promise<void> {
     this.#closed = true;
-    const reason = new Error("The transport was closed.");
-    this.#closing.abort(reason);
+    const reason = new Error("The HTTP transport was closed.");
     for (const controller of this.#inFlight) controller.abort(reason);
     this.#inFlight.clear();
+    for (const abandon of this.#abandon) abandon(reason);
+    this.#abandon.clear();
+    for (const reader of this.#streams) reader.cancel(reason).catch(() => {});
+    this.#streams.clear();
   }
 
   async #refreshTools(call: JsonRpcRequest, options: TransportRequestOptions): Promise<boolean> {
@@ -236,23 +242,38 @@ export class StreamableHttpClientTransport implements ClientTransport {
    * provider, a JSON answer) awaits only the fetch and the body: each layer
    * of async function here costs a promise per request.
    */
-  async #requestOnce(message: JsonRpcRequest, options: TransportRequestOptions): Promise<JsonRpcResponse> {
-    if (this.#closed) throw new Error(CLOSED_MESSAGE);
+  #requestOnce(message: JsonRpcRequest, options: TransportRequestOptions): Promise<JsonRpcResponse> {
+    if (this.#closed) return Promise.reject(new Error(CLOSED_MESSAGE));
+    if (options.signal) return this.#exchange(message, options);
+    let abandon!: (reason: Error) => void;
+    const abandoned = new Promise<never>((_, reject) => {
+      abandon = reject;
+    });
+    this.#abandon.add(abandon);
+    const settle = () => this.#abandon.delete(abandon);
+    // The race also handles a late rejection of the exchange once close() has settled the call.
+    return Promise.race([this.#exchange(message, options), abandoned]).finally(settle);
+  }
+
+  async #exchange(message: JsonRpcRequest, options: TransportRequestOptions): Promise<JsonRpcResponse> {
     const headers = this.#headersFor(message);
     if (this.#token) await this.#authorize(headers);
     const signal = options.signal;
     const link = signal ? this.#link(signal) : undefined;
     let response: Response;
     try {
-      response = await this.#fetch(this.url, {
-        method: "POST",
-        headers,
-        body: JSON.stringify(message),
-        signal: link ? link.controller.signal : this.#closing.signal,
-      });
+      const init: RequestInit = { method: "POST", headers, body: JSON.stringify(message) };
+      if (link) init.signal = link.controller.signal;
+      response = await this.#fetch(this.url, init);
     } catch (error) {
       if (link) this.#unlink(link);
       throw this.#fetchFailure(error, signal);
+    }
+    if (this.#closed) {
+      // Closed while the answer was on its way: release the connection, report the close.
+      if (link) this.#unlink(link);
+      await response.body?.cancel().catch(() => {});
+      throw new Error("The HTTP transport was closed.");
     }
     try {
       if (message.method === "initialize") {
@@ -344,12 +365,7 @@ export class StreamableHttpClientTransport implements ClientTransport {
     const headers = this.#headersFor(message);
     if (this.#token) await this.#authorize(headers);
     try {
-      return await this.#fetch(this.url, {
-        method: "POST",
-        headers,
-        body: JSON.stringify(message),
-        signal: this.#closing.signal,
-      });
+      return await this.#fetch(this.url, { method: "POST", headers, body: JSON.stringify(message) });
     } catch (error) {
       throw this.#fetchFailure(error, undefined);
     }
@@ -396,6 +412,7 @@ export class StreamableHttpClientTransport implements ClientTransport {
     const body = response.body;
     if (!body) throw new HttpTransportError(response.status, `${message.method}: the SSE response had no body.`);
     const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+    this.#streams.add(reader);
     let answer: JsonRpcResponse | undefined;
     const serverRequests: Promise<void>[] = [];
     const parser = new SseParser((event) => {
@@ -431,6 +448,7 @@ export class StreamableHttpClientTransport implements ClientTransport {
       if (options.signal?.aborted) throw options.signal.reason;
       throw error;
     } finally {
+      this.#streams.delete(reader);
       await reader.cancel().catch(() => {});
     }
     await Promise.all(serverRequests);

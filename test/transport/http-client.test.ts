@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import fc from "fast-check";
 import { HttpTransportError, serveHttp, StreamableHttpClientTransport, type HttpServerHandle } from "mcp-roundtrip/http";
 import type { JsonRpcNotification } from "mcp-roundtrip";
@@ -31,7 +31,34 @@ async function scriptedServer(reply: (body: Record<string, unknown>, request: In
 
 describe("StreamableHttpClientTransport against this SDK's HTTP server", () => {
   let server: HttpServerHandle;
+  /** Releases the handlers parked in "slow/hold" (each resolves with its own answer). */
+  const held: Array<() => void> = [];
+  /** Abort reasons the server saw on parked handlers' signals. */
+  const serverAborts: string[] = [];
   const { handler, seen } = stubServer({
+    "slow/hold": async (_params, context) => {
+      const signal = context.signal!;
+      await new Promise<void>((resolve) => {
+        held.push(resolve);
+        signal.addEventListener("abort", () => {
+          serverAborts.push(String((signal.reason as Error)?.message ?? signal.reason));
+          resolve();
+        });
+      });
+      return { resultType: "complete", released: true };
+    },
+    "slow/stream": async (params, context) => {
+      const signal = context.signal!;
+      await context.sendNotification!({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: 1, progress: 1 } });
+      await new Promise<void>((resolve) => {
+        held.push(resolve);
+        signal.addEventListener("abort", () => {
+          serverAborts.push("stream closed");
+          resolve();
+        });
+      });
+      return { resultType: "complete", streamed: true };
+    },
     "slow/progress": async (params, context) => {
       const token = (params._meta as Record<string, unknown>).progressToken;
       for (const progress of [1, 2, 3]) {
@@ -92,6 +119,50 @@ describe("StreamableHttpClientTransport against this SDK's HTTP server", () => {
     const controller = new AbortController();
     controller.abort(new Error("stop"));
     await expect(transport.request(rpc("tools/list") as never, { signal: controller.signal })).rejects.toThrow("stop");
+  });
+
+  it("close() settles a request still waiting for its answer at once, and the server finishes it unharmed", async () => {
+    const transport = new StreamableHttpClientTransport(server.url, { token: "good" });
+    const before = held.length;
+    const pending = transport.request({ jsonrpc: "2.0", id: "h1", method: "slow/hold", params: { _meta: META } });
+    await vi.waitFor(() => expect(held.length).toBe(before + 1));
+    await transport.close();
+    await expect(pending).rejects.toThrow("The HTTP transport was closed.");
+    await expect(transport.request(rpc("tools/list") as never)).rejects.toThrow(/closed; connect again/);
+    // The abandoned exchange completes on the wire once the handler answers; the server keeps serving.
+    held[before]!();
+    const other = new StreamableHttpClientTransport(server.url, { token: "good" });
+    await expect(other.request(rpc("tools/list", {}, 2) as never)).resolves.toMatchObject({ id: 2 });
+  });
+
+  it("close() aborts on the wire a request whose caller passed a signal", async () => {
+    const transport = new StreamableHttpClientTransport(server.url, { token: "good" });
+    const before = held.length;
+    const aborts = serverAborts.length;
+    const pending = transport.request(
+      { jsonrpc: "2.0", id: "h2", method: "slow/hold", params: { _meta: META } },
+      { signal: new AbortController().signal },
+    );
+    await vi.waitFor(() => expect(held.length).toBe(before + 1));
+    await transport.close();
+    await expect(pending).rejects.toThrow(/closed/);
+    await vi.waitFor(() => expect(serverAborts.length).toBe(aborts + 1));
+  });
+
+  it("close() cancels an SSE response being read, which closes its connection", async () => {
+    const transport = new StreamableHttpClientTransport(server.url, { token: "good" });
+    const before = held.length;
+    const aborts = serverAborts.length;
+    const notes: JsonRpcNotification[] = [];
+    const pending = transport.request(
+      { jsonrpc: "2.0", id: "st", method: "slow/stream", params: { _meta: { ...META, progressToken: 1 } } },
+      { onNotification: (n) => notes.push(n) },
+    );
+    await vi.waitFor(() => expect(notes).toHaveLength(1));
+    expect(held.length).toBe(before + 1);
+    await transport.close();
+    await expect(pending).rejects.toThrow("The HTTP transport was closed.");
+    await vi.waitFor(() => expect(serverAborts.slice(aborts)).toEqual(["stream closed"]));
   });
 
   it("refuses URLs that are not http(s)", () => {
