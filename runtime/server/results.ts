@@ -13,6 +13,18 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
+ * `{ ...source }` for a copy that is about to gain members. V8 makes a spread
+ * clone that then gains a member through a slow path whose garbage outlives
+ * young-generation collections, which grows the heap under load;
+ * `Object.assign` onto a fresh object does not. An own `"__proto__"` key
+ * (`JSON.parse` makes those) keeps the spread: assigning it would set the prototype.
+ * @internal
+ */
+export function copyToExtend(source: object): Record<string, unknown> {
+  return Object.hasOwn(source, "__proto__") ? { ...source } : (Object.assign({}, source) as Record<string, unknown>);
+}
+
+/**
  * Turns what a handler returned into what goes on the wire: `resultType`,
  * `serverInfo` in `_meta`, caching hints on cacheable complete results, and
  * a schema check so a server bug is reported as such.
@@ -69,6 +81,9 @@ export class ResultFinisher {
   }
 
   private meta(own: unknown): Record<string, unknown> {
-    return isObject(own) ? { ...own, [MetaKey.serverInfo]: this.serverInfo } : { [MetaKey.serverInfo]: this.serverInfo };
+    if (!isObject(own)) return { [MetaKey.serverInfo]: this.serverInfo };
+    const meta = copyToExtend(own);
+    meta[MetaKey.serverInfo] = this.serverInfo;
+    return meta;
   }
 }
