@@ -1,4 +1,5 @@
 import type { Implementation, InputRequiredResult } from "../../generated/2026-07-28/index.js";
+import { copyToExtend } from "../copy.js";
 import { internalError } from "./errors.js";
 import { MetaKey } from "./meta.js";
 import type { Route } from "./routes.js";
@@ -10,18 +11,6 @@ const PUBLIC_NOW: CacheHint = Object.freeze({ ttlMs: 0, cacheScope: "public" });
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/**
- * `{ ...source }` for a copy that is about to gain members. V8 makes a spread
- * clone that then gains a member through a slow path whose garbage outlives
- * young-generation collections, which grows the heap under load;
- * `Object.assign` onto a fresh object does not. An own `"__proto__"` key
- * (`JSON.parse` makes those) keeps the spread: assigning it would set the prototype.
- * @internal
- */
-export function copyToExtend(source: object): Record<string, unknown> {
-  return Object.hasOwn(source, "__proto__") ? { ...source } : (Object.assign({}, source) as Record<string, unknown>);
 }
 
 /**
