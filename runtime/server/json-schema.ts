@@ -1,6 +1,7 @@
 import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import { requireSync } from "../require-sync.js";
+import { simpleObjectChecker } from "./simple-schema.js";
 
 /** One problem a JSON Schema found in a value. */
 export interface SchemaIssue {
@@ -131,8 +132,9 @@ export function describeIssues(issues: readonly SchemaIssue[]): string {
 
 /**
  * Compiles a tool's (or any registered) JSON Schema once, at registration.
- * Supports 2020-12 (the MCP default) and draft-07 via `$schema`. The bare
- * `{ type: "object" }` (the default inputSchema) is checked without AJV; AJV
+ * Supports 2020-12 (the MCP default) and draft-07 via `$schema`. The
+ * simplest schemas (an object of typed members, some required: see
+ * `simple-schema.ts`) are checked without AJV, with AJV's very answers; AJV
  * itself loads with the first schema that needs it. On a runtime without a
  * synchronous `require` (no `process.getBuiltinModule`) it can only load
  * asynchronously: the schema is then compiled on first use, after the tool
@@ -148,7 +150,13 @@ export function compileJsonSchema(schema: unknown, label: string): SchemaValidat
   if (typeof schema !== "object" || schema === null || Array.isArray(schema)) {
     throw new TypeError(`${label} must be a JSON Schema object, got ${schema === null ? "null" : Array.isArray(schema) ? "an array" : typeof schema}`);
   }
-  if (isBareObjectSchema(schema)) return checkIsObject;
+  const simple = simpleObjectChecker(schema);
+  if (simple !== undefined) {
+    return (value) => {
+      const issues = simple(value);
+      return issues === undefined ? OK : { ok: false, issues, message: describeIssues(issues) };
+    };
+  }
   let dialect: Dialect;
   try {
     dialect = dialectOf((schema as { $schema?: unknown }).$schema);
@@ -191,17 +199,3 @@ function check(validate: ValidateFunction, value: unknown): SchemaCheck {
 }
 
 const validatorOf = (validate: ValidateFunction): SchemaValidator => (value) => check(validate, value);
-
-/** `{ type: "object" }` and nothing else: the default inputSchema, checked without AJV. */
-function isBareObjectSchema(schema: object): boolean {
-  const keys = Object.keys(schema);
-  return keys.length === 1 && keys[0] === "type" && (schema as { type?: unknown }).type === "object";
-}
-
-const NOT_AN_OBJECT: readonly SchemaIssue[] = Object.freeze([Object.freeze({ path: "", message: "must be object" })]);
-
-/** What AJV answers for `{ type: "object" }`, word for word. */
-const checkIsObject: SchemaValidator = (value) =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
-    ? OK
-    : { ok: false, issues: NOT_AN_OBJECT.map((issue) => ({ ...issue })), message: describeIssues(NOT_AN_OBJECT) };

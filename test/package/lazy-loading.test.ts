@@ -15,7 +15,7 @@ function runNode(source: string): Record<string, unknown> {
   return JSON.parse(run.stdout.trim().split("\n").at(-1)!) as Record<string, unknown>;
 }
 
-/** A server with one schemaless tool and one MRTR tool, a connected client, and one full MRTR call. */
+/** A server with a schemaless tool and an MRTR tool taking one typed argument, and a connected client. */
 const SCENARIO = `
   const { McpServer, RequestStateSecurity, inputRequired } = await import("mcp-roundtrip/server");
   const { Client } = await import("mcp-roundtrip/client");
@@ -30,7 +30,7 @@ const SCENARIO = `
     }
     return { content: [{ type: "text", text: "confirmed " + JSON.parse(ctx.requestState).text }] };
   };
-  server.tool("confirm", { inputSchema: { type: "object" } }, confirm());
+  server.tool("confirm", { inputSchema: { type: "object", properties: { text: { type: "string", description: "what to confirm" } }, required: ["text"] } }, confirm());
   const client = await Client.connect(server, { mode: "2026-07-28", onElicit: async () => ({ action: "accept", content: {} }) });
   const textOf = (result) => result.content?.[0]?.text;
 `;
@@ -72,7 +72,7 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("heavy dependencies load on first use", () => {
-  it("a server and client sealing with node:crypto, with schemaless tools, load neither AJV nor noble", () => {
+  it("a server and client sealing with node:crypto, with simple typed schemas, load neither AJV nor noble", () => {
     const out = runNode(`${loadedProbe(join(dir, "resolved.txt"))}${SCENARIO}
       const afterCall = textOf(await client.callTool("confirm", { text: "hi" }));
       const before = loaded();
