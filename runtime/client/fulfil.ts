@@ -48,13 +48,7 @@ export function fulfilRound(
       const key = keys[index]!;
       const request = inputRequests[key]!;
       const method = request.method;
-      const context: InputRequestContext = {
-        key,
-        method,
-        get signal() {
-          return round.signal;
-        },
-      };
+      const context = roundContext(key, method, round);
       let pending: unknown;
       try {
         pending = answerers[index]!((request.params ?? {}) as never, context);
@@ -107,6 +101,29 @@ class RoundSignal {
     this.reason = reason;
     this.controller?.abort(reason);
   }
+}
+
+const ROUND: unique symbol = Symbol("mcp-roundtrip/input-request/round");
+
+/**
+ * The `signal` accessor every callback context shares. An object literal with
+ * its own `get signal()` would make a fresh getter closure per request, and V8
+ * then keeps each context's whole round reachable from old-space garbage through
+ * a scavenge or two: measurably more promoted memory and a faster-growing heap.
+ */
+const SIGNAL: PropertyDescriptor = Object.freeze({
+  get(this: { [ROUND]: RoundSignal }): AbortSignal {
+    return this[ROUND].signal;
+  },
+  enumerable: true,
+  configurable: true,
+});
+
+/** `{ key, method, signal }` for one callback, `signal` created on first read. */
+function roundContext(key: string, method: string, round: RoundSignal): InputRequestContext {
+  const context = { key, method } as InputRequestContext & { [ROUND]: RoundSignal };
+  Object.defineProperty(context, ROUND, { value: round });
+  return Object.defineProperty(context, "signal", SIGNAL);
 }
 
 /** Keys are the server's to choose; `"__proto__"` must land as a key, not replace the prototype. */

@@ -1,3 +1,4 @@
+import { copyToExtend } from "../copy.js";
 import type { InputCallbacks } from "./callbacks.js";
 import { type ClientCapabilities, type Implementation, type JsonObject, MetaKey } from "./protocol.js";
 
@@ -43,5 +44,7 @@ export function buildEnvelope(
  * envelope's keys winning, since the protocol fields are the client's to set.
  */
 export function mergeMeta(envelope: Readonly<JsonObject>, own: JsonObject | undefined): Readonly<JsonObject> {
-  return own === undefined ? envelope : { ...own, ...envelope };
+  if (own === undefined) return envelope;
+  // Not { ...own, ...envelope }: see copyToExtend. The envelope is ours (no "__proto__" key), so assigning it is exact.
+  return Object.assign(copyToExtend(own), envelope);
 }

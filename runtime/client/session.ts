@@ -1,3 +1,4 @@
+import { copyToExtend } from "../copy.js";
 import type { Connection } from "./connection.js";
 import { InputRequiredNotAllowed } from "./errors.js";
 import { type CallDescriptor, PendingRequest } from "./pending.js";
@@ -112,7 +113,9 @@ export class ClientSession {
     if (!(pending instanceof PendingRequest)) {
       throw new TypeError(`session.continue expects a PendingRequest (see PendingRequest.resume).`);
     }
-    const manual: ManualCallOptions = { ...options, allowInputRequired: true };
+    // Not { ...options, allowInputRequired: true }: see copyToExtend.
+    const manual = (options == null ? {} : copyToExtend(options)) as ManualCallOptions;
+    manual.allowInputRequired = true;
     if (inputResponses !== undefined) manual.inputResponses = inputResponses;
     if (pending.requestState !== undefined) manual.requestState = pending.requestState;
     return this.manual(pending.call, manual, pending.round + 1);

@@ -9,15 +9,22 @@ import type { RequestContextImpl } from "./context.js";
  * @internal
  */
 export class InFlightRequests {
-  private readonly byId = new Map<JsonRpcId, RequestContextImpl>();
+  /**
+   * A dictionary-mode object rather than a `Map`: every request adds and
+   * removes one entry, and V8 links each table a `Map` outgrows or shrinks
+   * to its successor, so under load the chain (and every context in it)
+   * outlives young-generation collections and grows the heap.
+   */
+  private readonly byId: Record<string, RequestContextImpl> = Object.create(null);
 
   track(ctx: RequestContextImpl): void {
-    this.byId.set(ctx.requestId, ctx);
+    this.byId[keyOf(ctx.requestId)] = ctx;
   }
 
   untrack(ctx: RequestContextImpl): void {
     // Another caller may reuse the id meanwhile; only remove our own entry.
-    if (this.byId.get(ctx.requestId) === ctx) this.byId.delete(ctx.requestId);
+    const key = keyOf(ctx.requestId);
+    if (this.byId[key] === ctx) delete this.byId[key];
     ctx.dispose();
   }
 
@@ -27,7 +34,8 @@ export class InFlightRequests {
    * unauthenticated callers) may cancel.
    */
   cancel(requestId: JsonRpcId, reason: string | undefined, context: RequestContext | undefined): void {
-    const target = this.byId.get(requestId);
+    if (typeof requestId !== "string" && typeof requestId !== "number") return;
+    const target = this.byId[keyOf(requestId)];
     if (target === undefined) return;
     let same: boolean;
     try {
@@ -40,4 +48,9 @@ export class InFlightRequests {
     if (!same) return;
     target.cancel(reason ?? "cancelled by the client", true);
   }
+}
+
+/** Ids 1 and "1" are different requests: the key says which type the id had. */
+function keyOf(id: JsonRpcId): string {
+  return typeof id === "number" ? "n" + id : "s" + id;
 }

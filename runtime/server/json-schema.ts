@@ -1,7 +1,7 @@
-import { Ajv } from "ajv";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import type { ErrorObject, ValidateFunction } from "ajv";
-import addFormatsModule from "ajv-formats";
+import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
+import type { Ajv2020 } from "ajv/dist/2020.js";
+import { requireSync } from "../require-sync.js";
+import { simpleObjectChecker } from "./simple-schema.js";
 
 /** One problem a JSON Schema found in a value. */
 export interface SchemaIssue {
@@ -24,30 +24,92 @@ export type SchemaValidator = (value: unknown) => SchemaCheck;
  */
 export type SchemaCompiler = (schema: unknown, label: string) => SchemaValidator;
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv | Ajv2020) => void;
+type FormatsPlugin = (ajv: Ajv | Ajv2020) => void;
+
+/** The AJV classes and the formats plugin, loaded together on first compile. */
+interface AjvModules {
+  Ajv: typeof Ajv;
+  Ajv2020: typeof Ajv2020;
+  addFormats: FormatsPlugin;
+}
+
+let modules: AjvModules | undefined;
+let syncUnavailable = false;
+let loading: Promise<AjvModules> | undefined;
+
+/** A CommonJS plugin is its own `module.exports`; through `import()` it is the default export. */
+const pluginOf = (loaded: FormatsPlugin | { default: FormatsPlugin }): FormatsPlugin =>
+  typeof loaded === "function" ? loaded : loaded.default;
+
+/**
+ * AJV, loaded on the first schema that needs it rather than at import (its
+ * module graph costs some 10 MiB and ~100 ms): synchronously through `require`
+ * where the runtime has one, so schemas still compile (and fail) at
+ * registration; `undefined` where it has none, after starting an `import()`.
+ */
+function ajvNow(): AjvModules | undefined {
+  if (modules === undefined && !syncUnavailable) {
+    const ajv = requireSync<{ Ajv: typeof Ajv }>("ajv");
+    const ajv2020 = ajv && requireSync<{ Ajv2020: typeof Ajv2020 }>("ajv/dist/2020.js");
+    const formats = ajv2020 && requireSync<FormatsPlugin | { default: FormatsPlugin }>("ajv-formats");
+    if (ajv && ajv2020 && formats) modules = { Ajv: ajv.Ajv, Ajv2020: ajv2020.Ajv2020, addFormats: pluginOf(formats) };
+    else syncUnavailable = true;
+  }
+  if (modules === undefined) {
+    loading ??= Promise.all([import("ajv"), import("ajv/dist/2020.js"), import("ajv-formats")]).then(
+      ([ajv, ajv2020, formats]) =>
+        (modules = {
+          Ajv: ajv.Ajv,
+          Ajv2020: ajv2020.Ajv2020,
+          addFormats: pluginOf(formats.default as unknown as FormatsPlugin),
+        }),
+    );
+    // Awaited by the first call that needs a compiled schema; a failure surfaces there, not as an unhandled rejection.
+    loading.catch(() => {});
+  }
+  return modules;
+}
+
+/**
+ * A promise while the built-in compiler is still loading asynchronously (a
+ * runtime without a synchronous `require`), `undefined` otherwise: a tool
+ * call awaits it before the first check of a schema compiled lazily.
+ *
+ * @internal
+ */
+export function schemaCompilerLoading(): Promise<unknown> | undefined {
+  return modules === undefined ? loading : undefined;
+}
+
+type Dialect = "2020-12" | "draft-07";
+
+function dialectOf(declared: unknown): Dialect {
+  if (declared === undefined || (typeof declared === "string" && /json-schema\.org\/draft\/2020-12\/schema#?$/.test(declared))) {
+    return "2020-12";
+  }
+  if (typeof declared === "string" && /json-schema\.org\/draft-0[67]\/schema#?$/.test(declared)) return "draft-07";
+  throw new TypeError(
+    `unsupported JSON Schema dialect ${JSON.stringify(declared)}: this SDK validates 2020-12 (the default when $schema is absent) and draft-07`,
+  );
+}
 
 let ajv2020: Ajv2020 | undefined;
 let ajvDraft7: Ajv | undefined;
 
-// Compiled lazily: a server that registers no schema never builds a compiler.
-function compilerFor(dialect: unknown): Ajv | Ajv2020 {
-  if (dialect === undefined || (typeof dialect === "string" && /json-schema\.org\/draft\/2020-12\/schema#?$/.test(dialect))) {
+// Built lazily: a server that registers no schema never builds a compiler.
+function compilerFor(loaded: AjvModules, dialect: Dialect): Ajv | Ajv2020 {
+  if (dialect === "2020-12") {
     if (ajv2020 === undefined) {
-      ajv2020 = new Ajv2020({ strict: false, allErrors: true });
-      addFormats(ajv2020);
+      ajv2020 = new loaded.Ajv2020({ strict: false, allErrors: true });
+      loaded.addFormats(ajv2020);
     }
     return ajv2020;
   }
-  if (typeof dialect === "string" && /json-schema\.org\/draft-0[67]\/schema#?$/.test(dialect)) {
-    if (ajvDraft7 === undefined) {
-      ajvDraft7 = new Ajv({ strict: false, allErrors: true });
-      addFormats(ajvDraft7);
-    }
-    return ajvDraft7;
+  if (ajvDraft7 === undefined) {
+    ajvDraft7 = new loaded.Ajv({ strict: false, allErrors: true });
+    loaded.addFormats(ajvDraft7);
   }
-  throw new TypeError(
-    `unsupported JSON Schema dialect ${JSON.stringify(dialect)}: this SDK validates 2020-12 (the default when $schema is absent) and draft-07`,
-  );
+  return ajvDraft7;
 }
 
 function toIssues(errors: ErrorObject[] | null | undefined): SchemaIssue[] {
@@ -70,7 +132,14 @@ export function describeIssues(issues: readonly SchemaIssue[]): string {
 
 /**
  * Compiles a tool's (or any registered) JSON Schema once, at registration.
- * Supports 2020-12 (the MCP default) and draft-07 via `$schema`.
+ * Supports 2020-12 (the MCP default) and draft-07 via `$schema`. The
+ * simplest schemas (an object of typed members, some required: see
+ * `simple-schema.ts`) are checked without AJV, with AJV's very answers; AJV
+ * itself loads with the first schema that needs it. On a runtime without a
+ * synchronous `require` (no `process.getBuiltinModule`) it can only load
+ * asynchronously: the schema is then compiled on first use, after the tool
+ * call has awaited {@link schemaCompilerLoading}, so a schema AJV rejects
+ * shows there rather than at registration (pass `compileSchema` to avoid that).
  *
  * @param schema - the schema object
  * @param label - what the schema belongs to, for error messages
@@ -81,15 +150,52 @@ export function compileJsonSchema(schema: unknown, label: string): SchemaValidat
   if (typeof schema !== "object" || schema === null || Array.isArray(schema)) {
     throw new TypeError(`${label} must be a JSON Schema object, got ${schema === null ? "null" : Array.isArray(schema) ? "an array" : typeof schema}`);
   }
-  let validate: ValidateFunction;
-  try {
-    validate = compilerFor((schema as { $schema?: unknown }).$schema).compile(schema);
-  } catch (error) {
-    throw new TypeError(`${label} is not a valid JSON Schema: ${(error as Error).message}`, { cause: error });
+  const simple = simpleObjectChecker(schema);
+  if (simple !== undefined) {
+    return (value) => {
+      const issues = simple(value);
+      return issues === undefined ? OK : { ok: false, issues, message: describeIssues(issues) };
+    };
   }
+  let dialect: Dialect;
+  try {
+    dialect = dialectOf((schema as { $schema?: unknown }).$schema);
+  } catch (error) {
+    throw notValid(label, error);
+  }
+  const loaded = ajvNow();
+  if (loaded !== undefined) return validatorOf(compileWith(loaded, dialect, schema, label));
+  // No synchronous require on this runtime: compile on first use, once the import() has landed.
+  let validate: ValidateFunction | undefined;
   return (value) => {
-    if (validate(value)) return { ok: true };
-    const issues = toIssues(validate.errors);
-    return { ok: false, issues, message: describeIssues(issues) };
+    if (validate === undefined) {
+      const late = ajvNow();
+      if (late === undefined) throw new Error(`${label}: the JSON Schema compiler has not loaded yet`);
+      validate = compileWith(late, dialect, schema, label);
+    }
+    return check(validate, value);
   };
 }
+
+/** The one answer for a value that passes, shared: checked on every tool call, read by the registry only. */
+const OK: SchemaCheck = Object.freeze({ ok: true });
+
+function notValid(label: string, error: unknown): TypeError {
+  return new TypeError(`${label} is not a valid JSON Schema: ${(error as Error).message}`, { cause: error });
+}
+
+function compileWith(loaded: AjvModules, dialect: Dialect, schema: object, label: string): ValidateFunction {
+  try {
+    return compilerFor(loaded, dialect).compile(schema);
+  } catch (error) {
+    throw notValid(label, error);
+  }
+}
+
+function check(validate: ValidateFunction, value: unknown): SchemaCheck {
+  if (validate(value)) return OK;
+  const issues = toIssues(validate.errors);
+  return { ok: false, issues, message: describeIssues(issues) };
+}
+
+const validatorOf = (validate: ValidateFunction): SchemaValidator => (value) => check(validate, value);

@@ -1,4 +1,5 @@
 import type { Implementation, InputRequiredResult } from "../../generated/2026-07-28/index.js";
+import { copyToExtend } from "../copy.js";
 import { internalError } from "./errors.js";
 import { MetaKey } from "./meta.js";
 import type { Route } from "./routes.js";
@@ -69,6 +70,9 @@ export class ResultFinisher {
   }
 
   private meta(own: unknown): Record<string, unknown> {
-    return isObject(own) ? { ...own, [MetaKey.serverInfo]: this.serverInfo } : { [MetaKey.serverInfo]: this.serverInfo };
+    if (!isObject(own)) return { [MetaKey.serverInfo]: this.serverInfo };
+    const meta = copyToExtend(own);
+    meta[MetaKey.serverInfo] = this.serverInfo;
+    return meta;
   }
 }

@@ -6,6 +6,7 @@ import { assertClientCanAnswer } from "./capabilities.js";
 import { RequestContextImpl } from "./context.js";
 import { consoleLogger, errorResponse, internalError, safeLogger, toErrorObject } from "./errors.js";
 import { InFlightRequests } from "./in-flight.js";
+import { copyToExtend } from "../copy.js";
 import { ResultFinisher } from "./results.js";
 import { MetaKey, SUPPORTED_PROTOCOL_VERSIONS, readRequestMeta } from "./meta.js";
 import { ROUTES, type Route } from "./routes.js";
@@ -274,7 +275,7 @@ export class Server implements MessageHandler {
     if (raw.resultType !== undefined && raw.resultType !== "complete") {
       throw internalError(`Internal error: the ${ctx.method} handler returned resultType ${JSON.stringify(raw.resultType)}; use "complete" or "input_required"`);
     }
-    return this.finisher.complete(route, ctx.method, { ...raw });
+    return this.finisher.complete(route, ctx.method, copyToExtend(raw));
   }
 
   private discoverResult(): Record<string, unknown> {

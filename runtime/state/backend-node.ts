@@ -5,6 +5,8 @@ import { pooledRandom } from "./random-pool.js";
 import { sha256 as shortSha256 } from "./sha256.js";
 
 const TAG_BYTES = 16;
+/** One options object for every cipher, rather than a fresh one per token. */
+const GCM_OPTIONS = Object.freeze({ authTagLength: TAG_BYTES });
 /** Below this size the JavaScript SHA-256 beats a call into native code. */
 const NATIVE_HASH_MIN_BYTES = 1024;
 
@@ -29,9 +31,7 @@ export function createNodeBackend(crypto: typeof NodeCrypto, { Buffer }: typeof 
     randomBytes: pooledRandom((buffer) => randomFillSync(buffer)),
     importAesKey: (key: Uint8Array) => createSecretKey(key) as unknown as AesKey,
     aesGcmSealBase64url(key: AesKey, nonce: Uint8Array, aad: Uint8Array, plaintext: Uint8Array, prefix: Uint8Array) {
-      const cipher = createCipheriv("aes-256-gcm", key as unknown as NodeCrypto.KeyObject, nonce, {
-        authTagLength: TAG_BYTES,
-      });
+      const cipher = createCipheriv("aes-256-gcm", key as unknown as NodeCrypto.KeyObject, nonce, GCM_OPTIONS);
       cipher.setAAD(aad);
       const body = cipher.update(plaintext);
       cipher.final();
@@ -47,9 +47,7 @@ export function createNodeBackend(crypto: typeof NodeCrypto, { Buffer }: typeof 
       if (sealed.length < TAG_BYTES) return undefined;
       const split = sealed.length - TAG_BYTES;
       try {
-        const decipher = createDecipheriv("aes-256-gcm", key as unknown as NodeCrypto.KeyObject, nonce, {
-          authTagLength: TAG_BYTES,
-        });
+        const decipher = createDecipheriv("aes-256-gcm", key as unknown as NodeCrypto.KeyObject, nonce, GCM_OPTIONS);
         decipher.setAAD(aad);
         decipher.setAuthTag(sealed.subarray(split));
         const plaintext = decipher.update(sealed.subarray(0, split));

@@ -1,7 +1,7 @@
 /**
  * The crypto primitives sealing needs, behind one small interface with two
  * implementations that produce identical bytes: node:crypto (native, fast)
- * where the runtime has it, `@noble/*` (pure JavaScript) everywhere.
+ * where the runtime has it, pure JavaScript (`@noble/ciphers` AES) everywhere.
  *
  * @module
  * @internal
@@ -21,6 +21,12 @@ export interface CryptoBackend {
   hkdfSha256(ikm: Uint8Array, info: Uint8Array, length: number): Uint8Array;
   randomBytes(length: number): Uint8Array;
   importAesKey(key: Uint8Array): AesKey;
+  /**
+   * A promise to await before `key` can seal or open, while the backend's
+   * cipher is still loading (the portable backend on a runtime that loads it
+   * only asynchronously); `undefined` when it is ready. Absent means always ready.
+   */
+  aesKeyPending?(key: AesKey): Promise<void> | undefined;
   /** AES-256-GCM encryption; returns unpadded base64url of `prefix ‖ ciphertext ‖ tag(16)`. */
   aesGcmSealBase64url(key: AesKey, nonce: Uint8Array, aad: Uint8Array, plaintext: Uint8Array, prefix: Uint8Array): string;
   /** AES-256-GCM decryption of `ciphertext ‖ tag(16)`; `undefined` when authentication fails. */

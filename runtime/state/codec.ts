@@ -70,10 +70,25 @@ export class AesGcmCodec implements RequestStateCodec {
     this.#sealing = ring[0]!;
   }
 
-  /** Encrypts `bytes` under the first key with a fresh random nonce. */
-  seal(bytes: Uint8Array): string {
+  /**
+   * Encrypts `bytes` under the first key with a fresh random nonce. Synchronous,
+   * except on a runtime where the portable cipher loads asynchronously: until
+   * it has, the token comes as a promise (which the codec contract allows).
+   */
+  seal(bytes: Uint8Array): string | Promise<string> {
     if (!(bytes instanceof Uint8Array)) throw new TypeError(`seal expected Uint8Array, got ${typeof bytes}`);
     const key = this.#sealing;
+    const pending = this.#backend.aesKeyPending?.(key.aesKey);
+    if (pending !== undefined) {
+      const copy = Uint8Array.from(bytes);
+      return pending.then(() => {
+        try {
+          return this.seal(copy);
+        } finally {
+          copy.fill(0);
+        }
+      });
+    }
     const nonce = this.#random(NONCE_BYTES);
     if (!(nonce instanceof Uint8Array) || nonce.length !== NONCE_BYTES) {
       throw new RangeError(`random source expected to return ${NONCE_BYTES} bytes`);
@@ -90,7 +105,9 @@ export class AesGcmCodec implements RequestStateCodec {
    *
    * @internal The envelope path of `RequestStateSecurity.mint`.
    */
-  sealText(text: string): string {
+  sealText(text: string): string | Promise<string> {
+    const pending = this.#backend.aesKeyPending?.(this.#sealing.aesKey);
+    if (pending !== undefined) return pending.then(() => this.sealText(text));
     const bytes = encodeAfter(0, text);
     try {
       return this.seal(bytes);
@@ -100,12 +117,13 @@ export class AesGcmCodec implements RequestStateCodec {
   }
 
   /**
-   * Decrypts a token this key ring sealed.
+   * Decrypts a token this key ring sealed. Synchronous, except (as for
+   * {@link AesGcmCodec.seal}) while the portable cipher is still loading.
    *
    * @throws {InvalidRequestState} for anything else: wrong prefix, non-canonical
    * base64url, too short, unknown key id, failed authentication.
    */
-  unseal(token: string): Uint8Array {
+  unseal(token: string): Uint8Array | Promise<Uint8Array> {
     if (typeof token !== "string") throw new InvalidRequestState("token is not a string");
     if (!token.startsWith(TOKEN_PREFIX)) throw new InvalidRequestState("token does not start with v1.");
     const body = token.slice(TOKEN_PREFIX.length);
@@ -114,6 +132,8 @@ export class AesGcmCodec implements RequestStateCodec {
     if (raw.length < HEADER_BYTES + TAG_BYTES) throw new InvalidRequestState("token is too short");
     const key = this.#byId.get(readKeyId(raw, 0));
     if (!key) throw new InvalidRequestState("token was sealed with an unknown key (retired, or another deployment's)");
+    const pending = this.#backend.aesKeyPending?.(key.aesKey);
+    if (pending !== undefined) return pending.then(() => this.unseal(token)); // decodes afresh: raw is transient
     const plaintext = this.#backend.aesGcmOpen(
       key.aesKey,
       raw.subarray(KID_BYTES, HEADER_BYTES),

@@ -1,4 +1,4 @@
-import { unsafe } from "@noble/ciphers/aes.js";
+import { type AesCore, type AesCoreLoader, nobleAesLoader } from "./noble-aes.js";
 
 /**
  * AES-256-GCM (NIST SP 800-38D) over noble's AES core, with the work that
@@ -10,33 +10,69 @@ import { unsafe } from "@noble/ciphers/aes.js";
  * GHASH, the table lookups are not constant-time; node:crypto (the default
  * wherever it exists) uses OpenSSL's constant-time implementation.
  *
+ * noble's AES is loaded on first use (see {@link nobleAesLoader}); where that
+ * can only happen asynchronously, the key keeps its bytes until the core is
+ * there, and {@link NobleGcmKey.pending} says what to await before sealing.
+ *
  * @internal
  */
 export class NobleGcmKey {
-  readonly #xk: Uint32Array;
+  readonly #loader: AesCoreLoader;
+  /** The raw key, held only until the AES core has loaded and the schedule is built. */
+  #key: Uint8Array | undefined;
+  #aes: AesCore | undefined;
+  #xk: Uint32Array | undefined;
   /** GHASH table: for byte position i and byte value b, four words of (b at i)·H. */
-  readonly #table: Int32Array;
+  #table: Int32Array | undefined;
 
-  constructor(key: Uint8Array) {
-    this.#xk = unsafe.expandKeyLE(key);
-    const h = unsafe.encryptBlock(this.#xk, new Uint8Array(16)); // §6.4: H = E(K, 0^128), computed in place
+  constructor(key: Uint8Array, loader: AesCoreLoader = nobleAesLoader) {
+    this.#loader = loader;
+    const aes = loader.now();
+    if (aes !== undefined) this.#prepare(aes, key);
+    else this.#key = Uint8Array.from(key);
+  }
+
+  /** A promise while noble's AES is still loading on this runtime; `undefined` once seal and open can run. */
+  pending(): Promise<void> | undefined {
+    if (this.#aes !== undefined || this.#loader.now() !== undefined) return undefined;
+    return this.#loader.later().then(() => undefined);
+  }
+
+  #prepare(aes: AesCore, key: Uint8Array): void {
+    const xk = aes.expandKeyLE(key);
+    const h = aes.encryptBlock(xk, new Uint8Array(16)); // §6.4: H = E(K, 0^128), computed in place
     this.#table = ghashTable(h);
     h.fill(0);
+    this.#xk = xk;
+    this.#aes = aes;
+  }
+
+  /** The AES core and key schedule, built on first use when the core came late. */
+  #core(): { aes: AesCore; xk: Uint32Array } {
+    if (this.#aes === undefined) {
+      const aes = this.#loader.now();
+      if (aes === undefined) throw new Error("noble AES has not loaded yet: await pending() before sealing or opening");
+      this.#prepare(aes, this.#key!);
+      this.#key!.fill(0);
+      this.#key = undefined;
+    }
+    return { aes: this.#aes!, xk: this.#xk! };
   }
 
   /** Encrypts; returns `prefix ‖ ciphertext ‖ tag(16)`. */
   seal(nonce: Uint8Array, aad: Uint8Array, plaintext: Uint8Array, prefix: Uint8Array): Uint8Array {
+    const { aes: unsafe, xk } = this.#core();
     const counter = initialCounter(nonce);
     // encryptBlock works in place: hand it a copy of J0.
-    const tagMask = unsafe.encryptBlock(this.#xk, counter.slice());
+    const tagMask = unsafe.encryptBlock(xk, counter.slice());
     counter[15] = 2; // inc32(J0): the first block of payload keystream
     // The output starts at offset 0 of a fresh buffer, so body (at a 16-byte prefix) is 32-bit aligned as ctr32 needs.
     const out = new Uint8Array(prefix.length + plaintext.length + 16);
     out.set(prefix);
     const body = out.subarray(prefix.length, prefix.length + plaintext.length);
     body.set(plaintext);
-    if (body.byteOffset % 4 === 0) unsafe.ctr32(this.#xk, false, counter, body, body);
-    else body.set(unsafe.ctr32(this.#xk, false, counter, Uint8Array.from(body)));
+    if (body.byteOffset % 4 === 0) unsafe.ctr32(xk, false, counter, body, body);
+    else body.set(unsafe.ctr32(xk, false, counter, Uint8Array.from(body)));
     out.set(this.#tag(aad, body, tagMask), prefix.length + plaintext.length);
     return out;
   }
@@ -44,16 +80,17 @@ export class NobleGcmKey {
   /** Decrypts `ciphertext ‖ tag`; `undefined` when the tag does not match. */
   open(nonce: Uint8Array, aad: Uint8Array, sealed: Uint8Array): Uint8Array | undefined {
     if (sealed.length < 16) return undefined;
+    const { aes: unsafe, xk } = this.#core();
     const body = sealed.subarray(0, sealed.length - 16);
     const given = sealed.subarray(sealed.length - 16);
     const counter = initialCounter(nonce);
-    const expected = this.#tag(aad, body, unsafe.encryptBlock(this.#xk, counter.slice()));
+    const expected = this.#tag(aad, body, unsafe.encryptBlock(xk, counter.slice()));
     let difference = 0;
     for (let i = 0; i < 16; i++) difference |= expected[i]! ^ given[i]!;
     if (difference !== 0) return undefined; // verify before decrypting: no unauthenticated plaintext
     counter[15] = 2;
     const plaintext = Uint8Array.from(body); // a fresh copy is aligned for ctr32
-    return unsafe.ctr32(this.#xk, false, counter, plaintext, plaintext);
+    return unsafe.ctr32(xk, false, counter, plaintext, plaintext);
   }
 
   /** §7.1 step 5–6: GHASH over AAD ‖ pad ‖ C ‖ pad ‖ lengths, masked with E(K, J0). */
@@ -72,7 +109,7 @@ export class NobleGcmKey {
 
   /** Absorbs `data`, zero-padded to whole blocks, into the GHASH state. */
   #absorb(state: Int32Array, data: Uint8Array): void {
-    const table = this.#table;
+    const table = this.#table!;
     for (let offset = 0; offset < data.length; offset += 16) {
       let y0 = state[0]!, y1 = state[1]!, y2 = state[2]!, y3 = state[3]!;
       y0 ^= readWord(data, offset);

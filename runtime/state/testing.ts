@@ -28,7 +28,9 @@ export const __TESTS = /* @__PURE__ */ Object.freeze({
   },
   /** Seals `payload` under `secret` with the given nonce (a known-answer vector's inputs). */
   sealWithNonce(secret: RequestStateSecret, nonce: Uint8Array, payload: Uint8Array, choice: CryptoBackendChoice): string {
-    return new AesGcmCodec(selectBackend(choice), secretBytes([secret]), () => Uint8Array.from(nonce)).seal(payload);
+    const token = new AesGcmCodec(selectBackend(choice), secretBytes([secret]), () => Uint8Array.from(nonce)).seal(payload);
+    if (typeof token !== "string") throw new Error("sealWithNonce needs a cipher loaded synchronously (require(esm) on this runtime)");
+    return token;
   },
   /** The principal claim for a given salt. */
   principalClaim: (principal: string, salt: Uint8Array, choice: CryptoBackendChoice): string =>

@@ -59,6 +59,27 @@ describe("automatic loop", () => {
     expect("requestState" in first!.params!).toBe(false);
   });
 
+  it("gives each callback a context of key, method and a signal made on first read", async () => {
+    const server = fakeServer((_p, _r, index) =>
+      index === 0 ? { resultType: "input_required", inputRequests: { a: askRegion, b: askRegion } } : text("ok"),
+    );
+    const contexts: Record<string, unknown>[] = [];
+    const client = await Client.connect(server, {
+      onElicit: (_params, context) => {
+        contexts.push(context as unknown as Record<string, unknown>);
+        return accept({ region: "x" });
+      },
+    });
+    await client.callTool("t");
+    expect(contexts.map((context) => Object.keys(context))).toEqual([["key", "method", "signal"], ["key", "method", "signal"]]);
+    const [first, second] = contexts as unknown as { key: string; method: string; signal: AbortSignal }[];
+    expect([first!.key, second!.key]).toEqual(["a", "b"]);
+    // One round, one signal: both callbacks see the same one, and reading it again gives it back.
+    expect(first!.signal).toBeInstanceOf(AbortSignal);
+    expect(first!.signal).toBe(second!.signal);
+    expect(first!.signal.aborted).toBe(false);
+  });
+
   it("uses a new JSON-RPC id for every round", async () => {
     const server = fakeServer((_p, _r, index) =>
       index < 3 ? { resultType: "input_required", inputRequests: { region: askRegion } } : text("ok"),

@@ -268,6 +268,39 @@ describe("notifications and responses", () => {
     release();
   });
 
+  it("tells the id 1 from the id \"1\", and keeps a reused id cancellable once its first owner finished", async () => {
+    const releases = new Map<string, () => void>();
+    const { server } = makeServer({
+      onCallTool: async (params, ctx) => {
+        await new Promise<void>((resolve) => {
+          releases.set(String(params.name), resolve);
+          ctx.signal.addEventListener("abort", () => resolve());
+        });
+        return { content: [{ type: "text", text: String(ctx.signal.aborted) }] };
+      },
+    });
+    const call = (id: string | number, name: string) =>
+      server.handle({ jsonrpc: "2.0", id, method: "tools/call", params: { _meta: meta(), name } });
+    const pause = () => new Promise((resolve) => setTimeout(resolve, 5));
+    const numeric = call(1, "numeric");
+    const textual = call("1", "textual");
+    await pause();
+    await server.handle({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: "1" } });
+    expect(await textual).toBeUndefined();
+    releases.get("numeric")!();
+    expect(await numeric).toMatchObject({ result: { content: [{ text: "false" }] } });
+
+    // Two requests under one id: the later one is the one a cancellation names, even after the earlier one finished.
+    const first = call(7, "first");
+    await pause();
+    const second = call(7, "second");
+    await pause();
+    releases.get("first")!();
+    expect(await first).toMatchObject({ result: { content: [{ text: "false" }] } });
+    await server.handle({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 7 } });
+    expect(await second).toBeUndefined();
+  });
+
   it("does not let another principal cancel a request", async () => {
     let release!: () => void;
     const { server } = makeServer({

@@ -1,5 +1,6 @@
-import { sha256 } from "@noble/hashes/sha2.js";
-import { utf8ToBytes } from "@noble/hashes/utils.js";
+import { sha256 } from "../../state/sha256.js";
+
+const utf8 = new TextEncoder();
 
 /**
  * Deterministic JSON: object keys sorted, no whitespace, members whose value
@@ -80,7 +81,7 @@ export function questionDigest(rendered: unknown): string {
  * @internal
  */
 export function digestOfCanonical(text: string): string {
-  return base64url(sha256(utf8ToBytes(text)).subarray(0, 16));
+  return base64url(sha256(utf8.encode(text)).subarray(0, 16));
 }
 
 /** Per form schema: its canonical JSON, and the digests of the messages asked with it. */

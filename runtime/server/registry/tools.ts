@@ -10,7 +10,7 @@ import type {
 import type { ServerRequestContext } from "../context.js";
 import { internalError } from "../errors.js";
 import { isInputRequiredResult } from "../input-required.js";
-import { compileJsonSchema, type SchemaCompiler, type SchemaValidator } from "../json-schema.js";
+import { compileJsonSchema, schemaCompilerLoading, type SchemaCompiler, type SchemaValidator } from "../json-schema.js";
 import type { HandlerResult, MaybePromise } from "../types.js";
 
 /** How a tool describes itself in `tools/list`. */
@@ -81,6 +81,9 @@ export class ToolRegistry {
     const tool = this.tools.get(params.name);
     if (tool === undefined) throw new McpError(JsonRpcErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
     const args = params.arguments ?? {};
+    // Only on a runtime that loads the built-in compiler asynchronously, and only until it has.
+    const compilerLoading = schemaCompilerLoading();
+    if (compilerLoading !== undefined) await compilerLoading;
     const input = tool.checkInput(args);
     if (!input.ok) {
       // A tool execution error, not a protocol error (tools.mdx, Error Handling): the model

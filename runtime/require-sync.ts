@@ -1,0 +1,55 @@
+/**
+ * Loads a dependency on first use instead of at import, synchronously where
+ * the runtime allows it, so a heavy module (AJV's compiler, noble's AES
+ * tables) is paid for only by a program that takes the path needing it.
+ *
+ * @module
+ * @internal
+ */
+
+type Require = (specifier: string) => unknown;
+
+let cachedRequire: Require | null | undefined;
+
+/**
+ * A `require` resolving from this package, reached through
+ * `process.getBuiltinModule` (Node ≥ 20.16, Bun, Deno) so no static import of a
+ * platform module reaches bundles for other runtimes; `null` elsewhere.
+ */
+function packageRequire(): Require | null {
+  if (cachedRequire === undefined) {
+    const getBuiltinModule = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process
+      ?.getBuiltinModule;
+    const nodeModule =
+      typeof getBuiltinModule === "function"
+        ? (getBuiltinModule("node:module") as typeof import("node:module") | undefined)
+        : undefined;
+    cachedRequire = typeof nodeModule?.createRequire === "function" ? nodeModule.createRequire(import.meta.url) : null;
+  }
+  return cachedRequire;
+}
+
+/** Errors that mean "this runtime cannot load that module synchronously", not "the module is broken". */
+const CANNOT_LOAD_SYNC = new Set(["ERR_REQUIRE_ESM", "ERR_REQUIRE_ASYNC_MODULE"]);
+
+/**
+ * Loads `specifier` synchronously: CommonJS packages wherever `createRequire`
+ * exists, ES-module packages where `require(esm)` also does (Node ≥ 20.19 or
+ * 22.12, Bun).
+ *
+ * @param specifier - a bare package specifier this package depends on.
+ * @returns the module (its namespace for an ES module), or `undefined` where the
+ *   runtime cannot load it synchronously; the caller then falls back to `import()`.
+ * @throws whatever loading throws for any other reason (a missing or broken dependency).
+ * @internal
+ */
+export function requireSync<T>(specifier: string): T | undefined {
+  const load = packageRequire();
+  if (load === null) return undefined;
+  try {
+    return load(specifier) as T;
+  } catch (error) {
+    if (CANNOT_LOAD_SYNC.has((error as { code?: unknown } | null)?.code as string)) return undefined;
+    throw error;
+  }
+}
