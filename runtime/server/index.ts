@@ -62,7 +62,7 @@ export {
   type RequestStateSecret,
   type RequestStateSecurityOptions,
 } from "../state/index.js";
-// Declared dependencies: a tool's needs are asked for, remembered and resolved by the SDK.
+// Declared dependencies: a tool's, prompt's or resource template's needs are asked for, remembered and resolved by the SDK.
 export {
   elicit,
   evaluateNeeds,
@@ -72,6 +72,8 @@ export {
   runWithDependencies,
   sample,
   type DependencyRound,
+  type DependentPromptHandler,
+  type DependentTemplateResourceHandler,
   type DependentToolHandler,
   type ElicitContent,
   type ElicitFieldSchema,
@@ -80,8 +82,11 @@ export {
   type Elicitation,
   type Evaluation,
   type ListRootsQuestion,
+  type NeedsOption,
   type NeedsValues,
+  type PromptNeeds,
   type Question,
+  type ResourceNeeds,
   type ResolvedValue,
   type Resolver,
   type SampleParams,

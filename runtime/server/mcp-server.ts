@@ -11,11 +11,13 @@ import {
   type TemplateResourceHandler,
 } from "./registry/resources.js";
 import { ToolRegistry, type ToolConfig, type ToolHandler } from "./registry/tools.js";
-import { withDependencies, type DependentToolHandler, type ToolNeeds } from "./dependencies/tool.js";
+import { withDependencies, type DependentToolHandler, type NeedsOption, type ToolNeeds } from "./dependencies/tool.js";
+import type { DependentPromptHandler, DependentTemplateResourceHandler, PromptNeeds, ResourceNeeds } from "./dependencies/handlers.js";
 import { Server, type ServerOptions } from "./server.js";
 import { requestStateBoundary, type RequestStateSealer } from "./state-boundary.js";
-import { UriTemplate } from "./uri-template.js";
+import { UriTemplate, type UriTemplateVariables } from "./uri-template.js";
 import type { SchemaCompiler } from "./json-schema.js";
+import type { ServerRequestContext } from "./context.js";
 
 /** Options of {@link McpServer}. */
 export interface McpServerOptions extends Omit<ServerOptions, "capabilities"> {
@@ -202,13 +204,31 @@ export class McpServer implements MessageHandler {
    * Registers a prompt.
    *
    * @param name - unique prompt name
-   * @param config - description and arguments (required ones are checked before the handler runs)
-   * @param handler - returns the messages (or a `GetPromptResult`), or an `InputRequiredResult`
+   * @param config - description and arguments (required ones are checked before the handler runs); optionally
+   *   `needs`, the input the prompt asks for before it renders (resolvers receive the arguments as `args`)
+   * @param handler - returns the messages (or a `GetPromptResult`), or an `InputRequiredResult`. With `config.needs`
+   *   it is `(args, needs, ctx)`, runs only once every declared dependency is resolved, and may not return one
    * @returns this server, for chaining
-   * @throws TypeError on a duplicate name or malformed arguments
+   * @throws TypeError on a duplicate name, malformed arguments or a malformed `needs`
+   * @example
+   * ```ts
+   * mcp.prompt("briefing", { needs: (need) => need.add("audience", () => elicit({ message: "Who is it for?", schema: audienceForm })) },
+   *   (_args, { audience }) => [{ role: "user", content: { type: "text", text: `Write a briefing for ${audience.content?.audience ?? "everyone"}.` } }]);
+   * ```
    */
-  prompt(name: string, config: PromptConfig, handler: PromptHandler): this {
-    this.prompts.register(name, config, handler);
+  prompt<Args extends Record<string, string> = Record<string, string>, R extends object = {}>(
+    name: string,
+    config: PromptConfig & { needs: PromptNeeds<Args, R> },
+    handler: DependentPromptHandler<Args, R>,
+  ): this;
+  prompt(name: string, config: PromptConfig & { needs?: undefined }, handler: PromptHandler): this;
+  prompt(name: string, config: PromptConfig & { needs?: NeedsOption<any, any> }, handler: PromptHandler | DependentPromptHandler<any, any>): this {
+    const needs = typeof config === "object" && config !== null ? config.needs : undefined;
+    const body =
+      needs === undefined
+        ? (handler as PromptHandler)
+        : (withDependencies({ kind: "prompt", name }, needs, handler as DependentPromptHandler<any, any>) as PromptHandler);
+    this.prompts.register(name, config, body);
     return this;
   }
 
@@ -216,33 +236,71 @@ export class McpServer implements MessageHandler {
    * Registers a static resource (a fixed URI) or a resource template (an
    * RFC 6570 template, given as a {@link UriTemplate} or a string with `{…}`
    * expressions). Only templates receive the round-trip context and may ask
-   * for input; a static resource that returns an `InputRequiredResult`
-   * answers `-32603`.
+   * for input, by hand or through `needs`; a static resource that returns an
+   * `InputRequiredResult` answers `-32603`.
    *
    * @param uriOrTemplate - `"config://app"`, or `"file:///{+path}"` / `new UriTemplate(...)`
-   * @param config - name (default: the URI), description, MIME type, completions for template variables
-   * @param handler - static: `(uri, ctx)`; template: `(uri, variables, ctx)`
+   * @param config - name (default: the URI), description, MIME type, completions for template variables; for a
+   *   template, optionally `needs`, the input it asks for before it reads (resolvers receive the variables as `args`)
+   * @param handler - static: `(uri, ctx)`; template: `(uri, variables, ctx)`, or with `config.needs`
+   *   `(uri, variables, needs, ctx)`, run only once every declared dependency is resolved
    * @returns this server, for chaining
-   * @throws TypeError on a duplicate URI or template, a malformed template, or a non-absolute static URI
+   * @throws TypeError on a duplicate URI or template, a malformed template, a non-absolute static URI,
+   *   a malformed `needs`, or `needs` on a static resource (use a template)
+   * @example
+   * ```ts
+   * mcp.resource("report://{quarter}", { needs: (need) => need.add("format", () => elicit({ message: "Which format?", schema: formatForm })) },
+   *   (uri, { quarter }, { format }) => `Report ${quarter} as ${format.content?.format ?? "text"}`);
+   * ```
    */
-  resource(template: UriTemplate, config: ResourceConfig, handler: TemplateResourceHandler): this;
+  resource<R extends object = {}>(
+    template: UriTemplate,
+    config: ResourceConfig & { needs: ResourceNeeds<R> },
+    handler: DependentTemplateResourceHandler<R>,
+  ): this;
+  resource(template: UriTemplate, config: ResourceConfig & { needs?: undefined }, handler: TemplateResourceHandler): this;
+  resource<U extends `${string}{${string}}${string}`, R extends object = {}>(
+    uriTemplate: U,
+    config: ResourceConfig & { needs: ResourceNeeds<R> },
+    handler: DependentTemplateResourceHandler<R>,
+  ): this;
   resource<U extends string>(
     uriOrTemplate: U,
-    config: ResourceConfig,
+    config: ResourceConfig & { needs?: undefined },
     handler: U extends `${string}{${string}}${string}` ? TemplateResourceHandler : StaticResourceHandler,
   ): this;
-  resource(uriOrTemplate: string | UriTemplate, config: ResourceConfig, handler: StaticResourceHandler | TemplateResourceHandler): this {
+  resource(
+    uriOrTemplate: string | UriTemplate,
+    config: ResourceConfig & { needs?: ResourceNeeds<any> },
+    handler: StaticResourceHandler | TemplateResourceHandler | DependentTemplateResourceHandler<any>,
+  ): this {
     if (typeof config !== "object" || config === null) throw new TypeError("McpServer.resource: config must be an object");
     if (typeof handler !== "function") throw new TypeError("McpServer.resource: the handler must be a function");
-    if (uriOrTemplate instanceof UriTemplate) {
-      this.resources.registerTemplate(uriOrTemplate, config, handler as TemplateResourceHandler);
-    } else if (typeof uriOrTemplate === "string" && UriTemplate.isTemplate(uriOrTemplate)) {
-      this.resources.registerTemplate(new UriTemplate(uriOrTemplate), config, handler as TemplateResourceHandler);
-    } else if (typeof uriOrTemplate === "string") {
-      this.resources.registerStatic(uriOrTemplate, config, handler as StaticResourceHandler);
-    } else {
-      throw new TypeError("McpServer.resource: the first argument must be a URI string or a UriTemplate");
+    let template: UriTemplate | undefined;
+    if (uriOrTemplate instanceof UriTemplate) template = uriOrTemplate;
+    else if (typeof uriOrTemplate === "string" && UriTemplate.isTemplate(uriOrTemplate)) template = new UriTemplate(uriOrTemplate);
+    else if (typeof uriOrTemplate !== "string") throw new TypeError("McpServer.resource: the first argument must be a URI string or a UriTemplate");
+    const needs = config.needs;
+    if (template === undefined) {
+      if (needs !== undefined) {
+        throw new TypeError(
+          `McpServer.resource(${JSON.stringify(uriOrTemplate)}): a static resource cannot declare needs, because it receives no ` +
+            "round-trip context to ask with; register a resource template instead (a URI with a {variable}, or new UriTemplate(...))",
+        );
+      }
+      this.resources.registerStatic(uriOrTemplate as string, config, handler as StaticResourceHandler);
+      return this;
     }
+    const body =
+      needs === undefined
+        ? (handler as TemplateResourceHandler)
+        : (withDependencies<UriTemplateVariables, object, ServerRequestContext, unknown, [string, UriTemplateVariables]>(
+            { kind: "resource", name: template.template },
+            needs,
+            handler as DependentTemplateResourceHandler<object>,
+            (_uri, variables) => variables,
+          ) as TemplateResourceHandler);
+    this.resources.registerTemplate(template, config, body);
     return this;
   }
 

@@ -135,7 +135,7 @@ export async function evaluateNeeds<A, R extends object>(
   if (Object.keys(missing).length > 0) {
     throw new McpError(
       JsonRpcErrorCode.MissingRequiredClientCapability,
-      `This tool needs the client capabilities ${Object.keys(missing).join(", ")}, which the request did not declare`,
+      `This request needs the client capabilities ${Object.keys(missing).join(", ")}, which the request did not declare`,
       { requiredCapabilities: missing },
     );
   }

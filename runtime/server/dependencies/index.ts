@@ -35,4 +35,5 @@ export type {
   Issue,
 } from "./elicitation-schema.js";
 
-export type { ToolNeeds, DependentToolHandler, DependencyRequestContext } from "./tool.js";
+export type { NeedsOption, ToolNeeds, DependentToolHandler, DependencyRequestContext } from "./tool.js";
+export type { PromptNeeds, ResourceNeeds, DependentPromptHandler, DependentTemplateResourceHandler } from "./handlers.js";

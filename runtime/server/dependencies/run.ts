@@ -3,6 +3,8 @@ import type { Needs } from "./declaration.js";
 import { evaluateNeeds, type DependencyRound } from "./evaluate.js";
 import type { InputRequiredResult } from "./wire.js";
 
+const KIND_LABEL: Readonly<Record<string, string>> = { tool: "Tool", prompt: "Prompt", resource: "Resource template" };
+
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
@@ -18,7 +20,7 @@ export function looksInputRequired(result: unknown): boolean {
 }
 
 /**
- * Runs a tool that declares dependencies: evaluates them for this call and
+ * Runs a tool (prompt, resource template) that declares dependencies: evaluates them for this call and
  * either returns the `InputRequiredResult` that asks what is still missing
  * (its `requestState` is plaintext, for the server to seal) or runs `body`
  * with every value resolved and returns its result.
@@ -27,7 +29,8 @@ export function looksInputRequired(result: unknown): boolean {
  * @param args - the tool's validated arguments.
  * @param round - `inputResponses`, plaintext `requestState`, client capabilities.
  * @param body - the tool's handler, given the resolved values.
- * @param toolName - named in the error when `body` breaks the one-form rule.
+ * @param ownerName - the tool (prompt, resource template) named in the error when `body` breaks the one-form rule.
+ * @param ownerKind - what `ownerName` names: `"tool"` (default), `"prompt"` or `"resource"` (a template).
  * @throws McpError `-32021` when a question needs a capability the client did not declare.
  * @throws McpError `-32603` when `body` returns an `InputRequiredResult`: a tool that declares dependencies must let them ask.
  */
@@ -36,7 +39,8 @@ export async function runWithDependencies<A, R extends object, T>(
   args: A,
   round: DependencyRound,
   body: (values: R) => T | PromiseLike<T>,
-  toolName = "tool",
+  ownerName = "tool",
+  ownerKind: "tool" | "prompt" | "resource" = "tool",
 ): Promise<T | InputRequiredResult> {
   const evaluation = await evaluateNeeds(declaration, args, round);
   if (evaluation.status === "input_required") {
@@ -46,7 +50,7 @@ export async function runWithDependencies<A, R extends object, T>(
   if (looksInputRequired(result)) {
     throw new McpError(
       JsonRpcErrorCode.InternalError,
-      `Tool "${toolName}" declares dependencies (needs) and its handler also returned an InputRequiredResult; ` +
+      `${KIND_LABEL[ownerKind] ?? "Tool"} "${ownerName}" declares dependencies (needs) and its handler also returned an InputRequiredResult; ` +
         "use one form: declare the question in needs, or drop needs and build the InputRequiredResult by hand",
     );
   }

@@ -7,8 +7,10 @@ import { runWithDependencies } from "./run.js";
 import type { InputRequiredResult } from "./wire.js";
 
 /**
- * A tool's `needs` option: a declaration built with {@link needs}, or a
- * function that builds it from the `need` it is given.
+ * The `needs` option of a tool, prompt or resource template: a declaration
+ * built with {@link needs}, or a function that builds it from the `need` it
+ * is given. `A` is what the resolvers receive as `args`: a tool's arguments,
+ * a prompt's arguments, or a resource template's variables.
  *
  * @example
  * ```ts
@@ -17,7 +19,24 @@ import type { InputRequiredResult } from "./wire.js";
  *   .add("confirm", (args, { region }) => elicit({ message: `Deploy to ${region.content?.region}?`, schema: yesNo }))
  * ```
  */
-export type ToolNeeds<A, R extends object> = Needs<A, R> | ((need: Needs<A, {}>) => Needs<A, R>);
+export type NeedsOption<A, R extends object> = Needs<A, R> | ((need: Needs<A, {}>) => Needs<A, R>);
+
+/** A tool's `needs` option (see {@link NeedsOption}). */
+export type ToolNeeds<A, R extends object> = NeedsOption<A, R>;
+
+/**
+ * What declares the dependencies: the kind of registration and its name
+ * (tool or prompt name, resource URI template), for the errors that name it.
+ * @internal
+ */
+export interface DependencyOwner {
+  readonly kind: "tool" | "prompt" | "resource";
+  readonly name: string;
+}
+
+function ownerOf(owner: string | DependencyOwner): DependencyOwner {
+  return typeof owner === "string" ? { kind: "tool", name: owner } : owner;
+}
 
 /**
  * The body of a tool that declares dependencies: receives the validated
@@ -41,48 +60,67 @@ export interface DependencyRequestContext {
 /**
  * Turns the `needs` option into its declaration, once, at registration.
  *
- * @param toolName - named in errors.
- * @param option - the tool's `needs` option.
+ * @param owner - the tool's name, or the kind and name of the registration; named in errors.
+ * @param option - the registration's `needs` option.
  * @throws TypeError when `needs` is neither a declaration nor a function returning one.
  * @internal
  */
-export function declarationOf<A, R extends object>(toolName: string, option: ToolNeeds<A, R>): Needs<A, R> {
+export function declarationOf<A, R extends object>(owner: string | DependencyOwner, option: NeedsOption<A, R>): Needs<A, R> {
+  const { kind, name } = ownerOf(owner);
   const declaration = typeof option === "function" ? option(new Needs<A, {}>()) : option;
   if (!(declaration instanceof Needs)) {
     throw new TypeError(
-      `McpServer.tool(${JSON.stringify(toolName)}): needs must be a needs() declaration or a function (need) => need.add(...) returning one`,
+      `McpServer.${kind}(${JSON.stringify(name)}): needs must be a needs() declaration or a function (need) => need.add(...) returning one`,
     );
   }
   return declaration;
 }
 
 /**
- * Adapts a tool with declared dependencies to the ordinary `(args, ctx)`
- * handler form: the returned handler answers an `InputRequiredResult` (plain
- * `requestState`, sealed by the server) until every dependency is resolved,
- * then calls `handler(args, values, ctx)`.
+ * Adapts a body with declared dependencies to the ordinary handler form of
+ * its registration: the returned function answers an `InputRequiredResult`
+ * (plain `requestState`, sealed by the server) until every dependency is
+ * resolved, then calls the body with the resolved values.
  *
- * The client-capability check is left to the server, which applies it to
- * every `InputRequiredResult` whatever built it.
+ * The same engine serves every request kind that may ask: `tools/call`,
+ * `prompts/get` and `resources/read`. What the resolvers see as `args` is
+ * given by `argsOf` (a tool's or prompt's arguments, a template's
+ * variables). Binding the sealed state to the request (method, tool or
+ * prompt name and arguments, or resource URI) is the request-state
+ * boundary's job, so a token minted for one request never verifies for
+ * another. The client-capability check is left to the server, which applies
+ * it to every `InputRequiredResult` whatever built it.
  *
- * @param toolName - the tool's name, for error messages.
- * @param option - the tool's `needs` option.
- * @param handler - the tool's body.
- * @throws TypeError at registration for a malformed `needs`.
+ * @param owner - the tool's name, or the kind and name of the registration, for error messages.
+ * @param option - the registration's `needs` option.
+ * @param handler - the body, `(...input, values, ctx)`.
+ * @param argsOf - what the resolvers receive as `args`, from the handler's leading inputs (default: the first).
+ * @throws TypeError at registration for a malformed `needs` or a non-function handler.
  * @internal
  */
-export function withDependencies<A, R extends object, Ctx extends DependencyRequestContext, T>(
-  toolName: string,
-  option: ToolNeeds<A, R>,
-  handler: (args: A, values: R, ctx: Ctx) => T | PromiseLike<T>,
-): (args: A, ctx: Ctx) => Promise<T | InputRequiredResult> {
-  const declaration = declarationOf(toolName, option);
-  if (typeof handler !== "function") throw new TypeError(`McpServer.tool(${JSON.stringify(toolName)}): the handler must be a function`);
-  return (args, ctx) => {
+export function withDependencies<A, R extends object, Ctx extends DependencyRequestContext, T, In extends unknown[] = [A]>(
+  owner: string | DependencyOwner,
+  option: NeedsOption<A, R>,
+  handler: (...params: [...In, R, Ctx]) => T | PromiseLike<T>,
+  argsOf: (...input: In) => A = (...input: In) => input[0] as A,
+): (...params: [...In, Ctx]) => Promise<T | InputRequiredResult> {
+  const who = ownerOf(owner);
+  const declaration = declarationOf(who, option);
+  if (typeof handler !== "function") throw new TypeError(`McpServer.${who.kind}(${JSON.stringify(who.name)}): the handler must be a function`);
+  return (...params) => {
+    const input = params.slice(0, -1) as In;
+    const ctx = params[params.length - 1] as Ctx;
     const round: DependencyRound = {
       inputResponses: ctx.inputResponses as Record<string, unknown> | undefined,
       requestState: ctx.requestState,
     };
-    return runWithDependencies(declaration, args, round, (values) => handler(args, values, ctx), toolName);
+    return runWithDependencies(
+      declaration,
+      argsOf(...input),
+      round,
+      (values) => handler(...([...input, values, ctx] as unknown as [...In, R, Ctx])),
+      who.name,
+      who.kind,
+    );
   };
 }

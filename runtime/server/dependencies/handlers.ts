@@ -1,0 +1,43 @@
+import type { GetPromptResult, PromptMessage } from "../../../generated/2026-07-28/index.js";
+import type { ServerRequestContext } from "../context.js";
+import type { ResourceContent } from "../registry/resources.js";
+import type { HandlerResult, MaybePromise } from "../types.js";
+import type { UriTemplateVariables } from "../uri-template.js";
+import type { NeedsOption } from "./tool.js";
+
+/**
+ * A prompt's `needs` option: its resolvers receive the prompt's arguments
+ * (strings, required ones already checked) as `args`.
+ */
+export type PromptNeeds<A extends Record<string, string>, R extends object> = NeedsOption<A, R>;
+
+/**
+ * A resource template's `needs` option: its resolvers receive the variables
+ * matched from the URI as `args`.
+ */
+export type ResourceNeeds<R extends object> = NeedsOption<UriTemplateVariables, R>;
+
+/**
+ * The body of a prompt that declares dependencies: receives the arguments,
+ * every declared value resolved and typed, and the request context; returns
+ * the messages (alone or as a `GetPromptResult`). It may not return an
+ * `InputRequiredResult`: its dependencies own the call's round trips.
+ */
+export type DependentPromptHandler<A extends Record<string, string>, R extends object> = (
+  args: A,
+  needs: R,
+  ctx: ServerRequestContext,
+) => MaybePromise<HandlerResult<GetPromptResult> | PromptMessage[]>;
+
+/**
+ * The body of a resource template that declares dependencies: receives the
+ * URI, its matched variables, every declared value resolved and typed, and
+ * the request context; returns the content. It may not return an
+ * `InputRequiredResult`: its dependencies own the call's round trips.
+ */
+export type DependentTemplateResourceHandler<R extends object> = (
+  uri: string,
+  variables: UriTemplateVariables,
+  needs: R,
+  ctx: ServerRequestContext,
+) => MaybePromise<ResourceContent>;
