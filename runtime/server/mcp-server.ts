@@ -216,7 +216,7 @@ export class McpServer implements MessageHandler {
    *   (_args, { audience }) => [{ role: "user", content: { type: "text", text: `Write a briefing for ${audience.content?.audience ?? "everyone"}.` } }]);
    * ```
    */
-  prompt<Args extends Record<string, string> = Record<string, string>, R extends object = {}>(
+  prompt<Args extends Record<string, unknown> = Record<string, string>, R extends object = {}>(
     name: string,
     config: PromptConfig & { needs: PromptNeeds<Args, R> },
     handler: DependentPromptHandler<Args, R>,
@@ -253,15 +253,15 @@ export class McpServer implements MessageHandler {
    *   (uri, { quarter }, { format }) => `Report ${quarter} as ${format.content?.format ?? "text"}`);
    * ```
    */
-  resource<R extends object = {}>(
+  resource<R extends object = {}, V extends Record<string, unknown> = UriTemplateVariables>(
     template: UriTemplate,
-    config: ResourceConfig & { needs: ResourceNeeds<R> },
+    config: ResourceConfig & { needs: ResourceNeeds<R, V> },
     handler: DependentTemplateResourceHandler<R>,
   ): this;
   resource(template: UriTemplate, config: ResourceConfig & { needs?: undefined }, handler: TemplateResourceHandler): this;
-  resource<U extends `${string}{${string}}${string}`, R extends object = {}>(
+  resource<U extends `${string}{${string}}${string}`, R extends object = {}, V extends Record<string, unknown> = UriTemplateVariables>(
     uriTemplate: U,
-    config: ResourceConfig & { needs: ResourceNeeds<R> },
+    config: ResourceConfig & { needs: ResourceNeeds<R, V> },
     handler: DependentTemplateResourceHandler<R>,
   ): this;
   resource<U extends string>(
@@ -271,7 +271,7 @@ export class McpServer implements MessageHandler {
   ): this;
   resource(
     uriOrTemplate: string | UriTemplate,
-    config: ResourceConfig & { needs?: ResourceNeeds<any> },
+    config: ResourceConfig & { needs?: ResourceNeeds<any, any> },
     handler: StaticResourceHandler | TemplateResourceHandler | DependentTemplateResourceHandler<any>,
   ): this {
     if (typeof config !== "object" || config === null) throw new TypeError("McpServer.resource: config must be an object");
@@ -294,7 +294,7 @@ export class McpServer implements MessageHandler {
     const body =
       needs === undefined
         ? (handler as TemplateResourceHandler)
-        : (withDependencies<UriTemplateVariables, object, ServerRequestContext, unknown, [string, UriTemplateVariables]>(
+        : (withDependencies<Record<string, unknown>, object, ServerRequestContext, unknown, [string, UriTemplateVariables]>(
             { kind: "resource", name: template.template },
             needs,
             handler as DependentTemplateResourceHandler<object>,

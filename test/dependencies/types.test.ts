@@ -1,6 +1,6 @@
 import { describe, expectTypeOf, it } from "vitest";
 import type { CreateMessageResult, Root } from "mcp-roundtrip/types";
-import { McpServer, elicit, listRoots, needs, sample, type NeedsValues } from "mcp-roundtrip/server";
+import { McpServer, UriTemplate, elicit, listRoots, needs, sample, type NeedsValues, type UriTemplateVariables } from "mcp-roundtrip/server";
 
 // Type-level checks: tsc (npm run typecheck) fails on a wrong type or an unused @ts-expect-error.
 describe("dependency types", () => {
@@ -74,5 +74,55 @@ describe("dependency types", () => {
     });
     // @ts-expect-error "missing" is not declared
     server.tool("wrong", { needs: (need) => need.add("n", () => 2) }, (_args, { missing }) => ({ content: missing ? [] : [] }));
+  });
+
+  it("McpServer.prompt types the resolvers' arguments and the body's values", () => {
+    const server = new McpServer({ name: "types-check", version: "1.0.0" });
+    server.prompt(
+      "inline",
+      { needs: (need) => need.add("region", (args) => (expectTypeOf(args).toEqualTypeOf<Record<string, string>>(), declaration.entries.length)) },
+      (args, { region }, ctx) => {
+        expectTypeOf(args).toEqualTypeOf<Record<string, string>>();
+        expectTypeOf(region).toEqualTypeOf<number>();
+        expectTypeOf(ctx.inputResponses).not.toBeAny();
+        return [];
+      },
+    );
+    server.prompt("typed", { needs: needs<{ topic: string }>().add("n", () => "x") }, (args, { n }) => {
+      expectTypeOf(args).toEqualTypeOf<{ topic: string }>();
+      expectTypeOf(n).toEqualTypeOf<string>();
+      return { messages: [] };
+    });
+    // @ts-expect-error "missing" is not declared
+    server.prompt("wrong", { needs: (need) => need.add("n", () => 2) }, (_args, { missing }) => (missing ? [] : []));
+    // Without needs the handler keeps its (args, ctx) form.
+    server.prompt("plain", {}, (args, ctx) => {
+      expectTypeOf(args).toEqualTypeOf<Record<string, string>>();
+      expectTypeOf(ctx.requestState).toEqualTypeOf<string | undefined>();
+      return [];
+    });
+  });
+
+  it("McpServer.resource types a template's variables and values; a static resource takes no needs", () => {
+    const server = new McpServer({ name: "types-check", version: "1.0.0" });
+    server.resource(
+      "report://{quarter}",
+      { needs: (need) => need.add("format", (variables) => (expectTypeOf(variables).toEqualTypeOf<UriTemplateVariables>(), true)) },
+      (uri, variables, { format }, ctx) => {
+        expectTypeOf(uri).toEqualTypeOf<string>();
+        expectTypeOf(variables).toEqualTypeOf<UriTemplateVariables>();
+        expectTypeOf(format).toEqualTypeOf<boolean>();
+        expectTypeOf(ctx.requestState).toEqualTypeOf<string | undefined>();
+        return "x";
+      },
+    );
+    server.resource(new UriTemplate("notes2://{id}"), { needs: needs().add("k", () => 1) }, (_uri, _variables, { k }) => {
+      expectTypeOf(k).toEqualTypeOf<number>();
+      return "x";
+    });
+    // @ts-expect-error "missing" is not declared
+    server.resource("wrong://{x}", { needs: (need) => need.add("n", () => 2) }, (_uri, _variables, { missing }) => String(missing));
+    // @ts-expect-error a static resource cannot declare needs
+    expectTypeOf(() => server.resource("config://app", { needs: needs() }, () => "x")).toBeFunction();
   });
 });

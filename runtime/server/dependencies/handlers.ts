@@ -7,15 +7,19 @@ import type { NeedsOption } from "./tool.js";
 
 /**
  * A prompt's `needs` option: its resolvers receive the prompt's arguments
- * (strings, required ones already checked) as `args`.
+ * (strings, required ones already checked) as `args`. `A` defaults to
+ * `Record<string, string>`; a declaration typed for wider arguments (such
+ * as a plain `needs()`) is accepted too.
  */
-export type PromptNeeds<A extends Record<string, string>, R extends object> = NeedsOption<A, R>;
+export type PromptNeeds<A extends Record<string, unknown>, R extends object> = NeedsOption<A, R>;
 
 /**
  * A resource template's `needs` option: its resolvers receive the variables
- * matched from the URI as `args`.
+ * matched from the URI as `args`. `V` defaults to {@link UriTemplateVariables};
+ * a declaration typed for wider arguments (such as a plain `needs()`) is
+ * accepted too.
  */
-export type ResourceNeeds<R extends object> = NeedsOption<UriTemplateVariables, R>;
+export type ResourceNeeds<R extends object, V extends Record<string, unknown> = UriTemplateVariables> = NeedsOption<V, R>;
 
 /**
  * The body of a prompt that declares dependencies: receives the arguments,
@@ -23,7 +27,7 @@ export type ResourceNeeds<R extends object> = NeedsOption<UriTemplateVariables, 
  * the messages (alone or as a `GetPromptResult`). It may not return an
  * `InputRequiredResult`: its dependencies own the call's round trips.
  */
-export type DependentPromptHandler<A extends Record<string, string>, R extends object> = (
+export type DependentPromptHandler<A extends Record<string, unknown>, R extends object> = (
   args: A,
   needs: R,
   ctx: ServerRequestContext,
