@@ -30,8 +30,8 @@ function counting(server: MessageHandler, method: string) {
 const messageOf = (params: ElicitRequestParams): string => (params as { message: string }).message;
 
 /** A server with a briefing prompt (two independent questions), a report template (one) and a tool. */
-function briefingServer(promptBody = vi.fn(), readBody = vi.fn()) {
-  const server = new McpServer({ name: "briefing-needs", version: "1.0.0" });
+function briefingServer(promptBody = vi.fn(), readBody = vi.fn(), logger = { warn: vi.fn(), error: vi.fn() }) {
+  const server = new McpServer({ name: "briefing-needs", version: "1.0.0" }, { logger });
   server.prompt(
     "briefing",
     {
@@ -116,7 +116,8 @@ describe("declared dependencies on prompts", () => {
   });
 
   it("a token minted for a prompt is refused for another prompt, other arguments and a tool of the same name", async () => {
-    const client = await Client.connect(briefingServer(), { onElicit: async () => ({ action: "cancel" }) });
+    const logger = { warn: vi.fn(), error: vi.fn() };
+    const client = await Client.connect(briefingServer(vi.fn(), vi.fn(), logger), { onElicit: async () => ({ action: "cancel" }) });
     const first = (await client.session.getPrompt("briefing", { topic: "pricing" }, { allowInputRequired: true })) as InputRequiredResult;
     const retry = {
       allowInputRequired: true as const,
@@ -139,6 +140,11 @@ describe("declared dependencies on prompts", () => {
       expect(error).toBeInstanceOf(McpError);
       expect(error).toMatchObject(FIXED_REJECTION);
     }
+    // The wire says only the fixed text; the real reasons go to the server's logger.
+    const reasons = logger.warn.mock.calls.map(([message]) => String(message)).join("\n");
+    expect(reasons).toMatch(/target_mismatch/);
+    expect(reasons).toMatch(/arguments_mismatch/);
+    expect(reasons).toMatch(/method_mismatch/);
   });
 
   it("a question the client has no capability for is a -32021", async () => {
@@ -155,13 +161,16 @@ describe("declared dependencies on prompts", () => {
   });
 
   it("a prompt with needs whose body returns an InputRequiredResult is a type error and a -32603 at run time", async () => {
-    const server = new McpServer({ name: "prompt-mixed", version: "1.0.0" });
+    const logger = { warn: vi.fn(), error: vi.fn() };
+    const server = new McpServer({ name: "prompt-mixed", version: "1.0.0" }, { logger });
     // @ts-expect-error a prompt with needs may not return an InputRequiredResult
     server.prompt("mixed", { needs: (need) => need.add("n", () => 1) }, () => ({ resultType: "input_required" as const, requestState: "x" }));
     const client = await Client.connect(server, {});
     const error = await client.getPrompt("mixed").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(McpError);
     expect((error as McpError).code).toBe(-32603);
+    // The author learns which prompt broke the rule, and how to fix it.
+    expect(String(logger.error.mock.calls[0]?.[0])).toMatch(/Prompt "mixed" declares dependencies.*one form/);
   });
 
   it("refuses a malformed needs at registration, naming the prompt", () => {
@@ -236,6 +245,17 @@ describe("declared dependencies on resource templates", () => {
     expect(resourceTemplates).toEqual([
       { uriTemplate: "report://{quarter}", name: "report://{quarter}", description: "A quarterly report", mimeType: "text/plain" },
     ]);
+  });
+
+  it("a template with needs whose body returns an InputRequiredResult is a -32603 naming the template", async () => {
+    const logger = { warn: vi.fn(), error: vi.fn() };
+    const server = new McpServer({ name: "template-mixed", version: "1.0.0" }, { logger });
+    // @ts-expect-error a template with needs may not return an InputRequiredResult
+    server.resource("mixed://{id}", { needs: (need) => need.add("n", () => 1) }, () => ({ resultType: "input_required" as const, requestState: "x" }));
+    const client = await Client.connect(server, {});
+    const error = await client.readResource("mixed://1").catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: -32603 });
+    expect(String(logger.error.mock.calls[0]?.[0])).toMatch(/Resource template "mixed:\/\/\{id\}" declares dependencies/);
   });
 
   it("a static resource cannot declare needs: TypeError telling to use a template", () => {
