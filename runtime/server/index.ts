@@ -65,6 +65,7 @@ export {
 // Declared dependencies: a tool's, prompt's or resource template's needs are asked for, remembered and resolved by the SDK.
 export {
   elicit,
+  elicitUrl,
   evaluateNeeds,
   listRoots,
   needs,
@@ -79,6 +80,7 @@ export {
   type ElicitFieldSchema,
   type ElicitQuestion,
   type ElicitSchema,
+  type ElicitUrlQuestion,
   type Elicitation,
   type Evaluation,
   type ListRootsQuestion,
@@ -92,4 +94,5 @@ export {
   type SampleParams,
   type SampleQuestion,
   type ToolNeeds,
+  type UrlElicitation,
 } from "./dependencies/index.js";

@@ -4,7 +4,7 @@ type Flatten<T> = { [K in keyof T]: T[K] } & {};
 
 /**
  * Works out one dependency: from the tool's arguments and the dependencies
- * declared before it, return a plain value, or a question ({@link elicit},
+ * declared before it, return a plain value, or a question ({@link elicit}, {@link elicitUrl},
  * {@link sample}, {@link listRoots}) for the SDK to ask the client. May be
  * async.
  */

@@ -42,14 +42,23 @@ function missingCapabilities(question: Question, capabilities: ClientCapabilitie
     }
     if (name === "elicitation") {
       // An elicitation capability that names neither mode means form (the spec's backward-compatible reading).
-      const formSupported = have.form !== undefined || have.url === undefined;
-      if (!formSupported) missing[name] = detail;
+      const supports = (mode: string): boolean => have[mode] !== undefined || (mode === "form" && have.url === undefined);
+      const lacking = Object.keys(detail as object).filter((mode) => !supports(mode));
+      if (lacking.length > 0) missing[name] = Object.fromEntries(lacking.map((mode) => [mode, {}]));
       continue;
     }
     const lacking = Object.keys(detail as object).filter((sub) => have[sub] === undefined);
     if (lacking.length > 0) missing[name] = Object.fromEntries(lacking.map((sub) => [sub, {}]));
   }
   return Object.keys(missing).length > 0 ? missing : undefined;
+}
+
+/** Adds `more` to `missing`, joining sub-capabilities (a form and a URL question both missing give `elicitation: { form, url }`). */
+function mergeMissing(missing: Record<string, unknown>, more: Record<string, unknown>): void {
+  for (const [name, detail] of Object.entries(more)) {
+    const have = missing[name];
+    missing[name] = isObject(have) && isObject(detail) ? { ...have, ...detail } : detail;
+  }
 }
 
 /**
@@ -125,7 +134,7 @@ export async function evaluateNeeds<A, R extends object>(
     }
     if (round.clientCapabilities !== undefined) {
       const lacking = missingCapabilities(result, round.clientCapabilities);
-      if (lacking) Object.assign(missing, lacking);
+      if (lacking) mergeMissing(missing, lacking);
     }
     inputRequests[entry.key] = result.request;
     next.asked[entry.key] = digest;

@@ -6,14 +6,16 @@
  *
  * @packageDocumentation
  */
-export { elicit, sample, listRoots } from "./questions.js";
+export { elicit, elicitUrl, sample, listRoots } from "./questions.js";
 export type {
   Question,
   ElicitQuestion,
+  ElicitUrlQuestion,
   SampleQuestion,
   ListRootsQuestion,
   SampleParams,
   Elicitation,
+  UrlElicitation,
   ResolvedValue,
 } from "./questions.js";
 export { needs, Needs } from "./declaration.js";
