@@ -1,6 +1,6 @@
 import { describe, expectTypeOf, it } from "vitest";
 import type { CreateMessageResult, Root } from "mcp-roundtrip/types";
-import { McpServer, UriTemplate, elicit, listRoots, needs, sample, type NeedsValues, type UriTemplateVariables } from "mcp-roundtrip/server";
+import { McpServer, UriTemplate, elicit, elicitUrl, listRoots, needs, sample, type NeedsValues, type UriTemplateVariables, type UrlElicitation } from "mcp-roundtrip/server";
 
 // Type-level checks: tsc (npm run typecheck) fails on a wrong type or an unused @ts-expect-error.
 describe("dependency types", () => {
@@ -124,5 +124,17 @@ describe("dependency types", () => {
     server.resource("wrong://{x}", { needs: (need) => need.add("n", () => 2) }, (_uri, _variables, { missing }) => String(missing));
     // @ts-expect-error a static resource cannot declare needs
     expectTypeOf(() => server.resource("config://app", { needs: needs() }, () => "x")).toBeFunction();
+  });
+  it("types a URL elicitation as the user's action alone, with no content", () => {
+    const linked = needs<{ account: string }>()
+      .add("link", (args) => elicitUrl({ message: "Connect", url: `https://app.example.com/connect?a=${args.account}` }))
+      .add("after", (_args, { link }) => {
+        expectTypeOf(link.action).toEqualTypeOf<"accept" | "decline" | "cancel">();
+        // @ts-expect-error a URL elicitation carries no content, not even on accept
+        expectTypeOf(link.content).toBeUnknown();
+        return link.action === "accept";
+      });
+    expectTypeOf<NeedsValues<typeof linked>["link"]>().toEqualTypeOf<UrlElicitation>();
+    expectTypeOf<NeedsValues<typeof linked>["after"]>().toEqualTypeOf<boolean>();
   });
 });
