@@ -53,3 +53,49 @@ export function requireSync<T>(specifier: string): T | undefined {
     throw error;
   }
 }
+
+/**
+ * A dependency loaded at most once, on first use: synchronously where the
+ * runtime can (`now()`), else by one shared `import()` (`later()`).
+ *
+ * @internal
+ */
+export interface LazyModule<T> {
+  /** The loaded value, or `undefined` while it cannot be had synchronously. */
+  now(): T | undefined;
+  /** Starts the asynchronous load (once) and resolves with the value; `now()` returns it afterwards. */
+  later(): Promise<T>;
+  /** The asynchronous load still in progress, or `undefined` (loaded, or never started). */
+  loading(): Promise<T> | undefined;
+}
+
+/**
+ * Wraps a synchronous and an asynchronous way to load the same value. The
+ * synchronous one is tried until it first answers `undefined` (the runtime
+ * cannot), and never again after that.
+ *
+ * @param loadSync - the value, or `undefined` where the runtime cannot load it synchronously (see {@link requireSync}).
+ * @param loadAsync - the value through `import()`.
+ * @internal
+ */
+export function lazyModule<T>(loadSync: () => T | undefined, loadAsync: () => Promise<T>): LazyModule<T> {
+  let value: T | undefined;
+  let syncUnavailable = false;
+  let pending: Promise<T> | undefined;
+  return Object.freeze({
+    now(): T | undefined {
+      if (value === undefined && !syncUnavailable) {
+        value = loadSync();
+        if (value === undefined) syncUnavailable = true;
+      }
+      return value;
+    },
+    later(): Promise<T> {
+      pending ??= loadAsync().then((loaded) => (value = loaded));
+      return pending;
+    },
+    loading(): Promise<T> | undefined {
+      return value === undefined ? pending : undefined;
+    },
+  });
+}

@@ -1,6 +1,6 @@
 import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
 import type { Ajv2020 } from "ajv/dist/2020.js";
-import { requireSync } from "../require-sync.js";
+import { lazyModule, requireSync } from "../require-sync.js";
 import { simpleObjectChecker } from "./simple-schema.js";
 
 /** One problem a JSON Schema found in a value. */
@@ -33,10 +33,6 @@ interface AjvModules {
   addFormats: FormatsPlugin;
 }
 
-let modules: AjvModules | undefined;
-let syncUnavailable = false;
-let loading: Promise<AjvModules> | undefined;
-
 /** A CommonJS plugin is its own `module.exports`; through `import()` it is the default export. */
 const pluginOf = (loaded: FormatsPlugin | { default: FormatsPlugin }): FormatsPlugin =>
   typeof loaded === "function" ? loaded : loaded.default;
@@ -45,29 +41,29 @@ const pluginOf = (loaded: FormatsPlugin | { default: FormatsPlugin }): FormatsPl
  * AJV, loaded on the first schema that needs it rather than at import (its
  * module graph costs some 10 MiB and ~100 ms): synchronously through `require`
  * where the runtime has one, so schemas still compile (and fail) at
- * registration; `undefined` where it has none, after starting an `import()`.
+ * registration; through `import()` where it has none.
  */
-function ajvNow(): AjvModules | undefined {
-  if (modules === undefined && !syncUnavailable) {
+const ajvModules = lazyModule<AjvModules>(
+  () => {
     const ajv = requireSync<{ Ajv: typeof Ajv }>("ajv");
     const ajv2020 = ajv && requireSync<{ Ajv2020: typeof Ajv2020 }>("ajv/dist/2020.js");
     const formats = ajv2020 && requireSync<FormatsPlugin | { default: FormatsPlugin }>("ajv-formats");
-    if (ajv && ajv2020 && formats) modules = { Ajv: ajv.Ajv, Ajv2020: ajv2020.Ajv2020, addFormats: pluginOf(formats) };
-    else syncUnavailable = true;
-  }
-  if (modules === undefined) {
-    loading ??= Promise.all([import("ajv"), import("ajv/dist/2020.js"), import("ajv-formats")]).then(
-      ([ajv, ajv2020, formats]) =>
-        (modules = {
-          Ajv: ajv.Ajv,
-          Ajv2020: ajv2020.Ajv2020,
-          addFormats: pluginOf(formats.default as unknown as FormatsPlugin),
-        }),
-    );
-    // Awaited by the first call that needs a compiled schema; a failure surfaces there, not as an unhandled rejection.
-    loading.catch(() => {});
-  }
-  return modules;
+    return ajv && ajv2020 && formats ? { Ajv: ajv.Ajv, Ajv2020: ajv2020.Ajv2020, addFormats: pluginOf(formats) } : undefined;
+  },
+  () =>
+    Promise.all([import("ajv"), import("ajv/dist/2020.js"), import("ajv-formats")]).then(([ajv, ajv2020, formats]) => ({
+      Ajv: ajv.Ajv,
+      Ajv2020: ajv2020.Ajv2020,
+      addFormats: pluginOf(formats.default as unknown as FormatsPlugin),
+    })),
+);
+
+/** The AJV modules if they can be had now; otherwise `undefined`, with the `import()` started. */
+function ajvNow(): AjvModules | undefined {
+  const loaded = ajvModules.now();
+  // Awaited by the first call that needs a compiled schema; a failure surfaces there, not as an unhandled rejection.
+  if (loaded === undefined) ajvModules.later().catch(() => {});
+  return loaded;
 }
 
 /**
@@ -78,7 +74,7 @@ function ajvNow(): AjvModules | undefined {
  * @internal
  */
 export function schemaCompilerLoading(): Promise<unknown> | undefined {
-  return modules === undefined ? loading : undefined;
+  return ajvModules.loading();
 }
 
 type Dialect = "2020-12" | "draft-07";

@@ -1,5 +1,5 @@
 import type * as NobleAesModule from "@noble/ciphers/aes.js";
-import { requireSync } from "../require-sync.js";
+import { lazyModule, requireSync } from "../require-sync.js";
 
 /** The block-level AES of `@noble/ciphers` that {@link NobleGcmKey} builds GCM on. @internal */
 export type AesCore = typeof NobleAesModule.unsafe;
@@ -18,12 +18,6 @@ export interface AesCoreLoader {
   later(): Promise<AesCore>;
 }
 
-const SPECIFIER = "@noble/ciphers/aes.js";
-
-let core: AesCore | undefined;
-let syncUnavailable = false;
-let loading: Promise<AesCore> | undefined;
-
 /**
  * noble's AES, loaded on first use: importing it builds its lookup tables
  * (some 9 MiB and tens of milliseconds), which a process sealing with
@@ -32,17 +26,7 @@ let loading: Promise<AesCore> | undefined;
  *
  * @internal
  */
-export const nobleAesLoader: AesCoreLoader = Object.freeze({
-  now(): AesCore | undefined {
-    if (core === undefined && !syncUnavailable) {
-      const loaded = requireSync<typeof NobleAesModule>(SPECIFIER);
-      if (loaded === undefined) syncUnavailable = true;
-      else core = loaded.unsafe;
-    }
-    return core;
-  },
-  later(): Promise<AesCore> {
-    loading ??= import("@noble/ciphers/aes.js").then((loaded) => (core = loaded.unsafe));
-    return loading;
-  },
-});
+export const nobleAesLoader: AesCoreLoader = lazyModule(
+  () => requireSync<typeof NobleAesModule>("@noble/ciphers/aes.js")?.unsafe,
+  () => import("@noble/ciphers/aes.js").then((loaded) => loaded.unsafe),
+);
