@@ -1,6 +1,6 @@
-import { StreamableHttpClientTransport } from "../transport/http-client.js";
+import { StreamableHttpClientTransport } from "../transport/http/client/transport.js";
 import { InMemoryClientTransport } from "../transport/memory.js";
-import { StdioClientTransport } from "../transport/stdio.js";
+import { StdioClientTransport } from "../transport/stdio/client.js";
 import type { ClientTransport, MessageHandler } from "../transport/types.js";
 
 /** A command line for a stdio server: the client spawns it. */

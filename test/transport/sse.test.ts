@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { SseParser, sseEvent, type SseMessage } from "../../runtime/transport/sse.js";
+import { SseParser, sseEvent, type SseMessage } from "../../runtime/transport/http/sse.js";
 
 function parseAll(chunks: string[]): SseMessage[] {
   const events: SseMessage[] = [];

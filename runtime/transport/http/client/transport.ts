@@ -3,7 +3,7 @@
  * JSON or SSE responses, the mirrored headers (`MCP-Protocol-Version`,
  * `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`), and an optional bearer token.
  */
-import { JsonRpcErrorCode } from "../jsonrpc/errors.js";
+import { JsonRpcErrorCode } from "../../../jsonrpc/errors.js";
 import {
   isJsonRpcErrorResponse,
   isJsonRpcNotification,
@@ -12,7 +12,7 @@ import {
   type JsonRpcNotification,
   type JsonRpcRequest,
   type JsonRpcResponse,
-} from "../jsonrpc/messages.js";
+} from "../../../jsonrpc/messages.js";
 import {
   encodeHeaderValue,
   META_PROTOCOL_VERSION,
@@ -20,9 +20,9 @@ import {
   paramHeadersOf,
   paramHeaderValue,
   type ParamHeader,
-} from "./mcp-headers.js";
-import { SseParser } from "./sse.js";
-import type { ClientTransport, TransportRequestOptions } from "./types.js";
+} from "../headers.js";
+import { SseParser } from "../sse.js";
+import type { ClientTransport, TransportRequestOptions } from "../../types.js";
 
 /** Supplies the bearer token for each request; `undefined` sends none. */
 export type TokenProvider = () => string | undefined | Promise<string | undefined>;

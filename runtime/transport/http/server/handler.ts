@@ -1,12 +1,12 @@
 /**
  * The Streamable HTTP server logic, independent of the HTTP stack: the
- * web-standard handler (`http.ts`) and the `node:http` adapter
- * (`http-node.ts`) each wrap it with a thin request/response binding, so
+ * web-standard handler (`web.ts`) and the `node:http` adapter
+ * (`node.ts`) each wrap it with a thin request/response binding, so
  * both behave identically and the node path never pays for building
  * `Request`/`Response` objects.
  */
-import { JsonRpcErrorCode } from "../jsonrpc/errors.js";
-import type { JsonRpcNotification, JsonRpcResponse } from "../jsonrpc/messages.js";
+import { JsonRpcErrorCode } from "../../../jsonrpc/errors.js";
+import type { JsonRpcNotification, JsonRpcResponse } from "../../../jsonrpc/messages.js";
 import {
   decodeHeaderValue,
   HeaderName,
@@ -14,181 +14,12 @@ import {
   META_PROTOCOL_VERSION,
   methodRequiresName,
   nameSourceOf,
-} from "./mcp-headers.js";
-import { sseEvent } from "./sse.js";
-import type { AuthInfo, MessageHandler, RequestContext } from "./types.js";
-
-/** What `verifyToken` gets to look at besides the token. */
-export interface HttpRequestInfo {
-  method: string;
-  url: string;
-  headers: Headers;
-}
-
-/**
- * Checks a bearer token. Resolve the identity it proves, or `null` when the
- * token is not acceptable; a throw is treated like `null` (fails closed).
- */
-export type TokenVerifier = (
-  token: string,
-  request: HttpRequestInfo,
-) => AuthInfo | null | undefined | Promise<AuthInfo | null | undefined>;
-
-/** Options shared by {@link createHttpHandler} and `serveHttp`. */
-export interface HttpHandlerOptions {
-  /**
-   * Origins a browser may call from. A request whose `Origin` header is not
-   * listed gets `403`; requests without `Origin` (non-browser clients) pass.
-   * Default: loopback origins only (`http(s)://localhost|127.0.0.1|[::1]` on
-   * any port). Pass a function for custom rules, or `"*"` to allow any.
-   */
-  allowedOrigins?: readonly string[] | "*" | ((origin: string) => boolean);
-  /**
-   * Host names (without port) the server answers to; anything else gets
-   * `403`, which defeats DNS rebinding. Default: no check, except that
-   * `serveHttp` on a loopback address restricts to loopback names.
-   */
-  allowedHosts?: readonly string[];
-  /** Largest request body accepted, in bytes; larger gets `413`. Default 4 MiB. */
-  maxBodyBytes?: number;
-  /**
-   * Turns on bearer authentication: requests without a valid
-   * `Authorization: Bearer …` get `401` with `WWW-Authenticate`. The
-   * returned identity reaches handlers as `authInfo`, and sealed request
-   * state binds to it.
-   */
-  verifyToken?: TokenVerifier;
-  /** Scopes every request's token must carry; a token lacking one gets `403 insufficient_scope`. */
-  requiredScopes?: readonly string[];
-  /** URL of the OAuth protected-resource metadata, advertised in `WWW-Authenticate`. */
-  resourceMetadataUrl?: string;
-  /** Receives failures the client is not told about in detail (a throwing verifier, a broken stream). */
-  onError?: (error: unknown) => void;
-}
-
-/** Default body-size limit: 4 MiB. */
-export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
-
-/** The request side of one HTTP exchange, as the core needs it. */
-export interface IncomingHttp {
-  method: string;
-  /** A header value by lower-case name, or null. */
-  header(name: string): string | null;
-  /** All headers (built on demand: the node path avoids it on the hot path). */
-  headers(): Headers;
-  url(): string;
-  /** The body, or `null` when it exceeds `limit` bytes. */
-  readBody(limit: number): Promise<Uint8Array | null>;
-  /**
-   * Registers `listener` to run once if the client goes away before the
-   * response is complete, or at once if it already has (a callback rather
-   * than an `AbortSignal`: signals are costly to create per request). The
-   * core calls it only when a handler reads its signal or a stream opens.
-   */
-  onGone(listener: () => void): void;
-}
-
-/** An open SSE response. */
-export interface HttpStream {
-  write(text: string): void;
-  end(): void;
-}
-
-/** The response side of one HTTP exchange. */
-export interface HttpReply {
-  /** Sends a complete response; does nothing if the client already closed the connection. */
-  send(status: number, headers: Record<string, string>, body: string): void;
-  /** Starts a `200` SSE response; `onClose` fires if the client closes it early. */
-  stream(headers: Record<string, string>, onClose: () => void): HttpStream;
-}
-
-/**
- * The headers of every JSON answer. Shared, never modified: an adapter may
- * recognise it by identity to build its own header object cheaply.
- * @internal
- */
-export const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ "content-type": "application/json" });
-const SSE_HEADERS = {
-  "content-type": "text/event-stream",
-  "cache-control": "no-cache, no-transform",
-  "x-accel-buffering": "no",
-} as const;
-
-const LOOPBACK_HOSTS = ["localhost", "127.0.0.1", "[::1]", "::1"];
-
-/** True for loopback host names, which get DNS-rebinding protection by default. */
-export function isLoopbackHost(host: string): boolean {
-  return LOOPBACK_HOSTS.includes(host.toLowerCase());
-}
-
-/** Options with defaults filled in, computed once per handler. */
-export interface ResolvedHttpOptions {
-  originAllowed: (origin: string) => boolean;
-  allowedHosts: Set<string> | undefined;
-  maxBodyBytes: number;
-  verifyToken: TokenVerifier | undefined;
-  requiredScopes: readonly string[];
-  resourceMetadataUrl: string | undefined;
-  onError: (error: unknown) => void;
-}
-
-/**
- * Validates options and fills defaults.
- *
- * @throws {TypeError} for options of the wrong type.
- * @throws {RangeError} for a non-positive body limit.
- */
-export function resolveHttpOptions(options: HttpHandlerOptions = {}): ResolvedHttpOptions {
-  if (typeof options !== "object" || options === null) {
-    throw new TypeError("HTTP handler options must be an object, e.g. { maxBodyBytes: 1_048_576 }.");
-  }
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes <= 0) {
-    throw new RangeError(`maxBodyBytes must be a positive integer number of bytes, got ${String(maxBodyBytes)}.`);
-  }
-  if (options.verifyToken !== undefined && typeof options.verifyToken !== "function") {
-    throw new TypeError("verifyToken must be a function (token, request) => AuthInfo | null.");
-  }
-  return {
-    originAllowed: originPolicy(options.allowedOrigins),
-    allowedHosts: options.allowedHosts ? new Set(options.allowedHosts.map((host) => host.toLowerCase())) : undefined,
-    maxBodyBytes,
-    verifyToken: options.verifyToken,
-    requiredScopes: options.requiredScopes ?? [],
-    resourceMetadataUrl: options.resourceMetadataUrl,
-    onError: options.onError ?? (() => {}),
-  };
-}
-
-function originPolicy(allowed: HttpHandlerOptions["allowedOrigins"]): (origin: string) => boolean {
-  if (allowed === "*") return () => true;
-  if (typeof allowed === "function") return allowed;
-  if (Array.isArray(allowed)) {
-    const set = new Set(allowed.map((origin) => origin.toLowerCase()));
-    return (origin) => set.has(origin.toLowerCase());
-  }
-  if (allowed !== undefined) {
-    throw new TypeError('allowedOrigins must be a list of origins, "*", or a function (origin) => boolean.');
-  }
-  return (origin) => {
-    try {
-      const url = new URL(origin);
-      return (url.protocol === "http:" || url.protocol === "https:") && isLoopbackHost(url.hostname);
-    } catch {
-      return false;
-    }
-  };
-}
-
-/** Host name of a `Host` header value, without port. */
-function hostNameOf(host: string): string {
-  if (host.startsWith("[")) {
-    const end = host.indexOf("]");
-    return end === -1 ? host : host.slice(0, end + 1);
-  }
-  const colon = host.indexOf(":");
-  return colon === -1 ? host : host.slice(0, colon);
-}
+} from "../headers.js";
+import { sseEvent } from "../sse.js";
+import type { AuthInfo, MessageHandler, RequestContext } from "../../types.js";
+import { authenticate } from "./auth.js";
+import { JSON_HEADERS, SSE_HEADERS, type HttpReply, type HttpStream, type IncomingHttp } from "./exchange.js";
+import { hostNameOf, type ResolvedHttpOptions } from "./policy.js";
 
 function errorBody(id: unknown, code: number, message: string, data?: unknown): string {
   const error = data === undefined ? { code, message } : { code, message, data };
@@ -416,60 +247,6 @@ function headerMismatch(
     }
   }
   return undefined;
-}
-
-type AuthOutcome =
-  | { ok: true; authInfo: AuthInfo }
-  | { ok: false; status: number; challenge: string; message: string };
-
-function challenge(options: ResolvedHttpOptions, params: Record<string, string>): string {
-  const all: Record<string, string> = { ...params };
-  if (options.resourceMetadataUrl) all.resource_metadata = options.resourceMetadataUrl;
-  const rendered = Object.entries(all).map(([key, value]) => `${key}="${value.replace(/["\\]/g, "")}"`);
-  return rendered.length === 0 ? "Bearer" : `Bearer ${rendered.join(", ")}`;
-}
-
-async function authenticate(options: ResolvedHttpOptions, request: IncomingHttp): Promise<AuthOutcome> {
-  const header = request.header("authorization");
-  const match = header ? /^Bearer[ ]+([A-Za-z0-9\-._~+/]+=*)\s*$/i.exec(header) : null;
-  if (!match) {
-    return {
-      ok: false,
-      status: 401,
-      challenge: header ? challenge(options, { error: "invalid_request", error_description: "Malformed Authorization header" }) : challenge(options, {}),
-      message: "Unauthorized: send Authorization: Bearer <token>.",
-    };
-  }
-  const invalid: AuthOutcome = {
-    ok: false,
-    status: 401,
-    challenge: challenge(options, { error: "invalid_token", error_description: "The access token is invalid or expired" }),
-    message: "Unauthorized: the access token is invalid or expired.",
-  };
-  let authInfo: AuthInfo | null | undefined;
-  try {
-    authInfo = await options.verifyToken!(match[1]!, {
-      method: request.method,
-      url: request.url(),
-      headers: request.headers(),
-    });
-  } catch (error) {
-    // Never log the token itself: only the verifier's failure.
-    options.onError(error);
-    return invalid;
-  }
-  if (!authInfo || typeof authInfo.clientId !== "string" || !Array.isArray(authInfo.scopes)) return invalid;
-  if (authInfo.expiresAt !== undefined && !(authInfo.expiresAt > Date.now() / 1000)) return invalid;
-  const missing = options.requiredScopes.filter((scope) => !authInfo!.scopes.includes(scope));
-  if (missing.length > 0) {
-    return {
-      ok: false,
-      status: 403,
-      challenge: challenge(options, { error: "insufficient_scope", scope: options.requiredScopes.join(" ") }),
-      message: `Forbidden: the access token lacks the scope(s) ${missing.join(", ")}.`,
-    };
-  }
-  return { ok: true, authInfo };
 }
 
 const CLIENT_GONE = "The client closed the HTTP request.";

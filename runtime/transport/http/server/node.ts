@@ -4,18 +4,10 @@
  * `ServerResponse`, without building `Request`/`Response` objects.
  */
 import type { IncomingMessage, Server as NodeHttpServer, ServerResponse } from "node:http";
-import {
-  isLoopbackHost,
-  JSON_HEADERS,
-  resolveHttpOptions,
-  serveHttpExchange,
-  type HttpHandlerOptions,
-  type HttpReply,
-  type HttpStream,
-  type IncomingHttp,
-  type ResolvedHttpOptions,
-} from "./http-core.js";
-import type { MessageHandler } from "./types.js";
+import { JSON_HEADERS, type HttpReply, type HttpStream, type IncomingHttp } from "./exchange.js";
+import { serveHttpExchange } from "./handler.js";
+import { isLoopbackHost, resolveHttpOptions, type HttpHandlerOptions, type ResolvedHttpOptions } from "./policy.js";
+import type { MessageHandler } from "../../types.js";
 
 /** Options of {@link serveHttp}: where to listen, plus every handler option. */
 export interface ServeHttpOptions extends HttpHandlerOptions {

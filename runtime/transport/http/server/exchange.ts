@@ -1,0 +1,52 @@
+/**
+ * The two small interfaces the Streamable HTTP core drives: one HTTP
+ * exchange's request side and reply side. The web-standard handler and the
+ * `node:http` adapter each implement them.
+ */
+
+/** The request side of one HTTP exchange, as the core needs it. */
+export interface IncomingHttp {
+  method: string;
+  /** A header value by lower-case name, or null. */
+  header(name: string): string | null;
+  /** All headers (built on demand: the node path avoids it on the hot path). */
+  headers(): Headers;
+  url(): string;
+  /** The body, or `null` when it exceeds `limit` bytes. */
+  readBody(limit: number): Promise<Uint8Array | null>;
+  /**
+   * Registers `listener` to run once if the client goes away before the
+   * response is complete, or at once if it already has (a callback rather
+   * than an `AbortSignal`: signals are costly to create per request). The
+   * core calls it only when a handler reads its signal or a stream opens.
+   */
+  onGone(listener: () => void): void;
+}
+
+/** An open SSE response. */
+export interface HttpStream {
+  write(text: string): void;
+  end(): void;
+}
+
+/** The response side of one HTTP exchange. */
+export interface HttpReply {
+  /** Sends a complete response; does nothing if the client already closed the connection. */
+  send(status: number, headers: Record<string, string>, body: string): void;
+  /** Starts a `200` SSE response; `onClose` fires if the client closes it early. */
+  stream(headers: Record<string, string>, onClose: () => void): HttpStream;
+}
+
+/**
+ * The headers of every JSON answer. Shared, never modified: an adapter may
+ * recognise it by identity to build its own header object cheaply.
+ * @internal
+ */
+export const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ "content-type": "application/json" });
+/** The headers of every SSE answer. @internal */
+export const SSE_HEADERS = {
+  "content-type": "text/event-stream",
+  "cache-control": "no-cache, no-transform",
+  "x-accel-buffering": "no",
+} as const;
+

@@ -1,0 +1,132 @@
+/**
+ * What a Streamable HTTP endpoint accepts and from whom: the handler
+ * options, their defaults, and the Origin/Host rules they resolve to.
+ */
+import type { AuthInfo } from "../../types.js";
+
+/** What `verifyToken` gets to look at besides the token. */
+export interface HttpRequestInfo {
+  method: string;
+  url: string;
+  headers: Headers;
+}
+
+/**
+ * Checks a bearer token. Resolve the identity it proves, or `null` when the
+ * token is not acceptable; a throw is treated like `null` (fails closed).
+ */
+export type TokenVerifier = (
+  token: string,
+  request: HttpRequestInfo,
+) => AuthInfo | null | undefined | Promise<AuthInfo | null | undefined>;
+
+/** Options shared by {@link createHttpHandler} and `serveHttp`. */
+export interface HttpHandlerOptions {
+  /**
+   * Origins a browser may call from. A request whose `Origin` header is not
+   * listed gets `403`; requests without `Origin` (non-browser clients) pass.
+   * Default: loopback origins only (`http(s)://localhost|127.0.0.1|[::1]` on
+   * any port). Pass a function for custom rules, or `"*"` to allow any.
+   */
+  allowedOrigins?: readonly string[] | "*" | ((origin: string) => boolean);
+  /**
+   * Host names (without port) the server answers to; anything else gets
+   * `403`, which defeats DNS rebinding. Default: no check, except that
+   * `serveHttp` on a loopback address restricts to loopback names.
+   */
+  allowedHosts?: readonly string[];
+  /** Largest request body accepted, in bytes; larger gets `413`. Default 4 MiB. */
+  maxBodyBytes?: number;
+  /**
+   * Turns on bearer authentication: requests without a valid
+   * `Authorization: Bearer …` get `401` with `WWW-Authenticate`. The
+   * returned identity reaches handlers as `authInfo`, and sealed request
+   * state binds to it.
+   */
+  verifyToken?: TokenVerifier;
+  /** Scopes every request's token must carry; a token lacking one gets `403 insufficient_scope`. */
+  requiredScopes?: readonly string[];
+  /** URL of the OAuth protected-resource metadata, advertised in `WWW-Authenticate`. */
+  resourceMetadataUrl?: string;
+  /** Receives failures the client is not told about in detail (a throwing verifier, a broken stream). */
+  onError?: (error: unknown) => void;
+}
+
+/** Default body-size limit: 4 MiB. */
+export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+const LOOPBACK_HOSTS = ["localhost", "127.0.0.1", "[::1]", "::1"];
+
+/** True for loopback host names, which get DNS-rebinding protection by default. */
+export function isLoopbackHost(host: string): boolean {
+  return LOOPBACK_HOSTS.includes(host.toLowerCase());
+}
+
+/** Options with defaults filled in, computed once per handler. */
+export interface ResolvedHttpOptions {
+  originAllowed: (origin: string) => boolean;
+  allowedHosts: Set<string> | undefined;
+  maxBodyBytes: number;
+  verifyToken: TokenVerifier | undefined;
+  requiredScopes: readonly string[];
+  resourceMetadataUrl: string | undefined;
+  onError: (error: unknown) => void;
+}
+
+/**
+ * Validates options and fills defaults.
+ *
+ * @throws {TypeError} for options of the wrong type.
+ * @throws {RangeError} for a non-positive body limit.
+ */
+export function resolveHttpOptions(options: HttpHandlerOptions = {}): ResolvedHttpOptions {
+  if (typeof options !== "object" || options === null) {
+    throw new TypeError("HTTP handler options must be an object, e.g. { maxBodyBytes: 1_048_576 }.");
+  }
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes <= 0) {
+    throw new RangeError(`maxBodyBytes must be a positive integer number of bytes, got ${String(maxBodyBytes)}.`);
+  }
+  if (options.verifyToken !== undefined && typeof options.verifyToken !== "function") {
+    throw new TypeError("verifyToken must be a function (token, request) => AuthInfo | null.");
+  }
+  return {
+    originAllowed: originPolicy(options.allowedOrigins),
+    allowedHosts: options.allowedHosts ? new Set(options.allowedHosts.map((host) => host.toLowerCase())) : undefined,
+    maxBodyBytes,
+    verifyToken: options.verifyToken,
+    requiredScopes: options.requiredScopes ?? [],
+    resourceMetadataUrl: options.resourceMetadataUrl,
+    onError: options.onError ?? (() => {}),
+  };
+}
+
+function originPolicy(allowed: HttpHandlerOptions["allowedOrigins"]): (origin: string) => boolean {
+  if (allowed === "*") return () => true;
+  if (typeof allowed === "function") return allowed;
+  if (Array.isArray(allowed)) {
+    const set = new Set(allowed.map((origin) => origin.toLowerCase()));
+    return (origin) => set.has(origin.toLowerCase());
+  }
+  if (allowed !== undefined) {
+    throw new TypeError('allowedOrigins must be a list of origins, "*", or a function (origin) => boolean.');
+  }
+  return (origin) => {
+    try {
+      const url = new URL(origin);
+      return (url.protocol === "http:" || url.protocol === "https:") && isLoopbackHost(url.hostname);
+    } catch {
+      return false;
+    }
+  };
+}
+
+/** Host name of a `Host` header value, without port. */
+export function hostNameOf(host: string): string {
+  if (host.startsWith("[")) {
+    const end = host.indexOf("]");
+    return end === -1 ? host : host.slice(0, end + 1);
+  }
+  const colon = host.indexOf(":");
+  return colon === -1 ? host : host.slice(0, colon);
+}

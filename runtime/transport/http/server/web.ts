@@ -1,0 +1,118 @@
+/**
+ * The web-standard face of the Streamable HTTP server: a
+ * `(Request) => Promise<Response>` handler for any runtime with fetch types.
+ */
+import type { MessageHandler } from "../../types.js";
+import type { HttpReply, HttpStream, IncomingHttp } from "./exchange.js";
+import { serveHttpExchange } from "./handler.js";
+import { resolveHttpOptions, type HttpHandlerOptions } from "./policy.js";
+
+const encoder = new TextEncoder();
+
+function incomingFromRequest(request: Request): IncomingHttp {
+  return {
+    method: request.method,
+    header: (name) => request.headers.get(name),
+    headers: () => request.headers,
+    url: () => request.url,
+    onGone(listener) {
+      if (request.signal.aborted) listener();
+      else request.signal.addEventListener("abort", listener, { once: true });
+    },
+    async readBody(limit) {
+      if (!request.body) return new Uint8Array(0);
+      const reader = request.body.getReader();
+      const chunks: Uint8Array[] = [];
+      let total = 0;
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        total += value.byteLength;
+        if (total > limit) {
+          await reader.cancel().catch(() => {});
+          return null;
+        }
+        chunks.push(value);
+      }
+      if (chunks.length === 1) return chunks[0]!;
+      const body = new Uint8Array(total);
+      let offset = 0;
+      for (const chunk of chunks) {
+        body.set(chunk, offset);
+        offset += chunk.byteLength;
+      }
+      return body;
+    },
+  };
+}
+
+function replyToPromise(resolve: (response: Response) => void): HttpReply {
+  return {
+    send(status, headers, body) {
+      resolve(new Response(status === 202 || body === "" ? null : body, { status, headers }));
+    },
+    stream(headers, onClose): HttpStream {
+      let controller!: ReadableStreamDefaultController<Uint8Array>;
+      let open = true;
+      const body = new ReadableStream<Uint8Array>({
+        start(c) {
+          controller = c;
+        },
+        cancel() {
+          open = false;
+          onClose();
+        },
+      });
+      resolve(new Response(body, { status: 200, headers }));
+      return {
+        write(text) {
+          if (open) controller.enqueue(encoder.encode(text));
+        },
+        end() {
+          if (!open) return;
+          open = false;
+          controller.close();
+        },
+      };
+    },
+  };
+}
+
+/**
+ * Creates a web-standard Streamable HTTP handler for an MCP server. It is
+ * stateless: no sessions, no GET stream; every POST carries one JSON-RPC
+ * message and gets its own JSON or SSE response.
+ *
+ * @param server - Anything that answers JSON-RPC messages (`Server`, `McpServer`).
+ * @param options - Origin/host allow-lists, body limit, bearer verification.
+ * @returns `(request) => Promise<Response>`; it never rejects.
+ * @throws {TypeError} when `server` has no `handle` method or an option has the wrong type.
+ * @throws {RangeError} for a non-positive `maxBodyBytes`.
+ *
+ * @example
+ * ```ts
+ * const handler = createHttpHandler(server, { allowedOrigins: ["https://app.example"] });
+ * Deno.serve((request) => handler(request));
+ * ```
+ */
+export function createHttpHandler(
+  server: MessageHandler,
+  options: HttpHandlerOptions = {},
+): (request: Request) => Promise<Response> {
+  if (!server || typeof (server as MessageHandler).handle !== "function") {
+    throw new TypeError("createHttpHandler needs a server with a handle(message, context) method, such as an McpServer.");
+  }
+  const resolved = resolveHttpOptions(options);
+  return (request) =>
+    new Promise<Response>((resolve) => {
+      serveHttpExchange(server, resolved, incomingFromRequest(request), replyToPromise(resolve)).catch((error: unknown) => {
+        resolved.onError(error);
+        resolve(
+          new Response(JSON.stringify({ jsonrpc: "2.0", error: { code: -32603, message: "Internal error" } }), {
+            status: 500,
+            headers: { "content-type": "application/json" },
+          }),
+        );
+      });
+    });
+}

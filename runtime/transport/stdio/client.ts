@@ -1,0 +1,260 @@
+/**
+ * The client end of the stdio transport: {@link StdioClientTransport}
+ * spawns a server and speaks newline-delimited JSON-RPC over its stdin/stdout.
+ */
+import type { ChildProcess } from "node:child_process";
+import type { Readable } from "node:stream";
+import { JsonRpcErrorCode } from "../../jsonrpc/errors.js";
+import {
+  isJsonRpcNotification,
+  isJsonRpcRequest,
+  isJsonRpcResponse,
+  type JsonRpcId,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+} from "../../jsonrpc/messages.js";
+import type { ClientTransport, TransportRequestOptions } from "../types.js";
+import { DEFAULT_MAX_LINE_BYTES, errorResponse, lineReader } from "./framing.js";
+
+/** Options of {@link StdioClientTransport}. */
+export interface StdioClientOptions {
+  /** The executable to spawn, e.g. `"node"`. */
+  command: string;
+  /** Its arguments. */
+  args?: readonly string[];
+  /** Environment of the child. Default: this process's environment. */
+  env?: Record<string, string | undefined>;
+  /** Working directory of the child. */
+  cwd?: string;
+  /** What to do with the child's stderr (its logs). Default `"inherit"`. */
+  stderr?: "inherit" | "pipe" | "ignore";
+  /** Longest accepted line from the child, in bytes. Default 4 MiB. */
+  maxLineBytes?: number;
+  /** How long `close()` waits for the child to exit before signalling it, in ms. Default 2000. */
+  shutdownTimeoutMs?: number;
+  /** Receives notifications no pending request claims. */
+  onNotification?: (notification: JsonRpcNotification) => void;
+}
+
+interface Pending {
+  resolve(response: JsonRpcResponse): void;
+  reject(error: unknown): void;
+  progressToken: unknown;
+  onNotification: ((notification: JsonRpcNotification) => void) | undefined;
+}
+
+/**
+ * A {@link ClientTransport} that spawns an MCP server and speaks
+ * newline-delimited JSON-RPC over its stdin/stdout. `Client.connect({ command, args })`
+ * creates one.
+ *
+ * Closing ends the child's stdin, waits for it to exit, then escalates to
+ * `SIGTERM` and `SIGKILL`.
+ *
+ * @example
+ * ```ts
+ * const transport = await StdioClientTransport.spawn({ command: "node", args: ["server.js"] });
+ * const response = await transport.request({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta } });
+ * await transport.close();
+ * ```
+ */
+export class StdioClientTransport implements ClientTransport {
+  readonly #child: ChildProcess;
+  readonly #pending = new Map<JsonRpcId, Pending>();
+  readonly #options: StdioClientOptions;
+  readonly #exited: Promise<void>;
+  #serverRequestHandler: ((request: JsonRpcRequest) => Promise<JsonRpcResponse>) | undefined;
+  #closed = false;
+  #exitReason: Error | undefined;
+
+  private constructor(child: ChildProcess, options: StdioClientOptions) {
+    this.#child = child;
+    this.#options = options;
+    this.#exited = new Promise((resolve) => child.once("exit", () => resolve()));
+    child.once("exit", (code, signal) => {
+      this.#exitReason = new Error(
+        `The MCP server process exited (${signal ? `signal ${signal}` : `code ${String(code)}`})${this.#closed ? "" : " unexpectedly"}.`,
+      );
+      for (const pending of this.#pending.values()) pending.reject(this.#exitReason);
+      this.#pending.clear();
+    });
+    child.stdin!.on("error", () => {
+      // EPIPE after the child died: the exit handler reports it.
+    });
+    lineReader(child.stdout!, options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, (line) => this.#onLine(line), () => {});
+  }
+
+  /**
+   * Spawns the server and resolves once the process has started.
+   *
+   * @throws {TypeError} for a missing command or arguments that are not strings.
+   * @throws {Error} when the executable cannot be started (not found, not executable).
+   */
+  static async spawn(options: StdioClientOptions): Promise<StdioClientTransport> {
+    if (!options || typeof options.command !== "string" || options.command === "") {
+      throw new TypeError('stdio needs { command, args }, e.g. { command: "node", args: ["server.js"] }.');
+    }
+    const args = options.args ?? [];
+    if (!Array.isArray(args) || args.some((arg) => typeof arg !== "string")) {
+      throw new TypeError("stdio args must be an array of strings.");
+    }
+    const { spawn } = await import("node:child_process");
+    const child = spawn(options.command, [...args], {
+      env: (options.env ?? process.env) as NodeJS.ProcessEnv,
+      cwd: options.cwd,
+      stdio: ["pipe", "pipe", options.stderr ?? "inherit"],
+      windowsHide: true,
+    });
+    await new Promise<void>((resolve, reject) => {
+      child.once("spawn", () => resolve());
+      child.once("error", (error) =>
+        reject(new Error(`Could not start the MCP server "${options.command}": ${error.message}`, { cause: error })),
+      );
+    });
+    return new StdioClientTransport(child, options);
+  }
+
+  /** The child's stderr when `stderr: "pipe"` was chosen. */
+  get stderr(): Readable | null {
+    return this.#child.stderr;
+  }
+
+  /** The child's process id. */
+  get pid(): number | undefined {
+    return this.#child.pid;
+  }
+
+  /** Answers requests a 2025-era server sends over stdout (its back-channel). */
+  setServerRequestHandler(handler: (request: JsonRpcRequest) => Promise<JsonRpcResponse>): void {
+    this.#serverRequestHandler = handler;
+  }
+
+  /**
+   * Writes a request and resolves with the response carrying its id.
+   * Aborting `options.signal` sends `notifications/cancelled` and rejects with the signal's reason.
+   *
+   * @throws {RangeError} when the id is already in flight.
+   * @throws {Error} when the server process has exited or the transport is closed.
+   */
+  request(message: JsonRpcRequest, options: TransportRequestOptions = {}): Promise<JsonRpcResponse> {
+    if (this.#closed || this.#exitReason) {
+      return Promise.reject(this.#exitReason ?? new Error("The stdio transport is closed; connect again to send more requests."));
+    }
+    if (this.#pending.has(message.id)) {
+      return Promise.reject(new RangeError(`Request id ${String(message.id)} is already in flight; ids must be unique.`));
+    }
+    const signal = options.signal;
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    return new Promise<JsonRpcResponse>((resolve, reject) => {
+      const meta = message.params?._meta;
+      const progressToken = typeof meta === "object" && meta !== null ? (meta as Record<string, unknown>).progressToken : undefined;
+      const onAbort = () => {
+        if (!this.#pending.delete(message.id)) return;
+        this.#send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: message.id, reason: "aborted" } });
+        reject(signal!.reason);
+      };
+      this.#pending.set(message.id, {
+        resolve: (response) => {
+          signal?.removeEventListener("abort", onAbort);
+          resolve(response);
+        },
+        reject: (error) => {
+          signal?.removeEventListener("abort", onAbort);
+          reject(error);
+        },
+        progressToken,
+        onNotification: options.onNotification,
+      });
+      signal?.addEventListener("abort", onAbort, { once: true });
+      this.#send(message);
+    });
+  }
+
+  /** Writes a notification. @throws {Error} when the server process has exited or the transport is closed. */
+  async notify(message: JsonRpcNotification): Promise<void> {
+    if (this.#closed || this.#exitReason) throw this.#exitReason ?? new Error("The stdio transport is closed.");
+    this.#send(message);
+  }
+
+  /** Ends the child's stdin, waits for it to exit, then escalates to SIGTERM and SIGKILL; rejects pending requests. */
+  async close(): Promise<void> {
+    if (this.#closed) return this.#exited;
+    this.#closed = true;
+    const error = new Error("The stdio transport was closed.");
+    for (const pending of this.#pending.values()) pending.reject(error);
+    this.#pending.clear();
+    if (this.#child.exitCode !== null || this.#child.signalCode !== null) return;
+    this.#child.stdin!.end();
+    const timeout = this.#options.shutdownTimeoutMs ?? 2000;
+    if (await this.#waitExit(timeout)) return;
+    this.#child.kill("SIGTERM");
+    if (await this.#waitExit(timeout)) return;
+    this.#child.kill("SIGKILL");
+    await this.#exited;
+  }
+
+  async #waitExit(ms: number): Promise<boolean> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timedOut = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+    const result = await Promise.race([this.#exited.then(() => true as const), timedOut]);
+    clearTimeout(timer);
+    return result;
+  }
+
+  #send(message: JsonRpcRequest | JsonRpcNotification | JsonRpcResponse): void {
+    const stdin = this.#child.stdin;
+    if (!stdin || stdin.destroyed || stdin.writableEnded) return;
+    stdin.write(`${JSON.stringify(message)}\n`);
+  }
+
+  #onLine(line: string): void {
+    let message: unknown;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      return; // Not a protocol message: a misbehaving server's stray output is ignored.
+    }
+    if (isJsonRpcResponse(message)) {
+      const id = (message as { id?: JsonRpcId }).id;
+      if (id === undefined || id === null) return;
+      const pending = this.#pending.get(id);
+      if (!pending) return;
+      this.#pending.delete(id);
+      pending.resolve(message);
+      return;
+    }
+    if (isJsonRpcNotification(message)) {
+      this.#routeNotification(message);
+      return;
+    }
+    if (isJsonRpcRequest(message)) void this.#answerServerRequest(message);
+  }
+
+  #routeNotification(notification: JsonRpcNotification): void {
+    const params = notification.params;
+    const token = params?.progressToken;
+    let target: Pending | undefined;
+    if (token !== undefined) {
+      for (const pending of this.#pending.values()) {
+        if (pending.progressToken === token) target = pending;
+      }
+    } else if (this.#pending.size === 1) {
+      target = this.#pending.values().next().value;
+    }
+    const deliver = target?.onNotification ?? this.#options.onNotification;
+    try {
+      deliver?.(notification);
+    } catch {
+      // A throwing listener must not break the read loop.
+    }
+  }
+
+  async #answerServerRequest(request: JsonRpcRequest): Promise<void> {
+    const handler = this.#serverRequestHandler;
+    const response: JsonRpcResponse = handler
+      ? await handler(request).catch(() => errorResponse(request.id, JsonRpcErrorCode.InternalError, "The client failed to handle the request"))
+      : errorResponse(request.id, JsonRpcErrorCode.MethodNotFound, `Method not found: ${request.method}`);
+    this.#send(response);
+  }
+}

@@ -1,0 +1,176 @@
+/**
+ * The server end of the stdio transport: {@link serveStdio} answers
+ * newline-delimited JSON-RPC on this process's stdin/stdout.
+ */
+import type { Readable, Writable } from "node:stream";
+import { JsonRpcErrorCode } from "../../jsonrpc/errors.js";
+import {
+  isJsonRpcNotification,
+  isJsonRpcRequest,
+  isJsonRpcResponse,
+  type JsonRpcId,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+} from "../../jsonrpc/messages.js";
+import type { MessageHandler, RequestContext } from "../types.js";
+import { DEFAULT_MAX_LINE_BYTES, errorResponse, lineReader } from "./framing.js";
+
+/** Options of {@link serveStdio}. */
+export interface ServeStdioOptions {
+  /** Where requests come from. Default `process.stdin`. */
+  stdin?: Readable;
+  /** Where responses go. Default `process.stdout`. */
+  stdout?: Writable;
+  /** Longest accepted line, in bytes. Default 4 MiB. */
+  maxLineBytes?: number;
+  /**
+   * While serving on `process.stdout`, send `console.log`/`info`/`debug`
+   * output to stderr so that nothing but protocol messages reaches stdout.
+   * Default `true`.
+   */
+  redirectConsole?: boolean;
+  /** Receives transport-level problems (unparseable lines, write failures). Default: writes to stderr. */
+  onError?: (error: Error) => void;
+}
+
+/** A running stdio server. */
+export interface StdioServerHandle {
+  /** Resolves when stdin has ended and every in-flight request has settled. */
+  closed: Promise<void>;
+  /** Stops reading, cancels in-flight requests, and restores the console. */
+  close(): Promise<void>;
+}
+
+/**
+ * Serves an MCP server on this process's stdin/stdout: one JSON-RPC message
+ * per line in, one per line out. Requests run concurrently;
+ * `notifications/cancelled` aborts the named request (its answer is then
+ * never written); end of stdin cancels whatever is still running and
+ * resolves `closed`, after which the process can exit.
+ *
+ * @param server - Anything that answers JSON-RPC messages (`Server`, `McpServer`).
+ * @param options - Streams (for tests), line limit, console redirection.
+ * @throws {TypeError} when `server` has no `handle` method.
+ *
+ * @example
+ * ```ts
+ * const stdio = serveStdio(server);
+ * await stdio.closed; // stdin closed by the client
+ * ```
+ */
+export function serveStdio(server: MessageHandler, options: ServeStdioOptions = {}): StdioServerHandle {
+  if (!server || typeof (server as MessageHandler).handle !== "function") {
+    throw new TypeError("serveStdio needs a server with a handle(message, context) method, such as an McpServer.");
+  }
+  const stdin = options.stdin ?? process.stdin;
+  const stdout = options.stdout ?? process.stdout;
+  const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  const report = options.onError ?? ((error: Error) => process.stderr.write(`[mcp stdio] ${error.message}\n`));
+  const inFlight = new Map<JsonRpcId, AbortController>();
+  const running = new Set<Promise<void>>();
+  let ended = false;
+
+  const restoreConsole = options.redirectConsole !== false && stdout === process.stdout ? redirectConsoleToStderr() : () => {};
+
+  const write = (message: JsonRpcResponse | JsonRpcNotification) => {
+    if (stdout.writableEnded || stdout.destroyed) return;
+    try {
+      stdout.write(`${JSON.stringify(message)}\n`);
+    } catch (error) {
+      report(error instanceof Error ? error : new Error(String(error)));
+    }
+  };
+
+  const handleLine = (line: string) => {
+    let message: unknown;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      write(errorResponse(undefined, JsonRpcErrorCode.ParseError, "Parse error: each line must be one JSON-RPC message."));
+      return;
+    }
+    if (Array.isArray(message)) {
+      write(errorResponse(undefined, JsonRpcErrorCode.InvalidRequest, "Invalid Request: JSON-RPC batches are not supported."));
+      return;
+    }
+    if (isJsonRpcNotification(message) && message.method === "notifications/cancelled") {
+      const requestId = message.params?.requestId;
+      if (typeof requestId === "string" || typeof requestId === "number") {
+        inFlight.get(requestId)?.abort(new Error("The client cancelled the request."));
+      }
+      return;
+    }
+    if (isJsonRpcResponse(message)) return; // 2026-07-28 servers never send requests, so nothing awaits a response.
+    const isRequest = isJsonRpcRequest(message);
+    const id = isRequest ? (message as JsonRpcRequest).id : undefined;
+    const cancel = new AbortController();
+    if (isRequest && (typeof id === "string" || typeof id === "number")) inFlight.set(id, cancel);
+    const context: RequestContext = {
+      signal: cancel.signal,
+      sendNotification: isRequest
+        ? (notification) => {
+            if (!cancel.signal.aborted) write(notification);
+          }
+        : undefined,
+    };
+    const task = server
+      .handle(message, context)
+      .catch((error: unknown): JsonRpcResponse | undefined => {
+        report(error instanceof Error ? error : new Error(String(error)));
+        return isRequest ? errorResponse(id, JsonRpcErrorCode.InternalError, "Internal error") : undefined;
+      })
+      .then((response) => {
+        if (id !== undefined) inFlight.delete(id);
+        // A cancelled request gets no further messages, its answer included.
+        if (response && !cancel.signal.aborted) write(response);
+      });
+    running.add(task);
+    void task.finally(() => running.delete(task));
+  };
+
+  lineReader(stdin, maxLineBytes, handleLine, () =>
+    write(errorResponse(undefined, JsonRpcErrorCode.InvalidRequest, `Invalid Request: a line exceeded ${maxLineBytes} bytes and was dropped.`)),
+  );
+
+  let resolveClosed!: () => void;
+  const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
+  const finish = async () => {
+    if (ended) return;
+    ended = true;
+    for (const controller of inFlight.values()) controller.abort(new Error("stdin closed."));
+    await Promise.allSettled([...running]);
+    restoreConsole();
+    stdout.off("error", onStdoutError);
+    resolveClosed();
+  };
+  // The client went away (EPIPE): stop, rather than die on an unhandled stream error.
+  const onStdoutError = (error: Error) => {
+    report(error);
+    void finish();
+  };
+  stdout.on("error", onStdoutError);
+  stdin.once("end", () => void finish());
+  stdin.once("close", () => void finish());
+  stdin.once("error", (error: Error) => {
+    report(error);
+    void finish();
+  });
+  if (typeof (stdin as NodeJS.ReadStream).resume === "function") stdin.resume();
+
+  return {
+    closed,
+    async close() {
+      stdin.pause();
+      await finish();
+    },
+  };
+}
+
+function redirectConsoleToStderr(): () => void {
+  const saved = { log: console.log, info: console.info, debug: console.debug };
+  console.log = console.error;
+  console.info = console.error;
+  console.debug = console.error;
+  return () => Object.assign(console, saved);
+}
