@@ -1,4 +1,4 @@
-import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../jsonrpc/messages.js";
+import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../jsonrpc/messages.js";
 
 /**
  * What a verified bearer token says about its bearer. Transports that
@@ -36,6 +36,19 @@ export interface RequestContext {
   sendNotification?: (notification: JsonRpcNotification) => void | Promise<void>;
   /** The HTTP request headers, when the message arrived over HTTP. */
   headers?: Headers;
+  /**
+   * Sends a server-to-client message that belongs to this request (in a
+   * 2025 session: an `elicitation/create` asked while a tool runs, or a
+   * progress notification) on this request's own channel: its response
+   * stream over HTTP, the pipe over stdio. Transports without one leave it
+   * undefined, and the session falls back to its {@link SessionPeer}.
+   */
+  sendRelated?: (message: JsonRpcRequest | JsonRpcNotification) => void | Promise<void>;
+  /**
+   * The `MCP-Protocol-Version` HTTP header, when the message arrived over
+   * HTTP with one. A stateless server reads a 2025 request's version from it.
+   */
+  protocolVersionHeader?: string;
 }
 
 /**
@@ -48,6 +61,72 @@ export interface RequestContext {
  */
 export interface MessageHandler {
   handle(message: unknown, context?: RequestContext): Promise<JsonRpcResponse | undefined>;
+}
+
+/**
+ * How a server treats 2025-era (handshake) clients:
+ *
+ * - `"sessions"` (default): `initialize` opens a session with a back
+ *   channel, so declared needs can ask the client mid-call.
+ * - `"stateless"`: each 2025 request is answered on its own, with no
+ *   session and no server-to-client requests.
+ * - `"reject"`: every 2025 request gets `-32022` naming the supported versions.
+ */
+export type LegacyMode = "sessions" | "stateless" | "reject";
+
+/**
+ * Where a 2025 session sends the messages it starts that belong to no
+ * request of the client: list-changed and resource-updated notifications,
+ * and requests asked outside a call. Over stdio that is the pipe; over HTTP
+ * the session's GET event stream (or its buffer until one opens).
+ */
+export interface SessionPeer {
+  /** Delivers one message; rejects or throws when it cannot (the client is gone). */
+  send(message: JsonRpcRequest | JsonRpcNotification): void | Promise<void>;
+}
+
+/**
+ * One 2025-era session, from `initialize` to close, on a transport that
+ * keeps a connection (stdio, in memory) or a session id (HTTP).
+ */
+export interface ServerSession {
+  /** An id unique among this server's sessions, usable as HTTP `Mcp-Session-Id` (visible ASCII). */
+  readonly id: string;
+  /** The version `initialize` agreed; `undefined` until then. */
+  readonly protocolVersion: string | undefined;
+  /**
+   * Answers one message of the session: its requests and notifications, and
+   * the client's responses to requests the server sent (those resolve to
+   * `undefined`). A request before `initialize`, or a 2026-07-28 request
+   * once the session has started, gets a clear error. Never rejects.
+   */
+  handle(message: unknown, context?: RequestContext): Promise<JsonRpcResponse | undefined>;
+  /** Ends the session: requests it sent reject, requests it is answering are cancelled. Idempotent. */
+  close(reason?: string): void;
+  /** True once closed. */
+  readonly closed: boolean;
+}
+
+/**
+ * A {@link MessageHandler} that also serves 2025-era clients in sessions:
+ * `Server` and `McpServer`. Session-capable transports (stdio, HTTP, in
+ * memory) open one session per connection or per `initialize`.
+ */
+export interface SessionHost extends MessageHandler {
+  /** How this server treats 2025-era clients. */
+  readonly legacy: LegacyMode;
+  /** Opens a session whose unrelated server-to-client messages go to `peer`. */
+  openSession(peer: SessionPeer): ServerSession;
+}
+
+/** True when `handler` can hold 2025 sessions. */
+export function isSessionHost(handler: unknown): handler is SessionHost {
+  return (
+    typeof handler === "object" &&
+    handler !== null &&
+    typeof (handler as SessionHost).openSession === "function" &&
+    typeof (handler as SessionHost).handle === "function"
+  );
 }
 
 /** Per-call options a client passes to its transport. */
