@@ -107,7 +107,8 @@ describe("an official SDK 2.4.0 client against this SDK's server", () => {
   let http: HttpServerHandle;
 
   beforeAll(async () => {
-    const mcp = new McpServer({ name: "roundtrip-weather", version: "1.0.0" });
+    // 2026-07-28 only: server-vs-official-client.test.ts covers the default, which also serves 2025 clients.
+    const mcp = new McpServer({ name: "roundtrip-weather", version: "1.0.0" }, { legacy: "reject" });
     mcp.tool("forecast", { description: "Asks which city, then forecasts", inputSchema: TEXT_ARGS }, (args, ctx) => {
       const answer = ctx.inputResponses?.city as { action?: string; content?: { city?: string } } | undefined;
       if (answer?.action !== "accept" || !answer.content?.city) {
@@ -148,7 +149,7 @@ describe("an official SDK 2.4.0 client against this SDK's server", () => {
   });
 
   it("refuses their default 2025-era handshake with a modern JSON-RPC error, and keeps serving", async () => {
-    // Their default mode starts with `initialize`; this server speaks 2026-07-28 only.
+    // Their default mode starts with `initialize`; this server was told to speak 2026-07-28 only (legacy: "reject").
     const legacy = new OfficialClient({ name: "official-client", version: "2.4.0" }, { capabilities: {} });
     await expect(legacy.connect(new StreamableHTTPClientTransport(new URL(http.url)))).rejects.toThrow(/-320(20|22)|-32601/);
     const client = new OfficialClient(
