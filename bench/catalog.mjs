@@ -93,7 +93,7 @@ export function workloads() {
       const common = { mode: "async", unit: "calls/s", concurrency, roundTrips, options: { elicitation }, group: `legacy.http.${kind}` };
       list.push(
         { ...common, id: `legacy.http.${kind}.ours.c${concurrency}`, label: 'mcp-roundtrip, serveHttp 2025 session + our client (mode "2025-11-25")', side: "ours", module: OURS, factory: "legacyHttp" },
-        { ...common, id: `legacy.http.${kind}.official.c${concurrency}`, label: "official SDK, WebStandardStreamableHTTPServerTransport with sessionIdGenerator", side: "official", module: OFFICIAL, factory: "legacyHttp" },
+        { ...common, id: `legacy.http.${kind}.official.c${concurrency}`, label: "official SDK, WebStandardStreamableHTTPServerTransport with sessionIdGenerator, JSON responses", side: "official", module: OFFICIAL, factory: "legacyHttp" },
       );
     }
   }

@@ -166,8 +166,10 @@ export async function legacyInMemory({ elicitation }) {
  * 2025-11-25 over Streamable HTTP with sessions, wired as their docs wire a
  * stateful server: an `initialize` without a session id gets a new
  * `WebStandardStreamableHTTPServerTransport` (with `sessionIdGenerator`) and
- * its own McpServer; later requests are routed by `Mcp-Session-Id`. Their
- * default SSE responses, which also carry the server's `elicitation/create`.
+ * its own McpServer; later requests are routed by `Mcp-Session-Id`. With
+ * `enableJsonResponse` (a documented option; it took ~25% less CPU per call
+ * than their default SSE answers here, plain or eliciting): a call is answered
+ * with JSON, and `elicitInput` reaches the client on the session's GET stream.
  */
 export async function legacyHttp({ elicitation, client: fetchKind = "keepalive" }) {
   const sessions = new Map();
@@ -185,6 +187,7 @@ export async function legacyHttp({ elicitation, client: fetchKind = "keepalive" 
       const server = officialLegacyServer();
       const transport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
+        enableJsonResponse: true,
         onsessioninitialized: (id) => sessions.set(id, { transport, server }),
         onsessionclosed: (id) => sessions.delete(id),
       });
