@@ -1,5 +1,6 @@
 import { JsonRpcErrorCode, McpError } from "../jsonrpc/errors.js";
-import { validate, validateNotification, validateRequest } from "../validate/index.js";
+import { checkDefinition, checkNotification as checkNotificationWith, checkRequest } from "../validate/core.js";
+import { TABLES_2026 } from "../validate/tables-2026.js";
 import { internalError } from "./errors.js";
 
 /**
@@ -9,7 +10,7 @@ import { internalError } from "./errors.js";
  * @internal
  */
 export function assertValidRequest(method: string, message: unknown): void {
-  const outcome = validateRequest(method, message);
+  const outcome = checkRequest(TABLES_2026, method, message);
   if (!outcome.ok) {
     throw new McpError(JsonRpcErrorCode.InvalidParams, outcome.message, { issues: outcome.issues });
   }
@@ -17,7 +18,7 @@ export function assertValidRequest(method: string, message: unknown): void {
 
 /** Checks a notification against its generated definition; `message` says what is wrong. @internal */
 export function checkNotification(method: string, message: unknown): { ok: true } | { ok: false; message: string } {
-  const outcome = validateNotification(method, message);
+  const outcome = checkNotificationWith(TABLES_2026, method, message);
   return outcome.ok ? { ok: true } : { ok: false, message: outcome.message };
 }
 
@@ -29,7 +30,7 @@ export function checkNotification(method: string, message: unknown): { ok: true 
  * @internal
  */
 export function assertValidResult(method: string, definition: string, result: unknown): void {
-  const outcome = validate(definition, result);
+  const outcome = checkDefinition(TABLES_2026, definition, result);
   if (!outcome.ok) {
     throw internalError(`Internal error: the ${method} handler returned an invalid result. ${outcome.message}`);
   }

@@ -6,14 +6,15 @@
  *
  * @packageDocumentation
  */
-import * as methods2025 from "../../generated/2025-11-25/methods.js";
-import * as validators2025 from "../../generated/2025-11-25/validators.js";
-import * as methods2026 from "../../generated/2026-07-28/methods.js";
+import type * as validators2025 from "../../generated/2025-11-25/validators.js";
 import type { Validator } from "../../generated/2026-07-28/validators.js";
-import * as validators2026 from "../../generated/2026-07-28/validators.js";
-import { summarise, toIssues, type ValidationIssue } from "./issues.js";
+import type * as validators2026 from "../../generated/2026-07-28/validators.js";
+import { checkDefinition, checkNotification, checkParams, checkRequest, checkResult, hasDefinition, type RevisionTables, type ValidationResult } from "./core.js";
+import { TABLES_2025 } from "./tables-2025.js";
+import { TABLES_2026 } from "./tables-2026.js";
 
 export type { ValidationIssue } from "./issues.js";
+export type { ValidationResult } from "./core.js";
 
 /** A protocol revision this package has generated validators for. */
 export type Revision = "2026-07-28" | "2025-11-25";
@@ -24,11 +25,6 @@ export interface ValidateOptions {
   revision?: Revision;
 }
 
-/** The outcome of a validation: the value (typed) when valid, otherwise the issues and a readable message. */
-export type ValidationResult<T = unknown> =
-  | { ok: true; value: T }
-  | { ok: false; issues: ValidationIssue[]; message: string };
-
 /** A definition name of the 2026-07-28 schema (`CallToolRequest`, `InputRequiredResult`, …). */
 export type DefinitionName = keyof typeof validators2026.validators;
 /** A definition name of the 2025-11-25 schema. */
@@ -36,27 +32,7 @@ export type DefinitionName2025 = keyof typeof validators2025.validators;
 
 type Guarded<V> = V extends Validator<infer T> ? T : unknown;
 
-interface RevisionTables {
-  validators: Record<string, Validator>;
-  methodValidators: Record<string, { params: Validator; result: Validator }>;
-  methodTable: Record<string, { request: string }>;
-  notificationTable: Record<string, { notification: string }>;
-}
-
-const REVISIONS: Record<Revision, RevisionTables> = {
-  "2026-07-28": {
-    validators: validators2026.validators,
-    methodValidators: validators2026.methodValidators,
-    methodTable: methods2026.METHOD_TABLE,
-    notificationTable: methods2026.NOTIFICATION_TABLE,
-  },
-  "2025-11-25": {
-    validators: validators2025.validators,
-    methodValidators: validators2025.methodValidators,
-    methodTable: methods2025.METHOD_TABLE,
-    notificationTable: methods2025.NOTIFICATION_TABLE,
-  },
-};
+const REVISIONS: Record<Revision, RevisionTables> = { "2026-07-28": TABLES_2026, "2025-11-25": TABLES_2025 };
 
 function tablesFor(options: ValidateOptions | undefined): RevisionTables {
   const revision = options?.revision ?? "2026-07-28";
@@ -66,19 +42,6 @@ function tablesFor(options: ValidateOptions | undefined): RevisionTables {
     throw new RangeError(`revision must be one of ${Object.keys(REVISIONS).join(", ")}; got ${JSON.stringify(revision)}`);
   }
   return tables;
-}
-
-const own = (table: object, key: string) => Object.prototype.hasOwnProperty.call(table, key);
-
-function run<T>(validator: Validator, subject: string, value: unknown): ValidationResult<T> {
-  if (validator(value)) return { ok: true, value: value as T };
-  const issues = toIssues(validator.errors);
-  return { ok: false, issues, message: summarise(subject, issues) };
-}
-
-function unknownMethod(method: string, where: string): ValidationResult<never> {
-  const issues = [{ path: where, message: `names no method of this revision (${JSON.stringify(method)})` }];
-  return { ok: false, issues, message: summarise("method", issues) };
 }
 
 /**
@@ -101,11 +64,11 @@ export function validate<N extends DefinitionName2025>(name: N, value: unknown, 
 /** {@link validate} with a definition name known only at run time; the value comes back untyped. */
 export function validate(name: string, value: unknown, options?: ValidateOptions): ValidationResult;
 export function validate(name: string, value: unknown, options?: ValidateOptions): ValidationResult {
-  const { validators } = tablesFor(options);
-  if (typeof name !== "string" || !own(validators, name)) {
-    throw new TypeError(`validate: ${JSON.stringify(name)} is not a definition of MCP ${options?.revision ?? "2026-07-28"}`);
+  const tables = tablesFor(options);
+  if (!hasDefinition(tables, name)) {
+    throw new TypeError(`validate: ${JSON.stringify(name)} is not a definition of MCP ${tables.revision}`);
   }
-  return run(validators[name]!, name, value);
+  return checkDefinition(tables, name, value);
 }
 
 /**
@@ -117,10 +80,7 @@ export function validate(name: string, value: unknown, options?: ValidateOptions
  * @returns an issue at `/method` when the revision has no such method.
  */
 export function validateRequest(method: string, message: unknown, options?: ValidateOptions): ValidationResult {
-  const { methodTable, validators } = tablesFor(options);
-  if (!own(methodTable, method)) return unknownMethod(method, "/method");
-  const definition = methodTable[method]!.request;
-  return run(validators[definition]!, definition, message);
+  return checkRequest(tablesFor(options), method, message);
 }
 
 /**
@@ -130,9 +90,7 @@ export function validateRequest(method: string, message: unknown, options?: Vali
  * @param params - the request's `params` member.
  */
 export function validateParams(method: string, params: unknown, options?: ValidateOptions): ValidationResult {
-  const { methodValidators } = tablesFor(options);
-  if (!own(methodValidators, method)) return unknownMethod(method, "");
-  return run(methodValidators[method]!.params, `${method} params`, params);
+  return checkParams(tablesFor(options), method, params);
 }
 
 /**
@@ -149,9 +107,7 @@ export function validateParams(method: string, params: unknown, options?: Valida
  * ```
  */
 export function validateResult(method: string, result: unknown, options?: ValidateOptions): ValidationResult {
-  const { methodValidators } = tablesFor(options);
-  if (!own(methodValidators, method)) return unknownMethod(method, "");
-  return run(methodValidators[method]!.result, `${method} result`, result);
+  return checkResult(tablesFor(options), method, result);
 }
 
 /**
@@ -163,8 +119,5 @@ export function validateResult(method: string, result: unknown, options?: Valida
  * @returns an issue at `/method` when the revision has no such notification.
  */
 export function validateNotification(method: string, message: unknown, options?: ValidateOptions): ValidationResult {
-  const { notificationTable, validators } = tablesFor(options);
-  if (!own(notificationTable, method)) return unknownMethod(method, "/method");
-  const definition = notificationTable[method]!.notification;
-  return run(validators[definition]!, definition, message);
+  return checkNotification(tablesFor(options), method, message);
 }

@@ -1,5 +1,6 @@
 import { checkElicitContent, checkElicitSchema, type ElicitContent, type ElicitSchema, type Issue } from "./elicitation-schema.js";
-import { validate } from "../../validate/index.js";
+import { checkDefinition } from "../../validate/core.js";
+import { TABLES_2026 } from "../../validate/tables-2026.js";
 import { elicitDigest, questionDigest } from "./digest.js";
 import type { ClientCapabilities, CreateMessageRequestParams, CreateMessageResult, InputRequest, Root } from "./wire.js";
 
@@ -276,7 +277,7 @@ export function sample(params: SampleParams): SampleQuestion {
     if (!isObject(response)) return refuse("", "a sampling answer must be a CreateMessageResult object");
     // The wire may add resultType to any result; the handler's value is the CreateMessageResult alone.
     const { resultType: _resultType, ...result } = response;
-    const checked = validate("CreateMessageResult", result);
+    const checked = checkDefinition(TABLES_2026, "CreateMessageResult", result);
     if (!checked.ok) return { ok: false, issues: checked.issues };
     return { ok: true, value: result as unknown as CreateMessageResult, record: result };
   };
@@ -304,7 +305,7 @@ let rootsDigest: string | undefined;
 export function listRoots(): ListRootsQuestion {
   const read = (response: unknown): AnswerReading<Root[]> => {
     if (!isObject(response)) return refuse("", "a roots answer must be a ListRootsResult object");
-    const checked = validate("ListRootsResult", response);
+    const checked = checkDefinition(TABLES_2026, "ListRootsResult", response);
     if (!checked.ok) return { ok: false, issues: checked.issues };
     const roots = (response.roots as Root[]).map((root) => ({ ...root }));
     return { ok: true, value: roots, record: { roots } };
