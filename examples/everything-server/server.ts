@@ -162,7 +162,7 @@ async function log(ctx: ServerRequestContext, level: (typeof LOG_LEVELS)[number]
  * @param options.name - server name (also the audience of its sealed state)
  */
 export function createEverythingServer(options: { name?: string } = {}): McpServer {
-  // `logging` because the logging tools send notifications/message (2025 clients check it before logging/setLevel).
+  // `logging`: the logging tools send notifications/message, and a server that does must declare it (2025 clients ask for a level only then).
   const mcp = new McpServer({ name: options.name ?? "mcp-roundtrip-everything-server", version: "1.0.0" }, { capabilities: { logging: {} } });
 
   // ---- content tools ----
