@@ -1,6 +1,6 @@
 import { JsonRpcErrorCode, McpError } from "../jsonrpc/errors.js";
 import type { JsonRpcResponse } from "../jsonrpc/messages.js";
-import type { MessageHandler, RequestContext } from "../transport/types.js";
+import type { LegacyMode, RequestContext, ServerSession, SessionHost, SessionPeer } from "../transport/types.js";
 import { RequestStateSecurity } from "../state/index.js";
 import type { Implementation, ServerCapabilities } from "../../generated/2026-07-28/index.js";
 import { PromptRegistry, type PromptConfig, type PromptHandler } from "./registry/prompts.js";
@@ -89,7 +89,7 @@ function audienceOf(security: RequestStateSealer): string | undefined {
  * });
  * ```
  */
-export class McpServer implements MessageHandler {
+export class McpServer implements SessionHost {
   /** The low-level server underneath, for `use(...)` and inspection. */
   readonly server: Server;
   private readonly tools: ToolRegistry;
@@ -197,6 +197,7 @@ export class McpServer implements MessageHandler {
     const needs = typeof config === "object" && config !== null ? config.needs : undefined;
     const body = needs === undefined ? (handler as ToolHandler) : (withDependencies(name, needs, handler as DependentToolHandler<any, any>) as ToolHandler);
     this.tools.register(name, config, body);
+    this.server.sendListChanged("tools");
     return this;
   }
 
@@ -229,6 +230,7 @@ export class McpServer implements MessageHandler {
         ? (handler as PromptHandler)
         : (withDependencies({ kind: "prompt", name }, needs, handler as DependentPromptHandler<any, any>) as PromptHandler);
     this.prompts.register(name, config, body);
+    this.server.sendListChanged("prompts");
     return this;
   }
 
@@ -289,6 +291,7 @@ export class McpServer implements MessageHandler {
         );
       }
       this.resources.registerStatic(uriOrTemplate as string, config, handler as StaticResourceHandler);
+      this.server.sendListChanged("resources");
       return this;
     }
     const body =
@@ -301,6 +304,7 @@ export class McpServer implements MessageHandler {
             (_uri, variables) => variables,
           ) as TemplateResourceHandler);
     this.resources.registerTemplate(template, config, body);
+    this.server.sendListChanged("resources");
     return this;
   }
 
@@ -311,6 +315,38 @@ export class McpServer implements MessageHandler {
    */
   handle(message: unknown, context?: RequestContext): Promise<JsonRpcResponse | undefined> {
     return this.server.handle(message, context);
+  }
+
+  /** How 2025-era clients are served (the `legacy` option, default `"sessions"`). */
+  get legacy(): LegacyMode {
+    return this.server.legacy;
+  }
+
+  /**
+   * Opens a 2025 session (see `Server.openSession`); transports call it,
+   * applications rarely need to.
+   *
+   * @param peer - where the session's unrelated server-to-client messages go
+   * @throws Error when `legacy` is not `"sessions"`
+   */
+  openSession(peer: SessionPeer): ServerSession {
+    return this.server.openSession(peer);
+  }
+
+  /**
+   * Tells clients that the resource at `uri` changed: 2025 sessions that
+   * subscribed to it get `notifications/resources/updated`.
+   *
+   * @param uri - the resource's URI, as clients subscribe to it
+   * @throws TypeError when `uri` is not a non-empty string
+   * @example
+   * ```ts
+   * await saveConfig(next);
+   * mcp.resourceUpdated("config://app");
+   * ```
+   */
+  resourceUpdated(uri: string): void {
+    this.server.sendResourceUpdated(uri);
   }
 
   private capabilities(): ServerCapabilities {
