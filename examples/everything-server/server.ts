@@ -4,7 +4,8 @@
  * 2025-11-25 sessions), built with the public API of mcp-roundtrip only.
  * Run it with `main.ts` (HTTP or stdio).
  */
-import { elicit, inputRequired, McpServer, MetaKey, sample, type ServerRequestContext } from "mcp-roundtrip/server";
+import { elicit, inputRequired, McpServer, sample, type ServerRequestContext } from "mcp-roundtrip/server";
+import type { LoggingLevel } from "mcp-roundtrip/types";
 
 /** A 1×1 red PNG. */
 export const TEST_IMAGE_BASE64 =
@@ -13,8 +14,6 @@ export const TEST_IMAGE_BASE64 =
 export const TEST_AUDIO_BASE64 = "UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAAB9AAACABAAZGF0YQIAAAA=";
 
 const NO_ARGS = { type: "object", properties: {} } as const;
-
-const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;
 
 const text = (value: string) => ({ content: [{ type: "text" as const, text: value }] });
 
@@ -124,35 +123,12 @@ function describeElicitation(answer: { action: string; content?: unknown }): str
 const WATCHED_RESOURCE = "test://watched-resource";
 
 /**
- * The server-core call that tells subscribers a resource changed (2025
- * `resources/subscribe` sessions; 2026 `subscriptions/listen` streams). Not
- * in the published `McpServer` yet (see the conformance notes), hence the
- * widened type; until it lands, only the content changes.
+ * Sends a `notifications/message`. No level check here: `sendNotification`
+ * drops it below the level the client asked for (`ctx.logLevel`: the
+ * request's `_meta` level over 2026-07-28, `logging/setLevel` in a 2025
+ * session), and over 2026-07-28 sends none when no level was asked.
  */
-type ResourceUpdates = { resourceUpdated?(uri: string): void | Promise<void> };
-
-/**
- * The least severe level the client asked to hear, or `undefined` for none.
- * A 2026-07-28 request names it in its `_meta`; a 2025 client sets it once
- * per session with `logging/setLevel`, which only the server core sees, so
- * it reports it as `ctx.logLevel`. That member is not in the published
- * context yet (see the conformance notes), hence the widened type.
- */
-function wantedLogLevel(ctx: ServerRequestContext): unknown {
-  const fromSession = (ctx as ServerRequestContext & { readonly logLevel?: unknown }).logLevel;
-  return fromSession ?? ctx.meta[MetaKey.logLevel];
-}
-
-/**
- * Sends `notifications/message` only when the client asked for logs at or
- * below `level`: a client that asked for none (no `_meta` logLevel, no
- * `logging/setLevel`) hears nothing, as 2026-07-28 requires.
- */
-async function log(ctx: ServerRequestContext, level: (typeof LOG_LEVELS)[number], data: string): Promise<void> {
-  const wanted = wantedLogLevel(ctx);
-  if (typeof wanted !== "string") return;
-  const threshold = LOG_LEVELS.indexOf(wanted as (typeof LOG_LEVELS)[number]);
-  if (threshold === -1 || LOG_LEVELS.indexOf(level) < threshold) return;
+async function log(ctx: ServerRequestContext, level: LoggingLevel, data: string): Promise<void> {
   await ctx.sendNotification({ jsonrpc: "2.0", method: "notifications/message", params: { level, logger: "everything-server", data } });
 }
 
@@ -390,9 +366,10 @@ export function createEverythingServer(options: { name?: string } = {}): McpServ
   mcp.tool(
     "test_touch_watched_resource",
     { description: `Changes ${WATCHED_RESOURCE} and tells its subscribers`, inputSchema: NO_ARGS },
-    async () => {
+    () => {
       watchedVersion += 1;
-      await (mcp as McpServer & ResourceUpdates).resourceUpdated?.(WATCHED_RESOURCE);
+      // 2025 sessions subscribed with resources/subscribe hear notifications/resources/updated.
+      mcp.resourceUpdated(WATCHED_RESOURCE);
       return text(`${WATCHED_RESOURCE} is now at version ${watchedVersion}`);
     },
   );
