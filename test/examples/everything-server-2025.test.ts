@@ -2,8 +2,12 @@
 // in process by the official SDK 1.32.2 client (the generation that opens a
 // session with `initialize` and answers the server's own requests): the same
 // handlers as over 2026-07-28, the questions now sent as real requests.
-import { afterEach, describe, expect, it } from "vitest";
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   CreateMessageRequestSchema,
@@ -126,5 +130,31 @@ describe("everything-server in a 2025-11-25 session (official SDK 1.32.2 client)
     expect(updated).toEqual(["test://watched-resource"]);
     const read = await client.readResource({ uri: "test://watched-resource" });
     expect(read.contents).toEqual([{ uri: "test://watched-resource", mimeType: "text/plain", text: "Watched resource, version 2" }]);
+  });
+});
+
+describe("the built everything-server over stdio, to a 2025-11-25 client", () => {
+  const root = fileURLToPath(new URL("../../", import.meta.url));
+  const main = `${root}dist/examples/everything-server/main.js`;
+  beforeAll(() => {
+    // The example runs from the built package (its imports resolve through the package exports).
+    if (!existsSync(main)) {
+      const built = spawnSync(process.execPath, ["scripts/build.mjs"], { cwd: root, stdio: "inherit" });
+      if (built.status !== 0) throw new Error("could not build dist/ for the stdio example");
+    }
+  }, 120_000);
+
+  it("answers initialize, asks through elicitation/create mid-call, and logs at the level set", async () => {
+    const client = new LegacyClient({ name: "legacy-stdio-client", version: "1.0.0" }, { capabilities: { elicitation: {} } });
+    clients.push(client);
+    client.setRequestHandler(ElicitRequestSchema, () => ({ action: "accept", content: { username: "ada", email: "ada@example.com" } }));
+    const logs: unknown[] = [];
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => void logs.push(notification.params.data));
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [main, "--stdio"], stderr: "ignore" }));
+    const result = await client.callTool({ name: "test_elicitation", arguments: { message: "Who are you?" } });
+    expect(result.content).toEqual([{ type: "text", text: 'User response: action=accept, content={"username":"ada","email":"ada@example.com"}' }]);
+    await client.setLoggingLevel("info");
+    await client.callTool({ name: "test_tool_with_logging", arguments: {} });
+    expect(logs).toEqual(["Tool execution started", "Tool processing data", "Tool execution completed"]);
   });
 });
