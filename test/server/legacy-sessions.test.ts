@@ -265,11 +265,11 @@ describe("session services", () => {
     const raw = rawSession(provisioner());
     await raw.initialize();
     await raw.request("tools/call", { name: "chatty", arguments: {} });
-    expect(raw.outbound.map((message) => (message as { params: { level: string } }).params.level)).toEqual(["debug", "info", "error"]);
+    expect(raw.outbound.map((message) => (message as unknown as { params: { level: string } }).params.level)).toEqual(["debug", "info", "error"]);
     raw.outbound.length = 0;
     expect(await raw.request("logging/setLevel", { level: "info" })).toMatchObject({ result: {} });
     await raw.request("tools/call", { name: "chatty", arguments: {} });
-    expect(raw.outbound.map((message) => (message as { params: { level: string } }).params.level)).toEqual(["info", "error"]);
+    expect(raw.outbound.map((message) => (message as unknown as { params: { level: string } }).params.level)).toEqual(["info", "error"]);
   });
 
   it("sends a 2026-07-28 request no log message unless its _meta asks for a level", async () => {
@@ -294,7 +294,7 @@ describe("the legacy option", () => {
     const server = provisioner({ legacy: "stateless" });
     expect(() => server.openSession({ send: () => {} })).toThrow(/statelessly/);
     expect(await server.handle(initialize)).toMatchObject({ result: { protocolVersion: "2025-11-25", capabilities: { tools: {}, resources: {} } } });
-    const response = (await server.handle({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "provision", arguments: { name: "x" } } })) as {
+    const response = (await server.handle({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "provision", arguments: { name: "x" } } })) as unknown as {
       result: { isError: boolean; content: Array<{ text: string }> };
     };
     expect(response.result.isError).toBe(true);
@@ -307,7 +307,7 @@ describe("the legacy option", () => {
     for (const message of [initialize, { jsonrpc: "2.0", id: 2, method: "tools/list" }]) {
       expect(await server.handle(message)).toMatchObject({ error: { code: -32022, data: { supported: ["2026-07-28"] } } });
     }
-    const discovered = (await server.handle({ jsonrpc: "2.0", id: 3, method: "server/discover", params: { _meta: meta() } })) as { result: { supportedVersions: string[] } };
+    const discovered = (await server.handle({ jsonrpc: "2.0", id: 3, method: "server/discover", params: { _meta: meta() } })) as unknown as { result: { supportedVersions: string[] } };
     expect(discovered.result.supportedVersions).toEqual(["2026-07-28"]);
   });
 
