@@ -1,8 +1,10 @@
 // Conformance step of `npm test`: runs the official MCP conformance suite
 // (@modelcontextprotocol/conformance, pinned in tools/conformance) against the
 // everything-server and everything-client examples, with the 2026-07-28
-// requirement set. The CLI runs under the Node 22 pinned there; the examples
-// run under this Node (the SDK supports Node 20), from the built dist/.
+// requirement set; the server leg also runs the 2025-11-25 set against the same
+// running server, since one endpoint serves both generations. The CLI runs
+// under the Node 22 pinned there; the examples run under this Node (the SDK
+// supports Node 20), from the built dist/.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -14,6 +16,8 @@ const tools = join(root, "tools/conformance");
 const cli = join(tools, "node_modules/@modelcontextprotocol/conformance/dist/index.js");
 const node22 = join(tools, "node_modules/node/bin/node");
 const revision = "2026-07-28";
+/** Requirement sets the server leg runs, each at its own wire version, against one server process. */
+const serverRevisions = [revision, "2025-11-25"];
 const serverMain = join(root, "dist/examples/everything-server/main.js");
 const clientMain = "dist/examples/everything-client/main.js";
 
@@ -33,9 +37,9 @@ if (!existsSync(serverMain)) fail("dist/examples is missing: run `node scripts/b
 const version = spawnSync(node22, ["--version"], { encoding: "utf8" }).stdout.trim();
 console.error(`conformance: CLI under Node ${version}, examples under Node ${process.version}`);
 
-/** Scenario names a requirement set lists for one leg. */
-function required(leg) {
-  const yaml = readFileSync(join(tools, `node_modules/@modelcontextprotocol/conformance/requirements/${revision}.yaml`), "utf8");
+/** Scenario names a requirement set (by default the 2026-07-28 one) lists for one leg. */
+function required(leg, set = revision) {
+  const yaml = readFileSync(join(tools, `node_modules/@modelcontextprotocol/conformance/requirements/${set}.yaml`), "utf8");
   const names = [];
   let inLeg = false;
   for (const line of yaml.split("\n")) {
@@ -48,24 +52,24 @@ function required(leg) {
   return names;
 }
 
-/** Per-scenario check counts from the CLI's summary lines (`✓ name: 3 passed, 0 failed`). */
-function summarize(output, leg) {
+/** Per-scenario check counts from the CLI's summary lines (`✓ name: 3 passed, 0 failed`); `label` names the leg in what it prints. */
+function summarize(output, leg, set = revision, label = leg) {
   const scores = new Map();
   for (const match of output.matchAll(/^([✓✗]) (\S+): (\d+) passed, (\d+) failed(?:, (\d+) warnings)?/gm)) {
     scores.set(match[2], { ok: match[1] === "✓", passed: Number(match[3]), failed: Number(match[4]), warnings: Number(match[5] ?? 0) });
   }
-  const scored = required(leg);
+  const scored = required(leg, set);
   const missing = scored.filter((name) => !scores.has(name));
   const passing = scored.filter((name) => scores.get(name)?.ok);
   const checks = scored.reduce((sum, name) => sum + (scores.get(name)?.passed ?? 0), 0);
   const failedChecks = scored.reduce((sum, name) => sum + (scores.get(name)?.failed ?? 0), 0);
   console.error(
-    `conformance ${leg}: ${passing.length}/${scored.length} required scenarios pass (${checks} checks passed, ${failedChecks} failed)`,
+    `conformance ${label}: ${passing.length}/${scored.length} required scenarios pass (${checks} checks passed, ${failedChecks} failed)`,
   );
   for (const name of scored.filter((n) => !scores.get(n)?.ok)) console.error(`  ✗ ${name}${missing.includes(name) ? " (did not run)" : ""}`);
   // Visibility only: extensions and scenarios added after the release never count.
   const unscored = /Not scored for [^\n]*\n((?: {2}[✓✗][^\n]*\n?)*)/.exec(output);
-  if (unscored) console.error(`conformance ${leg}, not scored:\n${unscored[1].trimEnd()}`);
+  if (unscored) console.error(`conformance ${label}, not scored:\n${unscored[1].trimEnd()}`);
   return passing.length === scored.length;
 }
 
@@ -147,8 +151,11 @@ let ok = true;
 try {
   const server = await startServer();
   try {
-    const run = await runCli(["server", "--url", server.url, "--requirements", revision, "-o", join(results, "server")], "server");
-    ok = summarize(run.output, "server") && run.code === 0 && ok;
+    for (const set of serverRevisions) {
+      const label = `server ${set}`;
+      const run = await runCli(["server", "--url", server.url, "--requirements", set, "-o", join(results, "server", set)], label);
+      ok = summarize(run.output, "server", set, label) && run.code === 0 && ok;
+    }
   } finally {
     server.child.kill();
   }
@@ -162,4 +169,4 @@ try {
   if (ok) rmSync(results, { recursive: true, force: true });
   else console.error(`conformance: results kept in ${results}`);
 }
-if (!ok) fail(`a required ${revision} scenario failed (rerun with CONFORMANCE_VERBOSE=1 for the CLI's output)`);
+if (!ok) fail(`a required scenario failed (rerun with CONFORMANCE_VERBOSE=1 for the CLI's output)`);

@@ -1,7 +1,6 @@
 import { JsonRpcErrorCode, McpError } from "../jsonrpc/errors.js";
 import type { JsonRpcResponse } from "../jsonrpc/messages.js";
 import type { LegacyMode, RequestContext, ServerSession, SessionHost, SessionPeer } from "../transport/types.js";
-import { RequestStateSecurity } from "../state/index.js";
 import type { Implementation, ServerCapabilities } from "../../generated/2026-07-28/index.js";
 import { PromptRegistry, type PromptConfig, type PromptHandler } from "./registry/prompts.js";
 import {
@@ -14,7 +13,8 @@ import { ToolRegistry, type ToolConfig, type ToolHandler } from "./registry/tool
 import { withDependencies, type DependentToolHandler, type NeedsOption, type ToolNeeds } from "./dependencies/tool.js";
 import type { DependentPromptHandler, DependentTemplateResourceHandler, PromptNeeds, ResourceNeeds } from "./dependencies/handlers.js";
 import { Server, type ServerOptions } from "./server.js";
-import { requestStateBoundary, type RequestStateSealer } from "./state-boundary.js";
+import type { RequestStateSealer } from "./state-boundary.js";
+import { sealingBoundary } from "./sealing-policy.js";
 import { UriTemplate, type UriTemplateVariables } from "./uri-template.js";
 import type { SchemaCompiler } from "./json-schema.js";
 import type { ServerRequestContext } from "./context.js";
@@ -45,27 +45,6 @@ export interface McpServerOptions extends Omit<ServerOptions, "capabilities"> {
 
 // Lists of an McpServer are the same for every caller (reads may not be); ttl 0 because registrations may change.
 const PUBLIC = Object.freeze({ ttlMs: 0, cacheScope: "public" as const });
-
-// Names too common to tell one service from another: as an audience they would let a
-// token minted by some other "mcp-server" sharing the key verify here.
-const GENERIC_NAMES: ReadonlySet<string> = new Set([
-  "", "mcp", "server", "mcpserver", "mcpservice", "service", "app", "default", "unnamed", "untitled",
-  "test", "example", "demo", "myserver", "myapp", "localhost", "fastmcp", "mcpserverapp",
-]);
-
-/**
- * True for a server name distinctive enough to serve as the audience of
- * sealed request state.
- * @internal
- */
-export function isDistinctiveName(name: string): boolean {
-  return !GENERIC_NAMES.has(name.toLowerCase().replace(/[^a-z0-9]/g, ""));
-}
-
-function audienceOf(security: RequestStateSealer): string | undefined {
-  const audience = (security as { audience?: unknown }).audience;
-  return typeof audience === "string" && audience.length > 0 ? audience : undefined;
-}
 
 /**
  * The high-level MCP server: register tools, prompts and resources; the
@@ -134,39 +113,7 @@ export class McpServer implements SessionHost {
         capabilities: () => this.capabilities(),
       },
     );
-    const name = this.server.serverInfo.name;
-    if (
-      requestStateSecurity !== undefined &&
-      (typeof requestStateSecurity !== "object" || requestStateSecurity === null ||
-        typeof requestStateSecurity.mint !== "function" || typeof requestStateSecurity.verify !== "function")
-    ) {
-      throw new TypeError(
-        "McpServer: requestStateSecurity must be a RequestStateSecurity (or an object with mint and verify), " +
-          "e.g. new RequestStateSecurity({ keys: [secret] }); omit it for a per-process key",
-      );
-    }
-    let security = requestStateSecurity;
-    if (security === undefined) {
-      const logger = serverOptions.logger;
-      // Rejections are reported where the rest of this server's diagnostics go.
-      security = RequestStateSecurity.ephemeral(logger === undefined ? {} : { logger: { warn: (message, rejection) => logger.warn(message, { ...rejection }) } });
-    } else if (audience === undefined && audienceOf(security) === undefined && !isDistinctiveName(name)) {
-      throw new TypeError(
-        `McpServer: an explicit requestStateSecurity needs a distinctive server name or an audience, and ${JSON.stringify(name)} is neither. ` +
-          "Sealed state is bound to that audience so that another service sharing your key cannot replay its tokens here: " +
-          'name the server (new McpServer({ name: "billing-api", version }) ) or set an audience (in RequestStateSecurity({ ..., audience }) or McpServer options).',
-      );
-    }
-    const ownAudience = audienceOf(security);
-    if (audience !== undefined && ownAudience !== undefined && audience !== ownAudience) {
-      // The security's audience always wins inside verify/mint, so the option would be silently ignored.
-      throw new TypeError(
-        `McpServer: audience ${JSON.stringify(audience)} contradicts the requestStateSecurity's own audience ${JSON.stringify(ownAudience)}; ` +
-          "set it in one place only (or make them equal)",
-      );
-    }
-    const boundAudience = audience ?? (audienceOf(security) === undefined && name.length > 0 ? name : undefined);
-    this.server.use(requestStateBoundary(security, boundAudience === undefined ? {} : { audience: boundAudience }));
+    this.server.use(sealingBoundary(requestStateSecurity, audience, this.server.serverInfo.name, serverOptions.logger));
   }
 
   /**

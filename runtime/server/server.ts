@@ -1,6 +1,7 @@
+export type { ServerOptions } from "./options.js";
 import { JsonRpcErrorCode, McpError } from "../jsonrpc/errors.js";
 import type { JsonRpcId, JsonRpcNotification, JsonRpcResponse } from "../jsonrpc/messages.js";
-import { claimsModern, LEGACY_DEFAULT_VERSION, LEGACY_VERSIONS, MODERN_VERSIONS } from "../transport/era.js";
+import { claimsModern, LEGACY_VERSIONS, MODERN_VERSIONS } from "../transport/era.js";
 import type { LegacyMode, RequestContext, ServerSession, SessionHost, SessionPeer } from "../transport/types.js";
 import type { Implementation, InputRequiredResult, ServerCapabilities } from "../../generated/2026-07-28/index.js";
 import { assertClientCanAnswer } from "./capabilities.js";
@@ -12,58 +13,13 @@ import { ResultFinisher } from "./results.js";
 import { MetaKey, readRequestMeta } from "./meta.js";
 import { invokeHandler, isThenable, type AnyHandler, type ServerCore } from "./pipeline.js";
 import { ROUTES, type Route } from "./routes.js";
-import { answerLegacyRequest } from "./legacy/dispatch.js";
-import { resolveLegacyOptions, type LegacyHost, type LegacySessionOptions } from "./legacy/host.js";
-import { declaredBy } from "./legacy/lifecycle.js";
+import { resolveLegacyOptions, type LegacyHost } from "./legacy/host.js";
 import { LegacySession } from "./legacy/session.js";
-import type {
-  CacheableMethod,
-  CacheHint,
-  MiddlewareRequest,
-  ServerHandlers,
-  ServerLogger,
-  ServerMiddleware,
-} from "./types.js";
+import { SessionSet } from "./legacy/session-set.js";
+import { answerStateless } from "./legacy/stateless.js";
+import { cacheHintsOf, legacyModeOf, type ServerOptions } from "./options.js";
+import type { ServerHandlers, ServerLogger, ServerMiddleware } from "./types.js";
 import { assertValidRequest, checkNotification } from "./validation.js";
-
-/** Options of the low-level {@link Server}. */
-export interface ServerOptions {
-  /** Guidance for the model on how to use this server, sent in `server/discover`. */
-  instructions?: string;
-  /**
-   * Capabilities to advertise on top of the ones derived from the handlers
-   * (`tools` when `onListTools`/`onCallTool` exist, and so on). A function
-   * replaces the derived set and is asked on every `server/discover`, for
-   * servers whose features change after construction.
-   */
-  capabilities?: ServerCapabilities | (() => ServerCapabilities);
-  /**
-   * Caching hints for results whose handler set none. Default: `ttlMs: 0`
-   * (immediately stale) and `cacheScope: "private"`, the choice that is never
-   * wrong; `server/discover` defaults to `"public"`.
-   */
-  cache?: Partial<Record<CacheableMethod, CacheHint>>;
-  /** Receives what never goes on the wire: handler crashes, rejected request state. Default: the console. */
-  logger?: ServerLogger;
-  /**
-   * Check every result a handler returns against the protocol schema before
-   * sending it (default `true`): a malformed result becomes a clear `-32603`
-   * on the server instead of a puzzling failure in the client.
-   */
-  validateResults?: boolean;
-  /**
-   * How 2025-era clients (2025-11-25, 2025-06-18, 2025-03-26: the ones that
-   * open with `initialize`) are served on the same endpoint. Default
-   * `"sessions"`: `initialize` opens a session with a back channel, so the
-   * same handlers and their declared needs serve both generations.
-   * `"stateless"` answers each 2025 request on its own (no server-to-client
-   * requests; a need that would ask becomes a tool error saying so).
-   * `"reject"` answers every 2025 request with `-32022`.
-   */
-  legacy?: LegacyMode;
-  /** Bounds of 2025 sessions: how long to wait for the client's answers, how many rounds of questions one call may take. */
-  legacySessions?: LegacySessionOptions;
-}
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -77,8 +33,6 @@ function readableId(message: Record<string, unknown>): JsonRpcId | undefined {
 function invalidRequest(detail: string): McpError {
   return new McpError(JsonRpcErrorCode.InvalidRequest, `Invalid Request: ${detail}`);
 }
-
-const LEGACY_MODES: ReadonlySet<unknown> = new Set(["sessions", "stateless", "reject"]);
 
 /**
  * The low-level MCP server for protocol revision 2026-07-28, which also
@@ -127,7 +81,7 @@ export class Server implements SessionHost {
   /** What the request paths share; the middleware list is the live one, so `use` after construction still applies. */
   private readonly coreView: ServerCore;
   private readonly legacyHost: LegacyHost;
-  private readonly sessions = new Set<LegacySession>();
+  private readonly sessions = new SessionSet();
   /** Every version this server answers, newest first: what `server/discover` and `-32022` list. */
   private readonly versions: readonly string[];
 
@@ -150,25 +104,14 @@ export class Server implements SessionHost {
     this.serverInfo = Object.freeze({ ...info });
     this.handlers = handlers;
     this.logger = options.logger === undefined ? consoleLogger : safeLogger(options.logger);
-    const cacheHints = new Map<string, CacheHint>();
-    for (const [method, hint] of Object.entries(options.cache ?? {})) {
-      if (!ROUTES.get(method)?.cacheable) throw new TypeError(`Server: ${method} is not a cacheable method`);
-      if (!isObject(hint) || !Number.isInteger(hint.ttlMs) || hint.ttlMs < 0 || (hint.cacheScope !== "public" && hint.cacheScope !== "private")) {
-        throw new TypeError(`Server: cache hint for ${method} must be { ttlMs: integer >= 0, cacheScope: "public" | "private" }`);
-      }
-      cacheHints.set(method, Object.freeze({ ttlMs: hint.ttlMs, cacheScope: hint.cacheScope }));
-    }
-    this.finisher = new ResultFinisher(this.serverInfo, cacheHints, options.validateResults ?? true);
+    this.finisher = new ResultFinisher(this.serverInfo, cacheHintsOf(options.cache), options.validateResults ?? true);
     const extra = options.capabilities;
     this.capabilitiesSource = typeof extra === "function" ? extra : (() => {
       const fixed = this.deriveCapabilities(extra);
       return () => fixed;
     })();
     this.instructions = options.instructions;
-    const legacy = options.legacy ?? "sessions";
-    if (!LEGACY_MODES.has(legacy)) {
-      throw new TypeError(`Server: legacy must be "sessions", "stateless" or "reject", got ${JSON.stringify(legacy)}`);
-    }
+    const legacy = legacyModeOf(options.legacy);
     this.legacy = legacy;
     this.versions = Object.freeze(legacy === "reject" ? [...MODERN_VERSIONS] : [...MODERN_VERSIONS, ...LEGACY_VERSIONS]);
     this.coreView = { serverInfo: this.serverInfo, handlers: this.handlers, middlewares: this.middlewares, logger: this.logger };
@@ -306,7 +249,7 @@ export class Server implements SessionHost {
    * @param list - which list: `"tools"`, `"prompts"` or `"resources"`
    */
   sendListChanged(list: "tools" | "prompts" | "resources"): void {
-    this.broadcast({ jsonrpc: "2.0", method: `notifications/${list}/list_changed` });
+    this.sessions.listChanged(list);
   }
 
   /**
@@ -314,12 +257,10 @@ export class Server implements SessionHost {
    * the resource changed, with `notifications/resources/updated`.
    *
    * @param uri - the resource's URI, exactly as subscribed
+   * @throws TypeError when `uri` is not a non-empty string
    */
   sendResourceUpdated(uri: string): void {
-    if (typeof uri !== "string" || uri === "") throw new TypeError("sendResourceUpdated: uri must be a non-empty string");
-    for (const session of this.sessions) {
-      if (session.isSubscribed(uri)) session.notify({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri } });
-    }
+    this.sessions.resourceUpdated(uri);
   }
 
   /** How many 2025 sessions are open. */
@@ -327,39 +268,8 @@ export class Server implements SessionHost {
     return this.sessions.size;
   }
 
-  private broadcast(notification: JsonRpcNotification): void {
-    for (const session of this.sessions) session.notify(notification);
-  }
-
-  /** A 2025 request outside any session: answered on its own, or refused under `legacy: "reject"`. */
   private answerStateless(id: JsonRpcId, method: string, message: Record<string, unknown>, context: RequestContext | undefined): Promise<JsonRpcResponse | undefined> {
-    const header = context?.protocolVersionHeader;
-    const declared = method === "initialize" ? declaredBy(message.params) : undefined;
-    const requested = declared?.requested ?? header;
-    if (this.legacy === "reject" || (method !== "initialize" && header !== undefined && !LEGACY_VERSIONS.includes(header))) {
-      const only = this.legacy === "reject" ? " only (2025-era clients are refused: legacy is \"reject\")" : "";
-      return Promise.resolve(
-        errorResponse(id, {
-          code: JsonRpcErrorCode.UnsupportedProtocolVersion,
-          message: `Unsupported protocol version${typeof requested === "string" ? ` ${requested}` : ""}: this server speaks ${this.versions.join(", ")}${only}`,
-          data: requested === undefined ? { supported: [...this.versions] } : { supported: [...this.versions], requested },
-        }),
-      );
-    }
-    return answerLegacyRequest(
-      this.legacyHost,
-      id,
-      method,
-      message,
-      {
-        protocolVersion: header ?? LEGACY_DEFAULT_VERSION,
-        clientCapabilities: declared?.capabilities ?? {},
-        clientInfo: declared?.clientInfo,
-        logLevel: undefined,
-        session: undefined,
-      },
-      context,
-    );
+    return answerStateless(this.legacyHost, this.versions, id, method, message, context);
   }
 
   private async run(

@@ -36,8 +36,10 @@ export interface SessionLimits {
  */
 export class EventLog {
   readonly stream: number;
-  #events: Array<{ seq: number; text: string }> = [];
+  #events: Array<{ seq: number; text: string; message: JsonRpcMessage }> = [];
   #nextSeq = 0;
+  /** The last event handed to a connection; what comes after it may never have reached the client. */
+  #delivered = -1;
   #writer: HttpStream | undefined;
   #ended = false;
 
@@ -68,9 +70,14 @@ export class EventLog {
     if (this.#ended) return;
     const seq = this.#nextSeq++;
     const text = `id: ${this.stream}-${seq}\nevent: message\ndata: ${JSON.stringify(message)}\n\n`;
-    this.#events.push({ seq, text });
+    this.#events.push({ seq, text, message });
     if (this.#events.length > EVENTS_PER_STREAM) this.#events.shift();
-    this.#write(text, false);
+    if (this.#write(text, false)) this.#delivered = seq;
+  }
+
+  /** The messages logged after the last one a connection took: what a new stream must carry on. */
+  undelivered(): JsonRpcMessage[] {
+    return this.#events.filter((event) => event.seq > this.#delivered).map((event) => event.message);
   }
 
   /** No more events: ends the connection, if one is attached. */
@@ -82,21 +89,24 @@ export class EventLog {
   /** Attaches `writer` after a drop, writes what came after `seq`, and ends it at once if the stream is done. */
   resume(seq: number, writer: HttpStream): void {
     this.#writer = writer;
-    for (const event of this.#events) if (event.seq > seq) this.#write(event.text, false);
+    for (const event of this.#events) if (event.seq > seq && this.#write(event.text, false)) this.#delivered = event.seq;
     if (this.#ended) this.#write("", true);
   }
 
-  #write(text: string, end: boolean): void {
+  /** Writes to the attached connection; true when one took the text. */
+  #write(text: string, end: boolean): boolean {
     const writer = this.#writer;
-    if (writer === undefined) return;
+    if (writer === undefined) return false;
     try {
       if (text !== "") writer.write(text);
       if (end) {
         writer.end();
         this.#writer = undefined;
       }
+      return true;
     } catch {
       this.#writer = undefined; // the connection is gone; the log keeps the events
+      return false;
     }
   }
 }
@@ -151,12 +161,17 @@ export class HttpSession {
     return this.#standalone?.attached === true;
   }
 
-  /** Connects the GET stream; what waited for one is delivered first. */
+  /**
+   * Connects a new GET stream. What never reached the client (kept while no
+   * stream was open, or logged after the last one dropped) is delivered first.
+   */
   listen(writer: HttpStream): void {
+    const previous = this.#standalone;
+    const waiting = [...(previous?.undelivered() ?? []), ...this.#outbox];
+    previous?.end();
+    this.#outbox = [];
     const log = (this.#standalone = this.openStream());
     log.attach(writer);
-    const waiting = this.#outbox;
-    this.#outbox = [];
     for (const message of waiting) log.append(message);
   }
 
@@ -165,10 +180,13 @@ export class HttpSession {
     this.#standalone?.detach();
   }
 
-  /** Sends a message that belongs to no request: on the GET stream, or kept until one opens. */
+  /**
+   * Sends a message that belongs to no request: on the GET stream; into its
+   * log while it is dropped (a resume replays it); kept until one opens.
+   */
   sendUnrelated(message: JsonRpcMessage): void {
     this.lastActive = Date.now();
-    if (this.#standalone?.attached) {
+    if (this.#standalone !== undefined && !this.#standalone.ended) {
       this.#standalone.append(message);
       return;
     }
