@@ -8,7 +8,7 @@ import { CONCURRENCY, RSS_CALLS } from "./catalog.mjs";
  * @property {string} label
  * @property {string} numerator workload id
  * @property {string} denominator workload id
- * @property {"value"|"maxRssBytes"|"rssGrowthBytes"|"cpuMicrosPerOp"} [field] what is compared; `value` by default
+ * @property {"value"|"maxRssBytes"|"rssGrowthBytes"|"cpuMicrosPerOp"|"cpuAboveMs"} [field] what is compared; `value` by default
  * @property {number} [numeratorScale] multiplies the numerator first (2 turns MRTR calls/s into requests/s)
  * @property {number} [atLeast] the budget: the ratio must reach this
  */
@@ -46,6 +46,7 @@ export function comparisons() {
   }
   list.push(
     { id: "coldstart.vsOfficial", label: "cold start above bare node: official / ours (how many times longer theirs takes)", numerator: "coldstart.official", denominator: "coldstart.ours" },
+    { id: "coldstart.vsOfficial.cpu", label: "cold start, CPU time above bare node: official / ours", numerator: "coldstart.official", denominator: "coldstart.ours", field: "cpuAboveMs" },
     { id: "coldstart.legacy.cost", label: "cold start above bare node: ours pinned to 2025-11-25 / ours at 2026-07-28 (the lazy 2025 validators, paid only then)", numerator: "coldstart.ours2025", denominator: "coldstart.ours" },
   );
   list.push(

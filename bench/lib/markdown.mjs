@@ -14,7 +14,7 @@ export const SECTIONS = [
   { group: "rss", title: "Peak RSS, the same MRTR work for both", note: "A fixed number of in-process MRTR calls at c=16 for both SDKs (no warm-up, bounded at 90 s), each repetition in a fresh process; peak RSS is the worker's (client, server and runtime), and the last column is that peak minus the RSS once the workload was set up, before its first call (what the calls themselves cost, without Node and the loaded modules). A count rather than a time window: in a window, the faster SDK does tens of times more calls and allocates that much more garbage, so the figure would penalise speed rather than measure memory per unit of work." },
   { group: "seal", title: "Seal + verify of a 300-byte state", note: "One mint and one verify of a state whose compact JSON is 300 bytes. Ours encrypts (AES-256-GCM, HKDF-derived key); theirs signs only (HMAC-SHA256, WebCrypto). The floor row is node:crypto sealing and opening the same bytes with nothing else: no AES-GCM token on node:crypto can beat it." },
   { group: "validate", title: "Validation of a `tools/call` request and its result", note: "One operation validates the request and the `CallToolResult`." },
-  { group: "coldstart", title: "Cold start: a fresh node that imports server and client, connects in process and finishes one call", note: "Each repetition spawns bare `node -e \"\"` and the cold-start script alternately and reports the median of the paired differences (whole start minus bare node), so load on the machine hits both. Ours: `Client.connect(mcpServer)` with the client's default mode; theirs: their server and client over `InMemoryTransport` (their in-process route); each script closes its client and exits by itself. A separate untimed run under a resolve hook (`workloads/cold-start/record-imports.mjs`) lists the ES modules loaded: the 2025-11-25 validators (`validate/tables-2025.js`) must be absent from a 2026-only run and present once a 2025 session opens." },
+  { group: "coldstart", title: "Cold start: a fresh node that imports server and client, connects in process and finishes one call", note: "Each repetition spawns bare `node -e \"\"` and the cold-start script alternately (both under a 5-line CommonJS preload that reports the process's CPU time on exit) and reports the median of the paired differences (whole start minus bare node), so load on the machine hits both. Ours: `Client.connect(mcpServer)` with the client's default mode; theirs: their server and client over `InMemoryTransport` (their in-process route); each script closes its client and exits by itself. A separate untimed run under a resolve hook (`workloads/cold-start/record-imports.mjs`) lists the ES modules loaded: the 2025-11-25 validators (`validate/tables-2025.js`) must be absent from a 2026-only run and present once a 2025 session opens." },
   { group: "pending", title: "Server heap growth, 10,000 pending exchanges", note: "First round answered, retry never sent; heap measured after two forced collections before and after (node --expose-gc), with warm-up exchanges already in the baseline. Each worker then finishes the last exchange to prove it was resumable." },
 ];
 
@@ -92,7 +92,7 @@ export function renderMarkdown({ environment: env, rows, ratios, budgets }) {
 
 /** The cold-start rows: time above bare node, the whole start, bare node alone, modules loaded, the 2025 validators. */
 function coldStartTable(rows, env) {
-  const header = ["workload", "above bare node (median)", "min … max", "whole start", "bare node", "ES modules loaded", "2025 validators loaded", "peak RSS"];
+  const header = ["workload", "above bare node (median)", "min … max", "CPU time above bare node", "whole start", "bare node", "ES modules loaded", "2025 validators loaded"];
   const lines = [`| ${header.join(" | ")} |`, `|${header.map(() => "---").join("|")}|`];
   for (const row of rows) {
     if (row.error) {
@@ -101,10 +101,13 @@ function coldStartTable(rows, env) {
     }
     const loaded = row.flags === undefined ? "–" : row.flags.tables2025Loaded ? "yes" : "no";
     lines.push(
-      `| ${row.label} | ${formatMillis(row.median)} | ${formatMillis(row.min)} … ${formatMillis(row.max)} | ${formatMillis(row.medianStartMs)} | ${formatMillis(row.medianBareMs)} | ${row.modulesLoaded} | ${loaded} | ${formatBytes(row.medianRss)} |`,
+      `| ${row.label} | ${formatMillis(row.median)} | ${formatMillis(row.min)} … ${formatMillis(row.max)} | ${formatMillis(row.medianCpuAboveMs)} | ${formatMillis(row.medianStartMs)} | ${formatMillis(row.medianBareMs)} | ${row.modulesLoaded} | ${loaded} |`,
     );
   }
-  lines.push("", `${env.coldStartSpawns} timed (bare, cold start) pairs per repetition. Peak RSS is the worker's, which only spawns the processes.`);
+  lines.push(
+    "",
+    `${env.coldStartSpawns} timed (bare, cold start) pairs per repetition. "Above bare node" is wall clock, the figure the budget reads; the CPU column is user + system time every thread of the process used (it reports its own \`process.cpuUsage()\` on exit), which waiting for a core on a loaded machine does not stretch.`,
+  );
   return lines;
 }
 

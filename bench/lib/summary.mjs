@@ -49,7 +49,7 @@ export function summarise({ workloads, samples, failures, environment }) {
     const bottom = byId.get(comparison.denominator);
     if (!top || !bottom) continue;
     const entry = { ...comparison };
-    const field = { maxRssBytes: "rss", rssGrowthBytes: "rssGrowth", cpuMicrosPerOp: "cpu" }[comparison.field] ?? "values";
+    const field = { maxRssBytes: "rss", rssGrowthBytes: "rssGrowth", cpuMicrosPerOp: "cpu", cpuAboveMs: "cpuAboveMs" }[comparison.field] ?? "values";
     if (top.error || bottom.error) {
       entry.unavailable = `${top.error ? comparison.numerator : comparison.denominator} did not run`;
     } else if (!top[field] || !bottom[field]) {
@@ -100,10 +100,12 @@ export function summarise({ workloads, samples, failures, environment }) {
   return { environment, rows, ratios, budgets };
 }
 
-/** Medians of what a cold-start repetition reports beside its figure: the whole start, bare node's, the modules loaded. */
+/** Medians of what a cold-start repetition reports beside its figure: CPU time above bare node, the whole start, bare node's, the modules loaded. */
 function coldStartExtras(reps) {
   if (!reps.every((r) => Number.isFinite(r.startMs) && Number.isFinite(r.bareMs))) return {};
   return {
+    cpuAboveMs: reps.every((r) => Number.isFinite(r.cpuAboveMs)) ? reps.map((r) => r.cpuAboveMs) : undefined,
+    medianCpuAboveMs: reps.every((r) => Number.isFinite(r.cpuAboveMs)) ? median(reps.map((r) => r.cpuAboveMs)) : undefined,
     medianStartMs: median(reps.map((r) => r.startMs)),
     medianBareMs: median(reps.map((r) => r.bareMs)),
     modulesLoaded: median(reps.map((r) => r.modulesLoaded)),

@@ -10,7 +10,10 @@
 // - Streamable HTTP: the same handler behind `node:http`, the parsed body
 //   handed over as `parsedBody` (their documented shortcut for a framework
 //   that already parsed JSON), the client on the same keep-alive node:http
-//   fetch as ours (their transport's `fetch` option; see ../lib/keepalive-fetch.mjs).
+//   fetch as ours (their transport's `fetch` option; see ../lib/keepalive-fetch.mjs);
+// - the 2025 path: `InMemoryTransport` in process, and over HTTP one
+//   `WebStandardStreamableHTTPServerTransport` with `sessionIdGenerator` per
+//   session behind the same bridge; a tool asks mid-call with `elicitInput`.
 import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
 import {
