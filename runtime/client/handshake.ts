@@ -43,6 +43,16 @@ export interface HandshakeInput {
 
 const LEGACY: ReadonlySet<string> = new Set(LEGACY_PROTOCOL_VERSIONS);
 
+/** How long `initialized` waits for the server to answer the event stream's GET: a server slow to flush stream headers must not stall every connect. */
+const EVENT_STREAM_WAIT_MS = 500;
+
+/** Waits for `promise`, at most `ms`. */
+async function settledWithin(promise: Promise<void>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([promise, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
+}
+
 /** True for a handshake-era version this client speaks. */
 export function isLegacyVersion(version: unknown): version is string {
   return typeof version === "string" && LEGACY.has(version);
@@ -104,8 +114,11 @@ async function handshake(connection: Connection, input: HandshakeInput, offered:
   connection.agree(agreed);
   // Before `initialized`: over HTTP every message after initialize carries the agreed version header.
   connection.transport.useProtocolVersion?.(agreed);
+  // The event stream opens before `initialized`, because a server may ask (roots/list) the moment it is
+  // initialized, and one without an event store drops what it sends while no stream is open.
+  const listening = connection.transport.openEventStream?.();
+  if (listening !== undefined) await settledWithin(listening, EVENT_STREAM_WAIT_MS);
   await connection.notify("notifications/initialized");
-  connection.transport.openEventStream?.();
   return {
     serverInfo: asImplementation(result.serverInfo),
     capabilities: isObject(result.capabilities) ? result.capabilities : {},

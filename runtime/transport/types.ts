@@ -171,8 +171,10 @@ export interface ClientTransport {
    * (HTTP: opens the GET event stream and keeps it open while the server
    * offers it). Transports whose wire always carries them (stdio) leave
    * this undefined.
+   *
+   * @returns a promise that settles (never rejects) once the server answered the opening attempt.
    */
-  openEventStream?(): void;
+  openEventStream?(): Promise<void>;
   /**
    * Forgets a 2025 session the server no longer knows (HTTP: after a 404 to
    * its `Mcp-Session-Id`), so the next `initialize` starts a new one.

@@ -143,17 +143,26 @@ export class EventStreamListener {
   readonly #host: StreamHost;
   readonly #onMessage: (message: unknown) => void;
   readonly #controller = new AbortController();
+  #answered: (() => void) | undefined;
 
   constructor(host: StreamHost, onMessage: (message: unknown) => void) {
     this.#host = host;
     this.#onMessage = onMessage;
   }
 
-  /** Starts listening in the background. */
-  start(): void {
-    void this.#run().catch((error: unknown) => {
-      if (!this.#controller.signal.aborted) this.#host.warn(`The server's event stream stopped: ${reasonOf(error)}`);
-    });
+  /**
+   * Starts listening in the background.
+   *
+   * @returns a promise that settles (never rejects) once the server answered the first GET, or it failed.
+   */
+  start(): Promise<void> {
+    const answered = new Promise<void>((resolve) => (this.#answered = resolve));
+    void this.#run()
+      .catch((error: unknown) => {
+        if (!this.#controller.signal.aborted) this.#host.warn(`The server's event stream stopped: ${reasonOf(error)}`);
+      })
+      .finally(() => this.#answered?.());
+    return answered;
   }
 
   /** Stops listening and cancels the open connection, if any. Idempotent. */
@@ -174,7 +183,7 @@ export class EventStreamListener {
     while (!signal.aborted) {
       let outcome: StreamOutcome | undefined;
       try {
-        const response = await this.#host.open(lastEventId, signal);
+        const response = await this.#host.open(lastEventId, signal).finally(() => this.#answered?.());
         const verdict = this.#judge(response);
         if (verdict === "stop") {
           this.#controller.abort(new Error("The server offers no event stream."));

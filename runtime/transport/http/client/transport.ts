@@ -153,11 +153,13 @@ export class StreamableHttpClientTransport implements ClientTransport {
    * same handlers as those on response streams. Does nothing before a
    * 2025-era version is agreed, after `close()`, or if the server answered a
    * previous attempt with 405 (it offers no stream).
+   *
+   * @returns a promise that settles (never rejects) once the server answered the first GET.
    */
-  openEventStream(): void {
-    if (this.#closed || !this.#session.legacy || (this.#listener !== undefined && !this.#listener.stopped)) return;
+  openEventStream(): Promise<void> {
+    if (this.#closed || !this.#session.legacy || (this.#listener !== undefined && !this.#listener.stopped)) return Promise.resolve();
     this.#listener = new EventStreamListener(this.#streamHost, (message) => this.#messages.dispatch(message, undefined, undefined));
-    this.#listener.start();
+    return this.#listener.start();
   }
 
   /** Forgets a session the server lost (stops its GET stream), so the next `initialize` starts a new one. */
