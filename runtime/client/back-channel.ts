@@ -16,17 +16,31 @@ import type { JsonObject } from "./protocol.js";
 /** The 2025-11-25 tables, loaded on the first request a server sends: a modern-only client never pays for them. */
 let tables2025: Promise<{ checkParams: (tables: RevisionTables, method: string, params: unknown) => ValidationResult; tables: RevisionTables }> | undefined;
 
-function paramsCheck(method: string, params: unknown): Promise<ValidationResult> {
+function loadTables() {
   tables2025 ??= Promise.all([import("../validate/core.js"), import("../validate/tables-2025.js")]).then(([core, revision]) => ({
     checkParams: core.checkParams,
     tables: revision.TABLES_2025,
   }));
-  return tables2025.then(({ checkParams, tables }) => checkParams(tables, method, params));
+  return tables2025;
 }
 
-/** Installs the answering of a 2025-era server's requests on `transport`, where it can carry them. @internal */
+function paramsCheck(method: string, params: unknown): Promise<ValidationResult> {
+  return loadTables().then(({ checkParams, tables }) => checkParams(tables, method, params));
+}
+
+/**
+ * Installs the answering of a 2025-era server's requests on `transport`,
+ * where it can carry them, and starts loading the 2025 validators, so the
+ * server's first request does not wait for them.
+ *
+ * @internal
+ */
 export function installBackChannel(transport: ClientTransport, callbacks: InputCallbacks): void {
-  transport.setServerRequestHandler?.((request) => answerServerRequest(request, callbacks));
+  if (transport.setServerRequestHandler === undefined) return;
+  transport.setServerRequestHandler((request) => answerServerRequest(request, callbacks));
+  loadTables().catch(() => {
+    // Reported by the first request that needs them.
+  });
 }
 
 const reply = (request: JsonRpcRequest, result: JsonObject): JsonRpcResponse => ({ jsonrpc: "2.0", id: request.id, result });
