@@ -27,7 +27,7 @@ export type TokenProvider = () => string | undefined | Promise<string | undefine
 export interface HttpClientTransportOptions {
   /** The `fetch` to use (for proxies, test doubles, custom agents). Default: global `fetch`. */
   fetch?: typeof fetch;
-  /** Extra headers sent on every POST. */
+  /** Extra headers sent on every request (POST, and a 2025 session's GET and DELETE). */
   headers?: Record<string, string>;
   /** A bearer token, or a function returning the current one (called per request). */
   token?: string | TokenProvider;
