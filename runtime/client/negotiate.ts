@@ -110,7 +110,7 @@ async function probe(input: NegotiationInput, pinned: boolean): Promise<Negotiat
   if (!listed.includes(MODERN_PROTOCOL_VERSION)) {
     const legacy = bestLegacy(listed);
     // A result without versions is no DiscoverResult: a handshake-era server answered an unknown method loosely.
-    if (!pinned && (legacy !== undefined || listed.length === 0)) return initializeLegacy(input, legacy ?? LEGACY_PROTOCOL_VERSIONS[0]!, modern.lastIssuedId);
+    if (!pinned && (legacy !== undefined || listed.length === 0)) return initializeLegacy(input, legacy ?? LEGACY_PROTOCOL_VERSIONS[0], modern.lastIssuedId);
     throw new ProtocolVersionUnsupported(
       `The server's server/discover lists ${listed.join(", ") || "no versions"}, not ${MODERN_PROTOCOL_VERSION}.` +
         (pinned ? ` Use mode: "auto" to fall back to an older version.` : ` This client speaks ${SPOKEN}.`),
@@ -146,11 +146,11 @@ async function fallBack(input: NegotiationInput, error: unknown, timedOut: boole
   if (error instanceof McpError || timedOut || isLegacyHttpRejection(error)) {
     // A stdio child killed by the probe (or gone quiet) is started again for the handshake.
     await input.transport.reopen?.();
-    return initializeLegacy(input, LEGACY_PROTOCOL_VERSIONS[0]!, lastId);
+    return initializeLegacy(input, LEGACY_PROTOCOL_VERSIONS[0], lastId);
   }
   if (input.transport.reopen !== undefined && (await input.transport.reopen())) {
     // The probe made a stdio server exit: that is a handshake-era server too.
-    return initializeLegacy(input, LEGACY_PROTOCOL_VERSIONS[0]!, lastId);
+    return initializeLegacy(input, LEGACY_PROTOCOL_VERSIONS[0], lastId);
   }
   throw error;
 }

@@ -55,7 +55,7 @@ export type ListRootsRequestParams = InputRequestMap["roots/list"]["params"];
 export const MODERN_PROTOCOL_VERSION = MODERN_VERSIONS[0] as "2026-07-28";
 
 /** Handshake-era revisions this client can fall back to (newest first). */
-export const LEGACY_PROTOCOL_VERSIONS = LEGACY_VERSIONS as readonly ("2025-11-25" | "2025-06-18" | "2025-03-26")[];
+export const LEGACY_PROTOCOL_VERSIONS = LEGACY_VERSIONS as unknown as readonly ["2025-11-25", "2025-06-18", "2025-03-26"];
 
 /** Reserved `_meta` keys of the per-request envelope (2026-07-28, basic/index). */
 export const MetaKey = {

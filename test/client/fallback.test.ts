@@ -6,7 +6,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "mcp-roundtrip";
-import { Client, ProtocolVersionUnsupported } from "mcp-roundtrip/client";
+import { Client, LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSION, ProtocolVersionUnsupported } from "mcp-roundtrip/client";
+import { LEGACY_VERSIONS, MODERN_VERSIONS } from "../../runtime/transport/era.js";
 import { root } from "./ensure-built.js";
 
 type Reply = (request: JsonRpcRequest) => JsonRpcResponse | Promise<JsonRpcResponse> | undefined;
@@ -48,6 +49,14 @@ function legacyTransport(reply: Reply = () => undefined) {
 const methods = (sent: Array<{ method: string }>) => sent.map((message) => message.method);
 const initializeOf = (sent: Array<JsonRpcRequest | JsonRpcNotification>) =>
   sent.find((message) => message.method === "initialize") as JsonRpcRequest & { params: { protocolVersion: string; capabilities: Record<string, unknown> } };
+
+describe("the versions this client speaks", () => {
+  it("are the package's one list (transport/era.ts), with the literal types the API promises", () => {
+    expect(MODERN_PROTOCOL_VERSION).toBe(MODERN_VERSIONS[0]);
+    expect(LEGACY_PROTOCOL_VERSIONS).toEqual(["2025-11-25", "2025-06-18", "2025-03-26"]);
+    expect(LEGACY_PROTOCOL_VERSIONS).toBe(LEGACY_VERSIONS);
+  });
+});
 
 describe("what a probe answer means", () => {
   it("falls back to initialize when server/discover answers {} or lists no versions", async () => {
