@@ -1,8 +1,11 @@
 // Conformance step of `npm test`: runs the official MCP conformance suite
 // (@modelcontextprotocol/conformance, pinned in tools/conformance) against the
 // everything-server and everything-client examples, with the 2026-07-28
-// requirement set; the client also runs the 2025-11-25 set. The CLI runs under the Node 22 pinned there; the examples
-// run under this Node (the SDK supports Node 20), from the built dist/.
+// requirement set; the server leg also runs the 2025-11-25 set against the same
+// running server, since one endpoint serves both generations, and the client
+// leg runs the 2025-11-25 set too. The CLI runs under the Node 22 pinned
+// there; the examples run under this Node (the SDK supports Node 20), from
+// the built dist/.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -14,6 +17,10 @@ const tools = join(root, "tools/conformance");
 const cli = join(tools, "node_modules/@modelcontextprotocol/conformance/dist/index.js");
 const node22 = join(tools, "node_modules/node/bin/node");
 const revision = "2026-07-28";
+/** Requirement sets the server leg runs, each at its own wire version, against one server process. */
+const serverRevisions = [revision, "2025-11-25"];
+/** The requirement sets the client leg runs: the everything-client speaks each one's lifecycle. */
+const clientRevisions = [revision, "2025-11-25"];
 const serverMain = join(root, "dist/examples/everything-server/main.js");
 const clientMain = "dist/examples/everything-client/main.js";
 
@@ -34,8 +41,8 @@ const version = spawnSync(node22, ["--version"], { encoding: "utf8" }).stdout.tr
 console.error(`conformance: CLI under Node ${version}, examples under Node ${process.version}`);
 
 /** Scenario names a requirement set (by default the 2026-07-28 one) lists for one leg. */
-function required(leg, rev = revision) {
-  const yaml = readFileSync(join(tools, `node_modules/@modelcontextprotocol/conformance/requirements/${rev}.yaml`), "utf8");
+function required(leg, set = revision) {
+  const yaml = readFileSync(join(tools, `node_modules/@modelcontextprotocol/conformance/requirements/${set}.yaml`), "utf8");
   const names = [];
   let inLeg = false;
   for (const line of yaml.split("\n")) {
@@ -48,24 +55,24 @@ function required(leg, rev = revision) {
   return names;
 }
 
-/** Per-scenario check counts from the CLI's summary lines (`✓ name: 3 passed, 0 failed`). */
-function summarize(output, leg) {
+/** Per-scenario check counts from the CLI's summary lines (`✓ name: 3 passed, 0 failed`); `label` names the leg in what it prints. */
+function summarize(output, leg, set = revision, label = leg) {
   const scores = new Map();
   for (const match of output.matchAll(/^([✓✗]) (\S+): (\d+) passed, (\d+) failed(?:, (\d+) warnings)?/gm)) {
     scores.set(match[2], { ok: match[1] === "✓", passed: Number(match[3]), failed: Number(match[4]), warnings: Number(match[5] ?? 0) });
   }
-  const scored = required(leg);
+  const scored = required(leg, set);
   const missing = scored.filter((name) => !scores.has(name));
   const passing = scored.filter((name) => scores.get(name)?.ok);
   const checks = scored.reduce((sum, name) => sum + (scores.get(name)?.passed ?? 0), 0);
   const failedChecks = scored.reduce((sum, name) => sum + (scores.get(name)?.failed ?? 0), 0);
   console.error(
-    `conformance ${leg}: ${passing.length}/${scored.length} required scenarios pass (${checks} checks passed, ${failedChecks} failed)`,
+    `conformance ${label}: ${passing.length}/${scored.length} required scenarios pass (${checks} checks passed, ${failedChecks} failed)`,
   );
   for (const name of scored.filter((n) => !scores.get(n)?.ok)) console.error(`  ✗ ${name}${missing.includes(name) ? " (did not run)" : ""}`);
   // Visibility only: extensions and scenarios added after the release never count.
   const unscored = /Not scored for [^\n]*\n((?: {2}[✓✗][^\n]*\n?)*)/.exec(output);
-  if (unscored) console.error(`conformance ${leg}, not scored:\n${unscored[1].trimEnd()}`);
+  if (unscored) console.error(`conformance ${label}, not scored:\n${unscored[1].trimEnd()}`);
   return passing.length === scored.length;
 }
 
@@ -164,16 +171,18 @@ let ok = true;
 try {
   const server = await startServer();
   try {
-    const run = await runCli(["server", "--url", server.url, "--requirements", revision, "-o", join(results, "server")], "server");
-    ok = summarize(run.output, "server") && run.code === 0 && ok;
+    for (const set of serverRevisions) {
+      const label = `server ${set}`;
+      const run = await runCli(["server", "--url", server.url, "--requirements", set, "-o", join(results, "server", set)], label);
+      ok = summarize(run.output, "server", set, label) && run.code === 0 && ok;
+    }
   } finally {
     server.child.kill();
   }
   // The runner splits --command on spaces and appends the server URL.
   const command = `${process.execPath} ${clientMain}`;
   if (command.split(" ").length !== 2) fail(`the Node path contains a space, which the conformance runner cannot pass: ${process.execPath}`);
-  ok = (await clientLeg(command, revision)) && ok;
-  ok = (await clientLeg(command, "2025-11-25")) && ok;
+  for (const set of clientRevisions) ok = (await clientLeg(command, set)) && ok;
 } catch (error) {
   fail(error instanceof Error ? error.message : String(error));
 } finally {

@@ -1,9 +1,11 @@
 /**
  * The "everything" server: every fixture the MCP conformance suite's server
- * scenarios (2026-07-28) look for, built with the public API of
- * mcp-roundtrip only. Run it with `main.ts` (HTTP or stdio).
+ * scenarios look for, for both generations on one endpoint (2026-07-28, and
+ * 2025-11-25 sessions), built with the public API of mcp-roundtrip only.
+ * Run it with `main.ts` (HTTP or stdio).
  */
-import { inputRequired, McpServer, MetaKey, type ServerRequestContext } from "mcp-roundtrip/server";
+import { elicit, inputRequired, McpServer, sample, type ServerRequestContext } from "mcp-roundtrip/server";
+import type { LoggingLevel } from "mcp-roundtrip/types";
 
 /** A 1×1 red PNG. */
 export const TEST_IMAGE_BASE64 =
@@ -12,8 +14,6 @@ export const TEST_IMAGE_BASE64 =
 export const TEST_AUDIO_BASE64 = "UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAAB9AAACABAAZGF0YQIAAAA=";
 
 const NO_ARGS = { type: "object", properties: {} } as const;
-
-const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;
 
 const text = (value: string) => ({ content: [{ type: "text" as const, text: value }] });
 
@@ -57,15 +57,78 @@ const askCapital = {
 
 const askRoots = { method: "roots/list" as const, params: {} };
 
+/** What `test_elicitation` asks for (the tools-call-elicitation scenario answers both fields). */
+const contactForm = {
+  type: "object",
+  properties: {
+    username: { type: "string", description: "User's response" },
+    email: { type: "string", description: "User's email address" },
+  },
+  required: ["username", "email"],
+} as const;
+
+/** One field of each primitive type, each with a default (SEP-1034). */
+const defaultsForm = {
+  type: "object",
+  properties: {
+    name: { type: "string", description: "User name", default: "John Doe" },
+    age: { type: "integer", description: "User age", default: 30 },
+    score: { type: "number", description: "User score", default: 95.5 },
+    status: { type: "string", description: "User status", enum: ["active", "inactive", "pending"], default: "active" },
+    verified: { type: "boolean", description: "Verification status", default: true },
+  },
+} as const;
+
+/** The five enum shapes of SEP-1330: untitled and titled single-select, the legacy `enumNames`, untitled and titled multi-select. */
+const enumsForm = {
+  type: "object",
+  properties: {
+    untitledSingle: { type: "string", title: "Untitled single-select", enum: ["option1", "option2", "option3"] },
+    titledSingle: {
+      type: "string",
+      title: "Titled single-select",
+      oneOf: [
+        { const: "value1", title: "First Option" },
+        { const: "value2", title: "Second Option" },
+        { const: "value3", title: "Third Option" },
+      ],
+    },
+    legacyEnum: {
+      type: "string",
+      title: "Legacy titled enum",
+      enum: ["opt1", "opt2", "opt3"],
+      enumNames: ["Option One", "Option Two", "Option Three"],
+    },
+    untitledMulti: { type: "array", title: "Untitled multi-select", items: { type: "string", enum: ["option1", "option2", "option3"] } },
+    titledMulti: {
+      type: "array",
+      title: "Titled multi-select",
+      items: {
+        anyOf: [
+          { const: "value1", title: "First Choice" },
+          { const: "value2", title: "Second Choice" },
+          { const: "value3", title: "Third Choice" },
+        ],
+      },
+    },
+  },
+} as const;
+
+/** How the elicitation tools report what the user did, whichever generation asked. */
+function describeElicitation(answer: { action: string; content?: unknown }): string {
+  return `Elicitation completed: action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`;
+}
+
+/** The resource the subscription scenarios watch; `test_touch_watched_resource` changes it. */
+const WATCHED_RESOURCE = "test://watched-resource";
+
 /**
- * Sends `notifications/message` only when the request asked for logs at or
- * below `level`: without `_meta` logLevel a 2026-07-28 server stays silent.
+ * Sends a `notifications/message`. No level check here: `sendNotification`
+ * drops it below the level the client asked for (`ctx.logLevel`: the
+ * request's `_meta` level over 2026-07-28, `logging/setLevel` in a 2025
+ * session), and over 2026-07-28 sends none when no level was asked.
  */
-async function log(ctx: ServerRequestContext, level: (typeof LOG_LEVELS)[number], data: string): Promise<void> {
-  const wanted = ctx.meta[MetaKey.logLevel];
-  if (typeof wanted !== "string") return;
-  const threshold = LOG_LEVELS.indexOf(wanted as (typeof LOG_LEVELS)[number]);
-  if (threshold === -1 || LOG_LEVELS.indexOf(level) < threshold) return;
+async function log(ctx: ServerRequestContext, level: LoggingLevel, data: string): Promise<void> {
   await ctx.sendNotification({ jsonrpc: "2.0", method: "notifications/message", params: { level, logger: "everything-server", data } });
 }
 
@@ -75,7 +138,8 @@ async function log(ctx: ServerRequestContext, level: (typeof LOG_LEVELS)[number]
  * @param options.name - server name (also the audience of its sealed state)
  */
 export function createEverythingServer(options: { name?: string } = {}): McpServer {
-  const mcp = new McpServer({ name: options.name ?? "mcp-roundtrip-everything-server", version: "1.0.0" });
+  // `logging`: the logging tools send notifications/message, and a server that does must declare it (2025 clients ask for a level only then).
+  const mcp = new McpServer({ name: options.name ?? "mcp-roundtrip-everything-server", version: "1.0.0" }, { capabilities: { logging: {} } });
 
   // ---- content tools ----
   mcp.tool("test_simple_text", { description: "Returns simple text content", inputSchema: NO_ARGS }, () =>
@@ -250,6 +314,66 @@ export function createEverythingServer(options: { name?: string } = {}): McpServ
     return inputRequired({ inputRequests: { capital_question: askCapital } });
   });
 
+  // ---- asking the client through declared needs ----
+  // One handler per tool for both generations: over 2026-07-28 the SDK turns
+  // the need into an InputRequiredResult, in a 2025 session it sends the real
+  // sampling/createMessage or elicitation/create and waits for the answer.
+  mcp.tool(
+    "test_sampling",
+    {
+      description: "Asks the client's model to answer a prompt",
+      inputSchema: { type: "object", properties: { prompt: { type: "string", description: "The prompt to send to the LLM" } }, required: ["prompt"] },
+      needs: (need) =>
+        need.add("completion", (args) =>
+          sample({ messages: [{ role: "user", content: { type: "text", text: String(args.prompt) } }], maxTokens: 100 }),
+        ),
+    },
+    (_args, { completion }) => {
+      const reply = completion.content;
+      return text(`LLM response: ${!Array.isArray(reply) && reply.type === "text" ? reply.text : JSON.stringify(reply)}`);
+    },
+  );
+  mcp.tool(
+    "test_elicitation",
+    {
+      description: "Asks the user for a username and an email address",
+      inputSchema: { type: "object", properties: { message: { type: "string", description: "The message to show the user" } }, required: ["message"] },
+      needs: (need) => need.add("contact", (args) => elicit({ message: String(args.message), schema: contactForm })),
+    },
+    (_args, { contact }) => text(`User response: action=${contact.action}, content=${JSON.stringify(contact.content ?? {})}`),
+  );
+  mcp.tool(
+    "test_elicitation_sep1034_defaults",
+    {
+      description: "Asks for a form whose every field has a default (SEP-1034)",
+      inputSchema: NO_ARGS,
+      needs: (need) => need.add("profile", () => elicit({ message: "Please review your profile; every field has a default", schema: defaultsForm })),
+    },
+    (_args, { profile }) => text(describeElicitation(profile)),
+  );
+  mcp.tool(
+    "test_elicitation_sep1330_enums",
+    {
+      description: "Asks for a form with every enum shape (SEP-1330)",
+      inputSchema: NO_ARGS,
+      needs: (need) => need.add("choices", () => elicit({ message: "Please pick from each list", schema: enumsForm })),
+    },
+    (_args, { choices }) => text(describeElicitation(choices)),
+  );
+
+  // ---- subscriptions ----
+  let watchedVersion = 0;
+  mcp.tool(
+    "test_touch_watched_resource",
+    { description: `Changes ${WATCHED_RESOURCE} and tells its subscribers`, inputSchema: NO_ARGS },
+    () => {
+      watchedVersion += 1;
+      // 2025 sessions subscribed with resources/subscribe hear notifications/resources/updated.
+      mcp.resourceUpdated(WATCHED_RESOURCE);
+      return text(`${WATCHED_RESOURCE} is now at version ${watchedVersion}`);
+    },
+  );
+
   // ---- JSON Schema 2020-12 keywords survive registration and tools/list ----
   mcp.tool(
     "json_schema_2020_12_tool",
@@ -335,6 +459,9 @@ export function createEverythingServer(options: { name?: string } = {}): McpServ
   }));
   mcp.resource("test://static-binary", { name: "Static binary", description: "A static binary resource (PNG)", mimeType: "image/png" }, (uri) => ({
     contents: [{ uri, mimeType: "image/png", blob: TEST_IMAGE_BASE64 }],
+  }));
+  mcp.resource(WATCHED_RESOURCE, { name: "Watched resource", description: "A resource to subscribe to; test_touch_watched_resource changes it", mimeType: "text/plain" }, (uri) => ({
+    contents: [{ uri, mimeType: "text/plain", text: `Watched resource, version ${watchedVersion}` }],
   }));
   mcp.resource(
     "test://template/{id}/data",

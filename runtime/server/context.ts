@@ -1,6 +1,6 @@
 import type { JsonRpcId, JsonRpcNotification } from "../jsonrpc/messages.js";
 import type { AuthInfo, RequestContext } from "../transport/types.js";
-import type { ClientCapabilities, Implementation, InputResponses } from "../../generated/2026-07-28/index.js";
+import type { ClientCapabilities, Implementation, InputResponses, LoggingLevel } from "../../generated/2026-07-28/index.js";
 import { principalOf } from "../state/index.js";
 import type { RequestMeta } from "./meta.js";
 
@@ -21,6 +21,14 @@ export interface ServerRequestContext {
   readonly clientInfo: Implementation | undefined;
   /** The request's whole `_meta` (progress token, trace context, vendor keys). */
   readonly meta: Readonly<Record<string, unknown>>;
+  /**
+   * The least severe log level the client wants `notifications/message` for:
+   * the request's `_meta` level (2026-07-28), or the session's
+   * `logging/setLevel` (2025). `undefined` when it asked for none; then a
+   * 2026-07-28 request gets no log messages at all, while a 2025 session gets
+   * every level. `sendNotification` applies this filter for you.
+   */
+  readonly logLevel: LoggingLevel | undefined;
   /** The verified identity the transport attached, if it authenticated the caller. */
   readonly authInfo: AuthInfo | undefined;
   /** The principal string request state is bound to, derived from `authInfo`; `undefined` when unauthenticated. */
@@ -33,9 +41,21 @@ export interface ServerRequestContext {
   readonly requestState: string | undefined;
   /**
    * Sends a notification related to this request (progress, log message).
-   * Resolves without sending when the transport has no channel for it.
+   * Resolves without sending when the transport has no channel for it, and
+   * drops a `notifications/message` below the level the client asked for
+   * (see {@link ServerRequestContext.logLevel}).
    */
   sendNotification(notification: JsonRpcNotification): Promise<void>;
+}
+
+/** Syslog severities, least severe first (RFC 5424, as the logging utility orders them). */
+const LOG_RANK: Readonly<Record<LoggingLevel, number>> = Object.freeze({
+  debug: 0, info: 1, notice: 2, warning: 3, error: 4, critical: 5, alert: 6, emergency: 7,
+});
+
+/** True for one of the eight protocol log levels. @internal */
+export function isLoggingLevel(value: unknown): value is LoggingLevel {
+  return typeof value === "string" && Object.hasOwn(LOG_RANK, value);
 }
 
 /**
@@ -51,6 +71,7 @@ export class RequestContextImpl implements ServerRequestContext {
   readonly clientCapabilities: ClientCapabilities;
   readonly clientInfo: Implementation | undefined;
   readonly meta: Readonly<Record<string, unknown>>;
+  readonly logLevel: LoggingLevel | undefined;
   readonly authInfo: AuthInfo | undefined;
   inputResponses: InputResponses | undefined;
   requestState: string | undefined;
@@ -63,6 +84,8 @@ export class RequestContextImpl implements ServerRequestContext {
   private principalComputed = false;
   private principalValue: string | undefined;
   private detach: (() => void) | undefined;
+  /** Whether log messages flow when no level was asked for (2025 sessions: yes; 2026-07-28: never). */
+  private readonly logsWithoutLevel: boolean;
 
   constructor(requestId: JsonRpcId, method: string, meta: RequestMeta, transport: RequestContext | undefined) {
     this.requestId = requestId;
@@ -71,6 +94,8 @@ export class RequestContextImpl implements ServerRequestContext {
     this.clientCapabilities = meta.clientCapabilities;
     this.clientInfo = meta.clientInfo;
     this.meta = meta.raw;
+    this.logLevel = meta.logLevel;
+    this.logsWithoutLevel = meta.logsWithoutLevel === true;
     this.transport = transport;
     this.authInfo = transport?.authInfo;
   }
@@ -107,7 +132,16 @@ export class RequestContextImpl implements ServerRequestContext {
 
   async sendNotification(notification: JsonRpcNotification): Promise<void> {
     const send = this.transport?.sendNotification;
-    if (send !== undefined && !this.isCancelled) await send(notification);
+    if (send === undefined || this.isCancelled) return;
+    if (notification.method === "notifications/message" && !this.wantsLog(notification.params?.level)) return;
+    await send(notification);
+  }
+
+  private wantsLog(level: unknown): boolean {
+    if (this.logLevel === undefined) return this.logsWithoutLevel;
+    const rank = LOG_RANK[level as LoggingLevel];
+    // An unknown level is not ours to drop: the result validator or the client judges it.
+    return rank === undefined || rank >= LOG_RANK[this.logLevel];
   }
 
   /** True once the client cancelled with `notifications/cancelled`: the spec asks for no response then. */

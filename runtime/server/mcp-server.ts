@@ -1,7 +1,6 @@
 import { JsonRpcErrorCode, McpError } from "../jsonrpc/errors.js";
 import type { JsonRpcResponse } from "../jsonrpc/messages.js";
-import type { MessageHandler, RequestContext } from "../transport/types.js";
-import { RequestStateSecurity } from "../state/index.js";
+import type { LegacyMode, RequestContext, ServerSession, SessionHost, SessionPeer } from "../transport/types.js";
 import type { Implementation, ServerCapabilities } from "../../generated/2026-07-28/index.js";
 import { PromptRegistry, type PromptConfig, type PromptHandler } from "./registry/prompts.js";
 import {
@@ -14,7 +13,8 @@ import { ToolRegistry, type ToolConfig, type ToolHandler } from "./registry/tool
 import { withDependencies, type DependentToolHandler, type NeedsOption, type ToolNeeds } from "./dependencies/tool.js";
 import type { DependentPromptHandler, DependentTemplateResourceHandler, PromptNeeds, ResourceNeeds } from "./dependencies/handlers.js";
 import { Server, type ServerOptions } from "./server.js";
-import { requestStateBoundary, type RequestStateSealer } from "./state-boundary.js";
+import type { RequestStateSealer } from "./state-boundary.js";
+import { sealingBoundary } from "./sealing-policy.js";
 import { UriTemplate, type UriTemplateVariables } from "./uri-template.js";
 import type { SchemaCompiler } from "./json-schema.js";
 import type { ServerRequestContext } from "./context.js";
@@ -46,27 +46,6 @@ export interface McpServerOptions extends Omit<ServerOptions, "capabilities"> {
 // Lists of an McpServer are the same for every caller (reads may not be); ttl 0 because registrations may change.
 const PUBLIC = Object.freeze({ ttlMs: 0, cacheScope: "public" as const });
 
-// Names too common to tell one service from another: as an audience they would let a
-// token minted by some other "mcp-server" sharing the key verify here.
-const GENERIC_NAMES: ReadonlySet<string> = new Set([
-  "", "mcp", "server", "mcpserver", "mcpservice", "service", "app", "default", "unnamed", "untitled",
-  "test", "example", "demo", "myserver", "myapp", "localhost", "fastmcp", "mcpserverapp",
-]);
-
-/**
- * True for a server name distinctive enough to serve as the audience of
- * sealed request state.
- * @internal
- */
-export function isDistinctiveName(name: string): boolean {
-  return !GENERIC_NAMES.has(name.toLowerCase().replace(/[^a-z0-9]/g, ""));
-}
-
-function audienceOf(security: RequestStateSealer): string | undefined {
-  const audience = (security as { audience?: unknown }).audience;
-  return typeof audience === "string" && audience.length > 0 ? audience : undefined;
-}
-
 /**
  * The high-level MCP server: register tools, prompts and resources; the
  * protocol, argument validation and request-state sealing are handled for
@@ -89,7 +68,7 @@ function audienceOf(security: RequestStateSealer): string | undefined {
  * });
  * ```
  */
-export class McpServer implements MessageHandler {
+export class McpServer implements SessionHost {
   /** The low-level server underneath, for `use(...)` and inspection. */
   readonly server: Server;
   private readonly tools: ToolRegistry;
@@ -134,39 +113,7 @@ export class McpServer implements MessageHandler {
         capabilities: () => this.capabilities(),
       },
     );
-    const name = this.server.serverInfo.name;
-    if (
-      requestStateSecurity !== undefined &&
-      (typeof requestStateSecurity !== "object" || requestStateSecurity === null ||
-        typeof requestStateSecurity.mint !== "function" || typeof requestStateSecurity.verify !== "function")
-    ) {
-      throw new TypeError(
-        "McpServer: requestStateSecurity must be a RequestStateSecurity (or an object with mint and verify), " +
-          "e.g. new RequestStateSecurity({ keys: [secret] }); omit it for a per-process key",
-      );
-    }
-    let security = requestStateSecurity;
-    if (security === undefined) {
-      const logger = serverOptions.logger;
-      // Rejections are reported where the rest of this server's diagnostics go.
-      security = RequestStateSecurity.ephemeral(logger === undefined ? {} : { logger: { warn: (message, rejection) => logger.warn(message, { ...rejection }) } });
-    } else if (audience === undefined && audienceOf(security) === undefined && !isDistinctiveName(name)) {
-      throw new TypeError(
-        `McpServer: an explicit requestStateSecurity needs a distinctive server name or an audience, and ${JSON.stringify(name)} is neither. ` +
-          "Sealed state is bound to that audience so that another service sharing your key cannot replay its tokens here: " +
-          'name the server (new McpServer({ name: "billing-api", version }) ) or set an audience (in RequestStateSecurity({ ..., audience }) or McpServer options).',
-      );
-    }
-    const ownAudience = audienceOf(security);
-    if (audience !== undefined && ownAudience !== undefined && audience !== ownAudience) {
-      // The security's audience always wins inside verify/mint, so the option would be silently ignored.
-      throw new TypeError(
-        `McpServer: audience ${JSON.stringify(audience)} contradicts the requestStateSecurity's own audience ${JSON.stringify(ownAudience)}; ` +
-          "set it in one place only (or make them equal)",
-      );
-    }
-    const boundAudience = audience ?? (audienceOf(security) === undefined && name.length > 0 ? name : undefined);
-    this.server.use(requestStateBoundary(security, boundAudience === undefined ? {} : { audience: boundAudience }));
+    this.server.use(sealingBoundary(requestStateSecurity, audience, this.server.serverInfo.name, serverOptions.logger));
   }
 
   /**
@@ -197,6 +144,7 @@ export class McpServer implements MessageHandler {
     const needs = typeof config === "object" && config !== null ? config.needs : undefined;
     const body = needs === undefined ? (handler as ToolHandler) : (withDependencies(name, needs, handler as DependentToolHandler<any, any>) as ToolHandler);
     this.tools.register(name, config, body);
+    this.server.sendListChanged("tools");
     return this;
   }
 
@@ -229,6 +177,7 @@ export class McpServer implements MessageHandler {
         ? (handler as PromptHandler)
         : (withDependencies({ kind: "prompt", name }, needs, handler as DependentPromptHandler<any, any>) as PromptHandler);
     this.prompts.register(name, config, body);
+    this.server.sendListChanged("prompts");
     return this;
   }
 
@@ -289,6 +238,7 @@ export class McpServer implements MessageHandler {
         );
       }
       this.resources.registerStatic(uriOrTemplate as string, config, handler as StaticResourceHandler);
+      this.server.sendListChanged("resources");
       return this;
     }
     const body =
@@ -301,6 +251,7 @@ export class McpServer implements MessageHandler {
             (_uri, variables) => variables,
           ) as TemplateResourceHandler);
     this.resources.registerTemplate(template, config, body);
+    this.server.sendListChanged("resources");
     return this;
   }
 
@@ -311,6 +262,38 @@ export class McpServer implements MessageHandler {
    */
   handle(message: unknown, context?: RequestContext): Promise<JsonRpcResponse | undefined> {
     return this.server.handle(message, context);
+  }
+
+  /** How 2025-era clients are served (the `legacy` option, default `"sessions"`). */
+  get legacy(): LegacyMode {
+    return this.server.legacy;
+  }
+
+  /**
+   * Opens a 2025 session (see `Server.openSession`); transports call it,
+   * applications rarely need to.
+   *
+   * @param peer - where the session's unrelated server-to-client messages go
+   * @throws Error when `legacy` is not `"sessions"`
+   */
+  openSession(peer: SessionPeer): ServerSession {
+    return this.server.openSession(peer);
+  }
+
+  /**
+   * Tells clients that the resource at `uri` changed: 2025 sessions that
+   * subscribed to it get `notifications/resources/updated`.
+   *
+   * @param uri - the resource's URI, as clients subscribe to it
+   * @throws TypeError when `uri` is not a non-empty string
+   * @example
+   * ```ts
+   * await saveConfig(next);
+   * mcp.resourceUpdated("config://app");
+   * ```
+   */
+  resourceUpdated(uri: string): void {
+    this.server.sendResourceUpdated(uri);
   }
 
   private capabilities(): ServerCapabilities {

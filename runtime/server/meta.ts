@@ -1,8 +1,12 @@
 import { JsonRpcErrorCode, McpError } from "../jsonrpc/errors.js";
-import type { ClientCapabilities, Implementation } from "../../generated/2026-07-28/index.js";
+import type { ClientCapabilities, Implementation, LoggingLevel } from "../../generated/2026-07-28/index.js";
 
-/** The protocol revisions this server speaks, newest first. */
-export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = Object.freeze(["2026-07-28"]);
+/**
+ * The protocol revisions a `Server` speaks by default, newest first: the
+ * 2026-07-28 revision over per-request `_meta`, and the 2025 ones over the
+ * `initialize` handshake. `legacy: "reject"` narrows it to the first.
+ */
+export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = Object.freeze(["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"]);
 
 /** Reserved `_meta` keys of the 2026-07-28 revision that the server reads or writes. */
 export const MetaKey = {
@@ -20,6 +24,10 @@ export interface RequestMeta {
   clientInfo: Implementation | undefined;
   /** The whole `_meta` object as sent (progress token, trace context, vendor keys). */
   raw: Record<string, unknown>;
+  /** The least severe log level the client asked for, if any. */
+  logLevel?: LoggingLevel | undefined;
+  /** Whether log messages flow when no level was asked for (a 2025 session before `logging/setLevel`). */
+  logsWithoutLevel?: boolean;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -34,14 +42,15 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * schema complaint about fields that revision spells differently.
  *
  * @param params - the request's `params` (may be anything the peer sent)
- * @param supported - the versions this server accepts
+ * @param modern - the versions this server accepts in the envelope
+ * @param advertised - every version the server speaks, listed in `-32022` (default: `modern`)
  * @returns the protocol version, capabilities and client info
  * @throws McpError -32602 when `_meta`, its protocol version or its client
  *   capabilities are missing or mistyped; -32022 when the version is not
  *   supported (with `data.supported` and `data.requested`)
  * @internal
  */
-export function readRequestMeta(params: unknown, supported: readonly string[]): RequestMeta {
+export function readRequestMeta(params: unknown, modern: readonly string[], advertised: readonly string[] = modern): RequestMeta {
   const meta = isPlainObject(params) ? params._meta : undefined;
   if (!isPlainObject(meta)) {
     throw new McpError(
@@ -53,12 +62,13 @@ export function readRequestMeta(params: unknown, supported: readonly string[]): 
   if (typeof version !== "string") {
     throw new McpError(
       JsonRpcErrorCode.InvalidParams,
-      `Invalid params: /params/_meta/${MetaKey.protocolVersion} is required and must be a string such as "${supported[0]}"`,
+      `Invalid params: /params/_meta/${MetaKey.protocolVersion} is required and must be a string such as "${modern[0]}"`,
     );
   }
-  if (!supported.includes(version)) {
+  if (!modern.includes(version)) {
+    // A 2025 version is spoken through initialize, never through the envelope: the list tells the client what to retry with.
     throw new McpError(JsonRpcErrorCode.UnsupportedProtocolVersion, "Unsupported protocol version", {
-      supported: [...supported],
+      supported: [...advertised],
       requested: version,
     });
   }
@@ -70,10 +80,13 @@ export function readRequestMeta(params: unknown, supported: readonly string[]): 
     );
   }
   const clientInfo = meta[MetaKey.clientInfo];
+  const logLevel = meta[MetaKey.logLevel];
   return {
     protocolVersion: version,
     clientCapabilities: capabilities as ClientCapabilities,
     clientInfo: isPlainObject(clientInfo) ? (clientInfo as unknown as Implementation) : undefined,
     raw: meta,
+    // The schema check that follows rejects a level that is not one of the eight.
+    logLevel: typeof logLevel === "string" ? (logLevel as LoggingLevel) : undefined,
   };
 }

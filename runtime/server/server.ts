@@ -1,6 +1,8 @@
+export type { ServerOptions } from "./options.js";
 import { JsonRpcErrorCode, McpError } from "../jsonrpc/errors.js";
-import type { JsonRpcId, JsonRpcResponse } from "../jsonrpc/messages.js";
-import type { MessageHandler, RequestContext } from "../transport/types.js";
+import type { JsonRpcId, JsonRpcNotification, JsonRpcResponse } from "../jsonrpc/messages.js";
+import { claimsModern, LEGACY_VERSIONS, MODERN_VERSIONS } from "../transport/era.js";
+import type { LegacyMode, RequestContext, ServerSession, SessionHost, SessionPeer } from "../transport/types.js";
 import type { Implementation, InputRequiredResult, ServerCapabilities } from "../../generated/2026-07-28/index.js";
 import { assertClientCanAnswer } from "./capabilities.js";
 import { RequestContextImpl } from "./context.js";
@@ -8,52 +10,19 @@ import { consoleLogger, errorResponse, internalError, safeLogger, toErrorObject 
 import { InFlightRequests } from "./in-flight.js";
 import { copyToExtend } from "../copy.js";
 import { ResultFinisher } from "./results.js";
-import { MetaKey, SUPPORTED_PROTOCOL_VERSIONS, readRequestMeta } from "./meta.js";
+import { MetaKey, readRequestMeta } from "./meta.js";
+import { invokeHandler, isThenable, type AnyHandler, type ServerCore } from "./pipeline.js";
 import { ROUTES, type Route } from "./routes.js";
-import { snapshotJson } from "./snapshot.js";
-import type {
-  CacheableMethod,
-  CacheHint,
-  MiddlewareRequest,
-  ServerHandlers,
-  ServerLogger,
-  ServerMiddleware,
-} from "./types.js";
+import { resolveLegacyOptions, type LegacyHost } from "./legacy/host.js";
+import { LegacySession } from "./legacy/session.js";
+import { SessionSet } from "./legacy/session-set.js";
+import { answerStateless } from "./legacy/stateless.js";
+import { cacheHintsOf, legacyModeOf, type ServerOptions } from "./options.js";
+import type { ServerHandlers, ServerLogger, ServerMiddleware } from "./types.js";
 import { assertValidRequest, checkNotification } from "./validation.js";
-
-/** Options of the low-level {@link Server}. */
-export interface ServerOptions {
-  /** Guidance for the model on how to use this server, sent in `server/discover`. */
-  instructions?: string;
-  /**
-   * Capabilities to advertise on top of the ones derived from the handlers
-   * (`tools` when `onListTools`/`onCallTool` exist, and so on). A function
-   * replaces the derived set and is asked on every `server/discover`, for
-   * servers whose features change after construction.
-   */
-  capabilities?: ServerCapabilities | (() => ServerCapabilities);
-  /**
-   * Caching hints for results whose handler set none. Default: `ttlMs: 0`
-   * (immediately stale) and `cacheScope: "private"`, the choice that is never
-   * wrong; `server/discover` defaults to `"public"`.
-   */
-  cache?: Partial<Record<CacheableMethod, CacheHint>>;
-  /** Receives what never goes on the wire: handler crashes, rejected request state. Default: the console. */
-  logger?: ServerLogger;
-  /**
-   * Check every result a handler returns against the protocol schema before
-   * sending it (default `true`): a malformed result becomes a clear `-32603`
-   * on the server instead of a puzzling failure in the client.
-   */
-  validateResults?: boolean;
-}
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function isThenable<T>(value: unknown): value is PromiseLike<T> {
-  return typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
 }
 
 function readableId(message: Record<string, unknown>): JsonRpcId | undefined {
@@ -66,7 +35,8 @@ function invalidRequest(detail: string): McpError {
 }
 
 /**
- * The low-level MCP server for protocol revision 2026-07-28: you write the
+ * The low-level MCP server for protocol revision 2026-07-28, which also
+ * serves 2025-era clients on the same endpoint (see `legacy`): you write the
  * handlers, it enforces the protocol around them.
  *
  * Every request is checked before a handler runs (JSON-RPC shape, the
@@ -80,7 +50,9 @@ function invalidRequest(detail: string): McpError {
  * `server.use(requestStateBoundary(security))`.
  *
  * `Server` implements `MessageHandler`: hand it decoded JSON-RPC messages
- * from any transport.
+ * from any transport. `handle` answers each message on its own (2025
+ * requests included, statelessly); transports that keep a connection or a
+ * session id call `openSession` so a 2025 client gets its session.
  *
  * @example
  * ```ts
@@ -94,9 +66,11 @@ function invalidRequest(detail: string): McpError {
  * });
  * ```
  */
-export class Server implements MessageHandler {
+export class Server implements SessionHost {
   /** The name and version this server reports in every result's `_meta`. */
   readonly serverInfo: Readonly<Implementation>;
+  /** How 2025-era clients are served (the `legacy` option). */
+  readonly legacy: LegacyMode;
   private readonly handlers: ServerHandlers;
   private readonly middlewares: ServerMiddleware[] = [];
   private readonly logger: ServerLogger;
@@ -104,6 +78,12 @@ export class Server implements MessageHandler {
   private readonly instructions: string | undefined;
   private readonly inFlight = new InFlightRequests();
   private readonly finisher: ResultFinisher;
+  /** What the request paths share; the middleware list is the live one, so `use` after construction still applies. */
+  private readonly coreView: ServerCore;
+  private readonly legacyHost: LegacyHost;
+  private readonly sessions = new SessionSet();
+  /** Every version this server answers, newest first: what `server/discover` and `-32022` list. */
+  private readonly versions: readonly string[];
 
   /**
    * @param info - the server's name and version (`serverInfo`)
@@ -124,21 +104,27 @@ export class Server implements MessageHandler {
     this.serverInfo = Object.freeze({ ...info });
     this.handlers = handlers;
     this.logger = options.logger === undefined ? consoleLogger : safeLogger(options.logger);
-    const cacheHints = new Map<string, CacheHint>();
-    for (const [method, hint] of Object.entries(options.cache ?? {})) {
-      if (!ROUTES.get(method)?.cacheable) throw new TypeError(`Server: ${method} is not a cacheable method`);
-      if (!isObject(hint) || !Number.isInteger(hint.ttlMs) || hint.ttlMs < 0 || (hint.cacheScope !== "public" && hint.cacheScope !== "private")) {
-        throw new TypeError(`Server: cache hint for ${method} must be { ttlMs: integer >= 0, cacheScope: "public" | "private" }`);
-      }
-      cacheHints.set(method, Object.freeze({ ttlMs: hint.ttlMs, cacheScope: hint.cacheScope }));
-    }
-    this.finisher = new ResultFinisher(this.serverInfo, cacheHints, options.validateResults ?? true);
+    this.finisher = new ResultFinisher(this.serverInfo, cacheHintsOf(options.cache), options.validateResults ?? true);
     const extra = options.capabilities;
     this.capabilitiesSource = typeof extra === "function" ? extra : (() => {
       const fixed = this.deriveCapabilities(extra);
       return () => fixed;
     })();
     this.instructions = options.instructions;
+    const legacy = legacyModeOf(options.legacy);
+    this.legacy = legacy;
+    this.versions = Object.freeze(legacy === "reject" ? [...MODERN_VERSIONS] : [...MODERN_VERSIONS, ...LEGACY_VERSIONS]);
+    this.coreView = { serverInfo: this.serverInfo, handlers: this.handlers, middlewares: this.middlewares, logger: this.logger };
+    this.legacyHost = {
+      ...this.coreView,
+      mode: legacy,
+      options: resolveLegacyOptions(options.legacySessions),
+      instructions: this.instructions,
+      validateResults: options.validateResults ?? true,
+      capabilities: () => this.capabilitiesSource(),
+      handleModern: (message, context) => this.handle(message, context),
+      sessionClosed: (session) => this.sessions.delete(session),
+    };
   }
 
   /**
@@ -199,15 +185,20 @@ export class Server implements MessageHandler {
     if (message.jsonrpc !== "2.0") {
       return errorResponse(id, invalidRequest('"jsonrpc" must be "2.0"').toJSON());
     }
+    // Per message, as the versioning page says: the 2026 envelope makes a request modern; anything else
+    // (initialize first of all) is 2025-era. server/discover exists only in 2026, so it always takes that path.
+    if (method !== "server/discover" && !claimsModern(message, context?.protocolVersionHeader)) {
+      return this.answerStateless(id, method, message, context);
+    }
     let ctx: RequestContextImpl | undefined;
     try {
       const route = ROUTES.get(method);
-      if (route === undefined) throw this.unknownMethod(method);
+      if (route === undefined) throw new McpError(JsonRpcErrorCode.MethodNotFound, `Method not found: ${method}`);
       const handler = route.handler === undefined ? undefined : this.handlers[route.handler];
       if (route.handler !== undefined && handler === undefined) {
         throw new McpError(JsonRpcErrorCode.MethodNotFound, `Method not found: ${method} (this server does not provide it)`);
       }
-      const meta = readRequestMeta(message.params, SUPPORTED_PROTOCOL_VERSIONS);
+      const meta = readRequestMeta(message.params, MODERN_VERSIONS, this.versions);
       let params = message.params as Record<string, unknown>;
       if (route.mayAskInput && params.requestState === null) {
         // JSON null means "no state": some clients send it rather than omitting the field.
@@ -219,7 +210,7 @@ export class Server implements MessageHandler {
       assertValidRequest(method, message);
       ctx = new RequestContextImpl(id, method, meta, context);
       this.inFlight.track(ctx);
-      const result = await this.run(route, handler, params, ctx);
+      const result = await this.run(route, handler as AnyHandler | undefined, params, ctx);
       if (ctx.isCancelledByClient) return undefined;
       return { jsonrpc: "2.0", id, result };
     } catch (error) {
@@ -230,36 +221,65 @@ export class Server implements MessageHandler {
     }
   }
 
+  /**
+   * Opens a 2025 session for a transport that keeps a connection (stdio,
+   * in memory) or a session id (HTTP). Its messages then go to the
+   * session's `handle`; what it starts on its own goes to `peer`.
+   *
+   * @param peer - where list-changed notifications and requests unrelated to any call are sent
+   * @throws Error when this server does not hold sessions (`legacy` is `"stateless"` or `"reject"`)
+   */
+  openSession(peer: SessionPeer): ServerSession {
+    if (this.legacy !== "sessions") {
+      throw new Error(`Server.openSession: this server serves 2025 clients ${this.legacy === "reject" ? "not at all" : "statelessly"} (legacy: "${this.legacy}"), so it opens no sessions`);
+    }
+    if (typeof peer !== "object" || peer === null || typeof peer.send !== "function") {
+      throw new TypeError("Server.openSession: peer must be an object with send(message)");
+    }
+    const session = new LegacySession(this.legacyHost, peer);
+    this.sessions.add(session);
+    return session;
+  }
+
+  /**
+   * Tells every open 2025 session that a list changed
+   * (`notifications/tools/list_changed` and the like). McpServer calls it
+   * when registrations change.
+   *
+   * @param list - which list: `"tools"`, `"prompts"` or `"resources"`
+   */
+  sendListChanged(list: "tools" | "prompts" | "resources"): void {
+    this.sessions.listChanged(list);
+  }
+
+  /**
+   * Tells the 2025 sessions subscribed to `uri` (`resources/subscribe`) that
+   * the resource changed, with `notifications/resources/updated`.
+   *
+   * @param uri - the resource's URI, exactly as subscribed
+   * @throws TypeError when `uri` is not a non-empty string
+   */
+  sendResourceUpdated(uri: string): void {
+    this.sessions.resourceUpdated(uri);
+  }
+
+  /** How many 2025 sessions are open. */
+  get openSessions(): number {
+    return this.sessions.size;
+  }
+
+  private answerStateless(id: JsonRpcId, method: string, message: Record<string, unknown>, context: RequestContext | undefined): Promise<JsonRpcResponse | undefined> {
+    return answerStateless(this.legacyHost, this.versions, id, method, message, context);
+  }
+
   private async run(
     route: Route,
-    handler: ServerHandlers[keyof ServerHandlers] | undefined,
+    handler: AnyHandler | undefined,
     params: Record<string, unknown>,
     ctx: RequestContextImpl,
   ): Promise<Record<string, unknown>> {
     if (handler === undefined) return this.finisher.complete(route, ctx.method, this.discoverResult());
-    let request: MiddlewareRequest | undefined;
-    if (this.middlewares.length > 0) {
-      request = { method: ctx.method, serverName: this.serverInfo.name, params, context: ctx, logger: this.logger, transport: ctx.transport };
-      for (const middleware of this.middlewares) {
-        const pending = middleware.onRequest?.(request);
-        if (isThenable(pending)) await pending;
-      }
-      params = request.params;
-      if (route.mayAskInput && isObject(params.arguments)) {
-        // A middleware (the request-state boundary) binds what it mints to these arguments after the handler
-        // ran: the handler gets its own copy, so filling in a default (args.limit ??= 10) cannot change them.
-        params = { ...params, arguments: snapshotJson(params.arguments) };
-      }
-    }
-    if (route.mayAskInput) {
-      ctx.inputResponses = params.inputResponses as RequestContextImpl["inputResponses"];
-      ctx.requestState = params.requestState as string | undefined;
-    }
-    let raw: unknown = (handler as (params: unknown, ctx: unknown) => unknown)(params, ctx);
-    if (isThenable(raw)) raw = await raw;
-    if (!isObject(raw)) {
-      throw internalError(`Internal error: the ${ctx.method} handler returned ${raw === null ? "null" : typeof raw}, not a result object`);
-    }
+    const { raw, request } = await invokeHandler(this.coreView, route, handler, params, ctx);
     if (raw.resultType === "input_required") {
       let result = this.finisher.inputRequired(route, ctx.method, raw as unknown as InputRequiredResult);
       assertClientCanAnswer(result.inputRequests as Record<string, unknown> | undefined, ctx.clientCapabilities);
@@ -280,22 +300,11 @@ export class Server implements MessageHandler {
 
   private discoverResult(): Record<string, unknown> {
     const result: Record<string, unknown> = {
-      supportedVersions: [...SUPPORTED_PROTOCOL_VERSIONS],
+      supportedVersions: [...this.versions],
       capabilities: this.capabilitiesSource(),
     };
     if (this.instructions !== undefined) result.instructions = this.instructions;
     return result;
-  }
-
-  private unknownMethod(method: string): McpError {
-    if (method === "initialize") {
-      return new McpError(
-        JsonRpcErrorCode.MethodNotFound,
-        `Method not found: initialize. This server speaks MCP ${SUPPORTED_PROTOCOL_VERSIONS.join(", ")} only, which has no handshake; send server/discover or any request with _meta["${MetaKey.protocolVersion}"]`,
-        { supported: [...SUPPORTED_PROTOCOL_VERSIONS] },
-      );
-    }
-    return new McpError(JsonRpcErrorCode.MethodNotFound, `Method not found: ${method}`);
   }
 
   private handleNotification(method: string, message: Record<string, unknown>, context: RequestContext | undefined): void {

@@ -1,5 +1,13 @@
 import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../jsonrpc/messages.js";
-import type { AuthInfo, ClientTransport, MessageHandler, RequestContext, TransportRequestOptions } from "./types.js";
+import {
+  isSessionHost,
+  type AuthInfo,
+  type ClientTransport,
+  type MessageHandler,
+  type RequestContext,
+  type ServerSession,
+  type TransportRequestOptions,
+} from "./types.js";
 
 /** Options of {@link InMemoryClientTransport}. */
 export interface InMemoryTransportOptions {
@@ -8,6 +16,8 @@ export interface InMemoryTransportOptions {
    * bearer token; lets in-process tests exercise principal binding.
    */
   authInfo?: AuthInfo;
+  /** Receives what a 2025 session sends outside any request (list-changed, resource-updated notifications). */
+  onNotification?: (notification: JsonRpcNotification) => void;
 }
 
 /**
@@ -19,12 +29,17 @@ export interface InMemoryTransportOptions {
  * very objects the client built, so neither side may mutate what it
  * received.
  *
- * There is no back-channel, so `setServerRequestHandler` is not offered:
- * an in-memory 2026 server asks for input by returning `input_required`.
+ * A 2026 server asks for input by returning `input_required`. When the
+ * client opens with `initialize` (a client pinned to a 2025 version) and the
+ * server holds sessions, the transport opens one: the server's requests then
+ * reach the handler installed with `setServerRequestHandler`.
  */
 export class InMemoryClientTransport implements ClientTransport {
   private readonly handler: MessageHandler;
   private readonly authInfo: AuthInfo | undefined;
+  private readonly onNotification: ((notification: JsonRpcNotification) => void) | undefined;
+  private serverRequestHandler: ((request: JsonRpcRequest) => Promise<JsonRpcResponse>) | undefined;
+  private session: ServerSession | undefined;
   private closed = false;
 
   /**
@@ -37,6 +52,12 @@ export class InMemoryClientTransport implements ClientTransport {
     }
     this.handler = handler;
     this.authInfo = options.authInfo;
+    this.onNotification = options.onNotification;
+  }
+
+  /** Answers the requests a 2025 session sends (`elicitation/create`, `sampling/createMessage`, `roots/list`, `ping`). */
+  setServerRequestHandler(handler: (request: JsonRpcRequest) => Promise<JsonRpcResponse>): void {
+    this.serverRequestHandler = handler;
   }
 
   /**
@@ -49,8 +70,11 @@ export class InMemoryClientTransport implements ClientTransport {
     if (this.closed) throw new Error("The in-memory transport is closed; connect again to send more requests.");
     const signal = options?.signal;
     signal?.throwIfAborted();
+    if (message.method === "initialize" && this.session === undefined && isSessionHost(this.handler) && this.handler.legacy === "sessions") {
+      this.session = this.handler.openSession({ send: (outgoing) => this.fromServer(outgoing, undefined) });
+    }
     const context = this.contextFor(options);
-    const answer = this.handler.handle(message, context);
+    const answer = (this.session ?? this.handler).handle(message, context);
     const response = signal === undefined ? await answer : await raceAbort(answer, signal);
     if (response === undefined) {
       throw new Error(`The server gave no response to request ${JSON.stringify(message.id)} (${message.method}).`);
@@ -61,22 +85,38 @@ export class InMemoryClientTransport implements ClientTransport {
   /** Hands a notification to the handler. */
   async notify(message: JsonRpcNotification): Promise<void> {
     if (this.closed) throw new Error("The in-memory transport is closed; connect again to send more notifications.");
-    await this.handler.handle(message, this.authInfo === undefined ? undefined : { authInfo: this.authInfo });
+    await (this.session ?? this.handler).handle(message, this.authInfo === undefined ? undefined : { authInfo: this.authInfo });
   }
 
   /** Marks the transport closed; the handler itself is left alone (it may serve others). */
   async close(): Promise<void> {
     this.closed = true;
+    this.session?.close("The client closed the in-memory transport.");
   }
 
   private contextFor(options: TransportRequestOptions | undefined): RequestContext | undefined {
-    if (options === undefined && this.authInfo === undefined) return undefined;
+    if (options === undefined && this.authInfo === undefined && this.session === undefined) return undefined;
     const context: RequestContext = {};
     if (this.authInfo !== undefined) context.authInfo = this.authInfo;
     if (options?.signal !== undefined) context.signal = options.signal;
     const onNotification = options?.onNotification;
     if (onNotification !== undefined) context.sendNotification = (notification) => onNotification(notification);
+    if (this.session !== undefined) context.sendRelated = (outgoing) => this.fromServer(outgoing, onNotification);
     return context;
+  }
+
+  /** A message a 2025 session started: a request goes to the client's handler and its answer back to the session. */
+  private fromServer(message: JsonRpcRequest | JsonRpcNotification, onNotification: ((n: JsonRpcNotification) => void) | undefined): void {
+    if (!("id" in message)) {
+      (onNotification ?? this.onNotification)?.(message);
+      return;
+    }
+    const request = message;
+    const handler = this.serverRequestHandler;
+    const answer: Promise<JsonRpcResponse> = handler
+      ? handler(request).catch(() => ({ jsonrpc: "2.0", id: request.id, error: { code: -32603, message: "The client failed to handle the request" } }))
+      : Promise.resolve({ jsonrpc: "2.0", id: request.id, error: { code: -32601, message: `Method not found: ${request.method}` } });
+    void answer.then((response) => this.session?.handle(response));
   }
 }
 

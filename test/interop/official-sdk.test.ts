@@ -147,21 +147,36 @@ describe("an official SDK 2.4.0 client against this SDK's server", () => {
     }
   });
 
-  it("refuses their default 2025-era handshake with a modern JSON-RPC error, and keeps serving", async () => {
-    // Their default mode starts with `initialize`; this server speaks 2026-07-28 only.
-    const legacy = new OfficialClient({ name: "official-client", version: "2.4.0" }, { capabilities: {} });
-    await expect(legacy.connect(new StreamableHTTPClientTransport(new URL(http.url)))).rejects.toThrow(/-320(20|22)|-32601/);
-    const client = new OfficialClient(
-      { name: "official-client", version: "2.4.0" },
-      { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: "2026-07-28" } } } as never,
-    );
-    client.setRequestHandler("elicitation/create" as never, (async () => ({ action: "accept", content: { city: "Faro" } })) as never);
-    await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
+  it("serves their default 2025-era handshake; a tool that asks by hand tells that client it needs 2026-07-28", async () => {
+    // Their default mode starts with `initialize`, which opens a 2025 session here.
+    const legacy = new OfficialClient({ name: "official-client", version: "2.4.0" }, { capabilities: { elicitation: {} } });
+    await legacy.connect(new StreamableHTTPClientTransport(new URL(http.url)));
     try {
-      const result = await client.callTool({ name: "forecast", arguments: { text: "Today" } });
-      expect(result.content).toEqual([{ type: "text", text: "Today in Faro: sunny" }]);
+      expect(legacy.getNegotiatedProtocolVersion()).toBe("2025-11-25");
+      expect((await legacy.listTools()).tools.map((tool) => tool.name)).toEqual(["forecast"]);
+      await expect(legacy.callTool({ name: "forecast", arguments: { text: "Today" } })).rejects.toThrow(/needs a 2026-07-28 client/);
     } finally {
-      await client.close();
+      await legacy.close();
+    }
+  });
+
+  it("a server with legacy: \"reject\" refuses that handshake with -32022, and keeps serving 2026 clients", async () => {
+    const strict = await serveHttp(new McpServer({ name: "roundtrip-strict", version: "1.0.0" }, { legacy: "reject" }).tool("t", { inputSchema: TEXT_ARGS }, (args) => ({
+      content: [{ type: "text", text: `got ${String(args.text)}` }],
+    })));
+    try {
+      const legacy = new OfficialClient({ name: "official-client", version: "2.4.0" }, { capabilities: {} });
+      await expect(legacy.connect(new StreamableHTTPClientTransport(new URL(strict.url)))).rejects.toThrow(/-32022|nsupported protocol version/);
+      const client = new OfficialClient({ name: "official-client", version: "2.4.0" }, { capabilities: {}, versionNegotiation: { mode: { pin: "2026-07-28" } } } as never);
+      await client.connect(new StreamableHTTPClientTransport(new URL(strict.url)));
+      try {
+        const result = await client.callTool({ name: "t", arguments: { text: "Today" } });
+        expect(result.content).toEqual([{ type: "text", text: "got Today" }]);
+      } finally {
+        await client.close();
+      }
+    } finally {
+      await strict.close();
     }
   });
 });

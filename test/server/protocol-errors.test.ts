@@ -6,15 +6,17 @@ import { inputRequired, Server, type ServerHandlers } from "mcp-roundtrip/server
 import { validate } from "mcp-roundtrip/validate";
 import { ASK_REGION, meta, pair, recordingLogger } from "./helpers.js";
 
-function makeServer(handlers: ServerHandlers = {}) {
+function makeServer(handlers: ServerHandlers = {}, legacy?: "reject") {
   const logger = recordingLogger();
   const server = new Server(
     { name: "errors", version: "1.0.0" },
     { onListTools: () => ({ tools: [] }), onCallTool: () => ({ content: [] }), ...handlers },
-    { logger },
+    legacy === undefined ? { logger } : { logger, legacy },
   );
   return { server, logger };
 }
+
+const ALL_VERSIONS = ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"];
 
 describe("JSON-RPC envelope (-32600)", () => {
   const { server } = makeServer();
@@ -46,10 +48,11 @@ describe("unknown methods (-32601)", () => {
     expect(error.message).toContain("prompts/list");
   });
 
-  it("tells a legacy client which versions it speaks when it sends initialize", async () => {
-    const response = await makeServer().server.handle({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "old", version: "1" } } });
-    expect(response).toMatchObject({ id: 1, error: { code: -32601, data: { supported: ["2026-07-28"] } } });
+  it("tells a 2025 client which versions it speaks when it sends initialize to a server that refuses them", async () => {
+    const response = await makeServer({}, "reject").server.handle({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "old", version: "1" } } });
+    expect(response).toMatchObject({ id: 1, error: { code: -32022, data: { supported: ["2026-07-28"], requested: "2025-11-25" } } });
     expect((response as { error: { message: string } }).error.message).toContain("2026-07-28");
+    expect((response as { error: { message: string } }).error.message).toContain('legacy is "reject"');
   });
 
   it("does not treat Object.prototype names as methods", async () => {
@@ -63,16 +66,35 @@ describe("per-request _meta (-32602, -32022)", () => {
   const { server } = makeServer();
   const send = (params: unknown) => server.handle({ jsonrpc: "2.0", id: "m", method: "tools/list", params });
 
-  it("rejects a request without params or _meta", async () => {
+  it("takes a request without the _meta envelope as 2025-era: refused with -32022 when 2025 clients are", async () => {
+    const strict = makeServer({}, "reject").server;
     for (const params of [undefined, {}, { _meta: null }, { _meta: [] }]) {
+      const response = await strict.handle({ jsonrpc: "2.0", id: "m", method: "tools/list", params });
+      expect(response).toMatchObject({ id: "m", error: { code: -32022, data: { supported: ["2026-07-28"] } } });
+    }
+  });
+
+  it("answers a request without the _meta envelope as 2025-era by default", async () => {
+    for (const params of [undefined, {}]) {
       const response = await send(params);
+      expect(response).toEqual({ jsonrpc: "2.0", id: "m", result: { tools: [] } });
+    }
+  });
+
+  it("rejects a malformed envelope behind a present version claim", async () => {
+    for (const meta of [null, []]) {
+      const response = await server.handle({ jsonrpc: "2.0", id: "m", method: "server/discover", params: { _meta: meta } });
       expect(response).toMatchObject({ id: "m", error: { code: -32602 } });
       expect((response as { error: { message: string } }).error.message).toContain("/params/_meta");
     }
   });
 
   it("rejects a missing or non-string protocol version, naming the field", async () => {
-    for (const version of [undefined, 20260728]) {
+    const discover = (params: unknown) => server.handle({ jsonrpc: "2.0", id: "m", method: "server/discover", params });
+    const missing = await discover({ _meta: { "io.modelcontextprotocol/clientCapabilities": {} } });
+    expect(missing).toMatchObject({ error: { code: -32602 } });
+    expect((missing as { error: { message: string } }).error.message).toContain("io.modelcontextprotocol/protocolVersion");
+    for (const version of [20260728]) {
       const response = await send({ _meta: { "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/protocolVersion": version } });
       expect(response).toMatchObject({ error: { code: -32602 } });
       expect((response as { error: { message: string } }).error.message).toContain("io.modelcontextprotocol/protocolVersion");
@@ -91,7 +113,7 @@ describe("per-request _meta (-32602, -32022)", () => {
       expect(response).toEqual({
         jsonrpc: "2.0",
         id: "m",
-        error: { code: -32022, message: "Unsupported protocol version", data: { supported: ["2026-07-28"], requested } },
+        error: { code: -32022, message: "Unsupported protocol version", data: { supported: ALL_VERSIONS, requested } },
       });
       expect(validate("UnsupportedProtocolVersionError", response).ok).toBe(true);
     }
@@ -357,7 +379,10 @@ describe("handle never rejects", () => {
       fc.asyncProperty(message, async (value) => {
         const response = await server.handle(value);
         if (response === undefined) return;
-        expect(validate("JSONRPCResponse", response).ok || validate("JSONRPCErrorResponse", response).ok).toBe(true);
+        // A message without the 2026 envelope is answered as 2025-era, in that revision's shape.
+        const valid = (revision: "2026-07-28" | "2025-11-25") =>
+          validate("JSONRPCResponse", response, { revision } as never).ok || validate("JSONRPCErrorResponse", response, { revision } as never).ok;
+        expect(valid("2026-07-28") || valid("2025-11-25")).toBe(true);
         expect(JSON.stringify(response)).not.toMatch(/\n\s+at |boom/);
       }),
       { numRuns: 300 },

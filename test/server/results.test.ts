@@ -88,7 +88,7 @@ describe("server/discover", () => {
     const server = fullServer({ instructions: "Use t for everything.", capabilities: { tools: { listChanged: true }, logging: {} } });
     const result = await pair(server).result("server/discover");
     expect(result).toMatchObject({
-      supportedVersions: ["2026-07-28"],
+      supportedVersions: ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"],
       capabilities: { tools: { listChanged: true }, prompts: {}, resources: {}, completions: {}, logging: {} },
       instructions: "Use t for everything.",
       cacheScope: "public",

@@ -97,9 +97,16 @@ describe("Streamable HTTP end to end", () => {
       expect((await after.json()).result.content[0].text).toBe("still here");
     });
 
-    it.each(["GET", "DELETE"])("%s gets 405", async (method) => {
+    it.each(["GET", "DELETE"])("%s without a 2025 session id gets 400 saying what to send", async (method) => {
       const response = await fetch(http.url, { method, headers: { accept: "text/event-stream" } });
-      expect(response.status).toBe(405);
+      expect(response.status).toBe(400);
+      expect((await response.json()).error.message).toContain("Mcp-Session-Id");
+    });
+
+    it.each(["GET", "DELETE"])("%s on a session that does not exist gets 404", async (method) => {
+      const response = await fetch(http.url, { method, headers: { accept: "text/event-stream", "mcp-session-id": "nope" } });
+      expect(response.status).toBe(404);
+      expect((await response.json()).error.message).toContain("Send initialize again");
     });
   });
 });

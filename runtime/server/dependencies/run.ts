@@ -9,6 +9,24 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
+ * The `InputRequiredResult`s the dependency engine built, as opposed to
+ * ones a handler built by hand. A 2025 session can ask a client what the
+ * engine asks (it knows how to re-run the body with the answers); it
+ * cannot replay a hand-written round trip.
+ */
+const ENGINE_RESULTS = new WeakSet<object>();
+
+/**
+ * True for an `InputRequiredResult` built by declared dependencies
+ * ({@link runWithDependencies}), whose questions the server may ask over a
+ * 2025 session's back channel instead.
+ * @internal
+ */
+export function isDependencyRound(value: unknown): boolean {
+  return typeof value === "object" && value !== null && ENGINE_RESULTS.has(value);
+}
+
+/**
  * True when a handler's result is (or looks like) an `InputRequiredResult`.
  * @internal
  */
@@ -44,7 +62,9 @@ export async function runWithDependencies<A, R extends object, T>(
 ): Promise<T | InputRequiredResult> {
   const evaluation = await evaluateNeeds(declaration, args, round);
   if (evaluation.status === "input_required") {
-    return { resultType: "input_required", inputRequests: evaluation.inputRequests, requestState: evaluation.requestState };
+    const round: InputRequiredResult = { resultType: "input_required", inputRequests: evaluation.inputRequests, requestState: evaluation.requestState };
+    ENGINE_RESULTS.add(round);
+    return round;
   }
   const result = await body(evaluation.values);
   if (looksInputRequired(result)) {

@@ -13,7 +13,7 @@ import {
   type JsonRpcRequest,
   type JsonRpcResponse,
 } from "../../jsonrpc/messages.js";
-import type { MessageHandler, RequestContext } from "../types.js";
+import { isSessionHost, type MessageHandler, type RequestContext } from "../types.js";
 import { DEFAULT_MAX_LINE_BYTES, errorResponse, lineReader } from "./framing.js";
 
 /** Options of {@link serveStdio}. */
@@ -73,7 +73,7 @@ export function serveStdio(server: MessageHandler, options: ServeStdioOptions = 
 
   const restoreConsole = options.redirectConsole !== false && stdout === process.stdout ? redirectConsoleToStderr() : () => {};
 
-  const write = (message: JsonRpcResponse | JsonRpcNotification) => {
+  const write = (message: JsonRpcResponse | JsonRpcNotification | JsonRpcRequest) => {
     if (stdout.writableEnded || stdout.destroyed) return;
     try {
       stdout.write(`${JSON.stringify(message)}\n`);
@@ -81,6 +81,10 @@ export function serveStdio(server: MessageHandler, options: ServeStdioOptions = 
       report(error instanceof Error ? error : new Error(String(error)));
     }
   };
+
+  // One process, one connection: a 2025 client's initialize starts the session everything else then goes through.
+  const session = isSessionHost(server) && server.legacy === "sessions" ? server.openSession({ send: write }) : undefined;
+  const target: MessageHandler = session ?? server;
 
   const handleLine = (line: string) => {
     let message: unknown;
@@ -99,22 +103,26 @@ export function serveStdio(server: MessageHandler, options: ServeStdioOptions = 
       if (typeof requestId === "string" || typeof requestId === "number") {
         inFlight.get(requestId)?.abort(new Error("The client cancelled the request."));
       }
+      // A session also stops what the request was waiting on (a question it asked the client).
+      if (session !== undefined) void session.handle(message);
       return;
     }
-    if (isJsonRpcResponse(message)) return; // 2026-07-28 servers never send requests, so nothing awaits a response.
+    if (isJsonRpcResponse(message)) {
+      // The client's answer to a request a 2025 session sent; with no session nothing awaits one.
+      if (session !== undefined) void session.handle(message);
+      return;
+    }
     const isRequest = isJsonRpcRequest(message);
     const id = isRequest ? (message as JsonRpcRequest).id : undefined;
     const cancel = new AbortController();
     if (isRequest && (typeof id === "string" || typeof id === "number")) inFlight.set(id, cancel);
-    const context: RequestContext = {
-      signal: cancel.signal,
-      sendNotification: isRequest
-        ? (notification) => {
-            if (!cancel.signal.aborted) write(notification);
-          }
-        : undefined,
-    };
-    const task = server
+    const related = isRequest
+      ? (outgoing: JsonRpcNotification | JsonRpcRequest) => {
+          if (!cancel.signal.aborted) write(outgoing);
+        }
+      : undefined;
+    const context: RequestContext = { signal: cancel.signal, sendNotification: related, sendRelated: related };
+    const task = target
       .handle(message, context)
       .catch((error: unknown): JsonRpcResponse | undefined => {
         report(error instanceof Error ? error : new Error(String(error)));
@@ -139,6 +147,7 @@ export function serveStdio(server: MessageHandler, options: ServeStdioOptions = 
     if (ended) return;
     ended = true;
     for (const controller of inFlight.values()) controller.abort(new Error("stdin closed."));
+    session?.close("The client closed stdin.");
     await Promise.allSettled([...running]);
     restoreConsole();
     stdout.off("error", onStdoutError);

@@ -6,20 +6,35 @@
  * `Request`/`Response` objects.
  */
 import { JsonRpcErrorCode } from "../../../jsonrpc/errors.js";
-import type { JsonRpcNotification, JsonRpcResponse } from "../../../jsonrpc/messages.js";
-import {
-  decodeHeaderValue,
-  HeaderName,
-  META_CLIENT_CAPABILITIES,
-  META_PROTOCOL_VERSION,
-  methodRequiresName,
-  nameSourceOf,
-} from "../headers.js";
-import { sseEvent } from "../sse.js";
-import type { AuthInfo, MessageHandler, RequestContext } from "../../types.js";
+import { claimsModern, isModernVersion } from "../../era.js";
+import { decodeHeaderValue, HeaderName, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, methodRequiresName, nameSourceOf } from "../headers.js";
+import { isSessionHost, type AuthInfo, type MessageHandler } from "../../types.js";
 import { authenticate } from "./auth.js";
-import { JSON_HEADERS, SSE_HEADERS, type HttpReply, type HttpStream, type IncomingHttp } from "./exchange.js";
+import { dispatch } from "./context.js";
+import { JSON_HEADERS, type HttpReply, type IncomingHttp } from "./exchange.js";
 import { hostNameOf, type ResolvedHttpOptions } from "./policy.js";
+import { legacyStatus, serveInitialize, serveSessionDelete, serveSessionGet, serveSessionPost, SESSION_HEADER } from "./session-exchange.js";
+import { HttpSessions } from "./sessions.js";
+
+/** One endpoint: the server it serves, its resolved options, and its 2025 sessions when the server holds them. @internal */
+export interface HttpEndpoint {
+  readonly handler: MessageHandler;
+  readonly options: ResolvedHttpOptions;
+  readonly sessions: HttpSessions | undefined;
+}
+
+/**
+ * Builds the endpoint for `handler`: it holds 2025 sessions when the
+ * server does (`legacy: "sessions"`, the default of `Server`/`McpServer`).
+ * @internal
+ */
+export function createEndpoint(handler: MessageHandler, options: ResolvedHttpOptions): HttpEndpoint {
+  const sessions =
+    isSessionHost(handler) && handler.legacy === "sessions"
+      ? new HttpSessions(handler, { maxSessions: options.maxSessions, idleTimeoutMs: options.sessionIdleTimeoutMs, onError: options.onError })
+      : undefined;
+  return { handler, options, sessions };
+}
 
 function errorBody(id: unknown, code: number, message: string, data?: unknown): string {
   const error = data === undefined ? { code, message } : { code, message, data };
@@ -88,87 +103,31 @@ function refuseTooLarge(reply: HttpReply, maxBodyBytes: number): void {
 
 /**
  * Answers one HTTP exchange: every check of the Streamable HTTP binding,
- * then hands the decoded message to `handler` and writes its answer as JSON
- * or, once the handler sends a notification, as an SSE stream.
+ * then hands the decoded message to the server and writes its answer as
+ * JSON or, once the handler sends a notification, as an SSE stream.
+ * 2026-07-28 requests are answered statelessly; 2025 ones through their
+ * session (`Mcp-Session-Id`) when the server holds sessions.
  */
-export async function serveHttpExchange(
-  handler: MessageHandler,
-  options: ResolvedHttpOptions,
-  request: IncomingHttp,
-  reply: HttpReply,
-): Promise<void> {
-  if (request.method !== "POST") {
-    refuse(reply, 405, JsonRpcErrorCode.InvalidRequest, `Method ${request.method} is not allowed: send each JSON-RPC message as an HTTP POST.`, {
-      allow: "POST",
-    });
+export async function serveHttpExchange(endpoint: HttpEndpoint, request: IncomingHttp, reply: HttpReply): Promise<void> {
+  const { handler, options, sessions } = endpoint;
+  const method = request.method;
+  if (method !== "POST" && !(sessions !== undefined && (method === "GET" || method === "DELETE"))) {
+    const allow = sessions === undefined ? "POST" : "GET, POST, DELETE";
+    const why = sessions === undefined ? "send each JSON-RPC message as an HTTP POST" : "POST messages, GET a session's event stream, DELETE a session";
+    refuse(reply, 405, JsonRpcErrorCode.InvalidRequest, `Method ${method} is not allowed: ${why}.`, { allow });
     return;
   }
+  const admitted = await admit(options, request, reply);
+  if (admitted === false) return;
+  const authInfo = admitted;
+  if (method === "GET") return serveSessionGet(sessions!, request, reply, authInfo);
+  if (method === "DELETE") return serveSessionDelete(sessions!, request, reply, authInfo);
 
-  if (options.allowedHosts) {
-    const host = request.header("host");
-    if (!host || !options.allowedHosts.has(hostNameOf(host).toLowerCase())) {
-      refuse(reply, 403, JsonRpcErrorCode.InvalidRequest, "Forbidden: the Host header is not one this server answers to.");
-      return;
-    }
-  }
-  const origin = request.header("origin");
-  if (origin !== null && !options.originAllowed(origin)) {
-    refuse(reply, 403, JsonRpcErrorCode.InvalidRequest, "Forbidden: the Origin header is not on this server's allow-list.");
-    return;
-  }
+  const message = await readMessage(options, request, reply);
+  if (message === undefined) return;
+  const sessionId = sessions === undefined ? null : request.header(SESSION_HEADER);
+  if (sessionId !== null) return serveSessionPost(sessions!, request, reply, message, sessionId, authInfo);
 
-  let authInfo: AuthInfo | undefined;
-  if (options.verifyToken) {
-    const outcome = await authenticate(options, request);
-    if (!outcome.ok) {
-      reply.send(outcome.status, { ...JSON_HEADERS, "www-authenticate": outcome.challenge }, errorBody(undefined, JsonRpcErrorCode.InvalidRequest, outcome.message));
-      return;
-    }
-    authInfo = outcome.authInfo;
-  }
-
-  if (mediaTypeOf(request.header("content-type")) !== "application/json") {
-    refuse(reply, 415, JsonRpcErrorCode.InvalidRequest, "Unsupported Media Type: the body must be JSON with Content-Type: application/json.");
-    return;
-  }
-  if (!acceptsJsonAndSse(request.header("accept"))) {
-    refuse(reply, 406, JsonRpcErrorCode.InvalidRequest, "Not Acceptable: the Accept header must list both application/json and text/event-stream.");
-    return;
-  }
-
-  const declared = request.header("content-length");
-  if (declared !== null && Number(declared) > options.maxBodyBytes) {
-    refuseTooLarge(reply, options.maxBodyBytes);
-    return;
-  }
-  let bytes: Uint8Array | null;
-  try {
-    bytes = await request.readBody(options.maxBodyBytes);
-  } catch (error) {
-    options.onError(error);
-    refuse(reply, 400, JsonRpcErrorCode.ParseError, "Parse error: the request body could not be read.");
-    return;
-  }
-  if (bytes === null) {
-    refuseTooLarge(reply, options.maxBodyBytes);
-    return;
-  }
-
-  let message: unknown;
-  try {
-    message = JSON.parse(utf8.decode(bytes));
-  } catch {
-    refuse(reply, 400, JsonRpcErrorCode.ParseError, "Parse error: the body is not valid UTF-8 JSON.");
-    return;
-  }
-  if (Array.isArray(message)) {
-    refuse(reply, 400, JsonRpcErrorCode.InvalidRequest, "Invalid Request: JSON-RPC batches are not supported; send one message per POST.");
-    return;
-  }
-  if (!isRecord(message) || message.jsonrpc !== "2.0") {
-    refuse(reply, 400, JsonRpcErrorCode.InvalidRequest, 'Invalid Request: the body must be a JSON-RPC 2.0 object with "jsonrpc": "2.0".');
-    return;
-  }
   const id = message.id;
   if (typeof message.method !== "string") {
     const isResponse = "result" in message || "error" in message;
@@ -177,7 +136,7 @@ export async function serveHttpExchange(
       400,
       JsonRpcErrorCode.InvalidRequest,
       isResponse
-        ? "Invalid Request: clients must not send JSON-RPC responses to this endpoint."
+        ? "Invalid Request: clients must not send JSON-RPC responses to this endpoint without the Mcp-Session-Id of the session that asked."
         : 'Invalid Request: "method" must be a string.',
       undefined,
       id,
@@ -189,14 +148,34 @@ export async function serveHttpExchange(
     refuse(reply, 400, JsonRpcErrorCode.InvalidRequest, 'Invalid Request: "id" must be a string or a number.');
     return;
   }
-  const method = message.method;
   const params = message.params;
   if (params !== undefined && !isRecord(params)) {
     refuse(reply, 400, JsonRpcErrorCode.InvalidRequest, 'Invalid Request: "params" must be an object.', undefined, id);
     return;
   }
+  const headerVersion = request.header(HeaderName.protocolVersion);
+  if (!claimsModern(message, headerVersion)) {
+    // 2025-era: no 2026 header rules; a session when the server holds them, else answered on its own.
+    if (sessions === undefined) return dispatch(handler, options, request, reply, message, isRequest, legacyStatus, authInfo);
+    if (message.method === "initialize" && isRequest) return serveInitialize(sessions, request, reply, message, authInfo);
+    if (!isRequest) {
+      reply.send(202, {}, ""); // a 2025 notification outside any session has nothing to act on
+      return;
+    }
+    refuse(
+      reply,
+      400,
+      JsonRpcErrorCode.InvalidRequest,
+      `Bad Request: ${message.method} carries neither the 2026-07-28 _meta envelope nor an Mcp-Session-Id. ` +
+        "A 2025 client sends initialize first and then the Mcp-Session-Id it returns; a 2026-07-28 client puts " +
+        `_meta["${META_PROTOCOL_VERSION}"] in every request.`,
+      undefined,
+      id,
+    );
+    return;
+  }
 
-  const mismatch = headerMismatch(request, method, params, isRequest);
+  const mismatch = headerMismatch(request, message.method, params, isRequest, options.preferBodyVersion);
   if (mismatch) {
     refuse(reply, 400, JsonRpcErrorCode.HeaderMismatch, mismatch, undefined, id);
     return;
@@ -204,8 +183,78 @@ export async function serveHttpExchange(
   const meta = params?._meta;
   const envelopeInvalid =
     isRequest && (!isRecord(meta) || meta[META_PROTOCOL_VERSION] === undefined || meta[META_CLIENT_CAPABILITIES] === undefined);
+  await dispatch(handler, options, request, reply, message, isRequest, envelopeInvalid ? envelopeStatus : modernStatus, authInfo);
+}
 
-  await dispatch(handler, options, request, reply, message, isRequest, envelopeInvalid, authInfo);
+const envelopeStatus = (code: number) => statusForError(code, true);
+const modernStatus = (code: number) => statusForError(code, false);
+
+/** The checks every method shares: Host, Origin, bearer token. Resolves the caller's identity, or `false` once refused. */
+async function admit(options: ResolvedHttpOptions, request: IncomingHttp, reply: HttpReply): Promise<AuthInfo | undefined | false> {
+  if (options.allowedHosts) {
+    const host = request.header("host");
+    if (!host || !options.allowedHosts.has(hostNameOf(host).toLowerCase())) {
+      refuse(reply, 403, JsonRpcErrorCode.InvalidRequest, "Forbidden: the Host header is not one this server answers to.");
+      return false;
+    }
+  }
+  const origin = request.header("origin");
+  if (origin !== null && !options.originAllowed(origin)) {
+    refuse(reply, 403, JsonRpcErrorCode.InvalidRequest, "Forbidden: the Origin header is not on this server's allow-list.");
+    return false;
+  }
+  if (!options.verifyToken) return undefined;
+  const outcome = await authenticate(options, request);
+  if (!outcome.ok) {
+    reply.send(outcome.status, { ...JSON_HEADERS, "www-authenticate": outcome.challenge }, errorBody(undefined, JsonRpcErrorCode.InvalidRequest, outcome.message));
+    return false;
+  }
+  return outcome.authInfo;
+}
+
+/** Reads and parses a POST body into one JSON-RPC 2.0 object, or answers why not and resolves `undefined`. */
+async function readMessage(options: ResolvedHttpOptions, request: IncomingHttp, reply: HttpReply): Promise<Record<string, unknown> | undefined> {
+  if (mediaTypeOf(request.header("content-type")) !== "application/json") {
+    refuse(reply, 415, JsonRpcErrorCode.InvalidRequest, "Unsupported Media Type: the body must be JSON with Content-Type: application/json.");
+    return undefined;
+  }
+  if (!acceptsJsonAndSse(request.header("accept"))) {
+    refuse(reply, 406, JsonRpcErrorCode.InvalidRequest, "Not Acceptable: the Accept header must list both application/json and text/event-stream.");
+    return undefined;
+  }
+  const declared = request.header("content-length");
+  if (declared !== null && Number(declared) > options.maxBodyBytes) {
+    refuseTooLarge(reply, options.maxBodyBytes);
+    return undefined;
+  }
+  let bytes: Uint8Array | null;
+  try {
+    bytes = await request.readBody(options.maxBodyBytes);
+  } catch (error) {
+    options.onError(error);
+    refuse(reply, 400, JsonRpcErrorCode.ParseError, "Parse error: the request body could not be read.");
+    return undefined;
+  }
+  if (bytes === null) {
+    refuseTooLarge(reply, options.maxBodyBytes);
+    return undefined;
+  }
+  let message: unknown;
+  try {
+    message = JSON.parse(utf8.decode(bytes));
+  } catch {
+    refuse(reply, 400, JsonRpcErrorCode.ParseError, "Parse error: the body is not valid UTF-8 JSON.");
+    return undefined;
+  }
+  if (Array.isArray(message)) {
+    refuse(reply, 400, JsonRpcErrorCode.InvalidRequest, "Invalid Request: JSON-RPC batches are not supported; send one message per POST.");
+    return undefined;
+  }
+  if (!isRecord(message) || message.jsonrpc !== "2.0") {
+    refuse(reply, 400, JsonRpcErrorCode.InvalidRequest, 'Invalid Request: the body must be a JSON-RPC 2.0 object with "jsonrpc": "2.0".');
+    return undefined;
+  }
+  return message;
 }
 
 function headerMismatch(
@@ -213,6 +262,7 @@ function headerMismatch(
   method: string,
   params: Record<string, unknown> | undefined,
   isRequest: boolean,
+  preferBodyVersion: boolean,
 ): string | undefined {
   const methodHeader = request.header(HeaderName.method);
   if (!isRequest) {
@@ -227,7 +277,9 @@ function headerMismatch(
   if (version === null) return "Header mismatch: the MCP-Protocol-Version header is required on every request.";
   const meta = params?._meta;
   const bodyVersion = isRecord(meta) ? meta[META_PROTOCOL_VERSION] : undefined;
-  if (bodyVersion !== undefined && bodyVersion !== version) {
+  // A hosted client in the wild sends a 2025 header with a 2026 body; the tolerance option lets the body win.
+  const tolerated = preferBodyVersion && !isModernVersion(version) && isModernVersion(bodyVersion);
+  if (bodyVersion !== undefined && bodyVersion !== version && !tolerated) {
     return `Header mismatch: MCP-Protocol-Version header value '${clip(version)}' does not match _meta protocolVersion '${clip(String(bodyVersion))}'.`;
   }
   if (methodHeader === null) return "Header mismatch: the Mcp-Method header is required on every request.";
@@ -249,133 +301,3 @@ function headerMismatch(
   return undefined;
 }
 
-const CLIENT_GONE = "The client closed the HTTP request.";
-
-/**
- * The {@link RequestContext} of one HTTP request. Everything a handler may
- * never use is created on first use: the abort signal, the full `Headers`,
- * the notification sender, and the watch for the client going away (a
- * listener on the connection), which only matters once there is a signal
- * to abort or a stream to stop writing to.
- */
-class HttpRequestContext implements RequestContext {
-  declare authInfo?: AuthInfo;
-  /** The client went away before the response was complete (known once watched). */
-  gone = false;
-  /** The final response was written: nothing more may be sent. */
-  finished = false;
-  /** The SSE stream, once a notification opened one. */
-  stream: HttpStream | undefined;
-  readonly #request: IncomingHttp;
-  readonly #reply: HttpReply;
-  readonly #options: ResolvedHttpOptions;
-  readonly #isRequest: boolean;
-  #cancel: AbortController | undefined;
-  #watching = false;
-  #headers: Headers | undefined;
-  #send: ((notification: JsonRpcNotification) => void) | undefined;
-
-  constructor(request: IncomingHttp, reply: HttpReply, options: ResolvedHttpOptions, isRequest: boolean) {
-    this.#request = request;
-    this.#reply = reply;
-    this.#options = options;
-    this.#isRequest = isRequest;
-  }
-
-  get signal(): AbortSignal {
-    if (!this.#cancel) {
-      this.#cancel = new AbortController();
-      if (this.gone) this.#cancel.abort(new Error(CLIENT_GONE));
-      else this.#watch();
-    }
-    return this.#cancel.signal;
-  }
-
-  get headers(): Headers {
-    return (this.#headers ??= this.#request.headers());
-  }
-
-  get sendNotification(): ((notification: JsonRpcNotification) => void) | undefined {
-    // Only requests may be answered with a stream; a notification POST gets 202.
-    if (!this.#isRequest) return undefined;
-    return (this.#send ??= (notification) => this.#notify(notification));
-  }
-
-  /** Starts watching for the client going away; it may report at once. */
-  #watch(): void {
-    if (this.#watching) return;
-    this.#watching = true;
-    this.#request.onGone(() => this.clientGone());
-  }
-
-  /** The client closed the request or its stream: abort the handler's signal. */
-  clientGone(): void {
-    if (this.gone) return;
-    this.gone = true;
-    this.#cancel?.abort(new Error(CLIENT_GONE));
-  }
-
-  #notify(notification: JsonRpcNotification): void {
-    // After the final response or a closed stream nothing more may be sent.
-    if (this.finished || this.gone) return;
-    if (!this.stream) {
-      this.#watch();
-      if (this.gone) return;
-      this.stream = this.#reply.stream({ ...SSE_HEADERS }, () => this.clientGone());
-    }
-    try {
-      this.stream.write(sseEvent(notification));
-    } catch (error) {
-      this.#options.onError(error);
-    }
-  }
-}
-
-async function dispatch(
-  handler: MessageHandler,
-  options: ResolvedHttpOptions,
-  request: IncomingHttp,
-  reply: HttpReply,
-  message: Record<string, unknown>,
-  isRequest: boolean,
-  envelopeInvalid: boolean,
-  authInfo: AuthInfo | undefined,
-): Promise<void> {
-  const context = new HttpRequestContext(request, reply, options, isRequest);
-  if (authInfo) context.authInfo = authInfo;
-
-  let response: JsonRpcResponse | undefined;
-  try {
-    response = await handler.handle(message, context);
-  } catch (error) {
-    // The MessageHandler contract says handle() never rejects; if one does, answer anyway.
-    options.onError(error);
-    response = isRequest
-      ? { jsonrpc: "2.0", id: message.id as string | number, error: { code: JsonRpcErrorCode.InternalError, message: "Internal error" } }
-      : undefined;
-  }
-
-  context.finished = true;
-  if (!isRequest) {
-    reply.send(202, {}, "");
-    return;
-  }
-  const stream = context.stream;
-  if (context.gone) {
-    stream?.end();
-    return;
-  }
-  if (response === undefined) {
-    response = { jsonrpc: "2.0", id: message.id as string | number, error: { code: JsonRpcErrorCode.InternalError, message: "Internal error: the server produced no response" } };
-  }
-  if (stream) {
-    stream.write(sseEvent(response));
-    stream.end();
-    return;
-  }
-  const status = "error" in response ? statusForError(response.error.code, envelopeInvalid) : 200;
-  // Replies never modify the headers they are given, so the shared constant
-  // needs no copy. When nobody watched for the client going away, the
-  // adapter's send is what skips a connection that is already closed.
-  reply.send(status, JSON_HEADERS, JSON.stringify(response));
-}

@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, Server as NodeHttpServer, ServerResponse } from "node:http";
 import { JSON_HEADERS, type HttpReply, type HttpStream, type IncomingHttp } from "./exchange.js";
-import { serveHttpExchange } from "./handler.js";
+import { createEndpoint, serveHttpExchange } from "./handler.js";
 import { isLoopbackHost, resolveHttpOptions, type HttpHandlerOptions, type ResolvedHttpOptions } from "./policy.js";
 import type { MessageHandler } from "../../types.js";
 
@@ -27,7 +27,7 @@ export interface HttpServerHandle {
   port: number;
   /** The underlying `node:http` server. */
   server: NodeHttpServer;
-  /** Stops accepting connections, ends open ones, and resolves once closed. */
+  /** Stops accepting connections, ends open ones and every 2025 session, and resolves once closed. */
   close(): Promise<void>;
 }
 
@@ -205,6 +205,7 @@ export async function serveHttp(server: MessageHandler, options: ServeHttpOption
     allowedHosts: options.allowedHosts ?? (loopback ? ["localhost", "127.0.0.1", "[::1]"] : undefined),
   });
 
+  const endpoint = createEndpoint(server, resolved);
   const { createServer } = await import("node:http");
   let fallbackOrigin = `${host}:${port}`;
   const httpServer = createServer((request, response) => {
@@ -218,7 +219,7 @@ export async function serveHttp(server: MessageHandler, options: ServeHttpOption
       return;
     }
     const exchange = new NodeExchange(request, response, path, fallbackOrigin);
-    serveHttpExchange(server, resolved, exchange, exchange).catch((error: unknown) => {
+    serveHttpExchange(endpoint, exchange, exchange).catch((error: unknown) => {
       resolved.onError(error);
       if (!response.headersSent) {
         response.writeHead(500, { "content-type": "application/json" });
@@ -251,6 +252,7 @@ export async function serveHttp(server: MessageHandler, options: ServeHttpOption
     server: httpServer,
     close: () =>
       new Promise<void>((resolve, reject) => {
+        endpoint.sessions?.closeAll();
         httpServer.close((error) => (error ? reject(error) : resolve()));
         httpServer.closeAllConnections();
       }),

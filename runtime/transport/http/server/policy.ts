@@ -50,10 +50,33 @@ export interface HttpHandlerOptions {
   resourceMetadataUrl?: string;
   /** Receives failures the client is not told about in detail (a throwing verifier, a broken stream). */
   onError?: (error: unknown) => void;
+  /**
+   * Most 2025 sessions held at once; an `initialize` beyond it gets `503`
+   * with `Retry-After`. Default 1,000. (2026-07-28 clients hold no session.)
+   */
+  maxSessions?: number;
+  /**
+   * How long a 2025 session may go without a request or an open GET stream
+   * before it ends, in milliseconds; its id then gets `404`. Default 30 minutes.
+   */
+  sessionIdleTimeoutMs?: number;
+  /**
+   * Accept a request whose `MCP-Protocol-Version` header names a 2025
+   * version while its `_meta` names 2026-07-28, and serve it as 2026-07-28
+   * (a widely used hosted client sends this). Default `false`: such a
+   * request gets `400` / `-32020`.
+   */
+  preferBodyVersion?: boolean;
 }
 
 /** Default body-size limit: 4 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/** Default bound on 2025 sessions held at once. */
+export const DEFAULT_MAX_SESSIONS = 1_000;
+
+/** Default idle lifetime of a 2025 session: 30 minutes. */
+export const DEFAULT_SESSION_IDLE_TIMEOUT_MS = 30 * 60 * 1000;
 
 const LOOPBACK_HOSTS = ["localhost", "127.0.0.1", "[::1]", "::1"];
 
@@ -71,6 +94,9 @@ export interface ResolvedHttpOptions {
   requiredScopes: readonly string[];
   resourceMetadataUrl: string | undefined;
   onError: (error: unknown) => void;
+  maxSessions: number;
+  sessionIdleTimeoutMs: number;
+  preferBodyVersion: boolean;
 }
 
 /**
@@ -87,6 +113,14 @@ export function resolveHttpOptions(options: HttpHandlerOptions = {}): ResolvedHt
   if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes <= 0) {
     throw new RangeError(`maxBodyBytes must be a positive integer number of bytes, got ${String(maxBodyBytes)}.`);
   }
+  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  if (!Number.isSafeInteger(maxSessions) || maxSessions <= 0) {
+    throw new RangeError(`maxSessions must be a positive integer, got ${String(maxSessions)}.`);
+  }
+  const sessionIdleTimeoutMs = options.sessionIdleTimeoutMs ?? DEFAULT_SESSION_IDLE_TIMEOUT_MS;
+  if (!Number.isSafeInteger(sessionIdleTimeoutMs) || sessionIdleTimeoutMs <= 0) {
+    throw new RangeError(`sessionIdleTimeoutMs must be a positive integer number of milliseconds, got ${String(sessionIdleTimeoutMs)}.`);
+  }
   if (options.verifyToken !== undefined && typeof options.verifyToken !== "function") {
     throw new TypeError("verifyToken must be a function (token, request) => AuthInfo | null.");
   }
@@ -98,6 +132,9 @@ export function resolveHttpOptions(options: HttpHandlerOptions = {}): ResolvedHt
     requiredScopes: options.requiredScopes ?? [],
     resourceMetadataUrl: options.resourceMetadataUrl,
     onError: options.onError ?? (() => {}),
+    maxSessions,
+    sessionIdleTimeoutMs,
+    preferBodyVersion: options.preferBodyVersion === true,
   };
 }
 

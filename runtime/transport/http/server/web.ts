@@ -4,7 +4,7 @@
  */
 import type { MessageHandler } from "../../types.js";
 import type { HttpReply, HttpStream, IncomingHttp } from "./exchange.js";
-import { serveHttpExchange } from "./handler.js";
+import { createEndpoint, serveHttpExchange } from "./handler.js";
 import { resolveHttpOptions, type HttpHandlerOptions } from "./policy.js";
 
 const encoder = new TextEncoder();
@@ -78,14 +78,23 @@ function replyToPromise(resolve: (response: Response) => void): HttpReply {
   };
 }
 
+/** A web-standard request handler, plus `close()` to end the 2025 sessions it holds. */
+export type HttpRequestHandler = ((request: Request) => Promise<Response>) & {
+  /** Ends every 2025 session this handler holds (their GET streams close; their ids then get `404`). */
+  close(): void;
+};
+
 /**
- * Creates a web-standard Streamable HTTP handler for an MCP server. It is
- * stateless: no sessions, no GET stream; every POST carries one JSON-RPC
- * message and gets its own JSON or SSE response.
+ * Creates a web-standard Streamable HTTP handler for an MCP server. Every
+ * 2026-07-28 request is answered on its own (any instance can take any
+ * request). A 2025 client gets a session, held in this handler's memory,
+ * when the server holds sessions (`legacy: "sessions"`, the default): its
+ * `initialize` returns an `Mcp-Session-Id`, a GET opens the session's event
+ * stream, DELETE ends it.
  *
  * @param server - Anything that answers JSON-RPC messages (`Server`, `McpServer`).
- * @param options - Origin/host allow-lists, body limit, bearer verification.
- * @returns `(request) => Promise<Response>`; it never rejects.
+ * @param options - Origin/host allow-lists, body limit, bearer verification, session bounds.
+ * @returns `(request) => Promise<Response>`, which never rejects, with `close()`.
  * @throws {TypeError} when `server` has no `handle` method or an option has the wrong type.
  * @throws {RangeError} for a non-positive `maxBodyBytes`.
  *
@@ -98,14 +107,15 @@ function replyToPromise(resolve: (response: Response) => void): HttpReply {
 export function createHttpHandler(
   server: MessageHandler,
   options: HttpHandlerOptions = {},
-): (request: Request) => Promise<Response> {
+): HttpRequestHandler {
   if (!server || typeof (server as MessageHandler).handle !== "function") {
     throw new TypeError("createHttpHandler needs a server with a handle(message, context) method, such as an McpServer.");
   }
   const resolved = resolveHttpOptions(options);
-  return (request) =>
+  const endpoint = createEndpoint(server, resolved);
+  const handle = (request: Request) =>
     new Promise<Response>((resolve) => {
-      serveHttpExchange(server, resolved, incomingFromRequest(request), replyToPromise(resolve)).catch((error: unknown) => {
+      serveHttpExchange(endpoint, incomingFromRequest(request), replyToPromise(resolve)).catch((error: unknown) => {
         resolved.onError(error);
         resolve(
           new Response(JSON.stringify({ jsonrpc: "2.0", error: { code: -32603, message: "Internal error" } }), {
@@ -115,4 +125,5 @@ export function createHttpHandler(
         );
       });
     });
+  return Object.assign(handle, { close: () => endpoint.sessions?.closeAll() });
 }

@@ -1,0 +1,91 @@
+/**
+ * What a 2025 client gets when a handler needs input: a 2025 client cannot
+ * answer an `InputRequiredResult`, so the questions a tool's declared needs
+ * ask go out as real requests over the session (`elicitation/create`,
+ * `sampling/createMessage`, `roots/list`) and the body re-runs with the
+ * answers, round after round, until it completes. The state between rounds
+ * never leaves the server, so nothing is sealed.
+ *
+ * @internal
+ */
+import { JsonRpcErrorCode, McpError } from "../../jsonrpc/errors.js";
+import { assertClientCanAnswer } from "../capabilities.js";
+import type { RequestContextImpl } from "../context.js";
+import { isDependencyRound } from "../dependencies/run.js";
+import { internalError } from "../errors.js";
+import { callHandler, type AnyHandler, type Invocation } from "../pipeline.js";
+import type { LegacyHost } from "./host.js";
+import type { LegacyScope } from "./lifecycle.js";
+
+/** Where a handler that asks by hand is pointed instead. */
+const BY_HAND_NEEDS_2026 =
+  "an InputRequiredResult built by hand needs a 2026-07-28 client, which retries the call with the answers; " +
+  "a 2025 client cannot. Declare the questions in the registration's needs (elicit, elicitUrl, sample, listRoots) " +
+  "and the SDK asks either generation: over MRTR for 2026-07-28, over the session for 2025";
+
+function what(ctx: RequestContextImpl, params: Record<string, unknown>): string {
+  const target = ctx.method === "resources/read" ? params.uri : params.name;
+  const kind = ctx.method === "tools/call" ? "tool" : ctx.method === "prompts/get" ? "prompt" : "resource";
+  return `${kind} ${JSON.stringify(target)}`;
+}
+
+function methodsOf(requests: Record<string, unknown>): string {
+  const methods = new Set<string>();
+  for (const key in requests) {
+    const method = (requests[key] as { method?: unknown } | null)?.method;
+    if (typeof method === "string") methods.add(method);
+  }
+  return [...methods].join(", ") || "input";
+}
+
+/**
+ * Turns an `input_required` answer into the complete result a 2025 client
+ * can take: asks over the session and re-runs the handler while the
+ * dependency engine asks; answers -32603 for a round trip built by hand,
+ * and a tool error (or -32603 outside tools) when there is no session to ask over.
+ *
+ * @throws McpError -32603 (hand-built round trip, too many rounds, no
+ *   answer), -32021 (a question the client declared no capability for), or
+ *   the client's own error for a request it refused
+ * @internal
+ */
+export async function settleInputRequired(
+  host: LegacyHost,
+  handler: AnyHandler,
+  invocation: Invocation,
+  ctx: RequestContextImpl,
+  scope: LegacyScope,
+): Promise<Record<string, unknown>> {
+  let raw = invocation.raw;
+  for (let round = 1; raw.resultType === "input_required"; round++) {
+    if (!isDependencyRound(raw)) {
+      throw internalError(`Internal error: ${what(ctx, invocation.params)} answered a 2025 client with an InputRequiredResult: ${BY_HAND_NEEDS_2026}`);
+    }
+    const requests = (raw.inputRequests ?? {}) as Record<string, { method: string; params?: Record<string, unknown> }>;
+    const session = scope.session;
+    if (session === undefined) return withoutBackChannel(ctx, invocation.params, requests);
+    if (round > host.options.maxRounds) {
+      throw internalError(
+        `Internal error: ${what(ctx, invocation.params)} still needed input after ${host.options.maxRounds} rounds of questions over the session; ` +
+          "the client's answers never satisfied its needs (raise legacySessions.maxRounds if the tool really asks this much)",
+      );
+    }
+    // The same gate as the 2026 path: never ask what the client did not declare it can answer.
+    assertClientCanAnswer(requests, scope.clientCapabilities);
+    ctx.inputResponses = (await session.askAll(requests, ctx)) as unknown as RequestContextImpl["inputResponses"];
+    ctx.requestState = raw.requestState as string | undefined;
+    raw = await callHandler(handler, invocation.params, ctx);
+  }
+  return raw;
+}
+
+function withoutBackChannel(ctx: RequestContextImpl, params: Record<string, unknown>, requests: Record<string, unknown>): Record<string, unknown> {
+  const message =
+    `${what(ctx, params)} needs input from the user (${methodsOf(requests)}), and this 2025 client is served without a session, ` +
+    "so the server has no way to ask it. Connect with a 2026-07-28 client, or serve 2025 clients with sessions (the server's legacy option).";
+  if (ctx.method === "tools/call") {
+    // A tool error, not a protocol error: the model reads why the tool could not run.
+    return { content: [{ type: "text", text: message }], isError: true };
+  }
+  throw new McpError(JsonRpcErrorCode.InternalError, message);
+}

@@ -1,0 +1,62 @@
+/**
+ * What the 2025-era request path needs from the server that owns it, and
+ * the options that bound 2025 sessions.
+ *
+ * @internal
+ */
+import type { JsonRpcResponse } from "../../jsonrpc/messages.js";
+import type { LegacyMode, RequestContext } from "../../transport/types.js";
+import type { ServerCapabilities } from "../../../generated/2026-07-28/index.js";
+import type { ServerCore } from "../pipeline.js";
+import type { LegacySession } from "./session.js";
+
+/** Options of the 2025 sessions a server holds. */
+export interface LegacySessionOptions {
+  /**
+   * How long the server waits for the client to answer a request it sent
+   * over a session (`elicitation/create`, `sampling/createMessage`,
+   * `roots/list`), in milliseconds. A person may be filling in a form, so
+   * the default is generous: 10 minutes. The tool's own cancellation ends
+   * the wait sooner.
+   */
+  requestTimeoutMs?: number;
+  /**
+   * Most rounds of questions one call may take over a session before it
+   * fails with `-32603` (a client whose answers never satisfy the tool's
+   * needs would otherwise loop forever). Default 16.
+   */
+  maxRounds?: number;
+}
+
+/** {@link LegacySessionOptions} with defaults filled in. @internal */
+export interface ResolvedLegacyOptions {
+  readonly requestTimeoutMs: number;
+  readonly maxRounds: number;
+}
+
+/** Fills in defaults. @throws RangeError for a bound that is not a positive integer. @internal */
+export function resolveLegacyOptions(options: LegacySessionOptions | undefined): ResolvedLegacyOptions {
+  const requestTimeoutMs = options?.requestTimeoutMs ?? 600_000;
+  const maxRounds = options?.maxRounds ?? 16;
+  if (!Number.isSafeInteger(requestTimeoutMs) || requestTimeoutMs <= 0) {
+    throw new RangeError(`legacySessions.requestTimeoutMs must be a positive integer number of milliseconds, got ${String(requestTimeoutMs)}`);
+  }
+  if (!Number.isSafeInteger(maxRounds) || maxRounds <= 0) {
+    throw new RangeError(`legacySessions.maxRounds must be a positive integer, got ${String(maxRounds)}`);
+  }
+  return Object.freeze({ requestTimeoutMs, maxRounds });
+}
+
+/** The server as its 2025 request path and sessions see it. @internal */
+export interface LegacyHost extends ServerCore {
+  readonly mode: LegacyMode;
+  readonly options: ResolvedLegacyOptions;
+  readonly instructions: string | undefined;
+  readonly validateResults: boolean;
+  /** The server's (2026-shaped) capabilities, as `server/discover` advertises them. */
+  capabilities(): ServerCapabilities;
+  /** Answers a message on the stateless 2026-07-28 path. */
+  handleModern(message: unknown, context: RequestContext | undefined): Promise<JsonRpcResponse | undefined>;
+  /** Tells the server a session ended, so broadcasts stop reaching it. */
+  sessionClosed(session: LegacySession): void;
+}

@@ -1,0 +1,74 @@
+/**
+ * The 2025 handshake seen from the server: which version to agree on, and
+ * what `initialize` answers (capabilities in their 2025 shape).
+ *
+ * @internal
+ */
+import { LEGACY_VERSIONS } from "../../transport/era.js";
+import type { ClientCapabilities, Implementation, LoggingLevel } from "../../../generated/2026-07-28/index.js";
+import type { LegacyHost } from "./host.js";
+import type { LegacySession } from "./session.js";
+
+/** What a 2025 request is answered with: the agreed version and what the client declared. @internal */
+export interface LegacyScope {
+  readonly protocolVersion: string;
+  readonly clientCapabilities: ClientCapabilities;
+  readonly clientInfo: Implementation | undefined;
+  readonly logLevel: LoggingLevel | undefined;
+  /** The session, when there is one: the back channel needs ask over. */
+  readonly session: LegacySession | undefined;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The version to answer `initialize` with: the client's own when this
+ * server speaks it, else the newest 2025 revision (the lifecycle page:
+ * the client disconnects if it cannot speak ours).
+ * @internal
+ */
+export function agreeVersion(requested: unknown): string {
+  return typeof requested === "string" && LEGACY_VERSIONS.includes(requested) ? requested : LEGACY_VERSIONS[0]!;
+}
+
+/**
+ * The server's capabilities in 2025 shape. With a session the server can
+ * tell the client when lists change and resources update, so it says so;
+ * without one (stateless) it promises nothing it cannot send.
+ * @internal
+ */
+export function legacyCapabilities(host: LegacyHost, withSession: boolean): Record<string, unknown> {
+  const modern = host.capabilities() as Record<string, unknown>;
+  const capabilities: Record<string, unknown> = {};
+  if (isObject(modern.experimental)) capabilities.experimental = modern.experimental;
+  // Log messages are sent when a handler emits them, filtered by logging/setLevel.
+  capabilities.logging = {};
+  if (isObject(modern.completions)) capabilities.completions = {};
+  if (isObject(modern.prompts)) capabilities.prompts = withSession ? { listChanged: true } : {};
+  if (isObject(modern.resources)) capabilities.resources = withSession ? { subscribe: true, listChanged: true } : {};
+  if (isObject(modern.tools)) capabilities.tools = withSession ? { listChanged: true } : {};
+  return capabilities;
+}
+
+/** The `InitializeResult` for `version`. @internal */
+export function initializeResult(host: LegacyHost, version: string, withSession: boolean): Record<string, unknown> {
+  const result: Record<string, unknown> = {
+    protocolVersion: version,
+    capabilities: legacyCapabilities(host, withSession),
+    serverInfo: host.serverInfo,
+  };
+  if (host.instructions !== undefined) result.instructions = host.instructions;
+  return result;
+}
+
+/** What an `initialize` request's params declare about the client. @internal */
+export function declaredBy(params: unknown): { capabilities: ClientCapabilities; clientInfo: Implementation | undefined; requested: unknown } {
+  const given = isObject(params) ? params : {};
+  return {
+    capabilities: (isObject(given.capabilities) ? given.capabilities : {}) as ClientCapabilities,
+    clientInfo: isObject(given.clientInfo) ? (given.clientInfo as unknown as Implementation) : undefined,
+    requested: given.protocolVersion,
+  };
+}

@@ -1,0 +1,305 @@
+/**
+ * One 2025-era session on the server: the handshake's outcome (version,
+ * client capabilities, log level, subscriptions), the requests the server
+ * sent the client and is waiting on, and the client's requests being
+ * answered (for `notifications/cancelled`).
+ *
+ * @internal
+ */
+import { JsonRpcErrorCode, McpError } from "../../jsonrpc/errors.js";
+import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../../jsonrpc/messages.js";
+import { claimsModern } from "../../transport/era.js";
+import type { RequestContext, ServerSession, SessionPeer } from "../../transport/types.js";
+import type { ClientCapabilities, Implementation, LoggingLevel } from "../../../generated/2026-07-28/index.js";
+import type { RequestContextImpl } from "../context.js";
+import { errorResponse } from "../errors.js";
+import { answerLegacyRequest } from "./dispatch.js";
+import type { LegacyHost } from "./host.js";
+import { agreeVersion, declaredBy, initializeResult, type LegacyScope } from "./lifecycle.js";
+import { assertValidLegacyRequest } from "./validation.js";
+
+interface Waiter {
+  readonly method: string;
+  resolve(result: Record<string, unknown>): void;
+  reject(error: unknown): void;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Ids 1 and "1" are different requests: the key says which type the id had. */
+function keyOf(id: JsonRpcId): string {
+  return typeof id === "number" ? "n" + id : "s" + id;
+}
+
+function invalid(id: JsonRpcId | undefined, detail: string): JsonRpcResponse {
+  return errorResponse(id, { code: JsonRpcErrorCode.InvalidRequest, message: `Invalid Request: ${detail}` });
+}
+
+/** A 2025 session held by a `Server`. @internal */
+export class LegacySession implements ServerSession {
+  readonly id: string = globalThis.crypto.randomUUID();
+  #protocolVersion: string | undefined;
+  #clientCapabilities: ClientCapabilities = {};
+  #clientInfo: Implementation | undefined;
+  #logLevel: LoggingLevel | undefined;
+  #closed = false;
+  #nextId = 0;
+  readonly #subscriptions = new Set<string>();
+  readonly #waiting = new Map<JsonRpcId, Waiter>();
+  readonly #answering = new Map<string, RequestContextImpl>();
+  readonly #host: LegacyHost;
+  readonly #peer: SessionPeer;
+
+  constructor(host: LegacyHost, peer: SessionPeer) {
+    this.#host = host;
+    this.#peer = peer;
+  }
+
+  get protocolVersion(): string | undefined {
+    return this.#protocolVersion;
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** The client's name and version from `initialize`, for logs. */
+  get clientInfo(): Implementation | undefined {
+    return this.#clientInfo;
+  }
+
+  async handle(message: unknown, context?: RequestContext): Promise<JsonRpcResponse | undefined> {
+    if (!isObject(message)) return invalid(undefined, "expected one JSON-RPC 2.0 message object");
+    const method = message.method;
+    if (typeof method !== "string") {
+      if ("result" in message || "error" in message) {
+        this.#settle(message);
+        return undefined;
+      }
+      return invalid(readableId(message), '"method" must be a string');
+    }
+    if (!("id" in message)) {
+      this.#notification(method, message);
+      return undefined;
+    }
+    const id = readableId(message);
+    if (id === undefined) return invalid(undefined, '"id" must be a string or a number (MCP forbids null)');
+    if (message.jsonrpc !== "2.0") return invalid(id, '"jsonrpc" must be "2.0"');
+    if (this.#closed) return invalid(id, "this session has ended; start a new one with initialize");
+    if (method !== "initialize" && claimsModern(message, context?.protocolVersionHeader)) {
+      // Before any handshake a connection may speak 2026-07-28 (a stdio probe); once a session started, it may not switch.
+      if (this.#protocolVersion === undefined) return this.#host.handleModern(message, context);
+      return invalid(
+        id,
+        `this connection started a ${this.#protocolVersion} session with initialize, and a request carrying the 2026-07-28 ` +
+          "_meta envelope cannot join it. Use one protocol generation per connection (or per Mcp-Session-Id).",
+      );
+    }
+    if (method === "initialize") return this.#initialize(id, message);
+    if (this.#protocolVersion === undefined) {
+      if (method === "ping") return { jsonrpc: "2.0", id, result: {} }; // the lifecycle page allows ping before initialization
+      return invalid(
+        id,
+        `${method} before initialize: a 2025 client must send initialize first; a 2026-07-28 request must carry ` +
+          `_meta["io.modelcontextprotocol/protocolVersion"] (and over HTTP the MCP-Protocol-Version header)`,
+      );
+    }
+    return answerLegacyRequest(this.#host, id, method, message, this.#scope(), context);
+  }
+
+  /**
+   * Asks the client every request of one round at once and resolves with
+   * their results under the same keys. One refusal cancels the others.
+   */
+  async askAll(
+    requests: Record<string, { method: string; params?: Record<string, unknown> }>,
+    ctx: RequestContextImpl,
+  ): Promise<Record<string, Record<string, unknown>>> {
+    const keys = Object.keys(requests);
+    const round = new AbortController();
+    const onAbort = () => round.abort(ctx.signal.reason);
+    ctx.signal.addEventListener("abort", onAbort, { once: true });
+    try {
+      const answers = await Promise.all(
+        keys.map((key) =>
+          this.request(requests[key]!.method, requests[key]!.params ?? {}, ctx, round.signal).catch((error: unknown) => {
+            round.abort(error);
+            throw error;
+          }),
+        ),
+      );
+      const byKey: Record<string, Record<string, unknown>> = {};
+      keys.forEach((key, index) => (byKey[key] = answers[index]!));
+      return byKey;
+    } finally {
+      ctx.signal.removeEventListener("abort", onAbort);
+    }
+  }
+
+  /**
+   * Sends the client one request and resolves with its result. It goes on
+   * the channel of `related` (the request being answered) when the transport
+   * has one, else to the session's peer.
+   *
+   * @throws McpError carrying the client's error; -32603 when it does not answer in time
+   */
+  request(method: string, params: Record<string, unknown>, related: RequestContextImpl | undefined, signal?: AbortSignal): Promise<Record<string, unknown>> {
+    if (this.#closed) return Promise.reject(new McpError(JsonRpcErrorCode.InternalError, `Cannot send ${method}: the session has ended`));
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    const id = ++this.#nextId;
+    const message: JsonRpcRequest = { jsonrpc: "2.0", id, method, params };
+    return new Promise<Record<string, unknown>>((resolve, reject) => {
+      const seconds = this.#host.options.requestTimeoutMs / 1000;
+      const finish = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", onAbort);
+        this.#waiting.delete(id);
+      };
+      const fail = (error: unknown) => {
+        if (!this.#waiting.has(id)) return;
+        finish();
+        reject(error);
+      };
+      const onAbort = () => {
+        if (!this.#waiting.has(id)) return;
+        const cancelled: JsonRpcNotification = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: "The server no longer needs the answer." } };
+        Promise.resolve()
+          .then(() => this.#deliver(cancelled, related))
+          .catch(() => {}); // best effort: the client may be gone
+        fail(signal!.reason);
+      };
+      const timer = setTimeout(
+        () => fail(new McpError(JsonRpcErrorCode.InternalError, `The client did not answer ${method} within ${seconds} s (legacySessions.requestTimeoutMs)`)),
+        this.#host.options.requestTimeoutMs,
+      );
+      (timer as { unref?: () => void }).unref?.();
+      this.#waiting.set(id, {
+        method,
+        resolve: (result) => {
+          finish();
+          resolve(result);
+        },
+        reject: fail,
+      });
+      signal?.addEventListener("abort", onAbort, { once: true });
+      Promise.resolve()
+        .then(() => this.#deliver(message, related))
+        .catch((error: unknown) => fail(new McpError(JsonRpcErrorCode.InternalError, `Could not send ${method} to the client`, undefined, { cause: error })));
+    });
+  }
+
+  /** Sends a notification that belongs to no request (list changed, resource updated). Dropped before initialize or after close. */
+  notify(notification: JsonRpcNotification): void {
+    if (this.#closed || this.#protocolVersion === undefined) return;
+    Promise.resolve()
+      .then(() => this.#peer.send(notification))
+      .catch((error: unknown) => this.#host.logger.warn(`${notification.method} not delivered to a 2025 session`, { error }));
+  }
+
+  /** True when the client subscribed to updates of `uri`. */
+  isSubscribed(uri: string): boolean {
+    return this.#subscriptions.has(uri);
+  }
+
+  subscribe(uri: string): void {
+    this.#subscriptions.add(uri);
+  }
+
+  unsubscribe(uri: string): void {
+    this.#subscriptions.delete(uri);
+  }
+
+  setLogLevel(level: LoggingLevel): void {
+    this.#logLevel = level;
+  }
+
+  /** Registers a request being answered, so `notifications/cancelled` can reach it. */
+  track(ctx: RequestContextImpl): void {
+    this.#answering.set(keyOf(ctx.requestId), ctx);
+  }
+
+  untrack(ctx: RequestContextImpl): void {
+    const key = keyOf(ctx.requestId);
+    if (this.#answering.get(key) === ctx) this.#answering.delete(key);
+    ctx.dispose();
+  }
+
+  close(reason = "The session was closed."): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    const error = new McpError(JsonRpcErrorCode.InternalError, reason);
+    for (const waiter of [...this.#waiting.values()]) waiter.reject(error);
+    this.#waiting.clear();
+    for (const ctx of this.#answering.values()) ctx.cancel(reason);
+    this.#host.sessionClosed(this);
+  }
+
+  #scope(): LegacyScope {
+    return {
+      protocolVersion: this.#protocolVersion!,
+      clientCapabilities: this.#clientCapabilities,
+      clientInfo: this.#clientInfo,
+      logLevel: this.#logLevel,
+      session: this,
+    };
+  }
+
+  async #initialize(id: JsonRpcId, message: Record<string, unknown>): Promise<JsonRpcResponse> {
+    if (this.#protocolVersion !== undefined) {
+      return invalid(id, `this session was already initialized (protocol ${this.#protocolVersion}); start a new connection or session to initialize again`);
+    }
+    try {
+      await assertValidLegacyRequest("initialize", message);
+    } catch (error) {
+      const mcp = error as McpError;
+      return errorResponse(id, mcp.toJSON());
+    }
+    const declared = declaredBy(message.params);
+    const version = agreeVersion(declared.requested);
+    this.#protocolVersion = version;
+    this.#clientCapabilities = declared.capabilities;
+    this.#clientInfo = declared.clientInfo;
+    return { jsonrpc: "2.0", id, result: initializeResult(this.#host, version, true) };
+  }
+
+  #notification(method: string, message: Record<string, unknown>): void {
+    if (method !== "notifications/cancelled") return; // initialized, progress, roots/list_changed: nothing to do
+    const params = message.params;
+    const requestId = isObject(params) ? params.requestId : undefined;
+    if (typeof requestId !== "string" && typeof requestId !== "number") return;
+    const reason = isObject(params) && typeof params.reason === "string" ? params.reason : "cancelled by the client";
+    this.#answering.get(keyOf(requestId))?.cancel(reason, true);
+  }
+
+  #settle(response: Record<string, unknown>): void {
+    const id = response.id;
+    const waiter = typeof id === "string" || typeof id === "number" ? this.#waiting.get(id) : undefined;
+    if (waiter === undefined) {
+      this.#host.logger.warn("A 2025 client answered a request this session is not waiting on; ignored", { id });
+      return;
+    }
+    if (isObject(response.error)) {
+      const error = McpError.fromObject(response.error as { code: number; message: string; data?: unknown });
+      waiter.reject(new McpError(error.code, `The client refused ${waiter.method}: ${error.message}`, error.data));
+      return;
+    }
+    if (!isObject(response.result)) {
+      waiter.reject(new McpError(JsonRpcErrorCode.InternalError, `The client answered ${waiter.method} with a result that is not an object`));
+      return;
+    }
+    waiter.resolve(response.result);
+  }
+
+  #deliver(message: JsonRpcRequest | JsonRpcNotification, related: RequestContextImpl | undefined): void | Promise<void> {
+    const sendRelated = related?.transport?.sendRelated;
+    if (sendRelated !== undefined && !related!.isCancelled) return sendRelated(message);
+    return this.#peer.send(message);
+  }
+}
+
+function readableId(message: Record<string, unknown>): JsonRpcId | undefined {
+  const id = message.id;
+  return typeof id === "string" || typeof id === "number" ? id : undefined;
+}

@@ -1,0 +1,85 @@
+/**
+ * The options of the low-level `Server`, and their checks.
+ *
+ * @module
+ */
+import type { LegacyMode } from "../transport/types.js";
+import type { ServerCapabilities } from "../../generated/2026-07-28/index.js";
+import type { LegacySessionOptions } from "./legacy/host.js";
+import { ROUTES } from "./routes.js";
+import type { CacheableMethod, CacheHint, ServerLogger } from "./types.js";
+
+/** Options of the low-level {@link Server}. */
+export interface ServerOptions {
+  /** Guidance for the model on how to use this server, sent in `server/discover`. */
+  instructions?: string;
+  /**
+   * Capabilities to advertise on top of the ones derived from the handlers
+   * (`tools` when `onListTools`/`onCallTool` exist, and so on). A function
+   * replaces the derived set and is asked on every `server/discover`, for
+   * servers whose features change after construction.
+   */
+  capabilities?: ServerCapabilities | (() => ServerCapabilities);
+  /**
+   * Caching hints for results whose handler set none. Default: `ttlMs: 0`
+   * (immediately stale) and `cacheScope: "private"`, the choice that is never
+   * wrong; `server/discover` defaults to `"public"`.
+   */
+  cache?: Partial<Record<CacheableMethod, CacheHint>>;
+  /** Receives what never goes on the wire: handler crashes, rejected request state. Default: the console. */
+  logger?: ServerLogger;
+  /**
+   * Check every result a handler returns against the protocol schema before
+   * sending it (default `true`): a malformed result becomes a clear `-32603`
+   * on the server instead of a puzzling failure in the client.
+   */
+  validateResults?: boolean;
+  /**
+   * How 2025-era clients (2025-11-25, 2025-06-18, 2025-03-26: the ones that
+   * open with `initialize`) are served on the same endpoint. Default
+   * `"sessions"`: `initialize` opens a session with a back channel, so the
+   * same handlers and their declared needs serve both generations.
+   * `"stateless"` answers each 2025 request on its own (no server-to-client
+   * requests; a need that would ask becomes a tool error saying so).
+   * `"reject"` answers every 2025 request with `-32022`.
+   */
+  legacy?: LegacyMode;
+  /** Bounds of 2025 sessions: how long to wait for the client's answers, how many rounds of questions one call may take. */
+  legacySessions?: LegacySessionOptions;
+}
+
+const LEGACY_MODES: ReadonlySet<unknown> = new Set(["sessions", "stateless", "reject"]);
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The `legacy` option, checked.
+ * @throws TypeError for a value that is none of the three modes
+ * @internal
+ */
+export function legacyModeOf(legacy: unknown): LegacyMode {
+  const mode = legacy ?? "sessions";
+  if (!LEGACY_MODES.has(mode)) {
+    throw new TypeError(`Server: legacy must be "sessions", "stateless" or "reject", got ${JSON.stringify(legacy)}`);
+  }
+  return mode as LegacyMode;
+}
+
+/**
+ * The `cache` option as a frozen table.
+ * @throws TypeError for a method that is not cacheable or a malformed hint
+ * @internal
+ */
+export function cacheHintsOf(cache: ServerOptions["cache"]): Map<string, CacheHint> {
+  const hints = new Map<string, CacheHint>();
+  for (const [method, hint] of Object.entries(cache ?? {})) {
+    if (!ROUTES.get(method)?.cacheable) throw new TypeError(`Server: ${method} is not a cacheable method`);
+    if (!isObject(hint) || !Number.isInteger(hint.ttlMs) || (hint.ttlMs as number) < 0 || (hint.cacheScope !== "public" && hint.cacheScope !== "private")) {
+      throw new TypeError(`Server: cache hint for ${method} must be { ttlMs: integer >= 0, cacheScope: "public" | "private" }`);
+    }
+    hints.set(method, Object.freeze({ ttlMs: hint.ttlMs as number, cacheScope: hint.cacheScope }));
+  }
+  return hints;
+}

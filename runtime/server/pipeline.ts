@@ -1,0 +1,94 @@
+/**
+ * What every request goes through between the protocol checks and the
+ * finishing of its result, whichever generation asked: the middlewares,
+ * the handler's own copy of the arguments, the handler call itself.
+ *
+ * @internal
+ */
+import type { Implementation } from "../../generated/2026-07-28/index.js";
+import type { RequestContextImpl } from "./context.js";
+import { internalError } from "./errors.js";
+import type { Route } from "./routes.js";
+import { snapshotJson } from "./snapshot.js";
+import type { MiddlewareRequest, ServerHandlers, ServerLogger, ServerMiddleware } from "./types.js";
+
+/** What a server shares with its per-generation request paths. @internal */
+export interface ServerCore {
+  readonly serverInfo: Readonly<Implementation>;
+  readonly handlers: ServerHandlers;
+  readonly middlewares: readonly ServerMiddleware[];
+  readonly logger: ServerLogger;
+}
+
+/** A handler of some route, called with its params and context. @internal */
+export type AnyHandler = (params: unknown, ctx: unknown) => unknown;
+
+/** What one handler call produced, with the middleware view of the request it answered. @internal */
+export interface Invocation {
+  /** The handler's return value, checked to be an object. */
+  raw: Record<string, unknown>;
+  /** The params the handler received (after the middlewares). */
+  params: Record<string, unknown>;
+  /** The middleware view of the request; `undefined` when no middleware is installed. */
+  request: MiddlewareRequest | undefined;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** True for a promise or any other thenable. @internal */
+export function isThenable<T>(value: unknown): value is PromiseLike<T> {
+  return typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
+}
+
+/**
+ * Runs the middlewares' `onRequest`, then the handler.
+ *
+ * @throws McpError from a middleware, whatever the handler throws, or
+ *   -32603 when the handler returns something that is not a result object
+ * @internal
+ */
+export async function invokeHandler(
+  core: ServerCore,
+  route: Route,
+  handler: AnyHandler,
+  params: Record<string, unknown>,
+  ctx: RequestContextImpl,
+): Promise<Invocation> {
+  let request: MiddlewareRequest | undefined;
+  if (core.middlewares.length > 0) {
+    request = { method: ctx.method, serverName: core.serverInfo.name, params, context: ctx, logger: core.logger, transport: ctx.transport };
+    for (const middleware of core.middlewares) {
+      const pending = middleware.onRequest?.(request);
+      if (isThenable(pending)) await pending;
+    }
+    params = request.params;
+    if (route.mayAskInput && isObject(params.arguments)) {
+      // A middleware (the request-state boundary) binds what it mints to these arguments after the handler
+      // ran: the handler gets its own copy, so filling in a default (args.limit ??= 10) cannot change them.
+      params = { ...params, arguments: snapshotJson(params.arguments) };
+    }
+  }
+  if (route.mayAskInput) {
+    ctx.inputResponses = params.inputResponses as RequestContextImpl["inputResponses"];
+    ctx.requestState = params.requestState as string | undefined;
+  }
+  return { raw: await callHandler(handler, params, ctx), params, request };
+}
+
+/**
+ * Calls the handler alone, without middlewares: a 2025 session re-runs a
+ * handler this way once the client has answered what its needs asked.
+ *
+ * @throws whatever the handler throws, or -32603 for a non-object result
+ * @internal
+ */
+export async function callHandler(handler: AnyHandler, params: Record<string, unknown>, ctx: RequestContextImpl): Promise<Record<string, unknown>> {
+  let raw: unknown = handler(params, ctx);
+  if (isThenable(raw)) raw = await raw;
+  if (!isObject(raw)) {
+    throw internalError(`Internal error: the ${ctx.method} handler returned ${raw === null ? "null" : typeof raw}, not a result object`);
+  }
+  return raw;
+}

@@ -1,0 +1,78 @@
+/**
+ * McpServer's sealing policy: which security seals `requestState`, and under
+ * which audience, with the checks that keep a shared key from accepting
+ * another service's tokens.
+ *
+ * @internal
+ */
+import { RequestStateSecurity } from "../state/index.js";
+import { requestStateBoundary, type RequestStateSealer } from "./state-boundary.js";
+import type { ServerLogger, ServerMiddleware } from "./types.js";
+
+// Names too common to tell one service from another: as an audience they would let a
+// token minted by some other "mcp-server" sharing the key verify here.
+const GENERIC_NAMES: ReadonlySet<string> = new Set([
+  "", "mcp", "server", "mcpserver", "mcpservice", "service", "app", "default", "unnamed", "untitled",
+  "test", "example", "demo", "myserver", "myapp", "localhost", "fastmcp", "mcpserverapp",
+]);
+
+/**
+ * True for a server name distinctive enough to serve as the audience of
+ * sealed request state.
+ * @internal
+ */
+export function isDistinctiveName(name: string): boolean {
+  return !GENERIC_NAMES.has(name.toLowerCase().replace(/[^a-z0-9]/g, ""));
+}
+
+function audienceOf(security: RequestStateSealer): string | undefined {
+  const audience = (security as { audience?: unknown }).audience;
+  return typeof audience === "string" && audience.length > 0 ? audience : undefined;
+}
+
+/**
+ * The request-state boundary McpServer installs: `requestStateSecurity`
+ * when given (checked), else a per-process ephemeral key.
+ *
+ * @throws TypeError for a malformed security, an explicit one without a
+ *   distinctive name or audience, or an audience that contradicts the security's own
+ * @internal
+ */
+export function sealingBoundary(
+  requestStateSecurity: RequestStateSealer | undefined,
+  audience: string | undefined,
+  name: string,
+  logger: ServerLogger | undefined,
+): ServerMiddleware {
+  if (
+    requestStateSecurity !== undefined &&
+    (typeof requestStateSecurity !== "object" || requestStateSecurity === null ||
+      typeof requestStateSecurity.mint !== "function" || typeof requestStateSecurity.verify !== "function")
+  ) {
+    throw new TypeError(
+      "McpServer: requestStateSecurity must be a RequestStateSecurity (or an object with mint and verify), " +
+        "e.g. new RequestStateSecurity({ keys: [secret] }); omit it for a per-process key",
+    );
+  }
+  let security = requestStateSecurity;
+  if (security === undefined) {
+    // Rejections are reported where the rest of this server's diagnostics go.
+    security = RequestStateSecurity.ephemeral(logger === undefined ? {} : { logger: { warn: (message, rejection) => logger.warn(message, { ...rejection }) } });
+  } else if (audience === undefined && audienceOf(security) === undefined && !isDistinctiveName(name)) {
+    throw new TypeError(
+      `McpServer: an explicit requestStateSecurity needs a distinctive server name or an audience, and ${JSON.stringify(name)} is neither. ` +
+        "Sealed state is bound to that audience so that another service sharing your key cannot replay its tokens here: " +
+        'name the server (new McpServer({ name: "billing-api", version }) ) or set an audience (in RequestStateSecurity({ ..., audience }) or McpServer options).',
+    );
+  }
+  const ownAudience = audienceOf(security);
+  if (audience !== undefined && ownAudience !== undefined && audience !== ownAudience) {
+    // The security's audience always wins inside verify/mint, so the option would be silently ignored.
+    throw new TypeError(
+      `McpServer: audience ${JSON.stringify(audience)} contradicts the requestStateSecurity's own audience ${JSON.stringify(ownAudience)}; ` +
+        "set it in one place only (or make them equal)",
+    );
+  }
+  const boundAudience = audience ?? (audienceOf(security) === undefined && name.length > 0 ? name : undefined);
+  return requestStateBoundary(security, boundAudience === undefined ? {} : { audience: boundAudience });
+}

@@ -1,0 +1,151 @@
+/**
+ * The request context and answer of a stateless Streamable HTTP exchange:
+ * a 2026-07-28 request, or a 2025 one the server answers without a session.
+ */
+import { JsonRpcErrorCode } from "../../../jsonrpc/errors.js";
+import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../../../jsonrpc/messages.js";
+import { sseEvent } from "../sse.js";
+import type { AuthInfo, MessageHandler, RequestContext } from "../../types.js";
+import { JSON_HEADERS, SSE_HEADERS, type HttpReply, type HttpStream, type IncomingHttp } from "./exchange.js";
+import type { ResolvedHttpOptions } from "./policy.js";
+
+const CLIENT_GONE = "The client closed the HTTP request.";
+
+/**
+ * The {@link RequestContext} of one HTTP request. Everything a handler may
+ * never use is created on first use: the abort signal, the full `Headers`,
+ * the notification sender, and the watch for the client going away (a
+ * listener on the connection), which only matters once there is a signal
+ * to abort or a stream to stop writing to.
+ */
+class HttpRequestContext implements RequestContext {
+  declare authInfo?: AuthInfo;
+  /** The client went away before the response was complete (known once watched). */
+  gone = false;
+  /** The final response was written: nothing more may be sent. */
+  finished = false;
+  /** The SSE stream, once a notification opened one. */
+  stream: HttpStream | undefined;
+  readonly #request: IncomingHttp;
+  readonly #reply: HttpReply;
+  readonly #options: ResolvedHttpOptions;
+  readonly #isRequest: boolean;
+  #cancel: AbortController | undefined;
+  #watching = false;
+  #headers: Headers | undefined;
+  #send: ((notification: JsonRpcNotification) => void) | undefined;
+
+  constructor(request: IncomingHttp, reply: HttpReply, options: ResolvedHttpOptions, isRequest: boolean) {
+    this.#request = request;
+    this.#reply = reply;
+    this.#options = options;
+    this.#isRequest = isRequest;
+  }
+
+  get signal(): AbortSignal {
+    if (!this.#cancel) {
+      this.#cancel = new AbortController();
+      if (this.gone) this.#cancel.abort(new Error(CLIENT_GONE));
+      else this.#watch();
+    }
+    return this.#cancel.signal;
+  }
+
+  get headers(): Headers {
+    return (this.#headers ??= this.#request.headers());
+  }
+
+  get sendNotification(): ((notification: JsonRpcNotification) => void) | undefined {
+    // Only requests may be answered with a stream; a notification POST gets 202.
+    if (!this.#isRequest) return undefined;
+    return (this.#send ??= (notification) => this.#notify(notification));
+  }
+
+  get protocolVersionHeader(): string | undefined {
+    return this.#request.header("mcp-protocol-version") ?? undefined;
+  }
+
+  /** Starts watching for the client going away; it may report at once. */
+  #watch(): void {
+    if (this.#watching) return;
+    this.#watching = true;
+    this.#request.onGone(() => this.clientGone());
+  }
+
+  /** The client closed the request or its stream: abort the handler's signal. */
+  clientGone(): void {
+    if (this.gone) return;
+    this.gone = true;
+    this.#cancel?.abort(new Error(CLIENT_GONE));
+  }
+
+  #notify(notification: JsonRpcNotification): void {
+    // After the final response or a closed stream nothing more may be sent.
+    if (this.finished || this.gone) return;
+    if (!this.stream) {
+      this.#watch();
+      if (this.gone) return;
+      this.stream = this.#reply.stream({ ...SSE_HEADERS }, () => this.clientGone());
+    }
+    try {
+      this.stream.write(sseEvent(notification));
+    } catch (error) {
+      this.#options.onError(error);
+    }
+  }
+}
+
+/**
+ * Hands one message to the server and writes its answer: JSON, or SSE once
+ * the handler sent a notification. `status` maps a JSON-RPC error code to
+ * the HTTP status of a JSON answer.
+ * @internal
+ */
+export async function dispatch(
+  handler: MessageHandler,
+  options: ResolvedHttpOptions,
+  request: IncomingHttp,
+  reply: HttpReply,
+  message: Record<string, unknown>,
+  isRequest: boolean,
+  status: (code: number) => number,
+  authInfo: AuthInfo | undefined,
+): Promise<void> {
+  const context = new HttpRequestContext(request, reply, options, isRequest);
+  if (authInfo) context.authInfo = authInfo;
+
+  let response: JsonRpcResponse | undefined;
+  try {
+    response = await handler.handle(message, context);
+  } catch (error) {
+    // The MessageHandler contract says handle() never rejects; if one does, answer anyway.
+    options.onError(error);
+    response = isRequest
+      ? { jsonrpc: "2.0", id: message.id as string | number, error: { code: JsonRpcErrorCode.InternalError, message: "Internal error" } }
+      : undefined;
+  }
+
+  context.finished = true;
+  if (!isRequest) {
+    reply.send(202, {}, "");
+    return;
+  }
+  const stream = context.stream;
+  if (context.gone) {
+    stream?.end();
+    return;
+  }
+  if (response === undefined) {
+    response = { jsonrpc: "2.0", id: message.id as string | number, error: { code: JsonRpcErrorCode.InternalError, message: "Internal error: the server produced no response" } };
+  }
+  if (stream) {
+    stream.write(sseEvent(response));
+    stream.end();
+    return;
+  }
+  const code = "error" in response ? status(response.error.code) : 200;
+  // Replies never modify the headers they are given, so the shared constant
+  // needs no copy. When nobody watched for the client going away, the
+  // adapter's send is what skips a connection that is already closed.
+  reply.send(code, JSON_HEADERS, JSON.stringify(response));
+}

@@ -1,0 +1,241 @@
+/**
+ * The 2025 half of Streamable HTTP on the server: `initialize` opens a
+ * session and names it in `Mcp-Session-Id`; later POSTs carry that header;
+ * a GET opens the session's event stream (resumable with `Last-Event-ID`);
+ * DELETE ends it. Requests of a session are answered as JSON, or as an SSE
+ * stream once the server sends something related to them (a progress
+ * notification, an `elicitation/create` its needs ask).
+ */
+import { JsonRpcErrorCode } from "../../../jsonrpc/errors.js";
+import type { JsonRpcId, JsonRpcMessage, JsonRpcResponse } from "../../../jsonrpc/messages.js";
+import type { AuthInfo, RequestContext } from "../../types.js";
+import { JSON_HEADERS, SSE_HEADERS, type HttpReply, type IncomingHttp } from "./exchange.js";
+import type { HttpSession, HttpSessions } from "./sessions.js";
+
+/** The header that names a 2025 session. */
+export const SESSION_HEADER = "mcp-session-id";
+
+function body(id: unknown, code: number, message: string): string {
+  const idPart = typeof id === "string" || typeof id === "number" ? { id } : {};
+  return JSON.stringify({ jsonrpc: "2.0", ...idPart, error: { code, message } });
+}
+
+function refuse(reply: HttpReply, status: number, code: number, message: string, id?: unknown, extra?: Record<string, string>): void {
+  reply.send(status, extra === undefined ? JSON_HEADERS : { ...JSON_HEADERS, ...extra }, body(id, code, message));
+}
+
+/**
+ * HTTP status of a 2025 answer. Only transport-level rejections are 4xx:
+ * a 404 in particular would tell a 2025 client its session is gone, so a
+ * method the server lacks stays a 200 carrying the JSON-RPC error.
+ * @internal
+ */
+export function legacyStatus(code: number): number {
+  return code === JsonRpcErrorCode.ParseError || code === JsonRpcErrorCode.InvalidRequest || code === JsonRpcErrorCode.UnsupportedProtocolVersion ? 400 : 200;
+}
+
+function notFound(reply: HttpReply, sessions: HttpSessions, found: "expired" | undefined, id?: unknown): void {
+  const message =
+    found === "expired"
+      ? `Session not found: it ended (closed, or idle for more than ${Math.round(sessions.limits.idleTimeoutMs / 1000)} s). Send initialize again without Mcp-Session-Id to start a new one.`
+      : "Session not found: this server holds no session with that Mcp-Session-Id (it may have restarted, or the request reached another instance). Send initialize again without Mcp-Session-Id.";
+  refuse(reply, 404, -32001, message, id);
+}
+
+/**
+ * The {@link RequestContext} of a request inside a session. Unlike a
+ * stateless request, its connection closing does not cancel it (the 2025
+ * transport page: the client cancels with `notifications/cancelled`), and
+ * what it streams is logged so the client can resume the stream.
+ */
+class SessionRequestContext implements RequestContext {
+  declare authInfo?: AuthInfo;
+  declare protocolVersionHeader?: string;
+  readonly sendNotification: (message: JsonRpcMessage) => void;
+  readonly sendRelated: (message: JsonRpcMessage) => void;
+  finished = false;
+  readonly #entry: HttpSession;
+  readonly #request: IncomingHttp;
+  readonly #reply: HttpReply;
+  #headers: Headers | undefined;
+  #log: ReturnType<HttpSession["openStream"]> | undefined;
+
+  constructor(entry: HttpSession, request: IncomingHttp, reply: HttpReply) {
+    this.#entry = entry;
+    this.#request = request;
+    this.#reply = reply;
+    this.sendNotification = this.sendRelated = (message) => this.#emit(message);
+  }
+
+  get headers(): Headers {
+    return (this.#headers ??= this.#request.headers());
+  }
+
+  /** Writes the final response: on the stream if one opened, else as JSON. */
+  answer(response: JsonRpcResponse): void {
+    this.finished = true;
+    const log = this.#log;
+    if (log !== undefined) {
+      log.append(response);
+      log.end();
+      return;
+    }
+    const status = "error" in response ? legacyStatus(response.error.code) : 200;
+    this.#reply.send(status, JSON_HEADERS, JSON.stringify(response));
+  }
+
+  #emit(message: JsonRpcMessage): void {
+    if (this.finished) return; // after the response nothing more belongs to this request
+    let log = this.#log;
+    if (log === undefined) {
+      log = this.#log = this.#entry.openStream();
+      const opened = log;
+      log.attach(this.#reply.stream({ ...SSE_HEADERS }, () => opened.detach()));
+      this.#request.onGone(() => opened.detach());
+    }
+    log.append(message);
+  }
+}
+
+/** A POST with no session header whose message is `initialize`: opens a session and answers with its id. */
+export async function serveInitialize(
+  sessions: HttpSessions,
+  request: IncomingHttp,
+  reply: HttpReply,
+  message: Record<string, unknown>,
+  authInfo: AuthInfo | undefined,
+): Promise<void> {
+  const entry = sessions.open(authInfo);
+  if (entry === undefined) {
+    refuse(
+      reply,
+      503,
+      JsonRpcErrorCode.InvalidRequest,
+      `Too many sessions: this server holds at most ${sessions.limits.maxSessions} 2025 sessions at once (maxSessions). ` +
+        "Close unused ones with DELETE, retry later, or connect with a 2026-07-28 client, which needs no session.",
+      message.id,
+      { "retry-after": "5" },
+    );
+    return;
+  }
+  const context = contextFor(entry, request, reply, authInfo);
+  const response = await entry.session.handle(message, context);
+  if (response === undefined || "error" in response) {
+    // A failed handshake leaves nothing behind.
+    sessions.close(entry, "initialize failed", false);
+    context.answer(response ?? { jsonrpc: "2.0", id: message.id as JsonRpcId, error: { code: JsonRpcErrorCode.InternalError, message: "Internal error" } });
+    return;
+  }
+  reply.send(200, { ...JSON_HEADERS, [SESSION_HEADER]: entry.id }, JSON.stringify(response));
+}
+
+/** A POST carrying `Mcp-Session-Id`: a request, notification or response of that session. */
+export async function serveSessionPost(
+  sessions: HttpSessions,
+  request: IncomingHttp,
+  reply: HttpReply,
+  message: Record<string, unknown>,
+  sessionId: string,
+  authInfo: AuthInfo | undefined,
+): Promise<void> {
+  const found = sessions.find(sessionId, authInfo);
+  if (found === undefined || found === "expired") return notFound(reply, sessions, found, message.id);
+  const version = request.header("mcp-protocol-version");
+  const agreed = found.session.protocolVersion;
+  if (version !== null && agreed !== undefined && version !== agreed && "method" in message && !isModernClaim(message)) {
+    refuse(
+      reply,
+      400,
+      JsonRpcErrorCode.InvalidRequest,
+      `Bad Request: MCP-Protocol-Version ${version} does not match the version this session agreed on (${agreed}); send the negotiated version.`,
+      message.id,
+    );
+    return;
+  }
+  const isRequest = typeof message.method === "string" && "id" in message;
+  if (!isRequest) {
+    // A notification, or the client's answer to something the session asked.
+    await found.session.handle(message, contextFor(found, request, reply, authInfo));
+    reply.send(202, {}, "");
+    return;
+  }
+  found.busy++;
+  try {
+    const context = contextFor(found, request, reply, authInfo);
+    const response = await found.session.handle(message, context);
+    if (response !== undefined) context.answer(response);
+    else if (!context.finished) reply.send(202, {}, ""); // cancelled by the client: it asked for no answer
+  } finally {
+    found.busy--;
+    found.lastActive = Date.now();
+  }
+}
+
+/** GET with `Mcp-Session-Id`: the session's event stream, or the rest of a dropped one (`Last-Event-ID`). */
+export function serveSessionGet(sessions: HttpSessions, request: IncomingHttp, reply: HttpReply, authInfo: AuthInfo | undefined): void {
+  const sessionId = request.header(SESSION_HEADER);
+  if (sessionId === null) {
+    refuse(reply, 400, JsonRpcErrorCode.InvalidRequest, "Bad Request: a GET opens the event stream of a 2025 session; send the Mcp-Session-Id that initialize returned.");
+    return;
+  }
+  if (!acceptsSse(request.header("accept"))) {
+    refuse(reply, 406, JsonRpcErrorCode.InvalidRequest, "Not Acceptable: a GET stream needs an Accept header listing text/event-stream.");
+    return;
+  }
+  const found = sessions.find(sessionId, authInfo);
+  if (found === undefined || found === "expired") return notFound(reply, sessions, found);
+  const lastEventId = request.header("last-event-id");
+  if (lastEventId !== null) {
+    const event = found.findEvent(lastEventId);
+    if (event === undefined) {
+      refuse(reply, 400, JsonRpcErrorCode.InvalidRequest, `Bad Request: Last-Event-ID ${JSON.stringify(lastEventId)} names no stream this session still holds.`);
+      return;
+    }
+    const log = event.log;
+    const writer = reply.stream({ ...SSE_HEADERS }, () => log.detach());
+    request.onGone(() => log.detach());
+    log.resume(event.seq, writer);
+    return;
+  }
+  if (found.listening) {
+    refuse(reply, 409, JsonRpcErrorCode.InvalidRequest, "Conflict: this session's GET stream is already open; the server sends each message on one stream only.");
+    return;
+  }
+  const writer = reply.stream({ ...SSE_HEADERS }, () => found.unlisten());
+  request.onGone(() => found.unlisten());
+  found.listen(writer);
+}
+
+/** DELETE with `Mcp-Session-Id`: the client is done with the session. */
+export function serveSessionDelete(sessions: HttpSessions, request: IncomingHttp, reply: HttpReply, authInfo: AuthInfo | undefined): void {
+  const sessionId = request.header(SESSION_HEADER);
+  if (sessionId === null) {
+    refuse(reply, 400, JsonRpcErrorCode.InvalidRequest, "Bad Request: DELETE ends a 2025 session; send its Mcp-Session-Id.");
+    return;
+  }
+  const found = sessions.find(sessionId, authInfo);
+  if (found === undefined || found === "expired") return notFound(reply, sessions, found);
+  sessions.close(found, "The client ended the session (HTTP DELETE).");
+  reply.send(200, {}, "");
+}
+
+function contextFor(entry: HttpSession, request: IncomingHttp, reply: HttpReply, authInfo: AuthInfo | undefined): SessionRequestContext {
+  const context = new SessionRequestContext(entry, request, reply);
+  if (authInfo !== undefined) context.authInfo = authInfo;
+  const version = request.header("mcp-protocol-version");
+  if (version !== null) context.protocolVersionHeader = version;
+  return context;
+}
+
+function isModernClaim(message: Record<string, unknown>): boolean {
+  const params = message.params as { _meta?: Record<string, unknown> } | undefined;
+  return typeof params?._meta?.["io.modelcontextprotocol/protocolVersion"] === "string";
+}
+
+function acceptsSse(accept: string | null): boolean {
+  if (!accept) return false;
+  return accept.split(",").some((part) => {
+    const type = part.split(";")[0]!.trim().toLowerCase();
+    return type === "text/event-stream" || type === "text/*" || type === "*/*";
+  });
+}
