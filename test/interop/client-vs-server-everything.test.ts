@@ -18,12 +18,18 @@ const ROOTS = [{ uri: "file:///workspace/everything", name: "Everything workspac
 function recording() {
   const elicited: Array<{ message: string; fields: string[]; key: string | undefined }> = [];
   const rootsAsked: Array<{ key: string | undefined; duringCall: boolean }> = [];
+  const sampled: Array<{ prompt: string; maxTokens: number }> = [];
   let callsInFlight = 0;
   const options: ClientOptions = {
     onElicit: (params, context) => {
       const form = params as { message: string; requestedSchema: { properties: Record<string, unknown> } };
       elicited.push({ message: form.message, fields: Object.keys(form.requestedSchema.properties), key: context.key });
       return { action: "accept", content: { name: "Ada Lovelace", check: true, integer: 7 } };
+    },
+    onSample: (params) => {
+      const first = params.messages[0]!.content as { text?: string };
+      sampled.push({ prompt: first.text ?? "", maxTokens: params.maxTokens });
+      return { role: "assistant", content: { type: "text", text: "sampled by the test" }, model: "test-model", stopReason: "endTurn" };
     },
     onListRoots: (_params, context) => {
       rootsAsked.push({ key: context.key, duringCall: callsInFlight > 0 });
@@ -38,14 +44,14 @@ function recording() {
       callsInFlight--;
     }
   };
-  return { options, elicited, rootsAsked, call };
+  return { options, elicited, rootsAsked, sampled, call };
 }
 
 const texts = (result: { content: unknown[] }) => result.content.map((item) => (item as { text?: string }).text ?? "").join("\n");
 
 /** What every run checks, whatever the wire. */
 async function exercise(target: Parameters<typeof Client.connect>[0]) {
-  const { options, elicited, rootsAsked, call } = recording();
+  const { options, elicited, rootsAsked, sampled, call } = recording();
   const client = await Client.connect(target, options);
   try {
     expect(client.protocolVersion).toBe("2025-11-25");
@@ -56,7 +62,7 @@ async function exercise(target: Parameters<typeof Client.connect>[0]) {
 
     const tools = (await client.listAllTools()).map((tool) => tool.name);
     // The elicitation and roots tools exist only because the client declared those capabilities at initialize.
-    expect(tools).toEqual(expect.arrayContaining(["echo", "get-sum", "trigger-elicitation-request", "get-roots-list"]));
+    expect(tools).toEqual(expect.arrayContaining(["echo", "get-sum", "trigger-elicitation-request", "trigger-sampling-request", "get-roots-list"]));
     expect(texts(await call(() => client.callTool("echo", { message: "hello, everything" })))).toBe("Echo: hello, everything");
     expect(texts(await call(() => client.callTool("get-sum", { a: 2, b: 3 })))).toMatch(/\b5\b/);
 
@@ -66,6 +72,11 @@ async function exercise(target: Parameters<typeof Client.connect>[0]) {
     expect(elicited[0]!.fields).toEqual(expect.arrayContaining(["name", "check", "email", "integer"]));
     expect(texts(elicitation)).toMatch(/Name: Ada Lovelace[^]*Agreed to terms: true[^]*Favorite Integer: 7/);
 
+    const sampling = await call(() => client.callTool("trigger-sampling-request", { prompt: "a haiku", maxTokens: 42 }));
+    expect(sampled).toEqual([{ prompt: "Resource trigger-sampling-request context: a haiku", maxTokens: 42 }]);
+    expect(texts(sampling)).toContain('"text": "sampled by the test"');
+    expect(texts(sampling)).toContain('"model": "test-model"');
+
     // The roots it got at connect time are what it reports now.
     expect(texts(await call(() => client.callTool("get-roots-list", {})))).toMatch(/Everything workspace[^]*file:\/\/\/workspace\/everything/);
   } finally {
@@ -74,7 +85,7 @@ async function exercise(target: Parameters<typeof Client.connect>[0]) {
 }
 
 describe("against server-everything over stdio", () => {
-  it("settles on 2025-11-25, answers its roots/list, lists, calls and completes its elicitation", async () => {
+  it("settles on 2025-11-25, answers its roots/list, lists, calls, and completes its elicitation and sampling", async () => {
     await exercise({ command: process.execPath, args: [BIN] });
   });
 });
@@ -89,7 +100,7 @@ describe("against server-everything over Streamable HTTP", () => {
   });
   afterAll(() => stopProcess(child));
 
-  it("settles on 2025-11-25, answers its roots/list on the GET stream, lists, calls and completes its elicitation", async () => {
+  it("settles on 2025-11-25, answers its roots/list on the GET stream, lists, calls, and completes its elicitation and sampling", async () => {
     await exercise(url);
   });
 
