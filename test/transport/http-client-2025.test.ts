@@ -213,3 +213,19 @@ describe("a 2025 session over HTTP", () => {
     await client.close();
   });
 });
+
+describe("refusals of the caller", () => {
+  it("surface a 403 with a JSON-RPC body (an Origin or Host check) as HttpTransportError, not as a reason to fall back", async () => {
+    const peer = await legacyServer((req, res) => {
+      res.writeHead(403, { "content-type": "application/json" });
+      res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: "Invalid Host header: 127.0.0.1" }, id: null }));
+    });
+    const error = await Client.connect(peer.url).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HttpTransportError);
+    expect((error as HttpTransportError).status).toBe(403);
+    expect((error as Error).message).toBe(
+      "server/discover was refused with HTTP 403: the server refused this client: check the token, and the Origin and Host the server accepts (Invalid Host header: 127.0.0.1).",
+    );
+    expect(peer.seen.map((r) => r.body?.method)).toEqual(["server/discover"]);
+  });
+});

@@ -17,7 +17,7 @@ import { HttpTransportError, sessionLostError } from "./errors.js";
  * The JSON-RPC answer in a non-stream body `text`.
  *
  * @param sentSession - whether the POST carried an `Mcp-Session-Id`.
- * @throws HttpTransportError for 401/403, for a 404 to a session, and for any error status without a JSON-RPC body.
+ * @throws HttpTransportError for 401 and 403 (whatever the body), for a 404 to a session, and for any error status without a JSON-RPC body.
  * @internal
  */
 export function answerOf(response: Response, message: JsonRpcRequest, text: string, sentSession: boolean): JsonRpcResponse {
@@ -29,15 +29,17 @@ export function answerOf(response: Response, message: JsonRpcRequest, text: stri
   }
   // Only a refusal carries a challenge worth reading; a 200 skips the header lookup.
   const challenge = response.ok ? undefined : (response.headers.get("www-authenticate") ?? undefined);
-  if (response.status === 401 || (response.status === 403 && challenge)) {
-    // Authentication failures are the caller's to fix (a token), not a protocol answer.
-    throw new HttpTransportError(
-      response.status,
-      `${message.method} was refused with HTTP ${response.status}: ${
-        response.status === 401 ? "the server requires a valid bearer token (pass options.token)" : "the token lacks a required scope"
-      }.`,
-      challenge,
-    );
+  if (response.status === 401 || response.status === 403) {
+    // Refusals of the caller (a token, a scope, an Origin or Host) are theirs to fix, never a protocol answer,
+    // so they never reach version negotiation as JSON-RPC errors either, whatever the body says.
+    const said = isJsonRpcErrorResponse(body) ? ` (${body.error.message})` : "";
+    const reason =
+      response.status === 401
+        ? "the server requires a valid bearer token (pass options.token)"
+        : challenge
+          ? "the token lacks a required scope"
+          : "the server refused this client: check the token, and the Origin and Host the server accepts";
+    throw new HttpTransportError(response.status, `${message.method} was refused with HTTP ${response.status}: ${reason}${said}.`, challenge);
   }
   // "MUST respond to requests containing that session ID with HTTP 404" (2025-11-25 transports,
   // "Session Management" 3): whatever the body says, the session is gone.
