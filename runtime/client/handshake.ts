@@ -1,5 +1,6 @@
 /**
- * The 2025-era lifecycle (2025-11-25 basic/lifecycle): `initialize` with
+ * The 2025-era lifecycle (2025-11-25 basic/lifecycle), loaded only when a
+ * connection falls back to it: `initialize` with
  * the client's capabilities in that revision's shape, the agreed version
  * handed to the transport, `notifications/initialized`, the back channel and
  * the GET event stream, and a new session when an HTTP server lost the old one.
@@ -12,13 +13,7 @@ import { installBackChannel } from "./back-channel.js";
 import type { InputCallbacks } from "./callbacks.js";
 import { Connection } from "./connection.js";
 import { ProtocolVersionUnsupported } from "./errors.js";
-import {
-  type ClientCapabilities,
-  type Implementation,
-  type JsonObject,
-  LEGACY_PROTOCOL_VERSIONS,
-  MODERN_PROTOCOL_VERSION,
-} from "./protocol.js";
+import { type ClientCapabilities, type Implementation, type JsonObject, SPOKEN, isLegacyVersion } from "./protocol.js";
 
 /** What the server said about itself while the version was agreed. */
 export interface ServerDescription {
@@ -41,8 +36,6 @@ export interface HandshakeInput {
   renewTimeoutMs: number;
 }
 
-const LEGACY: ReadonlySet<string> = new Set(LEGACY_PROTOCOL_VERSIONS);
-
 /** How long `initialized` waits for the server to answer the event stream's GET: a server slow to flush stream headers must not stall every connect. */
 const EVENT_STREAM_WAIT_MS = 500;
 
@@ -52,14 +45,6 @@ async function settledWithin(promise: Promise<void>, ms: number): Promise<void> 
   await Promise.race([promise, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
   clearTimeout(timer);
 }
-
-/** True for a handshake-era version this client speaks. */
-export function isLegacyVersion(version: unknown): version is string {
-  return typeof version === "string" && LEGACY.has(version);
-}
-
-/** The versions this client speaks, for error messages. */
-export const SPOKEN = [MODERN_PROTOCOL_VERSION, ...LEGACY_PROTOCOL_VERSIONS].join(", ");
 
 /**
  * Connects with `initialize`, offering `version`, and returns the legacy

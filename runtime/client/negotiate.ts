@@ -1,10 +1,10 @@
 import { JsonRpcErrorCode as ErrorCode, McpError } from "../jsonrpc/errors.js";
 import { Connection } from "./connection.js";
 import { ProtocolVersionUnsupported } from "./errors.js";
-import { type HandshakeInput, type ServerDescription, SPOKEN, initializeLegacy, isLegacyVersion } from "./handshake.js";
+import type { HandshakeInput, ServerDescription } from "./handshake.js";
 import { buildEnvelope } from "./meta.js";
 import { type NegotiatedOutcome, forget, recall, remember } from "./outcomes.js";
-import { type JsonObject, LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSION, MetaKey } from "./protocol.js";
+import { type JsonObject, LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSION, MetaKey, SPOKEN, isLegacyVersion } from "./protocol.js";
 
 export type { ServerDescription } from "./handshake.js";
 
@@ -28,6 +28,12 @@ export interface Negotiated {
 /** True for `"auto"` and every version this client can speak. */
 export function isKnownMode(mode: unknown): mode is string {
   return mode === "auto" || mode === MODERN_PROTOCOL_VERSION || isLegacyVersion(mode);
+}
+
+/** The 2025 handshake, loaded on first fallback: a client that only meets modern servers never pays for it. */
+async function initializeLegacy(input: HandshakeInput, version: string, lastId: number): Promise<Negotiated> {
+  const handshake = await import("./handshake.js");
+  return handshake.initializeLegacy(input, version, lastId);
 }
 
 /** Modern errors that mean "a modern server, and something else is wrong": surfaced, never a fallback. */

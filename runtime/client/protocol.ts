@@ -57,6 +57,16 @@ export const MODERN_PROTOCOL_VERSION = MODERN_VERSIONS[0] as "2026-07-28";
 /** Handshake-era revisions this client can fall back to (newest first). */
 export const LEGACY_PROTOCOL_VERSIONS = LEGACY_VERSIONS as unknown as readonly ["2025-11-25", "2025-06-18", "2025-03-26"];
 
+const LEGACY: ReadonlySet<string> = new Set(LEGACY_VERSIONS);
+
+/** True for a handshake-era version this client speaks. @internal */
+export function isLegacyVersion(version: unknown): version is string {
+  return typeof version === "string" && LEGACY.has(version);
+}
+
+/** The versions this client speaks, for error messages. @internal */
+export const SPOKEN = [...MODERN_VERSIONS, ...LEGACY_VERSIONS].join(", ");
+
 /** Reserved `_meta` keys of the per-request envelope (2026-07-28, basic/index). */
 export const MetaKey = {
   protocolVersion: "io.modelcontextprotocol/protocolVersion",

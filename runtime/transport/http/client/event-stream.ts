@@ -1,6 +1,6 @@
 /**
- * Reading Server-Sent Events on the client, and the two 2025-era uses of
- * HTTP GET (2025-11-25 basic/transports): the standalone stream that carries
+ * The two 2025-era uses of HTTP GET (2025-11-25 basic/transports), loaded
+ * only once a 2025 session needs them: the standalone stream that carries
  * server-initiated messages ("Listening for Messages from the Server"), and
  * the resumption of a response stream that broke before its answer
  * ("Resumability and Redelivery": GET with `Last-Event-ID`, after the
@@ -8,9 +8,9 @@
  *
  * @internal
  */
-import { isJsonRpcResponse, type JsonRpcId, type JsonRpcResponse } from "../../../jsonrpc/messages.js";
-import { SseParser } from "../sse.js";
+import type { JsonRpcId, JsonRpcResponse } from "../../../jsonrpc/messages.js";
 import { HttpTransportError } from "./errors.js";
+import { readEventStream, type StreamOutcome, type StreamReader } from "./sse-read.js";
 import { mediaTypeOf, reasonOf, sleep } from "./shared.js";
 
 /** Wait before reconnecting when the server named no `retry`. */
@@ -22,21 +22,6 @@ const MAX_FAILURES = 6;
 /** Reconnections a broken response stream gets to deliver its answer. */
 const MAX_RESUMES = 5;
 
-/** A reader of a decoded SSE body, tracked so `close()` can cancel it. */
-export type StreamReader = ReadableStreamDefaultReader<string>;
-
-/** What one SSE body delivered before it ended (or before the awaited answer). */
-export interface StreamOutcome {
-  /** The response to the awaited request, if it came. */
-  answer: JsonRpcResponse | undefined;
-  /** The stream's last event id (`Last-Event-ID` to resume from), if it sent any. */
-  lastEventId: string | undefined;
-  /** The server's last `retry`, in milliseconds. */
-  retryMs: number | undefined;
-  /** True when at least one event arrived, even an empty priming one. */
-  received: boolean;
-}
-
 /** What the event-stream code needs from the transport. */
 export interface StreamHost {
   /** Sends one GET to the endpoint with the session's headers (and `Last-Event-ID` when given). */
@@ -45,51 +30,6 @@ export interface StreamHost {
   readonly streams: Set<StreamReader>;
   /** Reports a problem the application may want to know about. */
   warn(message: string): void;
-}
-
-/**
- * Reads `body` to its end, or until the response for `awaitedId` arrives,
- * handing every other JSON-RPC message to `onMessage`. Events that are not
- * `message` events, and data that is not JSON (the empty priming event),
- * are skipped; their `id` and `retry` still count.
- */
-export async function readEventStream(
-  body: NonNullable<Response["body"]>,
-  awaitedId: JsonRpcId | undefined,
-  onMessage: (message: unknown) => void,
-  streams: Set<StreamReader>,
-): Promise<StreamOutcome> {
-  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
-  streams.add(reader);
-  let answer: JsonRpcResponse | undefined;
-  let received = false;
-  const parser = new SseParser((event) => {
-    received = true;
-    if (answer || event.event !== "message") return;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(event.data);
-    } catch {
-      return;
-    }
-    if (awaitedId !== undefined && isJsonRpcResponse(parsed) && parsed.id === awaitedId) answer = parsed;
-    else onMessage(parsed);
-  });
-  try {
-    while (!answer) {
-      const { done, value } = await reader.read();
-      if (done) {
-        parser.end();
-        break;
-      }
-      parser.push(value);
-    }
-  } finally {
-    streams.delete(reader);
-    await reader.cancel().catch(() => {});
-  }
-  // An id line is seen by the parser even when its event never dispatches.
-  return { answer, lastEventId: parser.lastEventId, retryMs: parser.retry, received: received || parser.lastEventId !== undefined };
 }
 
 /**

@@ -4,7 +4,7 @@
  *
  * @internal
  */
-import type { StreamReader } from "./event-stream.js";
+import type { StreamReader } from "./sse-read.js";
 
 /** The controller of a request whose caller passed a signal, and the listener tying them. */
 export interface SignalLink {

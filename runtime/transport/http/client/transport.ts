@@ -10,11 +10,12 @@ import { isJsonRpcErrorResponse, type JsonRpcNotification, type JsonRpcRequest, 
 import type { ClientTransport, TransportRequestOptions } from "../../types.js";
 import { answerOf } from "./answer.js";
 import { HttpTransportError, sessionLostError } from "./errors.js";
-import { EventStreamListener, readEventStream, resumeForAnswer, type StreamHost } from "./event-stream.js";
+import type { EventStreamListener, StreamHost } from "./event-stream.js";
 import { InFlight } from "./in-flight.js";
 import { postHeaders } from "./post-headers.js";
 import { ServerMessages } from "./server-messages.js";
 import { HttpSession } from "./session.js";
+import { readEventStream } from "./sse-read.js";
 import { CLOSED_MESSAGE, eitherSignal, mediaTypeOf } from "./shared.js";
 import { ToolHeaders } from "./tool-headers.js";
 
@@ -79,7 +80,8 @@ export class StreamableHttpClientTransport implements ClientTransport {
   /** Aborted by close(): ends GET streams and the waits between reconnections. */
   readonly #shutdown = new AbortController();
   readonly #streamHost: StreamHost;
-  #listener: EventStreamListener | undefined;
+  /** The GET stream: `true` while its module loads, the listener once it runs. */
+  #listening: EventStreamListener | true | undefined;
   readonly #messages: ServerMessages;
   #closed = false;
 
@@ -156,16 +158,20 @@ export class StreamableHttpClientTransport implements ClientTransport {
    *
    * @returns a promise that settles (never rejects) once the server answered the first GET.
    */
-  openEventStream(): Promise<void> {
-    if (this.#closed || !this.#session.legacy || (this.#listener !== undefined && !this.#listener.stopped)) return Promise.resolve();
-    this.#listener = new EventStreamListener(this.#streamHost, (message) => this.#messages.dispatch(message, undefined, undefined));
-    return this.#listener.start();
+  async openEventStream(): Promise<void> {
+    if (this.#closed || !this.#session.legacy || this.#listening !== undefined) return;
+    this.#listening = true;
+    const { EventStreamListener } = await import("./event-stream.js");
+    // A reset or a close while the module loaded cancels the opening.
+    if (this.#closed || this.#listening !== true) return;
+    const listener = new EventStreamListener(this.#streamHost, (message) => this.#messages.dispatch(message, undefined, undefined));
+    this.#listening = listener;
+    await listener.start();
   }
 
   /** Forgets a session the server lost (stops its GET stream), so the next `initialize` starts a new one. */
   resetSession(): void {
-    this.#listener?.stop();
-    this.#listener = undefined;
+    this.#stopListening();
     this.#session.forget();
   }
 
@@ -236,13 +242,18 @@ export class StreamableHttpClientTransport implements ClientTransport {
   async close(): Promise<void> {
     this.#closed = true;
     const reason = new Error("The HTTP transport was closed.");
-    this.#listener?.stop();
+    this.#stopListening();
     if (!this.#shutdown.signal.aborted) this.#shutdown.abort(reason);
     this.#inFlight.settle(reason);
     if (this.#session.id !== undefined) {
       const headers = await this.#baseHeaders().catch(() => undefined);
       if (headers) await this.#session.end(this.#fetch, this.url, headers);
     }
+  }
+
+  #stopListening(): void {
+    if (this.#listening !== undefined && this.#listening !== true) this.#listening.stop();
+    this.#listening = undefined;
   }
 
   /**
@@ -362,6 +373,7 @@ export class StreamableHttpClientTransport implements ClientTransport {
       if (answer === undefined && this.#session.legacy && outcome.lastEventId !== undefined && !this.#closed) {
         const { signal, release } = eitherSignal(this.#shutdown.signal, options.signal);
         try {
+          const { resumeForAnswer } = await import("./event-stream.js");
           answer = await resumeForAnswer(this.#streamHost, message.method, message.id, outcome, onMessage, signal);
         } finally {
           release();
