@@ -115,6 +115,7 @@ export class Client {
    * @param options callbacks, identity, loop limits, version mode.
    * @throws TypeError / RangeError for a bad target or option.
    * @throws ProtocolVersionUnsupported when the server shares no version with the client.
+   * @throws HttpTransportError when an HTTP server refuses the client (401/403: never taken for an older server) or fails.
    */
   static async connect(target: ConnectTarget, options: ClientOptions = {}): Promise<Client> {
     const maxRounds = options.inputRequiredMaxRounds ?? 10;
