@@ -11,14 +11,14 @@ import { InFlightRequests } from "./in-flight.js";
 import { copyToExtend } from "../copy.js";
 import { ResultFinisher } from "./results.js";
 import { MetaKey, readRequestMeta } from "./meta.js";
-import { invokeHandler, isThenable, type AnyHandler, type ServerCore } from "./pipeline.js";
+import { invokeHandler, isThenable, settle, type AnyHandler, type ServerCore } from "./pipeline.js";
 import { ROUTES, type Route } from "./routes.js";
 import { resolveLegacyOptions, type LegacyHost } from "./legacy/host.js";
 import { LegacySession } from "./legacy/session.js";
 import { SessionSet } from "./legacy/session-set.js";
 import { answerStateless } from "./legacy/stateless.js";
 import { cacheHintsOf, legacyModeOf, type ServerOptions } from "./options.js";
-import type { ServerHandlers, ServerLogger, ServerMiddleware } from "./types.js";
+import type { MiddlewareRequest, ServerHandlers, ServerLogger, ServerMiddleware } from "./types.js";
 import { assertValidRequest, checkNotification } from "./validation.js";
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -280,6 +280,19 @@ export class Server implements SessionHost {
   ): Promise<Record<string, unknown>> {
     if (handler === undefined) return this.finisher.complete(route, ctx.method, this.discoverResult());
     const { raw, request } = await invokeHandler(this.coreView, route, handler, params, ctx);
+    let result: Record<string, unknown>;
+    try {
+      result = await this.finish(route, raw, request, ctx);
+    } catch (error) {
+      await settle(this.coreView, request, false);
+      throw error;
+    }
+    await settle(this.coreView, request, true);
+    return result;
+  }
+
+  /** The wire form of what a handler returned: checked, stamped, and sealed when it asks for input. */
+  private async finish(route: Route, raw: Record<string, unknown>, request: MiddlewareRequest | undefined, ctx: RequestContextImpl): Promise<Record<string, unknown>> {
     if (raw.resultType === "input_required") {
       let result = this.finisher.inputRequired(route, ctx.method, raw as unknown as InputRequiredResult);
       assertClientCanAnswer(result.inputRequests as Record<string, unknown> | undefined, ctx.clientCapabilities);

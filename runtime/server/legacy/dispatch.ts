@@ -14,7 +14,7 @@ import { copyToExtend } from "../../copy.js";
 import { isLoggingLevel, RequestContextImpl } from "../context.js";
 import { errorResponse, toErrorObject } from "../errors.js";
 import type { RequestMeta } from "../meta.js";
-import { invokeHandler, type AnyHandler } from "../pipeline.js";
+import { invokeHandler, settle, type AnyHandler } from "../pipeline.js";
 import { ROUTES } from "../routes.js";
 import { settleInputRequired } from "./back-channel.js";
 import type { LegacyHost } from "./host.js";
@@ -58,10 +58,17 @@ export async function answerLegacyRequest(
     ctx = new RequestContextImpl(id, method, metaOf(scope, params), context);
     scope.session?.track(ctx);
     const invocation = await invokeHandler(host, route, handler, params, ctx);
-    const raw = invocation.raw.resultType === "input_required" ? await settleInputRequired(host, handler, invocation, ctx, scope) : invocation.raw;
-    const result = copyToExtend(raw);
-    for (const key of MODERN_ONLY_RESULT_KEYS) delete result[key];
-    if (host.validateResults) await assertValidLegacyResult(method, result);
+    let result: Record<string, unknown>;
+    try {
+      const raw = invocation.raw.resultType === "input_required" ? await settleInputRequired(host, handler, invocation, ctx, scope) : invocation.raw;
+      result = copyToExtend(raw);
+      for (const key of MODERN_ONLY_RESULT_KEYS) delete result[key];
+      if (host.validateResults) await assertValidLegacyResult(method, result);
+    } catch (error) {
+      await settle(host, invocation.request, false);
+      throw error;
+    }
+    await settle(host, invocation.request, true);
     if (ctx.isCancelledByClient) return undefined;
     return { jsonrpc: "2.0", id, result };
   } catch (error) {
