@@ -31,6 +31,8 @@ export interface ServerRequestContext {
   readonly logLevel: LoggingLevel | undefined;
   /** The verified identity the transport attached, if it authenticated the caller. */
   readonly authInfo: AuthInfo | undefined;
+  /** The HTTP request headers, when the request arrived over HTTP. */
+  readonly headers: Headers | undefined;
   /**
    * The principal request state is bound to: what the sealing policy derives
    * (its `bindPrincipal`, else `authInfo`); `undefined` when there is none.
@@ -129,6 +131,10 @@ export class RequestContextImpl implements ServerRequestContext {
   resolvePrincipalWith(resolver: () => string | undefined): void {
     this.principalResolver = resolver;
     this.principalComputed = false;
+  }
+
+  get headers(): Headers | undefined {
+    return this.transport?.headers;
   }
 
   get signal(): AbortSignal {

@@ -53,7 +53,7 @@ export async function answerLegacyRequest(
     if (handler === undefined) {
       throw new McpError(JsonRpcErrorCode.MethodNotFound, `Method not found: ${method} (this server does not provide it)`);
     }
-    await assertValidLegacyRequest(method, message);
+    await assertValidLegacyRequest(method, message, host.maxNestingDepth);
     const params = paramsOf(message);
     ctx = new RequestContextImpl(id, method, metaOf(scope, params), context);
     scope.session?.track(ctx);
@@ -112,7 +112,7 @@ async function builtIn(host: LegacyHost, method: string, message: Record<string,
       `Method not found: ${method} needs a session to send updates on; this server answers 2025 clients statelessly (legacy: "stateless")`,
     );
   }
-  await assertValidLegacyRequest(method, message);
+  await assertValidLegacyRequest(method, message, host.maxNestingDepth);
   const params = paramsOf(message);
   switch (method) {
     case "initialize": {
