@@ -16,7 +16,7 @@ const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { na
 
 /** The runtime (value) names each entry must export, no more and no fewer. */
 const EXPECTED: Record<string, string[]> = {
-  ".": ["JsonRpcErrorCode", "McpError", "isJsonRpcErrorResponse", "isJsonRpcNotification", "isJsonRpcRequest", "isJsonRpcResponse"],
+  ".": ["JsonRpcErrorCode", "McpError", "isJsonRpcErrorResponse", "isJsonRpcNotification", "isJsonRpcRequest", "isJsonRpcResponse", "isValidRequestId"],
   "./types": ["ErrorCode", "INPUT_REQUIRED_METHODS", "METHOD_TABLE", "NOTIFICATION_TABLE", "PROTOCOL_VERSION"],
   "./types/2025-11-25": ["ErrorCode", "INPUT_REQUIRED_METHODS", "METHOD_TABLE", "NOTIFICATION_TABLE", "PROTOCOL_VERSION"],
   "./validate": ["validate", "validateNotification", "validateParams", "validateRequest", "validateResult"],
