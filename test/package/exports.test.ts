@@ -23,7 +23,7 @@ const EXPECTED: Record<string, string[]> = {
   "./server": [
     "INVALID_REQUEST_STATE_MESSAGE", "INVALID_REQUEST_STATE_REASON", "InvalidRequestState", "MIN_SECRET_BYTES", "McpServer",
     "MemoryReplayStore", "MetaKey", "Needs", "RequestStateSecurity", "SUPPORTED_PROTOCOL_VERSIONS", "Server", "UriTemplate",
-    "elicit", "elicitUrl", "evaluateNeeds", "inputRequired", "invalidRequestStateError", "isInputRequiredResult", "listRoots", "needs",
+    "elicit", "elicitUrl", "evaluateNeeds", "inputRequired", "invalidRequestStateError", "isInputRequired", "listRoots", "needs",
     "principalOf", "requestStateBoundary", "runWithDependencies", "sample",
   ],
   "./client": [
