@@ -35,7 +35,7 @@ const EXPECTED: Record<string, string[]> = {
     "DEFAULT_MAX_BODY_BYTES", "HttpTransportError", "StreamableHttpClientTransport", "createHttpHandler", "decodeHeaderValue",
     "encodeHeaderValue", "paramHeaderMismatch", "paramHeadersOf", "serveHttp", "statusForError",
   ],
-  "./stdio": ["DEFAULT_MAX_LINE_BYTES", "StdioClientTransport", "serveStdio"],
+  "./stdio": ["DEFAULT_INHERITED_ENV", "DEFAULT_MAX_LINE_BYTES", "StdioClientTransport", "childEnvironment", "serveStdio"],
 };
 
 const specifier = (subpath: string) => (subpath === "." ? pkg.name : `${pkg.name}/${subpath.slice(2)}`);

@@ -10,6 +10,18 @@ export function sseEvent(message: unknown): string {
   return `event: message\ndata: ${JSON.stringify(message)}\n\n`;
 }
 
+/** An SSE event longer than the reader accepts: the stream is abandoned rather than buffered without end. */
+export class SseEventTooLarge extends Error {
+  override readonly name: string = "SseEventTooLarge";
+  /** The bound, in characters. */
+  readonly limit: number;
+
+  constructor(limit: number) {
+    super(`An SSE event from the server exceeded ${limit} characters and was not read; raise maxResponseBytes if the server's messages really are this large.`);
+    this.limit = limit;
+  }
+}
+
 /** A dispatched SSE event: its type and the joined `data` lines. */
 export interface SseMessage {
   event: string;
@@ -29,12 +41,23 @@ export class SseParser {
   #lastEventId: string | undefined;
   #retry: number | undefined;
   readonly #onEvent: (event: SseMessage) => void;
+  readonly #maxEventChars: number;
+  /** Characters of the event being assembled (its data lines and the partial line). */
+  #eventChars = 0;
 
-  constructor(onEvent: (event: SseMessage) => void) {
+  /**
+   * @param onEvent - called with each complete event
+   * @param maxEventChars - the longest event accepted, in characters; a longer one makes `push` throw {@link SseEventTooLarge}
+   */
+  constructor(onEvent: (event: SseMessage) => void, maxEventChars = Number.POSITIVE_INFINITY) {
     this.#onEvent = onEvent;
+    this.#maxEventChars = maxEventChars;
   }
 
-  /** Adds a chunk of text; complete lines are processed at once. */
+  /**
+   * Adds a chunk of text; complete lines are processed at once.
+   * @throws {SseEventTooLarge} when one event grows past the parser's bound
+   */
   push(chunk: string): void {
     this.#buffer += chunk;
     let start = 0;
@@ -58,6 +81,8 @@ export class SseParser {
       start = next;
     }
     this.#buffer = this.#buffer.slice(start);
+    // What the current event holds so far, its unfinished line included: past the bound, stop reading.
+    if (this.#eventChars + this.#buffer.length > this.#maxEventChars) throw new SseEventTooLarge(this.#maxEventChars);
   }
 
   /** The last `id` field seen, sent back as `Last-Event-ID` to resume; `undefined` when the stream has none. */
@@ -78,7 +103,9 @@ export class SseParser {
   }
 
   #line(line: string): void {
+    this.#eventChars += line.length;
     if (line === "") {
+      this.#eventChars = 0;
       if (this.#data.length > 0) {
         this.#onEvent({ event: this.#event || "message", data: this.#data.join("\n") });
       }

@@ -15,6 +15,8 @@ import {
   type JsonRpcResponse,
 } from "../../jsonrpc/messages.js";
 import type { ClientTransport, TransportRequestOptions } from "../types.js";
+import { peekRequestId } from "../decode.js";
+import { childEnvironment } from "./env.js";
 import { DEFAULT_MAX_LINE_BYTES, errorResponse, lineReader } from "./framing.js";
 
 /** Options of {@link StdioClientTransport}. */
@@ -23,13 +25,24 @@ export interface StdioClientOptions {
   command: string;
   /** Its arguments. */
   args?: readonly string[];
-  /** Environment of the child. Default: this process's environment. */
+  /**
+   * Variables for the child, on top of the ones it inherits from this
+   * process (`inheritEnv`); an `undefined` value removes one.
+   */
   env?: Record<string, string | undefined>;
+  /**
+   * Which of this process's variables the child inherits. Default: a short
+   * allow-list ({@link DEFAULT_INHERITED_ENV}: PATH, HOME, USER, LOGNAME,
+   * SHELL, TERM, TMPDIR, LANG and their Windows counterparts), so API keys
+   * and cloud credentials in this process's environment do not reach the
+   * server. A list names others; `true` passes everything (not recommended).
+   */
+  inheritEnv?: readonly string[] | true;
   /** Working directory of the child. */
   cwd?: string;
   /** What to do with the child's stderr (its logs). Default `"inherit"`. */
   stderr?: "inherit" | "pipe" | "ignore";
-  /** Longest accepted line from the child, in bytes. Default 4 MiB. */
+  /** Longest accepted line from the child, in bytes; a longer reply fails its request with an error saying so. Default 4 MiB. */
   maxLineBytes?: number;
   /** How long `close()` waits for the child to exit before signalling it, in ms. Default 2000. */
   shutdownTimeoutMs?: number;
@@ -197,9 +210,12 @@ export class StdioClientTransport implements ClientTransport {
     child.stdin!.on("error", () => {
       // EPIPE after the child died: the exit handler reports it.
     });
-    lineReader(child.stdout!, this.#options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, (line) => {
+    const maxLineBytes = this.#options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+    lineReader(child.stdout!, maxLineBytes, (line) => {
       if (child === this.#child) this.#onLine(line);
-    }, () => {});
+    }, (head) => {
+      if (child === this.#child) this.#onOversizedLine(head, maxLineBytes);
+    });
   }
 
   /** Ends the child's stdin, waits for it to exit, then escalates to SIGTERM and SIGKILL; rejects pending requests. */
@@ -256,6 +272,26 @@ export class StdioClientTransport implements ClientTransport {
     if (isJsonRpcRequest(message)) void this.#answerServerRequest(message);
   }
 
+  /**
+   * A line too long to keep was dropped: fail the request it answered, so the
+   * call ends with a reason instead of never. Its id is read from the line's
+   * first bytes; with none readable, the only request in flight is the one.
+   */
+  #onOversizedLine(head: Uint8Array, maxLineBytes: number): void {
+    const id = peekRequestId(head);
+    const target = id !== undefined ? id : this.#pending.size === 1 ? this.#pending.keys().next().value : undefined;
+    if (target === undefined) return;
+    const pending = this.#pending.get(target);
+    if (pending === undefined) return;
+    this.#pending.delete(target);
+    pending.reject(
+      new Error(
+        `The server's reply to request ${JSON.stringify(target)} was longer than ${maxLineBytes} bytes and was dropped; ` +
+          "raise maxLineBytes if its answers really are this large.",
+      ),
+    );
+  }
+
   #routeNotification(notification: JsonRpcNotification): void {
     const params = notification.params;
     const token = params?.progressToken;
@@ -288,7 +324,7 @@ export class StdioClientTransport implements ClientTransport {
 async function start(options: StdioClientOptions): Promise<ChildProcess> {
   const { spawn } = await import("node:child_process");
   const child = spawn(options.command, [...(options.args ?? [])], {
-    env: (options.env ?? process.env) as NodeJS.ProcessEnv,
+    env: childEnvironment(options.env, options.inheritEnv),
     cwd: options.cwd,
     stdio: ["pipe", "pipe", options.stderr ?? "inherit"],
     windowsHide: true,

@@ -30,6 +30,8 @@ export interface StreamHost {
   readonly streams: Set<StreamReader>;
   /** Reports a problem the application may want to know about. */
   warn(message: string): void;
+  /** The longest SSE event read, in characters (`maxResponseBytes`). */
+  readonly maxEventChars: number;
 }
 
 /**
@@ -61,7 +63,7 @@ export async function resumeForAnswer(
         `${what}: the response stream closed before its answer, and resuming it (GET with Last-Event-ID) was answered with HTTP ${response.status}.`,
       );
     }
-    const outcome = await readEventStream(response.body, awaitedId, onMessage, host.streams);
+    const outcome = await readEventStream(response.body, awaitedId, onMessage, host.streams, host.maxEventChars);
     if (outcome.answer) return outcome.answer;
     lastEventId = outcome.lastEventId ?? lastEventId;
     retryMs = outcome.retryMs ?? retryMs;
@@ -129,7 +131,7 @@ export class EventStreamListener {
           this.#controller.abort(new Error("The server offers no event stream."));
           return;
         }
-        if (verdict === "read") outcome = await readEventStream(response.body!, undefined, this.#onMessage, this.#host.streams);
+        if (verdict === "read") outcome = await readEventStream(response.body!, undefined, this.#onMessage, this.#host.streams, this.#host.maxEventChars);
       } catch (error) {
         if (signal.aborted) return;
         if (failures + 1 >= MAX_FAILURES) throw error;

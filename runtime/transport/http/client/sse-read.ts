@@ -34,6 +34,7 @@ export async function readEventStream(
   awaitedId: JsonRpcId | undefined,
   onMessage: (message: unknown) => void,
   streams: Set<StreamReader>,
+  maxEventChars = Number.POSITIVE_INFINITY,
 ): Promise<StreamOutcome> {
   const reader = body.pipeThrough(new TextDecoderStream()).getReader();
   streams.add(reader);
@@ -50,7 +51,7 @@ export async function readEventStream(
     }
     if (awaitedId !== undefined && isJsonRpcResponse(parsed) && parsed.id === awaitedId) answer = parsed;
     else onMessage(parsed);
-  });
+  }, maxEventChars);
   try {
     while (!answer) {
       const { done, value } = await reader.read();

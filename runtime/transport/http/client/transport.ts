@@ -16,6 +16,7 @@ import { postHeaders } from "./post-headers.js";
 import { ServerMessages } from "./server-messages.js";
 import { HttpSession } from "./session.js";
 import { readEventStream } from "./sse-read.js";
+import { DEFAULT_MAX_RESPONSE_BYTES, readBoundedText } from "./body.js";
 import { CLOSED_MESSAGE, eitherSignal, mediaTypeOf } from "./shared.js";
 import { ToolHeaders } from "./tool-headers.js";
 
@@ -39,6 +40,12 @@ export interface HttpClientTransportOptions {
   protocolVersion?: string;
   /** Receives warnings, such as tools dropped for invalid `x-mcp-header` annotations. Default: `console.warn`. */
   onWarning?: (message: string) => void;
+  /**
+   * The largest answer read: a JSON body, or one SSE event, in bytes
+   * (default 16 MiB). A larger one fails the request with an error saying so
+   * instead of being buffered.
+   */
+  maxResponseBytes?: number;
 }
 
 /**
@@ -83,6 +90,7 @@ export class StreamableHttpClientTransport implements ClientTransport {
   /** The GET stream: `true` while its module loads, the listener once it runs. */
   #listening: EventStreamListener | true | undefined;
   readonly #messages: ServerMessages;
+  readonly #maxResponseBytes: number;
   #closed = false;
 
   /**
@@ -108,6 +116,11 @@ export class StreamableHttpClientTransport implements ClientTransport {
     if (token !== undefined && typeof token !== "string" && typeof token !== "function") {
       throw new TypeError("token must be a string or a function returning the current token.");
     }
+    const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    if (!Number.isSafeInteger(maxResponseBytes) || maxResponseBytes <= 0) {
+      throw new RangeError(`maxResponseBytes must be a positive integer number of bytes, got ${String(maxResponseBytes)}.`);
+    }
+    this.#maxResponseBytes = maxResponseBytes;
     this.url = parsed;
     this.#fetch = fetchImpl;
     this.#headers = options.headers && Object.keys(options.headers).length > 0 ? { ...options.headers } : undefined;
@@ -119,6 +132,7 @@ export class StreamableHttpClientTransport implements ClientTransport {
       open: (lastEventId, signal) => this.#get(lastEventId, signal),
       streams: this.#inFlight.streams,
       warn: this.#warn,
+      maxEventChars: maxResponseBytes,
     };
     this.#messages = new ServerMessages(
       async (reply) => (await this.#post(reply)).response,
@@ -296,7 +310,7 @@ export class StreamableHttpClientTransport implements ClientTransport {
       if (response.ok && mediaTypeOf(response.headers.get("content-type")) === "text/event-stream") {
         answer = await this.#readStream(response, message, options);
       } else {
-        answer = answerOf(response, message, await response.text(), headers["mcp-session-id"] !== undefined);
+        answer = answerOf(response, message, await readBoundedText(response, this.#maxResponseBytes, message.method), headers["mcp-session-id"] !== undefined);
       }
       if (message.method === "tools/list" && "result" in answer && !this.#session.legacy) this.#tools.learn(answer.result);
       return answer;
@@ -368,7 +382,7 @@ export class StreamableHttpClientTransport implements ClientTransport {
     const onMessage = (parsed: unknown) => this.#messages.dispatch(parsed, options.onNotification, serverRequests);
     let answer: JsonRpcResponse | undefined;
     try {
-      const outcome = await readEventStream(body, message.id, onMessage, this.#inFlight.streams);
+      const outcome = await readEventStream(body, message.id, onMessage, this.#inFlight.streams, this.#maxResponseBytes);
       answer = outcome.answer;
       if (answer === undefined && this.#session.legacy && outcome.lastEventId !== undefined && !this.#closed) {
         const { signal, release } = eitherSignal(this.#shutdown.signal, options.signal);
