@@ -6,6 +6,7 @@
  * `Request`/`Response` objects.
  */
 import { JsonRpcErrorCode } from "../../../jsonrpc/errors.js";
+import { isValidRequestId } from "../../../jsonrpc/messages.js";
 import { claimsModern, isModernVersion } from "../../era.js";
 import { decodeHeaderValue, HeaderName, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, methodRequiresName, nameSourceOf } from "../headers.js";
 import { isSessionHost, type AuthInfo, type MessageHandler } from "../../types.js";
@@ -144,8 +145,8 @@ export async function serveHttpExchange(endpoint: HttpEndpoint, request: Incomin
     return;
   }
   const isRequest = "id" in message;
-  if (isRequest && typeof id !== "string" && typeof id !== "number") {
-    refuse(reply, 400, JsonRpcErrorCode.InvalidRequest, 'Invalid Request: "id" must be a string or a number.');
+  if (isRequest && !isValidRequestId(id)) {
+    refuse(reply, 400, JsonRpcErrorCode.InvalidRequest, 'Invalid Request: "id" must be a string or a safe integer (no null, fractions, or integers beyond 2^53).');
     return;
   }
   const params = message.params;

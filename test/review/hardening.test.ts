@@ -1,0 +1,159 @@
+// The defects an outside attack run found, each reproduced as the attack sent it, over the wire it
+// used: Mcp-Param-* headers, request ids, deep nesting.
+import { PassThrough } from "node:stream";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { McpServer, elicit, type ServerLogger } from "mcp-roundtrip/server";
+import { serveHttp, type HttpServerHandle } from "mcp-roundtrip/http";
+import { serveStdio } from "mcp-roundtrip/stdio";
+import { META, mcpHeaders } from "../transport/helpers.js";
+
+const quiet: ServerLogger = { warn() {}, error() {} };
+
+function target() {
+  const mcp = new McpServer({ name: "hardening", version: "1.0.0" }, { logger: quiet });
+  mcp.tool(
+    "route",
+    {
+      inputSchema: {
+        type: "object",
+        properties: { region: { type: "string", "x-mcp-header": "Region" }, note: { type: "string" } },
+        required: ["region"],
+      },
+    },
+    (args) => ({ content: [{ type: "text", text: `ran in ${String(args.region)}` }] }),
+  );
+  mcp.tool("echo", { inputSchema: { type: "object" } }, (args) => ({ content: [{ type: "text", text: JSON.stringify(args).length.toString() }] }));
+  mcp.tool(
+    "ask",
+    { inputSchema: { type: "object" }, needs: (need) => need.add("ok", () => elicit({ message: "ok?", schema: { type: "object", properties: {} } })) },
+    () => ({ content: [{ type: "text", text: "asked" }] }),
+  );
+  return mcp;
+}
+
+let http: HttpServerHandle;
+beforeAll(async () => {
+  http = await serveHttp(target());
+});
+afterAll(() => http.close());
+
+const post = (body: string | object, headers: Record<string, string>) =>
+  fetch(http.url, { method: "POST", headers, body: typeof body === "string" ? body : JSON.stringify(body) });
+
+const callRoute = (args: Record<string, unknown>, id: number | string = 1) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/call",
+  params: { name: "route", arguments: args, _meta: META },
+});
+
+describe("1. Mcp-Param-* headers are checked against the body", () => {
+  it("a matching header runs the tool", async () => {
+    const response = await post(callRoute({ region: "eu" }), { ...mcpHeaders("tools/call", "route"), "mcp-param-region": "eu" });
+    expect(response.status).toBe(200);
+    expect((await response.json()).result.content[0].text).toBe("ran in eu");
+  });
+
+  it.each([
+    ["a header contradicting the body", { "mcp-param-region": "us" }, "does not match"],
+    ["a missing header for an x-mcp-header parameter", {}, "is required"],
+    ["a non-ASCII header value", { "mcp-param-region": "é" }, "invalid characters"],
+    ["broken Base64", { "mcp-param-region": "=?base64?SGVs!!!bG8=?=" }, "Mcp-Param-Region"],
+  ])("%s gets 400 / -32020 and the tool does not run", async (_label, extra, says) => {
+    const headers: Record<string, string> = { ...mcpHeaders("tools/call", "route"), ...(extra as Record<string, string>) };
+    // fetch refuses a non-ASCII header value itself; send its UTF-8 bytes as a raw client would.
+    if ((extra as Record<string, string>)["mcp-param-region"] === "é") headers["mcp-param-region"] = Buffer.from("é").toString("latin1");
+    const response = await post(callRoute({ region: "eu" }), headers);
+    expect(response.status).toBe(400);
+    const body = await response.json();
+    expect(body.error.code).toBe(-32020);
+    expect(body.error.message).toContain(says);
+  });
+
+  it("a Base64-encoded header that decodes to the body's value is accepted", async () => {
+    const response = await post(callRoute({ region: "Hello" }), { ...mcpHeaders("tools/call", "route"), "mcp-param-region": `=?base64?${btoa("Hello")}?=` });
+    expect(response.status).toBe(200);
+  });
+
+  it("a tool with a broken x-mcp-header annotation is refused at registration", () => {
+    const mcp = new McpServer({ name: "broken-headers", version: "1" });
+    expect(() => mcp.tool("bad", { inputSchema: { type: "object", properties: { score: { type: "number", "x-mcp-header": "Score" } } } }, () => ({ content: [] }))).toThrow(
+      /must annotate a string, integer or boolean/,
+    );
+  });
+});
+
+describe("2. request ids: only strings and safe integers", () => {
+  const bodies = [
+    ["1.5", '{"jsonrpc":"2.0","id":1.5,"method":"tools/list","params":{"_meta":' + JSON.stringify(META) + "}}"],
+    ["1e400", '{"jsonrpc":"2.0","id":1e400,"method":"tools/list","params":{"_meta":' + JSON.stringify(META) + "}}"],
+    ["2^64+1", '{"jsonrpc":"2.0","id":18446744073709551617,"method":"tools/list","params":{"_meta":' + JSON.stringify(META) + "}}"],
+  ] as const;
+
+  it.each(bodies)("id %s gets 400 / -32600 over HTTP, with no id echoed", async (_label, body) => {
+    const response = await post(body, mcpHeaders("tools/list"));
+    expect(response.status).toBe(400);
+    const json = await response.json();
+    expect(json.error.code).toBe(-32600);
+    expect(json).not.toHaveProperty("id");
+  });
+
+  it.each(bodies)("id %s gets -32600 over stdio, with no id echoed", async (_label, body) => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const handle = serveStdio(target(), { stdin, stdout });
+    const answer = new Promise<Record<string, unknown>>((resolve) => stdout.once("data", (chunk: Buffer) => resolve(JSON.parse(chunk.toString()))));
+    stdin.write(`${body}\n`);
+    const json = await answer;
+    expect(json).toMatchObject({ error: { code: -32600 } });
+    expect(json).not.toHaveProperty("id");
+    stdin.end();
+    await handle.closed;
+  });
+
+  it("the largest safe integer is still a fine id", async () => {
+    const response = await post({ jsonrpc: "2.0", id: Number.MAX_SAFE_INTEGER, method: "tools/list", params: { _meta: META } }, mcpHeaders("tools/list"));
+    expect((await response.json()).id).toBe(Number.MAX_SAFE_INTEGER);
+  });
+});
+
+describe("3. deep nesting is the caller's error, with one limit", () => {
+  const nested = (depth: number) => {
+    let value: unknown = 1;
+    for (let i = 0; i < depth; i++) value = { a: value };
+    return value;
+  };
+
+  // Written as text: JSON.stringify itself overflows on the deepest of these.
+  const deepText = (depth: number) => '{"a":'.repeat(depth) + "1" + "}".repeat(depth);
+
+  it.each([150, 2_000, 20_000, 200_000])("arguments nested %i deep get -32602 naming the limit, never -32603", async (depth) => {
+    const meta = JSON.stringify({ ...META, "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } });
+    const body = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ask","arguments":{"deep":${deepText(depth)}},"_meta":${meta}}}`;
+    const response = await post(body, mcpHeaders("tools/call", "ask"));
+    const json = await response.json();
+    expect(json.error.code).toBe(-32602);
+    expect(json.error.message).toContain("maxNestingDepth");
+    expect(json.error.data).toEqual({ maxNestingDepth: 100 });
+  });
+
+  it("arguments within the limit still run, and a tool that asks can seal them", async () => {
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "ask", arguments: { deep: nested(90) }, _meta: { ...META, "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } } } });
+    const json = await (await post(body, mcpHeaders("tools/call", "ask"))).json();
+    expect(json.result.resultType).toBe("input_required");
+    expect(typeof json.result.requestState).toBe("string");
+  });
+
+  it("a 2025 session gets the same limit", async () => {
+    const deepText = (depth: number) => '{"a":'.repeat(depth) + "1" + "}".repeat(depth);
+    const mcp = target();
+    const session = mcp.openSession({ send: () => {} });
+    await session.handle({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } } });
+    const response = await session.handle(JSON.parse(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"deep":${deepText(5_000)}}}}`));
+    expect(response).toMatchObject({ error: { code: -32602, data: { maxNestingDepth: 100 } } });
+  });
+
+  it("maxNestingDepth is an option, checked at construction", () => {
+    expect(() => new McpServer({ name: "depth-check", version: "1" }, { maxNestingDepth: 0 })).toThrow(/maxNestingDepth must be a positive integer/);
+  });
+});
