@@ -7,9 +7,9 @@ export default async function requirePublishedFiles(): Promise<void> {
   try {
     await ensurePublishedFiles();
   } catch (error) {
-    const line = `the MCP schema files are missing: ${(error as Error).message}`;
-    const failure = new Error(line);
-    failure.stack = line; // the line says all there is to say; a stack would only bury it
-    throw failure;
+    // Exit rather than throw: vitest would bury a thrown setup error under
+    // "No test files found" and a banner; no test process has started yet.
+    process.stderr.write(`\nvitest: the MCP schema files are missing: ${(error as Error).message}\n`);
+    process.exit(1);
   }
 }
