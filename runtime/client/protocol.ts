@@ -73,11 +73,4 @@ export interface CompleteResultOf {
   "resources/read": ReadResourceResult;
 }
 
-/** True when `result` asks for more input (`resultType: "input_required"`). */
-export function isInputRequired(result: unknown): result is InputRequiredResult {
-  return (
-    typeof result === "object" &&
-    result !== null &&
-    (result as { resultType?: unknown }).resultType === "input_required"
-  );
-}
+export { isInputRequired } from "../input-required-guard.js";

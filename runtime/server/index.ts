@@ -9,7 +9,7 @@
  */
 export { Server, type ServerOptions } from "./server.js";
 export { McpServer, type McpServerOptions } from "./mcp-server.js";
-export { inputRequired, isInputRequiredResult, type InputRequiredInit } from "./input-required.js";
+export { inputRequired, isInputRequired, type InputRequiredInit } from "./input-required.js";
 export {
   requestStateBoundary,
   type RequestStateBoundaryOptions,

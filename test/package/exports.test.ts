@@ -16,14 +16,14 @@ const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { na
 
 /** The runtime (value) names each entry must export, no more and no fewer. */
 const EXPECTED: Record<string, string[]> = {
-  ".": ["JsonRpcErrorCode", "McpError", "isJsonRpcErrorResponse", "isJsonRpcNotification", "isJsonRpcRequest", "isJsonRpcResponse"],
+  ".": ["JsonRpcErrorCode", "McpError", "isJsonRpcErrorResponse", "isJsonRpcNotification", "isJsonRpcRequest", "isJsonRpcResponse", "isValidRequestId"],
   "./types": ["ErrorCode", "INPUT_REQUIRED_METHODS", "METHOD_TABLE", "NOTIFICATION_TABLE", "PROTOCOL_VERSION"],
   "./types/2025-11-25": ["ErrorCode", "INPUT_REQUIRED_METHODS", "METHOD_TABLE", "NOTIFICATION_TABLE", "PROTOCOL_VERSION"],
   "./validate": ["validate", "validateNotification", "validateParams", "validateRequest", "validateResult"],
   "./server": [
     "INVALID_REQUEST_STATE_MESSAGE", "INVALID_REQUEST_STATE_REASON", "InvalidRequestState", "MIN_SECRET_BYTES", "McpServer",
     "MemoryReplayStore", "MetaKey", "Needs", "RequestStateSecurity", "SUPPORTED_PROTOCOL_VERSIONS", "Server", "UriTemplate",
-    "elicit", "elicitUrl", "evaluateNeeds", "inputRequired", "invalidRequestStateError", "isInputRequiredResult", "listRoots", "needs",
+    "elicit", "elicitUrl", "evaluateNeeds", "inputRequired", "invalidRequestStateError", "isInputRequired", "listRoots", "needs",
     "principalOf", "requestStateBoundary", "runWithDependencies", "sample",
   ],
   "./client": [

@@ -6,6 +6,7 @@ import { McpServer, elicit, type ServerLogger } from "mcp-roundtrip/server";
 import { serveHttp, type HttpServerHandle } from "mcp-roundtrip/http";
 import { serveStdio } from "mcp-roundtrip/stdio";
 import { META, mcpHeaders } from "../transport/helpers.js";
+import { peekRequestId } from "../../runtime/transport/decode.js";
 
 const quiet: ServerLogger = { warn() {}, error() {} };
 
@@ -155,5 +156,86 @@ describe("3. deep nesting is the caller's error, with one limit", () => {
 
   it("maxNestingDepth is an option, checked at construction", () => {
     expect(() => new McpServer({ name: "depth-check", version: "1" }, { maxNestingDepth: 0 })).toThrow(/maxNestingDepth must be a positive integer/);
+  });
+});
+
+describe("8. stdio: backpressure, oversized lines, encoding", () => {
+  const rpc = (id: number, method = "tools/list") => `${JSON.stringify({ jsonrpc: "2.0", id, method, params: { _meta: META } })}\n`;
+
+  it("stops reading requests while stdout is not drained, and resumes once it is", async () => {
+    let handled = 0;
+    const counting = { handle: async (message: unknown) => (handled++, { jsonrpc: "2.0" as const, id: (message as { id: number }).id, result: { pad: "x".repeat(512) } }) };
+    const stdin = new PassThrough();
+    const stdout = new PassThrough({ highWaterMark: 4 * 1024 });
+    const handle = serveStdio(counting, { stdin, stdout });
+    const total = 30_000;
+    let text = "";
+    for (let i = 1; i <= total; i++) text += rpc(i);
+    stdin.write(text);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Nobody reads stdout: the server must have stopped taking requests long before the last one.
+    expect(handled).toBeLessThan(total / 2);
+    expect(stdin.isPaused()).toBe(true);
+    let lines = 0;
+    stdout.on("data", (chunk: Buffer) => (lines += chunk.toString().split("\n").length - 1));
+    await new Promise<void>((resolve) => {
+      const check = setInterval(() => {
+        if (lines >= total) {
+          clearInterval(check);
+          resolve();
+        }
+      }, 10);
+    });
+    expect(handled).toBe(total);
+    stdin.end();
+    await handle.closed;
+  });
+
+  it("a line over maxLineBytes gets -32600 carrying the request's id when its first bytes name one", async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const handle = serveStdio(target(), { stdin, stdout, maxLineBytes: 1024 });
+    const answers: Array<Record<string, unknown>> = [];
+    stdout.on("data", (chunk: Buffer) => {
+      for (const line of chunk.toString().split("\n")) if (line) answers.push(JSON.parse(line));
+    });
+    stdin.write(`{"jsonrpc":"2.0","id":"big-7","method":"tools/call","params":{"name":"echo","arguments":{"blob":"${"a".repeat(5000)}"}}}\n`);
+    stdin.write(`{"jsonrpc":"2.0","method":"tools/call","params":{"blob":"${"a".repeat(5000)}"}}\n`); // no id anywhere: none to give
+    stdin.write(rpc(10));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(answers[0]).toMatchObject({ id: "big-7", error: { code: -32600, message: expect.stringContaining("maxLineBytes") } });
+    expect(answers[1]).toMatchObject({ error: { code: -32600 } });
+    expect(answers[1]).not.toHaveProperty("id");
+    expect(answers[2]).toMatchObject({ id: 10, result: { tools: expect.any(Array) } });
+    // A nested "id" is not the request's.
+    expect(peekRequestId(Buffer.from('{"jsonrpc":"2.0","params":{"id":5},"method":"m"'))).toBeUndefined();
+    expect(peekRequestId(Buffer.from('{"jsonrpc":"2.0","id":12,"method":"m","params":{"blob":"aaa'))).toBe(12);
+    expect(peekRequestId(Buffer.from('{"id":1.5}'))).toBeUndefined();
+    stdin.end();
+    await handle.closed;
+  });
+
+  it("a UTF-8 BOM and invalid UTF-8 are treated as over HTTP: the BOM is dropped, invalid bytes are a parse error", async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const handle = serveStdio(target(), { stdin, stdout });
+    const answers: Array<Record<string, unknown>> = [];
+    stdout.on("data", (chunk: Buffer) => {
+      for (const line of chunk.toString().split("\n")) if (line) answers.push(JSON.parse(line));
+    });
+    stdin.write(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(rpc(1))]));
+    stdin.write(Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"x":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}}\n')]));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The parse error is written at once, the answer when the handler has run: find each by its shape.
+    expect(answers.find((answer) => answer.id === 1)).toMatchObject({ result: {} });
+    expect(answers.find((answer) => !("id" in answer))).toMatchObject({ error: { code: -32700, message: expect.stringContaining("not valid UTF-8 JSON") } });
+    stdin.end();
+    await handle.closed;
+    // And over HTTP, the same two bodies get the same two outcomes.
+    const bom = await fetch(http.url, { method: "POST", headers: mcpHeaders("tools/list"), body: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(rpc(1))]) });
+    expect(bom.status).toBe(200);
+    const invalid = await fetch(http.url, { method: "POST", headers: mcpHeaders("tools/list"), body: Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"x":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}}')]) });
+    expect(invalid.status).toBe(400);
+    expect((await invalid.json()).error.code).toBe(-32700);
   });
 });

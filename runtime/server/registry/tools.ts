@@ -9,7 +9,7 @@ import type {
 } from "../../../generated/2026-07-28/index.js";
 import type { ServerRequestContext } from "../context.js";
 import { internalError } from "../errors.js";
-import { isInputRequiredResult } from "../input-required.js";
+import { isInputRequired } from "../../input-required-guard.js";
 import { compileJsonSchema, schemaCompilerLoading, type SchemaCompiler, type SchemaValidator } from "../json-schema.js";
 import type { HandlerResult, MaybePromise } from "../types.js";
 import { paramHeadersMismatch, paramHeadersOf, type ParamHeader } from "../../transport/http/headers.js";
@@ -109,7 +109,7 @@ export class ToolRegistry {
       };
     }
     const result = await tool.handler(args, ctx);
-    if (tool.checkOutput !== undefined && !isInputRequiredResult(result) && typeof result === "object" && result !== null && result.isError !== true) {
+    if (tool.checkOutput !== undefined && !isInputRequired(result) && typeof result === "object" && result !== null && result.isError !== true) {
       if (!("structuredContent" in result)) {
         throw internalError(`Internal error: tool ${params.name} declares an outputSchema but returned no structuredContent`);
       }
