@@ -125,12 +125,28 @@ export function putInCache(cacheDir: string, sha256: string, bytes: Uint8Array):
   }
 }
 
-/** Reads a file from a URL (with a timeout) or a path; throws with a short reason. */
+/** Connection failures worth one more try: the peer or a proxy dropped a (reused) connection. */
+const DROPPED_CONNECTION = new Set(["ECONNRESET", "EPIPE", "ECONNABORTED", "UND_ERR_SOCKET"]);
+
+/**
+ * Reads a file from a URL (with a timeout per attempt) or a path; throws with
+ * a short reason. A download whose connection was dropped is tried once more;
+ * an HTTP status, a timeout or an unknown host is final.
+ */
 export async function readLocation(location: string, timeoutMs = 30_000): Promise<Buffer> {
   if (!isUrl(location)) return readFileSync(location);
-  const response = await fetch(location, { signal: AbortSignal.timeout(timeoutMs), redirect: "follow" });
-  if (!response.ok) throw new Error(`HTTP ${response.status} ${response.statusText}`.trim());
-  return Buffer.from(await response.arrayBuffer());
+  for (let attempt = 1; ; attempt++) {
+    let response: Response;
+    try {
+      response = await fetch(location, { signal: AbortSignal.timeout(timeoutMs), redirect: "follow" });
+    } catch (error) {
+      const code = (error as { cause?: { code?: string } })?.cause?.code;
+      if (attempt < 2 && code !== undefined && DROPPED_CONNECTION.has(code)) continue;
+      throw error;
+    }
+    if (!response.ok) throw new Error(`HTTP ${response.status} ${response.statusText}`.trim());
+    return Buffer.from(await response.arrayBuffer());
+  }
 }
 
 /** A short reason for a failed read, without a stack: `ENOENT`, `HTTP 404`, `ENOTFOUND host`. */

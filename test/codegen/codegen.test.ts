@@ -93,6 +93,8 @@ describe("npm run codegen in a scratch checkout (a clean clone: no MCP_SCHEMA_DI
     changedBytes = Buffer.from(`${JSON.stringify(changed, null, 2)}\n`);
     server = createServer((request, response) => {
       requests.push(request.url ?? "");
+    // A fresh connection per request: a reused one the server is closing would reset a later download.
+    response.setHeader("connection", "close");
       if (upstreamDown) response.writeHead(503).end();
       else if (request.url === `/pinned/${REV}/schema.json`) response.end(pinnedBytes);
       else if (request.url === `/next/${REV}/schema.json`) response.end(changedBytes);

@@ -43,6 +43,12 @@ beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), "mcp-resolve-"));
   server = createServer((request, response) => {
     requests.push(request.url ?? "");
+    // A fresh connection per request: a reused one the server is closing would reset a later download.
+    response.setHeader("connection", "close");
+    if (request.url === "/flaky/schema.json" && requests.filter((url) => url === request.url).length === 1) {
+      request.socket.destroy(); // the connection drops mid-request, once
+      return;
+    }
     const bytes = served.get(request.url ?? "");
     if (bytes) response.end(bytes);
     else response.writeHead(404).end();
@@ -111,6 +117,16 @@ describe("resolvePinned", () => {
     const resolved = await resolvePinned(file, { schemaDir: undefined, cacheDir });
     expect(resolved.origin).toBe("source");
     expect(readFileSync(cachePath(cacheDir, file.sha256))).toEqual(SCHEMA);
+  });
+
+  it("tries a download once more when the connection drops, and stops at an HTTP error", async () => {
+    served.set("/flaky/schema.json", SCHEMA);
+    const flaky = pin("rev/schema.json", "/flaky/schema.json", SCHEMA);
+    expect((await resolvePinned(flaky, { schemaDir: undefined, cacheDir: freshDir("cache") })).origin).toBe("source");
+    expect(requests).toEqual(["/flaky/schema.json", "/flaky/schema.json"]);
+    requests.length = 0;
+    await expect(resolvePinned(pin("rev/schema.json", "/gone/schema.json", SCHEMA), { schemaDir: undefined, cacheDir: freshDir("cache") })).rejects.toThrow(/HTTP 404/);
+    expect(requests).toEqual(["/gone/schema.json"]);
   });
 
   it("reads MCP_SCHEMA_DIR first, asks nobody, and remembers the file in the cache", async () => {
