@@ -59,6 +59,7 @@ export class PinMismatch extends Error {
    * @param location - where the other bytes were read.
    * @param actual - their sha256.
    * @param bytes - the bytes, for a caller that means to adopt them (codegen --accept-new-schema).
+   * @param advice - what the reader can do about it, ending the message.
    */
   constructor(
     readonly file: PinnedFile,
@@ -159,6 +160,13 @@ export function describeReadError(error: unknown): string {
   return failure?.message ?? String(error);
 }
 
+/** How to adopt other bytes for a pinned file: codegen rewrites a schema pin; example pins are edited by hand. */
+function adoptAdvice(file: PinnedFile): string {
+  return file.name.endsWith("/schema.json")
+    ? "adopt it with `npm run codegen -- --accept-new-schema`"
+    : `pin its new sha256 under "examples" in schema/sources.json`;
+}
+
 /**
  * Finds one pinned file (see the module comment for the order).
  *
@@ -181,7 +189,7 @@ export async function resolvePinned(file: PinnedFile, options: ResolveOptions = 
           location,
           actual,
           bytes,
-          "MCP_SCHEMA_DIR holds another release; point it at the pinned one, or adopt this one with `npm run codegen -- --accept-new-schema`",
+          `MCP_SCHEMA_DIR holds another release; point it at the pinned one, or ${adoptAdvice(file)}`,
         );
       }
       putInCache(cacheDir, file.sha256, bytes);
@@ -196,7 +204,11 @@ export async function resolvePinned(file: PinnedFile, options: ResolveOptions = 
   if (existsSync(cached)) {
     const bytes = readFileSync(cached);
     if (sha256Hex(bytes) === file.sha256) return { file, bytes, location: cached, origin: "cache" };
-    rmSync(cached, { force: true }); // damaged on disk: drop it and fetch again
+    try {
+      rmSync(cached, { force: true }); // damaged on disk: drop it and fetch again
+    } catch {
+      // A read-only cache keeps its damaged copy; it is never used, since every read is checked.
+    }
     reasons.push(`the cached copy in ${cacheDir} was damaged`);
   } else {
     reasons.push(`the cache (${cacheDir}) has no copy`);
@@ -216,7 +228,7 @@ export async function resolvePinned(file: PinnedFile, options: ResolveOptions = 
       file.source,
       actual,
       bytes,
-      "the published file changed or was tampered with in transit; it was not used or cached (if upstream really changed it, review and adopt it with `npm run codegen -- --accept-new-schema`)",
+      `the published file changed or was tampered with in transit; it was not used or cached (if upstream really changed it, review it and ${adoptAdvice(file)})`,
     );
   }
   putInCache(cacheDir, file.sha256, bytes);
