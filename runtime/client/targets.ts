@@ -66,6 +66,22 @@ const TARGET_KINDS: readonly TargetKind[] = [
 ];
 
 /**
+ * Where `mode: "auto"` remembers a server's era (2026-07-28 versioning:
+ * "for the lifetime of the server process (stdio) or origin (HTTP)"): the
+ * endpoint's origin and path, or the command line and working directory;
+ * `undefined` for targets that name no server (in-process handlers, custom
+ * transports), which are probed every time.
+ */
+export function negotiationKey(target: ConnectTarget, transport: ClientTransport): string | undefined {
+  if (transport instanceof StreamableHttpClientTransport) return `http ${transport.url.origin}${transport.url.pathname}`;
+  if (transport instanceof StdioClientTransport) {
+    const cwd = typeof target === "object" && target !== null && "command" in target ? (target.cwd ?? "") : "";
+    return `stdio ${JSON.stringify([cwd, ...transport.commandLine])}`;
+  }
+  return undefined;
+}
+
+/**
  * Opens the transport for `target`.
  *
  * @throws TypeError when `target` is none of the accepted kinds.

@@ -17,14 +17,17 @@ export interface SseMessage {
 }
 
 /**
- * Incremental SSE parser (the WHATWG event-stream algorithm, minus `retry`
- * and `id`, which 2026-07-28 streams do not use). Feed it decoded text; it
- * calls `onEvent` for each complete event.
+ * Incremental SSE parser (the WHATWG event-stream algorithm). Feed it
+ * decoded text; it calls `onEvent` for each complete event. It also keeps the
+ * stream's last event ID and `retry` delay, which 2025-era streams use to
+ * resume after a disconnection (2026-07-28 streams send neither).
  */
 export class SseParser {
   #buffer = "";
   #data: string[] = [];
   #event = "";
+  #lastEventId: string | undefined;
+  #retry: number | undefined;
   readonly #onEvent: (event: SseMessage) => void;
 
   constructor(onEvent: (event: SseMessage) => void) {
@@ -57,6 +60,16 @@ export class SseParser {
     this.#buffer = this.#buffer.slice(start);
   }
 
+  /** The last `id` field seen, sent back as `Last-Event-ID` to resume; `undefined` when the stream has none. */
+  get lastEventId(): string | undefined {
+    return this.#lastEventId;
+  }
+
+  /** The last valid `retry` field: how many milliseconds to wait before reconnecting. */
+  get retry(): number | undefined {
+    return this.#retry;
+  }
+
   /** Flushes a final event that was not followed by a blank line. */
   end(): void {
     if (this.#buffer.length > 0) this.#line(this.#buffer);
@@ -80,5 +93,9 @@ export class SseParser {
     if (value.startsWith(" ")) value = value.slice(1);
     if (field === "data") this.#data.push(value);
     else if (field === "event") this.#event = value;
+    // WHATWG event-stream interpretation: an id with NULL is ignored; retry only when all ASCII digits.
+    else if (field === "id") {
+      if (!value.includes("\0")) this.#lastEventId = value;
+    } else if (field === "retry" && /^\d+$/.test(value)) this.#retry = Number(value);
   }
 }

@@ -60,29 +60,20 @@ interface Pending {
  * ```
  */
 export class StdioClientTransport implements ClientTransport {
-  readonly #child: ChildProcess;
+  #child: ChildProcess;
   readonly #pending = new Map<JsonRpcId, Pending>();
   readonly #options: StdioClientOptions;
-  readonly #exited: Promise<void>;
+  #exited!: Promise<void>;
   #serverRequestHandler: ((request: JsonRpcRequest) => Promise<JsonRpcResponse>) | undefined;
+  #notificationHandler: ((notification: JsonRpcNotification) => void) | undefined;
   #closed = false;
   #exitReason: Error | undefined;
 
   private constructor(child: ChildProcess, options: StdioClientOptions) {
     this.#child = child;
     this.#options = options;
-    this.#exited = new Promise((resolve) => child.once("exit", () => resolve()));
-    child.once("exit", (code, signal) => {
-      this.#exitReason = new Error(
-        `The MCP server process exited (${signal ? `signal ${signal}` : `code ${String(code)}`})${this.#closed ? "" : " unexpectedly"}.`,
-      );
-      for (const pending of this.#pending.values()) pending.reject(this.#exitReason);
-      this.#pending.clear();
-    });
-    child.stdin!.on("error", () => {
-      // EPIPE after the child died: the exit handler reports it.
-    });
-    lineReader(child.stdout!, options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, (line) => this.#onLine(line), () => {});
+    this.#notificationHandler = options.onNotification;
+    this.#attach(child);
   }
 
   /**
@@ -99,20 +90,12 @@ export class StdioClientTransport implements ClientTransport {
     if (!Array.isArray(args) || args.some((arg) => typeof arg !== "string")) {
       throw new TypeError("stdio args must be an array of strings.");
     }
-    const { spawn } = await import("node:child_process");
-    const child = spawn(options.command, [...args], {
-      env: (options.env ?? process.env) as NodeJS.ProcessEnv,
-      cwd: options.cwd,
-      stdio: ["pipe", "pipe", options.stderr ?? "inherit"],
-      windowsHide: true,
-    });
-    await new Promise<void>((resolve, reject) => {
-      child.once("spawn", () => resolve());
-      child.once("error", (error) =>
-        reject(new Error(`Could not start the MCP server "${options.command}": ${error.message}`, { cause: error })),
-      );
-    });
-    return new StdioClientTransport(child, options);
+    return new StdioClientTransport(await start(options), options);
+  }
+
+  /** The command line this transport runs, e.g. `["node", "server.js"]`. */
+  get commandLine(): readonly string[] {
+    return [this.#options.command, ...(this.#options.args ?? [])];
   }
 
   /** The child's stderr when `stderr: "pipe"` was chosen. */
@@ -128,6 +111,29 @@ export class StdioClientTransport implements ClientTransport {
   /** Answers requests a 2025-era server sends over stdout (its back-channel). */
   setServerRequestHandler(handler: (request: JsonRpcRequest) => Promise<JsonRpcResponse>): void {
     this.#serverRequestHandler = handler;
+  }
+
+  /** Receives notifications no pending request claims (replaces `options.onNotification`). */
+  setNotificationHandler(handler: (notification: JsonRpcNotification) => void): void {
+    this.#notificationHandler = handler;
+  }
+
+  /**
+   * Spawns the same command again when the child has exited (a 2025-era
+   * server may quit on the `server/discover` probe it does not know);
+   * does nothing while the child runs.
+   *
+   * @returns true when it started a new process, false when the child was still running.
+   * @throws {Error} after `close()`, or when the command cannot be started again.
+   */
+  async reopen(): Promise<boolean> {
+    if (this.#closed) throw new Error("The stdio transport is closed; connect again to send more requests.");
+    if (this.#exitReason === undefined) return false;
+    const child = await start(this.#options);
+    this.#child = child;
+    this.#exitReason = undefined;
+    this.#attach(child);
+    return true;
   }
 
   /**
@@ -175,6 +181,25 @@ export class StdioClientTransport implements ClientTransport {
   async notify(message: JsonRpcNotification): Promise<void> {
     if (this.#closed || this.#exitReason) throw this.#exitReason ?? new Error("The stdio transport is closed.");
     this.#send(message);
+  }
+
+  /** Wires a freshly spawned child: exit handling, stdin errors, the line reader. */
+  #attach(child: ChildProcess): void {
+    this.#exited = new Promise((resolve) => child.once("exit", () => resolve()));
+    child.once("exit", (code, signal) => {
+      if (child !== this.#child) return;
+      this.#exitReason = new Error(
+        `The MCP server process exited (${signal ? `signal ${signal}` : `code ${String(code)}`})${this.#closed ? "" : " unexpectedly"}.`,
+      );
+      for (const pending of this.#pending.values()) pending.reject(this.#exitReason);
+      this.#pending.clear();
+    });
+    child.stdin!.on("error", () => {
+      // EPIPE after the child died: the exit handler reports it.
+    });
+    lineReader(child.stdout!, this.#options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, (line) => {
+      if (child === this.#child) this.#onLine(line);
+    }, () => {});
   }
 
   /** Ends the child's stdin, waits for it to exit, then escalates to SIGTERM and SIGKILL; rejects pending requests. */
@@ -242,7 +267,7 @@ export class StdioClientTransport implements ClientTransport {
     } else if (this.#pending.size === 1) {
       target = this.#pending.values().next().value;
     }
-    const deliver = target?.onNotification ?? this.#options.onNotification;
+    const deliver = target?.onNotification ?? this.#notificationHandler;
     try {
       deliver?.(notification);
     } catch {
@@ -257,4 +282,22 @@ export class StdioClientTransport implements ClientTransport {
       : errorResponse(request.id, JsonRpcErrorCode.MethodNotFound, `Method not found: ${request.method}`);
     this.#send(response);
   }
+}
+
+/** Spawns the command and resolves once the process has started. */
+async function start(options: StdioClientOptions): Promise<ChildProcess> {
+  const { spawn } = await import("node:child_process");
+  const child = spawn(options.command, [...(options.args ?? [])], {
+    env: (options.env ?? process.env) as NodeJS.ProcessEnv,
+    cwd: options.cwd,
+    stdio: ["pipe", "pipe", options.stderr ?? "inherit"],
+    windowsHide: true,
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.once("spawn", () => resolve());
+    child.once("error", (error) =>
+      reject(new Error(`Could not start the MCP server "${options.command}": ${error.message}`, { cause: error })),
+    );
+  });
+  return child;
 }
