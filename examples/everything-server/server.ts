@@ -141,6 +141,20 @@ export function createEverythingServer(options: { name?: string } = {}): McpServ
   // `logging`: the logging tools send notifications/message, and a server that does must declare it (2025 clients ask for a level only then).
   const mcp = new McpServer({ name: options.name ?? "mcp-roundtrip-everything-server", version: "1.0.0" }, { capabilities: { logging: {} } });
 
+  // ---- a tool whose arguments are mirrored into Mcp-Param-* headers (SEP-2243) ----
+  mcp.tool(
+    "test_custom_headers",
+    {
+      description: "Routes by region; the region travels in the Mcp-Param-Region header too, and the server checks the two agree",
+      inputSchema: {
+        type: "object",
+        properties: { region: { type: "string", "x-mcp-header": "Region" }, query: { type: "string" } },
+        required: ["region"],
+      },
+    },
+    (args) => text(`Routed to ${String(args.region)}`),
+  );
+
   // ---- content tools ----
   mcp.tool("test_simple_text", { description: "Returns simple text content", inputSchema: NO_ARGS }, () =>
     text("This is a simple text response for testing."),

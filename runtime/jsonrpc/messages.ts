@@ -42,6 +42,15 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/**
+ * True for an id MCP accepts: a string, or a safe integer. A fraction, an
+ * integer beyond 2^53 (which JSON parsing has already rounded, so the echo
+ * would name another request) or an overflow to Infinity are not.
+ */
+export function isValidRequestId(id: unknown): id is JsonRpcId {
+  return typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id));
+}
+
 /** True for a message with a `method` and an `id`. */
 export function isJsonRpcRequest(message: unknown): message is JsonRpcRequest {
   return isObject(message) && typeof message.method === "string" && "id" in message;

@@ -31,7 +31,12 @@ export interface ServerRequestContext {
   readonly logLevel: LoggingLevel | undefined;
   /** The verified identity the transport attached, if it authenticated the caller. */
   readonly authInfo: AuthInfo | undefined;
-  /** The principal string request state is bound to, derived from `authInfo`; `undefined` when unauthenticated. */
+  /** The HTTP request headers, when the request arrived over HTTP. */
+  readonly headers: Headers | undefined;
+  /**
+   * The principal request state is bound to: what the sealing policy derives
+   * (its `bindPrincipal`, else `authInfo`); `undefined` when there is none.
+   */
   readonly principal: string | undefined;
   /** Aborted when the caller goes away or cancels this request. */
   readonly signal: AbortSignal;
@@ -83,6 +88,8 @@ export class RequestContextImpl implements ServerRequestContext {
   private byClient = false;
   private principalComputed = false;
   private principalValue: string | undefined;
+  private principalResolver: (() => string | undefined) | undefined;
+  private resolvingPrincipal = false;
   private detach: (() => void) | undefined;
   /** Whether log messages flow when no level was asked for (2025 sessions: yes; 2026-07-28: never). */
   private readonly logsWithoutLevel: boolean;
@@ -102,10 +109,32 @@ export class RequestContextImpl implements ServerRequestContext {
 
   get principal(): string | undefined {
     if (!this.principalComputed) {
-      this.principalValue = this.authInfo === undefined ? undefined : principalOf(this.authInfo);
+      const resolver = this.principalResolver;
+      if (resolver !== undefined && !this.resolvingPrincipal) {
+        // A resolver that reads ctx.principal itself gets the authInfo-derived value, not a loop.
+        this.resolvingPrincipal = true;
+        try {
+          this.principalValue = resolver();
+        } finally {
+          this.resolvingPrincipal = false;
+        }
+      } else {
+        this.principalValue = this.authInfo === undefined ? undefined : principalOf(this.authInfo);
+        if (resolver !== undefined) return this.principalValue; // mid-resolution: do not cache
+      }
       this.principalComputed = true;
     }
     return this.principalValue;
+  }
+
+  /** Makes `principal` answer what sealed state binds to (the request-state boundary sets it). */
+  resolvePrincipalWith(resolver: () => string | undefined): void {
+    this.principalResolver = resolver;
+    this.principalComputed = false;
+  }
+
+  get headers(): Headers | undefined {
+    return this.transport?.headers;
   }
 
   get signal(): AbortSignal {

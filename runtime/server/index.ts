@@ -9,7 +9,7 @@
  */
 export { Server, type ServerOptions } from "./server.js";
 export { McpServer, type McpServerOptions } from "./mcp-server.js";
-export { inputRequired, isInputRequiredResult, type InputRequiredInit } from "./input-required.js";
+export { inputRequired, isInputRequired, type InputRequiredInit } from "./input-required.js";
 export {
   requestStateBoundary,
   type RequestStateBoundaryOptions,
@@ -52,7 +52,10 @@ export {
   type CryptoBackendChoice,
   type MemoryReplayStoreOptions,
   type MintInput,
+  type ReplayLease,
+  type ReplayQuotaExceeded,
   type ReplayStore,
+  type RequestStateUse,
   type RequestBinding,
   type RequestStateCodec,
   type RequestStateKeySource,

@@ -54,12 +54,4 @@ export function inputRequired(init: InputRequiredInit): InputRequiredResult {
   return result;
 }
 
-/**
- * True when a handler's return value is an `InputRequiredResult` rather than
- * a complete result.
- *
- * @param value - anything a handler returned
- */
-export function isInputRequiredResult(value: unknown): value is InputRequiredResult {
-  return typeof value === "object" && value !== null && (value as { resultType?: unknown }).resultType === "input_required";
-}
+export { isInputRequired } from "../input-required-guard.js";

@@ -120,7 +120,9 @@ export class McpServer implements SessionHost {
    * Registers a tool.
    *
    * @param name - unique tool name
-   * @param config - description and JSON Schemas; `inputSchema` is checked before the handler runs (`-32602` naming the field)
+   * @param config - description and JSON Schemas; `inputSchema` is checked before the handler runs: arguments that
+   *   fail it get a tool error result (`isError: true`, the message naming the field) the model can correct, not a
+   *   protocol error. `x-mcp-header` annotations are checked too (a broken one throws here)
    * @param handler - the tool body; may return an `InputRequiredResult`. With `config.needs` it is
    *   `(args, needs, ctx)`, runs only once every declared dependency is resolved, and may not return one
    * @returns this server, for chaining

@@ -6,6 +6,7 @@
 import type { LegacyMode } from "../transport/types.js";
 import type { ServerCapabilities } from "../../generated/2026-07-28/index.js";
 import type { LegacySessionOptions } from "./legacy/host.js";
+import { DEFAULT_MAX_NESTING_DEPTH } from "./nesting.js";
 import { ROUTES } from "./routes.js";
 import type { CacheableMethod, CacheHint, ServerLogger } from "./types.js";
 
@@ -46,6 +47,12 @@ export interface ServerOptions {
   legacy?: LegacyMode;
   /** Bounds of 2025 sessions: how long to wait for the client's answers, how many rounds of questions one call may take. */
   legacySessions?: LegacySessionOptions;
+  /**
+   * How deeply a request's `params` may nest objects and arrays (default
+   * 100); deeper gets `-32602` naming this limit, before any handler or
+   * schema check runs.
+   */
+  maxNestingDepth?: number;
 }
 
 const LEGACY_MODES: ReadonlySet<unknown> = new Set(["sessions", "stateless", "reject"]);
@@ -65,6 +72,19 @@ export function legacyModeOf(legacy: unknown): LegacyMode {
     throw new TypeError(`Server: legacy must be "sessions", "stateless" or "reject", got ${JSON.stringify(legacy)}`);
   }
   return mode as LegacyMode;
+}
+
+/**
+ * The `maxNestingDepth` option, checked.
+ * @throws RangeError for a depth that is not a positive integer
+ * @internal
+ */
+export function nestingLimitOf(limit: unknown): number {
+  const value = limit ?? DEFAULT_MAX_NESTING_DEPTH;
+  if (!Number.isSafeInteger(value) || (value as number) < 1) {
+    throw new RangeError(`Server: maxNestingDepth must be a positive integer, got ${String(limit)}`);
+  }
+  return value as number;
 }
 
 /**

@@ -59,9 +59,14 @@ export async function invokeHandler(
   let request: MiddlewareRequest | undefined;
   if (core.middlewares.length > 0) {
     request = { method: ctx.method, serverName: core.serverInfo.name, params, context: ctx, logger: core.logger, transport: ctx.transport };
-    for (const middleware of core.middlewares) {
-      const pending = middleware.onRequest?.(request);
-      if (isThenable(pending)) await pending;
+    try {
+      for (const middleware of core.middlewares) {
+        const pending = middleware.onRequest?.(request);
+        if (isThenable(pending)) await pending;
+      }
+    } catch (error) {
+      await settle(core, request, false);
+      throw error;
     }
     params = request.params;
     if (route.mayAskInput && isObject(params.arguments)) {
@@ -74,7 +79,30 @@ export async function invokeHandler(
     ctx.inputResponses = params.inputResponses as RequestContextImpl["inputResponses"];
     ctx.requestState = params.requestState as string | undefined;
   }
-  return { raw: await callHandler(handler, params, ctx), params, request };
+  try {
+    return { raw: await callHandler(handler, params, ctx), params, request };
+  } catch (error) {
+    if (request !== undefined) await settle(core, request, false);
+    throw error;
+  }
+}
+
+/**
+ * Tells every middleware the request is over (see `ServerMiddleware.onSettled`).
+ * A middleware that throws here is logged, never allowed to change the answer.
+ * @internal
+ */
+export async function settle(core: ServerCore, request: MiddlewareRequest | undefined, produced: boolean): Promise<void> {
+  if (request === undefined) return;
+  for (const middleware of core.middlewares) {
+    if (middleware.onSettled === undefined) continue;
+    try {
+      const pending = middleware.onSettled(request, produced);
+      if (isThenable(pending)) await pending;
+    } catch (error) {
+      core.logger.warn(`${request.method}: a middleware failed while settling the request`, { error });
+    }
+  }
 }
 
 /**

@@ -1,6 +1,6 @@
 export type { ServerOptions } from "./options.js";
 import { JsonRpcErrorCode, McpError } from "../jsonrpc/errors.js";
-import type { JsonRpcId, JsonRpcNotification, JsonRpcResponse } from "../jsonrpc/messages.js";
+import { isValidRequestId, type JsonRpcId, type JsonRpcNotification, type JsonRpcResponse } from "../jsonrpc/messages.js";
 import { claimsModern, LEGACY_VERSIONS, MODERN_VERSIONS } from "../transport/era.js";
 import type { LegacyMode, RequestContext, ServerSession, SessionHost, SessionPeer } from "../transport/types.js";
 import type { Implementation, InputRequiredResult, ServerCapabilities } from "../../generated/2026-07-28/index.js";
@@ -11,14 +11,14 @@ import { InFlightRequests } from "./in-flight.js";
 import { copyToExtend } from "../copy.js";
 import { ResultFinisher } from "./results.js";
 import { MetaKey, readRequestMeta } from "./meta.js";
-import { invokeHandler, isThenable, type AnyHandler, type ServerCore } from "./pipeline.js";
+import { invokeHandler, isThenable, settle, type AnyHandler, type ServerCore } from "./pipeline.js";
 import { ROUTES, type Route } from "./routes.js";
 import { resolveLegacyOptions, type LegacyHost } from "./legacy/host.js";
 import { LegacySession } from "./legacy/session.js";
 import { SessionSet } from "./legacy/session-set.js";
 import { answerStateless } from "./legacy/stateless.js";
-import { cacheHintsOf, legacyModeOf, type ServerOptions } from "./options.js";
-import type { ServerHandlers, ServerLogger, ServerMiddleware } from "./types.js";
+import { cacheHintsOf, legacyModeOf, nestingLimitOf, type ServerOptions } from "./options.js";
+import type { MiddlewareRequest, ServerHandlers, ServerLogger, ServerMiddleware } from "./types.js";
 import { assertValidRequest, checkNotification } from "./validation.js";
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -27,7 +27,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 function readableId(message: Record<string, unknown>): JsonRpcId | undefined {
   const id = message.id;
-  return typeof id === "string" || typeof id === "number" ? id : undefined;
+  return isValidRequestId(id) ? id : undefined;
 }
 
 function invalidRequest(detail: string): McpError {
@@ -121,6 +121,7 @@ export class Server implements SessionHost {
       options: resolveLegacyOptions(options.legacySessions),
       instructions: this.instructions,
       validateResults: options.validateResults ?? true,
+      maxNestingDepth: nestingLimitOf(options.maxNestingDepth),
       capabilities: () => this.capabilitiesSource(),
       handleModern: (message, context) => this.handle(message, context),
       sessionClosed: (session) => this.sessions.delete(session),
@@ -180,7 +181,7 @@ export class Server implements SessionHost {
     }
     const id = readableId(message);
     if (id === undefined) {
-      return errorResponse(undefined, invalidRequest('"id" must be a string or a number (MCP forbids null)').toJSON());
+      return errorResponse(undefined, invalidRequest('"id" must be a string or a safe integer (MCP forbids null, fractions and integers beyond 2^53)').toJSON());
     }
     if (message.jsonrpc !== "2.0") {
       return errorResponse(id, invalidRequest('"jsonrpc" must be "2.0"').toJSON());
@@ -207,7 +208,7 @@ export class Server implements SessionHost {
         message = { ...message, params };
       }
       for (const middleware of this.middlewares) middleware.screen?.(method, params, this.logger);
-      assertValidRequest(method, message);
+      assertValidRequest(method, message, this.legacyHost.maxNestingDepth);
       ctx = new RequestContextImpl(id, method, meta, context);
       this.inFlight.track(ctx);
       const result = await this.run(route, handler as AnyHandler | undefined, params, ctx);
@@ -280,6 +281,19 @@ export class Server implements SessionHost {
   ): Promise<Record<string, unknown>> {
     if (handler === undefined) return this.finisher.complete(route, ctx.method, this.discoverResult());
     const { raw, request } = await invokeHandler(this.coreView, route, handler, params, ctx);
+    let result: Record<string, unknown>;
+    try {
+      result = await this.finish(route, raw, request, ctx);
+    } catch (error) {
+      await settle(this.coreView, request, false);
+      throw error;
+    }
+    await settle(this.coreView, request, true);
+    return result;
+  }
+
+  /** The wire form of what a handler returned: checked, stamped, and sealed when it asks for input. */
+  private async finish(route: Route, raw: Record<string, unknown>, request: MiddlewareRequest | undefined, ctx: RequestContextImpl): Promise<Record<string, unknown>> {
     if (raw.resultType === "input_required") {
       let result = this.finisher.inputRequired(route, ctx.method, raw as unknown as InputRequiredResult);
       assertClientCanAnswer(result.inputRequests as Record<string, unknown> | undefined, ctx.clientCapabilities);

@@ -5,10 +5,11 @@ import {
   RequestStateSecurity,
   type MintInput,
   type RequestBinding,
+  type RequestStateUse,
 } from "../state/index.js";
 import type { RequestContext } from "../transport/types.js";
 import type { InputRequiredResult } from "../../generated/2026-07-28/index.js";
-import type { ServerRequestContext } from "./context.js";
+import { RequestContextImpl, type ServerRequestContext } from "./context.js";
 import { internalError } from "./errors.js";
 import type { MiddlewareRequest, ServerLogger, ServerMiddleware } from "./types.js";
 
@@ -20,6 +21,14 @@ import type { MiddlewareRequest, ServerLogger, ServerMiddleware } from "./types.
 export interface RequestStateSealer {
   mint(input: MintInput): string | Promise<string>;
   verify(token: string, binding: RequestBinding): string | Promise<string>;
+  /**
+   * Optional: verify and hold a one-time token for the request, to be
+   * committed once it produced a result or released when it failed (see
+   * `RequestStateSecurity.verifyOnce`). Without it `verify` is used.
+   */
+  verifyOnce?(token: string, binding: RequestBinding): Promise<RequestStateUse>;
+  /** Optional: the principal a request context binds to (see `RequestStateSecurity.principalFor`). */
+  principalFor?(context: RequestContext | undefined): string | undefined;
 }
 
 /** Options of {@link requestStateBoundary}. */
@@ -50,6 +59,10 @@ function isThenable<T>(value: unknown): value is PromiseLike<T> {
 }
 
 const NO_CONTEXT: RequestContext = Object.freeze({});
+
+function describe(value: unknown): string {
+  return value === null ? "null" : Array.isArray(value) ? "an array" : typeof value;
+}
 
 function bindingOf(
   request: MiddlewareRequest,
@@ -106,6 +119,17 @@ export function requestStateBoundary(security: RequestStateSealer, options: Requ
   const audience = options.audience;
   const principalOf = options.principal;
   const logger = options.logger;
+  // What ctx.principal shows is what tokens bind to: the resolver, else the security's own rule.
+  const principalFor = typeof security.principalFor === "function" ? security.principalFor.bind(security) : undefined;
+  const resolvePrincipal =
+    principalOf !== undefined
+      ? (request: MiddlewareRequest) => principalOf(request.context)
+      : principalFor !== undefined
+        ? (request: MiddlewareRequest) => principalFor(request.transport ?? NO_CONTEXT)
+        : undefined;
+  /** One-time tokens held for the request that presented them, until it settles. */
+  const uses = new WeakMap<MiddlewareRequest, RequestStateUse>();
+  const verifyOnce = typeof security.verifyOnce === "function" ? security.verifyOnce.bind(security) : undefined;
 
   // RequestStateSecurity reports its own rejections (with the real reason); anything else is reported here.
   const reportsItself = security instanceof RequestStateSecurity;
@@ -129,10 +153,33 @@ export function requestStateBoundary(security: RequestStateSealer, options: Requ
     },
 
     onRequest(request: MiddlewareRequest): void | Promise<void> {
+      if (resolvePrincipal !== undefined && request.context instanceof RequestContextImpl) {
+        request.context.resolvePrincipalWith(() => resolvePrincipal(request));
+      }
       if (!SEALED_METHODS.has(request.method)) return;
       const token = request.params.requestState;
       if (token === undefined || token === null) return;
       if (typeof token !== "string") throw reject(request, new TypeError("requestState is not a string"));
+      if (verifyOnce !== undefined) {
+        let pending: Promise<RequestStateUse>;
+        try {
+          pending = verifyOnce(token, bindingOf(request, audience, principalOf));
+        } catch (error) {
+          throw reject(request, error);
+        }
+        return pending.then(
+          (use) => {
+            if (typeof use?.state !== "string") {
+              throw reject(request, new TypeError(`verifyOnce resolved ${describe(use)}, not { state: string }`));
+            }
+            uses.set(request, use);
+            request.params = { ...request.params, requestState: use.state };
+          },
+          (error: unknown) => {
+            throw reject(request, error);
+          },
+        );
+      }
       let plaintext: string | Promise<string>;
       try {
         plaintext = security.verify(token, bindingOf(request, audience, principalOf));
@@ -150,6 +197,14 @@ export function requestStateBoundary(security: RequestStateSealer, options: Requ
       return Promise.resolve(plaintext).then(accept, (error: unknown) => {
         throw reject(request, error);
       });
+    },
+
+    onSettled(request: MiddlewareRequest, produced: boolean): Promise<void> | void {
+      const use = uses.get(request);
+      if (use === undefined) return;
+      uses.delete(request);
+      // A result went out: the token is spent. Nothing went out: a retry with it must still work.
+      return produced ? use.commit() : use.release();
     },
 
     onInputRequired(result: InputRequiredResult, request: MiddlewareRequest): InputRequiredResult | Promise<InputRequiredResult> {

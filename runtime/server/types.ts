@@ -115,4 +115,11 @@ export interface ServerMiddleware {
   onRequest?(request: MiddlewareRequest): void | Promise<void>;
   /** Runs on every `InputRequiredResult` after it passed the protocol checks, before it is sent. */
   onInputRequired?(result: InputRequiredResult, request: MiddlewareRequest): MaybePromise<InputRequiredResult>;
+  /**
+   * Runs once the request is over, after `onRequest` ran for it: `produced`
+   * is `true` when the handler produced a result that is being sent
+   * (complete or `input_required`), `false` when it or a later step failed.
+   * The request-state boundary commits or releases a one-time token here.
+   */
+  onSettled?(request: MiddlewareRequest, produced: boolean): void | Promise<void>;
 }

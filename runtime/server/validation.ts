@@ -2,6 +2,7 @@ import { JsonRpcErrorCode, McpError } from "../jsonrpc/errors.js";
 import { checkDefinition, checkNotification as checkNotificationWith, checkRequest } from "../validate/core.js";
 import { TABLES_2026 } from "../validate/tables-2026.js";
 import { internalError } from "./errors.js";
+import { assertNestingWithin } from "./nesting.js";
 
 /**
  * Checks an incoming request against the generated validator of its method.
@@ -9,7 +10,8 @@ import { internalError } from "./errors.js";
  *   `data.issues` lists every `{ path, message }`
  * @internal
  */
-export function assertValidRequest(method: string, message: unknown): void {
+export function assertValidRequest(method: string, message: unknown, maxNestingDepth: number): void {
+  assertNestingWithin((message as { params?: unknown }).params, maxNestingDepth);
   const outcome = checkRequest(TABLES_2026, method, message);
   if (!outcome.ok) {
     throw new McpError(JsonRpcErrorCode.InvalidParams, outcome.message, { issues: outcome.issues });

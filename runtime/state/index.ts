@@ -16,7 +16,8 @@ export {
 } from "./errors.js";
 export { MIN_SECRET_BYTES, type RequestStateSecret } from "./keys.js";
 export { principalOf } from "./principal.js";
-export { MemoryReplayStore, type MemoryReplayStoreOptions, type ReplayStore } from "./replay.js";
+export { MemoryReplayStore, type MemoryReplayStoreOptions, type ReplayLease, type ReplayQuotaExceeded, type ReplayStore } from "./replay.js";
+export type { RequestStateUse } from "./use.js";
 export { RequestStateSecurity } from "./security.js";
 // security-types.ts holds only the public option and binding shapes, so all of it is exported.
 export type * from "./security-types.js";

@@ -53,6 +53,14 @@ export function checkPositive(name: string, value: unknown, integer: boolean): n
   return value;
 }
 
+/** @throws {RangeError} when `value` is not a finite number ≥ 0. */
+export function checkNonNegative(name: string, value: unknown): number {
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
+    throw new RangeError(`RequestStateSecurity: "${name}" expected a number of seconds ≥ 0, got ${typeof value === "number" ? value : describe(value)}`);
+  }
+  return value;
+}
+
 /** @throws {TypeError} when `value` is given but is not a function. */
 export function checkFunction<T>(name: string, value: T | undefined): T | undefined {
   if (value !== undefined && typeof value !== "function") {

@@ -28,6 +28,21 @@ export interface RequestStateSecurityOptions {
   maxStateBytes?: number;
   /** A one-time-use store: a token accepted once is rejected afterwards. Off by default. */
   replay?: ReplayStore;
+  /**
+   * With `replay`, how long a token is held for the request that presented
+   * it before the hold lapses unless the request produced a result (default
+   * 30 seconds). A retry after a failed handler is accepted at once; one
+   * after a crash, once the hold lapsed.
+   */
+  replayLeaseSeconds?: number;
+  /**
+   * Clock skew tolerated both ways between the instance that minted a token
+   * and the one verifying it, in seconds (default 60): a token issued up to
+   * this far in the future is accepted, and one is accepted this long past
+   * its end. A token's end is `iat` plus the verifier's own `ttl` (or its
+   * `exp`, if sooner), so lowering `ttl` shortens tokens already issued.
+   */
+  clockSkewSeconds?: number;
   /** Receives one warning per rejected token, with the real reason. Default: `console.warn`. */
   logger?: RequestStateLogger;
   /** The clock, in seconds since the epoch (default `Date.now() / 1000`). For tests. */
@@ -58,6 +73,8 @@ export type RequestStateRejectionReason =
   | "principal_mismatch"
   | "principal_unavailable"
   | "replayed"
+  /** The replay store refused the principal: it holds as many live one-time tokens as it may. */
+  | "replay_quota_exceeded"
   | "replay_store_error"
   /** Something the checks rely on (the `now` clock, a digest) threw; rejected rather than let through. */
   | "internal_error";

@@ -13,10 +13,12 @@ import { InvalidRequestState } from "./errors.js";
 import { describe, KEY_GENERATION_HINT, secretBytes } from "./keys.js";
 import { principalOf } from "./principal.js";
 import type { ReplayStore } from "./replay.js";
+import { NO_USE, type RequestStateUse } from "./use.js";
 import {
   assertBinding,
   assertCodec,
   checkFunction,
+  checkNonNegative,
   checkPositive,
   describeError,
   utf8Length,
@@ -33,9 +35,11 @@ import type {
 import { selectBackend } from "./select-backend.js";
 
 
-/** Clock skew tolerated on `iat`, in seconds. */
-const CLOCK_SKEW_SECONDS = 60;
+/** Clock skew tolerated between minting and verifying instances, both ways, in seconds. */
+const DEFAULT_CLOCK_SKEW_SECONDS = 60;
 const DEFAULT_TTL_SECONDS = 600;
+/** How long a one-time token is held for the request that presented it before the hold lapses. */
+const DEFAULT_REPLAY_LEASE_SECONDS = 30;
 const DEFAULT_MAX_STATE_BYTES = 64 * 1024;
 const REPLAY_ID_BYTES = 16;
 /** Year 5138 in seconds; a larger clock reading is almost surely milliseconds. */
@@ -78,11 +82,14 @@ export class RequestStateSecurity {
   readonly maxStateBytes: number;
   /** Which crypto implementation is in use. */
   readonly crypto: "node" | "noble";
+  /** Clock skew tolerated both ways between the instance that minted a token and the one verifying it, in seconds. */
+  readonly clockSkew: number;
 
   readonly #backend: CryptoBackend;
   readonly #random: (length: number) => Uint8Array;
   readonly #bindPrincipal: ((context: RequestContext) => string | undefined | null) | undefined;
   readonly #replay: ReplayStore | undefined;
+  readonly #replayLease: number;
   readonly #logger: RequestStateLogger;
   readonly #now: () => number;
   readonly #digests = new Map<string, string>();
@@ -134,6 +141,8 @@ export class RequestStateSecurity {
       throw new TypeError(`RequestStateSecurity: "replay" expected an object with a claim() method, e.g. new MemoryReplayStore()`);
     }
     this.#replay = settings.replay;
+    this.#replayLease = checkPositive("replayLeaseSeconds", settings.replayLeaseSeconds ?? DEFAULT_REPLAY_LEASE_SECONDS, false);
+    this.clockSkew = checkNonNegative("clockSkewSeconds", settings.clockSkewSeconds ?? DEFAULT_CLOCK_SKEW_SECONDS);
     if (settings.logger !== undefined && typeof settings.logger?.warn !== "function") {
       throw new TypeError(`RequestStateSecurity: "logger" expected an object with a warn() method`);
     }
@@ -222,7 +231,10 @@ export class RequestStateSecurity {
   }
 
   /**
-   * Checks a token the client echoed and returns the plaintext state sealed in it.
+   * Checks a token the client echoed and returns the plaintext state sealed
+   * in it. With a `replay` store the token is spent at once; a server that
+   * wants a failed handler to leave the token usable for a retry uses
+   * {@link RequestStateSecurity.verifyOnce} (the request-state boundary does).
    *
    * @param token - the incoming `requestState`, as received (any type).
    * @param binding - the incoming request: `method`, `target`, `arguments`, and `principal` or `context`.
@@ -232,16 +244,31 @@ export class RequestStateSecurity {
    * @throws {TypeError} when `method` or `target` is not a string (a programming error, not a rejection).
    */
   async verify(token: unknown, binding: RequestBinding): Promise<string> {
+    const use = await this.verifyOnce(token, binding);
+    await use.commit();
+    return use.state;
+  }
+
+  /**
+   * Like {@link RequestStateSecurity.verify}, but with a `replay` store the
+   * token is only held for the request (for `replayLeaseSeconds`): call
+   * `commit()` once the request produced a result, or `release()` when it
+   * failed before producing one, so a retry with the same token is accepted.
+   * A hold nobody settles lapses on its own. Without a store both are no-ops.
+   *
+   * @throws {InvalidRequestState} as `verify` does; a token another request holds counts as replayed.
+   */
+  async verifyOnce(token: unknown, binding: RequestBinding): Promise<RequestStateUse> {
     assertBinding(binding, "verify");
-    let rejection: string | { reason: RequestStateRejectionReason; detail: string };
+    let outcome: RequestStateUse | { reason: RequestStateRejectionReason; detail: string };
     try {
-      rejection = await this.#check(token, binding);
+      outcome = await this.#check(token, binding);
     } catch (error) {
       // Fail closed: an unexpected throw (a broken clock, say) is one more rejection, never an escape hatch.
-      rejection = { reason: "internal_error", detail: `verification threw ${describeError(error, typeof token === "string" ? token : "")}; failing closed` };
+      outcome = { reason: "internal_error", detail: `verification threw ${describeError(error, typeof token === "string" ? token : "")}; failing closed` };
     }
-    if (typeof rejection === "string") return rejection;
-    const details: RequestStateRejection = { ...rejection, method: binding.method, target: binding.target };
+    if (!("reason" in outcome)) return outcome;
+    const details: RequestStateRejection = { ...outcome, method: binding.method, target: binding.target };
     try {
       this.#logger.warn(
         `requestState rejected (${details.reason}) on ${details.method} ${JSON.stringify(details.target)}: ${details.detail}`,
@@ -257,7 +284,7 @@ export class RequestStateSecurity {
   async #check(
     token: unknown,
     binding: RequestBinding,
-  ): Promise<string | { reason: RequestStateRejectionReason; detail: string }> {
+  ): Promise<RequestStateUse | { reason: RequestStateRejectionReason; detail: string }> {
     if (typeof token !== "string") return fail("not_a_string", `requestState is ${describe(token)}, not a string`);
     // The size cap comes before any crypto, so oversized input costs nothing.
     if (
@@ -280,10 +307,15 @@ export class RequestStateSecurity {
     if (typeof envelope === "string") return fail("malformed_envelope", envelope);
 
     const now = binding.now ?? this.#now();
-    if (!(envelope.iat <= now + CLOCK_SKEW_SECONDS)) {
-      return fail("issued_in_future", `issued at ${envelope.iat}, more than ${CLOCK_SKEW_SECONDS}s after now (${now})`);
+    const skew = this.clockSkew;
+    if (!(envelope.iat <= now + skew)) {
+      return fail("issued_in_future", `issued at ${envelope.iat}, more than ${skew}s after now (${now})`);
     }
-    if (!(now < envelope.exp)) return fail("expired", `expired at ${envelope.exp}, now is ${now}`);
+    // The verifier's own ttl bounds a token too, so lowering ttl shortens tokens already issued.
+    const deadline = Math.min(envelope.exp, envelope.iat + this.ttl) + skew;
+    if (!(now < deadline)) {
+      return fail("expired", `expired at ${Math.min(envelope.exp, envelope.iat + this.ttl)} (+${skew}s skew), now is ${now}`);
+    }
     if (envelope.m !== binding.method) return fail("method_mismatch", `sealed for method ${JSON.stringify(envelope.m)}`);
     if (envelope.t !== binding.target) return fail("target_mismatch", `sealed for target ${JSON.stringify(envelope.t)}`);
     let digest: string;
@@ -320,18 +352,50 @@ export class RequestStateSecurity {
       return fail("principal_mismatch", "sealed for another principal");
     }
 
-    if (this.#replay) {
-      const id = this.#backend.encodeBase64url(
-        this.#backend.sha256(this.#backend.utf8Encode(token)).subarray(0, REPLAY_ID_BYTES),
-      );
-      let first: boolean;
-      try {
-        first = await this.#replay.claim(id, envelope.exp, now);
-      } catch (error) {
-        return fail("replay_store_error", `replay store failed: ${describeError(error, token)}; failing closed`);
-      }
-      if (first !== true) return fail("replayed", "token was already used");
+    const replay = this.#replay;
+    if (replay === undefined) return { state: envelope.s, commit: NO_USE.commit, release: NO_USE.release };
+    const id = this.#backend.encodeBase64url(this.#backend.sha256(this.#backend.utf8Encode(token)).subarray(0, REPLAY_ID_BYTES));
+    const expiresAt = Math.min(envelope.exp, envelope.iat + this.ttl) + skew;
+    const owner = principal === undefined ? undefined : this.#backend.encodeBase64url(
+      this.#backend.sha256(this.#backend.utf8Encode(`mcp/request-state/replay-owner:${principal}`)).subarray(0, REPLAY_ID_BYTES),
+    );
+    let claimed: unknown;
+    try {
+      claimed = await replay.claim(id, expiresAt, now, { until: Math.min(now + this.#replayLease, expiresAt), owner });
+    } catch (error) {
+      return fail("replay_store_error", `replay store failed: ${describeError(error, token)}; failing closed`);
     }
-    return envelope.s;
+    if (claimed === "quota_exceeded") {
+      return fail("replay_quota_exceeded", "this principal holds as many live one-time tokens as the replay store allows (maxEntriesPerOwner)");
+    }
+    if (claimed !== true) return fail("replayed", "token was already used, or another request holds it");
+    return replayUse(envelope.s, replay, id, expiresAt, this.#now, this.#logger);
   }
 }
+
+/** The settle-once handle of a token a replay store holds. */
+function replayUse(state: string, store: ReplayStore, id: string, expiresAt: number, clock: () => number, logger: RequestStateLogger): RequestStateUse {
+  let settled = false;
+  const settle = async (how: "commit" | "release"): Promise<void> => {
+    if (settled) return;
+    settled = true;
+    try {
+      if (how === "commit") await store.commit?.(id, expiresAt, clock());
+      else await store.release?.(id, clock());
+    } catch (error) {
+      // A commit that fails leaves the lease to lapse: the token may be presented again after it, never before.
+      try {
+        logger.warn(`replay store could not ${how} a token: ${describeError(error, "")}`, {
+          reason: "replay_store_error",
+          method: "",
+          target: "",
+          detail: `${how} failed`,
+        });
+      } catch {
+        // best effort
+      }
+    }
+  };
+  return { state, commit: () => settle("commit"), release: () => settle("release") };
+}
+

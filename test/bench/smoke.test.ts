@@ -4,6 +4,7 @@
 // `npm run bench`, never from here.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { ensureBuilt } from "../client/ensure-built.js";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -23,10 +24,7 @@ let out: string;
 beforeAll(() => {
   // The bench imports mcp-roundtrip/* from dist/ (package self-reference);
   // `npm test` builds before vitest, a lone `vitest run test/bench` may not have.
-  if (!existsSync(join(root, "dist/runtime/server/index.js"))) {
-    const build = spawnSync(process.execPath, ["scripts/build.mjs"], { cwd: root, stdio: "pipe" });
-    if (build.status !== 0) throw new Error(`build failed: ${build.stderr}`);
-  }
+  ensureBuilt("runtime/server/index.js");
   out = mkdtempSync(join(tmpdir(), "mcp-bench-smoke-"));
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { inputRequired, isInputRequiredResult } from "mcp-roundtrip/server";
+import { inputRequired, isInputRequired } from "mcp-roundtrip/server";
 import { validate } from "mcp-roundtrip/validate";
 import { ASK_REGION } from "./helpers.js";
 
@@ -8,7 +8,7 @@ describe("inputRequired()", () => {
     for (const init of [{ inputRequests: { region: ASK_REGION } }, { requestState: "s" }, { inputRequests: { region: ASK_REGION }, requestState: "" }]) {
       const result = inputRequired(init);
       expect(result.resultType).toBe("input_required");
-      expect(isInputRequiredResult(result)).toBe(true);
+      expect(isInputRequired(result)).toBe(true);
       expect(validate("InputRequiredResult", result).ok).toBe(true);
     }
   });
@@ -25,7 +25,15 @@ describe("inputRequired()", () => {
   });
 
   it("tells complete results apart", () => {
-    expect(isInputRequiredResult({ resultType: "complete", content: [] })).toBe(false);
-    expect(isInputRequiredResult(null)).toBe(false);
+    expect(isInputRequired({ resultType: "complete", content: [] })).toBe(false);
+    expect(isInputRequired(null)).toBe(false);
+  });
+});
+
+describe("one guard for both sides", () => {
+  it("the server's isInputRequired is the client's", async () => {
+    const server = await import("mcp-roundtrip/server");
+    const client = await import("mcp-roundtrip/client");
+    expect(server.isInputRequired).toBe(client.isInputRequired);
   });
 });

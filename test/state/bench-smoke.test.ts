@@ -1,13 +1,14 @@
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { ensureBuilt } from "../client/ensure-built.js";
 
 const script = fileURLToPath(new URL("../../bench/state/seal-verify.mjs", import.meta.url));
-const built = existsSync(fileURLToPath(new URL("../../dist/runtime/state/index.js", import.meta.url)));
 
-// `npm test` builds dist/ before running vitest; a bare `vitest run` without a build skips this.
-describe.runIf(built)("bench/state/seal-verify.mjs", () => {
+// The bench imports the built package: build it when missing or stale, never skip.
+beforeAll(() => ensureBuilt("runtime/state/index.js"), 180_000);
+
+describe("bench/state/seal-verify.mjs", () => {
   it("runs a tiny slice and reports every contender", () => {
     const run = spawnSync(process.execPath, [script, "--seconds", "0.3", "--slices", "1", "--json"], {
       encoding: "utf8",

@@ -53,7 +53,7 @@ describe.each([
     await expect(security.verify(token, { ...call, principal: "alice" })).resolves.toBe("page-2");
     await rejectionOf(security.verify(token, { ...call, target: "db://orders/43", principal: "alice" }));
     await rejectionOf(security.verify(token, { ...call, principal: "bob" }));
-    clock = 1060;
+    clock = 1120; // ttl plus the 60 s skew
     await rejectionOf(security.verify(token, { ...call, principal: "alice" }));
     expect(logger.rejections.map((r) => r.reason)).toEqual(["target_mismatch", "principal_mismatch", "expired"]);
   });

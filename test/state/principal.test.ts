@@ -96,3 +96,21 @@ describe("principal binding through the request context", () => {
     expect(seen[0]).not.toBe(seen[1]);
   });
 });
+
+describe("ctx.principal shows what sealed state binds to", () => {
+  it("with bindPrincipal, the handler sees that principal, not the one authInfo would give", async () => {
+    const { McpServer } = await import("mcp-roundtrip/server");
+    const security = new RequestStateSecurity(
+      { keys: [SECRET] },
+      { audience: "principal-test", bindPrincipal: (context) => context.headers?.get("x-authenticated-user") ?? undefined, logger: recordingLogger() },
+    );
+    const mcp = new McpServer({ name: "principal-test", version: "1" }, { requestStateSecurity: security });
+    mcp.tool("whoami", { inputSchema: { type: "object" } }, (_args, ctx) => ({ content: [{ type: "text", text: String(ctx.principal) }] }));
+    const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+    const response = await mcp.handle(
+      { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "whoami", arguments: {}, _meta: meta } },
+      { ...alice, headers: new Headers({ "x-authenticated-user": "carol@proxy" }) },
+    );
+    expect(response).toMatchObject({ result: { content: [{ type: "text", text: "carol@proxy" }] } });
+  });
+});

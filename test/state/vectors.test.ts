@@ -80,7 +80,8 @@ describe.each(BACKENDS)("authentic tokens that carry no envelope (%s backend)", 
     const binding = { method: "tools/call", target: "provision", arguments: { name: "orders" } };
     const at = (now: number, audience = "Provisioner") =>
       new RequestStateSecurity({ keys: [secretOf(vector)] }, { crypto: backend, audience, now: () => now, logger: { warn() {} } });
-    await expect(at(1767226200).verify(vector.token, binding)).rejects.toThrow(); // exp is exclusive
+    await expect(at(1767226259.999).verify(vector.token, binding)).resolves.toBe("provision-v1"); // exp plus the 60 s skew
+    await expect(at(1767226260).verify(vector.token, binding)).rejects.toThrow(); // ... is exclusive
     await expect(at(1767225539).verify(vector.token, binding)).rejects.toThrow(); // iat more than 60 s ahead
     await expect(at(1767225540).verify(vector.token, binding)).resolves.toBe("provision-v1");
     await expect(at(1767225700).verify(vector.token, { ...binding, arguments: { name: "users" } })).rejects.toThrow();

@@ -1,7 +1,7 @@
 import { PassThrough } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { serveStdio, StdioClientTransport } from "mcp-roundtrip/stdio";
+import { DEFAULT_MAX_LINE_BYTES, serveStdio, StdioClientTransport } from "mcp-roundtrip/stdio";
 import type { JsonRpcNotification } from "mcp-roundtrip";
 import type { MessageHandler } from "../../runtime/transport/types.js";
 import { rpc } from "./helpers.js";
@@ -99,9 +99,46 @@ describe("serveStdio", () => {
   it("resolves closed when stdin ends, cancelling in-flight work", async () => {
     const stdin = new PassThrough();
     const stdout = new PassThrough();
-    const handle = serveStdio(echo, { stdin, stdout });
+    const lines = collectLines(stdout);
+    let reason: unknown;
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const waiting: MessageHandler = {
+      handle: (message, context) =>
+        new Promise((resolve) => {
+          started();
+          // Only the cancellation can end this handler: there is no timer to fall back on.
+          context!.signal!.addEventListener("abort", () => {
+            reason = context!.signal!.reason;
+            resolve({ jsonrpc: "2.0", id: (message as { id: number }).id, result: {} });
+          });
+        }),
+    };
+    const handle = serveStdio(waiting, { stdin, stdout });
     stdin.write(`${JSON.stringify(rpc("slow", {}, 1))}\n`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await running;
+    stdin.end();
+    await handle.closed;
+    expect((reason as Error).message).toBe("stdin closed.");
+    expect(lines).toEqual([]); // a cancelled request gets no answer
+  });
+
+  it("accepts a line of exactly DEFAULT_MAX_LINE_BYTES and refuses one byte more", async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const lines = collectLines(stdout);
+    const handle = serveStdio(echo, { stdin, stdout });
+    const lineOf = (bytes: number, id: number) => {
+      const head = `{"jsonrpc":"2.0","id":${id},"method":"fits","params":{"pad":"`;
+      const tail = `"}}`;
+      return head + "x".repeat(bytes - head.length - tail.length) + tail;
+    };
+    expect(DEFAULT_MAX_LINE_BYTES).toBe(4 * 1024 * 1024);
+    stdin.write(`${lineOf(DEFAULT_MAX_LINE_BYTES, 1)}\n`);
+    stdin.write(`${lineOf(DEFAULT_MAX_LINE_BYTES + 1, 2)}\n`);
+    await until(() => lines.length === 2);
+    expect(lines).toContainEqual({ jsonrpc: "2.0", id: 1, result: { method: "fits" } });
+    expect(lines).toContainEqual(expect.objectContaining({ id: 2, error: expect.objectContaining({ code: -32600 }) }));
     stdin.end();
     await handle.closed;
   });

@@ -14,7 +14,7 @@ import { copyToExtend } from "../../copy.js";
 import { isLoggingLevel, RequestContextImpl } from "../context.js";
 import { errorResponse, toErrorObject } from "../errors.js";
 import type { RequestMeta } from "../meta.js";
-import { invokeHandler, type AnyHandler } from "../pipeline.js";
+import { invokeHandler, settle, type AnyHandler } from "../pipeline.js";
 import { ROUTES } from "../routes.js";
 import { settleInputRequired } from "./back-channel.js";
 import type { LegacyHost } from "./host.js";
@@ -53,15 +53,22 @@ export async function answerLegacyRequest(
     if (handler === undefined) {
       throw new McpError(JsonRpcErrorCode.MethodNotFound, `Method not found: ${method} (this server does not provide it)`);
     }
-    await assertValidLegacyRequest(method, message);
+    await assertValidLegacyRequest(method, message, host.maxNestingDepth);
     const params = paramsOf(message);
     ctx = new RequestContextImpl(id, method, metaOf(scope, params), context);
     scope.session?.track(ctx);
     const invocation = await invokeHandler(host, route, handler, params, ctx);
-    const raw = invocation.raw.resultType === "input_required" ? await settleInputRequired(host, handler, invocation, ctx, scope) : invocation.raw;
-    const result = copyToExtend(raw);
-    for (const key of MODERN_ONLY_RESULT_KEYS) delete result[key];
-    if (host.validateResults) await assertValidLegacyResult(method, result);
+    let result: Record<string, unknown>;
+    try {
+      const raw = invocation.raw.resultType === "input_required" ? await settleInputRequired(host, handler, invocation, ctx, scope) : invocation.raw;
+      result = copyToExtend(raw);
+      for (const key of MODERN_ONLY_RESULT_KEYS) delete result[key];
+      if (host.validateResults) await assertValidLegacyResult(method, result);
+    } catch (error) {
+      await settle(host, invocation.request, false);
+      throw error;
+    }
+    await settle(host, invocation.request, true);
     if (ctx.isCancelledByClient) return undefined;
     return { jsonrpc: "2.0", id, result };
   } catch (error) {
@@ -105,7 +112,7 @@ async function builtIn(host: LegacyHost, method: string, message: Record<string,
       `Method not found: ${method} needs a session to send updates on; this server answers 2025 clients statelessly (legacy: "stateless")`,
     );
   }
-  await assertValidLegacyRequest(method, message);
+  await assertValidLegacyRequest(method, message, host.maxNestingDepth);
   const params = paramsOf(message);
   switch (method) {
     case "initialize": {

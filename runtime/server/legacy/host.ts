@@ -53,6 +53,8 @@ export interface LegacyHost extends ServerCore {
   readonly options: ResolvedLegacyOptions;
   readonly instructions: string | undefined;
   readonly validateResults: boolean;
+  /** The deepest nesting a request's params may have (`maxNestingDepth`). */
+  readonly maxNestingDepth: number;
   /** The server's (2026-shaped) capabilities, as `server/discover` advertises them. */
   capabilities(): ServerCapabilities;
   /** Answers a message on the stateless 2026-07-28 path. */

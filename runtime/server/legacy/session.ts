@@ -7,7 +7,7 @@
  * @internal
  */
 import { JsonRpcErrorCode, McpError } from "../../jsonrpc/errors.js";
-import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../../jsonrpc/messages.js";
+import { isValidRequestId, type JsonRpcId, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from "../../jsonrpc/messages.js";
 import { claimsModern } from "../../transport/era.js";
 import type { RequestContext, ServerSession, SessionPeer } from "../../transport/types.js";
 import type { ClientCapabilities, Implementation, LoggingLevel } from "../../../generated/2026-07-28/index.js";
@@ -85,7 +85,7 @@ export class LegacySession implements ServerSession {
       return undefined;
     }
     const id = readableId(message);
-    if (id === undefined) return invalid(undefined, '"id" must be a string or a number (MCP forbids null)');
+    if (id === undefined) return invalid(undefined, '"id" must be a string or a safe integer (MCP forbids null, fractions and integers beyond 2^53)');
     if (message.jsonrpc !== "2.0") return invalid(id, '"jsonrpc" must be "2.0"');
     if (this.#closed) return invalid(id, "this session has ended; start a new one with initialize");
     if (method !== "initialize" && claimsModern(message, context?.protocolVersionHeader)) {
@@ -251,7 +251,7 @@ export class LegacySession implements ServerSession {
       return invalid(id, `this session was already initialized (protocol ${this.#protocolVersion}); start a new connection or session to initialize again`);
     }
     try {
-      await assertValidLegacyRequest("initialize", message);
+      await assertValidLegacyRequest("initialize", message, this.#host.maxNestingDepth);
     } catch (error) {
       const mcp = error as McpError;
       return errorResponse(id, mcp.toJSON());
@@ -301,5 +301,5 @@ export class LegacySession implements ServerSession {
 
 function readableId(message: Record<string, unknown>): JsonRpcId | undefined {
   const id = message.id;
-  return typeof id === "string" || typeof id === "number" ? id : undefined;
+  return isValidRequestId(id) ? id : undefined;
 }

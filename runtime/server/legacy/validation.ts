@@ -8,6 +8,7 @@
 import { JsonRpcErrorCode, McpError } from "../../jsonrpc/errors.js";
 import { checkRequest, checkResult, type RevisionTables } from "../../validate/core.js";
 import { internalError } from "../errors.js";
+import { assertNestingWithin } from "../nesting.js";
 
 let tables: RevisionTables | undefined;
 let loading: Promise<RevisionTables> | undefined;
@@ -24,7 +25,8 @@ export function legacyTables(): RevisionTables | Promise<RevisionTables> {
  * @throws McpError -32602 naming the offending field, with `data.issues`
  * @internal
  */
-export async function assertValidLegacyRequest(method: string, message: unknown): Promise<void> {
+export async function assertValidLegacyRequest(method: string, message: unknown, maxNestingDepth: number): Promise<void> {
+  assertNestingWithin((message as { params?: unknown }).params, maxNestingDepth);
   const outcome = checkRequest(await legacyTables(), method, message);
   if (!outcome.ok) throw new McpError(JsonRpcErrorCode.InvalidParams, outcome.message, { issues: outcome.issues });
 }

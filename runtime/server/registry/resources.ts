@@ -12,7 +12,7 @@ import type {
 } from "../../../generated/2026-07-28/index.js";
 import type { ServerRequestContext } from "../context.js";
 import { internalError } from "../errors.js";
-import { isInputRequiredResult } from "../input-required.js";
+import { isInputRequired } from "../../input-required-guard.js";
 import type { HandlerResult, MaybePromise } from "../types.js";
 import { UriTemplate, type UriTemplateVariables } from "../uri-template.js";
 import { checkCompleters, complete, type Completer } from "./completions.js";
@@ -124,7 +124,7 @@ export class ResourceRegistry {
     const fixed = this.statics.get(uri);
     if (fixed !== undefined) {
       const content = await fixed.handler(uri, ctx);
-      if (isInputRequiredResult(content)) {
+      if (isInputRequired(content)) {
         throw internalError(
           `Internal error: static resource ${uri} returned an InputRequiredResult; only resource templates may ask for input`,
         );
@@ -135,7 +135,7 @@ export class ResourceRegistry {
       const variables = entry.template.match(uri);
       if (variables === undefined) continue;
       const content = await entry.handler(uri, variables, ctx);
-      if (isInputRequiredResult(content)) return content;
+      if (isInputRequired(content)) return content;
       return normalise(content, uri, entry.definition.mimeType);
     }
     throw new McpError(JsonRpcErrorCode.InvalidParams, "Resource not found", { uri });

@@ -9,9 +9,11 @@ import type {
 } from "../../../generated/2026-07-28/index.js";
 import type { ServerRequestContext } from "../context.js";
 import { internalError } from "../errors.js";
-import { isInputRequiredResult } from "../input-required.js";
+import { isInputRequired } from "../../input-required-guard.js";
 import { compileJsonSchema, schemaCompilerLoading, type SchemaCompiler, type SchemaValidator } from "../json-schema.js";
 import type { HandlerResult, MaybePromise } from "../types.js";
+import { paramHeadersMismatch, paramHeadersOf, type ParamHeader } from "../../transport/http/headers.js";
+import { isModernVersion } from "../../transport/era.js";
 
 /** How a tool describes itself in `tools/list`. */
 export interface ToolConfig {
@@ -40,6 +42,8 @@ interface RegisteredTool {
   readonly handler: ToolHandler;
   readonly checkInput: SchemaValidator;
   readonly checkOutput: SchemaValidator | undefined;
+  /** The `x-mcp-header` annotations of its `inputSchema`, which HTTP requests must mirror. */
+  readonly paramHeaders: readonly ParamHeader[];
 }
 
 /** The tools of an `McpServer`, in registration order. @internal */
@@ -64,13 +68,18 @@ export class ToolRegistry {
     if ((inputSchema as { type?: unknown }).type !== "object") {
       throw new TypeError(`McpServer.tool(${JSON.stringify(name)}): inputSchema must describe an object ({ type: "object", ... })`);
     }
+    const scan = paramHeadersOf(inputSchema);
+    if (!scan.ok) {
+      // HTTP clients must drop such a tool from tools/list (SEP-2243), so it could never be called.
+      throw new TypeError(`McpServer.tool(${JSON.stringify(name)}): ${scan.reason}`);
+    }
     const checkInput = this.compile(inputSchema, `inputSchema of tool ${JSON.stringify(name)}`);
     const checkOutput = config.outputSchema === undefined ? undefined : this.compile(config.outputSchema, `outputSchema of tool ${JSON.stringify(name)}`);
     const definition: Record<string, unknown> = { name, inputSchema };
     for (const key of ["title", "description", "outputSchema", "annotations", "icons", "_meta"] as const) {
       if (config[key] !== undefined) definition[key] = config[key];
     }
-    this.tools.set(name, { definition: definition as unknown as Tool, handler, checkInput, checkOutput });
+    this.tools.set(name, { definition: definition as unknown as Tool, handler, checkInput, checkOutput, paramHeaders: scan.headers });
   }
 
   list(): HandlerResult<ListToolsResult> {
@@ -81,6 +90,12 @@ export class ToolRegistry {
     const tool = this.tools.get(params.name);
     if (tool === undefined) throw new McpError(JsonRpcErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
     const args = params.arguments ?? {};
+    if (tool.paramHeaders.length > 0 && isModernVersion(ctx.protocolVersion)) {
+      // The spec makes the server check what an intermediary routed on against the body it runs with.
+      const headers = ctx.headers;
+      const mismatch = headers === undefined ? undefined : paramHeadersMismatch(tool.paramHeaders, args, headers);
+      if (mismatch !== undefined) throw new McpError(JsonRpcErrorCode.HeaderMismatch, mismatch);
+    }
     // Only on a runtime that loads the built-in compiler asynchronously, and only until it has.
     const compilerLoading = schemaCompilerLoading();
     if (compilerLoading !== undefined) await compilerLoading;
@@ -94,7 +109,7 @@ export class ToolRegistry {
       };
     }
     const result = await tool.handler(args, ctx);
-    if (tool.checkOutput !== undefined && !isInputRequiredResult(result) && typeof result === "object" && result !== null && result.isError !== true) {
+    if (tool.checkOutput !== undefined && !isInputRequired(result) && typeof result === "object" && result !== null && result.isError !== true) {
       if (!("structuredContent" in result)) {
         throw internalError(`Internal error: tool ${params.name} declares an outputSchema but returned no structuredContent`);
       }

@@ -236,8 +236,19 @@ export function paramHeaderValue(param: ParamHeader, args: unknown): string | un
  */
 export function paramHeaderMismatch(inputSchema: unknown, args: unknown, headers: Headers): string | undefined {
   const scan = paramHeadersOf(inputSchema);
-  if (!scan.ok) return undefined;
-  for (const param of scan.headers) {
+  return scan.ok ? paramHeadersMismatch(scan.headers, args, headers) : undefined;
+}
+
+/**
+ * {@link paramHeaderMismatch} for annotations already collected with
+ * {@link paramHeadersOf} (a server scans each tool once, at registration).
+ *
+ * @param params - the tool's annotations
+ * @param args - the call's `arguments`
+ * @param headers - the HTTP request headers
+ */
+export function paramHeadersMismatch(params: readonly ParamHeader[], args: unknown, headers: Headers): string | undefined {
+  for (const param of params) {
     let value: unknown = args;
     for (const key of param.path) {
       value = typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>)[key] : undefined;

@@ -14,7 +14,11 @@ import {
   type JsonRpcResponse,
 } from "../../jsonrpc/messages.js";
 import { isSessionHost, type MessageHandler, type RequestContext } from "../types.js";
-import { DEFAULT_MAX_LINE_BYTES, errorResponse, lineReader } from "./framing.js";
+import { peekRequestId, type Decoded } from "../decode.js";
+import { DEFAULT_MAX_LINE_BYTES, errorResponse, messageReader } from "./framing.js";
+
+/** Default bound on requests answered at once over one stdio connection. */
+const DEFAULT_MAX_CONCURRENT_REQUESTS = 1_024;
 
 /** Options of {@link serveStdio}. */
 export interface ServeStdioOptions {
@@ -22,8 +26,13 @@ export interface ServeStdioOptions {
   stdin?: Readable;
   /** Where responses go. Default `process.stdout`. */
   stdout?: Writable;
-  /** Longest accepted line, in bytes. Default 4 MiB. */
+  /** Longest accepted line, in bytes; a longer one gets `-32600` (with its id when its first bytes name one). Default 4 MiB. */
   maxLineBytes?: number;
+  /**
+   * Most requests answered at once; past it, and while stdout has not taken
+   * what was written, stdin is not read. Default 1,024.
+   */
+  maxConcurrentRequests?: number;
   /**
    * While serving on `process.stdout`, send `console.log`/`info`/`debug`
    * output to stderr so that nothing but protocol messages reaches stdout.
@@ -73,10 +82,29 @@ export function serveStdio(server: MessageHandler, options: ServeStdioOptions = 
 
   const restoreConsole = options.redirectConsole !== false && stdout === process.stdout ? redirectConsoleToStderr() : () => {};
 
+  const maxInFlight = options.maxConcurrentRequests ?? DEFAULT_MAX_CONCURRENT_REQUESTS;
+  if (!Number.isSafeInteger(maxInFlight) || maxInFlight < 1) {
+    throw new RangeError(`maxConcurrentRequests must be a positive integer, got ${String(options.maxConcurrentRequests)}.`);
+  }
+  // Backpressure: a client that stops reading its answers, or floods requests faster than they are
+  // answered, must not make this process buffer without end. Reading stops while stdout has not
+  // taken what was written, or while maxConcurrentRequests are running, and resumes when both clear.
+  let waitingForDrain = false;
+  const readIfClear = () => {
+    if (ended) return;
+    if (!waitingForDrain && running.size < maxInFlight) stdin.resume();
+    else stdin.pause();
+  };
   const write = (message: JsonRpcResponse | JsonRpcNotification | JsonRpcRequest) => {
     if (stdout.writableEnded || stdout.destroyed) return;
     try {
-      stdout.write(`${JSON.stringify(message)}\n`);
+      if (stdout.write(`${JSON.stringify(message)}\n`) || waitingForDrain) return;
+      waitingForDrain = true;
+      stdin.pause();
+      stdout.once("drain", () => {
+        waitingForDrain = false;
+        readIfClear();
+      });
     } catch (error) {
       report(error instanceof Error ? error : new Error(String(error)));
     }
@@ -86,14 +114,13 @@ export function serveStdio(server: MessageHandler, options: ServeStdioOptions = 
   const session = isSessionHost(server) && server.legacy === "sessions" ? server.openSession({ send: write }) : undefined;
   const target: MessageHandler = session ?? server;
 
-  const handleLine = (line: string) => {
-    let message: unknown;
-    try {
-      message = JSON.parse(line);
-    } catch {
-      write(errorResponse(undefined, JsonRpcErrorCode.ParseError, "Parse error: each line must be one JSON-RPC message."));
+  const handleLine = (line: Decoded) => {
+    if (!line.ok) {
+      // The same answer, word for word, as the HTTP transport gives a body that is not a message.
+      write(errorResponse(undefined, JsonRpcErrorCode.ParseError, "Parse error: the line is not valid UTF-8 JSON; send one JSON-RPC message per line."));
       return;
     }
+    const message = line.value;
     if (Array.isArray(message)) {
       write(errorResponse(undefined, JsonRpcErrorCode.InvalidRequest, "Invalid Request: JSON-RPC batches are not supported."));
       return;
@@ -134,11 +161,16 @@ export function serveStdio(server: MessageHandler, options: ServeStdioOptions = 
         if (response && !cancel.signal.aborted) write(response);
       });
     running.add(task);
-    void task.finally(() => running.delete(task));
+    if (running.size >= maxInFlight) stdin.pause();
+    void task.finally(() => {
+      running.delete(task);
+      if (stdin.isPaused()) readIfClear();
+    });
   };
 
-  lineReader(stdin, maxLineBytes, handleLine, () =>
-    write(errorResponse(undefined, JsonRpcErrorCode.InvalidRequest, `Invalid Request: a line exceeded ${maxLineBytes} bytes and was dropped.`)),
+  messageReader(stdin, maxLineBytes, handleLine, (head) =>
+    // The request's id, when its first bytes name one, lets the client settle that very call.
+    write(errorResponse(peekRequestId(head), JsonRpcErrorCode.InvalidRequest, `Invalid Request: a line exceeded ${maxLineBytes} bytes (maxLineBytes) and was dropped.`)),
   );
 
   let resolveClosed!: () => void;

@@ -6,6 +6,8 @@
  * `Request`/`Response` objects.
  */
 import { JsonRpcErrorCode } from "../../../jsonrpc/errors.js";
+import { isValidRequestId } from "../../../jsonrpc/messages.js";
+import { decodeJson } from "../../decode.js";
 import { claimsModern, isModernVersion } from "../../era.js";
 import { decodeHeaderValue, HeaderName, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, methodRequiresName, nameSourceOf } from "../headers.js";
 import { isSessionHost, type AuthInfo, type MessageHandler } from "../../types.js";
@@ -74,7 +76,6 @@ function mediaTypeOf(value: string | null): string {
   return (value ?? "").split(";")[0]!.trim().toLowerCase();
 }
 
-const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /** True when an `Accept` header admits both JSON and SSE (wildcards count). */
 function acceptsJsonAndSse(accept: string | null): boolean {
@@ -144,8 +145,8 @@ export async function serveHttpExchange(endpoint: HttpEndpoint, request: Incomin
     return;
   }
   const isRequest = "id" in message;
-  if (isRequest && typeof id !== "string" && typeof id !== "number") {
-    refuse(reply, 400, JsonRpcErrorCode.InvalidRequest, 'Invalid Request: "id" must be a string or a number.');
+  if (isRequest && !isValidRequestId(id)) {
+    refuse(reply, 400, JsonRpcErrorCode.InvalidRequest, 'Invalid Request: "id" must be a string or a safe integer (no null, fractions, or integers beyond 2^53).');
     return;
   }
   const params = message.params;
@@ -239,13 +240,12 @@ async function readMessage(options: ResolvedHttpOptions, request: IncomingHttp, 
     refuseTooLarge(reply, options.maxBodyBytes);
     return undefined;
   }
-  let message: unknown;
-  try {
-    message = JSON.parse(utf8.decode(bytes));
-  } catch {
-    refuse(reply, 400, JsonRpcErrorCode.ParseError, "Parse error: the body is not valid UTF-8 JSON.");
+  const decoded = decodeJson(bytes);
+  if (!decoded.ok) {
+    refuse(reply, 400, JsonRpcErrorCode.ParseError, "Parse error: the body is not valid UTF-8 JSON; send one JSON-RPC message per POST.");
     return undefined;
   }
+  const message = decoded.value;
   if (Array.isArray(message)) {
     refuse(reply, 400, JsonRpcErrorCode.InvalidRequest, "Invalid Request: JSON-RPC batches are not supported; send one message per POST.");
     return undefined;

@@ -3,9 +3,9 @@
  * core as the web-standard handler straight from `IncomingMessage` /
  * `ServerResponse`, without building `Request`/`Response` objects.
  */
-import type { IncomingMessage, Server as NodeHttpServer, ServerResponse } from "node:http";
-import { JSON_HEADERS, type HttpReply, type HttpStream, type IncomingHttp } from "./exchange.js";
+import type { Server as NodeHttpServer } from "node:http";
 import { createEndpoint, serveHttpExchange } from "./handler.js";
+import { NodeExchange } from "./node-exchange.js";
 import { isLoopbackHost, resolveHttpOptions, type HttpHandlerOptions, type ResolvedHttpOptions } from "./policy.js";
 import type { MessageHandler } from "../../types.js";
 
@@ -17,6 +17,38 @@ export interface ServeHttpOptions extends HttpHandlerOptions {
   port?: number;
   /** Path of the MCP endpoint; other paths get `404`. Default `/mcp`. */
   path?: string;
+  /** How long a client may take to send its request headers, in milliseconds; then `408`. Default 10 s. */
+  headersTimeoutMs?: number;
+  /** How long a client may take to send a whole request, in milliseconds; then `408`. Default 30 s. */
+  requestTimeoutMs?: number;
+  /** How long an idle keep-alive connection stays open, in milliseconds. Default 5 s. */
+  keepAliveTimeoutMs?: number;
+  /** Most connections open at once; more are refused at accept. Default 10,000. */
+  maxConnections?: number;
+  /** Largest request header block, in bytes; larger gets `431`. Default 16 KiB. */
+  maxHeaderBytes?: number;
+}
+
+const LIMIT_DEFAULTS = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  maxConnections: 10_000,
+  maxHeaderBytes: 16 * 1024,
+} as const;
+
+function limitOf(options: ServeHttpOptions, name: keyof typeof LIMIT_DEFAULTS): number {
+  const value = options[name] ?? LIMIT_DEFAULTS[name];
+  if (!Number.isSafeInteger(value) || value <= 0) throw new RangeError(`${name} must be a positive integer, got ${String(value)}.`);
+  return value;
+}
+
+/** The status line a malformed or too slow request gets before the connection closes. */
+function clientErrorStatus(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === "ERR_HTTP_REQUEST_TIMEOUT" || code === "ERR_HTTP_HEADERS_TIMEOUT") return "408 Request Timeout";
+  if (code === "HPE_HEADER_OVERFLOW") return "431 Request Header Fields Too Large";
+  return "400 Bad Request";
 }
 
 /** A running server from {@link serveHttp}. */
@@ -29,144 +61,6 @@ export interface HttpServerHandle {
   server: NodeHttpServer;
   /** Stops accepting connections, ends open ones and every 2025 session, and resolves once closed. */
   close(): Promise<void>;
-}
-
-function headerOf(request: IncomingMessage, name: string): string | null {
-  const value = request.headers[name];
-  if (value === undefined) return null;
-  return Array.isArray(value) ? value.join(", ") : value;
-}
-
-function headersOf(request: IncomingMessage): Headers {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (value === undefined) continue;
-    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
-    else headers.set(name, value);
-  }
-  return headers;
-}
-
-function readNodeBody(request: IncomingMessage, limit: number): Promise<Uint8Array | null> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let total = 0;
-    let settled = false;
-    const onData = (chunk: Buffer) => {
-      total += chunk.length;
-      if (total > limit) {
-        settled = true;
-        cleanup();
-        // Stop buffering; the 413 response closes the connection.
-        request.resume();
-        resolve(null);
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = () => {
-      if (settled) return;
-      settled = true;
-      cleanup();
-      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total));
-    };
-    const onError = (error: Error) => {
-      if (settled) return;
-      settled = true;
-      cleanup();
-      reject(error);
-    };
-    const cleanup = () => {
-      request.off("data", onData);
-      request.off("end", onEnd);
-      request.off("error", onError);
-    };
-    request.on("data", onData);
-    request.on("end", onEnd);
-    request.on("error", onError);
-  });
-}
-
-/**
- * One exchange on `node:http`, both sides of it in one object whose methods
- * live on the prototype, so a request allocates no closures for them.
- */
-class NodeExchange implements IncomingHttp, HttpReply {
-  readonly method: string;
-  private readonly request: IncomingMessage;
-  private readonly response: ServerResponse;
-  private readonly fallbackOrigin: string;
-  private readonly path: string;
-
-  constructor(request: IncomingMessage, response: ServerResponse, path: string, fallbackOrigin: string) {
-    this.method = request.method ?? "GET";
-    this.request = request;
-    this.response = response;
-    this.path = path;
-    this.fallbackOrigin = fallbackOrigin;
-  }
-
-  header(name: string): string | null {
-    return headerOf(this.request, name);
-  }
-
-  headers(): Headers {
-    return headersOf(this.request);
-  }
-
-  url(): string {
-    return `http://${this.request.headers.host ?? this.fallbackOrigin}${this.request.url ?? this.path}`;
-  }
-
-  readBody(limit: number): Promise<Uint8Array | null> {
-    return readNodeBody(this.request, limit);
-  }
-
-  onGone(listener: () => void): void {
-    const response = this.response;
-    if (response.destroyed && !response.writableFinished) {
-      listener();
-      return;
-    }
-    response.once("close", () => {
-      if (!response.writableFinished) listener();
-    });
-  }
-
-  send(status: number, headers: Record<string, string>, body: string): void {
-    const response = this.response;
-    // Nothing is written to a connection the client already closed.
-    if (response.headersSent || response.destroyed) return;
-    if (body === "") {
-      response.writeHead(status, headers);
-      response.end();
-      return;
-    }
-    response.writeHead(status, withContentLength(headers, body));
-    response.end(body);
-  }
-
-  // A stream the client closes is reported through onGone, like any early close.
-  stream(headers: Record<string, string>): HttpStream {
-    const response = this.response;
-    response.writeHead(200, headers);
-    response.flushHeaders();
-    return {
-      write(text) {
-        if (!response.writableEnded && !response.destroyed) response.write(text);
-      },
-      end() {
-        if (!response.writableEnded) response.end();
-      },
-    };
-  }
-}
-
-/** `headers` plus `content-length`; the usual JSON answer gets a fixed-shape literal instead of a spread. */
-function withContentLength(headers: Record<string, string>, body: string): Record<string, string> {
-  const length = String(Buffer.byteLength(body));
-  if (headers === JSON_HEADERS) return { "content-type": "application/json", "content-length": length };
-  return { ...headers, "content-length": length };
 }
 
 /**
@@ -205,10 +99,28 @@ export async function serveHttp(server: MessageHandler, options: ServeHttpOption
     allowedHosts: options.allowedHosts ?? (loopback ? ["localhost", "127.0.0.1", "[::1]"] : undefined),
   });
 
+  const limits = {
+    headersTimeout: limitOf(options, "headersTimeoutMs"),
+    requestTimeout: limitOf(options, "requestTimeoutMs"),
+    keepAliveTimeout: limitOf(options, "keepAliveTimeoutMs"),
+    maxConnections: limitOf(options, "maxConnections"),
+    maxHeaderSize: limitOf(options, "maxHeaderBytes"),
+  };
+  if (limits.headersTimeout > limits.requestTimeout) {
+    throw new RangeError(`headersTimeoutMs (${limits.headersTimeout}) must not exceed requestTimeoutMs (${limits.requestTimeout}).`);
+  }
   const endpoint = createEndpoint(server, resolved);
   const { createServer } = await import("node:http");
   let fallbackOrigin = `${host}:${port}`;
-  const httpServer = createServer((request, response) => {
+  const httpServer = createServer(
+    {
+      maxHeaderSize: limits.maxHeaderSize,
+      requestTimeout: limits.requestTimeout,
+      headersTimeout: limits.headersTimeout,
+      // Node enforces both timeouts only when it sweeps its connections; its default sweep is every 30 s.
+      connectionsCheckingInterval: Math.max(100, Math.min(1_000, Math.floor(limits.headersTimeout / 2))),
+    },
+    (request, response) => {
     const url = request.url ?? "/";
     const query = url.indexOf("?");
     const requestPath = query === -1 ? url : url.slice(0, query);
@@ -228,9 +140,12 @@ export async function serveHttp(server: MessageHandler, options: ServeHttpOption
         response.destroy();
       }
     });
-  });
-  httpServer.on("clientError", (_error, socket) => {
-    if (socket.writable) socket.end("HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n");
+    },
+  );
+  httpServer.keepAliveTimeout = limits.keepAliveTimeout;
+  httpServer.maxConnections = limits.maxConnections;
+  httpServer.on("clientError", (error, socket) => {
+    if (socket.writable) socket.end(`HTTP/1.1 ${clientErrorStatus(error)}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
     else socket.destroy();
   });
 

@@ -48,7 +48,10 @@ export interface HttpHandlerOptions {
   requiredScopes?: readonly string[];
   /** URL of the OAuth protected-resource metadata, advertised in `WWW-Authenticate`. */
   resourceMetadataUrl?: string;
-  /** Receives failures the client is not told about in detail (a throwing verifier, a broken stream). */
+  /**
+   * Receives failures the client is not told about in detail (a throwing
+   * verifier, a broken stream). Default: printed to stderr with `console.error`.
+   */
   onError?: (error: unknown) => void;
   /**
    * Most 2025 sessions held at once; an `initialize` beyond it gets `503`
@@ -71,6 +74,11 @@ export interface HttpHandlerOptions {
 
 /** Default body-size limit: 4 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/** Where transport failures go when no `onError` is given: stderr, so none disappears. */
+function reportToStderr(error: unknown): void {
+  console.error("[mcp-roundtrip http]", error);
+}
 
 /** Default bound on 2025 sessions held at once. */
 export const DEFAULT_MAX_SESSIONS = 1_000;
@@ -131,7 +139,7 @@ export function resolveHttpOptions(options: HttpHandlerOptions = {}): ResolvedHt
     verifyToken: options.verifyToken,
     requiredScopes: options.requiredScopes ?? [],
     resourceMetadataUrl: options.resourceMetadataUrl,
-    onError: options.onError ?? (() => {}),
+    onError: options.onError ?? reportToStderr,
     maxSessions,
     sessionIdleTimeoutMs,
     preferBodyVersion: options.preferBodyVersion === true,

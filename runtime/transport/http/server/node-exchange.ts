@@ -1,0 +1,187 @@
+/**
+ * One `node:http` exchange as the Streamable HTTP core sees it: the request
+ * side (headers, body, the client going away) and the reply side (a JSON
+ * answer or an SSE stream), in one object whose methods live on the
+ * prototype, so a request allocates no closures for them.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { JSON_HEADERS, type HttpReply, type HttpStream, type IncomingHttp } from "./exchange.js";
+
+/** Most bytes read away after a 413 before the connection is cut anyway. */
+const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
+/** Longest a client may take to finish sending a refused body. */
+const DRAIN_TIMEOUT_MS = 10_000;
+
+function headerOf(request: IncomingMessage, name: string): string | null {
+  const value = request.headers[name];
+  if (value === undefined) return null;
+  return Array.isArray(value) ? value.join(", ") : value;
+}
+
+function headersOf(request: IncomingMessage): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+    else headers.set(name, value);
+  }
+  return headers;
+}
+
+function readNodeBody(request: IncomingMessage, limit: number): Promise<Uint8Array | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    let settled = false;
+    const onData = (chunk: Buffer) => {
+      total += chunk.length;
+      if (total > limit) {
+        settled = true;
+        cleanup();
+        // Stop buffering; the 413 answer reads the rest of the body away.
+        request.resume();
+        resolve(null);
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      if (settled) return;
+      settled = true;
+      cleanup();
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total));
+    };
+    const onError = (error: Error) => {
+      if (settled) return;
+      settled = true;
+      cleanup();
+      reject(error);
+    };
+    const cleanup = () => {
+      request.off("data", onData);
+      request.off("end", onEnd);
+      request.off("error", onError);
+    };
+    request.on("data", onData);
+    request.on("end", onEnd);
+    request.on("error", onError);
+  });
+}
+
+/**
+ * One exchange on `node:http`, both sides of it in one object whose methods
+ * live on the prototype, so a request allocates no closures for them.
+ */
+export class NodeExchange implements IncomingHttp, HttpReply {
+  readonly method: string;
+  private readonly request: IncomingMessage;
+  private readonly response: ServerResponse;
+  private readonly fallbackOrigin: string;
+  private readonly path: string;
+  /** The refused body was read away already (or as far as the bound allows). */
+  private drained = false;
+
+  constructor(request: IncomingMessage, response: ServerResponse, path: string, fallbackOrigin: string) {
+    this.method = request.method ?? "GET";
+    this.request = request;
+    this.response = response;
+    this.path = path;
+    this.fallbackOrigin = fallbackOrigin;
+  }
+
+  header(name: string): string | null {
+    return headerOf(this.request, name);
+  }
+
+  headers(): Headers {
+    return headersOf(this.request);
+  }
+
+  url(): string {
+    return `http://${this.request.headers.host ?? this.fallbackOrigin}${this.request.url ?? this.path}`;
+  }
+
+  readBody(limit: number): Promise<Uint8Array | null> {
+    return readNodeBody(this.request, limit);
+  }
+
+  onGone(listener: () => void): void {
+    const response = this.response;
+    if (response.destroyed && !response.writableFinished) {
+      listener();
+      return;
+    }
+    response.once("close", () => {
+      if (!response.writableFinished) listener();
+    });
+  }
+
+  send(status: number, headers: Record<string, string>, body: string): void {
+    const response = this.response;
+    // Nothing is written to a connection the client already closed.
+    if (response.headersSent || response.destroyed) return;
+    if (status === 413 && !this.request.readableEnded && !this.drained) {
+      this.drained = true;
+      // Answering now would close the connection under a client still uploading, which then sees
+      // EPIPE or a reset instead of this status: read the rest of the body away first (bounded).
+      drainBody(this.request, () => this.send(status, headers, body));
+      return;
+    }
+    if (body === "") {
+      response.writeHead(status, headers);
+      response.end();
+      return;
+    }
+    response.writeHead(status, withContentLength(headers, body));
+    response.end(body);
+  }
+
+  // A stream the client closes is reported through onGone, like any early close.
+  stream(headers: Record<string, string>): HttpStream {
+    const response = this.response;
+    response.writeHead(200, headers);
+    response.flushHeaders();
+    return {
+      write(text) {
+        if (!response.writableEnded && !response.destroyed) response.write(text);
+      },
+      end() {
+        if (!response.writableEnded) response.end();
+      },
+    };
+  }
+}
+
+/** `headers` plus `content-length`; the usual JSON answer gets a fixed-shape literal instead of a spread. */
+function withContentLength(headers: Record<string, string>, body: string): Record<string, string> {
+  const length = String(Buffer.byteLength(body));
+  if (headers === JSON_HEADERS) return { "content-type": "application/json", "content-length": length };
+  return { ...headers, "content-length": length };
+}
+
+/**
+ * Reads the rest of a refused request body and discards it, then calls
+ * `then` (once). Past a byte or a time bound it answers anyway: a client
+ * that uploads without end does not hold the connection.
+ */
+function drainBody(request: IncomingMessage, then: () => void): void {
+  let drained = 0;
+  let called = false;
+  const finish = () => {
+    if (called) return;
+    called = true;
+    clearTimeout(timer);
+    request.off("data", onData);
+    then();
+  };
+  const onData = (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained > DRAIN_LIMIT_BYTES) finish();
+  };
+  const timer = setTimeout(finish, DRAIN_TIMEOUT_MS);
+  timer.unref();
+  request.on("data", onData);
+  request.once("end", finish);
+  request.once("close", finish);
+  request.resume();
+}
