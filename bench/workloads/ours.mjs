@@ -119,17 +119,12 @@ export async function legacyInMemory({ elicitation }) {
   };
 }
 
-/**
- * 2025-11-25 over Streamable HTTP: `serveHttp` holding the session, our
- * client pinned to 2025-11-25. The transport is told the version for its
- * `MCP-Protocol-Version` header (`protocolVersion`), because the client does
- * not hand it the version `initialize` agreed on (see bench/README.md).
- */
+/** 2025-11-25 over Streamable HTTP: `serveHttp` holding the session, our client pinned to 2025-11-25. */
 export async function legacyHttp({ elicitation, client: fetchKind = "keepalive" }) {
   const server = legacyBenchServer();
   const listening = await serveHttp(server, { host: "127.0.0.1", port: 0 });
   const fetcher = clientFetch(fetchKind);
-  const transport = new StreamableHttpClientTransport(listening.url, { fetch: fetcher.fetch, protocolVersion: "2025-11-25" });
+  const transport = new StreamableHttpClientTransport(listening.url, { fetch: fetcher.fetch });
   const closeAll = async () => {
     await transport.close();
     fetcher.close();
