@@ -14,9 +14,8 @@ import { MetaKey, readRequestMeta } from "./meta.js";
 import { invokeHandler, isThenable, settle, type AnyHandler, type ServerCore } from "./pipeline.js";
 import { ROUTES, type Route } from "./routes.js";
 import { resolveLegacyOptions, type LegacyHost } from "./legacy/host.js";
-import { LegacySession } from "./legacy/session.js";
+import { LazySession, loadLegacy } from "./legacy/lazy.js";
 import { SessionSet } from "./legacy/session-set.js";
-import { answerStateless } from "./legacy/stateless.js";
 import { cacheHintsOf, legacyModeOf, nestingLimitOf, type ServerOptions } from "./options.js";
 import type { MiddlewareRequest, ServerHandlers, ServerLogger, ServerMiddleware } from "./types.js";
 import { assertValidRequest, checkNotification } from "./validation.js";
@@ -237,7 +236,7 @@ export class Server implements SessionHost {
     if (typeof peer !== "object" || peer === null || typeof peer.send !== "function") {
       throw new TypeError("Server.openSession: peer must be an object with send(message)");
     }
-    const session = new LegacySession(this.legacyHost, peer);
+    const session = new LazySession(this.legacyHost, peer);
     this.sessions.add(session);
     return session;
   }
@@ -270,7 +269,7 @@ export class Server implements SessionHost {
   }
 
   private answerStateless(id: JsonRpcId, method: string, message: Record<string, unknown>, context: RequestContext | undefined): Promise<JsonRpcResponse | undefined> {
-    return answerStateless(this.legacyHost, this.versions, id, method, message, context);
+    return loadLegacy().then(({ answerStateless }) => answerStateless(this.legacyHost, this.versions, id, method, message, context));
   }
 
   private async run(

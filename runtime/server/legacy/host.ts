@@ -8,7 +8,7 @@ import type { JsonRpcResponse } from "../../jsonrpc/messages.js";
 import type { LegacyMode, RequestContext } from "../../transport/types.js";
 import type { ServerCapabilities } from "../../../generated/2026-07-28/index.js";
 import type { ServerCore } from "../pipeline.js";
-import type { LegacySession } from "./session.js";
+import type { Broadcastable } from "./lazy.js";
 
 /** Options of the 2025 sessions a server holds. */
 export interface LegacySessionOptions {
@@ -60,5 +60,5 @@ export interface LegacyHost extends ServerCore {
   /** Answers a message on the stateless 2026-07-28 path. */
   handleModern(message: unknown, context: RequestContext | undefined): Promise<JsonRpcResponse | undefined>;
   /** Tells the server a session ended, so broadcasts stop reaching it. */
-  sessionClosed(session: LegacySession): void;
+  sessionClosed(session: Broadcastable): void;
 }

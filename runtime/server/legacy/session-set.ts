@@ -4,21 +4,21 @@
  *
  * @internal
  */
-import type { LegacySession } from "./session.js";
+import type { Broadcastable } from "./lazy.js";
 
 /** @internal */
 export class SessionSet {
-  readonly #sessions = new Set<LegacySession>();
+  readonly #sessions = new Set<Broadcastable>();
 
   get size(): number {
     return this.#sessions.size;
   }
 
-  add(session: LegacySession): void {
+  add(session: Broadcastable): void {
     this.#sessions.add(session);
   }
 
-  delete(session: LegacySession): void {
+  delete(session: Broadcastable): void {
     this.#sessions.delete(session);
   }
 

@@ -15,6 +15,7 @@ import type { RequestContextImpl } from "../context.js";
 import { errorResponse } from "../errors.js";
 import { answerLegacyRequest } from "./dispatch.js";
 import type { LegacyHost } from "./host.js";
+import type { Broadcastable } from "./lazy.js";
 import { agreeVersion, declaredBy, initializeResult, type LegacyScope } from "./lifecycle.js";
 import { assertValidLegacyRequest } from "./validation.js";
 
@@ -38,8 +39,8 @@ function invalid(id: JsonRpcId | undefined, detail: string): JsonRpcResponse {
 }
 
 /** A 2025 session held by a `Server`. @internal */
-export class LegacySession implements ServerSession {
-  readonly id: string = globalThis.crypto.randomUUID();
+export class LegacySession implements ServerSession, Broadcastable {
+  readonly id: string;
   #protocolVersion: string | undefined;
   #clientCapabilities: ClientCapabilities = {};
   #clientInfo: Implementation | undefined;
@@ -51,10 +52,14 @@ export class LegacySession implements ServerSession {
   readonly #answering = new Map<string, RequestContextImpl>();
   readonly #host: LegacyHost;
   readonly #peer: SessionPeer;
+  /** What the server's session set holds for this session (the lazy wrapper), told when it closes. */
+  readonly #handle: Broadcastable;
 
-  constructor(host: LegacyHost, peer: SessionPeer) {
+  constructor(host: LegacyHost, peer: SessionPeer, id: string = globalThis.crypto.randomUUID(), handle?: Broadcastable) {
     this.#host = host;
     this.#peer = peer;
+    this.id = id;
+    this.#handle = handle ?? this;
   }
 
   get protocolVersion(): string | undefined {
@@ -233,7 +238,7 @@ export class LegacySession implements ServerSession {
     for (const waiter of [...this.#waiting.values()]) waiter.reject(error);
     this.#waiting.clear();
     for (const ctx of this.#answering.values()) ctx.cancel(reason);
-    this.#host.sessionClosed(this);
+    this.#host.sessionClosed(this.#handle);
   }
 
   #scope(): LegacyScope {
