@@ -21,4 +21,13 @@ export type {
   SealedRequestStateCodecOptions,
 } from "./types.js";
 // The security the codec seals with, so a server on the official SDK needs one import.
-export { InvalidRequestState, MemoryReplayStore, RequestStateSecurity } from "../state/index.js";
+export {
+  InvalidRequestState,
+  MemoryReplayStore,
+  RequestStateSecurity,
+  type ReplayStore,
+  type RequestStateLogger,
+  type RequestStateRejection,
+  type RequestStateSecret,
+  type RequestStateSecurityOptions,
+} from "../state/index.js";
