@@ -62,14 +62,15 @@ export function boundRequestOf(method: string, params: unknown): BoundRequest | 
  * so every JSON POST body is remembered for the codec.
  * @internal
  */
-export function captureHandler<H extends FetchHandler | { fetch: FetchHandler }>(handler: H, options: CaptureOptions = {}): H {
+export function captureHandler<H extends FetchHandler | { fetch: FetchHandler }>(handler: H, options?: CaptureOptions): H;
+export function captureHandler(handler: FetchHandler | { fetch: FetchHandler }, options: CaptureOptions = {}): FetchHandler | { fetch: FetchHandler } {
   const limit = options.maxRequestBodySize ?? DEFAULT_MAX_BODY_BYTES;
   if (typeof limit !== "number" || !Number.isSafeInteger(limit) || limit <= 0) {
     throw new RangeError(`capture: "maxRequestBodySize" expected a positive integer, got ${String(limit)}`);
   }
   if (typeof handler === "function") {
-    const inner = handler as FetchHandler;
-    return ((request: Request, opts?: FetchHandlerOptions) => capturing(inner, request, opts, limit)) as H;
+    const inner = handler;
+    return (request: Request, opts?: FetchHandlerOptions) => capturing(inner, request, opts, limit);
   }
   const fetch = (handler as { fetch?: unknown } | null)?.fetch;
   if (typeof fetch !== "function") {

@@ -40,8 +40,15 @@ export interface FetchHandlerOptions {
   parsedBody?: unknown;
 }
 
-/** A fetch-shaped MCP endpoint: `createMcpHandler(...).fetch`, or `(req, opts) => transport.handleRequest(req, opts)`. */
-export type FetchHandler = (request: Request, options?: FetchHandlerOptions) => Promise<Response>;
+/**
+ * A fetch-shaped MCP endpoint: `createMcpHandler(...).fetch`, or
+ * `(req, opts) => transport.handleRequest(req, opts)`. Its options are
+ * checked bivariantly, so handlers typed with the official SDK's own option
+ * types fit.
+ */
+export type FetchHandler = {
+  bivarianceHack(request: Request, options?: FetchHandlerOptions): Promise<Response>;
+}["bivarianceHack"];
 
 /** Options of `codec.capture`. */
 export interface CaptureOptions {
@@ -110,12 +117,13 @@ export interface SealedRequestStateCodec<T = unknown> {
    */
   verify(state: string, ctx: OfficialRequestContext): Promise<T>;
   /**
-   * Wraps an HTTP handler so the codec sees each request's JSON-RPC body
-   * (read once and handed on as `parsedBody`, so nothing is parsed twice).
-   * Takes `createMcpHandler(...)` (returns a copy with `fetch` wrapped) or a
-   * fetch-shaped function (returns a function).
+   * Wraps `createMcpHandler(...)` so the codec sees each request's JSON-RPC
+   * body (read once and handed on as `parsedBody`, so nothing is parsed
+   * twice). Returns a copy of the handler with `fetch` wrapped.
    */
-  capture<H extends FetchHandler | { fetch: FetchHandler }>(handler: H, options?: CaptureOptions): H;
+  capture<H extends { fetch: FetchHandler }>(handler: H, options?: CaptureOptions): H;
+  /** Wraps a fetch-shaped function, e.g. `(req, opts) => transport.handleRequest(req, opts)`, the same way. */
+  capture(handler: FetchHandler, options?: CaptureOptions): FetchHandler;
   /** The audience every token carries. */
   readonly audience: string;
 }
