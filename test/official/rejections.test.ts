@@ -9,7 +9,7 @@ import { Client, isInputRequired } from "mcp-roundtrip/client";
 import { McpError } from "mcp-roundtrip";
 import { MARKER, SECRET, startOfficialServer, type Fixture } from "./fixture.js";
 
-const ANSWER = { city: { action: "accept", content: { city: "Porto" } } };
+const ANSWER = { city: { action: "accept" as const, content: { city: "Porto" } } };
 
 let weather: Fixture;
 let billing: Fixture; // same key, another audience
