@@ -97,7 +97,7 @@ describe("what a token is bound to, per method", () => {
 describe("the principal", () => {
   it("maps their AuthInfo as our principalOf writes ours: clientId, extra.iss, extra.sub", () => {
     expect(principalOfOfficialAuthInfo({ clientId: "c", extra: { iss: "https://as", sub: "u" } })).toBe(
-      principalOf({ clientId: "c", issuer: "https://as", subject: "u", scopes: [] }),
+      principalOf({ clientId: "c", issuer: "https://as", subject: "u" }),
     );
     expect(principalOfOfficialAuthInfo({ clientId: "c" })).toBe('["c",null,null]');
     expect(principalOfOfficialAuthInfo({ clientId: "c", extra: { issuer: "ignored", subject: "ignored" } })).toBe('["c",null,null]');
