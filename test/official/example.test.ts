@@ -4,7 +4,7 @@
 import { createServer } from "node:http";
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { Client, isInputRequired } from "mcp-roundtrip/client";
 import type { SealedRequestStateCodec } from "mcp-roundtrip/official";
 import { afterHandler, beforeHandler, behindProxy, rotationPhases } from "../../examples/official-sdk/sealed-server.js";
@@ -88,6 +88,13 @@ describe("examples/official-sdk/sealed-server.ts", () => {
     };
     const token = await codec.mint({ text: "x" }, await ctx("alice"));
     expect(await codec.verify(token, await ctx("alice"))).toEqual({ text: "x" });
-    await expect(codec.verify(token, await ctx("bob"))).rejects.toThrow("Invalid or expired requestState");
+    // No logger given: the real reason goes to console.warn, the default.
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    try {
+      await expect(codec.verify(token, await ctx("bob"))).rejects.toThrow("Invalid or expired requestState");
+      expect(warn.mock.calls.map((call) => String(call[0]))).toEqual([expect.stringContaining("(principal_mismatch)")]);
+    } finally {
+      warn.mockRestore();
+    }
   });
 });
