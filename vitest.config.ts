@@ -14,6 +14,7 @@ export default defineConfig({
       { find: /^mcp-roundtrip\/client$/, replacement: here("./runtime/client/index.ts") },
       { find: /^mcp-roundtrip\/http$/, replacement: here("./runtime/transport/http.ts") },
       { find: /^mcp-roundtrip\/stdio$/, replacement: here("./runtime/transport/stdio.ts") },
+      { find: /^mcp-roundtrip\/official$/, replacement: here("./runtime/official/index.ts") },
     ],
   },
   test: {
