@@ -20,7 +20,7 @@ function slowServer() {
   });
   mcp.tool("chatty", { inputSchema: { type: "object", properties: { ms: { type: "number" } }, required: ["ms"] } }, async (args, ctx) => {
     // A progress-style notification turns the answer into an SSE stream that stays open while the handler runs.
-    await ctx.sendNotification({ method: "notifications/progress", params: { progressToken: "drain", progress: 1, message: "working" } });
+    await ctx.sendNotification({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "drain", progress: 1, message: "working" } });
     await sleep(Number(args.ms));
     return text("streamed");
   });
