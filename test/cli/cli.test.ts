@@ -68,6 +68,23 @@ describe("npx mcp-roundtrip", () => {
     }
   });
 
+  it("rotation-plan prints the three ring values and waits ttl + skew before phase 3", () => {
+    const [oldKey, newKey] = cli(["keygen", "--count", "2"]).stdout.trim().split("\n");
+    const run = cli(["rotation-plan", "--ttl", "300", "--json"], { MCP_REQUEST_STATE_KEYS: oldKey! }); // --old from the variable
+    expect(run.code).toBe(0);
+    const plan = JSON.parse(run.stdout) as { phase: number; value: string; waitSeconds: number; mints: string; verifies: string[] }[];
+    expect(plan.map((phase) => phase.phase)).toEqual([1, 2, 3]);
+    expect(plan[0]!.value.startsWith(`MCP_REQUEST_STATE_KEYS=${oldKey},base64url:`)).toBe(true);
+    const fresh = plan[0]!.value.split(",")[1]!;
+    expect(plan[1]!.value).toBe(`MCP_REQUEST_STATE_KEYS=${fresh},${oldKey}`);
+    expect(plan[2]!.value).toBe(`MCP_REQUEST_STATE_KEYS=${fresh}`);
+    expect(plan.map((phase) => phase.waitSeconds)).toEqual([0, 360, 0]);
+    expect(plan[1]!.mints).toBe(keyIdOf(Buffer.from(fresh.slice("base64url:".length), "base64url")));
+    const text = cli(["rotation-plan", "--ttl", "60", "--skew", "5", "--old", oldKey!, "--new", newKey!]).stdout;
+    expect(text).toContain("then wait 65 s (ttl + skew) before phase 3");
+    expect(text).toContain(`MCP_REQUEST_STATE_KEYS=${newKey},${oldKey}`);
+  });
+
   it("kid --utf8 gives the id of a raw string secret", () => {
     const secret = "fleet-secret-fleet-secret-fleet-secret!!";
     expect(cli(["kid", "--utf8", secret]).stdout.trim()).toBe(keyIdOf(secret));
