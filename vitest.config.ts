@@ -14,6 +14,8 @@ export default defineConfig({
       { find: /^mcp-roundtrip\/client$/, replacement: here("./runtime/client/index.ts") },
       { find: /^mcp-roundtrip\/http$/, replacement: here("./runtime/transport/http.ts") },
       { find: /^mcp-roundtrip\/stdio$/, replacement: here("./runtime/transport/stdio.ts") },
+      { find: /^mcp-roundtrip\/redis$/, replacement: here("./runtime/redis/index.ts") },
+      { find: /^mcp-roundtrip\/otel$/, replacement: here("./runtime/otel/index.ts") },
     ],
   },
   test: {
