@@ -36,6 +36,8 @@ const EXPECTED: Record<string, string[]> = {
     "encodeHeaderValue", "paramHeaderMismatch", "paramHeadersOf", "serveHttp", "statusForError",
   ],
   "./stdio": ["DEFAULT_MAX_LINE_BYTES", "StdioClientTransport", "serveStdio"],
+  "./redis": ["RedisReplayStore", "connectRedisReplayStore"],
+  "./otel": ["SpanAttribute", "telemetry"],
 };
 
 const specifier = (subpath: string) => (subpath === "." ? pkg.name : `${pkg.name}/${subpath.slice(2)}`);

@@ -13,6 +13,8 @@ const ENTRIES = [
   "runtime/validate/index.ts",
   "runtime/transport/http.ts",
   "runtime/transport/stdio.ts",
+  "runtime/redis/index.ts",
+  "runtime/otel/index.ts",
 ];
 
 /** The nodes a reader hovers: each visible overload of a function, else the declaration (its statement, for a variable). */

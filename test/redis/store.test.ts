@@ -2,7 +2,7 @@
 // nothing persisted): the ReplayStore contract (atomic claim, commit that
 // outlives a lapsed lease, release that never drops a commit, the per-owner
 // quota) and one-time tokens through RequestStateSecurity.
-import { createClient } from "redis";
+import { createClient, type RedisClientType } from "redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RequestStateSecurity, InvalidRequestState } from "mcp-roundtrip/server";
 import { connectRedisReplayStore, RedisReplayStore } from "mcp-roundtrip/redis";
@@ -15,14 +15,15 @@ const now = () => Date.now() / 1000;
 
 describe.skipIf(programs === undefined)("RedisReplayStore on a real redis-server", () => {
   let redis: Daemon;
-  let client: Awaited<ReturnType<ReturnType<typeof createClient>["connect"]>>;
+  let client: RedisClientType;
   let store: RedisReplayStore;
   let n = 0;
   const id = () => `token-${++n}-${Math.random().toString(36).slice(2)}`;
 
   beforeAll(async () => {
     redis = await startRedis(programs!["redis-server"]!);
-    client = await createClient({ url: `redis://127.0.0.1:${redis.port}` }).connect();
+    client = createClient({ url: `redis://127.0.0.1:${redis.port}` }) as RedisClientType;
+    await client.connect();
     store = new RedisReplayStore(client, { prefix: "test:" });
   }, 20_000);
   afterAll(async () => {
