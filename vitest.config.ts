@@ -20,6 +20,8 @@ export default defineConfig({
   },
   test: {
     include: ["test/**/*.test.ts", "runtime/**/*.test.ts", "codegen/**/*.test.ts"],
+    // The published schema and examples (MCP_SCHEMA_DIR, the cache or a download) before any test.
+    globalSetup: ["test/support/global-setup.ts"],
     testTimeout: 30_000,
     pool: "forks",
   },

@@ -3,7 +3,8 @@ import { join, relative } from "node:path";
 import { headerLine } from "./header.js";
 import { buildModel } from "./model.js";
 import { applyOverlay, readOverlay } from "./overlay/index.js";
-import { loadSchema, readSources, schemaLocation, updatePin } from "./sources.js";
+import { loadRevisionSchema } from "./load-schema.js";
+import { isUrl, readSources, writeSchemaPin, type PinnedSource } from "./sources.js";
 import { inputKey, stampHolds, writeStamp } from "./stamp.js";
 
 /** Parsed command line of `npm run codegen`. */
@@ -18,11 +19,13 @@ export interface Options {
 
 const USAGE = `usage: npm run codegen -- [--check] [--accept-new-schema] [--revision REV]… [--schema PATH|URL]
   --check               generate in memory; exit 1 naming every file that differs from generated/
-  --accept-new-schema   adopt a schema whose sha256 differs from schema/sources.json (rewrites the pin)
+  --accept-new-schema   adopt the schema read (from --schema, or MCP_SCHEMA_DIR) even if its sha256 differs from
+                        schema/sources.json: records where it came from and its sha256 there, then generates
   --no-stamp            with --check, regenerate even if an identical earlier run was recorded
   --revision REV        only this revision (repeatable); default: every revision in schema/sources.json
   --schema PATH|URL     read the schema from here (needs exactly one revision; default: the default revision)
-  MCP_SCHEMA_DIR        read <dir>/<rev>/schema.json instead of the pinned paths`;
+  MCP_SCHEMA_DIR        a folder with <rev>/schema.json, tried first; then the cache, then the pinned source
+  MCP_SCHEMA_CACHE_DIR  the cache of checked copies (default: mcp-roundtrip/schema in the user cache directory)`;
 
 /**
  * Parses argv.
@@ -62,29 +65,22 @@ export interface GeneratedFile {
 /**
  * Generates every file of one revision in memory.
  *
- * @throws Error when the schema's sha256 differs from its pin (unless accepted).
+ * @throws Error when the schema's sha256 differs from its pin (unless accepted), or no copy of it can be found.
  */
 export async function generateRevision(
   root: string,
   revision: string,
   options: Options,
   skipWhen?: (schemaSha256: string) => boolean,
-): Promise<{ files: GeneratedFile[]; schemaSha256: string; skipped: boolean; newPin?: string }> {
+): Promise<{ files: GeneratedFile[]; schemaSha256: string; skipped: boolean; newPin?: PinnedSource }> {
   const sources = readSources(root);
   const pinned = sources.revisions[revision];
   if (!pinned) throw new Error(`no revision ${revision} in schema/sources.json (known: ${Object.keys(sources.revisions).join(", ")})`);
-  const location = schemaLocation(root, revision, pinned, options.schema);
-  const loaded = await loadSchema(revision, location);
-  let newPin: string | undefined;
-  if (loaded.sha256 !== pinned.sha256) {
-    if (!options.acceptNewSchema || options.check) {
-      throw new Error(
-        `the ${revision} schema at ${location} has sha256 ${loaded.sha256}, but schema/sources.json pins ${pinned.sha256}. ` +
-          "If this is a spec release you mean to adopt, run `npm run codegen -- --accept-new-schema`, review the overlay and commit.",
-      );
-    }
-    newPin = loaded.sha256;
-  }
+  const { loaded, adopted } = await loadRevisionSchema(root, revision, pinned, {
+    override: options.schema,
+    accept: options.acceptNewSchema && !options.check,
+  });
+  const newPin = adopted;
   if (skipWhen?.(loaded.sha256)) return { files: [], schemaSha256: loaded.sha256, skipped: true };
   // The emitters pull in json-schema-to-typescript, ts-morph and AJV (seconds
   // to load): only when there is something to generate.
@@ -171,8 +167,14 @@ export async function main(root: string, argv: string[]): Promise<number> {
       for (const path of strays) console.warn(`  ${path}: not generated any more; delete it`);
       writeStamp(root, revision, key, files);
       if (newPin) {
-        updatePin(root, revision, newPin);
-        console.log(`  schema/sources.json: ${revision} pinned to sha256 ${newPin}`);
+        writeSchemaPin(root, revision, newPin);
+        console.log(`  schema/sources.json: ${revision} pinned to ${newPin.source} (sha256 ${newPin.sha256})`);
+        if (!isUrl(newPin.source)) {
+          console.warn(
+            `  note: ${newPin.source} is a local path; clones on other machines find this schema only through MCP_SCHEMA_DIR. ` +
+              "Prefer the published URL at the release commit: npm run codegen -- --revision REV --schema URL --accept-new-schema",
+          );
+        }
       }
     }
   } catch (error) {

@@ -1,89 +1,165 @@
-import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
-import { isAbsolute, join, resolve } from "node:path";
-import { isObject, type SchemaDocument } from "./json.js";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { isObject } from "./json.js";
+
+/**
+ * schema/sources.json: for each protocol revision, where upstream publishes
+ * its schema.json and example messages, and the sha256 of the exact bytes this
+ * repository generates from and tests against. The files themselves are never
+ * committed; `codegen/resolve.ts` finds them (MCP_SCHEMA_DIR, the cache, or a
+ * checked download from `source`).
+ *
+ * @module
+ */
+
+/** One pinned file: where it is published and the sha256 of its bytes. */
+export interface PinnedSource {
+  /** An http(s) URL, or a file path (relative paths are taken from the repository root). */
+  source: string;
+  /** Lowercase hex sha256 of the file's bytes. */
+  sha256: string;
+}
+
+/** A revision's example messages: one base address and each file's sha256. */
+export interface PinnedExamples {
+  /** Base URL or folder ending in `/`; a file's address is `source + name`. */
+  source: string;
+  /** `"<Definition>/<example>.json"` → sha256. */
+  files: Record<string, string>;
+}
 
 /** One pinned revision in schema/sources.json. */
 export interface PinnedRevision {
-  schema: string;
-  sha256: string;
+  schema: PinnedSource;
+  examples?: PinnedExamples;
 }
 
 /** The parsed schema/sources.json. */
 export interface SourcesFile {
+  $comment?: string | string[];
   defaultRevision: string;
   revisions: Record<string, PinnedRevision>;
 }
 
-/** A loaded schema, with where it came from and its digest. */
-export interface LoadedSchema {
-  revision: string;
-  location: string;
+/**
+ * One file to resolve, in the shape the resolver takes: its place in an
+ * MCP_SCHEMA_DIR-style folder, its absolute source and its sha256.
+ */
+export interface PinnedFile {
+  /** Path inside MCP_SCHEMA_DIR, `/`-separated: `<rev>/schema.json` or `<rev>/examples/<Definition>/<name>.json`. */
+  name: string;
+  /** An http(s) URL or an absolute file path. */
+  source: string;
   sha256: string;
-  document: SchemaDocument;
 }
 
-/** Reads schema/sources.json under `root`. */
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+const SOURCES_PATH = join("schema", "sources.json");
+
+/** True for an http:// or https:// address. */
+export const isUrl = (location: string): boolean => /^https?:\/\//i.test(location);
+
+/**
+ * Reads and checks schema/sources.json under `root`.
+ *
+ * @throws Error naming the file and the member that does not have the expected shape.
+ */
 export function readSources(root: string): SourcesFile {
-  const path = join(root, "schema", "sources.json");
+  const path = join(root, SOURCES_PATH);
   const parsed: unknown = JSON.parse(readFileSync(path, "utf8"));
+  const shape = "expected { defaultRevision, revisions: { <rev>: { schema: { source, sha256 }, examples?: { source, files } } } }";
   if (!isObject(parsed) || typeof parsed.defaultRevision !== "string" || !isObject(parsed.revisions)) {
-    throw new Error(`${path}: expected { defaultRevision, revisions: { <rev>: { schema, sha256 } } }`);
+    throw new Error(`${path}: ${shape}`);
+  }
+  for (const [revision, entry] of Object.entries(parsed.revisions)) {
+    const where = `${path}: revisions["${revision}"]`;
+    if (!isObject(entry) || !isPinnedSource(entry.schema)) {
+      throw new Error(`${where}.schema: expected { source: URL or path, sha256: 64 lowercase hex digits }; ${shape}`);
+    }
+    const examples = entry.examples;
+    if (examples !== undefined) {
+      if (!isObject(examples) || typeof examples.source !== "string" || !examples.source.endsWith("/") || !isObject(examples.files)) {
+        throw new Error(`${where}.examples: expected { source: a base URL or folder ending in "/", files: { name: sha256 } }`);
+      }
+      for (const [name, sha256] of Object.entries(examples.files)) {
+        if (typeof sha256 !== "string" || !SHA256_HEX.test(sha256) || !isSafeName(name)) {
+          throw new Error(`${where}.examples.files["${name}"]: expected a relative name without ".." mapped to 64 lowercase hex digits`);
+        }
+      }
+    }
+  }
+  if (!parsed.revisions[parsed.defaultRevision]) {
+    throw new Error(`${path}: defaultRevision ${parsed.defaultRevision} is not one of the revisions`);
   }
   return parsed as unknown as SourcesFile;
 }
 
-/** Rewrites the pinned sha256 of one revision, keeping the rest of the file as it was. */
-export function updatePin(root: string, revision: string, sha256: string): void {
-  const path = join(root, "schema", "sources.json");
+function isPinnedSource(value: unknown): value is PinnedSource {
+  return isObject(value) && typeof value.source === "string" && value.source !== "" && typeof value.sha256 === "string" && SHA256_HEX.test(value.sha256);
+}
+
+/** A name that stays inside its folder wherever it is joined: no absolute path, no `..`, no backslash. */
+function isSafeName(name: string): boolean {
+  return name !== "" && !name.startsWith("/") && !name.includes("\\") && name.split("/").every((part) => part !== "" && part !== "." && part !== "..");
+}
+
+/** A source as the resolver takes it: URLs as they are, paths made absolute from the repository root. */
+export function absoluteSource(root: string, source: string): string {
+  return isUrl(source) ? source : resolve(root, source);
+}
+
+/** The pinned schema.json of one revision, ready for the resolver. */
+export function pinnedSchemaFile(root: string, revision: string, pinned: PinnedRevision): PinnedFile {
+  return { name: `${revision}/schema.json`, source: absoluteSource(root, pinned.schema.source), sha256: pinned.schema.sha256 };
+}
+
+/** The pinned example messages of one revision (none when it pins none), sorted by name. */
+export function pinnedExampleFiles(root: string, revision: string, pinned: PinnedRevision): PinnedFile[] {
+  const examples = pinned.examples;
+  if (!examples) return [];
+  const base = absoluteSource(root, examples.source);
+  return Object.keys(examples.files)
+    .sort()
+    .map((name) => ({
+      name: `${revision}/examples/${name}`,
+      source: isUrl(base) ? new URL(name, base).href : join(base, ...name.split("/")),
+      sha256: examples.files[name]!,
+    }));
+}
+
+/** Every file pinned for `revisions` (default: all): each schema.json, then its examples. */
+export function allPinnedFiles(root: string, sources: SourcesFile, revisions = Object.keys(sources.revisions)): PinnedFile[] {
+  return revisions.flatMap((revision) => {
+    const pinned = sources.revisions[revision];
+    if (!pinned) throw new Error(`no revision ${revision} in schema/sources.json (known: ${Object.keys(sources.revisions).join(", ")})`);
+    return [pinnedSchemaFile(root, revision, pinned), ...pinnedExampleFiles(root, revision, pinned)];
+  });
+}
+
+/**
+ * How a schema's location is written into sources.json: a URL as it is; a
+ * path inside the repository relative to its root (so the pin holds in every
+ * clone); any other path absolute.
+ */
+export function recordedSource(root: string, location: string): string {
+  if (isUrl(location)) return location;
+  const absolute = resolve(location);
+  const inside = relative(resolve(root), absolute);
+  if (inside !== "" && !inside.startsWith("..") && !isAbsolute(inside)) return inside.split(sep).join("/");
+  return absolute;
+}
+
+/**
+ * Pins one revision's schema to a new source and sha256, keeping the rest of
+ * the file (comment, other revisions, examples) as it was.
+ *
+ * @throws Error when the revision is not in the file.
+ */
+export function writeSchemaPin(root: string, revision: string, pin: PinnedSource): void {
+  const path = join(root, SOURCES_PATH);
   const parsed = JSON.parse(readFileSync(path, "utf8")) as SourcesFile;
   const entry = parsed.revisions[revision];
   if (!entry) throw new Error(`${path}: no revision ${revision}`);
-  entry.sha256 = sha256;
+  entry.schema = { source: pin.source, sha256: pin.sha256 };
   writeFileSync(path, `${JSON.stringify(parsed, null, 2)}\n`);
-}
-
-/**
- * Where to read a revision's schema from: `--schema` wins, then
- * `MCP_SCHEMA_DIR/<rev>/schema.json`, then the path pinned in sources.json.
- */
-export function schemaLocation(root: string, revision: string, pinned: PinnedRevision, override?: string): string {
-  if (override) return /^https?:\/\//.test(override) ? override : resolve(override);
-  const dir = process.env.MCP_SCHEMA_DIR;
-  if (dir) return resolve(dir, revision, "schema.json");
-  return isAbsolute(pinned.schema) ? pinned.schema : resolve(root, pinned.schema);
-}
-
-/**
- * Loads a schema.json from a file path or an http(s) URL and checks its shape.
- *
- * @throws Error saying where the read failed, and what the file should contain.
- */
-export async function loadSchema(revision: string, location: string): Promise<LoadedSchema> {
-  let text: string;
-  try {
-    if (/^https?:\/\//.test(location)) {
-      const response = await fetch(location);
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      text = await response.text();
-    } else {
-      text = readFileSync(location, "utf8");
-    }
-  } catch (error) {
-    throw new Error(
-      `cannot read the ${revision} schema from ${location}: ${(error as Error).message}. ` +
-        "Point --schema or MCP_SCHEMA_DIR at a checkout of the MCP schema.",
-    );
-  }
-  const sha256 = createHash("sha256").update(text).digest("hex");
-  let document: unknown;
-  try {
-    document = JSON.parse(text);
-  } catch (error) {
-    throw new Error(`${location} is not JSON: ${(error as Error).message}`);
-  }
-  if (!isObject(document) || !isObject(document.$defs)) {
-    throw new Error(`${location} has no "$defs": expected an MCP schema.json (JSON Schema 2020-12)`);
-  }
-  return { revision, location, sha256, document: document as unknown as SchemaDocument };
 }

@@ -1,7 +1,7 @@
 /**
  * The "everything" client: what the MCP conformance suite's client
- * scenarios (2026-07-28) expect a client to do, written with the public API
- * of mcp-roundtrip only.
+ * scenarios (2026-07-28 and 2025-11-25) expect a client to do, written with
+ * the public API of mcp-roundtrip only.
  *
  *   node dist/examples/everything-client/main.js <server-url>
  *
@@ -20,9 +20,11 @@ const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? "";
 const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}") as Json;
 const log = (...parts: unknown[]) => console.error(`[everything-client:${scenario}]`, ...parts);
 
-// The runner names the protocol version to speak; the lifecycle follows from it.
+// The runner names the protocol version to speak, and the lifecycle follows from it: pinning the
+// version gives the 2025 initialize handshake for a dated 2025 revision, per-request _meta for 2026-07-28.
+const PINNABLE = ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"] as const;
 const requestedVersion = process.env.MCP_CONFORMANCE_PROTOCOL_VERSION;
-const mode: ClientOptions["mode"] = requestedVersion === "2026-07-28" ? "2026-07-28" : "auto";
+const mode: ClientOptions["mode"] = PINNABLE.find((version) => version === requestedVersion) ?? "auto";
 
 const options: ClientOptions = {
   clientInfo: { name: "mcp-roundtrip-everything-client", version: "1.0.0" },
@@ -90,6 +92,20 @@ async function run(target: string): Promise<void> {
       case "http-invalid-tool-headers": {
         // Tools with invalid x-mcp-header annotations never reach this list.
         for (const tool of await client.listAllTools()) await client.callTool(tool.name, argumentsFor(tool as Tool));
+        break;
+      }
+      case "elicitation-sep1034-client-defaults": {
+        // The server asks (2025: over the call's response stream) with defaults for every field; onElicit applies them.
+        await client.listAllTools();
+        const result = await client.callTool("test_client_elicitation_defaults", {});
+        log("elicitation defaults →", JSON.stringify(result.content));
+        break;
+      }
+      case "sse-retry": {
+        // The server closes the call's response stream early; the transport resumes it with GET and Last-Event-ID.
+        await client.listAllTools();
+        const result = await client.callTool("test_reconnection", {});
+        log("test_reconnection →", JSON.stringify(result.content));
         break;
       }
       case "json-schema-2020-12-preservation": {

@@ -5,6 +5,7 @@ import type { Connection, ProtocolEra } from "./connection.js";
 import { type LoopSettings, runToCompletion } from "./loop.js";
 import { DEFAULT_CLIENT_INFO, deriveCapabilities } from "./meta.js";
 import { type ServerDescription, isKnownMode, negotiate } from "./negotiate.js";
+import type { NegotiatedOutcome } from "./outcomes.js";
 import { PendingRequest, type PendingRequestJSON } from "./pending.js";
 import type {
   CallToolResult,
@@ -25,7 +26,7 @@ import type {
   Tool,
 } from "./protocol.js";
 import { ClientSession, type RequestOptions } from "./session.js";
-import { type ConnectTarget, openTransport } from "./targets.js";
+import { type ConnectTarget, negotiationKey, openTransport } from "./targets.js";
 
 /** Options of {@link Client.connect}. */
 export interface ClientOptions extends InputCallbacks {
@@ -40,10 +41,27 @@ export interface ClientOptions extends InputCallbacks {
   inputRequiredMaxRounds?: number;
   /** Delays between rounds that carry only `requestState`. Default 50 ms doubling to 250 ms. */
   stateOnlyBackoff?: Partial<BackoffPolicy>;
-  /** `"auto"` (default) probes and falls back to the 2025 handshake; or a version to pin. */
+  /**
+   * `"auto"` (default) probes with `server/discover` and falls back to the
+   * 2025 `initialize` handshake for a server that does not speak
+   * 2026-07-28; or a version to pin, with no probe and no fallback.
+   */
   mode?: "auto" | "2026-07-28" | "2025-11-25" | "2025-06-18" | "2025-03-26";
-  /** How long the `server/discover` probe may go unanswered before the server is taken as handshake-era. Default 10 s. */
+  /**
+   * How long the `server/discover` probe may go unanswered before the server
+   * is taken as handshake-era; also bounds the `initialize` of a session
+   * started afresh after an HTTP server lost the old one. Default 10 s.
+   */
   probeTimeoutMs?: number;
+  /**
+   * What an earlier connection to the same server settled on
+   * (`client.negotiated`, stored by the application), so `mode: "auto"` can
+   * skip the probe for a handshake-era server. If the server no longer
+   * answers that way, the client probes again. Ignored with a pinned `mode`.
+   * Without it, outcomes are remembered per server URL or command line for
+   * the life of the process.
+   */
+  negotiated?: NegotiatedOutcome;
   /** Receives notifications (progress, log messages) the server sends while answering. */
   onNotification?: (notification: JsonRpcNotification) => void;
   /** Aborts the connection attempt. */
@@ -97,6 +115,7 @@ export class Client {
    * @param options callbacks, identity, loop limits, version mode.
    * @throws TypeError / RangeError for a bad target or option.
    * @throws ProtocolVersionUnsupported when the server shares no version with the client.
+   * @throws HttpTransportError when an HTTP server refuses the client (401/403: never taken for an older server) or fails.
    */
   static async connect(target: ConnectTarget, options: ClientOptions = {}): Promise<Client> {
     const maxRounds = options.inputRequiredMaxRounds ?? 10;
@@ -118,6 +137,13 @@ export class Client {
         throw new TypeError(`${name} must be a function, got ${typeof options[name]}.`);
       }
     }
+    const prior = options.negotiated;
+    if (prior !== undefined && (typeof prior !== "object" || prior === null || typeof prior.protocolVersion !== "string")) {
+      throw new TypeError(`negotiated must be what client.negotiated returned, e.g. { protocolVersion: "2025-11-25" }; got ${JSON.stringify(prior)}.`);
+    }
+    if (prior !== undefined && !isKnownMode(prior.protocolVersion)) {
+      throw new RangeError(`negotiated.protocolVersion ${JSON.stringify(prior.protocolVersion)} is no version this client speaks.`);
+    }
     const backoff = checkBackoff(options.stateOnlyBackoff);
     const callbacks: InputCallbacks = { onElicit: options.onElicit, onSample: options.onSample, onListRoots: options.onListRoots };
     const transport = await openTransport(target);
@@ -129,8 +155,11 @@ export class Client {
         clientInfo: options.clientInfo === undefined ? DEFAULT_CLIENT_INFO : options.clientInfo,
         callbacks,
         probeTimeoutMs,
+        renewTimeoutMs: probeTimeoutMs,
         signal: options.signal,
         onNotification: options.onNotification,
+        cacheKey: mode === "auto" ? negotiationKey(target, transport) : undefined,
+        prior,
       });
       return new Client(connection, server, { callbacks, maxRounds, backoff });
     } catch (error) {
@@ -142,6 +171,21 @@ export class Client {
   /** The protocol version in use: `"2026-07-28"`, or the handshake-era version agreed with an older server. */
   get protocolVersion(): string {
     return this.connection.protocolVersion;
+  }
+
+  /**
+   * What the connection settled on, as plain JSON: store it and pass it
+   * back as the `negotiated` option to skip the probe next time.
+   *
+   * @example
+   * ```ts
+   * await settings.save("mcp.negotiated", JSON.stringify(client.negotiated));
+   * // later, even in another process:
+   * const next = await Client.connect(url, { negotiated: JSON.parse(await settings.load("mcp.negotiated")) });
+   * ```
+   */
+  get negotiated(): NegotiatedOutcome {
+    return { protocolVersion: this.connection.protocolVersion };
   }
 
   /** `"modern"` (per-request `_meta`, multi-round results) or `"legacy"` (2025 handshake, back-channel). */
@@ -204,8 +248,18 @@ export class Client {
     return runToCompletion(this.session, this.loop, call.call, options?.signal, options?.meta, { result, round: call.round });
   }
 
-  /** Asks the server again what it supports (`server/discover`; modern servers only). */
+  /**
+   * Asks the server again what it supports (`server/discover`).
+   *
+   * @throws Error on a connection to a 2025-era server, which has no such method (read `serverCapabilities`).
+   */
   async discover(options?: RequestOptions): Promise<JsonObject> {
+    if (this.connection.era === "legacy") {
+      throw new Error(
+        `server/discover is a 2026-07-28 method; this server speaks ${this.protocolVersion}. ` +
+          `What it said at initialize is in client.serverCapabilities, serverInfo and instructions.`,
+      );
+    }
     return this.session.request("server/discover", {}, options);
   }
 
@@ -270,7 +324,7 @@ export class Client {
     return this.session.request("completion/complete", params, options) as unknown as Promise<CompleteResult>;
   }
 
-  /** Closes the transport. Later calls throw `ClientClosed`. */
+  /** Closes the transport (ending a 2025 HTTP session with DELETE). Later calls throw `ClientClosed`. */
   close(): Promise<void> {
     return this.connection.close();
   }

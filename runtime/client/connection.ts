@@ -1,7 +1,7 @@
 import { McpError } from "../jsonrpc/errors.js";
-import type { JsonRpcNotification, JsonRpcRequest } from "../jsonrpc/messages.js";
+import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../jsonrpc/messages.js";
 import type { ClientTransport, TransportRequestOptions } from "../transport/types.js";
-import { ClientClosed, InvalidServerResult } from "./errors.js";
+import { ClientClosed, InvalidServerResult, SessionExpired } from "./errors.js";
 import { mergeMeta } from "./meta.js";
 import type { JsonObject } from "./protocol.js";
 
@@ -17,12 +17,20 @@ export type ProtocolEra = "modern" | "legacy";
 export class Connection {
   readonly transport: ClientTransport;
   readonly era: ProtocolEra;
-  readonly protocolVersion: string;
   /** The per-request envelope (modern era); `undefined` for a legacy server, which takes none. */
   readonly envelope: Readonly<JsonObject> | undefined;
+  /**
+   * Starts a new 2025 session after the server lost the current one (a 404
+   * to its session id): set by the handshake on transports with sessions.
+   */
+  renewSession: (() => Promise<void>) | undefined;
+  #protocolVersion: string;
   private readonly onNotification: ((notification: JsonRpcNotification) => void) | undefined;
   private lastId = 0;
   private closed = false;
+  /** Counts renewed sessions, so a request sent before a renewal just retries instead of renewing again. */
+  #generation = 0;
+  #renewing: Promise<void> | undefined;
 
   constructor(init: {
     transport: ClientTransport;
@@ -35,10 +43,20 @@ export class Connection {
   }) {
     this.transport = init.transport;
     this.era = init.era;
-    this.protocolVersion = init.protocolVersion;
+    this.#protocolVersion = init.protocolVersion;
     this.envelope = init.envelope;
     this.onNotification = init.onNotification;
     this.lastId = init.lastId ?? 0;
+  }
+
+  /** The protocol version in use (for a legacy server, the one `initialize` agreed). */
+  get protocolVersion(): string {
+    return this.#protocolVersion;
+  }
+
+  /** Records the version a 2025 `initialize` agreed. */
+  agree(version: string): void {
+    this.#protocolVersion = version;
   }
 
   /** The id of the last request sent. */
@@ -49,10 +67,12 @@ export class Connection {
   /**
    * Sends one request and resolves with its `result` object. Every call gets
    * a fresh id. `params._meta` is filled from the envelope (merged with
-   * `ownMeta`).
+   * `ownMeta`). When a 2025 server lost the session, starts a new one and
+   * sends the request once more.
    *
    * @throws McpError when the server answered with a JSON-RPC error.
    * @throws InvalidServerResult when the result is not a JSON object.
+   * @throws SessionExpired when the server lost the session and the new one failed too.
    * @throws ClientClosed after `close()`.
    */
   async send(
@@ -72,13 +92,16 @@ export class Connection {
       if (signal !== undefined) options.signal = signal;
       if (this.onNotification !== undefined) options.onNotification = this.onNotification;
     }
-    const response = await this.transport.request(message, options);
-    if ("error" in response) throw McpError.fromObject(response.error);
-    const result: unknown = (response as { result?: unknown }).result;
-    if (typeof result !== "object" || result === null || Array.isArray(result)) {
-      throw new InvalidServerResult(method, "the response's result is not a JSON object.", result);
-    }
-    return result as JsonObject;
+    const response =
+      this.renewSession === undefined ? await this.transport.request(message, options) : await this.#inSession(message, options);
+    return resultOf(method, response);
+  }
+
+  /** {@link Connection.send} without session renewal: for the handshake itself. */
+  async sendDirect(method: string, params: JsonObject, signal: AbortSignal | undefined): Promise<JsonObject> {
+    if (this.closed) throw new ClientClosed();
+    const message: JsonRpcRequest = { jsonrpc: "2.0", id: ++this.lastId, method, params };
+    return resultOf(method, await this.transport.request(message, signal === undefined ? undefined : { signal }));
   }
 
   /** Sends a notification (no id, no answer). */
@@ -93,4 +116,70 @@ export class Connection {
     this.closed = true;
     await this.transport.close();
   }
+
+  /**
+   * A request in a 2025 HTTP session: "When a client receives HTTP 404 in
+   * response to a request containing an MCP-Session-Id, it MUST start a new
+   * session" (2025-11-25 transports, "Session Management" 4). Once per
+   * request, so a server that keeps losing sessions gets a clear error, not a loop.
+   */
+  async #inSession(message: JsonRpcRequest, options: TransportRequestOptions | undefined): Promise<JsonRpcResponse> {
+    const generation = this.#generation;
+    try {
+      return await this.transport.request(message, options);
+    } catch (error) {
+      if (!isSessionLost(error)) throw error;
+      try {
+        await this.#renew(generation);
+      } catch (failure) {
+        options?.signal?.throwIfAborted();
+        if (failure instanceof ClientClosed) throw failure;
+        throw new SessionExpired(
+          `The server lost this client's session (HTTP 404 to its Mcp-Session-Id), and starting a new one failed: ` +
+            `${failure instanceof Error ? failure.message : String(failure)} Connect again with Client.connect once the server is reachable.`,
+          { cause: failure },
+        );
+      }
+      try {
+        return await this.transport.request({ ...message, id: ++this.lastId }, options);
+      } catch (again) {
+        if (!isSessionLost(again)) throw again;
+        throw new SessionExpired(
+          `The server lost this client's session (HTTP 404 to its Mcp-Session-Id); a new session was started, and the server ` +
+            `lost that one at once too. It may be restarting, or run several instances behind a load balancer that does not ` +
+            `keep a session on one instance. Connect again with Client.connect once the server is stable.`,
+          { cause: again },
+        );
+      }
+    }
+  }
+
+  /** One renewal at a time; a request that went out before the last renewal only needs to be resent. */
+  #renew(seen: number): Promise<void> {
+    if (seen !== this.#generation) return Promise.resolve();
+    if (this.closed) return Promise.reject(new ClientClosed());
+    this.#renewing ??= this.renewSession!()
+      .then(() => {
+        this.#generation++;
+      })
+      .finally(() => {
+        this.#renewing = undefined;
+      });
+    return this.#renewing;
+  }
+}
+
+/** The `result` object of a response, or the error it carries. */
+function resultOf(method: string, response: JsonRpcResponse): JsonObject {
+  if ("error" in response) throw McpError.fromObject(response.error);
+  const result: unknown = (response as { result?: unknown }).result;
+  if (typeof result !== "object" || result === null || Array.isArray(result)) {
+    throw new InvalidServerResult(method, "the response's result is not a JSON object.", result);
+  }
+  return result as JsonObject;
+}
+
+/** The transport's verdict that the server ended the session (by shape, so no HTTP module is needed here). */
+function isSessionLost(error: unknown): boolean {
+  return (error as { sessionLost?: unknown } | null)?.sessionLost === true;
 }

@@ -112,3 +112,18 @@ export class ClientClosed extends Error {
     super("This client is closed. Connect a new one with Client.connect(target, options).");
   }
 }
+
+/**
+ * A 2025-era HTTP server no longer knows this client's session (it answered
+ * 404 to the `Mcp-Session-Id`), and the new session the client started in
+ * its place failed too: the server lost it at once, or refused the new
+ * `initialize`. The first loss is handled transparently; this error means
+ * the server cannot keep a session right now.
+ */
+export class SessionExpired extends Error {
+  override readonly name = "SessionExpired" as const;
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}

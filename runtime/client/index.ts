@@ -22,7 +22,9 @@ export {
   InputRequiredRoundsExceeded,
   InvalidServerResult,
   ProtocolVersionUnsupported,
+  SessionExpired,
 } from "./errors.js";
+export type { NegotiatedOutcome } from "./outcomes.js";
 export type { BackoffPolicy } from "./backoff.js";
 export type { ProtocolEra } from "./connection.js";
 export type { CommandTarget, ConnectTarget } from "./targets.js";

@@ -1,63 +1,96 @@
-import { McpError } from "../jsonrpc/errors.js";
-import type { JsonRpcRequest, JsonRpcResponse } from "../jsonrpc/messages.js";
-import type { ClientTransport } from "../transport/types.js";
-import { type InputCallbacks, type InputRequestContext, callbackFor } from "./callbacks.js";
+import { JsonRpcErrorCode as ErrorCode, McpError } from "../jsonrpc/errors.js";
 import { Connection } from "./connection.js";
 import { ProtocolVersionUnsupported } from "./errors.js";
+import type { HandshakeInput, ServerDescription } from "./handshake.js";
 import { buildEnvelope } from "./meta.js";
-import {
-  type ClientCapabilities,
-  type Implementation,
-  type JsonObject,
-  LEGACY_PROTOCOL_VERSIONS,
-  MODERN_PROTOCOL_VERSION,
-  MetaKey,
-  type ServerCapabilities,
-} from "./protocol.js";
+import { type NegotiatedOutcome, forget, recall, remember } from "./outcomes.js";
+import { type JsonObject, LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSION, MetaKey, SPOKEN, isLegacyVersion } from "./protocol.js";
 
-/** What the server said about itself while the version was agreed. */
-export interface ServerDescription {
-  serverInfo: Implementation | undefined;
-  capabilities: ServerCapabilities;
-  instructions: string | undefined;
-  /** Versions the server listed (`server/discover`), or the one `initialize` agreed. */
-  supportedVersions: readonly string[];
-}
+export type { ServerDescription } from "./handshake.js";
 
 /** Inputs of the negotiation. */
-export interface NegotiationInput {
-  transport: ClientTransport;
+export interface NegotiationInput extends HandshakeInput {
   /** `"auto"`, or one version to use without fallback. */
   mode: string;
-  capabilities: ClientCapabilities;
-  clientInfo: Implementation | false;
-  callbacks: InputCallbacks;
   probeTimeoutMs: number;
-  signal: AbortSignal | undefined;
-  onNotification: ConstructorParameters<typeof Connection>[0]["onNotification"];
+  /** Where `mode: "auto"` remembers the outcome (the server's URL or command line), if anywhere. */
+  cacheKey: string | undefined;
+  /** An outcome the application stored from an earlier connection. */
+  prior: NegotiatedOutcome | undefined;
 }
 
-const LEGACY: ReadonlySet<string> = new Set(LEGACY_PROTOCOL_VERSIONS);
+/** A negotiated connection. */
+export interface Negotiated {
+  connection: Connection;
+  server: ServerDescription;
+}
 
 /** True for `"auto"` and every version this client can speak. */
 export function isKnownMode(mode: unknown): mode is string {
-  return mode === "auto" || mode === MODERN_PROTOCOL_VERSION || (typeof mode === "string" && LEGACY.has(mode));
+  return mode === "auto" || mode === MODERN_PROTOCOL_VERSION || isLegacyVersion(mode);
 }
+
+/** The 2025 handshake, loaded on first fallback: a client that only meets modern servers never pays for it. */
+async function initializeLegacy(input: HandshakeInput, version: string, lastId: number): Promise<Negotiated> {
+  const handshake = await import("./handshake.js");
+  return handshake.initializeLegacy(input, version, lastId);
+}
+
+/** Modern errors that mean "a modern server, and something else is wrong": surfaced, never a fallback. */
+const MODERN_ERRORS: ReadonlySet<number> = new Set([ErrorCode.HeaderMismatch, ErrorCode.MissingRequiredClientCapability]);
 
 /**
  * Agrees on a protocol version (2026-07-28 versioning, stdio and
- * streamable-http "Backward Compatibility"): probe with `server/discover`
- * under the modern version; a `DiscoverResult` or a recognised modern error
- * means a modern server; any other JSON-RPC error, an HTTP 4xx without one,
- * or silence means a handshake-era server, which gets `initialize`. A pinned
- * `mode` skips the fallback.
+ * streamable-http "Backward Compatibility"). `"auto"`: probe with
+ * `server/discover` under the modern version. A `DiscoverResult` listing
+ * 2026-07-28 means a modern server; one listing only older versions, or
+ * none, gets `initialize`; `-32022` with `data.supported` picks the best
+ * shared version; another recognised modern error is surfaced. Any other
+ * JSON-RPC error, an HTTP 4xx other than 401/403, silence, or a stdio child
+ * that exits (it is respawned) means a handshake-era server, which gets
+ * `initialize`. The outcome is remembered per server; a remembered
+ * handshake-era outcome skips the probe, and is re-probed if it fails. A
+ * pinned `mode` skips both the fallback and the memory.
  *
  * @throws ProtocolVersionUnsupported when no version is shared.
  */
-export async function negotiate(input: NegotiationInput): Promise<{ connection: Connection; server: ServerDescription }> {
+export async function negotiate(input: NegotiationInput): Promise<Negotiated> {
   input.signal?.throwIfAborted();
-  if (input.mode !== "auto" && LEGACY.has(input.mode)) return initializeLegacy(input, input.mode, 0);
+  if (input.mode !== "auto") {
+    return isLegacyVersion(input.mode) ? pinnedLegacy(input, input.mode) : probe(input, true);
+  }
+  const prior = input.prior ?? recall(input.cacheKey);
+  if (prior !== undefined && isLegacyVersion(prior.protocolVersion)) {
+    try {
+      return settle(input, await initializeLegacy(input, prior.protocolVersion, 0));
+    } catch (error) {
+      input.signal?.throwIfAborted();
+      if (!assumptionFailed(error)) throw error;
+      // The server changed (upgraded, or another one now answers there): learn it afresh.
+      forget(input.cacheKey);
+      input.transport.resetSession?.();
+      await input.transport.reopen?.();
+    }
+  }
+  return settle(input, await probe(input, false));
+}
 
+/** Remembers what `"auto"` settled on. */
+function settle(input: NegotiationInput, negotiated: Negotiated): Negotiated {
+  remember(input.cacheKey, { protocolVersion: negotiated.connection.protocolVersion });
+  return negotiated;
+}
+
+async function pinnedLegacy(input: NegotiationInput, version: string): Promise<Negotiated> {
+  try {
+    return await initializeLegacy(input, version, 0);
+  } catch (error) {
+    input.signal?.throwIfAborted();
+    throw unsupported(error, version);
+  }
+}
+
+async function probe(input: NegotiationInput, pinned: boolean): Promise<Negotiated> {
   const modern = new Connection({
     transport: input.transport,
     era: "modern",
@@ -65,46 +98,29 @@ export async function negotiate(input: NegotiationInput): Promise<{ connection: 
     envelope: buildEnvelope(MODERN_PROTOCOL_VERSION, input.capabilities, input.clientInfo),
     onNotification: input.onNotification,
   });
-  const pinned = input.mode !== "auto";
-  const probe = withTimeout(input.signal, pinned ? undefined : input.probeTimeoutMs);
+  const timer = withTimeout(input.signal, pinned ? undefined : input.probeTimeoutMs);
   let discovered: JsonObject;
   try {
-    discovered = await discoverOnce(modern, probe.signal);
+    discovered = await discoverOnce(modern, timer.signal);
   } catch (error) {
     input.signal?.throwIfAborted();
-    const timedOut = probe.timedOut();
-    if (pinned) throw probeFailed(error, MODERN_PROTOCOL_VERSION);
-    if (error instanceof McpError && error.code === -32022) {
-      const supported = supportedFrom(error.data);
-      const legacy = supported.find((version) => LEGACY.has(version));
-      if (legacy !== undefined) return initializeLegacy(input, legacy, modern.lastIssuedId);
-      throw new ProtocolVersionUnsupported(
-        `The server supports protocol versions ${supported.join(", ") || "(none listed)"}; this client speaks ` +
-          `${[MODERN_PROTOCOL_VERSION, ...LEGACY_PROTOCOL_VERSIONS].join(", ")}. Upgrade the side that is behind.`,
-        supported,
-        { cause: error },
-      );
-    }
-    // A code in the spec's reserved range is a modern server saying something else is wrong: surface it.
-    if (error instanceof McpError && error.code <= -32020 && error.code >= -32099) throw error;
-    if (error instanceof McpError || timedOut || isLegacyHttpRejection(error)) {
-      return initializeLegacy(input, LEGACY_PROTOCOL_VERSIONS[0], modern.lastIssuedId);
-    }
-    throw error;
+    if (pinned) throw unsupported(error, MODERN_PROTOCOL_VERSION);
+    return fallBack(input, error, timer.timedOut(), modern.lastIssuedId);
   } finally {
-    probe.dispose();
+    timer.dispose();
   }
 
-  const supportedVersions = Array.isArray(discovered.supportedVersions)
+  const listed = Array.isArray(discovered.supportedVersions)
     ? (discovered.supportedVersions as unknown[]).filter((v): v is string => typeof v === "string")
     : [];
-  if (!supportedVersions.includes(MODERN_PROTOCOL_VERSION)) {
-    const legacy = supportedVersions.find((version) => LEGACY.has(version));
-    if (!pinned && legacy !== undefined) return initializeLegacy(input, legacy, modern.lastIssuedId);
+  if (!listed.includes(MODERN_PROTOCOL_VERSION)) {
+    const legacy = bestLegacy(listed);
+    // A result without versions is no DiscoverResult: a handshake-era server answered an unknown method loosely.
+    if (!pinned && (legacy !== undefined || listed.length === 0)) return initializeLegacy(input, legacy ?? LEGACY_PROTOCOL_VERSIONS[0], modern.lastIssuedId);
     throw new ProtocolVersionUnsupported(
-      `The server's server/discover lists ${supportedVersions.join(", ") || "no versions"}, not ${MODERN_PROTOCOL_VERSION}.` +
-        (pinned ? ` Use mode: "auto" to fall back to an older version.` : ``),
-      supportedVersions,
+      `The server's server/discover lists ${listed.join(", ") || "no versions"}, not ${MODERN_PROTOCOL_VERSION}.` +
+        (pinned ? ` Use mode: "auto" to fall back to an older version.` : ` This client speaks ${SPOKEN}.`),
+      listed,
     );
   }
   const meta = discovered._meta as JsonObject | undefined;
@@ -114,9 +130,35 @@ export async function negotiate(input: NegotiationInput): Promise<{ connection: 
       serverInfo: asImplementation(meta?.[MetaKey.serverInfo]),
       capabilities: isObject(discovered.capabilities) ? discovered.capabilities : {},
       instructions: typeof discovered.instructions === "string" ? discovered.instructions : undefined,
-      supportedVersions,
+      supportedVersions: listed,
     },
   };
+}
+
+/** What a failed probe means: a version to retry with, a handshake-era server, or an error to surface. */
+async function fallBack(input: NegotiationInput, error: unknown, timedOut: boolean, lastId: number): Promise<Negotiated> {
+  if (error instanceof McpError && error.code === ErrorCode.UnsupportedProtocolVersion) {
+    const supported = supportedFrom(error.data);
+    const legacy = bestLegacy(supported);
+    if (legacy !== undefined) return initializeLegacy(input, legacy, lastId);
+    throw new ProtocolVersionUnsupported(
+      `The server supports protocol versions ${supported.join(", ") || "(none listed)"}; this client speaks ${SPOKEN}. ` +
+        `Upgrade the side that is behind.`,
+      supported,
+      { cause: error },
+    );
+  }
+  if (error instanceof McpError && MODERN_ERRORS.has(error.code)) throw error;
+  if (error instanceof McpError || timedOut || isLegacyHttpRejection(error)) {
+    // A stdio child killed by the probe (or gone quiet) is started again for the handshake.
+    await input.transport.reopen?.();
+    return initializeLegacy(input, LEGACY_PROTOCOL_VERSIONS[0], lastId);
+  }
+  if (input.transport.reopen !== undefined && (await input.transport.reopen())) {
+    // The probe made a stdio server exit: that is a handshake-era server too.
+    return initializeLegacy(input, LEGACY_PROTOCOL_VERSIONS[0], lastId);
+  }
+  throw error;
 }
 
 /**
@@ -129,90 +171,15 @@ async function discoverOnce(connection: Connection, signal: AbortSignal | undefi
   try {
     return await connection.send("server/discover", {}, signal);
   } catch (error) {
-    if (!(error instanceof McpError && error.code === -32022)) throw error;
+    if (!(error instanceof McpError && error.code === ErrorCode.UnsupportedProtocolVersion)) throw error;
     if (!supportedFrom(error.data).includes(MODERN_PROTOCOL_VERSION)) throw error;
     return connection.send("server/discover", {}, signal);
   }
 }
 
-async function initializeLegacy(
-  input: NegotiationInput,
-  version: string,
-  lastId: number,
-): Promise<{ connection: Connection; server: ServerDescription }> {
-  installBackChannel(input.transport, input.callbacks);
-  const handshake = new Connection({
-    transport: input.transport,
-    era: "legacy",
-    protocolVersion: version,
-    envelope: undefined,
-    onNotification: input.onNotification,
-    lastId,
-  });
-  const params: JsonObject = { protocolVersion: version, capabilities: input.capabilities };
-  params.clientInfo = input.clientInfo === false ? { name: "mcp-roundtrip", version: "0.0.0" } : input.clientInfo;
-  let result: JsonObject;
-  try {
-    result = await handshake.send("initialize", params, input.signal);
-  } catch (error) {
-    input.signal?.throwIfAborted();
-    throw probeFailed(error, version);
-  }
-  const agreed = result.protocolVersion;
-  if (typeof agreed !== "string" || !LEGACY.has(agreed)) {
-    throw new ProtocolVersionUnsupported(
-      `The server answered initialize with protocol version ${JSON.stringify(agreed)}, which this client does not speak ` +
-        `(it speaks ${[MODERN_PROTOCOL_VERSION, ...LEGACY_PROTOCOL_VERSIONS].join(", ")}).`,
-      typeof agreed === "string" ? [agreed] : [],
-    );
-  }
-  const connection = new Connection({
-    transport: input.transport,
-    era: "legacy",
-    protocolVersion: agreed,
-    envelope: undefined,
-    onNotification: input.onNotification,
-    lastId: handshake.lastIssuedId,
-  });
-  await connection.notify("notifications/initialized");
-  return {
-    connection,
-    server: {
-      serverInfo: asImplementation(result.serverInfo),
-      capabilities: isObject(result.capabilities) ? result.capabilities : {},
-      instructions: typeof result.instructions === "string" ? result.instructions : undefined,
-      supportedVersions: [agreed],
-    },
-  };
-}
-
-/**
- * A handshake-era server asks over its back-channel; the same callbacks that
- * answer `inputRequests` answer it here, when the transport can carry it.
- */
-function installBackChannel(transport: ClientTransport, callbacks: InputCallbacks): void {
-  if (transport.setServerRequestHandler === undefined) return;
-  transport.setServerRequestHandler(async (request: JsonRpcRequest): Promise<JsonRpcResponse> => {
-    if (request.method === "ping") return { jsonrpc: "2.0", id: request.id, result: {} };
-    const answer = callbackFor(callbacks, request.method);
-    if (answer === undefined) {
-      return {
-        jsonrpc: "2.0",
-        id: request.id,
-        error: { code: -32601, message: `Method not found: this client does not handle ${request.method}` },
-      };
-    }
-    const controller = new AbortController();
-    const context: InputRequestContext = { key: undefined, method: request.method, signal: controller.signal };
-    try {
-      const result = (await answer((request.params ?? {}) as never, context)) as JsonObject;
-      return { jsonrpc: "2.0", id: request.id, result };
-    } catch (error) {
-      controller.abort(error);
-      const reason = error instanceof Error ? error.message : String(error);
-      return { jsonrpc: "2.0", id: request.id, error: { code: -32603, message: `The client's callback failed: ${reason}` } };
-    }
-  });
+/** The newest handshake-era version both sides speak. */
+function bestLegacy(supported: readonly string[]): string | undefined {
+  return LEGACY_PROTOCOL_VERSIONS.find((version) => supported.includes(version));
 }
 
 /**
@@ -226,8 +193,18 @@ function isLegacyHttpRejection(error: unknown): boolean {
   return typeof status === "number" && status >= 400 && status < 500 && status !== 401 && status !== 403;
 }
 
-function probeFailed(error: unknown, version: string): unknown {
-  if (error instanceof McpError && error.code === -32022) {
+/**
+ * True when a remembered handshake-era outcome no longer holds: the server
+ * refused `initialize` (a JSON-RPC error, an HTTP 4xx other than 401/403, or
+ * a version this client does not speak). Credentials, an unreachable server
+ * or a cancelled connect say nothing about the era.
+ */
+function assumptionFailed(error: unknown): boolean {
+  return error instanceof McpError || error instanceof ProtocolVersionUnsupported || isLegacyHttpRejection(error);
+}
+
+function unsupported(error: unknown, version: string): unknown {
+  if (error instanceof McpError && error.code === ErrorCode.UnsupportedProtocolVersion) {
     const supported = supportedFrom(error.data);
     return new ProtocolVersionUnsupported(
       `The server does not support protocol ${version}; it supports ${supported.join(", ") || "(none listed)"}. ` +
@@ -248,8 +225,8 @@ function isObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function asImplementation(value: unknown): Implementation | undefined {
-  return isObject(value) && typeof value.name === "string" ? (value as unknown as Implementation) : undefined;
+function asImplementation(value: unknown): ServerDescription["serverInfo"] {
+  return isObject(value) && typeof value.name === "string" ? (value as unknown as ServerDescription["serverInfo"]) : undefined;
 }
 
 /** A signal that follows `outer` and also fires after `ms` (when given), and tells which fired. */

@@ -5,6 +5,7 @@
  * @packageDocumentation
  */
 import type { InputRequestMap } from "../../generated/2026-07-28/methods.js";
+import { LEGACY_VERSIONS, MODERN_VERSIONS } from "../transport/era.js";
 import type {
   CallToolResult,
   GetPromptResult,
@@ -50,10 +51,21 @@ export type InputResponse = SchemaInputResponse;
 export type ListRootsRequestParams = InputRequestMap["roots/list"]["params"];
 
 /** The modern protocol revision this client speaks natively. */
-export const MODERN_PROTOCOL_VERSION = "2026-07-28";
+// One list of versions for the whole package (transport/era.ts); the literal types are what the API promises.
+export const MODERN_PROTOCOL_VERSION = MODERN_VERSIONS[0] as "2026-07-28";
 
 /** Handshake-era revisions this client can fall back to (newest first). */
-export const LEGACY_PROTOCOL_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26"] as const;
+export const LEGACY_PROTOCOL_VERSIONS = LEGACY_VERSIONS as unknown as readonly ["2025-11-25", "2025-06-18", "2025-03-26"];
+
+const LEGACY: ReadonlySet<string> = new Set(LEGACY_VERSIONS);
+
+/** True for a handshake-era version this client speaks. @internal */
+export function isLegacyVersion(version: unknown): version is string {
+  return typeof version === "string" && LEGACY.has(version);
+}
+
+/** The versions this client speaks, for error messages. @internal */
+export const SPOKEN = [...MODERN_VERSIONS, ...LEGACY_VERSIONS].join(", ");
 
 /** Reserved `_meta` keys of the per-request envelope (2026-07-28, basic/index). */
 export const MetaKey = {

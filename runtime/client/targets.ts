@@ -7,7 +7,14 @@ import type { ClientTransport, MessageHandler } from "../transport/types.js";
 export interface CommandTarget {
   command: string;
   args?: string[];
+  /** Variables for the server, on top of the few it inherits (see `inheritEnv`). */
   env?: Record<string, string>;
+  /**
+   * Which of this process's variables the server inherits: by default PATH,
+   * HOME, USER, LOGNAME, SHELL, TERM, TMPDIR, LANG (and their Windows
+   * counterparts), never your API keys; a list names others, `true` passes all.
+   */
+  inheritEnv?: readonly string[] | true;
   cwd?: string;
 }
 
@@ -55,15 +62,32 @@ const TARGET_KINDS: readonly TargetKind[] = [
     matches: (target) =>
       typeof target === "object" && target !== null && typeof (target as { command?: unknown }).command === "string",
     open: (target: CommandTarget) =>
-      // Extra variables add to this process's environment rather than replace it (PATH, HOME, …).
+      // The child gets a short allow-list of this process's environment plus target.env, never all of it.
       StdioClientTransport.spawn({
         command: target.command,
         args: target.args,
-        env: target.env === undefined ? undefined : { ...process.env, ...target.env },
+        env: target.env,
+        inheritEnv: target.inheritEnv,
         cwd: target.cwd,
       }),
   },
 ];
+
+/**
+ * Where `mode: "auto"` remembers a server's era (2026-07-28 versioning:
+ * "for the lifetime of the server process (stdio) or origin (HTTP)"): the
+ * endpoint's origin and path, or the command line and working directory;
+ * `undefined` for targets that name no server (in-process handlers, custom
+ * transports), which are probed every time.
+ */
+export function negotiationKey(target: ConnectTarget, transport: ClientTransport): string | undefined {
+  if (transport instanceof StreamableHttpClientTransport) return `http ${transport.url.origin}${transport.url.pathname}`;
+  if (transport instanceof StdioClientTransport) {
+    const cwd = typeof target === "object" && target !== null && "command" in target ? (target.cwd ?? "") : "";
+    return `stdio ${JSON.stringify([cwd, ...transport.commandLine])}`;
+  }
+  return undefined;
+}
 
 /**
  * Opens the transport for `target`.

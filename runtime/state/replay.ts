@@ -78,12 +78,15 @@ interface Entry {
 
 /** Width of one expiry bucket, in seconds. */
 const BUCKET_SECONDS = 1;
+/** Most expired entries dropped by one claim, so a wave of expiries never blocks the event loop at once. */
+const SWEEP_BUDGET = 1_024;
 const ANONYMOUS = "";
 
 /**
  * An in-process {@link ReplayStore}. Expired entries are dropped in
- * one-second buckets as the clock passes them, so no claim ever scans the
- * whole store.
+ * one-second buckets as the clock passes them, at most about a thousand per
+ * claim, so no claim ever scans the whole store or stalls on a wave of
+ * expiries.
  *
  * @example
  * ```ts
@@ -96,8 +99,11 @@ export class MemoryReplayStore implements ReplayStore {
   readonly #perOwner = new Map<string, number>();
   readonly #maxEntries: number;
   readonly #maxPerOwner: number;
-  /** Buckets at or below this key have been swept. */
+  /** Buckets at or below this key have been moved to `#due`. */
   #swept = -Infinity;
+  /** Ids whose bucket came due, still to be checked and dropped, a budget at a time. */
+  #due: string[] = [];
+  #dueAt = 0;
 
   /** @throws {RangeError} when a bound is not a positive integer. */
   constructor(options: MemoryReplayStoreOptions = {}) {
@@ -117,11 +123,12 @@ export class MemoryReplayStore implements ReplayStore {
    * @throws {RangeError} when `maxEntries` live tokens are already remembered.
    */
   claim(id: string, expiresAt: number, now: number, lease?: ReplayLease): boolean | ReplayQuotaExceeded {
-    this.#sweep(now);
+    this.#sweep(now, SWEEP_BUDGET);
     const known = this.#entries.get(id);
     if (known !== undefined && known.until > now) return false;
     if (known !== undefined) this.#forget(id, known);
     const owner = lease?.owner ?? ANONYMOUS;
+    if (this.#entries.size >= this.#maxEntries) this.#sweep(now, Number.POSITIVE_INFINITY);
     if (this.#entries.size >= this.#maxEntries) {
       throw new RangeError(`MemoryReplayStore is full (${this.#maxEntries} live tokens); raise maxEntries or shorten ttl`);
     }
@@ -162,22 +169,40 @@ export class MemoryReplayStore implements ReplayStore {
     else bucket.push(id);
   }
 
-  /** Drops the entries of every bucket the clock has passed; each bucket is visited once. */
-  #sweep(now: number): void {
+  /**
+   * Moves the buckets the clock has passed onto the due list (each bucket
+   * once), then drops up to `budget` of the due entries: a wave of expiries
+   * is spread over the claims that follow instead of blocking one of them.
+   */
+  #sweep(now: number, budget: number): void {
     const through = Math.floor(now / BUCKET_SECONDS);
-    if (through <= this.#swept) return;
-    if (this.#buckets.size > 0) {
+    if (through > this.#swept) {
       for (const [key, ids] of this.#buckets) {
         if (key > through) continue;
         this.#buckets.delete(key);
-        for (const id of ids) {
-          const entry = this.#entries.get(id);
-          // An entry rescheduled (a lease committed) lives on in a later bucket.
-          if (entry !== undefined && entry.until <= now) this.#forget(id, entry);
+        if (this.#dueAt === this.#due.length) {
+          this.#due = ids;
+          this.#dueAt = 0;
+        } else {
+          for (const id of ids) this.#due.push(id);
         }
       }
+      this.#swept = through;
     }
-    this.#swept = through;
+    const due = this.#due;
+    let at = this.#dueAt;
+    const end = Math.min(due.length, at + budget);
+    for (; at < end; at++) {
+      const id = due[at]!;
+      const entry = this.#entries.get(id);
+      // An entry rescheduled (a lease committed) lives on in a later bucket.
+      if (entry !== undefined && entry.until <= now) this.#forget(id, entry);
+    }
+    this.#dueAt = at;
+    if (at === due.length && at > 0) {
+      this.#due = [];
+      this.#dueAt = 0;
+    }
   }
 
   #forget(id: string, entry: Entry): void {

@@ -9,4 +9,5 @@
 export { DEFAULT_MAX_LINE_BYTES } from "./stdio/framing.js";
 export { serveStdio, type ServeStdioOptions, type StdioServerHandle } from "./stdio/server.js";
 export { StdioClientTransport, type StdioClientOptions } from "./stdio/client.js";
+export { childEnvironment, DEFAULT_INHERITED_ENV } from "./stdio/env.js";
 export type { ClientTransport, MessageHandler } from "./types.js";

@@ -152,6 +152,42 @@ export interface ClientTransport {
    * Transports that cannot carry them leave this undefined.
    */
   setServerRequestHandler?(handler: (request: JsonRpcRequest) => Promise<JsonRpcResponse>): void;
-  /** Releases the wire (closes the child process, aborts open streams). */
+  /**
+   * Installs the receiver of notifications that belong to no request: a
+   * 2025-era server's list-changed, log and resource-updated notifications
+   * (HTTP: on the GET stream; stdio: lines no pending request claims).
+   */
+  setNotificationHandler?(handler: (notification: JsonRpcNotification) => void): void;
+  /**
+   * Tells the transport the version `initialize` agreed with a 2025-era
+   * server, for the messages whose `_meta` names none (HTTP: the
+   * `MCP-Protocol-Version` header of every later message). A handshake-era
+   * version also turns on that era's transport behaviour (HTTP: the
+   * session id, resumable streams, DELETE on close).
+   */
+  useProtocolVersion?(version: string): void;
+  /**
+   * Starts receiving messages a 2025-era server sends outside any request
+   * (HTTP: opens the GET event stream and keeps it open while the server
+   * offers it). Transports whose wire always carries them (stdio) leave
+   * this undefined.
+   *
+   * @returns a promise that settles (never rejects) once the server answered the opening attempt.
+   */
+  openEventStream?(): Promise<void>;
+  /**
+   * Forgets a 2025 session the server no longer knows (HTTP: after a 404 to
+   * its `Mcp-Session-Id`), so the next `initialize` starts a new one.
+   */
+  resetSession?(): void;
+  /**
+   * Makes the wire usable again after the peer went away during the version
+   * probe (stdio: respawns the same command when `server/discover` made the
+   * child exit).
+   *
+   * @returns true when it started the wire afresh, false when it was alive.
+   */
+  reopen?(): Promise<boolean>;
+  /** Releases the wire (closes the child process, aborts open streams; ends a 2025 HTTP session with DELETE). */
   close(): Promise<void>;
 }

@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
@@ -6,10 +5,15 @@ import { validate, validateResult } from "mcp-roundtrip/validate";
 import { emitTypes } from "../../codegen/emit-types.js";
 import { applyOverlay, readOverlay } from "../../codegen/overlay/index.js";
 import type { SchemaDocument } from "../../codegen/json.js";
+import { publishedSchema } from "../support/schema.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
-const published = (revision: string) =>
-  JSON.parse(readFileSync(fileURLToPath(new URL(`../../../shared/mcp-schema/${revision}/schema.json`, import.meta.url)), "utf8")) as SchemaDocument;
+const publishedSchemas: Record<string, SchemaDocument> = {
+  "2026-07-28": await publishedSchema("2026-07-28"),
+  "2025-11-25": await publishedSchema("2025-11-25"),
+};
+/** A fresh copy of a revision's published schema. */
+const published = (revision: string): SchemaDocument => structuredClone(publishedSchemas[revision]!);
 
 const compilers = new Map<string, Ajv2020>();
 

@@ -1,7 +1,7 @@
 // Interop with the official TypeScript SDK 2.4.0 as a real peer over
 // Streamable HTTP on 127.0.0.1, both directions, each finishing a tool call
 // that takes one elicitation round (multi round-trip request).
-import { createServer, type IncomingMessage, type Server as NodeServer, type ServerResponse } from "node:http";
+import { createServer, type Server as NodeServer } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   McpServer as OfficialMcpServer,
@@ -14,34 +14,10 @@ import { Client as OfficialClient, StreamableHTTPClientTransport } from "@modelc
 import { Client } from "mcp-roundtrip/client";
 import { inputRequired, McpServer } from "mcp-roundtrip/server";
 import { serveHttp, type HttpServerHandle } from "mcp-roundtrip/http";
+import { bridge } from "./peers.js";
 
 const CITY_SCHEMA = { type: "object" as const, properties: { city: { type: "string" as const } }, required: ["city"] };
 const TEXT_ARGS = { type: "object" as const, properties: { text: { type: "string" as const } }, required: ["text"] };
-
-/** Serves their web-standard handler on node:http (the bridge their docs leave to an adapter package). */
-function bridge(handler: { fetch(request: Request): Promise<Response> }) {
-  return async (req: IncomingMessage, res: ServerResponse) => {
-    try {
-      const chunks: Buffer[] = [];
-      for await (const chunk of req) chunks.push(chunk as Buffer);
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(req.headers)) {
-        if (Array.isArray(value)) for (const item of value) headers.append(name, item);
-        else if (value !== undefined) headers.set(name, value);
-      }
-      const hasBody = req.method !== "GET" && req.method !== "HEAD";
-      const response = await handler.fetch(
-        new Request(`http://${req.headers.host}${req.url}`, { method: req.method, headers, body: hasBody ? Buffer.concat(chunks) : undefined }),
-      );
-      res.writeHead(response.status, Object.fromEntries(response.headers));
-      if (response.body) for await (const chunk of response.body) res.write(chunk);
-      res.end();
-    } catch (error) {
-      if (!res.headersSent) res.writeHead(500);
-      res.end(String(error));
-    }
-  };
-}
 
 describe("this SDK's client against an official SDK 2.4.0 server", () => {
   let server: NodeServer;

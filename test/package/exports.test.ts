@@ -1,6 +1,6 @@
 // The published shape: every subpath of package.json "exports" loads from
 // dist/ under the package's own name, with exactly its public names, and the
-// tarball holds the build and nothing of the tests, benchmarks or ../shared.
+// tarball holds the build and nothing of the tests, benchmarks or the spec's files.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -29,13 +29,13 @@ const EXPECTED: Record<string, string[]> = {
   "./client": [
     "Client", "ClientClosed", "ClientSession", "InMemoryClientTransport", "InputRequestFailed", "InputRequiredNotAllowed",
     "InputRequiredRoundsExceeded", "InvalidServerResult", "LEGACY_PROTOCOL_VERSIONS", "MODERN_PROTOCOL_VERSION", "McpError",
-    "PendingRequest", "ProtocolVersionUnsupported", "isInputRequired",
+    "PendingRequest", "ProtocolVersionUnsupported", "SessionExpired", "isInputRequired",
   ],
   "./http": [
     "DEFAULT_MAX_BODY_BYTES", "HttpTransportError", "StreamableHttpClientTransport", "createHttpHandler", "decodeHeaderValue",
     "encodeHeaderValue", "paramHeaderMismatch", "paramHeadersOf", "serveHttp", "statusForError",
   ],
-  "./stdio": ["DEFAULT_MAX_LINE_BYTES", "StdioClientTransport", "serveStdio"],
+  "./stdio": ["DEFAULT_INHERITED_ENV", "DEFAULT_MAX_LINE_BYTES", "StdioClientTransport", "childEnvironment", "serveStdio"],
   "./redis": ["RedisReplayStore", "connectRedisReplayStore"],
   "./otel": ["SpanAttribute", "telemetry"],
 };
@@ -108,7 +108,7 @@ describe("package.json exports, loaded from dist/ by the package's own name", ()
 });
 
 describe("npm pack", () => {
-  it("packs the build and the generated code, and no examples, tests, benchmarks or ../shared data", () => {
+  it("packs the build and the generated code, and no examples, tests, benchmarks or spec files", () => {
     const pack = spawnSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: root, encoding: "utf8" });
     expect(pack.status, pack.stderr).toBe(0);
     const files = (JSON.parse(pack.stdout) as { files: { path: string }[] }[])[0]!.files.map((file) => file.path);

@@ -3,8 +3,8 @@
 import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { McpServer, elicit, type ServerLogger } from "mcp-roundtrip/server";
-import { serveHttp, type HttpServerHandle } from "mcp-roundtrip/http";
-import { serveStdio } from "mcp-roundtrip/stdio";
+import { serveHttp, StreamableHttpClientTransport, type HttpServerHandle } from "mcp-roundtrip/http";
+import { serveStdio, StdioClientTransport } from "mcp-roundtrip/stdio";
 import { META, mcpHeaders } from "../transport/helpers.js";
 import { peekRequestId } from "../../runtime/transport/decode.js";
 
@@ -237,5 +237,74 @@ describe("8. stdio: backpressure, oversized lines, encoding", () => {
     const invalid = await fetch(http.url, { method: "POST", headers: mcpHeaders("tools/list"), body: Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"x":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}}')]) });
     expect(invalid.status).toBe(400);
     expect((await invalid.json()).error.code).toBe(-32700);
+  });
+});
+
+describe("8, 9, 10. the client side of the same limits", () => {
+  const fixture = new URL("../transport/fixtures/line-server.mjs", import.meta.url).pathname;
+
+  it("9. a spawned server gets a short allow-list of this process's environment, plus what the caller passes", async () => {
+    process.env.MCP_TEST_SECRET_API_KEY = "sk-live-do-not-leak";
+    try {
+      const transport = await StdioClientTransport.spawn({ command: process.execPath, args: [fixture], env: { GIVEN: "yes" }, stderr: "ignore" });
+      const response = (await transport.request({ jsonrpc: "2.0", id: 1, method: "env" })) as unknown as { result: { env: Record<string, string> } };
+      await transport.close();
+      expect(response.result.env.MCP_TEST_SECRET_API_KEY).toBeUndefined();
+      expect(response.result.env.GIVEN).toBe("yes");
+      expect(response.result.env.PATH).toBe(process.env.PATH);
+      const everything = await StdioClientTransport.spawn({ command: process.execPath, args: [fixture], inheritEnv: true, stderr: "ignore" });
+      const all = (await everything.request({ jsonrpc: "2.0", id: 1, method: "env" })) as unknown as { result: { env: Record<string, string> } };
+      await everything.close();
+      expect(all.result.env.MCP_TEST_SECRET_API_KEY).toBe("sk-live-do-not-leak");
+    } finally {
+      delete process.env.MCP_TEST_SECRET_API_KEY;
+    }
+  });
+
+  it("8. a reply over maxLineBytes fails its request with an error saying so, and the transport keeps working", async () => {
+    const transport = await StdioClientTransport.spawn({ command: process.execPath, args: [fixture], maxLineBytes: 4096, stderr: "ignore" });
+    try {
+      await expect(transport.request({ jsonrpc: "2.0", id: 1, method: "huge", params: { bytes: 100_000 } })).rejects.toThrow(/longer than 4096 bytes.*maxLineBytes/);
+      expect(await transport.request({ jsonrpc: "2.0", id: 2, method: "huge", params: { bytes: 100 } })).toHaveProperty("result.blob");
+    } finally {
+      await transport.close();
+    }
+  });
+
+  it("10. the HTTP client refuses an answer or an SSE event over maxResponseBytes", async () => {
+    const { createServer } = await import("node:http");
+    const big = "x".repeat(200_000);
+    const peer = createServer((request, response) => {
+      let body = "";
+      request.on("data", (chunk) => (body += chunk));
+      request.on("end", () => {
+        const { id, method } = JSON.parse(body) as { id: number; method: string };
+        const answer = JSON.stringify({ jsonrpc: "2.0", id, result: { resultType: "complete", blob: big } });
+        if (method === "sized") {
+          response.writeHead(200, { "content-type": "application/json", "content-length": String(Buffer.byteLength(answer)) });
+          response.end(answer);
+        } else if (method === "chunked") {
+          response.writeHead(200, { "content-type": "application/json" });
+          for (let i = 0; i < answer.length; i += 10_000) response.write(answer.slice(i, i + 10_000));
+          response.end();
+        } else {
+          response.writeHead(200, { "content-type": "text/event-stream" });
+          response.end(`event: message\ndata: ${answer}\n\n`);
+        }
+      });
+    });
+    await new Promise<void>((resolve) => peer.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(peer.address() as { port: number }).port}/mcp`;
+    try {
+      const limited = new StreamableHttpClientTransport(url, { maxResponseBytes: 100_000 });
+      for (const method of ["sized", "chunked", "streamed"]) {
+        await expect(limited.request({ jsonrpc: "2.0", id: 1, method, params: { _meta: META } })).rejects.toThrow(/maxResponseBytes/);
+      }
+      const roomy = new StreamableHttpClientTransport(url);
+      expect(await roomy.request({ jsonrpc: "2.0", id: 2, method: "chunked", params: { _meta: META } })).toHaveProperty("result.blob");
+      await Promise.all([limited.close(), roomy.close()]);
+    } finally {
+      await new Promise((resolve) => peer.close(resolve));
+    }
   });
 });

@@ -1,13 +1,14 @@
-// Reads the spec's example messages from ../shared (reference data, never copied into the repo).
-import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+// The spec's example messages (through the resolver, see schema.ts), loaded once
+// per test file so `example()` can stay synchronous.
+import { publishedExamples } from "./schema.js";
 
-/** Directory of the 2026-07-28 examples, one folder per definition. */
-export const EXAMPLES_DIR = fileURLToPath(new URL("../../../shared/mcp-schema/2026-07-28/examples", import.meta.url));
+const byKey = new Map((await publishedExamples("2026-07-28")).map((entry) => [`${entry.definition}/${entry.name}`, entry.value]));
 
-/** A fresh copy of one example message. */
+/** A fresh copy of one example message of 2026-07-28. */
 export function example(definition: string, file: string): Record<string, unknown> {
-  return JSON.parse(readFileSync(`${EXAMPLES_DIR}/${definition}/${file}.json`, "utf8")) as Record<string, unknown>;
+  const value = byKey.get(`${definition}/${file}`);
+  if (value === undefined) throw new Error(`no example ${definition}/${file}.json is pinned in schema/sources.json`);
+  return structuredClone(value) as Record<string, unknown>;
 }
 
 /** Marks a member for removal in {@link mutate}. */

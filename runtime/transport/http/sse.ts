@@ -10,6 +10,18 @@ export function sseEvent(message: unknown): string {
   return `event: message\ndata: ${JSON.stringify(message)}\n\n`;
 }
 
+/** An SSE event longer than the reader accepts: the stream is abandoned rather than buffered without end. */
+export class SseEventTooLarge extends Error {
+  override readonly name: string = "SseEventTooLarge";
+  /** The bound, in characters. */
+  readonly limit: number;
+
+  constructor(limit: number) {
+    super(`An SSE event from the server exceeded ${limit} characters and was not read; raise maxResponseBytes if the server's messages really are this large.`);
+    this.limit = limit;
+  }
+}
+
 /** A dispatched SSE event: its type and the joined `data` lines. */
 export interface SseMessage {
   event: string;
@@ -17,21 +29,35 @@ export interface SseMessage {
 }
 
 /**
- * Incremental SSE parser (the WHATWG event-stream algorithm, minus `retry`
- * and `id`, which 2026-07-28 streams do not use). Feed it decoded text; it
- * calls `onEvent` for each complete event.
+ * Incremental SSE parser (the WHATWG event-stream algorithm). Feed it
+ * decoded text; it calls `onEvent` for each complete event. It also keeps the
+ * stream's last event ID and `retry` delay, which 2025-era streams use to
+ * resume after a disconnection (2026-07-28 streams send neither).
  */
 export class SseParser {
   #buffer = "";
   #data: string[] = [];
   #event = "";
+  #lastEventId: string | undefined;
+  #retry: number | undefined;
   readonly #onEvent: (event: SseMessage) => void;
+  readonly #maxEventChars: number;
+  /** Characters of the event being assembled (its data lines and the partial line). */
+  #eventChars = 0;
 
-  constructor(onEvent: (event: SseMessage) => void) {
+  /**
+   * @param onEvent - called with each complete event
+   * @param maxEventChars - the longest event accepted, in characters; a longer one makes `push` throw {@link SseEventTooLarge}
+   */
+  constructor(onEvent: (event: SseMessage) => void, maxEventChars = Number.POSITIVE_INFINITY) {
     this.#onEvent = onEvent;
+    this.#maxEventChars = maxEventChars;
   }
 
-  /** Adds a chunk of text; complete lines are processed at once. */
+  /**
+   * Adds a chunk of text; complete lines are processed at once.
+   * @throws {SseEventTooLarge} when one event grows past the parser's bound
+   */
   push(chunk: string): void {
     this.#buffer += chunk;
     let start = 0;
@@ -55,6 +81,18 @@ export class SseParser {
       start = next;
     }
     this.#buffer = this.#buffer.slice(start);
+    // What the current event holds so far, its unfinished line included: past the bound, stop reading.
+    if (this.#eventChars + this.#buffer.length > this.#maxEventChars) throw new SseEventTooLarge(this.#maxEventChars);
+  }
+
+  /** The last `id` field seen, sent back as `Last-Event-ID` to resume; `undefined` when the stream has none. */
+  get lastEventId(): string | undefined {
+    return this.#lastEventId;
+  }
+
+  /** The last valid `retry` field: how many milliseconds to wait before reconnecting. */
+  get retry(): number | undefined {
+    return this.#retry;
   }
 
   /** Flushes a final event that was not followed by a blank line. */
@@ -65,7 +103,9 @@ export class SseParser {
   }
 
   #line(line: string): void {
+    this.#eventChars += line.length;
     if (line === "") {
+      this.#eventChars = 0;
       if (this.#data.length > 0) {
         this.#onEvent({ event: this.#event || "message", data: this.#data.join("\n") });
       }
@@ -80,5 +120,9 @@ export class SseParser {
     if (value.startsWith(" ")) value = value.slice(1);
     if (field === "data") this.#data.push(value);
     else if (field === "event") this.#event = value;
+    // WHATWG event-stream interpretation: an id with NULL is ignored; retry only when all ASCII digits.
+    else if (field === "id") {
+      if (!value.includes("\0")) this.#lastEventId = value;
+    } else if (field === "retry" && /^\d+$/.test(value)) this.#retry = Number(value);
   }
 }

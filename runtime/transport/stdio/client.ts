@@ -15,6 +15,8 @@ import {
   type JsonRpcResponse,
 } from "../../jsonrpc/messages.js";
 import type { ClientTransport, TransportRequestOptions } from "../types.js";
+import { peekRequestId } from "../decode.js";
+import { childEnvironment } from "./env.js";
 import { DEFAULT_MAX_LINE_BYTES, errorResponse, lineReader } from "./framing.js";
 
 /** Options of {@link StdioClientTransport}. */
@@ -23,13 +25,24 @@ export interface StdioClientOptions {
   command: string;
   /** Its arguments. */
   args?: readonly string[];
-  /** Environment of the child. Default: this process's environment. */
+  /**
+   * Variables for the child, on top of the ones it inherits from this
+   * process (`inheritEnv`); an `undefined` value removes one.
+   */
   env?: Record<string, string | undefined>;
+  /**
+   * Which of this process's variables the child inherits. Default: a short
+   * allow-list ({@link DEFAULT_INHERITED_ENV}: PATH, HOME, USER, LOGNAME,
+   * SHELL, TERM, TMPDIR, LANG and their Windows counterparts), so API keys
+   * and cloud credentials in this process's environment do not reach the
+   * server. A list names others; `true` passes everything (not recommended).
+   */
+  inheritEnv?: readonly string[] | true;
   /** Working directory of the child. */
   cwd?: string;
   /** What to do with the child's stderr (its logs). Default `"inherit"`. */
   stderr?: "inherit" | "pipe" | "ignore";
-  /** Longest accepted line from the child, in bytes. Default 4 MiB. */
+  /** Longest accepted line from the child, in bytes; a longer reply fails its request with an error saying so. Default 4 MiB. */
   maxLineBytes?: number;
   /** How long `close()` waits for the child to exit before signalling it, in ms. Default 2000. */
   shutdownTimeoutMs?: number;
@@ -60,29 +73,20 @@ interface Pending {
  * ```
  */
 export class StdioClientTransport implements ClientTransport {
-  readonly #child: ChildProcess;
+  #child: ChildProcess;
   readonly #pending = new Map<JsonRpcId, Pending>();
   readonly #options: StdioClientOptions;
-  readonly #exited: Promise<void>;
+  #exited!: Promise<void>;
   #serverRequestHandler: ((request: JsonRpcRequest) => Promise<JsonRpcResponse>) | undefined;
+  #notificationHandler: ((notification: JsonRpcNotification) => void) | undefined;
   #closed = false;
   #exitReason: Error | undefined;
 
   private constructor(child: ChildProcess, options: StdioClientOptions) {
     this.#child = child;
     this.#options = options;
-    this.#exited = new Promise((resolve) => child.once("exit", () => resolve()));
-    child.once("exit", (code, signal) => {
-      this.#exitReason = new Error(
-        `The MCP server process exited (${signal ? `signal ${signal}` : `code ${String(code)}`})${this.#closed ? "" : " unexpectedly"}.`,
-      );
-      for (const pending of this.#pending.values()) pending.reject(this.#exitReason);
-      this.#pending.clear();
-    });
-    child.stdin!.on("error", () => {
-      // EPIPE after the child died: the exit handler reports it.
-    });
-    lineReader(child.stdout!, options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, (line) => this.#onLine(line), () => {});
+    this.#notificationHandler = options.onNotification;
+    this.#attach(child);
   }
 
   /**
@@ -99,20 +103,12 @@ export class StdioClientTransport implements ClientTransport {
     if (!Array.isArray(args) || args.some((arg) => typeof arg !== "string")) {
       throw new TypeError("stdio args must be an array of strings.");
     }
-    const { spawn } = await import("node:child_process");
-    const child = spawn(options.command, [...args], {
-      env: (options.env ?? process.env) as NodeJS.ProcessEnv,
-      cwd: options.cwd,
-      stdio: ["pipe", "pipe", options.stderr ?? "inherit"],
-      windowsHide: true,
-    });
-    await new Promise<void>((resolve, reject) => {
-      child.once("spawn", () => resolve());
-      child.once("error", (error) =>
-        reject(new Error(`Could not start the MCP server "${options.command}": ${error.message}`, { cause: error })),
-      );
-    });
-    return new StdioClientTransport(child, options);
+    return new StdioClientTransport(await start(options), options);
+  }
+
+  /** The command line this transport runs, e.g. `["node", "server.js"]`. */
+  get commandLine(): readonly string[] {
+    return [this.#options.command, ...(this.#options.args ?? [])];
   }
 
   /** The child's stderr when `stderr: "pipe"` was chosen. */
@@ -128,6 +124,29 @@ export class StdioClientTransport implements ClientTransport {
   /** Answers requests a 2025-era server sends over stdout (its back-channel). */
   setServerRequestHandler(handler: (request: JsonRpcRequest) => Promise<JsonRpcResponse>): void {
     this.#serverRequestHandler = handler;
+  }
+
+  /** Receives notifications no pending request claims (replaces `options.onNotification`). */
+  setNotificationHandler(handler: (notification: JsonRpcNotification) => void): void {
+    this.#notificationHandler = handler;
+  }
+
+  /**
+   * Spawns the same command again when the child has exited (a 2025-era
+   * server may quit on the `server/discover` probe it does not know);
+   * does nothing while the child runs.
+   *
+   * @returns true when it started a new process, false when the child was still running.
+   * @throws {Error} after `close()`, or when the command cannot be started again.
+   */
+  async reopen(): Promise<boolean> {
+    if (this.#closed) throw new Error("The stdio transport is closed; connect again to send more requests.");
+    if (this.#exitReason === undefined) return false;
+    const child = await start(this.#options);
+    this.#child = child;
+    this.#exitReason = undefined;
+    this.#attach(child);
+    return true;
   }
 
   /**
@@ -175,6 +194,28 @@ export class StdioClientTransport implements ClientTransport {
   async notify(message: JsonRpcNotification): Promise<void> {
     if (this.#closed || this.#exitReason) throw this.#exitReason ?? new Error("The stdio transport is closed.");
     this.#send(message);
+  }
+
+  /** Wires a freshly spawned child: exit handling, stdin errors, the line reader. */
+  #attach(child: ChildProcess): void {
+    this.#exited = new Promise((resolve) => child.once("exit", () => resolve()));
+    child.once("exit", (code, signal) => {
+      if (child !== this.#child) return;
+      this.#exitReason = new Error(
+        `The MCP server process exited (${signal ? `signal ${signal}` : `code ${String(code)}`})${this.#closed ? "" : " unexpectedly"}.`,
+      );
+      for (const pending of this.#pending.values()) pending.reject(this.#exitReason);
+      this.#pending.clear();
+    });
+    child.stdin!.on("error", () => {
+      // EPIPE after the child died: the exit handler reports it.
+    });
+    const maxLineBytes = this.#options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+    lineReader(child.stdout!, maxLineBytes, (line) => {
+      if (child === this.#child) this.#onLine(line);
+    }, (head) => {
+      if (child === this.#child) this.#onOversizedLine(head, maxLineBytes);
+    });
   }
 
   /** Ends the child's stdin, waits for it to exit, then escalates to SIGTERM and SIGKILL; rejects pending requests. */
@@ -231,6 +272,26 @@ export class StdioClientTransport implements ClientTransport {
     if (isJsonRpcRequest(message)) void this.#answerServerRequest(message);
   }
 
+  /**
+   * A line too long to keep was dropped: fail the request it answered, so the
+   * call ends with a reason instead of never. Its id is read from the line's
+   * first bytes; with none readable, the only request in flight is the one.
+   */
+  #onOversizedLine(head: Uint8Array, maxLineBytes: number): void {
+    const id = peekRequestId(head);
+    const target = id !== undefined ? id : this.#pending.size === 1 ? this.#pending.keys().next().value : undefined;
+    if (target === undefined) return;
+    const pending = this.#pending.get(target);
+    if (pending === undefined) return;
+    this.#pending.delete(target);
+    pending.reject(
+      new Error(
+        `The server's reply to request ${JSON.stringify(target)} was longer than ${maxLineBytes} bytes and was dropped; ` +
+          "raise maxLineBytes if its answers really are this large.",
+      ),
+    );
+  }
+
   #routeNotification(notification: JsonRpcNotification): void {
     const params = notification.params;
     const token = params?.progressToken;
@@ -242,7 +303,7 @@ export class StdioClientTransport implements ClientTransport {
     } else if (this.#pending.size === 1) {
       target = this.#pending.values().next().value;
     }
-    const deliver = target?.onNotification ?? this.#options.onNotification;
+    const deliver = target?.onNotification ?? this.#notificationHandler;
     try {
       deliver?.(notification);
     } catch {
@@ -257,4 +318,22 @@ export class StdioClientTransport implements ClientTransport {
       : errorResponse(request.id, JsonRpcErrorCode.MethodNotFound, `Method not found: ${request.method}`);
     this.#send(response);
   }
+}
+
+/** Spawns the command and resolves once the process has started. */
+async function start(options: StdioClientOptions): Promise<ChildProcess> {
+  const { spawn } = await import("node:child_process");
+  const child = spawn(options.command, [...(options.args ?? [])], {
+    env: childEnvironment(options.env, options.inheritEnv),
+    cwd: options.cwd,
+    stdio: ["pipe", "pipe", options.stderr ?? "inherit"],
+    windowsHide: true,
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.once("spawn", () => resolve());
+    child.once("error", (error) =>
+      reject(new Error(`Could not start the MCP server "${options.command}": ${error.message}`, { cause: error })),
+    );
+  });
+  return child;
 }

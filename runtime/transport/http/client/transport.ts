@@ -2,27 +2,25 @@
  * The client side of Streamable HTTP over `fetch`: one POST per message,
  * JSON or SSE responses, the mirrored headers (`MCP-Protocol-Version`,
  * `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`), and an optional bearer token.
+ * After a fallback to a 2025-era version it also keeps that era's session
+ * (`session.ts`) and reads its GET event stream (`event-stream.ts`).
  */
 import { JsonRpcErrorCode } from "../../../jsonrpc/errors.js";
-import {
-  isJsonRpcErrorResponse,
-  isJsonRpcNotification,
-  isJsonRpcRequest,
-  isJsonRpcResponse,
-  type JsonRpcNotification,
-  type JsonRpcRequest,
-  type JsonRpcResponse,
-} from "../../../jsonrpc/messages.js";
-import {
-  encodeHeaderValue,
-  META_PROTOCOL_VERSION,
-  nameSourceOf,
-  paramHeadersOf,
-  paramHeaderValue,
-  type ParamHeader,
-} from "../headers.js";
-import { SseParser } from "../sse.js";
+import { isJsonRpcErrorResponse, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from "../../../jsonrpc/messages.js";
 import type { ClientTransport, TransportRequestOptions } from "../../types.js";
+import { answerOf } from "./answer.js";
+import { HttpTransportError, sessionLostError } from "./errors.js";
+import type { EventStreamListener, StreamHost } from "./event-stream.js";
+import { InFlight } from "./in-flight.js";
+import { postHeaders } from "./post-headers.js";
+import { ServerMessages } from "./server-messages.js";
+import { HttpSession } from "./session.js";
+import { readEventStream } from "./sse-read.js";
+import { DEFAULT_MAX_RESPONSE_BYTES, readBoundedText } from "./body.js";
+import { CLOSED_MESSAGE, eitherSignal, mediaTypeOf } from "./shared.js";
+import { ToolHeaders } from "./tool-headers.js";
+
+export { HttpTransportError } from "./errors.js";
 
 /** Supplies the bearer token for each request; `undefined` sends none. */
 export type TokenProvider = () => string | undefined | Promise<string | undefined>;
@@ -31,7 +29,7 @@ export type TokenProvider = () => string | undefined | Promise<string | undefine
 export interface HttpClientTransportOptions {
   /** The `fetch` to use (for proxies, test doubles, custom agents). Default: global `fetch`. */
   fetch?: typeof fetch;
-  /** Extra headers sent on every POST. */
+  /** Extra headers sent on every request (POST, and a 2025 session's GET and DELETE). */
   headers?: Record<string, string>;
   /** A bearer token, or a function returning the current one (called per request). */
   token?: string | TokenProvider;
@@ -42,43 +40,12 @@ export interface HttpClientTransportOptions {
   protocolVersion?: string;
   /** Receives warnings, such as tools dropped for invalid `x-mcp-header` annotations. Default: `console.warn`. */
   onWarning?: (message: string) => void;
-}
-
-/** An HTTP-level failure that carried no JSON-RPC answer (401, 403, 500 with HTML, …). */
-export class HttpTransportError extends Error {
-  override readonly name: string = "HttpTransportError";
-  /** The HTTP status. */
-  readonly status: number;
-  /** The `WWW-Authenticate` challenge on a 401/403, if any. */
-  readonly wwwAuthenticate: string | undefined;
-
-  constructor(status: number, message: string, wwwAuthenticate?: string) {
-    super(message);
-    this.status = status;
-    this.wwwAuthenticate = wwwAuthenticate;
-  }
-}
-
-const ACCEPT = "application/json, text/event-stream";
-const DEFAULT_PROTOCOL_VERSION = "2026-07-28";
-const MAX_TOOL_PAGES = 20;
-const CLOSED_MESSAGE = "The HTTP transport is closed; connect again to send more requests.";
-
-/** The controller of a request whose caller passed a signal, and the listener tying them. */
-interface SignalLink {
-  signal: AbortSignal;
-  controller: AbortController;
-  onAbort: () => void;
-}
-
-/** The media type of a `Content-Type` value, lower-cased and without parameters. */
-function mediaTypeOf(value: string | null): string {
-  if (value === "application/json") return value;
-  return (value ?? "").split(";")[0]!.trim().toLowerCase();
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+  /**
+   * The largest answer read: a JSON body, or one SSE event, in bytes
+   * (default 16 MiB). A larger one fails the request with an error saying so
+   * instead of being buffered.
+   */
+  maxResponseBytes?: number;
 }
 
 /**
@@ -89,6 +56,12 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * `tools/list` results, mirrors those parameters into `Mcp-Param-*` headers,
  * and drops tools whose annotations are invalid, as the spec requires of
  * HTTP clients.
+ *
+ * Against a 2025-era server (once `Client.connect` has fallen back to
+ * `initialize`) it speaks that era's transport: the `Mcp-Session-Id` and the
+ * agreed `MCP-Protocol-Version` on every message, the GET event stream for
+ * server-initiated messages, resumption of broken response streams with
+ * `Last-Event-ID`, and DELETE on `close()`.
  *
  * @example
  * ```ts
@@ -101,27 +74,23 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 export class StreamableHttpClientTransport implements ClientTransport {
   /** The endpoint URL. */
   readonly url: URL;
-  /** Version for the header when a message's `_meta` names none. */
-  protocolVersion: string | undefined;
   readonly #fetch: typeof fetch;
   /** Extra headers from the options, or `undefined` when there are none. */
   readonly #headers: Record<string, string> | undefined;
   readonly #token: TokenProvider | undefined;
   readonly #warn: (message: string) => void;
-  readonly #toolHeaders = new Map<string, ParamHeader[]>();
-  /** Controllers of requests whose caller passed a signal: close() aborts them on the wire. */
-  readonly #inFlight = new Set<AbortController>();
-  /**
-   * Rejecters of requests sent without a signal: close() settles their calls at once.
-   * Those requests carry no signal to fetch at all, because fetch
-   * implementations tie each signalled request to the signal with listeners
-   * and weak references that cost the garbage collector dearly under load.
-   */
-  readonly #abandon = new Set<(reason: Error) => void>();
-  /** Readers of the SSE responses being read: close() cancels them, which closes their connections. */
-  readonly #streams = new Set<ReadableStreamDefaultReader<string>>();
-  #sessionId: string | undefined;
-  #serverRequestHandler: ((request: JsonRpcRequest) => Promise<JsonRpcResponse>) | undefined;
+  readonly #tools: ToolHeaders;
+  /** Requests waiting and bodies being read: close() settles them. */
+  readonly #inFlight = new InFlight();
+  /** The 2025 session: id, agreed version. */
+  readonly #session: HttpSession;
+  /** Aborted by close(): ends GET streams and the waits between reconnections. */
+  readonly #shutdown = new AbortController();
+  readonly #streamHost: StreamHost;
+  /** The GET stream: `true` while its module loads, the listener once it runs. */
+  #listening: EventStreamListener | true | undefined;
+  readonly #messages: ServerMessages;
+  readonly #maxResponseBytes: number;
   #closed = false;
 
   /**
@@ -147,23 +116,94 @@ export class StreamableHttpClientTransport implements ClientTransport {
     if (token !== undefined && typeof token !== "string" && typeof token !== "function") {
       throw new TypeError("token must be a string or a function returning the current token.");
     }
+    const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    if (!Number.isSafeInteger(maxResponseBytes) || maxResponseBytes <= 0) {
+      throw new RangeError(`maxResponseBytes must be a positive integer number of bytes, got ${String(maxResponseBytes)}.`);
+    }
+    this.#maxResponseBytes = maxResponseBytes;
     this.url = parsed;
     this.#fetch = fetchImpl;
     this.#headers = options.headers && Object.keys(options.headers).length > 0 ? { ...options.headers } : undefined;
     this.#token = typeof token === "string" ? () => token : token;
     this.#warn = options.onWarning ?? ((message) => console.warn(message));
-    this.protocolVersion = options.protocolVersion;
+    this.#tools = new ToolHeaders(this.#warn);
+    this.#session = new HttpSession(options.protocolVersion);
+    this.#streamHost = {
+      open: (lastEventId, signal) => this.#get(lastEventId, signal),
+      streams: this.#inFlight.streams,
+      warn: this.#warn,
+      maxEventChars: maxResponseBytes,
+    };
+    this.#messages = new ServerMessages(
+      async (reply) => (await this.#post(reply)).response,
+      this.#warn,
+      () => this.#closed,
+    );
   }
 
-  /** Answers requests a 2025-era server sends on a response stream; the answer goes back as a POST. */
+  /** Version for the header when a message's `_meta` names none (the version `initialize` agreed). */
+  get protocolVersion(): string | undefined {
+    return this.#session.version;
+  }
+  set protocolVersion(version: string | undefined) {
+    this.#session.agree(version);
+  }
+
+  /** The `Mcp-Session-Id` a 2025-era server assigned, while the session lasts. Treat it as a credential. */
+  get sessionId(): string | undefined {
+    return this.#session.id;
+  }
+
+  /**
+   * Sends `version` as `MCP-Protocol-Version` on every later message whose
+   * `_meta` names none; a 2025-era version also turns on that era's session
+   * behaviour (resumable streams, the GET stream, DELETE on close).
+   */
+  useProtocolVersion(version: string): void {
+    this.#session.agree(version);
+  }
+
+  /**
+   * Opens the 2025 GET event stream, if not open yet, and keeps it open:
+   * server-initiated requests and notifications arriving on it go to the
+   * same handlers as those on response streams. Does nothing before a
+   * 2025-era version is agreed, after `close()`, or if the server answered a
+   * previous attempt with 405 (it offers no stream).
+   *
+   * @returns a promise that settles (never rejects) once the server answered the first GET.
+   */
+  async openEventStream(): Promise<void> {
+    if (this.#closed || !this.#session.legacy || this.#listening !== undefined) return;
+    this.#listening = true;
+    const { EventStreamListener } = await import("./event-stream.js");
+    // A reset or a close while the module loaded cancels the opening.
+    if (this.#closed || this.#listening !== true) return;
+    const listener = new EventStreamListener(this.#streamHost, (message) => this.#messages.dispatch(message, undefined, undefined));
+    this.#listening = listener;
+    await listener.start();
+  }
+
+  /** Forgets a session the server lost (stops its GET stream), so the next `initialize` starts a new one. */
+  resetSession(): void {
+    this.#stopListening();
+    this.#session.forget();
+  }
+
+  /** Answers requests a 2025-era server sends on a response stream or the GET stream; the answer goes back as a POST. */
   setServerRequestHandler(handler: (request: JsonRpcRequest) => Promise<JsonRpcResponse>): void {
-    this.#serverRequestHandler = handler;
+    this.#messages.requestHandler = handler;
+  }
+
+  /** Receives notifications that belong to no request (the GET stream, or a call sent without a listener). */
+  setNotificationHandler(handler: (notification: JsonRpcNotification) => void): void {
+    this.#messages.notificationHandler = handler;
   }
 
   /**
    * Sends a request and resolves with the server's response, JSON or SSE.
    *
-   * @throws {HttpTransportError} when the server answers with an HTTP error that carries no JSON-RPC response.
+   * @throws {HttpTransportError} when the server answers with an HTTP error that carries no JSON-RPC response
+   *   (`sessionLost` is set when it answered 404 to this client's 2025 session).
    * @throws the signal's reason when `options.signal` aborts.
    */
   async request(message: JsonRpcRequest, options: TransportRequestOptions = {}): Promise<JsonRpcResponse> {
@@ -172,11 +212,14 @@ export class StreamableHttpClientTransport implements ClientTransport {
       message.method === "tools/call" &&
       isJsonRpcErrorResponse(response) &&
       response.error.code === JsonRpcErrorCode.HeaderMismatch &&
-      !this.#toolHeaders.has(String(message.params?.name))
+      !this.#session.legacy &&
+      !this.#tools.knows(String(message.params?.name))
     ) {
       // The server expects Mcp-Param-* headers for a tool we never listed:
       // learn its schema, then retry once (the spec's recovery path).
-      if (await this.#refreshTools(message, options)) {
+      const list = (params: Record<string, unknown>, page: number) =>
+        this.#requestOnce({ jsonrpc: "2.0", id: `${String(message.id)}:tools-refresh:${page}`, method: "tools/list", params }, { signal: options.signal });
+      if (await this.#tools.refresh(message, list)) {
         response = await this.#requestOnce({ ...message }, options);
       }
     }
@@ -189,15 +232,18 @@ export class StreamableHttpClientTransport implements ClientTransport {
    * @throws {HttpTransportError} when the server refuses it with an HTTP error status.
    */
   async notify(message: JsonRpcNotification): Promise<void> {
-    const response = await this.#post(message);
+    const { response, sentSession } = await this.#post(message);
     await response.body?.cancel().catch(() => {});
+    if (response.status === 404 && sentSession) throw sessionLostError(`The ${message.method} notification`);
     if (!response.ok) {
       throw new HttpTransportError(response.status, `The server refused the ${message.method} notification with HTTP ${response.status}.`);
     }
   }
 
   /**
-   * Settles every request in flight with an error and refuses later ones.
+   * Settles every request in flight with an error and refuses later ones;
+   * with a 2025 session open, also stops its GET stream and ends the session
+   * with DELETE (bounded; a server that refuses or ignores it is fine).
    *
    * Requests whose caller passed a `signal` are aborted on the wire, and open
    * SSE response streams are cancelled, which closes their connections. A
@@ -210,31 +256,18 @@ export class StreamableHttpClientTransport implements ClientTransport {
   async close(): Promise<void> {
     this.#closed = true;
     const reason = new Error("The HTTP transport was closed.");
-    for (const controller of this.#inFlight) controller.abort(reason);
-    this.#inFlight.clear();
-    for (const abandon of this.#abandon) abandon(reason);
-    this.#abandon.clear();
-    for (const reader of this.#streams) reader.cancel(reason).catch(() => {});
-    this.#streams.clear();
+    this.#stopListening();
+    if (!this.#shutdown.signal.aborted) this.#shutdown.abort(reason);
+    this.#inFlight.settle(reason);
+    if (this.#session.id !== undefined) {
+      const headers = await this.#baseHeaders().catch(() => undefined);
+      if (headers) await this.#session.end(this.#fetch, this.url, headers);
+    }
   }
 
-  async #refreshTools(call: JsonRpcRequest, options: TransportRequestOptions): Promise<boolean> {
-    const meta = call.params?._meta;
-    let cursor: string | undefined;
-    for (let page = 0; page < MAX_TOOL_PAGES; page++) {
-      const params: Record<string, unknown> = {};
-      if (isRecord(meta)) params._meta = meta;
-      if (cursor) params.cursor = cursor;
-      const listed = await this.#requestOnce(
-        { jsonrpc: "2.0", id: `${String(call.id)}:tools-refresh:${page}`, method: "tools/list", params },
-        { signal: options.signal },
-      );
-      if (!("result" in listed)) return false;
-      const next = listed.result.nextCursor;
-      if (typeof next !== "string" || next === "") break;
-      cursor = next;
-    }
-    return this.#toolHeaders.has(String(call.params?.name));
+  #stopListening(): void {
+    if (this.#listening !== undefined && this.#listening !== true) this.#listening.stop();
+    this.#listening = undefined;
   }
 
   /**
@@ -245,84 +278,54 @@ export class StreamableHttpClientTransport implements ClientTransport {
   #requestOnce(message: JsonRpcRequest, options: TransportRequestOptions): Promise<JsonRpcResponse> {
     if (this.#closed) return Promise.reject(new Error(CLOSED_MESSAGE));
     if (options.signal) return this.#exchange(message, options);
-    let abandon!: (reason: Error) => void;
-    const abandoned = new Promise<never>((_, reject) => {
-      abandon = reject;
-    });
-    this.#abandon.add(abandon);
-    const settle = () => this.#abandon.delete(abandon);
-    // The race also handles a late rejection of the exchange once close() has settled the call.
-    return Promise.race([this.#exchange(message, options), abandoned]).finally(settle);
+    return this.#inFlight.guard(this.#exchange(message, options));
   }
 
   async #exchange(message: JsonRpcRequest, options: TransportRequestOptions): Promise<JsonRpcResponse> {
-    const headers = this.#headersFor(message);
+    const headers = postHeaders(message, this.#headers, this.#session, this.#tools);
     if (this.#token) await this.#authorize(headers);
     const signal = options.signal;
-    const link = signal ? this.#link(signal) : undefined;
+    const link = signal ? this.#inFlight.link(signal) : undefined;
     let response: Response;
     try {
       const init: RequestInit = { method: "POST", headers, body: JSON.stringify(message) };
       if (link) init.signal = link.controller.signal;
       response = await this.#fetch(this.url, init);
     } catch (error) {
-      if (link) this.#unlink(link);
+      if (link) this.#inFlight.unlink(link);
       throw this.#fetchFailure(error, signal);
     }
     if (this.#closed) {
       // Closed while the answer was on its way: release the connection, report the close.
-      if (link) this.#unlink(link);
+      if (link) this.#inFlight.unlink(link);
       await response.body?.cancel().catch(() => {});
       throw new Error("The HTTP transport was closed.");
     }
     try {
       if (message.method === "initialize") {
-        const session = response.headers.get("mcp-session-id");
-        if (session) this.#sessionId = session;
+        const warning = this.#session.adopt(response);
+        if (warning !== undefined) this.#warn(warning);
       }
       let answer: JsonRpcResponse;
       if (response.ok && mediaTypeOf(response.headers.get("content-type")) === "text/event-stream") {
         answer = await this.#readStream(response, message, options);
       } else {
-        answer = this.#answerOf(response, message, await response.text());
+        answer = answerOf(response, message, await readBoundedText(response, this.#maxResponseBytes, message.method), headers["mcp-session-id"] !== undefined);
       }
-      if (message.method === "tools/list" && "result" in answer) this.#learnTools(answer);
+      if (message.method === "tools/list" && "result" in answer && !this.#session.legacy) this.#tools.learn(answer.result);
       return answer;
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
       throw error;
     } finally {
-      if (link) this.#unlink(link);
+      if (link) this.#inFlight.unlink(link);
     }
   }
 
-  /** The headers of one POST, except `authorization`. */
-  #headersFor(message: JsonRpcRequest | JsonRpcNotification | JsonRpcResponse): Record<string, string> {
-    const headers: Record<string, string> = this.#headers
-      ? { ...this.#headers, "content-type": "application/json", accept: ACCEPT }
-      : { "content-type": "application/json", accept: ACCEPT };
-    if ("method" in message) {
-      const params = message.params;
-      const meta = isRecord(params) ? params._meta : undefined;
-      const version = isRecord(meta) && typeof meta[META_PROTOCOL_VERSION] === "string" ? (meta[META_PROTOCOL_VERSION] as string) : this.protocolVersion;
-      if (version && message.method !== "initialize") headers["mcp-protocol-version"] = version;
-      else if (!version && message.method !== "initialize" && "id" in message) headers["mcp-protocol-version"] = DEFAULT_PROTOCOL_VERSION;
-      headers["mcp-method"] = message.method;
-      const name = nameSourceOf(message.method, params);
-      if (name !== undefined) headers["mcp-name"] = encodeHeaderValue(name);
-      if (message.method === "tools/call" && name !== undefined) {
-        const toolHeaders = this.#toolHeaders.get(name);
-        if (toolHeaders !== undefined) {
-          for (const param of toolHeaders) {
-            const value = paramHeaderValue(param, (params as Record<string, unknown>).arguments);
-            if (value !== undefined) headers[`mcp-param-${param.header.toLowerCase()}`] = value;
-          }
-        }
-      }
-    } else if (this.protocolVersion) {
-      headers["mcp-protocol-version"] = this.protocolVersion;
-    }
-    if (this.#sessionId) headers["mcp-session-id"] = this.#sessionId;
+  /** The extra headers and the bearer token: what every GET and DELETE carries too. */
+  async #baseHeaders(): Promise<Record<string, string>> {
+    const headers: Record<string, string> = this.#headers ? { ...this.#headers } : {};
+    if (this.#token) await this.#authorize(headers);
     return headers;
   }
 
@@ -331,24 +334,20 @@ export class StreamableHttpClientTransport implements ClientTransport {
     if (token) headers.authorization = `Bearer ${token}`;
   }
 
-  /**
-   * A controller for one request whose caller passed a signal, aborted by
-   * that signal or by close().
-   *
-   * @throws the signal's reason when it has already aborted.
-   */
-  #link(signal: AbortSignal): SignalLink {
-    if (signal.aborted) throw signal.reason;
-    const controller = new AbortController();
-    const onAbort = () => controller.abort(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    this.#inFlight.add(controller);
-    return { signal, controller, onAbort };
-  }
-
-  #unlink(link: SignalLink): void {
-    this.#inFlight.delete(link.controller);
-    link.signal.removeEventListener("abort", link.onAbort);
+  /** One GET of the endpoint for an event stream: the standalone stream, or the resumption of a broken one. */
+  async #get(lastEventId: string | undefined, signal: AbortSignal): Promise<Response> {
+    if (this.#closed) throw new Error(CLOSED_MESSAGE);
+    const headers = await this.#baseHeaders();
+    headers.accept = "text/event-stream";
+    const session = this.#session;
+    if (session.version !== undefined) headers["mcp-protocol-version"] = session.version;
+    if (session.id !== undefined) headers["mcp-session-id"] = session.id;
+    if (lastEventId !== undefined) headers["last-event-id"] = lastEventId;
+    try {
+      return await this.#fetch(this.url, { method: "GET", headers, signal });
+    } catch (error) {
+      throw this.#fetchFailure(error, signal);
+    }
   }
 
   /** What a failed fetch is reported as: the caller's abort reason, the close, or an unreachable server. */
@@ -360,139 +359,48 @@ export class StreamableHttpClientTransport implements ClientTransport {
   }
 
   /** POSTs a message whose answer is not read (a notification, or the answer to a server's request). */
-  async #post(message: JsonRpcNotification | JsonRpcResponse): Promise<Response> {
+  async #post(message: JsonRpcNotification | JsonRpcResponse): Promise<{ response: Response; sentSession: boolean }> {
     if (this.#closed) throw new Error(CLOSED_MESSAGE);
-    const headers = this.#headersFor(message);
+    const headers = postHeaders(message, this.#headers, this.#session, this.#tools);
     if (this.#token) await this.#authorize(headers);
     try {
-      return await this.#fetch(this.url, { method: "POST", headers, body: JSON.stringify(message) });
+      const response = await this.#fetch(this.url, { method: "POST", headers, body: JSON.stringify(message) });
+      return { response, sentSession: headers["mcp-session-id"] !== undefined };
     } catch (error) {
       throw this.#fetchFailure(error, undefined);
     }
   }
 
-  /** The JSON-RPC answer in a non-stream body `text`, or the HTTP failure it reports. */
-  #answerOf(response: Response, message: JsonRpcRequest, text: string): JsonRpcResponse {
-    let body: unknown;
-    try {
-      body = text === "" ? undefined : JSON.parse(text);
-    } catch {
-      body = undefined;
-    }
-    // Only a refusal carries a challenge worth reading; a 200 skips the header lookup.
-    const challenge = response.ok ? undefined : (response.headers.get("www-authenticate") ?? undefined);
-    if (response.status === 401 || (response.status === 403 && challenge)) {
-      // Authentication failures are the caller's to fix (a token), not a protocol answer.
-      throw new HttpTransportError(
-        response.status,
-        `${message.method} was refused with HTTP ${response.status}: ${
-          response.status === 401 ? "the server requires a valid bearer token (pass options.token)" : "the token lacks a required scope"
-        }.`,
-        challenge,
-      );
-    }
-    if (isJsonRpcResponse(body)) {
-      // Some servers answer protocol rejections without an id; it is still this request's answer.
-      if (isJsonRpcErrorResponse(body) && (body.id === undefined || body.id === null)) {
-        return { jsonrpc: "2.0", id: message.id, error: body.error };
-      }
-      return body;
-    }
-    if (!response.ok) {
-      throw new HttpTransportError(
-        response.status,
-        `${message.method} failed with HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ""}.`,
-        challenge,
-      );
-    }
-    throw new HttpTransportError(response.status, `${message.method}: the server's HTTP ${response.status} answer was not a JSON-RPC response.`);
-  }
-
+  /**
+   * Reads an SSE response to its answer. A 2025-era stream that ends early
+   * after giving an event id is resumed with GET and `Last-Event-ID`.
+   */
   async #readStream(response: Response, message: JsonRpcRequest, options: TransportRequestOptions): Promise<JsonRpcResponse> {
     const body = response.body;
     if (!body) throw new HttpTransportError(response.status, `${message.method}: the SSE response had no body.`);
-    const reader = body.pipeThrough(new TextDecoderStream()).getReader();
-    this.#streams.add(reader);
-    let answer: JsonRpcResponse | undefined;
     const serverRequests: Promise<void>[] = [];
-    const parser = new SseParser((event) => {
-      if (answer || event.event !== "message") return;
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(event.data);
-      } catch {
-        return;
-      }
-      if (isJsonRpcResponse(parsed)) {
-        if (parsed.id === message.id) answer = parsed;
-      } else if (isJsonRpcNotification(parsed)) {
-        try {
-          options.onNotification?.(parsed);
-        } catch (error) {
-          this.#warn(`A notification handler threw: ${error instanceof Error ? error.message : String(error)}`);
-        }
-      } else if (isJsonRpcRequest(parsed)) {
-        serverRequests.push(this.#answerServerRequest(parsed));
-      }
-    });
+    const onMessage = (parsed: unknown) => this.#messages.dispatch(parsed, options.onNotification, serverRequests);
+    let answer: JsonRpcResponse | undefined;
     try {
-      while (!answer) {
-        const { done, value } = await reader.read();
-        if (done) {
-          parser.end();
-          break;
+      const outcome = await readEventStream(body, message.id, onMessage, this.#inFlight.streams, this.#maxResponseBytes);
+      answer = outcome.answer;
+      if (answer === undefined && this.#session.legacy && outcome.lastEventId !== undefined && !this.#closed) {
+        const { signal, release } = eitherSignal(this.#shutdown.signal, options.signal);
+        try {
+          const { resumeForAnswer } = await import("./event-stream.js");
+          answer = await resumeForAnswer(this.#streamHost, message.method, message.id, outcome, onMessage, signal);
+        } finally {
+          release();
         }
-        parser.push(value);
       }
     } catch (error) {
       if (options.signal?.aborted) throw options.signal.reason;
       throw error;
-    } finally {
-      this.#streams.delete(reader);
-      await reader.cancel().catch(() => {});
     }
     await Promise.all(serverRequests);
     if (!answer) {
       throw new HttpTransportError(response.status, `${message.method}: the server closed the SSE stream without a response.`);
     }
     return answer;
-  }
-
-  async #answerServerRequest(request: JsonRpcRequest): Promise<void> {
-    // 2025-era servers may send requests on the response stream; answer them with a POST.
-    const reply: JsonRpcResponse = this.#serverRequestHandler
-      ? await this.#serverRequestHandler(request).catch(() => ({
-          jsonrpc: "2.0" as const,
-          id: request.id,
-          error: { code: JsonRpcErrorCode.InternalError, message: "The client failed to handle the request" },
-        }))
-      : { jsonrpc: "2.0", id: request.id, error: { code: JsonRpcErrorCode.MethodNotFound, message: `Method not found: ${request.method}` } };
-    try {
-      const response = await this.#post(reply);
-      await response.body?.cancel().catch(() => {});
-    } catch (error) {
-      this.#warn(`Could not deliver the answer to the server's ${request.method} request: ${error instanceof Error ? error.message : String(error)}`);
-    }
-  }
-
-  #learnTools(response: JsonRpcResponse & { result: Record<string, unknown> }): void {
-    const tools = response.result.tools;
-    if (!Array.isArray(tools)) return;
-    const kept: unknown[] = [];
-    for (const tool of tools) {
-      if (!isRecord(tool) || typeof tool.name !== "string") {
-        kept.push(tool);
-        continue;
-      }
-      const scan = paramHeadersOf(tool.inputSchema);
-      if (!scan.ok) {
-        this.#toolHeaders.delete(tool.name);
-        this.#warn(`Ignoring tool "${tool.name}": ${scan.reason}.`);
-        continue;
-      }
-      this.#toolHeaders.set(tool.name, scan.headers);
-      kept.push(tool);
-    }
-    response.result.tools = kept;
   }
 }

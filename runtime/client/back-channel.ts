@@ -1,0 +1,93 @@
+/**
+ * The 2025-era back channel: requests a handshake-era server sends the
+ * client (on a call's response stream, the HTTP GET stream, or the stdio
+ * pipe) answered by the same `onElicit` / `onSample` / `onListRoots`
+ * callbacks that answer a modern server's `inputRequests`.
+ *
+ * @internal
+ */
+import { JsonRpcErrorCode } from "../jsonrpc/errors.js";
+import type { JsonRpcRequest, JsonRpcResponse } from "../jsonrpc/messages.js";
+import type { ClientTransport } from "../transport/types.js";
+import type { RevisionTables, ValidationResult } from "../validate/core.js";
+import { type InputCallbacks, type InputRequestContext, callbackFor, callbackOptionFor } from "./callbacks.js";
+import type { JsonObject } from "./protocol.js";
+
+/** The 2025-11-25 tables, loaded on the first request a server sends: a modern-only client never pays for them. */
+let tables2025: Promise<{ checkParams: (tables: RevisionTables, method: string, params: unknown) => ValidationResult; tables: RevisionTables }> | undefined;
+
+function loadTables() {
+  tables2025 ??= Promise.all([import("../validate/core.js"), import("../validate/tables-2025.js")]).then(([core, revision]) => ({
+    checkParams: core.checkParams,
+    tables: revision.TABLES_2025,
+  }));
+  return tables2025;
+}
+
+function paramsCheck(method: string, params: unknown): Promise<ValidationResult> {
+  return loadTables().then(({ checkParams, tables }) => checkParams(tables, method, params));
+}
+
+/**
+ * Installs the answering of a 2025-era server's requests on `transport`,
+ * where it can carry them, and starts loading the 2025 validators, so the
+ * server's first request does not wait for them.
+ *
+ * @internal
+ */
+export function installBackChannel(transport: ClientTransport, callbacks: InputCallbacks): void {
+  if (transport.setServerRequestHandler === undefined) return;
+  transport.setServerRequestHandler((request) => answerServerRequest(request, callbacks));
+  loadTables().catch(() => {
+    // Reported by the first request that needs them.
+  });
+}
+
+const reply = (request: JsonRpcRequest, result: JsonObject): JsonRpcResponse => ({ jsonrpc: "2.0", id: request.id, result });
+const refuse = (request: JsonRpcRequest, code: number, message: string): JsonRpcResponse => ({
+  jsonrpc: "2.0",
+  id: request.id,
+  error: { code, message },
+});
+
+/**
+ * One answer: `ping` at once; a method with a callback after its params
+ * pass the 2025-11-25 schema; anything else `-32601`. Never rejects.
+ *
+ * @internal
+ */
+export async function answerServerRequest(request: JsonRpcRequest, callbacks: InputCallbacks): Promise<JsonRpcResponse> {
+  if (request.method === "ping") return reply(request, {});
+  const answer = callbackFor(callbacks, request.method);
+  if (answer === undefined) {
+    const option = callbackOptionFor(request.method);
+    return refuse(
+      request,
+      JsonRpcErrorCode.MethodNotFound,
+      option === undefined
+        ? `Method not found: this client does not handle ${request.method}`
+        : `Method not found: this client was connected without ${option}, so it cannot answer ${request.method}`,
+    );
+  }
+  const params = request.params ?? {};
+  let checked: ValidationResult;
+  try {
+    checked = await paramsCheck(request.method, params);
+  } catch (error) {
+    return refuse(request, JsonRpcErrorCode.InternalError, `The client could not check the request: ${String(error)}`);
+  }
+  if (!checked.ok) return refuse(request, JsonRpcErrorCode.InvalidParams, `Invalid params: ${checked.message}`);
+  const controller = new AbortController();
+  const context: InputRequestContext = { key: undefined, method: request.method, signal: controller.signal };
+  try {
+    const result = (await answer(params as never, context)) as unknown;
+    if (typeof result !== "object" || result === null || Array.isArray(result)) {
+      return refuse(request, JsonRpcErrorCode.InternalError, `The client's ${callbackOptionFor(request.method)} callback returned no result object.`);
+    }
+    return reply(request, result as JsonObject);
+  } catch (error) {
+    controller.abort(error);
+    const reason = error instanceof Error ? error.message : String(error);
+    return refuse(request, JsonRpcErrorCode.InternalError, `The client's callback failed: ${reason}`);
+  }
+}

@@ -1,0 +1,38 @@
+/**
+ * The HTTP client's error, shared by the POST exchange, the 2025 session and
+ * the GET event stream.
+ */
+
+/** An HTTP-level failure that carried no JSON-RPC answer (401, 403, 500 with HTML, a lost session, …). */
+export class HttpTransportError extends Error {
+  override readonly name: string = "HttpTransportError";
+  /** The HTTP status. */
+  readonly status: number;
+  /** The `WWW-Authenticate` challenge on a 401/403, if any. */
+  readonly wwwAuthenticate: string | undefined;
+  /**
+   * True when the server answered 404 to a request carrying this client's
+   * 2025 `Mcp-Session-Id`: the session ended on the server, and the
+   * 2025-11-25 transport requires a new `initialize` (the client does that
+   * once, transparently).
+   */
+  readonly sessionLost: boolean;
+
+  constructor(status: number, message: string, wwwAuthenticate?: string, options?: { sessionLost?: boolean; cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.status = status;
+    this.wwwAuthenticate = wwwAuthenticate;
+    this.sessionLost = options?.sessionLost === true;
+  }
+}
+
+/** The error for an HTTP 404 on a request that carried the session id `what` names. */
+export function sessionLostError(what: string): HttpTransportError {
+  return new HttpTransportError(
+    404,
+    `${what} was refused with HTTP 404: the server no longer knows this client's 2025 session (it expired, ` +
+      `was closed, or the server restarted).`,
+    undefined,
+    { sessionLost: true },
+  );
+}

@@ -1,0 +1,165 @@
+/**
+ * The two 2025-era uses of HTTP GET (2025-11-25 basic/transports), loaded
+ * only once a 2025 session needs them: the standalone stream that carries
+ * server-initiated messages ("Listening for Messages from the Server"), and
+ * the resumption of a response stream that broke before its answer
+ * ("Resumability and Redelivery": GET with `Last-Event-ID`, after the
+ * server's `retry` delay).
+ *
+ * @internal
+ */
+import type { JsonRpcId, JsonRpcResponse } from "../../../jsonrpc/messages.js";
+import { HttpTransportError } from "./errors.js";
+import { readEventStream, type StreamOutcome, type StreamReader } from "./sse-read.js";
+import { mediaTypeOf, reasonOf, sleep } from "./shared.js";
+
+/** Wait before reconnecting when the server named no `retry`. */
+const DEFAULT_RETRY_MS = 1_000;
+/** Ceiling of the doubling wait after failed connections. */
+const MAX_BACKOFF_MS = 30_000;
+/** Consecutive failed connections after which the GET stream gives up. */
+const MAX_FAILURES = 6;
+/** Reconnections a broken response stream gets to deliver its answer. */
+const MAX_RESUMES = 5;
+
+/** What the event-stream code needs from the transport. */
+export interface StreamHost {
+  /** Sends one GET to the endpoint with the session's headers (and `Last-Event-ID` when given). */
+  open(lastEventId: string | undefined, signal: AbortSignal): Promise<Response>;
+  /** Readers being read: the transport's `close()` cancels them. */
+  readonly streams: Set<StreamReader>;
+  /** Reports a problem the application may want to know about. */
+  warn(message: string): void;
+  /** The longest SSE event read, in characters (`maxResponseBytes`). */
+  readonly maxEventChars: number;
+}
+
+/**
+ * Gets the answer of a request whose SSE response ended without it, by
+ * reconnecting with GET and `Last-Event-ID` after the server's `retry`
+ * delay, as many times as the server keeps closing (within a bound).
+ *
+ * @param what - the method, for error messages.
+ * @throws HttpTransportError when a reconnection is refused or the answer never comes.
+ * @throws the signal's reason when it aborts (the caller's signal, or the transport's close).
+ */
+export async function resumeForAnswer(
+  host: StreamHost,
+  what: string,
+  awaitedId: JsonRpcId,
+  broken: StreamOutcome,
+  onMessage: (message: unknown) => void,
+  signal: AbortSignal,
+): Promise<JsonRpcResponse> {
+  let { lastEventId, retryMs } = broken;
+  for (let attempt = 1; attempt <= MAX_RESUMES; attempt++) {
+    // "The client MUST respect the retry field" (2025-11-25 transports, "Sending Messages to the Server" 6).
+    await sleep(retryMs ?? DEFAULT_RETRY_MS, signal);
+    const response = await host.open(lastEventId, signal);
+    if (!response.ok || mediaTypeOf(response.headers.get("content-type")) !== "text/event-stream" || !response.body) {
+      await response.body?.cancel().catch(() => {});
+      throw new HttpTransportError(
+        response.status,
+        `${what}: the response stream closed before its answer, and resuming it (GET with Last-Event-ID) was answered with HTTP ${response.status}.`,
+      );
+    }
+    const outcome = await readEventStream(response.body, awaitedId, onMessage, host.streams, host.maxEventChars);
+    if (outcome.answer) return outcome.answer;
+    lastEventId = outcome.lastEventId ?? lastEventId;
+    retryMs = outcome.retryMs ?? retryMs;
+  }
+  throw new HttpTransportError(
+    200,
+    `${what}: the server closed the response stream ${MAX_RESUMES + 1} times without sending the answer; giving up.`,
+  );
+}
+
+/**
+ * The standalone GET stream of a 2025 session: opened once the session has
+ * started, reconnected with `Last-Event-ID` after the server's `retry` (or
+ * a doubling wait after failures, bounded), and stopped for good by
+ * `stop()`, by a 405 (the server offers no stream), by a 404 (the session is
+ * gone; a new session opens a new stream) or after repeated failures.
+ */
+export class EventStreamListener {
+  readonly #host: StreamHost;
+  readonly #onMessage: (message: unknown) => void;
+  readonly #controller = new AbortController();
+  #answered: (() => void) | undefined;
+
+  constructor(host: StreamHost, onMessage: (message: unknown) => void) {
+    this.#host = host;
+    this.#onMessage = onMessage;
+  }
+
+  /**
+   * Starts listening in the background.
+   *
+   * @returns a promise that settles (never rejects) once the server answered the first GET, or it failed.
+   */
+  start(): Promise<void> {
+    const answered = new Promise<void>((resolve) => (this.#answered = resolve));
+    void this.#run()
+      .catch((error: unknown) => {
+        if (!this.#controller.signal.aborted) this.#host.warn(`The server's event stream stopped: ${reasonOf(error)}`);
+      })
+      .finally(() => this.#answered?.());
+    return answered;
+  }
+
+  /** Stops listening and cancels the open connection, if any. Idempotent. */
+  stop(): void {
+    this.#controller.abort(new Error("The event stream was stopped."));
+  }
+
+  /** True once stopped, by `stop()` or for one of the reasons above. */
+  get stopped(): boolean {
+    return this.#controller.signal.aborted;
+  }
+
+  async #run(): Promise<void> {
+    const signal = this.#controller.signal;
+    let lastEventId: string | undefined;
+    let retryMs: number | undefined;
+    let failures = 0;
+    while (!signal.aborted) {
+      let outcome: StreamOutcome | undefined;
+      try {
+        const response = await this.#host.open(lastEventId, signal).finally(() => this.#answered?.());
+        const verdict = this.#judge(response);
+        if (verdict === "stop") {
+          this.#controller.abort(new Error("The server offers no event stream."));
+          return;
+        }
+        if (verdict === "read") outcome = await readEventStream(response.body!, undefined, this.#onMessage, this.#host.streams, this.#host.maxEventChars);
+      } catch (error) {
+        if (signal.aborted) return;
+        if (failures + 1 >= MAX_FAILURES) throw error;
+      }
+      if (outcome !== undefined) {
+        lastEventId = outcome.lastEventId ?? lastEventId;
+        retryMs = outcome.retryMs ?? retryMs;
+      }
+      failures = outcome?.received ? 0 : failures + 1;
+      if (failures >= MAX_FAILURES) {
+        throw new Error(`${failures} connections in a row failed; server-initiated messages now arrive only on call responses.`);
+      }
+      const base = retryMs ?? DEFAULT_RETRY_MS;
+      await sleep(failures === 0 ? base : Math.min(MAX_BACKOFF_MS, Math.max(base, DEFAULT_RETRY_MS) * 2 ** (failures - 1)), signal);
+    }
+  }
+
+  /** Whether to read a GET response, retry later, or stop listening. */
+  #judge(response: Response): "read" | "retry" | "stop" {
+    if (response.ok && mediaTypeOf(response.headers.get("content-type")) === "text/event-stream" && response.body) return "read";
+    void response.body?.cancel().catch(() => {});
+    const status = response.status;
+    // 405: no stream offered. 404: the session is gone, and the next request renews it (and the stream).
+    if (status === 405 || status === 404) return "stop";
+    if (status === 429 || status >= 500) return "retry";
+    this.#host.warn(
+      `The server refused the event stream (GET) with HTTP ${status}; server-initiated messages will arrive only on call responses.`,
+    );
+    return "stop";
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * Small helpers the HTTP client's modules share (POST exchange, 2025
+ * session, GET event stream).
+ *
+ * @internal
+ */
+
+/** The `Accept` of every POST: a server may answer JSON or an SSE stream. */
+export const ACCEPT_POST = "application/json, text/event-stream";
+
+/** What a request sent after `close()` is told. */
+export const CLOSED_MESSAGE = "The HTTP transport is closed; connect again to send more requests.";
+
+/** The media type of a `Content-Type` value, lower-cased and without parameters. */
+export function mediaTypeOf(value: string | null): string {
+  if (value === "application/json") return value;
+  return (value ?? "").split(";")[0]!.trim().toLowerCase();
+}
+
+/** True for a JSON object (not an array, not null). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The message of an error, or the value as text. */
+export function reasonOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Resolves after `ms`, or rejects with the signal's reason as soon as it
+ * aborts (the transport's close, or a caller's signal).
+ */
+export function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/**
+ * A signal that aborts when either input does (`AbortSignal.any` is missing
+ * before Node 20.3), and the function that unties it again.
+ */
+export function eitherSignal(a: AbortSignal, b: AbortSignal | undefined): { signal: AbortSignal; release: () => void } {
+  if (b === undefined) return { signal: a, release: () => {} };
+  const controller = new AbortController();
+  const onA = () => controller.abort(a.reason);
+  const onB = () => controller.abort(b.reason);
+  if (a.aborted) onA();
+  else if (b.aborted) onB();
+  else {
+    a.addEventListener("abort", onA, { once: true });
+    b.addEventListener("abort", onB, { once: true });
+  }
+  return {
+    signal: controller.signal,
+    release: () => {
+      a.removeEventListener("abort", onA);
+      b.removeEventListener("abort", onB);
+    },
+  };
+}

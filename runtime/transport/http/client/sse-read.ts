@@ -1,0 +1,71 @@
+/**
+ * Reading a Server-Sent Events body on the client: the response of a POST,
+ * or a GET stream. Kept apart from `event-stream.ts` because every SSE
+ * response needs it, while only 2025-era sessions need the GET streams.
+ *
+ * @internal
+ */
+import { isJsonRpcResponse, type JsonRpcId, type JsonRpcResponse } from "../../../jsonrpc/messages.js";
+import { SseParser } from "../sse.js";
+
+/** A reader of a decoded SSE body, tracked so `close()` can cancel it. */
+export type StreamReader = ReadableStreamDefaultReader<string>;
+
+/** What one SSE body delivered before it ended (or before the awaited answer). */
+export interface StreamOutcome {
+  /** The response to the awaited request, if it came. */
+  answer: JsonRpcResponse | undefined;
+  /** The stream's last event id (`Last-Event-ID` to resume from), if it sent any. */
+  lastEventId: string | undefined;
+  /** The server's last `retry`, in milliseconds. */
+  retryMs: number | undefined;
+  /** True when at least one event arrived, even an empty priming one. */
+  received: boolean;
+}
+
+/**
+ * Reads `body` to its end, or until the response for `awaitedId` arrives,
+ * handing every other JSON-RPC message to `onMessage`. Events that are not
+ * `message` events, and data that is not JSON (the empty priming event),
+ * are skipped; their `id` and `retry` still count.
+ */
+export async function readEventStream(
+  body: NonNullable<Response["body"]>,
+  awaitedId: JsonRpcId | undefined,
+  onMessage: (message: unknown) => void,
+  streams: Set<StreamReader>,
+  maxEventChars = Number.POSITIVE_INFINITY,
+): Promise<StreamOutcome> {
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  streams.add(reader);
+  let answer: JsonRpcResponse | undefined;
+  let received = false;
+  const parser = new SseParser((event) => {
+    received = true;
+    if (answer || event.event !== "message") return;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(event.data);
+    } catch {
+      return;
+    }
+    if (awaitedId !== undefined && isJsonRpcResponse(parsed) && parsed.id === awaitedId) answer = parsed;
+    else onMessage(parsed);
+  }, maxEventChars);
+  try {
+    while (!answer) {
+      const { done, value } = await reader.read();
+      if (done) {
+        parser.end();
+        break;
+      }
+      parser.push(value);
+    }
+  } finally {
+    streams.delete(reader);
+    await reader.cancel().catch(() => {});
+  }
+  // An id line is seen by the parser even when its event never dispatches.
+  return { answer, lastEventId: parser.lastEventId, retryMs: parser.retry, received: received || parser.lastEventId !== undefined };
+}
+

@@ -1,0 +1,85 @@
+/**
+ * What the HTTP client remembers of the tools it has listed: each tool's
+ * `x-mcp-header` annotations, mirrored into `Mcp-Param-*` headers on its
+ * calls, and the spec's rule that a tool with an invalid annotation is
+ * dropped from `tools/list` (2026-07-28 streamable-http, "Custom Headers").
+ *
+ * @internal
+ */
+import type { JsonRpcRequest, JsonRpcResponse } from "../../../jsonrpc/messages.js";
+import { type ParamHeader, paramHeadersOf, paramHeaderValue } from "../headers.js";
+import { isRecord } from "./shared.js";
+
+/** Pages of `tools/list` read when learning a tool's annotations after a `-32020`. */
+const MAX_TOOL_PAGES = 20;
+
+/** @internal */
+export class ToolHeaders {
+  readonly #byTool = new Map<string, ParamHeader[]>();
+  readonly #warn: (message: string) => void;
+
+  constructor(warn: (message: string) => void) {
+    this.#warn = warn;
+  }
+
+  /** True once `name` was seen in a `tools/list` result. */
+  knows(name: string): boolean {
+    return this.#byTool.has(name);
+  }
+
+  /** Writes the `Mcp-Param-*` headers of a call to `name` with `args`. */
+  write(name: string, args: unknown, headers: Record<string, string>): void {
+    const params = this.#byTool.get(name);
+    if (params === undefined) return;
+    for (const param of params) {
+      const value = paramHeaderValue(param, args);
+      if (value !== undefined) headers[`mcp-param-${param.header.toLowerCase()}`] = value;
+    }
+  }
+
+  /**
+   * Lists the tools again (with `call`'s `_meta`), page by page through
+   * `list`, after the server wanted `Mcp-Param-*` headers for a tool this
+   * client never listed (2026-07-28 streamable-http: the recovery path).
+   *
+   * @returns true when the called tool is now known, so the call is worth retrying.
+   */
+  async refresh(call: JsonRpcRequest, list: (params: Record<string, unknown>, page: number) => Promise<JsonRpcResponse>): Promise<boolean> {
+    const meta = call.params?._meta;
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_TOOL_PAGES; page++) {
+      const params: Record<string, unknown> = {};
+      if (isRecord(meta)) params._meta = meta;
+      if (cursor) params.cursor = cursor;
+      const listed = await list(params, page);
+      // The exchange learned the page's annotations on its way back.
+      if (!("result" in listed)) return false;
+      const next = listed.result.nextCursor;
+      if (typeof next !== "string" || next === "") break;
+      cursor = next;
+    }
+    return this.knows(String(call.params?.name));
+  }
+
+  /** Learns the annotations of a `tools/list` result, and removes from it the tools whose annotations are invalid. */
+  learn(result: Record<string, unknown>): void {
+    const tools = result.tools;
+    if (!Array.isArray(tools)) return;
+    const kept: unknown[] = [];
+    for (const tool of tools) {
+      if (!isRecord(tool) || typeof tool.name !== "string") {
+        kept.push(tool);
+        continue;
+      }
+      const scan = paramHeadersOf(tool.inputSchema);
+      if (!scan.ok) {
+        this.#byTool.delete(tool.name);
+        this.#warn(`Ignoring tool "${tool.name}": ${scan.reason}.`);
+        continue;
+      }
+      this.#byTool.set(tool.name, scan.headers);
+      kept.push(tool);
+    }
+    result.tools = kept;
+  }
+}

@@ -1,0 +1,67 @@
+// This client pinned to 2025-11-25 against this SDK's own dual-era server:
+// the same declared need reaches onElicit as a back-channel request over a
+// 2025 session (HTTP with its session id, and stdio), while mode "auto"
+// keeps the same server on 2026-07-28 and multi round-trip.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Client } from "mcp-roundtrip/client";
+import { McpServer, elicit } from "mcp-roundtrip/server";
+import { serveHttp, StreamableHttpClientTransport, type HttpServerHandle } from "mcp-roundtrip/http";
+
+const regionForm = { type: "object", properties: { region: { type: "string" } }, required: ["region"] } as const;
+
+function provisioner() {
+  const mcp = new McpServer({ name: "own-dual-era", version: "1.0.0" });
+  mcp.tool(
+    "provision",
+    { inputSchema: { type: "object" }, needs: (need) => need.add("region", () => elicit({ message: "Which region?", schema: regionForm })) },
+    (_args, { region }) => ({ content: [{ type: "text", text: `in ${region.action === "accept" ? region.content.region : "nowhere"}` }] }),
+  );
+  return mcp;
+}
+
+describe("this client against this SDK's server, both eras over HTTP", () => {
+  let http: HttpServerHandle;
+  beforeAll(async () => {
+    http = await serveHttp(provisioner());
+  });
+  afterAll(() => http.close());
+
+  it("pinned to 2025-11-25: a session, and the need asked over the back channel", async () => {
+    const keys: Array<string | undefined> = [];
+    const transport = new StreamableHttpClientTransport(http.url);
+    const client = await Client.connect(transport, {
+      mode: "2025-11-25",
+      onElicit: (params, context) => {
+        keys.push(context.key);
+        expect((params as { message: string }).message).toBe("Which region?");
+        return { action: "accept", content: { region: "eu-west-1" } };
+      },
+    });
+    try {
+      expect(client.protocolVersion).toBe("2025-11-25");
+      expect(transport.sessionId).toMatch(/^[\x21-\x7e]+$/);
+      expect((await client.callTool("provision", {})).content).toEqual([{ type: "text", text: "in eu-west-1" }]);
+      expect(keys).toEqual([undefined]);
+    } finally {
+      await client.close();
+    }
+    expect(transport.sessionId).toBeUndefined();
+  });
+
+  it("auto: stays on 2026-07-28, where the same need is a multi round-trip input request", async () => {
+    const keys: Array<string | undefined> = [];
+    const client = await Client.connect(http.url, {
+      onElicit: (_params, context) => {
+        keys.push(context.key);
+        return { action: "accept", content: { region: "us-east-2" } };
+      },
+    });
+    try {
+      expect(client.protocolVersion).toBe("2026-07-28");
+      expect((await client.callTool("provision", {})).content).toEqual([{ type: "text", text: "in us-east-2" }]);
+      expect(keys).toEqual(["region"]);
+    } finally {
+      await client.close();
+    }
+  });
+});
