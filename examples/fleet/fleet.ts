@@ -154,11 +154,11 @@ export class Fleet {
   }
 
   /** Rewrites nginx.conf and reloads (SIGHUP): old workers finish their requests, new ones use the new upstreams. */
-  async #reloadNginx(): Promise<void> {
+  async #reloadNginx(settleMs: number): Promise<void> {
     this.#writeNginxConfig();
     this.#nginx?.kill("SIGHUP");
     // New workers take over within milliseconds; the wait also lets connections already queued at the instance be accepted.
-    await sleep(400);
+    await sleep(settleMs);
   }
 
   /** nginx's error log so far (kept after stop). */
@@ -191,12 +191,12 @@ export class Fleet {
    */
   async restart(index: number, keys?: string): Promise<void> {
     this.#down.add(index);
-    await this.#reloadNginx();
+    await this.#reloadNginx(600);
     await this.#terminate(index, "SIGTERM");
     if (keys !== undefined) this.#env[index]!.MCP_REQUEST_STATE_KEYS = keys;
     await this.#spawn(index);
     this.#down.delete(index);
-    await this.#reloadNginx();
+    await this.#reloadNginx(100);
   }
 
   /** Restarts every instance in turn with `keys`: one phase of a rotation. */

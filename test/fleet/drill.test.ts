@@ -98,7 +98,7 @@ describe.skipIf(programs === undefined)("fleet drill behind nginx", () => {
       expect(figures.movedRounds / (figures.rounds - figures.completed)).toBeGreaterThan(0.6);
       // The retries, if any, were for the requests the kill cut, and all of them completed.
       expect(figures.retriedCompleted).toBeLessThanOrEqual(figures.retries);
-    }, 60_000);
+    }, 90_000);
   }
 
   it("a wrong rotation (phase 1 skipped) shows the -32602 spike, and the logs name the unknown key id", async () => {
