@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Fleet } from "../../examples/fleet/fleet.js";
 import { startLoad, type LoadFigures } from "../../examples/fleet/load.js";
+import { runFleetExample } from "../../examples/fleet/run.js";
 import { decodeKeyEntry, keyIdOf } from "mcp-roundtrip/server";
 import { ensureBuilt, root } from "../client/ensure-built.js";
 import { systemPrograms } from "../support/system.js";
@@ -100,6 +101,14 @@ describe.skipIf(programs === undefined)("fleet drill behind nginx", () => {
       expect(figures.retriedCompleted).toBeLessThanOrEqual(figures.retries);
     }, 90_000);
   }
+
+  it("the example: an SDK client through nginx round-robin, across a rolling restart", async () => {
+    const outcome = await runFleetExample({ nginx: programs!.nginx!, instanceScript: join(root, "dist/examples/fleet/instance.js") }, OLD, `${OLD},${NEW}`, 6);
+    expect(outcome.results).toHaveLength(12);
+    outcome.results.forEach((text, index) => expect(text).toMatch(new RegExp(`^provisioned shop-${index} in eu-west-1 by i[0-2]$`)));
+    expect(outcome.instances.length).toBeGreaterThan(1);
+    for (const ring of outcome.rings) expect(ring).toContain(`mints with ${OLD_ID}; verifies ${OLD_ID}, ${NEW_ID}`);
+  }, 40_000);
 
   it("a wrong rotation (phase 1 skipped) shows the -32602 spike, and the logs name the unknown key id", async () => {
     const fleet = await Fleet.start(
