@@ -8,7 +8,7 @@ import { CONCURRENCY, RSS_CALLS } from "./catalog.mjs";
  * @property {string} label
  * @property {string} numerator workload id
  * @property {string} denominator workload id
- * @property {"value"|"maxRssBytes"|"rssGrowthBytes"|"cpuMicrosPerOp"} [field] what is compared; `value` by default
+ * @property {"value"|"maxRssBytes"|"rssGrowthBytes"|"cpuMicrosPerOp"|"cpuAboveMs"} [field] what is compared; `value` by default
  * @property {number} [numeratorScale] multiplies the numerator first (2 turns MRTR calls/s into requests/s)
  * @property {number} [atLeast] the budget: the ratio must reach this
  */
@@ -33,6 +33,22 @@ export function comparisons() {
       { id: `http.plain.officialVsEcho.c${c}`, label: `HTTP plain, c=${c}: official / bare node:http echo (reference)`, numerator: `http.plain.official.c${c}`, denominator: `http.echo.c${c}` },
     );
   }
+  for (const c of CONCURRENCY) {
+    for (const kind of ["plain", "elicit"]) {
+      const what = kind === "plain" ? "plain" : "one elicitation per call";
+      list.push(
+        // DESIGN.md wave 2: their InMemoryTransport is the route their 2025 sessions were built for, so 1.5× (not the 2026 path's 18×).
+        { id: `legacy.inproc.${kind}.c${c}`, label: `2025 path in process, ${what}, c=${c}: ours / official`, numerator: `legacy.inproc.${kind}.ours.c${c}`, denominator: `legacy.inproc.${kind}.official.c${c}`, atLeast: 1.5 },
+        // DESIGN.md wave 2: a 2025 client over HTTP gets the same 4× lead over theirs as a 2026 one.
+        { id: `legacy.http.${kind}.c${c}`, label: `2025 path over Streamable HTTP (sessions), ${what}, c=${c}: ours / official`, numerator: `legacy.http.${kind}.ours.c${c}`, denominator: `legacy.http.${kind}.official.c${c}`, atLeast: 4 },
+      );
+    }
+  }
+  list.push(
+    { id: "coldstart.vsOfficial", label: "cold start above bare node: official / ours (how many times longer theirs takes)", numerator: "coldstart.official", denominator: "coldstart.ours" },
+    { id: "coldstart.vsOfficial.cpu", label: "cold start, CPU time above bare node: official / ours", numerator: "coldstart.official", denominator: "coldstart.ours", field: "cpuAboveMs" },
+    { id: "coldstart.legacy.cost", label: "cold start above bare node: ours pinned to 2025-11-25 / ours at 2026-07-28 (the lazy 2025 validators, paid only then)", numerator: "coldstart.ours2025", denominator: "coldstart.ours" },
+  );
   list.push(
     { id: "rss.sustained", label: `peak RSS, ${RSS_CALLS.toLocaleString("en-US")} in-process MRTR calls each (c=16): official 2026 path / ours`, numerator: "rss.mrtr.official2026", denominator: "rss.mrtr.ours", field: "maxRssBytes", atLeast: 5 },
     { id: "rss.sustained.growth", label: `RSS growth above the set-up process, same ${RSS_CALLS.toLocaleString("en-US")} calls: official 2026 path / ours`, numerator: "rss.mrtr.official2026", denominator: "rss.mrtr.ours", field: "rssGrowthBytes" },
@@ -55,9 +71,17 @@ export function comparisons() {
   return list;
 }
 
-/** Absolute budgets on a single workload's median. */
+/**
+ * Absolute budgets on a single workload: its median must stay `below` (or
+ * `atMost`) a bound, or a `flag` it reports must have stayed `false` in every
+ * repetition.
+ */
 export function limits() {
   return [
     { id: "pending.ours.limit", label: "heap growth of our server with 10,000 pending exchanges", workload: "pending.ours", below: 1024 * 1024, unit: "bytes" },
+    // A CLI or a serverless function pays this on every start; ~90 ms today, and serving 2025 clients must not add to it.
+    { id: "coldstart.ours.limit", label: "cold start of our server + client, one in-process call, above bare node", workload: "coldstart.ours", atMost: 110, unit: "ms" },
+    // The 2025-11-25 tables are a large module a 2026-only program never needs: they load on a 2025 client's first message.
+    { id: "coldstart.ours.lazy2025", label: "2026-only cold start leaves the 2025 validators unloaded", workload: "coldstart.ours", flag: "tables2025Loaded" },
   ];
 }

@@ -8,6 +8,7 @@ const OFFICIAL = here("./workloads/official.mjs");
 const ECHO = here("./workloads/echo.mjs");
 const PENDING = here("./workloads/pending.mjs");
 const CRYPTO_FLOOR = here("./workloads/crypto-floor.mjs");
+const COLD_START = here("./workloads/cold-start.mjs");
 
 /** Concurrency levels of every tool-call workload. */
 export const CONCURRENCY = [1, 16];
@@ -28,7 +29,7 @@ export const RSS_CALLS = 5_000;
  * @property {string} module absolute URL of the module holding the factory
  * @property {string} factory the exported function that sets the workload up
  * @property {object} options passed to the factory
- * @property {"async"|"sync"|"custom"} mode how the worker drives it
+ * @property {"async"|"sync"|"custom"} mode how the worker drives it ("custom": the factory measures itself and returns `value`)
  * @property {string} unit what `value` counts
  * @property {number} [concurrency] in-flight operations for async workloads
  * @property {number} [roundTrips] requests per operation (2 for MRTR)
@@ -53,6 +54,19 @@ export function workloads() {
       );
     }
   }
+  // The 2025 path in process: a client pinned to 2025-11-25 on one session, a
+  // plain call or one that asks one question over the session mid-call.
+  for (const elicitation of [false, true]) {
+    const kind = elicitation ? "elicit" : "plain";
+    const roundTrips = elicitation ? 2 : 1;
+    for (const concurrency of CONCURRENCY) {
+      const common = { mode: "async", unit: "calls/s", concurrency, roundTrips, options: { elicitation }, group: `legacy.inproc.${kind}` };
+      list.push(
+        { ...common, id: `legacy.inproc.${kind}.ours.c${concurrency}`, label: 'mcp-roundtrip, in-memory 2025 session (Client mode "2025-11-25")', side: "ours", module: OURS, factory: "legacyInMemory" },
+        { ...common, id: `legacy.inproc.${kind}.official.c${concurrency}`, label: "official SDK, InMemoryTransport (2025-11-25)", side: "official", module: OFFICIAL, factory: "legacyInMemory" },
+      );
+    }
+  }
   for (const mrtr of [false, true]) {
     const kind = mrtr ? "mrtr" : "plain";
     const roundTrips = mrtr ? 2 : 1;
@@ -70,6 +84,19 @@ export function workloads() {
       }
     }
   }
+  // The 2025 path over Streamable HTTP with sessions (Mcp-Session-Id); the
+  // question goes out on the call's SSE stream and its answer comes back as a POST.
+  for (const elicitation of [false, true]) {
+    const kind = elicitation ? "elicit" : "plain";
+    const roundTrips = elicitation ? 2 : 1;
+    for (const concurrency of CONCURRENCY) {
+      const common = { mode: "async", unit: "calls/s", concurrency, roundTrips, options: { elicitation }, group: `legacy.http.${kind}` };
+      list.push(
+        { ...common, id: `legacy.http.${kind}.ours.c${concurrency}`, label: 'mcp-roundtrip, serveHttp 2025 session + our client (mode "2025-11-25")', side: "ours", module: OURS, factory: "legacyHttp" },
+        { ...common, id: `legacy.http.${kind}.official.c${concurrency}`, label: "official SDK, WebStandardStreamableHTTPServerTransport with sessionIdGenerator, JSON responses", side: "official", module: OFFICIAL, factory: "legacyHttp" },
+      );
+    }
+  }
   const fixedWork = { mode: "async", unit: "calls/s", concurrency: 16, roundTrips: 2, options: { mrtr: true }, group: "rss", fixedOps: RSS_CALLS };
   list.push(
     { ...fixedWork, id: "rss.mrtr.ours", label: `mcp-roundtrip, in memory, ${RSS_CALLS.toLocaleString("en-US")} MRTR calls, c=16`, side: "ours", module: OURS, factory: "inMemory" },
@@ -84,6 +111,12 @@ export function workloads() {
     { id: "validate.official", group: "validate", label: "official SDK, zod schemas (specTypeSchemas)", side: "official", module: OFFICIAL, factory: "validate", options: {}, mode: "sync", unit: "ops/s" },
     { id: "pending.ours", group: "pending", label: "mcp-roundtrip McpServer, sealed requestState", side: "ours", module: OURS, factory: "pending", options: {}, mode: "custom", unit: "bytes", nodeFlags: ["--expose-gc"] },
     { id: "pending.stateful", group: "pending", label: "stateful server, exchanges kept in a Map", side: "baseline", module: PENDING, factory: "statefulPending", options: {}, mode: "custom", unit: "bytes", nodeFlags: ["--expose-gc"] },
+  );
+  const coldStart = { group: "coldstart", module: COLD_START, factory: "coldStart", mode: "custom", unit: "ms" };
+  list.push(
+    { ...coldStart, id: "coldstart.ours", label: "mcp-roundtrip, Client.connect(mcpServer), default mode (2026-07-28)", side: "ours", options: { sdk: "ours", protocolVersion: "2026-07-28" } },
+    { ...coldStart, id: "coldstart.official", label: "official SDK, InMemoryTransport (2025-11-25)", side: "official", options: { sdk: "official", protocolVersion: "2025-11-25" } },
+    { ...coldStart, id: "coldstart.ours2025", label: 'mcp-roundtrip, Client.connect(mcpServer, { mode: "2025-11-25" }) (loads the 2025 validators)', side: "ours", options: { sdk: "ours", mode: "2025-11-25", protocolVersion: "2025-11-25" } },
   );
   return list;
 }

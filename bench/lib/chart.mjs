@@ -1,7 +1,7 @@
 // chart.svg: one panel of horizontal bars per figure, hand-written SVG (no
 // plotting dependency). Bars in a panel share a linear scale, so a 20× gap
 // looks like one.
-import { formatBytes, formatRate } from "./format.mjs";
+import { formatBytes, formatMillis, formatRate } from "./format.mjs";
 
 const WIDTH = 860;
 const LABEL_WIDTH = 250;
@@ -13,11 +13,16 @@ const COLOURS = { ours: "#0f766e", official: "#c2410c", baseline: "#64748b" };
 const PANELS = [
   { title: "In-process tool calls, plain (calls/s)", pick: (r) => r.group === "inproc.plain", value: (r) => r.median, format: formatRate },
   { title: "In-process tool calls, full MRTR (calls/s)", pick: (r) => r.group === "inproc.mrtr", value: (r) => r.median, format: formatRate },
+  { title: "2025 path in process, plain (calls/s)", pick: (r) => r.group === "legacy.inproc.plain", value: (r) => r.median, format: formatRate },
+  { title: "2025 path in process, one elicitation per call (calls/s)", pick: (r) => r.group === "legacy.inproc.elicit", value: (r) => r.median, format: formatRate },
   { title: "Streamable HTTP, plain (calls/s)", pick: (r) => r.group === "http.plain", value: (r) => r.median, format: formatRate },
   { title: "Streamable HTTP, full MRTR (calls/s)", pick: (r) => r.group === "http.mrtr", value: (r) => r.median, format: formatRate },
+  { title: "2025 path over Streamable HTTP with sessions, plain (calls/s)", pick: (r) => r.group === "legacy.http.plain", value: (r) => r.median, format: formatRate },
+  { title: "2025 path over Streamable HTTP with sessions, one elicitation per call (calls/s)", pick: (r) => r.group === "legacy.http.elicit", value: (r) => r.median, format: formatRate },
   { title: "Seal + verify of a 300-byte state (ops/s)", pick: (r) => r.group === "seal", value: (r) => r.median, format: formatRate },
   { title: "Validate tools/call request + result (ops/s)", pick: (r) => r.group === "validate", value: (r) => r.median, format: formatRate },
   { title: "Peak RSS, the same in-process MRTR calls, c=16 (lower is better)", pick: (r) => r.group === "rss", value: (r) => r.medianRss, format: formatBytes },
+  { title: "Cold start above bare node: import, connect in process, one call (ms, lower is better)", pick: (r) => r.group === "coldstart", value: (r) => Math.max(0, r.median), format: (_, r) => formatMillis(r.median) },
   { title: "Heap growth, 10,000 pending exchanges (lower is better)", pick: (r) => r.group === "pending", value: (r) => Math.max(0, r.median), format: (_, r) => formatBytes(r.median) },
 ];
 
@@ -79,7 +84,12 @@ function shortLabel(row) {
     echo: "bare node:http echo",
     stateful: "stateful Map server",
   };
-  const [, second, third] = row.id.split(".");
+  const [first, second, third, fourth] = row.id.split(".");
+  if (first === "coldstart") return { ours: "mcp-roundtrip (2026-07-28)", ours2025: "mcp-roundtrip pinned to 2025-11-25", official: "official (InMemoryTransport)" }[second] ?? second;
+  if (first === "legacy") {
+    const who = fourth === "ours" ? names.ours : names.official;
+    return `${who}, c=${row.concurrency}`;
+  }
   if (row.group === "rss") return row.side === "ours" ? "mcp-roundtrip" : names.official2026;
   if (row.group === "seal" || row.group === "validate" || row.group === "pending") {
     const detail = row.id.split(".").slice(1).join(" ");

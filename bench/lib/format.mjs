@@ -21,9 +21,17 @@ export function formatRatio(value) {
   return `${value >= 10 ? value.toFixed(1) : value.toFixed(2)}×`;
 }
 
+/** Milliseconds: "92 ms", "8.4 ms". */
+export function formatMillis(value) {
+  if (!Number.isFinite(value)) return "–";
+  return Math.abs(value) >= 10 ? `${Math.round(value)} ms` : `${value.toFixed(1)} ms`;
+}
+
 /** A row's median in its unit. */
 export function formatFigure(value, unit) {
-  return unit === "bytes" ? formatBytes(value) : `${formatRate(value)} ${unit}`;
+  if (unit === "bytes") return formatBytes(value);
+  if (unit === "ms") return formatMillis(value);
+  return `${formatRate(value)} ${unit}`;
 }
 
 /** Microseconds per operation for an ops/s rate. */

@@ -1,15 +1,20 @@
 // RESULTS.md: the budgets first, then one table per workload group.
-import { formatBytes, formatFigure, formatMicros, formatRate, formatRatio } from "./format.mjs";
+import { formatBytes, formatFigure, formatMicros, formatMillis, formatRate, formatRatio } from "./format.mjs";
 
 /** Report sections, in print order: group prefix → heading and what the rows measure. */
 export const SECTIONS = [
   { group: "inproc.plain", title: "In-process tool calls, plain (2026-07-28)", note: "One `tools/call` of an echo tool through each SDK's client and server in one process." },
   { group: "inproc.mrtr", title: "In-process tool calls, full MRTR (2026-07-28)", note: "One call = first round → `input_required` (one elicitation, sealed `requestState`) → the client answers → retry → complete. The official 2025 row runs the same tool through their legacy shim, which turns the round into a server-to-client `elicitation/create`." },
+  { group: "legacy.inproc.plain", title: "2025 path in process, plain (2025-11-25)", note: "A client pinned to 2025-11-25 on one in-memory session: ours is `Client.connect(mcpServer, { mode: \"2025-11-25\" })`, theirs their linked `InMemoryTransport` pair with the default (2025) handshake. One `tools/call` of the echo tool." },
+  { group: "legacy.inproc.elicit", title: "2025 path in process, one elicitation per call", note: "One call asks one form question over the session mid-call (a real `elicitation/create` the client answers) and then completes. Ours: a tool whose `needs` declare `elicit(...)`; theirs: a tool that awaits `ctx.mcpReq.elicitInput(...)`. Two requests per call (the call and the server's question)." },
   { group: "http.plain", title: "Streamable HTTP on 127.0.0.1, plain", note: "Client and server in one process over real loopback sockets. Every client, the echo's included, uses the same keep-alive `node:http` fetch (both SDKs' HTTP transports take a `fetch` option; the global fetch, undici, costs about 1 ms per loopback request here and would hide both SDKs behind it: see the reference row)." },
   { group: "http.mrtr", title: "Streamable HTTP on 127.0.0.1, full MRTR", note: "Two HTTP requests per call." },
+  { group: "legacy.http.plain", title: "2025 path over Streamable HTTP with sessions, plain", note: "`initialize` opens a session (`Mcp-Session-Id`), every later request carries it. Ours: `serveHttp` and our `StreamableHttpClientTransport` under `Client.connect(…, { mode: \"2025-11-25\" })`; theirs: one `WebStandardStreamableHTTPServerTransport` with `sessionIdGenerator` and its own McpServer per session, routed by `Mcp-Session-Id` behind `node:http` (their documented stateful wiring) with `enableJsonResponse` (less CPU per call than their default SSE answers here), and their client with its default handshake. Both clients on the keep-alive `node:http` fetch." },
+  { group: "legacy.http.elicit", title: "2025 path over Streamable HTTP with sessions, one elicitation per call", note: "The server's `elicitation/create` goes out while the call is open (ours on the call's SSE response stream, theirs in JSON-response mode on the session's GET stream); the client POSTs its answer; the call then completes. Two HTTP requests per call besides the standing GET stream." },
   { group: "rss", title: "Peak RSS, the same MRTR work for both", note: "A fixed number of in-process MRTR calls at c=16 for both SDKs (no warm-up, bounded at 90 s), each repetition in a fresh process; peak RSS is the worker's (client, server and runtime), and the last column is that peak minus the RSS once the workload was set up, before its first call (what the calls themselves cost, without Node and the loaded modules). A count rather than a time window: in a window, the faster SDK does tens of times more calls and allocates that much more garbage, so the figure would penalise speed rather than measure memory per unit of work." },
   { group: "seal", title: "Seal + verify of a 300-byte state", note: "One mint and one verify of a state whose compact JSON is 300 bytes. Ours encrypts (AES-256-GCM, HKDF-derived key); theirs signs only (HMAC-SHA256, WebCrypto). The floor row is node:crypto sealing and opening the same bytes with nothing else: no AES-GCM token on node:crypto can beat it." },
   { group: "validate", title: "Validation of a `tools/call` request and its result", note: "One operation validates the request and the `CallToolResult`." },
+  { group: "coldstart", title: "Cold start: a fresh node that imports server and client, connects in process and finishes one call", note: "Each repetition spawns bare `node -e \"\"` and the cold-start script alternately (both under a 5-line CommonJS preload that reports the process's CPU time on exit) and reports the median of the paired differences (whole start minus bare node), so load on the machine hits both. Ours: `Client.connect(mcpServer)` with the client's default mode; theirs: their server and client over `InMemoryTransport` (their in-process route); each script closes its client and exits by itself. A separate untimed run under a resolve hook (`workloads/cold-start/record-imports.mjs`) lists the ES modules loaded: the 2025-11-25 validators (`validate/tables-2025.js`) must be absent from a 2026-only run and present once a 2025 session opens." },
   { group: "pending", title: "Server heap growth, 10,000 pending exchanges", note: "First round answered, retry never sent; heap measured after two forced collections before and after (node --expose-gc), with warm-up exchanges already in the baseline. Each worker then finishes the last exchange to prove it was resumable." },
 ];
 
@@ -38,7 +43,7 @@ export function renderMarkdown({ environment: env, rows, ratios, budgets }) {
   lines.push("## Budgets (../shared/DESIGN.md)", "");
   lines.push("| budget | target | measured | status |", "|---|---|---|---|");
   for (const b of budgets) {
-    const figure = b.unit === "bytes" ? formatBytes(b.figure) : formatRatio(b.figure);
+    const figure = b.unit === "bytes" ? formatBytes(b.figure) : b.unit === "ms" ? formatMillis(b.figure) : b.unit === "flag" ? (b.figure ? "yes" : "no") : formatRatio(b.figure);
     lines.push(`| ${b.label} | ${b.budget.replace(/< (\d+) bytes/, (_, n) => `< ${formatBytes(Number(n))}`)} | ${b.status === "unavailable" ? "–" : figure} | ${b.status} |`);
   }
   lines.push("");
@@ -47,6 +52,10 @@ export function renderMarkdown({ environment: env, rows, ratios, budgets }) {
     const sectionRows = rows.filter((row) => row.group === section.group);
     if (sectionRows.length === 0) continue;
     lines.push(`## ${section.title}`, "", section.note, "");
+    if (section.group === "coldstart") {
+      lines.push(...coldStartTable(sectionRows, env), "");
+      continue;
+    }
     const micro = section.group === "seal" || section.group === "validate";
     const bytes = section.group === "pending";
     const header = bytes
@@ -79,6 +88,27 @@ export function renderMarkdown({ environment: env, rows, ratios, budgets }) {
   }
   lines.push("");
   return `${lines.join("\n")}\n`;
+}
+
+/** The cold-start rows: time above bare node, the whole start, bare node alone, modules loaded, the 2025 validators. */
+function coldStartTable(rows, env) {
+  const header = ["workload", "above bare node (median)", "min … max", "CPU time above bare node", "whole start", "bare node", "ES modules loaded", "2025 validators loaded"];
+  const lines = [`| ${header.join(" | ")} |`, `|${header.map(() => "---").join("|")}|`];
+  for (const row of rows) {
+    if (row.error) {
+      lines.push(`| ${row.label} | failed: ${escapeCell(row.error.split("\n")[0])} |${" |".repeat(header.length - 2)}`);
+      continue;
+    }
+    const loaded = row.flags === undefined ? "–" : row.flags.tables2025Loaded ? "yes" : "no";
+    lines.push(
+      `| ${row.label} | ${formatMillis(row.median)} | ${formatMillis(row.min)} … ${formatMillis(row.max)} | ${formatMillis(row.medianCpuAboveMs)} | ${formatMillis(row.medianStartMs)} | ${formatMillis(row.medianBareMs)} | ${row.modulesLoaded} | ${loaded} |`,
+    );
+  }
+  lines.push(
+    "",
+    `${env.coldStartSpawns} timed (bare, cold start) pairs per repetition. "Above bare node" is wall clock, the figure the budget reads; the CPU column is user + system time every thread of the process used (it reports its own \`process.cpuUsage()\` on exit), which waiting for a core on a loaded machine does not stretch.`,
+  );
+  return lines;
 }
 
 /** "3.2 s", or "10.0 s (cap ×2)" when repetitions hit the maximum still rising. */

@@ -5,7 +5,7 @@ import { driveAsync, driveSync, warmUp } from "./drive.mjs";
 
 /**
  * @param {import("../catalog.mjs").Workload} spec
- * @param {{ warmup: { sliceMs: number, minMs: number, maxMs: number, plateauSlices: number }, windowMs: number, maxOps: number, pendingCount: number, pendingWarmup: number }} profile
+ * @param {{ warmup: { sliceMs: number, minMs: number, maxMs: number, plateauSlices: number }, windowMs: number, maxOps: number, pendingCount: number, pendingWarmup: number, coldStartSpawns: number }} profile
  * @returns {Promise<{ id: string, value: number, ops?: number, ms?: number }>}
  * @throws {Error} when the workload cannot be set up or answers something wrong.
  */
@@ -17,8 +17,9 @@ export async function measureOnce(spec, runProfile) {
     throw new Error(`${spec.module} exports no function "${spec.factory}" for workload ${spec.id}`);
   }
   if (spec.mode === "custom") {
-    const outcome = await factory({ ...spec.options, count: profile.pendingCount, warmup: profile.pendingWarmup });
-    return { id: spec.id, value: outcome.heapGrowthBytes, ...outcome };
+    // A custom workload measures itself: the pending-exchange heap (count, warmup) or a cold start (spawns).
+    const outcome = await factory({ ...spec.options, count: profile.pendingCount, warmup: profile.pendingWarmup, spawns: profile.coldStartSpawns });
+    return { id: spec.id, value: outcome.value ?? outcome.heapGrowthBytes, ...outcome };
   }
   const instance = await factory(spec.options);
   // What the workload holds once set up, before any call: the peak-RSS section reports growth above it too.

@@ -10,15 +10,21 @@
 // - Streamable HTTP: the same handler behind `node:http`, the parsed body
 //   handed over as `parsedBody` (their documented shortcut for a framework
 //   that already parsed JSON), the client on the same keep-alive node:http
-//   fetch as ours (their transport's `fetch` option; see ../lib/keepalive-fetch.mjs).
+//   fetch as ours (their transport's `fetch` option; see ../lib/keepalive-fetch.mjs);
+// - the 2025 path: `InMemoryTransport` in process, and over HTTP one
+//   `WebStandardStreamableHTTPServerTransport` with `sessionIdGenerator` per
+//   session behind the same bridge; a tool asks mid-call with `elicitInput`.
+import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
 import {
   McpServer,
   InMemoryTransport,
+  WebStandardStreamableHTTPServerTransport,
   acceptedContent,
   createMcpHandler,
   createRequestStateCodec,
   inputRequired,
+  isInitializeRequest,
   specTypeSchemas,
 } from "@modelcontextprotocol/server";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
@@ -59,6 +65,20 @@ function officialServer() {
     }
     const state = ctx.mcpReq.requestState();
     return { content: [{ type: "text", text: confirmedText(state.text) }] };
+  });
+  return server;
+}
+
+/**
+ * Their server plus `ask`, the 2025 way to ask mid-call: `ctx.mcpReq.elicitInput`
+ * sends `elicitation/create` over the session and awaits the answer.
+ */
+function officialLegacyServer() {
+  const server = officialServer();
+  server.registerTool("ask", { inputSchema: z.object({ text: z.string() }) }, async ({ text }, ctx) => {
+    const answer = await ctx.mcpReq.elicitInput({ mode: "form", message: `Confirm ${text}?`, requestedSchema: CONFIRM_SCHEMA });
+    const confirmed = answer.action === "accept" && answer.content?.confirm === true;
+    return { content: [{ type: "text", text: confirmed ? confirmedText(text) : "declined" }] };
   });
   return server;
 }
@@ -114,6 +134,88 @@ export async function inMemory2025({ mrtr }) {
       await server.close();
     },
   };
+}
+
+/** The 2025 calls: `echo`, or `ask` and its one `elicitInput` over the session. */
+function legacyToolCall(client, elicitation) {
+  const params = { name: elicitation ? "ask" : "echo", arguments: { text: ECHO_TEXT } };
+  return {
+    call: () => client.callTool(params),
+    check: (result) => {
+      const version = client.getNegotiatedProtocolVersion();
+      if (version !== "2025-11-25") throw new Error(`expected a 2025-11-25 session, got ${version}`);
+      expectText(result, elicitation ? confirmedText(ECHO_TEXT) : ECHO_TEXT);
+    },
+  };
+}
+
+/** 2025-11-25 over their linked in-memory transports, asking with `elicitInput`. */
+export async function legacyInMemory({ elicitation }) {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const server = officialLegacyServer();
+  await server.connect(serverSide);
+  const client = officialClient();
+  await client.connect(clientSide);
+  return {
+    ...legacyToolCall(client, elicitation),
+    async close() {
+      await client.close();
+      await server.close();
+    },
+  };
+}
+
+/**
+ * 2025-11-25 over Streamable HTTP with sessions, wired as their docs wire a
+ * stateful server: an `initialize` without a session id gets a new
+ * `WebStandardStreamableHTTPServerTransport` (with `sessionIdGenerator`) and
+ * its own McpServer; later requests are routed by `Mcp-Session-Id`. With
+ * `enableJsonResponse` (a documented option; it took ~25% less CPU per call
+ * than their default SSE answers here, plain or eliciting): a call is answered
+ * with JSON, and `elicitInput` reaches the client on the session's GET stream.
+ */
+export async function legacyHttp({ elicitation, client: fetchKind = "keepalive" }) {
+  const sessions = new Map();
+  const route = {
+    async fetch(request, options) {
+      const sessionId = request.headers.get("mcp-session-id");
+      if (sessionId) {
+        const session = sessions.get(sessionId);
+        if (!session) return Response.json({ jsonrpc: "2.0", error: { code: -32001, message: "Session not found" }, id: null }, { status: 404 });
+        return session.transport.handleRequest(request, options);
+      }
+      if (request.method !== "POST" || !isInitializeRequest(options.parsedBody)) {
+        return Response.json({ jsonrpc: "2.0", error: { code: -32000, message: "Bad Request: no valid session id" }, id: null }, { status: 400 });
+      }
+      const server = officialLegacyServer();
+      const transport = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        enableJsonResponse: true,
+        onsessioninitialized: (id) => sessions.set(id, { transport, server }),
+        onsessionclosed: (id) => sessions.delete(id),
+      });
+      await server.connect(transport);
+      return transport.handleRequest(request, options);
+    },
+  };
+  const httpServer = createServer(nodeAdapter(route));
+  const url = await listen(httpServer);
+  const fetcher = clientFetch(fetchKind);
+  const client = officialClient();
+  const closeAll = async () => {
+    await client.close();
+    fetcher.close();
+    for (const { server } of sessions.values()) await server.close();
+    sessions.clear();
+    await closeServer(httpServer);
+  };
+  try {
+    await client.connect(new StreamableHTTPClientTransport(new URL(url), { fetch: fetcher.fetch }));
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
+  return { ...legacyToolCall(client, elicitation), close: closeAll };
 }
 
 /** 2026-07-28 over Streamable HTTP on 127.0.0.1. */

@@ -3,7 +3,7 @@
 // answers as the official side (see ./shared.mjs).
 import { Client } from "mcp-roundtrip/client";
 import { StreamableHttpClientTransport, serveHttp } from "mcp-roundtrip/http";
-import { McpServer, RequestStateSecurity, inputRequired } from "mcp-roundtrip/server";
+import { McpServer, RequestStateSecurity, elicit, inputRequired } from "mcp-roundtrip/server";
 import { validateRequest, validateResult } from "mcp-roundtrip/validate";
 import { clientFetch } from "../lib/keepalive-fetch.mjs";
 import { confirmRequest, confirmRetry, measurePending } from "./pending.mjs";
@@ -44,6 +44,26 @@ export function benchServer(options = {}) {
   return server;
 }
 
+/**
+ * The bench server plus `ask`, the same confirmation declared as a need: a
+ * 2025 client gets it as an `elicitation/create` over its session (a
+ * hand-built `inputRequired` cannot reach a 2025 client), a 2026 one as MRTR.
+ */
+export function legacyBenchServer(options = {}) {
+  const server = benchServer(options);
+  server.tool(
+    "ask",
+    {
+      inputSchema: TEXT_ARGUMENTS,
+      needs: (need) => need.add("confirm", ({ text }) => elicit({ message: `Confirm ${text}?`, schema: CONFIRM_SCHEMA })),
+    },
+    ({ text }, { confirm }) => ({
+      content: [{ type: "text", text: confirm.action === "accept" && confirm.content.confirm === true ? confirmedText(text) : "declined" }],
+    }),
+  );
+  return server;
+}
+
 async function benchClient(target) {
   return Client.connect(target, {
     mode: "2026-07-28",
@@ -61,6 +81,67 @@ function toolCall(client, mrtr) {
     check: (result) => {
       const text = textOf(result);
       if (text !== expected) throw new Error(`expected "${expected}", got "${text}"`);
+    },
+  };
+}
+
+/** The 2025 calls: `echo`, or `ask` and its one question over the session. */
+function legacyToolCall(client, elicitation) {
+  const expected = elicitation ? confirmedText(ECHO_TEXT) : ECHO_TEXT;
+  const name = elicitation ? "ask" : "echo";
+  const args = { text: ECHO_TEXT };
+  return {
+    call: () => client.callTool(name, args),
+    check: (result) => {
+      if (client.protocolVersion !== "2025-11-25") throw new Error(`expected a 2025-11-25 session, got ${client.protocolVersion}`);
+      const text = textOf(result);
+      if (text !== expected) throw new Error(`expected "${expected}", got "${text}"`);
+    },
+  };
+}
+
+const LEGACY_CLIENT = {
+  mode: "2025-11-25",
+  clientInfo: { name: "bench-client", version: "1.0.0" },
+  onElicit: async () => CONFIRM_ANSWER,
+};
+
+/** 2025-11-25 in memory: `Client.connect(server, { mode: "2025-11-25" })`, one legacy session. */
+export async function legacyInMemory({ elicitation }) {
+  const server = legacyBenchServer();
+  const client = await Client.connect(server, LEGACY_CLIENT);
+  return {
+    ...legacyToolCall(client, elicitation),
+    async close() {
+      await client.close();
+      if (server.server.openSessions !== 0) throw new Error(`${server.server.openSessions} 2025 session(s) still open after close()`);
+    },
+  };
+}
+
+/** 2025-11-25 over Streamable HTTP: `serveHttp` holding the session, our client pinned to 2025-11-25. */
+export async function legacyHttp({ elicitation, client: fetchKind = "keepalive" }) {
+  const server = legacyBenchServer();
+  const listening = await serveHttp(server, { host: "127.0.0.1", port: 0 });
+  const fetcher = clientFetch(fetchKind);
+  const transport = new StreamableHttpClientTransport(listening.url, { fetch: fetcher.fetch });
+  const closeAll = async () => {
+    await transport.close();
+    fetcher.close();
+    await listening.close();
+  };
+  let client;
+  try {
+    client = await Client.connect(transport, LEGACY_CLIENT);
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
+  return {
+    ...legacyToolCall(client, elicitation),
+    async close() {
+      await client.close();
+      await closeAll();
     },
   };
 }

@@ -19,25 +19,7 @@ export function nextDelay(previous: number, policy: BackoffPolicy): number {
   return Math.min(previous * 2, policy.maxMs);
 }
 
-/**
- * Resolves after `ms`, or rejects with the signal's reason as soon as it
- * aborts. Uses the global `setTimeout`, so fake timers can drive it.
- */
-export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  if (signal === undefined) return new Promise((resolve) => setTimeout(resolve, ms));
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-}
+export { sleep } from "../sleep.js";
 
 /** Validates a caller-supplied policy. @throws RangeError for negative or non-finite delays. */
 export function checkBackoff(policy: Partial<BackoffPolicy> | undefined): BackoffPolicy {

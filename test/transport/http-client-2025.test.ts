@@ -214,6 +214,27 @@ describe("a 2025 session over HTTP", () => {
   });
 });
 
+describe("a lost session answered with 400, as the older SDK's README wiring does", () => {
+  it("is renewed like a 404, while another 400 stays an error", async () => {
+    let lost = true;
+    const peer = await legacyServer((req, res, body) => {
+      if (body?.method !== "tools/call") return;
+      if (lost && req.headers["mcp-session-id"] === "session-1") {
+        lost = false;
+        res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: "Bad Request: No valid session ID provided" }, id: null }));
+      } else if ((body.params as { name?: string }).name === "bad") {
+        res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32602, message: "Bad Request: arguments malformed" }, id: body.id }));
+      }
+    });
+    const client = await Client.connect(peer.url);
+    expect((await client.callTool("a", {})).content).toEqual([{ type: "text", text: "done" }]);
+    expect(peer.seen.filter((r) => r.body?.method === "initialize")).toHaveLength(2);
+    await expect(client.callTool("bad", {})).rejects.toMatchObject({ code: -32602 });
+    expect(peer.seen.filter((r) => r.body?.method === "initialize")).toHaveLength(2);
+    await client.close();
+  });
+});
+
 describe("refusals of the caller", () => {
   it("surface a 403 with a JSON-RPC body (an Origin or Host check) as HttpTransportError, not as a reason to fall back", async () => {
     const peer = await legacyServer((req, res) => {

@@ -13,6 +13,9 @@ import {
 } from "../../../jsonrpc/messages.js";
 import { HttpTransportError, sessionLostError } from "./errors.js";
 
+/** How a 400 says the session id names no session. */
+const SESSION_GONE = /\b(no valid|invalid|unknown|expired)\b.*\bsession\b|\bsession\b.*\b(not found|expired|unknown)\b/i;
+
 /**
  * The JSON-RPC answer in a non-stream body `text`.
  *
@@ -44,6 +47,11 @@ export function answerOf(response: Response, message: JsonRpcRequest, text: stri
   // "MUST respond to requests containing that session ID with HTTP 404" (2025-11-25 transports,
   // "Session Management" 3): whatever the body says, the session is gone.
   if (response.status === 404 && sentSession) throw sessionLostError(message.method);
+  // Servers built on the older SDK's README wiring (server-everything among them) answer an id they no longer
+  // hold with 400 "No valid session ID provided": the session is just as gone, so renew it the same way.
+  if (response.status === 400 && sentSession && isJsonRpcErrorResponse(body) && SESSION_GONE.test(body.error.message)) {
+    throw sessionLostError(message.method);
+  }
   if (isJsonRpcResponse(body)) {
     // Some servers answer protocol rejections without an id; it is still this request's answer.
     if (isJsonRpcErrorResponse(body) && (body.id === undefined || body.id === null)) {

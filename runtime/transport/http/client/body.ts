@@ -4,6 +4,7 @@
  *
  * @internal
  */
+import { readBounded } from "../read-bounded.js";
 import { HttpTransportError } from "./errors.js";
 
 /** Default bound on one answer (a JSON body, or one SSE event): 16 MiB. */
@@ -32,24 +33,7 @@ export async function readBoundedText(response: Response, limit: number, what: s
   }
   const body = response.body;
   if (body === null) return "";
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
+  const bytes = await readBounded(body, limit);
+  if (bytes === null) throw tooLarge();
   return new TextDecoder().decode(bytes);
 }

@@ -27,27 +27,7 @@ export function reasonOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/**
- * Resolves after `ms`, or rejects with the signal's reason as soon as it
- * aborts (the transport's close, or a caller's signal).
- */
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-}
+export { sleep } from "../../../sleep.js";
 
 /**
  * A signal that aborts when either input does (`AbortSignal.any` is missing

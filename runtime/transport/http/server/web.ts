@@ -3,6 +3,7 @@
  * `(Request) => Promise<Response>` handler for any runtime with fetch types.
  */
 import type { MessageHandler } from "../../types.js";
+import { readBounded } from "../read-bounded.js";
 import type { HttpReply, HttpStream, IncomingHttp } from "./exchange.js";
 import { createEndpoint, serveHttpExchange } from "./handler.js";
 import { resolveHttpOptions, type HttpHandlerOptions } from "./policy.js";
@@ -19,29 +20,8 @@ function incomingFromRequest(request: Request): IncomingHttp {
       if (request.signal.aborted) listener();
       else request.signal.addEventListener("abort", listener, { once: true });
     },
-    async readBody(limit) {
-      if (!request.body) return new Uint8Array(0);
-      const reader = request.body.getReader();
-      const chunks: Uint8Array[] = [];
-      let total = 0;
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        total += value.byteLength;
-        if (total > limit) {
-          await reader.cancel().catch(() => {});
-          return null;
-        }
-        chunks.push(value);
-      }
-      if (chunks.length === 1) return chunks[0]!;
-      const body = new Uint8Array(total);
-      let offset = 0;
-      for (const chunk of chunks) {
-        body.set(chunk, offset);
-        offset += chunk.byteLength;
-      }
-      return body;
+    readBody(limit) {
+      return request.body ? readBounded(request.body, limit) : Promise.resolve(new Uint8Array(0));
     },
   };
 }
