@@ -22,7 +22,7 @@ const programs = systemPrograms("the fleet drill (test/fleet)", [
 const OLD = "base64url:b2xkLWtleS1vbGQta2V5LW9sZC1rZXktb2xkLWtleS0", NEW = "base64url:bmV3LWtleS1uZXcta2V5LW5ldy1rZXktbmV3LWtleS0";
 const OLD_ID = keyIdOf(decodeKeyEntry(OLD));
 const NEW_ID = keyIdOf(decodeKeyEntry(NEW));
-const TTL = 2;
+const TTL = 4;
 const SKEW = 1;
 const LEASE = 1;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -75,6 +75,9 @@ async function drill(redis: boolean): Promise<DrillFigures> {
   } finally {
     await load.stop();
     await fleet.stop();
+  }
+  if (load.figures.failed > 0) {
+    for (const instance of fleet.instances) console.log(`i${instance.index}: ${instance.log().split("\n").filter((line) => line.includes("rejected")).slice(-5).join("\n")}`);
   }
   if (load.figures.failed > 0) console.log(`nginx error log:\n${fleet.nginxLog().split("\n").filter((line) => !line.includes("Connection refused")).slice(-20).join("\n")}`);
   return { ...load.figures, killedAddress };
