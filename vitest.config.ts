@@ -15,6 +15,8 @@ export default defineConfig({
       { find: /^mcp-roundtrip\/http$/, replacement: here("./runtime/transport/http.ts") },
       { find: /^mcp-roundtrip\/stdio$/, replacement: here("./runtime/transport/stdio.ts") },
       { find: /^mcp-roundtrip\/official$/, replacement: here("./runtime/official/index.ts") },
+      { find: /^mcp-roundtrip\/redis$/, replacement: here("./runtime/redis/index.ts") },
+      { find: /^mcp-roundtrip\/otel$/, replacement: here("./runtime/otel/index.ts") },
     ],
   },
   test: {

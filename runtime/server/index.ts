@@ -45,6 +45,9 @@ export {
   INVALID_REQUEST_STATE_REASON,
   InvalidRequestState,
   invalidRequestStateError,
+  decodeKeyEntry,
+  DEFAULT_KEYS_ENV,
+  keyIdOf,
   MemoryReplayStore,
   MIN_SECRET_BYTES,
   principalOf,
@@ -62,6 +65,7 @@ export {
   type RequestStateLogger,
   type RequestStateRejection,
   type RequestStateRejectionReason,
+  type RequestStateRingInfo,
   type RequestStateSecret,
   type RequestStateSecurityOptions,
 } from "../state/index.js";

@@ -65,7 +65,7 @@ export async function invokeHandler(
         if (isThenable(pending)) await pending;
       }
     } catch (error) {
-      await settle(core, request, false);
+      await settle(core, request, false, error);
       throw error;
     }
     params = request.params;
@@ -82,22 +82,23 @@ export async function invokeHandler(
   try {
     return { raw: await callHandler(handler, params, ctx), params, request };
   } catch (error) {
-    if (request !== undefined) await settle(core, request, false);
+    if (request !== undefined) await settle(core, request, false, error);
     throw error;
   }
 }
 
 /**
- * Tells every middleware the request is over (see `ServerMiddleware.onSettled`).
+ * Tells every middleware the request is over (see `ServerMiddleware.onSettled`):
+ * `outcome` is the result being sent when `produced`, else what was thrown.
  * A middleware that throws here is logged, never allowed to change the answer.
  * @internal
  */
-export async function settle(core: ServerCore, request: MiddlewareRequest | undefined, produced: boolean): Promise<void> {
+export async function settle(core: ServerCore, request: MiddlewareRequest | undefined, produced: boolean, outcome?: unknown): Promise<void> {
   if (request === undefined) return;
   for (const middleware of core.middlewares) {
     if (middleware.onSettled === undefined) continue;
     try {
-      const pending = middleware.onSettled(request, produced);
+      const pending = middleware.onSettled(request, produced, outcome);
       if (isThenable(pending)) await pending;
     } catch (error) {
       core.logger.warn(`${request.method}: a middleware failed while settling the request`, { error });

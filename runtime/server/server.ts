@@ -132,17 +132,21 @@ export class Server implements SessionHost {
    * boundary. Middlewares run in the order installed.
    *
    * @param middleware - hooks to run before handlers and on `InputRequiredResult`s
+   * @param options - `outermost: true` installs it ahead of every middleware so far (McpServer's
+   *   sealing included), so it sees each request first and its end last: what telemetry needs
    * @returns this server, for chaining
-   * @throws TypeError when `middleware` has neither hook
+   * @throws TypeError when `middleware` has no hook
    */
-  use(middleware: ServerMiddleware): this {
+  use(middleware: ServerMiddleware, options: { outermost?: boolean } = {}): this {
     if (
       !isObject(middleware) ||
-      (typeof middleware.onRequest !== "function" && typeof middleware.onInputRequired !== "function" && typeof middleware.screen !== "function")
+      (typeof middleware.onRequest !== "function" && typeof middleware.onInputRequired !== "function" &&
+        typeof middleware.screen !== "function" && typeof middleware.onSettled !== "function")
     ) {
       throw new TypeError("Server.use: expected a middleware with onRequest and/or onInputRequired, e.g. requestStateBoundary(security)");
     }
-    this.middlewares.push(middleware);
+    if (options.outermost === true) this.middlewares.unshift(middleware);
+    else this.middlewares.push(middleware);
     return this;
   }
 
@@ -284,10 +288,10 @@ export class Server implements SessionHost {
     try {
       result = await this.finish(route, raw, request, ctx);
     } catch (error) {
-      await settle(this.coreView, request, false);
+      await settle(this.coreView, request, false, error);
       throw error;
     }
-    await settle(this.coreView, request, true);
+    await settle(this.coreView, request, true, result);
     return result;
   }
 

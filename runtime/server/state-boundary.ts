@@ -138,7 +138,8 @@ export function requestStateBoundary(security: RequestStateSealer, options: Requ
       const reason = cause instanceof InvalidRequestState ? (cause.detail ?? "rejected") : "verification threw; failing closed";
       (logger ?? request.logger).warn(`${request.method}: requestState rejected (${reason})`, { cause });
     }
-    return invalidRequestStateError();
+    // The cause rides along on this side only (telemetry reads its reason); the wire gets the fixed bytes.
+    return invalidRequestStateError(cause);
   };
 
   return {

@@ -120,6 +120,9 @@ export interface ServerMiddleware {
    * is `true` when the handler produced a result that is being sent
    * (complete or `input_required`), `false` when it or a later step failed.
    * The request-state boundary commits or releases a one-time token here.
+   * `outcome` is the result being sent when `produced` (sealed, stamped),
+   * else what was thrown (an `McpError` for a rejection). Also runs when an
+   * earlier middleware's `onRequest` threw, for every installed middleware.
    */
-  onSettled?(request: MiddlewareRequest, produced: boolean): void | Promise<void>;
+  onSettled?(request: MiddlewareRequest, produced: boolean, outcome?: unknown): void | Promise<void>;
 }

@@ -2,6 +2,7 @@ import type { CryptoBackend } from "./backend.js";
 import { isCanonicalBase64url } from "./base64url.js";
 import { InvalidRequestState } from "./errors.js";
 import { type DerivedKey, deriveKey, KEY_GENERATION_HINT, readKeyId } from "./keys.js";
+import { hexOf } from "./key-sources.js";
 import { encodeAfter, wipe } from "./scratch.js";
 
 /**
@@ -29,6 +30,23 @@ const TAG_BYTES = 16;
 const HEADER_BYTES = KID_BYTES + NONCE_BYTES;
 
 /**
+ * The codec's rejection of a token sealed under a key this ring does not
+ * hold. Its key id is no secret (every token carries it in the clear), so
+ * the log names it: during a rotation it tells which key an instance lacks.
+ *
+ * @internal
+ */
+export class UnknownKeyId extends InvalidRequestState {
+  /** The token's key id, 8 hex digits. */
+  readonly keyId: string;
+
+  constructor(keyId: string, ring: readonly string[]) {
+    super(`token was sealed with unknown key id ${keyId}; this ring holds ${ring.join(", ")} (a retired key, one not rolled out here yet, or another deployment's)`);
+    this.keyId = keyId;
+  }
+}
+
+/**
  * The built-in codec, byte-compatible with the reference SDK:
  * `"v1." + base64url(kid(4) ‖ nonce(12) ‖ ciphertext ‖ tag(16))`, AES-256-GCM
  * with associated data `"v1." ‖ kid`. The first key seals; every key opens,
@@ -42,6 +60,8 @@ export class AesGcmCodec implements RequestStateCodec {
   readonly #byId: Map<number, DerivedKey>;
   readonly #random: (length: number) => Uint8Array;
   readonly #header = new Uint8Array(HEADER_BYTES);
+  /** The ring's key ids as hex, the minting one first. */
+  readonly keyIds: readonly string[];
 
   /**
    * @param secrets - checked secret bytes, the sealing one first.
@@ -68,6 +88,7 @@ export class AesGcmCodec implements RequestStateCodec {
       ring.push(key);
     });
     this.#sealing = ring[0]!;
+    this.keyIds = Object.freeze(ring.map((key) => hexOf(key.kid)));
   }
 
   /**
@@ -131,7 +152,7 @@ export class AesGcmCodec implements RequestStateCodec {
     const raw = this.#backend.decodeBase64urlTransient(body); // consumed before the next backend call
     if (raw.length < HEADER_BYTES + TAG_BYTES) throw new InvalidRequestState("token is too short");
     const key = this.#byId.get(readKeyId(raw, 0));
-    if (!key) throw new InvalidRequestState("token was sealed with an unknown key (retired, or another deployment's)");
+    if (!key) throw new UnknownKeyId(hexOf(raw.subarray(0, KID_BYTES)), this.keyIds);
     const pending = this.#backend.aesKeyPending?.(key.aesKey);
     if (pending !== undefined) return pending.then(() => this.unseal(token)); // decodes afresh: raw is transient
     const plaintext = this.#backend.aesGcmOpen(

@@ -1,4 +1,5 @@
 import { JsonRpcErrorCode, McpError } from "../jsonrpc/errors.js";
+import type { RequestStateRejectionReason } from "./security-types.js";
 
 /** The one message every rejected `requestState` answers with, whatever the cause. */
 export const INVALID_REQUEST_STATE_MESSAGE = "Invalid or expired requestState";
@@ -29,12 +30,14 @@ export class InvalidRequestState extends McpError {
   override readonly name = "InvalidRequestState" as const;
   /** Why the token was rejected, for the server's log. Never sent to the peer. */
   readonly detail: string | undefined;
+  /** Which check refused it, when `RequestStateSecurity` did (for the log and telemetry; never sent to the peer). */
+  readonly reason: RequestStateRejectionReason | undefined;
 
   /**
    * @param detail - the real reason, logged by the server and never sent on the wire.
-   * @param options - `cause`, kept for debugging; also never sent on the wire.
+   * @param options - `cause`, kept for debugging, and `reason`, the check that refused; never sent on the wire.
    */
-  constructor(detail?: string, options?: { cause?: unknown }) {
+  constructor(detail?: string, options?: { cause?: unknown; reason?: RequestStateRejectionReason }) {
     super(
       JsonRpcErrorCode.InvalidParams,
       INVALID_REQUEST_STATE_MESSAGE,
@@ -42,12 +45,15 @@ export class InvalidRequestState extends McpError {
       options,
     );
     this.detail = detail;
+    this.reason = options?.reason;
   }
 }
 
 /**
  * A fresh copy of the fixed rejection as a plain {@link McpError}, so a server
  * answers every failed `requestState` with exactly the same bytes.
+ *
+ * @param cause - the rejection behind it, kept for the server's own log and telemetry; never on the wire.
  *
  * @example
  * ```ts
@@ -56,8 +62,12 @@ export class InvalidRequestState extends McpError {
  * }
  * ```
  */
-export function invalidRequestStateError(): McpError {
-  return new McpError(JsonRpcErrorCode.InvalidParams, INVALID_REQUEST_STATE_MESSAGE, {
-    reason: INVALID_REQUEST_STATE_REASON,
-  });
+export function invalidRequestStateError(cause?: unknown): McpError {
+  return new McpError(
+    JsonRpcErrorCode.InvalidParams,
+    INVALID_REQUEST_STATE_MESSAGE,
+    { reason: INVALID_REQUEST_STATE_REASON },
+    // The cause stays on this side (telemetry reads the real reason from it); toJSON never writes it.
+    cause === undefined ? undefined : { cause },
+  );
 }

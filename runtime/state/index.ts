@@ -15,6 +15,7 @@ export {
   invalidRequestStateError,
 } from "./errors.js";
 export { MIN_SECRET_BYTES, type RequestStateSecret } from "./keys.js";
+export { decodeKeyEntry, DEFAULT_KEYS_ENV, keyIdOf } from "./key-sources.js";
 export { principalOf } from "./principal.js";
 export { MemoryReplayStore, type MemoryReplayStoreOptions, type ReplayLease, type ReplayQuotaExceeded, type ReplayStore } from "./replay.js";
 export type { RequestStateUse } from "./use.js";

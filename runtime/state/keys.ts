@@ -8,7 +8,10 @@ export const MIN_SECRET_BYTES = 32;
 
 /** How to make a good secret; every key error ends with it. */
 export const KEY_GENERATION_HINT =
-  "Generate one with: node -e \"console.log(require('crypto').randomBytes(32).toString('base64url'))\"";
+  "Generate one with: npx mcp-roundtrip keygen (or node -e \"console.log('base64url:' + require('crypto').randomBytes(32).toString('base64url'))\")";
+
+/** Prefixes of an encoded key entry (see `decodeKeyEntry`): a string key starting with one was meant to be decoded. */
+const ENTRY_PREFIX = /^(base64url|base64|hex):/i;
 
 const KEY_INFO = new TextEncoder().encode("mcp/request-state/v1/aes-256-gcm");
 const KID_LABEL = new TextEncoder().encode("mcp/request-state/v1/kid:");
@@ -71,7 +74,17 @@ export function secretBytes(keys: unknown): Uint8Array[] {
   const utf8 = new TextEncoder();
   return keys.map((key: unknown, index) => {
     let bytes: Uint8Array;
-    if (typeof key === "string") bytes = utf8.encode(key);
+    if (typeof key === "string") {
+      if (ENTRY_PREFIX.test(key)) {
+        // Taken as UTF-8 it would be a different key from the one every decoding service derives.
+        throw new TypeError(
+          `RequestStateSecurity: keys[${index}] is an encoded key entry (it starts with "${key.slice(0, key.indexOf(":") + 1)}"), ` +
+            "and a string key is taken as raw UTF-8; decode it first with decodeKeyEntry(entry), or load the ring with " +
+            "RequestStateSecurity.fromEnv() / fromFile()",
+        );
+      }
+      bytes = utf8.encode(key);
+    }
     else if (key instanceof Uint8Array) bytes = key;
     else {
       throw new TypeError(

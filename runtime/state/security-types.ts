@@ -60,6 +60,8 @@ export type RequestStateRejectionReason =
   | "not_a_string"
   | "too_large"
   | "unseal_failed"
+  /** Sealed under a key this ring does not hold; the log names its key id. */
+  | "unknown_key"
   | "codec_error"
   | "malformed_envelope"
   | "issued_in_future"
@@ -86,11 +88,32 @@ export interface RequestStateRejection {
   target: string;
   /** A human-readable explanation. */
   detail: string;
+  /**
+   * With `unknown_key`: the token's key id (8 hex digits). Not a secret (every
+   * token carries it in the clear); during a rotation it names the key this instance lacks.
+   */
+  keyId?: string;
 }
 
-/** Where rejections are reported. */
+/** What the start-up log says about the key ring. Holds key ids, never keys. */
+export interface RequestStateRingInfo {
+  /** Every key id of the ring, the minting one first. */
+  keyIds: string[];
+  /** The key id new tokens are sealed under. */
+  mintingKeyId: string;
+  audience: string | undefined;
+  ttl: number;
+}
+
+/** Where rejections (and, when it has `info`, the key ring at start) are reported. */
 export interface RequestStateLogger {
   warn(message: string, rejection: RequestStateRejection): void;
+  /**
+   * Optional: receives one line at construction naming the ring's key ids
+   * (which mints, which verify), so an operator can confirm each rotation
+   * phase landed everywhere. Without it nothing is logged at start.
+   */
+  info?(message: string, ring: RequestStateRingInfo): void;
 }
 
 /** What binds a token to one request: the fields shared by `mint` and `verify`. */

@@ -1,6 +1,7 @@
 import type { RequestContext } from "../transport/types.js";
 import type { CryptoBackend } from "./backend.js";
-import { AesGcmCodec, type RequestStateCodec } from "./codec.js";
+import { AesGcmCodec, type RequestStateCodec, UnknownKeyId } from "./codec.js";
+import { DEFAULT_KEYS_ENV, keyRingFromEnv, keyRingFromFile } from "./key-sources.js";
 import {
   argumentsDigest,
   type Envelope,
@@ -9,20 +10,13 @@ import {
   principalClaimMatches,
   serializeEnvelope,
 } from "./envelope.js";
+import { checkBinding, checkWindow } from "./envelope-checks.js";
 import { InvalidRequestState } from "./errors.js";
 import { describe, KEY_GENERATION_HINT, secretBytes } from "./keys.js";
 import { principalOf } from "./principal.js";
 import type { ReplayStore } from "./replay.js";
 import { NO_USE, type RequestStateUse } from "./use.js";
-import {
-  assertBinding,
-  assertCodec,
-  checkFunction,
-  checkNonNegative,
-  checkPositive,
-  describeError,
-  utf8Length,
-} from "./security-checks.js";
+import { assertBinding, assertCodec, describeError, utf8Length } from "./security-checks.js";
 import type {
   MintInput,
   RequestBinding,
@@ -33,27 +27,22 @@ import type {
   RequestStateSecurityOptions,
 } from "./security-types.js";
 import { selectBackend } from "./select-backend.js";
+import { claimOnce } from "./security-replay.js";
+import { logRejection, logRing, resolvePolicy } from "./security-policy.js";
 
-
-/** Clock skew tolerated between minting and verifying instances, both ways, in seconds. */
-const DEFAULT_CLOCK_SKEW_SECONDS = 60;
-const DEFAULT_TTL_SECONDS = 600;
-/** How long a one-time token is held for the request that presented it before the hold lapses. */
-const DEFAULT_REPLAY_LEASE_SECONDS = 30;
-const DEFAULT_MAX_STATE_BYTES = 64 * 1024;
-const REPLAY_ID_BYTES = 16;
 /** Year 5138 in seconds; a larger clock reading is almost surely milliseconds. */
 const MAX_PLAUSIBLE_SECONDS = 1e11;
+
+/** What #check answers for a token it refuses. */
+type Rejected = { reason: RequestStateRejectionReason; detail: string; keyId?: string };
 
 /** A rejection of #check (a module function, so a verify allocates no closure for it). */
 const fail = (reason: RequestStateRejectionReason, detail: string) => ({ reason, detail });
 
 /** @internal Lets `__TESTS` inject a deterministic random source. */
 export const RANDOM_SOURCE: unique symbol = Symbol("mcp-roundtrip/request-state/random");
-
-const consoleLogger: RequestStateLogger = {
-  warn: (message) => console.warn(message),
-};
+/** Marks the ephemeral ring, whose key id is nobody's business (it never leaves the process). */
+const EPHEMERAL: unique symbol = Symbol("mcp-roundtrip/request-state/ephemeral");
 
 /**
  * Seals `requestState` into an encrypted, authenticated token bound to one
@@ -84,6 +73,12 @@ export class RequestStateSecurity {
   readonly crypto: "node" | "noble";
   /** Clock skew tolerated both ways between the instance that minted a token and the one verifying it, in seconds. */
   readonly clockSkew: number;
+  /**
+   * The key ids of the ring (8 hex digits each, see {@link keyIdOf}), the
+   * minting key first; empty with a custom codec. Compare them with the
+   * start-up log and `npx mcp-roundtrip kid` to confirm a rotation phase landed.
+   */
+  readonly keyIds: readonly string[];
 
   readonly #backend: CryptoBackend;
   readonly #random: (length: number) => Uint8Array;
@@ -110,7 +105,7 @@ export class RequestStateSecurity {
         `RequestStateSecurity expected { keys } or { codec }, got ${describe(source)}. ${KEY_GENERATION_HINT}`,
       );
     }
-    const settings: RequestStateSecurityOptions & { [RANDOM_SOURCE]?: (length: number) => Uint8Array } = {
+    const settings: RequestStateSecurityOptions & { [RANDOM_SOURCE]?: (length: number) => Uint8Array; [EPHEMERAL]?: true } = {
       ...source,
       ...options,
     };
@@ -130,24 +125,55 @@ export class RequestStateSecurity {
       assertCodec(source.codec);
       this.codec = source.codec!;
     }
-    this.ttl = checkPositive("ttl", settings.ttl ?? DEFAULT_TTL_SECONDS, false);
-    this.maxStateBytes = checkPositive("maxStateBytes", settings.maxStateBytes ?? DEFAULT_MAX_STATE_BYTES, true);
-    if (settings.audience !== undefined && (typeof settings.audience !== "string" || settings.audience === "")) {
-      throw new TypeError(`RequestStateSecurity: "audience" expected a non-empty string, got ${describe(settings.audience)}`);
-    }
-    this.audience = settings.audience;
-    this.#bindPrincipal = checkFunction("bindPrincipal", settings.bindPrincipal);
-    if (settings.replay !== undefined && typeof settings.replay?.claim !== "function") {
-      throw new TypeError(`RequestStateSecurity: "replay" expected an object with a claim() method, e.g. new MemoryReplayStore()`);
-    }
-    this.#replay = settings.replay;
-    this.#replayLease = checkPositive("replayLeaseSeconds", settings.replayLeaseSeconds ?? DEFAULT_REPLAY_LEASE_SECONDS, false);
-    this.clockSkew = checkNonNegative("clockSkewSeconds", settings.clockSkewSeconds ?? DEFAULT_CLOCK_SKEW_SECONDS);
-    if (settings.logger !== undefined && typeof settings.logger?.warn !== "function") {
-      throw new TypeError(`RequestStateSecurity: "logger" expected an object with a warn() method`);
-    }
-    this.#logger = settings.logger ?? consoleLogger;
-    this.#now = checkFunction("now", settings.now) ?? (() => Date.now() / 1000);
+    const policy = resolvePolicy(settings);
+    this.ttl = policy.ttl;
+    this.maxStateBytes = policy.maxStateBytes;
+    this.audience = policy.audience;
+    this.#bindPrincipal = policy.bindPrincipal;
+    this.#replay = policy.replay;
+    this.#replayLease = policy.replayLease;
+    this.clockSkew = policy.clockSkew;
+    this.#logger = policy.logger;
+    this.#now = policy.now;
+    this.keyIds = this.codec instanceof AesGcmCodec ? this.codec.keyIds : Object.freeze([]);
+    if (settings[EPHEMERAL] !== true) logRing(this.#logger, this.keyIds, this.audience, this.ttl);
+  }
+
+  /**
+   * A security object whose key ring comes from an environment variable:
+   * entries separated by commas or newlines, each prefixed with its encoding
+   * (`base64url:`, `base64:` or `hex:`), the first one minting. Generate a
+   * key with `npx mcp-roundtrip keygen`.
+   *
+   * @param name - the variable (default `MCP_REQUEST_STATE_KEYS`).
+   * @param options - the same policy options as the constructor.
+   * @throws {RangeError} when the variable is unset or empty, or a key is shorter than 32 bytes.
+   * @throws {TypeError} when an entry has no encoding prefix or its text is invalid (the key is never shown).
+   * @example
+   * ```ts
+   * // MCP_REQUEST_STATE_KEYS=base64url:NEW…,base64url:OLD…
+   * const security = RequestStateSecurity.fromEnv(undefined, { audience: "deployer" });
+   * ```
+   */
+  static fromEnv(name: string = DEFAULT_KEYS_ENV, options: RequestStateSecurityOptions = {}): RequestStateSecurity {
+    return new RequestStateSecurity({ keys: keyRingFromEnv(name) }, options);
+  }
+
+  /**
+   * Like {@link RequestStateSecurity.fromEnv}, from a file (one entry per
+   * line or comma-separated; blank lines and `#` comments are skipped), such
+   * as a mounted secret.
+   *
+   * @param path - the key file.
+   * @param options - the same policy options as the constructor.
+   * @throws {Error} when the file cannot be read; otherwise as {@link RequestStateSecurity.fromEnv}.
+   * @example
+   * ```ts
+   * const security = await RequestStateSecurity.fromFile("/run/secrets/mcp-state-keys", { audience: "deployer" });
+   * ```
+   */
+  static async fromFile(path: string, options: RequestStateSecurityOptions = {}): Promise<RequestStateSecurity> {
+    return new RequestStateSecurity({ keys: await keyRingFromFile(path) }, options);
   }
 
   /**
@@ -163,7 +189,7 @@ export class RequestStateSecurity {
    */
   static ephemeral(options: RequestStateSecurityOptions = {}): RequestStateSecurity {
     const backend = selectBackend(options.crypto);
-    return new RequestStateSecurity({ keys: [backend.randomBytes(32)] }, options);
+    return new RequestStateSecurity({ keys: [backend.randomBytes(32)] }, { ...options, [EPHEMERAL]: true } as RequestStateSecurityOptions);
   }
 
   /**
@@ -260,7 +286,7 @@ export class RequestStateSecurity {
    */
   async verifyOnce(token: unknown, binding: RequestBinding): Promise<RequestStateUse> {
     assertBinding(binding, "verify");
-    let outcome: RequestStateUse | { reason: RequestStateRejectionReason; detail: string };
+    let outcome: RequestStateUse | Rejected;
     try {
       outcome = await this.#check(token, binding);
     } catch (error) {
@@ -269,22 +295,15 @@ export class RequestStateSecurity {
     }
     if (!("reason" in outcome)) return outcome;
     const details: RequestStateRejection = { ...outcome, method: binding.method, target: binding.target };
-    try {
-      this.#logger.warn(
-        `requestState rejected (${details.reason}) on ${details.method} ${JSON.stringify(details.target)}: ${details.detail}`,
-        details,
-      );
-    } catch {
-      // A broken logger must not turn a clean rejection into a crash.
-    }
-    throw new InvalidRequestState(`${details.reason}: ${details.detail}`);
+    logRejection(this.#logger, details);
+    throw new InvalidRequestState(`${details.reason}: ${details.detail}`, { reason: details.reason });
   }
 
   /** Runs every check in order; returns the state, or the first failure. */
   async #check(
     token: unknown,
     binding: RequestBinding,
-  ): Promise<RequestStateUse | { reason: RequestStateRejectionReason; detail: string }> {
+  ): Promise<RequestStateUse | Rejected> {
     if (typeof token !== "string") return fail("not_a_string", `requestState is ${describe(token)}, not a string`);
     // The size cap comes before any crypto, so oversized input costs nothing.
     if (
@@ -299,6 +318,8 @@ export class RequestStateSecurity {
       // The built-in codec answers synchronously; awaiting only a real promise saves a tick per token.
       bytes = typeof (unsealed as { then?: unknown } | null)?.then === "function" ? await unsealed : unsealed;
     } catch (error) {
+      // The key id is public (every token carries it in the clear) and names the key this instance lacks.
+      if (error instanceof UnknownKeyId) return { reason: "unknown_key", detail: error.detail!, keyId: error.keyId };
       if (error instanceof InvalidRequestState) return fail("unseal_failed", error.detail ?? "codec rejected the token");
       return fail("codec_error", `codec.unseal threw ${describeError(error, token)}; failing closed`);
     }
@@ -308,35 +329,10 @@ export class RequestStateSecurity {
 
     const now = binding.now ?? this.#now();
     const skew = this.clockSkew;
-    if (!(envelope.iat <= now + skew)) {
-      return fail("issued_in_future", `issued at ${envelope.iat}, more than ${skew}s after now (${now})`);
-    }
-    // The verifier's own ttl bounds a token too, so lowering ttl shortens tokens already issued.
-    const deadline = Math.min(envelope.exp, envelope.iat + this.ttl) + skew;
-    if (!(now < deadline)) {
-      return fail("expired", `expired at ${Math.min(envelope.exp, envelope.iat + this.ttl)} (+${skew}s skew), now is ${now}`);
-    }
-    if (envelope.m !== binding.method) return fail("method_mismatch", `sealed for method ${JSON.stringify(envelope.m)}`);
-    if (envelope.t !== binding.target) return fail("target_mismatch", `sealed for target ${JSON.stringify(envelope.t)}`);
-    let digest: string;
-    try {
-      digest = argumentsDigest(this.#backend, binding.arguments, this.#digests);
-    } catch (error) {
-      return fail("arguments_mismatch", `arguments cannot be digested: ${describeError(error, token)}`);
-    }
-    if (envelope.a !== digest) return fail("arguments_mismatch", "sealed for other arguments");
-
-    const audience = this.audience ?? binding.audience;
-    if (envelope.aud !== audience) {
-      return fail(
-        "audience_mismatch",
-        envelope.aud === undefined
-          ? "token has no audience, one is required"
-          : audience === undefined
-            ? "token names an audience, none is configured"
-            : "sealed for another audience",
-      );
-    }
+    const refused =
+      checkWindow(envelope, now, this.ttl, skew) ??
+      checkBinding(this.#backend, envelope, binding, this.audience ?? binding.audience, this.#digests, token);
+    if (refused !== undefined) return refused;
 
     let principal: string | undefined;
     try {
@@ -354,48 +350,17 @@ export class RequestStateSecurity {
 
     const replay = this.#replay;
     if (replay === undefined) return { state: envelope.s, commit: NO_USE.commit, release: NO_USE.release };
-    const id = this.#backend.encodeBase64url(this.#backend.sha256(this.#backend.utf8Encode(token)).subarray(0, REPLAY_ID_BYTES));
-    const expiresAt = Math.min(envelope.exp, envelope.iat + this.ttl) + skew;
-    const owner = principal === undefined ? undefined : this.#backend.encodeBase64url(
-      this.#backend.sha256(this.#backend.utf8Encode(`mcp/request-state/replay-owner:${principal}`)).subarray(0, REPLAY_ID_BYTES),
-    );
-    let claimed: unknown;
-    try {
-      claimed = await replay.claim(id, expiresAt, now, { until: Math.min(now + this.#replayLease, expiresAt), owner });
-    } catch (error) {
-      return fail("replay_store_error", `replay store failed: ${describeError(error, token)}; failing closed`);
-    }
-    if (claimed === "quota_exceeded") {
-      return fail("replay_quota_exceeded", "this principal holds as many live one-time tokens as the replay store allows (maxEntriesPerOwner)");
-    }
-    if (claimed !== true) return fail("replayed", "token was already used, or another request holds it");
-    return replayUse(envelope.s, replay, id, expiresAt, this.#now, this.#logger);
+    return claimOnce({
+      store: replay,
+      backend: this.#backend,
+      token,
+      state: envelope.s,
+      expiresAt: Math.min(envelope.exp, envelope.iat + this.ttl) + skew,
+      now,
+      leaseSeconds: this.#replayLease,
+      principal,
+      clock: this.#now,
+      logger: this.#logger,
+    });
   }
 }
-
-/** The settle-once handle of a token a replay store holds. */
-function replayUse(state: string, store: ReplayStore, id: string, expiresAt: number, clock: () => number, logger: RequestStateLogger): RequestStateUse {
-  let settled = false;
-  const settle = async (how: "commit" | "release"): Promise<void> => {
-    if (settled) return;
-    settled = true;
-    try {
-      if (how === "commit") await store.commit?.(id, expiresAt, clock());
-      else await store.release?.(id, clock());
-    } catch (error) {
-      // A commit that fails leaves the lease to lapse: the token may be presented again after it, never before.
-      try {
-        logger.warn(`replay store could not ${how} a token: ${describeError(error, "")}`, {
-          reason: "replay_store_error",
-          method: "",
-          target: "",
-          detail: `${how} failed`,
-        });
-      } catch {
-        // best effort
-      }
-    }
-  };
-  return { state, commit: () => settle("commit"), release: () => settle("release") };
-}
-

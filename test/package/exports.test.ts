@@ -21,9 +21,9 @@ const EXPECTED: Record<string, string[]> = {
   "./types/2025-11-25": ["ErrorCode", "INPUT_REQUIRED_METHODS", "METHOD_TABLE", "NOTIFICATION_TABLE", "PROTOCOL_VERSION"],
   "./validate": ["validate", "validateNotification", "validateParams", "validateRequest", "validateResult"],
   "./server": [
-    "INVALID_REQUEST_STATE_MESSAGE", "INVALID_REQUEST_STATE_REASON", "InvalidRequestState", "MIN_SECRET_BYTES", "McpServer",
+    "DEFAULT_KEYS_ENV", "INVALID_REQUEST_STATE_MESSAGE", "INVALID_REQUEST_STATE_REASON", "InvalidRequestState", "MIN_SECRET_BYTES", "McpServer",
     "MemoryReplayStore", "MetaKey", "Needs", "RequestStateSecurity", "SUPPORTED_PROTOCOL_VERSIONS", "Server", "UriTemplate",
-    "elicit", "elicitUrl", "evaluateNeeds", "inputRequired", "invalidRequestStateError", "isInputRequired", "listRoots", "needs",
+    "decodeKeyEntry", "elicit", "elicitUrl", "evaluateNeeds", "inputRequired", "invalidRequestStateError", "isInputRequired", "keyIdOf", "listRoots", "needs",
     "principalOf", "requestStateBoundary", "runWithDependencies", "sample",
   ],
   "./client": [
@@ -37,6 +37,8 @@ const EXPECTED: Record<string, string[]> = {
   ],
   "./stdio": ["DEFAULT_INHERITED_ENV", "DEFAULT_MAX_LINE_BYTES", "StdioClientTransport", "childEnvironment", "serveStdio"],
   "./official": ["InvalidRequestState", "MemoryReplayStore", "RequestStateSecurity", "createSealedRequestStateCodec", "principalOfOfficialAuthInfo"],
+  "./redis": ["RedisReplayStore", "connectRedisReplayStore"],
+  "./otel": ["SpanAttribute", "telemetry"],
 };
 
 const specifier = (subpath: string) => (subpath === "." ? pkg.name : `${pkg.name}/${subpath.slice(2)}`);

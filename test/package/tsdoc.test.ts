@@ -14,6 +14,8 @@ const ENTRIES = [
   "runtime/transport/http.ts",
   "runtime/transport/stdio.ts",
   "runtime/official/index.ts",
+  "runtime/redis/index.ts",
+  "runtime/otel/index.ts",
 ];
 
 /** The nodes a reader hovers: each visible overload of a function, else the declaration (its statement, for a variable). */

@@ -97,8 +97,12 @@ describe.each(BACKENDS)("every cause of rejection on the %s backend", (backend) 
       { crypto: backend, logger, now: () => clock },
     );
     await rejectionOf(stranger.verify(token, call));
-    expect(logger.rejections[0]).toMatchObject({ reason: "unseal_failed", method: "tools/call", target: "provision" });
+    expect(logger.rejections[0]).toMatchObject({ reason: "unknown_key", method: "tools/call", target: "provision", keyId: minter.keyIds[0] });
     expect(logger.rejections[0]!.detail).toMatch(/unknown key/);
+    // The log line names both the token's key id and what this ring holds, never the token.
+    expect(logger.lines[0]).toContain(`key id ${minter.keyIds[0]}`);
+    expect(logger.lines[0]).toContain(stranger.keyIds[0]);
+    expect(logger.lines[0]).not.toContain(token.slice(3, 20));
   });
 
   it("the security object's audience overrides the one passed per call", async () => {

@@ -65,10 +65,10 @@ export async function answerLegacyRequest(
       for (const key of MODERN_ONLY_RESULT_KEYS) delete result[key];
       if (host.validateResults) await assertValidLegacyResult(method, result);
     } catch (error) {
-      await settle(host, invocation.request, false);
+      await settle(host, invocation.request, false, error);
       throw error;
     }
-    await settle(host, invocation.request, true);
+    await settle(host, invocation.request, true, result);
     if (ctx.isCancelledByClient) return undefined;
     return { jsonrpc: "2.0", id, result };
   } catch (error) {

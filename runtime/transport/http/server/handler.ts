@@ -195,7 +195,13 @@ async function admit(options: ResolvedHttpOptions, request: IncomingHttp, reply:
   if (options.allowedHosts) {
     const host = request.header("host");
     if (!host || !options.allowedHosts.has(hostNameOf(host).toLowerCase())) {
-      refuse(reply, 403, JsonRpcErrorCode.InvalidRequest, "Forbidden: the Host header is not one this server answers to.");
+      refuse(
+        reply,
+        403,
+        JsonRpcErrorCode.InvalidRequest,
+        "Forbidden: the Host header is not one this server answers to. Behind a proxy, forward the client's Host " +
+          "(nginx: proxy_set_header Host $host) or list the name in allowedHosts.",
+      );
       return false;
     }
   }

@@ -3,9 +3,10 @@
  * core as the web-standard handler straight from `IncomingMessage` /
  * `ServerResponse`, without building `Request`/`Response` objects.
  */
-import type { Server as NodeHttpServer } from "node:http";
+import type { Server as NodeHttpServer, ServerResponse } from "node:http";
 import { createEndpoint, serveHttpExchange } from "./handler.js";
 import { NodeExchange } from "./node-exchange.js";
+import { DEFAULT_DRAIN_GRACE_MS, graceOf, installSignalHandlers, NodeDrain } from "./node-drain.js";
 import { isLoopbackHost, resolveHttpOptions, type HttpHandlerOptions, type ResolvedHttpOptions } from "./policy.js";
 import type { MessageHandler } from "../../types.js";
 
@@ -27,6 +28,42 @@ export interface ServeHttpOptions extends HttpHandlerOptions {
   maxConnections?: number;
   /** Largest request header block, in bytes; larger gets `431`. Default 16 KiB. */
   maxHeaderBytes?: number;
+  /**
+   * How long `close()` (and a signal, see `handleSignals`) lets requests in
+   * flight finish before cutting them, in milliseconds. Default 5,000.
+   */
+  drainGraceMs?: number;
+  /**
+   * How long `close()` keeps accepting connections once the health path
+   * answers `503`, before the listener closes, in milliseconds: time for an
+   * orchestrator's readiness probe to take the instance out. Default 0 (a
+   * proxy such as nginx retries a refused connection on another instance).
+   */
+  drainKeepAcceptingMs?: number;
+  /**
+   * A readiness path, e.g. `"/healthz"`: `GET` (or `HEAD`) answers `200`
+   * while serving and `503` once a drain started, so a load balancer or an
+   * orchestrator stops sending traffic. It checks neither Host, Origin nor a
+   * token (probes come from the infrastructure) and reveals only that state.
+   */
+  healthPath?: string;
+  /**
+   * Drain on `SIGTERM` and `SIGINT` (`true`) or on the signals listed: the
+   * first one stops accepting, lets requests in flight finish (up to
+   * `drainGraceMs`), runs `onShutdown`, and exits the process with 0; a
+   * second one exits at once. Default: off.
+   */
+  handleSignals?: boolean | readonly NodeJS.Signals[];
+  /** With `handleSignals`: runs after the drain, before the process exits (close a Redis client here). */
+  onShutdown?: () => void | Promise<void>;
+}
+
+/** Options of {@link HttpServerHandle.close}. */
+export interface HttpCloseOptions {
+  /** How long requests in flight may take to finish, in milliseconds; then they are cut. Default: `drainGraceMs` (5 s). `0` cuts at once. */
+  graceMs?: number;
+  /** How long to keep accepting while the health path answers `503`, before the listener closes. Default: `drainKeepAcceptingMs` (0). */
+  keepAcceptingMs?: number;
 }
 
 const LIMIT_DEFAULTS = {
@@ -59,8 +96,20 @@ export interface HttpServerHandle {
   port: number;
   /** The underlying `node:http` server. */
   server: NodeHttpServer;
-  /** Stops accepting connections, ends open ones and every 2025 session, and resolves once closed. */
-  close(): Promise<void>;
+  /**
+   * Drains and closes. At once the health path answers `503` and every
+   * 2025 session ends with its GET stream (sessions live in this process's
+   * memory; their clients initialize again elsewhere); after
+   * `keepAcceptingMs` (default 0) the listener closes, requests in flight
+   * (their SSE streams included) get up to `graceMs` to finish, each
+   * connection closes once idle, and whatever is left is cut. Resolves once
+   * every connection is closed; calling it again returns the same drain.
+   */
+  close(options?: HttpCloseOptions): Promise<void>;
+  /** True once `close()` started (or a signal did). */
+  readonly draining: boolean;
+  /** Requests being answered right now (open SSE streams included). */
+  readonly inFlight: number;
 }
 
 /**
@@ -89,6 +138,12 @@ export async function serveHttp(server: MessageHandler, options: ServeHttpOption
   const host = options.host ?? "127.0.0.1";
   const port = options.port ?? 0;
   const path = options.path ?? "/mcp";
+  const healthPath = options.healthPath;
+  if (healthPath !== undefined && (typeof healthPath !== "string" || !healthPath.startsWith("/") || healthPath === path)) {
+    throw new TypeError(`healthPath must be a path starting with "/" other than the MCP endpoint's (${path}), got ${JSON.stringify(healthPath)}.`);
+  }
+  const drainGraceMs = graceOf(options.drainGraceMs ?? DEFAULT_DRAIN_GRACE_MS, "drainGraceMs");
+  const drainKeepAcceptingMs = graceOf(options.drainKeepAcceptingMs ?? 0, "drainKeepAcceptingMs");
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new RangeError(`port must be an integer from 0 to 65535, got ${String(port)}.`);
   }
@@ -121,10 +176,15 @@ export async function serveHttp(server: MessageHandler, options: ServeHttpOption
       connectionsCheckingInterval: Math.max(100, Math.min(1_000, Math.floor(limits.headersTimeout / 2))),
     },
     (request, response) => {
+    drain.track(response);
     const url = request.url ?? "/";
     const query = url.indexOf("?");
     const requestPath = query === -1 ? url : url.slice(0, query);
     if (requestPath !== path) {
+      if (requestPath === healthPath && (request.method === "GET" || request.method === "HEAD")) {
+        answerHealth(response, drain.draining, request.method === "HEAD");
+        return;
+      }
       const body = JSON.stringify({ jsonrpc: "2.0", error: { code: -32600, message: `Not Found: the MCP endpoint is ${path}.` } });
       response.writeHead(404, { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) });
       response.end(body);
@@ -142,6 +202,7 @@ export async function serveHttp(server: MessageHandler, options: ServeHttpOption
     });
     },
   );
+  const drain = new NodeDrain(httpServer);
   httpServer.keepAliveTimeout = limits.keepAliveTimeout;
   httpServer.maxConnections = limits.maxConnections;
   httpServer.on("clientError", (error, socket) => {
@@ -160,16 +221,49 @@ export async function serveHttp(server: MessageHandler, options: ServeHttpOption
   const boundPort = typeof address === "object" && address ? address.port : port;
   fallbackOrigin = `${host}:${boundPort}`;
   const urlHost = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+  let removeSignalHandlers: (() => void) | undefined;
+  const close = (closeOptions: HttpCloseOptions = {}): Promise<void> => {
+    removeSignalHandlers?.();
+    const grace = graceOf(closeOptions.graceMs ?? drainGraceMs, "graceMs");
+    const keepAccepting = graceOf(closeOptions.keepAcceptingMs ?? drainKeepAcceptingMs, "keepAcceptingMs");
+    return drain.drain(grace, keepAccepting, () => endpoint.sessions?.closeAll("The server is shutting down; initialize again."));
+  };
+  const signals = signalsOf(options.handleSignals);
+  if (signals.length > 0) {
+    removeSignalHandlers = installSignalHandlers({ signals, drain: () => close(), onShutdown: options.onShutdown, exit: true, onError: resolved.onError });
+  }
   return {
     url: `http://${urlHost}:${boundPort}${path}`,
     host,
     port: boundPort,
     server: httpServer,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        endpoint.sessions?.closeAll();
-        httpServer.close((error) => (error ? reject(error) : resolve()));
-        httpServer.closeAllConnections();
-      }),
+    close,
+    get draining() {
+      return drain.draining;
+    },
+    get inFlight() {
+      return drain.inFlight;
+    },
   };
+}
+
+function signalsOf(option: ServeHttpOptions["handleSignals"]): readonly NodeJS.Signals[] {
+  if (option === undefined || option === false) return [];
+  if (option === true) return ["SIGTERM", "SIGINT"];
+  if (!Array.isArray(option) || option.some((signal) => typeof signal !== "string" || !signal.startsWith("SIG"))) {
+    throw new TypeError(`handleSignals must be true, false or a list of signal names such as ["SIGTERM"], got ${JSON.stringify(option)}.`);
+  }
+  return option;
+}
+
+/** The readiness answer: serving or draining, and nothing else about the server. */
+function answerHealth(response: ServerResponse, draining: boolean, head: boolean): void {
+  const body = draining ? '{"status":"draining"}' : '{"status":"serving"}';
+  response.writeHead(draining ? 503 : 200, {
+    "content-type": "application/json",
+    "content-length": String(body.length),
+    "cache-control": "no-store",
+    ...(draining ? { connection: "close" } : {}),
+  });
+  response.end(head ? undefined : body);
 }

@@ -1,0 +1,180 @@
+// Graceful drain of serveHttp: close({ graceMs }) stops accepting, lets the
+// requests in flight finish (SSE streams included), ends 2025 sessions, and
+// cuts only what outlives the grace; the health path says serving or draining.
+import { spawn } from "node:child_process";
+import { request as httpRequest } from "node:http";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { McpServer } from "mcp-roundtrip/server";
+import { serveHttp, type HttpServerHandle, type ServeHttpOptions } from "mcp-roundtrip/http";
+import { ensureBuilt, root } from "../client/ensure-built.js";
+import { mcpHeaders, rpc } from "./helpers.js";
+
+const text = (value: string) => ({ content: [{ type: "text" as const, text: value }] });
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function slowServer() {
+  const mcp = new McpServer({ name: "drain-test", version: "1.0.0" });
+  mcp.tool("wait", { inputSchema: { type: "object", properties: { ms: { type: "number" } }, required: ["ms"] } }, async (args) => {
+    await sleep(Number(args.ms));
+    return text(`waited ${String(args.ms)}`);
+  });
+  mcp.tool("chatty", { inputSchema: { type: "object", properties: { ms: { type: "number" } }, required: ["ms"] } }, async (args, ctx) => {
+    // A progress-style notification turns the answer into an SSE stream that stays open while the handler runs.
+    await ctx.sendNotification({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "drain", progress: 1, message: "working" } });
+    await sleep(Number(args.ms));
+    return text("streamed");
+  });
+  return mcp;
+}
+
+const handles: HttpServerHandle[] = [];
+afterEach(async () => {
+  await Promise.all(handles.splice(0).map((handle) => handle.close({ graceMs: 0 })));
+});
+
+async function serve(options: ServeHttpOptions = {}) {
+  const handle = await serveHttp(slowServer(), { port: 0, ...options });
+  handles.push(handle);
+  return handle;
+}
+
+function callWait(url: string, ms: number, tool = "wait") {
+  return fetch(url, { method: "POST", headers: mcpHeaders("tools/call", tool), body: JSON.stringify(rpc("tools/call", { name: tool, arguments: { ms } })) });
+}
+
+/** A GET over a fresh connection (fetch would reuse a pooled one). */
+function getFresh(url: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { agent: false, headers: { connection: "close" } }, (res) => {
+      let body = "";
+      res.on("data", (chunk) => (body += chunk));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+describe("close({ graceMs })", () => {
+  it("lets a request in flight finish, refuses new connections, then resolves", async () => {
+    const handle = await serve();
+    const inFlight = callWait(handle.url, 400);
+    await sleep(100);
+    expect(handle.inFlight).toBe(1);
+    const started = Date.now();
+    const closing = handle.close({ graceMs: 5_000 });
+    expect(handle.draining).toBe(true);
+    await sleep(50);
+    await expect(getFresh(handle.url)).rejects.toThrow(/ECONNREFUSED/);
+    const response = await inFlight;
+    expect(response.status).toBe(200);
+    expect(response.headers.get("connection")).toBe("close");
+    expect(JSON.stringify(await response.json())).toContain("waited 400");
+    await closing;
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it("lets an open SSE answer of a 2026 request run to its end", async () => {
+    const handle = await serve();
+    const inFlight = callWait(handle.url, 300, "chatty");
+    await sleep(100);
+    const closing = handle.close({ graceMs: 5_000 });
+    const response = await inFlight;
+    expect(response.headers.get("content-type")).toContain("text/event-stream");
+    const body = await response.text();
+    expect(body).toContain("working");
+    expect(body).toContain("streamed");
+    await closing;
+  });
+
+  it("cuts what outlives the grace, and resolves soon after it", async () => {
+    const handle = await serve();
+    const inFlight = callWait(handle.url, 10_000).then(
+      (response) => response.text(),
+      (error: unknown) => error,
+    );
+    await sleep(100);
+    const started = Date.now();
+    await handle.close({ graceMs: 200 });
+    expect(Date.now() - started).toBeLessThan(1_500);
+    expect(await inFlight).toBeInstanceOf(Error);
+  });
+
+  it("resolves at once with nothing in flight, and again when called twice", async () => {
+    const handle = await serve();
+    await (await callWait(handle.url, 1)).text(); // leaves an idle keep-alive connection behind
+    const started = Date.now();
+    const first = handle.close();
+    expect(handle.close()).toBe(first);
+    await first;
+    expect(Date.now() - started).toBeLessThan(500);
+  });
+
+  it("ends 2025 sessions and their GET streams", async () => {
+    const handle = await serve();
+    const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+    const init = await fetch(handle.url, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "old", version: "1" } } }),
+    });
+    const session = init.headers.get("mcp-session-id")!;
+    await init.text();
+    const stream = await fetch(handle.url, { headers: { accept: "text/event-stream", "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" } });
+    expect(stream.status).toBe(200);
+    const started = Date.now();
+    await handle.close({ graceMs: 5_000 });
+    await stream.text(); // ends instead of hanging until the grace
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+});
+
+describe("healthPath", () => {
+  it("answers 200 while serving and 503 while draining, without Host or token checks", async () => {
+    const handle = await serve({ healthPath: "/healthz", verifyToken: () => undefined, drainKeepAcceptingMs: 300 });
+    const base = handle.url.replace(/\/mcp$/, "");
+    expect(await getFresh(`${base}/healthz`)).toEqual({ status: 200, body: '{"status":"serving"}' });
+    const closing = handle.close({ graceMs: 1_000 });
+    expect(await getFresh(`${base}/healthz`)).toEqual({ status: 503, body: '{"status":"draining"}' });
+    await closing;
+    await expect(getFresh(`${base}/healthz`)).rejects.toThrow(/ECONNREFUSED/);
+  });
+
+  it("refuses a health path that is not a path, or is the endpoint itself", async () => {
+    await expect(serveHttp(slowServer(), { healthPath: "healthz" })).rejects.toThrow(/healthPath must be a path/);
+    await expect(serveHttp(slowServer(), { healthPath: "/mcp" })).rejects.toThrow(/other than the MCP endpoint/);
+    await expect(serveHttp(slowServer(), { drainGraceMs: -1 })).rejects.toThrow(/drainGraceMs must be a number/);
+  });
+});
+
+describe("handleSignals", () => {
+  beforeAll(() => ensureBuilt("runtime/transport/http.js"), 180_000);
+
+  it("drains on SIGTERM: the request in flight is answered, then the process exits 0 after onShutdown", async () => {
+    const script = `
+      import { McpServer } from "mcp-roundtrip/server";
+      import { serveHttp } from "mcp-roundtrip/http";
+      const mcp = new McpServer({ name: "signal-test", version: "1.0.0" });
+      mcp.tool("wait", {}, async () => { await new Promise((r) => setTimeout(r, 500)); return { content: [{ type: "text", text: "done" }] }; });
+      const handle = await serveHttp(mcp, { handleSignals: true, onShutdown: () => console.log("shutdown hook ran") });
+      console.log(handle.url);
+      setInterval(() => {}, 1000); // something else keeps the loop alive: the drain still exits`;
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    child.stdout.on("data", (chunk) => (out += chunk));
+    const url = await new Promise<string>((resolve) => {
+      child.stdout.on("data", () => {
+        const line = out.split("\n").find((candidate) => candidate.startsWith("http://"));
+        if (line) resolve(line.trim());
+      });
+    });
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    const inFlight = callWait(url, 0);
+    await sleep(150);
+    child.kill("SIGTERM");
+    const response = await inFlight;
+    expect(JSON.stringify(await response.json())).toContain("done");
+    expect(await exited).toBe(0);
+    expect(out).toContain("shutdown hook ran");
+  }, 20_000);
+});
