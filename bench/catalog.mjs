@@ -94,6 +94,7 @@ export function workloads() {
       list.push(
         { ...common, id: `legacy.http.${kind}.ours.c${concurrency}`, label: 'mcp-roundtrip, serveHttp 2025 session + our client (mode "2025-11-25")', side: "ours", module: OURS, factory: "legacyHttp" },
         { ...common, id: `legacy.http.${kind}.official.c${concurrency}`, label: "official SDK, WebStandardStreamableHTTPServerTransport with sessionIdGenerator, JSON responses", side: "official", module: OFFICIAL, factory: "legacyHttp" },
+        { ...common, options: { elicitation, jsonResponse: false }, id: `legacy.http.${kind}.officialSse.c${concurrency}`, label: "official SDK, WebStandardStreamableHTTPServerTransport with sessionIdGenerator, default SSE responses", side: "official", module: OFFICIAL, factory: "legacyHttp" },
       );
     }
   }

@@ -63,13 +63,15 @@ export function summarise({ workloads, samples, failures, environment }) {
 
   const budgets = [];
   for (const ratio of ratios) {
-    if (ratio.atLeast === undefined) continue;
+    if (ratio.atLeast === undefined && ratio.atMost === undefined) continue;
+    const met = ratio.atLeast !== undefined ? ratio.ratio >= ratio.atLeast : ratio.ratio <= ratio.atMost;
     budgets.push({
       id: ratio.id,
       label: ratio.label,
-      budget: `≥ ${ratio.atLeast}×`,
+      budget: ratio.atLeast !== undefined ? `≥ ${ratio.atLeast}×` : `≤ ${ratio.atMost}×`,
       figure: ratio.ratio,
-      status: ratio.unavailable ? "unavailable" : ratio.ratio >= ratio.atLeast ? "met" : "missed",
+      reason: ratio.reason,
+      status: ratio.unavailable ? "unavailable" : met ? "met" : "missed",
     });
   }
   for (const limit of limits()) {
@@ -82,6 +84,7 @@ export function summarise({ workloads, samples, failures, environment }) {
         label: limit.label,
         budget: `${limit.flag}: no`,
         figure: raised,
+        reason: limit.reason,
         unit: "flag",
         status: row.error || raised === undefined ? "unavailable" : raised ? "missed" : "met",
       });
@@ -94,6 +97,7 @@ export function summarise({ workloads, samples, failures, environment }) {
       budget: limit.atMost !== undefined ? `≤ ${limit.atMost} ${limit.unit}` : `< ${limit.below} ${limit.unit}`,
       figure: row.median,
       unit: limit.unit,
+      reason: limit.reason,
       status: row.error ? "unavailable" : met ? "met" : "missed",
     });
   }

@@ -169,12 +169,13 @@ export async function legacyInMemory({ elicitation }) {
  * 2025-11-25 over Streamable HTTP with sessions, wired as their docs wire a
  * stateful server: an `initialize` without a session id gets a new
  * `WebStandardStreamableHTTPServerTransport` (with `sessionIdGenerator`) and
- * its own McpServer; later requests are routed by `Mcp-Session-Id`. With
- * `enableJsonResponse` (a documented option; it took ~25% less CPU per call
- * than their default SSE answers here, plain or eliciting): a call is answered
- * with JSON, and `elicitInput` reaches the client on the session's GET stream.
+ * its own McpServer; later requests are routed by `Mcp-Session-Id`. Answers
+ * are SSE by default (`jsonResponse: false`, what their docs' wiring does),
+ * or JSON with `enableJsonResponse` (a documented option; ~25% less CPU per
+ * call here), in which mode `elicitInput` reaches the client on the session's
+ * GET stream.
  */
-export async function legacyHttp({ elicitation, client: fetchKind = "keepalive" }) {
+export async function legacyHttp({ elicitation, jsonResponse = true, client: fetchKind = "keepalive" }) {
   const sessions = new Map();
   const route = {
     async fetch(request, options) {
@@ -190,7 +191,7 @@ export async function legacyHttp({ elicitation, client: fetchKind = "keepalive" 
       const server = officialLegacyServer();
       const transport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
-        enableJsonResponse: true,
+        enableJsonResponse: jsonResponse,
         onsessioninitialized: (id) => sessions.set(id, { transport, server }),
         onsessionclosed: (id) => sessions.delete(id),
       });

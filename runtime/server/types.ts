@@ -120,6 +120,8 @@ export interface ServerMiddleware {
    * is `true` when the handler produced a result that is being sent
    * (complete or `input_required`), `false` when it or a later step failed.
    * The request-state boundary commits or releases a one-time token here.
+   * With `produced` it runs on the event loop's next turn, once the
+   * transport has written the answer, never before.
    * `outcome` is the result being sent when `produced` (sealed, stamped),
    * else what was thrown (an `McpError` for a rejection). Also runs when an
    * earlier middleware's `onRequest` threw, for every installed middleware.

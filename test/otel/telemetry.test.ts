@@ -43,12 +43,15 @@ function server(key = KEY) {
 const onElicit = async () => ({ action: "accept" as const, content: {} });
 afterEach(() => exporter.reset());
 
+/** A span ends once its answer has been written, on the event loop's next turn: let that turn pass first. */
+const answered = () => new Promise((resolve) => setImmediate(resolve));
 const spansOf = () => exporter.getFinishedSpans().map((span) => ({ name: span.name, status: span.status.code, attributes: span.attributes }));
 
 describe("telemetry()", () => {
   it("records one span per round of an MRTR call, with the round and result type", async () => {
     const client = await Client.connect(server(), { onElicit });
     await client.callTool("deploy", { app: "shop" });
+    await answered();
     const spans = spansOf().filter((span) => span.name === "tools/call deploy");
     expect(spans).toHaveLength(2);
     expect(spans[0]!.attributes).toMatchObject({
@@ -79,6 +82,7 @@ describe("telemetry()", () => {
       expect(span.status).toBe(2); // ERROR
       expect(span.attributes).toMatchObject({ [SpanAttribute.errorCode]: -32602, [SpanAttribute.round]: 2 });
     }
+    await answered();
     const everything = JSON.stringify(exporter.getFinishedSpans().map((span) => [span.name, span.attributes, span.status, span.events]));
     expect(everything).not.toContain(first.requestState!.slice(3, 30));
     expect(everything).not.toContain("secret-state");
@@ -92,6 +96,7 @@ describe("telemetry()", () => {
     await expect(client.callTool("boom", {})).rejects.toBeDefined();
     await client.getPrompt("greet");
     await client.readResource("config://app");
+    await answered();
     const spans = spansOf();
     const boom = spans.find((span) => span.name === "tools/call boom")!;
     expect(boom.attributes[SpanAttribute.errorType]).toBe("Error");
