@@ -5,7 +5,7 @@
 // `--smoke` runs every workload once with tiny counts, all in this process
 // (fast, for `npm test`); add `--spawn` to use worker processes as a full run does.
 import { spawn } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { workloads } from "./catalog.mjs";
@@ -34,6 +34,18 @@ const WORKER = fileURLToPath(new URL("./worker.mjs", import.meta.url));
  * @returns {Promise<{ summary: object, failed: string[] }>}
  * @throws {RangeError} when fewer than 5 repetitions, or in-process isolation, are asked of a full run.
  */
+/**
+ * The sections other bench scripts write into RESULTS.md between
+ * `<!-- name:begin … -->` and `<!-- name:end -->` (the fleet run through
+ * nginx), carried over when this run rewrites the file.
+ */
+function keptSections(path) {
+  if (!existsSync(path)) return "";
+  const previous = readFileSync(path, "utf8");
+  const blocks = previous.match(/<!-- ([a-z-]+):begin[^>]*-->[\s\S]*?<!-- \1:end -->/g) ?? [];
+  return blocks.map((block) => `\n${block}\n`).join("");
+}
+
 export async function runBench({ smoke = false, inProcess = false, reps, only, out, log = (line) => console.error(line) } = {}) {
   const profile = { ...(smoke ? PROFILES.smoke : PROFILES.full) };
   if (reps !== undefined) profile.reps = reps;
@@ -73,7 +85,7 @@ export async function runBench({ smoke = false, inProcess = false, reps, only, o
   const summary = summarise({ workloads: selected, samples, failures, environment });
   if (out) {
     mkdirSync(out, { recursive: true });
-    writeFileSync(`${out}/RESULTS.md`, renderMarkdown(summary));
+    writeFileSync(`${out}/RESULTS.md`, renderMarkdown(summary) + keptSections(`${out}/RESULTS.md`));
     writeFileSync(`${out}/chart.svg`, renderChart(summary));
     writeFileSync(`${out}/results.json`, `${JSON.stringify(summary, null, 2)}\n`);
     log(`wrote ${out}/RESULTS.md, ${out}/chart.svg, ${out}/results.json`);
