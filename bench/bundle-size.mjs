@@ -34,6 +34,9 @@ export const RECIPE = Object.freeze({
   logLevel: "silent",
 });
 
+/** An import of a Node builtin in bundled code: static, dynamic or require. */
+export const NODE_IMPORT = /\bfrom\s*["']node:|\bimport\s*\(\s*["']node:|\brequire\s*\(\s*["']node:|\bimport\s*["']node:/;
+
 /** gzip -9 size of bytes. */
 export const gzipSize = (bytes) => gzipSync(bytes, { level: 9 }).length;
 
@@ -50,7 +53,7 @@ export async function bundle(source, outdir) {
       .filter((file) => file.endsWith(".js"))
       .map((file) => {
         const bytes = readFileSync(join(root, file));
-        return { file: join(root, file), bytes: bytes.length, gzip: gzipSize(bytes) };
+        return { file: join(root, file), bytes: bytes.length, gzip: gzipSize(bytes), nodeImport: NODE_IMPORT.test(bytes.toString("utf8")) };
       });
     return { entry: join(outdir, "entry.js"), chunks };
   } finally {
@@ -123,6 +126,7 @@ async function measure(name, source, flow, work) {
     loadedMin: sum(loaded, "bytes"),
     totalGzip: sum(chunks, "gzip"),
     totalMin: sum(chunks, "bytes"),
+    chunksWithNodeImports: chunks.filter((chunk) => chunk.nodeImport).length,
     output: stdout.trim().split("\n").at(-1),
   };
 }
