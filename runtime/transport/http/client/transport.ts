@@ -48,6 +48,9 @@ export interface HttpClientTransportOptions {
   maxResponseBytes?: number;
 }
 
+/** What the lazily loaded event-stream module borrows from this one (see `StreamHost.kit`). */
+const STREAM_KIT: StreamKit = Object.freeze({ HttpTransportError, readEventStream, mediaTypeOf, reasonOf, sleep });
+
 /**
  * A {@link ClientTransport} for Streamable HTTP. `Client.connect(url)`
  * creates one; construct it yourself to pass a token or a custom `fetch`.
@@ -71,9 +74,6 @@ export interface HttpClientTransportOptions {
  * const client = await Client.connect(transport);
  * ```
  */
-/** What the lazily loaded event-stream module borrows from this one (see `StreamHost.kit`). */
-const STREAM_KIT: StreamKit = Object.freeze({ HttpTransportError, readEventStream, mediaTypeOf, reasonOf, sleep });
-
 export class StreamableHttpClientTransport implements ClientTransport {
   /** The endpoint URL. */
   readonly url: URL;
