@@ -41,11 +41,12 @@ const isTransport = (value: unknown): value is ClientTransport =>
  * The table `Client.connect` consults, first match wins. A transport comes
  * first: an object that is both a transport and a handler is meant as the
  * transport. The URL and command rows are where the Streamable HTTP and
- * stdio client transports plug in, each loaded only when its row matches;
- * the loop never sees which row matched. Stdio comes through the package's
- * `#stdio-spawn` import, which resolves to the real spawner only under the
- * `node` condition (Node, Deno, Bun), so a browser or worker bundle never
- * reaches `node:child_process`.
+ * stdio client transports plug in; the loop never sees which row matched.
+ * HTTP is imported as is (no `node:` builtin; a lazy import would split the
+ * browser bundle's one 2026 chunk). Stdio is loaded only when its row
+ * matches, through the package's `#stdio-spawn` import, which resolves to
+ * the real spawner only under the `node` condition (Node, Deno, Bun), so a
+ * browser or worker bundle never reaches `node:child_process`.
  */
 const TARGET_KINDS: readonly TargetKind[] = [
   { describe: "a ClientTransport", matches: isTransport, open: (target: ClientTransport) => target },

@@ -37,6 +37,10 @@ function demoServer(): McpServer {
   server.tool("hello", { inputSchema: { type: "object", properties: { who: { type: "string" } } } }, ({ who }) => ({
     content: [{ type: "text", text: `hello ${String(who)}` }],
   }));
+  server.tool("slow", {}, async (_args, ctx) => {
+    await ctx.sendNotification({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "working" } });
+    return { content: [{ type: "text", text: "done" }] };
+  });
   return server;
 }
 
@@ -86,6 +90,16 @@ describe.each(bindings)("CORS ($name)", (binding) => {
     expect(response.headers.get("access-control-expose-headers")).toBe("Mcp-Session-Id, MCP-Protocol-Version, WWW-Authenticate");
     expect(response.headers.get("vary")).toBe("Origin");
     expect(((await response.json()) as { result: { content: { text: string }[] } }).result.content[0]!.text).toBe("hello web");
+  });
+
+  it("adds the same headers to an SSE answer", async () => {
+    const call = rpc("tools/call", { name: "slow", arguments: {} });
+    (call.params._meta as Record<string, unknown>)["io.modelcontextprotocol/logLevel"] = "debug";
+    const response = await send("POST", { ...mcpHeaders("tools/call", "slow"), origin: APP }, JSON.stringify(call));
+    expect(response.headers.get("content-type")).toContain("text/event-stream");
+    expect(response.headers.get("access-control-allow-origin")).toBe(APP);
+    expect(response.headers.get("access-control-expose-headers")).toContain("MCP-Protocol-Version");
+    expect(await response.text()).toContain('"done"');
   });
 
   it("exposes the session id of a 2025 initialize to an allowed origin", async () => {
