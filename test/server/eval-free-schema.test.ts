@@ -8,7 +8,9 @@ import { Validator } from "@cfworker/json-schema";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ensureBuilt, root } from "../client/ensure-built.js";
+import { createServer as createProvisionServer } from "../../examples/dependencies/provision.js";
 import { createEverythingServer } from "../../examples/everything-server/server.js";
+import { createWorkerServer } from "../../examples/worker/worker.js";
 import { Client } from "../../runtime/client/index.js";
 import { compileJsonSchema } from "../../runtime/server/json-schema.js";
 import { McpServer } from "../../runtime/server/index.js";
@@ -131,12 +133,15 @@ function valuesFor(schema: Schema, depth = 0): fc.Arbitrary<unknown> {
 }
 
 describe("the eval-free schema compiler answers what AJV answers", () => {
-  it("on the everything-server's tool schemas", async () => {
-    const client = await Client.connect(createEverythingServer(), { mode: "2026-07-28" });
-    const { tools } = await client.listTools();
-    await client.close();
-    const schemas = tools.flatMap((tool) => [tool.inputSchema, ...(tool.outputSchema ? [tool.outputSchema] : [])]);
-    expect(schemas.length).toBeGreaterThan(5);
+  it("on the tool schemas of the examples (everything-server, worker, declared dependencies)", async () => {
+    const schemas: unknown[] = [];
+    for (const server of [createEverythingServer(), createWorkerServer(), createProvisionServer()]) {
+      const client = await Client.connect(server, { mode: "2026-07-28" });
+      const { tools } = await client.listTools();
+      await client.close();
+      schemas.push(...tools.flatMap((tool) => [tool.inputSchema, ...(tool.outputSchema ? [tool.outputSchema] : [])]));
+    }
+    expect(schemas.length).toBeGreaterThan(10);
     for (const toolSchema of schemas) {
       fc.assert(fc.property(fc.array(valuesFor(toolSchema as Schema), { maxLength: 8 }), (values) => expectSameAnswers(toolSchema, values)), { numRuns: 30 });
     }
