@@ -1,7 +1,7 @@
 import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import { lazyModule, requireSync } from "../require-sync.js";
-import { describeIssues, dialectOf, notValid, OK, type Dialect, type SchemaCheck, type SchemaIssue, type SchemaValidator } from "./schema-check.js";
+import { describeIssues, dialectOf, notValid, OK, UNCHECKABLE, type Dialect, type SchemaCheck, type SchemaIssue, type SchemaValidator } from "./schema-check.js";
 import { simpleObjectChecker } from "./simple-schema.js";
 
 export type { SchemaCheck, SchemaCompiler, SchemaIssue, SchemaValidator } from "./schema-check.js";
@@ -144,9 +144,18 @@ function compileWith(loaded: AjvModules, dialect: Dialect, schema: object, label
 }
 
 function check(validate: ValidateFunction, value: unknown): SchemaCheck {
-  if (validate(value)) return OK;
+  let valid: boolean;
+  try {
+    valid = validate(value) as boolean;
+  } catch {
+    return uncheckable();
+  }
+  if (valid) return OK;
   const issues = toIssues(validate.errors);
   return { ok: false, issues, message: describeIssues(issues) };
 }
+
+/** A fresh copy of {@link UNCHECKABLE}: callers may keep or change the issues they get. */
+const uncheckable = (): SchemaCheck => structuredClone(UNCHECKABLE);
 
 const validatorOf = (validate: ValidateFunction): SchemaValidator => (value) => check(validate, value);

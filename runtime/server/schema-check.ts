@@ -58,6 +58,18 @@ export function describeIssues(issues: readonly SchemaIssue[]): string {
 /** The one answer for a value that passes, shared: checked on every tool call, read by the registry only. */
 export const OK: SchemaCheck = Object.freeze({ ok: true });
 
+/**
+ * The answer for a value the validator itself failed on (AJV's deep
+ * equality throws on an object whose `toString` member is not a function,
+ * under `uniqueItems`, `enum` or `const`): rejected, as a tool error the
+ * caller can read, never an internal error. @internal
+ */
+export const UNCHECKABLE: SchemaCheck = Object.freeze({
+  ok: false,
+  issues: [{ path: "", message: "could not be checked against the schema (the validator failed on this value)" }],
+  message: "(root) could not be checked against the schema (the validator failed on this value)",
+}) as SchemaCheck;
+
 /** The error a schema that does not compile raises at registration. @internal */
 export function notValid(label: string, error: unknown): TypeError {
   return new TypeError(`${label} is not a valid JSON Schema: ${(error as Error).message}`, { cause: error });

@@ -14,7 +14,7 @@
  * @internal
  */
 import type { Schema, SchemaDraft, Validator, OutputUnit } from "@cfworker/json-schema";
-import { describeIssues, dialectOf, notValid, OK, type SchemaCompiler, type SchemaIssue } from "./schema-check.js";
+import { describeIssues, dialectOf, notValid, OK, UNCHECKABLE, type SchemaCompiler, type SchemaIssue } from "./schema-check.js";
 import { schemaProblem } from "./schema-sanity.js";
 import { simpleObjectChecker } from "./simple-schema.js";
 
@@ -76,7 +76,12 @@ export function createEvalFreeCompiler(Validator: ValidatorClass): SchemaCompile
       throw notValid(label, error);
     }
     return (value) => {
-      const result = validator.validate(value);
+      let result: ReturnType<Validator["validate"]>;
+      try {
+        result = validator.validate(value);
+      } catch {
+        return structuredClone(UNCHECKABLE);
+      }
       if (result.valid) return OK;
       const issues = leafIssues(result.errors);
       return { ok: false, issues, message: describeIssues(issues) };

@@ -94,8 +94,8 @@ const { schema } = fc.letrec<{ schema: Schema }>((tie) => ({
 /**
  * Arbitrary JSON without members named like Object.prototype's methods:
  * AJV's deep equality (uniqueItems, enum, const) calls `value.toString()`
- * and throws on `{"toString": ""}` (the server then answers an internal
- * error, i.e. rejects), which is AJV's bug, not a difference to mirror. And
+ * and throws on `{"toString": ""}` (the server then rejects the value, see
+ * the test below), which is AJV's bug, not a difference to mirror. And
  * numbers within ±1e15: AJV decides `multipleOf` by float division and
  * `parseInt`, which rejects every number from 1e21 on, where the eval-free
  * validator computes exactly in decimal (docs/runtimes.md lists this).
@@ -211,6 +211,20 @@ describe("the eval-free compiler's answers", () => {
     expect(await client.callTool("sum", { xs: [[1, -2]] })).toMatchObject({ isError: true, content: [{ text: expect.stringContaining("/xs/0/1") }] });
     await client.close();
     expect(() => new McpServer({ name: "x", version: "1" }, { compileSchema: "fast" as never })).toThrow(/"auto", "ajv", "eval-free" or a function/);
+  });
+});
+
+describe("a value the validator itself fails on", () => {
+  it("is a tool error the caller can read, on AJV (whose deep equality throws on it) as on the eval-free path", async () => {
+    for (const compileSchema of ["ajv", "eval-free"] as const) {
+      const server = new McpServer({ name: "odd-values", version: "1.0.0" }, { compileSchema });
+      server.tool("t", { inputSchema: { type: "object", properties: { xs: { type: "array", uniqueItems: true } } } }, () => ({ content: [{ type: "text", text: "ran" }] }));
+      const client = await Client.connect(server, { mode: "2026-07-28" });
+      const result = await client.callTool("t", { xs: [{ a: 1 }, { toString: "" }] });
+      await client.close();
+      if (compileSchema === "ajv") expect(result).toMatchObject({ isError: true, content: [{ text: expect.stringContaining("could not be checked against the schema") }] });
+      else expect(result).toMatchObject({ content: [{ text: "ran" }] });
+    }
   });
 });
 
