@@ -13,10 +13,15 @@ export default defineConfig({
       { find: /^mcp-roundtrip\/server$/, replacement: here("./runtime/server/index.ts") },
       { find: /^mcp-roundtrip\/client$/, replacement: here("./runtime/client/index.ts") },
       { find: /^mcp-roundtrip\/http$/, replacement: here("./runtime/transport/http.ts") },
+      { find: /^mcp-roundtrip\/http\/web$/, replacement: here("./runtime/transport/http-web.ts") },
+      { find: /^mcp-roundtrip\/http\/client$/, replacement: here("./runtime/transport/http-client.ts") },
+      { find: /^mcp-roundtrip\/http\/node$/, replacement: here("./runtime/transport/http-node.ts") },
       { find: /^mcp-roundtrip\/stdio$/, replacement: here("./runtime/transport/stdio.ts") },
       { find: /^mcp-roundtrip\/official$/, replacement: here("./runtime/official/index.ts") },
       { find: /^mcp-roundtrip\/redis$/, replacement: here("./runtime/redis/index.ts") },
       { find: /^mcp-roundtrip\/otel$/, replacement: here("./runtime/otel/index.ts") },
+      // The package's own import map (package.json "imports"), under the node condition the tests run with.
+      { find: /^#stdio-spawn$/, replacement: here("./runtime/transport/stdio/spawn-node.ts") },
     ],
   },
   test: {

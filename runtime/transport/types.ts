@@ -167,6 +167,14 @@ export interface ClientTransport {
    */
   useProtocolVersion?(version: string): void;
   /**
+   * Names the server this transport reaches, so `Client.connect` in
+   * `mode: "auto"` can remember its era per server (e.g. `"http
+   * https://host/mcp"`, or the command line and working directory for
+   * stdio). Leave it undefined when the transport names no server: the
+   * client then probes every time.
+   */
+  readonly endpointKey?: string;
+  /**
    * Starts receiving messages a 2025-era server sends outside any request
    * (HTTP: opens the GET event stream and keeps it open while the server
    * offers it). Transports whose wire always carries them (stdio) leave

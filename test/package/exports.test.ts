@@ -35,6 +35,12 @@ const EXPECTED: Record<string, string[]> = {
     "DEFAULT_MAX_BODY_BYTES", "HttpTransportError", "StreamableHttpClientTransport", "createHttpHandler", "decodeHeaderValue",
     "encodeHeaderValue", "paramHeaderMismatch", "paramHeadersOf", "serveHttp", "statusForError",
   ],
+  "./http/web": [
+    "DEFAULT_MAX_BODY_BYTES", "createHttpHandler", "decodeHeaderValue", "encodeHeaderValue", "paramHeaderMismatch", "paramHeadersOf",
+    "statusForError",
+  ],
+  "./http/client": ["HttpTransportError", "StreamableHttpClientTransport"],
+  "./http/node": ["DEFAULT_MAX_BODY_BYTES", "serveHttp"],
   "./stdio": ["DEFAULT_INHERITED_ENV", "DEFAULT_MAX_LINE_BYTES", "StdioClientTransport", "childEnvironment", "serveStdio"],
   "./official": ["InvalidRequestState", "MemoryReplayStore", "RequestStateSecurity", "createSealedRequestStateCodec", "principalOfOfficialAuthInfo"],
   "./redis": ["RedisReplayStore", "connectRedisReplayStore"],

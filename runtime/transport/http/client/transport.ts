@@ -93,6 +93,11 @@ export class StreamableHttpClientTransport implements ClientTransport {
   readonly #maxResponseBytes: number;
   #closed = false;
 
+  /** The endpoint's origin and path: what `Client.connect` remembers this server's era by. */
+  get endpointKey(): string {
+    return `http ${this.url.origin}${this.url.pathname}`;
+  }
+
   /**
    * @param url - The MCP endpoint.
    * @param options - `fetch`, extra headers, bearer token, warnings sink.
