@@ -127,6 +127,7 @@ function checkText(field: FormField, text: string): string | undefined {
 function checkList(field: FormField, list: string[]): string | undefined {
   const allowed = new Set(field.options?.map((option) => option.value));
   if (list.some((value) => !allowed.has(value))) return `${field.label} must only hold the listed choices.`;
+  if (new Set(list).size !== list.length) return `${field.label} lists a choice twice.`;
   if (field.minItems !== undefined && list.length < field.minItems) return `Pick at least ${field.minItems} for ${field.label}.`;
   if (field.maxItems !== undefined && list.length > field.maxItems) return `Pick at most ${field.maxItems} for ${field.label}.`;
   return undefined;

@@ -55,8 +55,6 @@ export async function bundlePage(): Promise<PageBundle> {
     logLevel: "silent",
     // Resolve mcp-roundtrip/* the way an app does, through package.json, not this repository's tsconfig paths.
     tsconfigRaw: "{}",
-    // Interim, until the node-free client entry points land: see the changeset.
-    external: ["node:*"],
   });
   return { code: result.outputFiles[0]!.text, inputs: Object.keys(result.metafile.inputs) };
 }
@@ -94,6 +92,10 @@ export async function startBrowserSite(options: { pagePort?: number; mcpPort?: n
   const page = createServer((request, response) => {
     const path = new URL(request.url ?? "/", "http://page").pathname;
     const file = path === "/" || path === "/index.html" ? { type: "text/html; charset=utf-8", body: html } : path === "/app.js" ? { type: "text/javascript; charset=utf-8", body: bundle.code } : undefined;
+    if (request.method === "GET" && path === "/favicon.ico") {
+      response.writeHead(204).end(); // no icon, and no 404 in the console
+      return;
+    }
     if (request.method !== "GET" || file === undefined) {
       response.writeHead(404, { "content-type": "text/plain" }).end("not found\n");
       return;
