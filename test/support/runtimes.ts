@@ -4,7 +4,7 @@
 // script from dist/ as a child process on 127.0.0.1.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { isAbsolute, join } from "node:path";
 import { root } from "../client/ensure-built.js";
 
 /** A runtime a test can run a built script under. */
@@ -81,10 +81,13 @@ export interface RunOutput {
   stderr: string;
 }
 
+/** `script` itself when absolute, else `dist/<script>`. */
+const scriptPath = (script: string) => (isAbsolute(script) ? script : join(root, "dist", script));
+
 /** Runs `dist/<script>` under `runtime` to completion with empty stdin, killing it after `timeoutMs`. */
 export function runScript(runtime: Runtime, script: string, args: readonly string[] = [], timeoutMs = 20_000): Promise<RunOutput> {
   return new Promise((resolve, reject) => {
-    const child = spawn(runtime.program, [...runtime.args, join(root, "dist", script), ...args], {
+    const child = spawn(runtime.program, [...runtime.args, scriptPath(script), ...args], {
       cwd: root,
       env: { ...process.env, ...runtime.env },
       stdio: ["pipe", "pipe", "pipe"],
@@ -115,11 +118,11 @@ export interface RuntimeServer {
 }
 
 /**
- * Starts `dist/<script>` under `runtime` and waits for the line
+ * Starts `dist/<script>` (or an absolute path) under `runtime` and waits for the line
  * `listening <url> …` it prints once it accepts connections.
  */
 export function startServer(runtime: Runtime, script: string, args: readonly string[] = [], timeoutMs = 20_000): Promise<RuntimeServer> {
-  const child: ChildProcess = spawn(runtime.program, [...runtime.args, join(root, "dist", script), ...args], {
+  const child: ChildProcess = spawn(runtime.program, [...runtime.args, scriptPath(script), ...args], {
     cwd: root,
     env: { ...process.env, ...runtime.env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -1,0 +1,120 @@
+// examples/worker in real workerd, through Miniflare: bundled with esbuild
+// from the built package as a Workers project would bundle it (no
+// nodejs_compat), then driven over HTTP by this process's Node client: a full
+// multi-round tool call with sealed state (the token verifies on node:crypto
+// with the same key), and the eval-free validator checking an inputSchema
+// with a `pattern`, a `minimum` and nested arrays.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { build } from "esbuild";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Client, McpError, isInputRequired } from "mcp-roundtrip/client";
+import { RequestStateSecurity, decodeKeyEntry } from "mcp-roundtrip/server";
+import { ensureBuilt, root } from "../client/ensure-built.js";
+import { node22, startServer, type RuntimeServer } from "../support/runtimes.js";
+
+/** A fixed test key (never a real one): 32 bytes, base64url. */
+const KEY = "base64url:d29ya2VyZC10ZXN0LWtleS13b3JrZXJkLXRlc3Qta2V5LTEyMzQ";
+/** The newest date the pinned workerd (1.20260730) supports, give or take. */
+const COMPATIBILITY_DATE = "2026-07-01";
+const ARGS = { code: "ABC-12", seats: 2, legs: [["LHR", "JFK"], ["JFK", "SFO"]] };
+const ACCEPT = { confirm: { action: "accept", content: { confirm: true, cabin: "business" } } } as const;
+
+describe("examples/worker in workerd (Miniflare)", () => {
+  let dir: string;
+  let bundle: string;
+  let imports: string[];
+  let worker: RuntimeServer;
+  let client: Client;
+
+  beforeAll(async () => {
+    ensureBuilt("examples/worker/worker.js");
+    dir = mkdtempSync(join(tmpdir(), "mcp-workerd-"));
+    const built = await build({
+      absWorkingDir: root,
+      entryPoints: [join(root, "dist/examples/worker/worker.js")],
+      bundle: true,
+      format: "esm",
+      platform: "browser",
+      conditions: ["workerd", "worker", "browser"],
+      target: "es2022",
+      write: false,
+      metafile: true,
+      logLevel: "silent",
+      tsconfigRaw: "{}",
+    });
+    bundle = built.outputFiles[0]!.text;
+    imports = Object.values(built.metafile.outputs).flatMap((output) => output.imports.map((entry) => entry.path));
+    const script = join(dir, "worker.mjs");
+    writeFileSync(script, bundle);
+    const runtime = { ...node22(), env: { MINIFLARE_BINDINGS: JSON.stringify({ MCP_REQUEST_STATE_KEYS: KEY }) } };
+    worker = await startServer(runtime, join(root, "test/support/miniflare-child.mjs"), [script, COMPATIBILITY_DATE], 60_000);
+    client = await Client.connect(worker.url, { onElicit: async () => ACCEPT.confirm });
+  }, 200_000);
+
+  afterAll(async () => {
+    await client?.close();
+    await worker?.stop();
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("bundles with no node: import and no new Function", () => {
+    // Nothing left for the runtime to import (a node: builtin included), and no eval-style code generation.
+    expect(imports).toEqual([]);
+    expect(bundle).not.toMatch(/\bimport\s*\(\s*["']node:|\bfrom\s*["']node:|\brequire\(\s*["']node:/);
+    expect(bundle).not.toMatch(/new Function\s*\(/);
+  });
+
+  it("completes a sealed round by hand: the token verifies on node:crypto with the same key", async () => {
+    expect(client.serverInfo?.name).toBe("flight-desk");
+    const first = await client.session.callTool("book_flight", ARGS, { allowInputRequired: true });
+    expect(isInputRequired(first)).toBe(true);
+    if (!isInputRequired(first)) return;
+    expect(first.inputRequests?.confirm?.method).toBe("elicitation/create");
+    expect(first.requestState).toMatch(/^v1\.[A-Za-z0-9_-]+$/);
+
+    const node = new RequestStateSecurity({ keys: [decodeKeyEntry(KEY)] }, { audience: "flight-desk", crypto: "node" });
+    await expect(node.verify(first.requestState, { method: "tools/call", target: "book_flight", arguments: ARGS })).resolves.toEqual(expect.any(String));
+    await expect(node.verify(first.requestState, { method: "tools/call", target: "book_flight", arguments: { ...ARGS, seats: 3 } })).rejects.toThrow();
+
+    const done = await client.session.callTool("book_flight", ARGS, { allowInputRequired: true, inputResponses: ACCEPT, requestState: first.requestState });
+    expect(isInputRequired(done)).toBe(false);
+    const text = (done as { content: { text?: string }[] }).content[0]?.text;
+    expect(text).toMatch(/^Booked ABC-12: LHR→JFK→SFO, 2 seat\(s\) in business; sealed with \w+\.$/);
+    // workerd has no node:crypto: the portable backend sealed it.
+    expect(text).not.toContain("sealed with node");
+  });
+
+  it("runs the automatic loop against it", async () => {
+    const result = await client.callTool("book_flight", { code: "XYZ-99", seats: 1, legs: [["CDG", "NRT"]] });
+    expect(result.content[0]).toMatchObject({ type: "text", text: expect.stringMatching(/^Booked XYZ-99: CDG→NRT, 1 seat\(s\) in business;/) });
+  });
+
+  it("refuses a requestState it did not mint", async () => {
+    const other = new RequestStateSecurity({ keys: ["another-key-another-key-another-key!"] }, { audience: "flight-desk" });
+    const forged = await other.mint({ method: "tools/call", target: "book_flight", arguments: ARGS, state: "{}" });
+    await expect(
+      client.session.callTool("book_flight", ARGS, { allowInputRequired: true, inputResponses: ACCEPT, requestState: forged }),
+    ).rejects.toMatchObject({ code: -32602, message: "Invalid or expired requestState" });
+  });
+
+  it.each([
+    ["a code that breaks the pattern", { ...ARGS, code: "abc-12" }, /code/],
+    ["a seat count below the minimum", { ...ARGS, seats: 0 }, /seats/],
+    ["a leg that is not a pair", { ...ARGS, legs: [["LHR", "JFK"], ["JFK"]] }, /legs\/1/],
+    ["an airport that breaks the nested pattern", { ...ARGS, legs: [["LHR", "jfk"]] }, /legs\/0\/1/],
+  ])("rejects %s with an error naming the field", async (_what, args, field) => {
+    const error = await client.callTool("book_flight", args).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toBeInstanceOf(McpError);
+    expect((error as McpError).code).toBe(-32602);
+    expect((error as McpError).message).toMatch(field);
+  });
+
+  it("logged nothing alarming in workerd", () => {
+    expect(worker.output()).not.toMatch(/Code generation from strings disallowed|EvalError|Uncaught/);
+  });
+});
