@@ -22,6 +22,7 @@ export default defineConfig({
       { find: /^mcp-roundtrip\/otel$/, replacement: here("./runtime/otel/index.ts") },
       // The package's own import map (package.json "imports"), under the node condition the tests run with.
       { find: /^#stdio-spawn$/, replacement: here("./runtime/transport/stdio/spawn-node.ts") },
+      { find: /^#schema-compiler$/, replacement: here("./runtime/server/schema-compiler-node.ts") },
     ],
   },
   test: {

@@ -38,7 +38,7 @@ export type {
   TemplateResourceHandler,
 } from "./registry/resources.js";
 export type { Completer } from "./registry/completions.js";
-export type { SchemaCheck, SchemaCompiler, SchemaIssue, SchemaValidator } from "./json-schema.js";
+export type { SchemaCheck, SchemaCompiler, SchemaCompilerChoice, SchemaIssue, SchemaValidator } from "./schema-check.js";
 // The public names of request-state security, so a server needs one import (its __TESTS hook stays behind).
 export {
   INVALID_REQUEST_STATE_MESSAGE,

@@ -10,7 +10,8 @@ import type {
 import type { ServerRequestContext } from "../context.js";
 import { internalError } from "../errors.js";
 import { isInputRequired } from "../../input-required-guard.js";
-import { compileJsonSchema, schemaCompilerLoading, type SchemaCompiler, type SchemaValidator } from "../json-schema.js";
+import { schemaCompilerLoading } from "#schema-compiler";
+import type { SchemaCompiler, SchemaValidator } from "../schema-check.js";
 import type { HandlerResult, MaybePromise } from "../types.js";
 import { paramHeadersMismatch, paramHeadersOf, type ParamHeader } from "../../transport/http/headers.js";
 import { isModernVersion } from "../../transport/era.js";
@@ -51,7 +52,7 @@ export class ToolRegistry {
   private readonly tools = new Map<string, RegisteredTool>();
   private readonly compile: SchemaCompiler;
 
-  constructor(compile: SchemaCompiler = compileJsonSchema) {
+  constructor(compile: SchemaCompiler) {
     this.compile = compile;
   }
 

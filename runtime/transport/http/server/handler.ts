@@ -12,6 +12,7 @@ import { claimsModern, isModernVersion } from "../../era.js";
 import { decodeHeaderValue, HeaderName, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, methodRequiresName, nameSourceOf } from "../headers.js";
 import { isSessionHost, type AuthInfo, type MessageHandler } from "../../types.js";
 import { authenticate } from "./auth.js";
+import { answerPreflight, withCors } from "./cors.js";
 import { dispatch } from "./context.js";
 import { JSON_HEADERS, type HttpReply, type IncomingHttp } from "./exchange.js";
 import { hostNameOf, type ResolvedHttpOptions } from "./policy.js";
@@ -109,11 +110,18 @@ function refuseTooLarge(reply: HttpReply, maxBodyBytes: number): void {
  * 2026-07-28 requests are answered statelessly; 2025 ones through their
  * session (`Mcp-Session-Id`) when the server holds sessions.
  */
-export async function serveHttpExchange(endpoint: HttpEndpoint, request: IncomingHttp, reply: HttpReply): Promise<void> {
+export async function serveHttpExchange(endpoint: HttpEndpoint, request: IncomingHttp, answer: HttpReply): Promise<void> {
   const { handler, options, sessions } = endpoint;
   const method = request.method;
+  const allow = sessions === undefined ? "POST" : "GET, POST, DELETE";
+  if (method === "OPTIONS" && request.header("access-control-request-method") !== null) {
+    answerPreflight(options, (name) => request.header(name), answer, allow);
+    return;
+  }
+  // A browser's request from an allowed origin: every answer carries the headers that let its script read it.
+  const origin = request.header("origin");
+  const reply = origin !== null && options.originAllowed(origin) ? withCors(answer, origin) : answer;
   if (method !== "POST" && !(sessions !== undefined && (method === "GET" || method === "DELETE"))) {
-    const allow = sessions === undefined ? "POST" : "GET, POST, DELETE";
     const why = sessions === undefined ? "send each JSON-RPC message as an HTTP POST" : "POST messages, GET a session's event stream, DELETE a session";
     refuse(reply, 405, JsonRpcErrorCode.InvalidRequest, `Method ${method} is not allowed: ${why}.`, { allow });
     return;

@@ -70,6 +70,12 @@ export interface HttpHandlerOptions {
    * request gets `400` / `-32020`.
    */
   preferBodyVersion?: boolean;
+  /**
+   * How long a browser may cache a CORS preflight answer, in seconds
+   * (`Access-Control-Max-Age`). Default 600; browsers cap it (Chromium at
+   * 7,200). Preflights are answered for origins `allowedOrigins` admits.
+   */
+  corsMaxAgeSeconds?: number;
 }
 
 /** Default body-size limit: 4 MiB. */
@@ -79,6 +85,9 @@ export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 function reportToStderr(error: unknown): void {
   console.error("[mcp-roundtrip http]", error);
 }
+
+/** Default lifetime of a cached CORS preflight answer: 10 minutes. */
+export const DEFAULT_CORS_MAX_AGE_SECONDS = 600;
 
 /** Default bound on 2025 sessions held at once. */
 export const DEFAULT_MAX_SESSIONS = 1_000;
@@ -105,6 +114,7 @@ export interface ResolvedHttpOptions {
   maxSessions: number;
   sessionIdleTimeoutMs: number;
   preferBodyVersion: boolean;
+  corsMaxAgeSeconds: number;
 }
 
 /**
@@ -129,6 +139,10 @@ export function resolveHttpOptions(options: HttpHandlerOptions = {}): ResolvedHt
   if (!Number.isSafeInteger(sessionIdleTimeoutMs) || sessionIdleTimeoutMs <= 0) {
     throw new RangeError(`sessionIdleTimeoutMs must be a positive integer number of milliseconds, got ${String(sessionIdleTimeoutMs)}.`);
   }
+  const corsMaxAgeSeconds = options.corsMaxAgeSeconds ?? DEFAULT_CORS_MAX_AGE_SECONDS;
+  if (!Number.isSafeInteger(corsMaxAgeSeconds) || corsMaxAgeSeconds < 0) {
+    throw new RangeError(`corsMaxAgeSeconds must be a non-negative integer number of seconds, got ${String(corsMaxAgeSeconds)}.`);
+  }
   if (options.verifyToken !== undefined && typeof options.verifyToken !== "function") {
     throw new TypeError("verifyToken must be a function (token, request) => AuthInfo | null.");
   }
@@ -143,6 +157,7 @@ export function resolveHttpOptions(options: HttpHandlerOptions = {}): ResolvedHt
     maxSessions,
     sessionIdleTimeoutMs,
     preferBodyVersion: options.preferBodyVersion === true,
+    corsMaxAgeSeconds,
   };
 }
 
