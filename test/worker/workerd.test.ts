@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client, McpError, isInputRequired } from "mcp-roundtrip/client";
+import { Client, isInputRequired } from "mcp-roundtrip/client";
 import { RequestStateSecurity, decodeKeyEntry } from "mcp-roundtrip/server";
 import { ensureBuilt, root } from "../client/ensure-built.js";
 import { node22, startServer, type RuntimeServer } from "../support/runtimes.js";
@@ -100,18 +100,28 @@ describe("examples/worker in workerd (Miniflare)", () => {
   });
 
   it.each([
-    ["a code that breaks the pattern", { ...ARGS, code: "abc-12" }, /code/],
-    ["a seat count below the minimum", { ...ARGS, seats: 0 }, /seats/],
-    ["a leg that is not a pair", { ...ARGS, legs: [["LHR", "JFK"], ["JFK"]] }, /legs\/1/],
-    ["an airport that breaks the nested pattern", { ...ARGS, legs: [["LHR", "jfk"]] }, /legs\/0\/1/],
-  ])("rejects %s with an error naming the field", async (_what, args, field) => {
-    const error = await client.callTool("book_flight", args).then(
-      () => undefined,
-      (thrown: unknown) => thrown,
-    );
-    expect(error).toBeInstanceOf(McpError);
-    expect((error as McpError).code).toBe(-32602);
-    expect((error as McpError).message).toMatch(field);
+    ["a code that breaks the pattern", { ...ARGS, code: "abc-12" }, /\/code\b.*pattern/],
+    ["a seat count below the minimum", { ...ARGS, seats: 0 }, /\/seats\b.*less than 1/],
+    ["a leg that is not a pair", { ...ARGS, legs: [["LHR", "JFK"], ["JFK"]] }, /\/legs\/1\b.*too few items/],
+    ["an airport that breaks the nested pattern", { ...ARGS, legs: [["LHR", "jfk"]] }, /\/legs\/0\/1\b.*pattern/],
+  ])("rejects %s with a tool error naming the field, before asking anything", async (_what, args, problem) => {
+    let asked = 0;
+    const strict = await Client.connect(worker.url, {
+      onElicit: async () => {
+        asked++;
+        return ACCEPT.confirm;
+      },
+    });
+    try {
+      const result = await strict.callTool("book_flight", args);
+      expect(result.isError).toBe(true);
+      const text = (result.content[0] as { text: string }).text;
+      expect(text).toMatch(/^Invalid arguments for tool book_flight: /);
+      expect(text).toMatch(problem);
+      expect(asked).toBe(0);
+    } finally {
+      await strict.close();
+    }
   });
 
   it("logged nothing alarming in workerd", () => {
