@@ -10,7 +10,9 @@ import { join } from "node:path";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, isInputRequired } from "mcp-roundtrip/client";
+import { serveHttp, type HttpServerHandle } from "mcp-roundtrip/http/node";
 import { RequestStateSecurity, decodeKeyEntry } from "mcp-roundtrip/server";
+import { createFlightDesk } from "../../examples/worker/flight-desk.js";
 import { ensureBuilt, root } from "../client/ensure-built.js";
 import { node22, startServer, type RuntimeServer } from "../support/runtimes.js";
 
@@ -21,44 +23,65 @@ const COMPATIBILITY_DATE = "2026-07-01";
 const ARGS = { code: "ABC-12", seats: 2, legs: [["LHR", "JFK"], ["JFK", "SFO"]] };
 const ACCEPT = { confirm: { action: "accept", content: { confirm: true, cabin: "business" } } } as const;
 
-describe("examples/worker in workerd (Miniflare)", () => {
-  let dir: string;
-  let bundle: string;
-  let imports: string[];
-  let worker: RuntimeServer;
-  let client: Client;
-
-  beforeAll(async () => {
-    ensureBuilt("examples/worker/worker.js");
-    dir = mkdtempSync(join(tmpdir(), "mcp-workerd-"));
-    const built = await build({
-      absWorkingDir: root,
-      entryPoints: [join(root, "dist/examples/worker/worker.js")],
-      bundle: true,
-      format: "esm",
-      platform: "browser",
-      conditions: ["workerd", "worker", "browser"],
-      target: "es2022",
-      write: false,
-      metafile: true,
-      logLevel: "silent",
-      tsconfigRaw: "{}",
-    });
-    bundle = built.outputFiles[0]!.text;
-    imports = Object.values(built.metafile.outputs).flatMap((output) => output.imports.map((entry) => entry.path));
-    const script = join(dir, "worker.mjs");
-    writeFileSync(script, bundle);
-    const runtime = { ...node22(), env: { MINIFLARE_BINDINGS: JSON.stringify({ MCP_REQUEST_STATE_KEYS: KEY }) } };
-    worker = await startServer(runtime, join(root, "test/support/miniflare-child.mjs"), [script, COMPATIBILITY_DATE], 60_000);
-    client = await Client.connect(worker.url, { onElicit: async () => ACCEPT.confirm });
-  }, 200_000);
-
-  afterAll(async () => {
-    await client?.close();
-    await worker?.stop();
-    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+/** Bundles `dist/examples/worker/<file>` as a Workers project would: browser platform, workerd conditions, nothing external. */
+async function bundleForWorkerd(file: string): Promise<{ code: string; imports: string[] }> {
+  const built = await build({
+    absWorkingDir: root,
+    entryPoints: [join(root, "dist/examples/worker", file)],
+    bundle: true,
+    format: "esm",
+    platform: "browser",
+    conditions: ["workerd", "worker", "browser"],
+    target: "es2022",
+    write: false,
+    metafile: true,
+    logLevel: "silent",
+    // Resolve mcp-roundtrip/* through the package's exports, not this repository's tsconfig paths.
+    tsconfigRaw: "{}",
   });
+  const imports = Object.values(built.metafile.outputs).flatMap((output) => output.imports.map((entry) => entry.path));
+  return { code: built.outputFiles[0]!.text, imports };
+}
 
+/** Writes `code` to `<dir>/<name>.mjs` and runs it in workerd through Miniflare (under Node 22) with `bindings`. */
+async function startWorker(dir: string, name: string, code: string, bindings: Record<string, string>): Promise<RuntimeServer> {
+  const script = join(dir, `${name}.mjs`);
+  writeFileSync(script, code);
+  const runtime = { ...node22(), env: { MINIFLARE_BINDINGS: JSON.stringify(bindings) } };
+  return startServer(runtime, join(root, "test/support/miniflare-child.mjs"), [script, COMPATIBILITY_DATE], 60_000);
+}
+
+// One workerd per worker, shared by every test here: the flight desk, and
+// the client worker; plus the flight desk on node:http for the client worker.
+let dir: string;
+let bundle: string;
+let imports: string[];
+let clientBundle: { code: string; imports: string[] };
+let worker: RuntimeServer;
+let clientWorker: RuntimeServer;
+let nodeServer: HttpServerHandle;
+let client: Client;
+
+beforeAll(async () => {
+  ensureBuilt("examples/worker/worker.js");
+  dir = mkdtempSync(join(tmpdir(), "mcp-workerd-"));
+  ({ code: bundle, imports } = await bundleForWorkerd("worker.js"));
+  clientBundle = await bundleForWorkerd("client.js");
+  [worker, clientWorker, nodeServer] = await Promise.all([
+    startWorker(dir, "worker", bundle, { MCP_REQUEST_STATE_KEYS: KEY }),
+    startWorker(dir, "client", clientBundle.code, {}),
+    serveHttp(createFlightDesk({ MCP_REQUEST_STATE_KEYS: KEY })),
+  ]);
+  client = await Client.connect(worker.url, { onElicit: async () => ACCEPT.confirm });
+}, 200_000);
+
+afterAll(async () => {
+  await client?.close();
+  await Promise.all([worker?.stop(), clientWorker?.stop(), nodeServer?.close()]);
+  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+});
+
+describe("examples/worker in workerd (Miniflare)", () => {
   it("bundles with no node: import and no new Function", () => {
     // Nothing left for the runtime to import (a node: builtin included), and no eval-style code generation.
     expect(imports).toEqual([]);
@@ -126,5 +149,33 @@ describe("examples/worker in workerd (Miniflare)", () => {
 
   it("logged nothing alarming in workerd", () => {
     expect(worker.output()).not.toMatch(/Code generation from strings disallowed|EvalError|Uncaught/);
+  });
+});
+
+describe("examples/worker/client.ts: the client inside workerd", () => {
+  it("bundles with no node: import", () => {
+    expect(clientBundle.imports).toEqual([]);
+    expect(clientBundle.code).not.toMatch(/\bimport\s*\(\s*["']node:|\bfrom\s*["']node:|\brequire\(\s*["']node:/);
+  });
+
+  it.each([
+    ["a Node server", () => nodeServer.url, "node"],
+    ["the worker server in another workerd", () => worker.url, "noble"],
+  ])("completes a sealed multi-round call against %s", async (_what, url, sealer) => {
+    const target = new URL(clientWorker.url);
+    target.pathname = "/";
+    target.search = new URLSearchParams({ server: url(), code: "WRK-07", from: "AMS", to: "LIS" }).toString();
+    const response = await fetch(target);
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { protocolVersion: string; questions: number; result: { content: { text: string }[] } };
+    expect(body.protocolVersion).toBe("2026-07-28");
+    expect(body.questions).toBe(1);
+    expect(body.result.content[0]!.text).toBe(`Booked WRK-07: AMS→LIS, 1 seat(s) in economy; sealed with ${sealer}.`);
+  });
+
+  it("answers 400 with what to pass when no server is named", async () => {
+    const response = await fetch(new URL("/", clientWorker.url));
+    expect(response.status).toBe(400);
+    expect(await response.text()).toBe("Pass ?server=<the MCP endpoint's URL>.\n");
   });
 });
