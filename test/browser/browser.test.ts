@@ -6,10 +6,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { build } from "esbuild";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startBrowserSite, type BrowserSite } from "../../examples/browser/site.js";
-import { ensureBuilt } from "../client/ensure-built.js";
+import { ensureBuilt, root } from "../client/ensure-built.js";
 import { systemPrograms } from "../support/system.js";
 
 const programs = systemPrograms("the browser test (test/browser)", [{ program: "chromium", aptPackage: "chromium" }]);
@@ -127,6 +128,40 @@ describe.skipIf(!programs)("examples/browser in headless Chromium", () => {
     expect(await statusOnceSettled(page, ["done"])).toBe("done: Done.");
     expect(await page.locator("#result").textContent()).toBe("No table booked at Noma (decline).");
     expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("runs an McpServer and a Client in the page itself: eval-free validation and portable sealing", async () => {
+    const built = await build({
+      absWorkingDir: root,
+      entryPoints: [join(root, "test/browser/in-page-server.ts")],
+      bundle: true,
+      platform: "browser",
+      format: "esm",
+      target: "es2022",
+      minify: true,
+      write: false,
+      logLevel: "silent",
+      tsconfigRaw: "{}", // mcp-roundtrip/* through the package's exports: the built dist/
+    });
+    // No schema compiler that generates code reaches the page's bundle.
+    expect(built.outputFiles[0]!.text).not.toMatch(/new Function\s*\(|(?<![\w$.])Function\s*\(/);
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (error) => errors.push(error.message));
+    await page.goto("about:blank");
+    await page.addScriptTag({ type: "module", content: built.outputFiles[0]!.text });
+    await page.waitForFunction(() => "inPage" in window, undefined, { timeout: 15_000 });
+    const outcome = (await page.evaluate(() => (window as unknown as { inPage: unknown }).inPage)) as {
+      good: { text: string }[];
+      bad: { isError: boolean; content: { text: string }[] };
+      token: string;
+    };
+    expect(errors).toEqual([]);
+    expect(outcome.good).toEqual([{ type: "text", text: "ABC ×2 confirmed, sealed with noble" }]);
+    expect(outcome.bad.isError).toBe(true);
+    expect(outcome.bad.content[0]!.text).toMatch(/^Invalid arguments for tool route: .*\/code/);
+    expect(outcome.token).toMatch(/^v1\.[A-Za-z0-9_-]+$/);
     await page.close();
   });
 });
