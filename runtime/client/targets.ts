@@ -1,4 +1,5 @@
 import { InMemoryClientTransport } from "../transport/memory.js";
+import { StreamableHttpClientTransport } from "../transport/http/client/transport.js";
 import type { ClientTransport, MessageHandler } from "../transport/types.js";
 
 /** A command line for a stdio server: the client spawns it. */
@@ -57,10 +58,7 @@ const TARGET_KINDS: readonly TargetKind[] = [
     describe: "a URL",
     matches: (target) => target instanceof URL || (typeof target === "string" && /^https?:\/\//i.test(target)),
     // A token or a custom fetch needs options: construct StreamableHttpClientTransport and pass it instead.
-    open: async (target: string | URL) => {
-      const { StreamableHttpClientTransport } = await import("../transport/http/client/transport.js");
-      return new StreamableHttpClientTransport(target);
-    },
+    open: (target: string | URL) => new StreamableHttpClientTransport(target),
   },
   {
     describe: "a { command, args } object",

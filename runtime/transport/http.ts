@@ -8,7 +8,8 @@
  * - `mcp-roundtrip/http/client`: {@link StreamableHttpClientTransport}, the
  *   client side over `fetch`; no `node:` builtin (what a browser bundles).
  * - `mcp-roundtrip/http/node`: {@link serveHttp}, the same handler on
- *   `node:http`.
+ *   `node:http`, and {@link toNodeHandler} to mount it in Express, Fastify
+ *   or any Node server.
  *
  * A bundle for a browser or a worker should import the first two: this
  * entry also reaches `node:http` (through `serveHttp`).
@@ -17,4 +18,11 @@
  */
 export * from "./http-web.js";
 export * from "./http-client.js";
-export { serveHttp, type ServeHttpOptions, type HttpServerHandle, type HttpCloseOptions } from "./http-node.js";
+export {
+  serveHttp,
+  toNodeHandler,
+  type ServeHttpOptions,
+  type HttpServerHandle,
+  type HttpCloseOptions,
+  type NodeRequestHandler,
+} from "./http-node.js";

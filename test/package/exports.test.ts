@@ -33,14 +33,14 @@ const EXPECTED: Record<string, string[]> = {
   ],
   "./http": [
     "DEFAULT_MAX_BODY_BYTES", "HttpTransportError", "StreamableHttpClientTransport", "createHttpHandler", "decodeHeaderValue",
-    "encodeHeaderValue", "paramHeaderMismatch", "paramHeadersOf", "serveHttp", "statusForError",
+    "encodeHeaderValue", "paramHeaderMismatch", "paramHeadersOf", "serveHttp", "statusForError", "toNodeHandler",
   ],
   "./http/web": [
     "DEFAULT_MAX_BODY_BYTES", "createHttpHandler", "decodeHeaderValue", "encodeHeaderValue", "paramHeaderMismatch", "paramHeadersOf",
     "statusForError",
   ],
   "./http/client": ["HttpTransportError", "StreamableHttpClientTransport"],
-  "./http/node": ["DEFAULT_MAX_BODY_BYTES", "serveHttp"],
+  "./http/node": ["DEFAULT_MAX_BODY_BYTES", "serveHttp", "toNodeHandler"],
   "./stdio": ["DEFAULT_INHERITED_ENV", "DEFAULT_MAX_LINE_BYTES", "StdioClientTransport", "childEnvironment", "serveStdio"],
   "./official": ["InvalidRequestState", "MemoryReplayStore", "RequestStateSecurity", "createSealedRequestStateCodec", "principalOfOfficialAuthInfo"],
   "./redis": ["RedisReplayStore", "connectRedisReplayStore"],
@@ -69,6 +69,15 @@ describe("package.json exports, loaded from dist/ by the package's own name", ()
       const target = pkg.exports[subpath] as ExportTarget;
       expect(existsSync(join(root, target.default)), target.default).toBe(true);
       expect(existsSync(join(root, target.types)), target.types).toBe(true);
+    }
+  });
+
+  it("points every condition of the package's own import map at built files that exist", () => {
+    const imports = (pkg as unknown as { imports: Record<string, Record<string, string>> }).imports;
+    expect(Object.keys(imports).sort()).toEqual(["#schema-compiler", "#stdio-spawn"]);
+    for (const [name, conditions] of Object.entries(imports)) {
+      expect(Object.keys(conditions), name).toEqual(["types", "node", "default"]);
+      for (const target of Object.values(conditions)) expect(existsSync(join(root, target)), `${name}: ${target}`).toBe(true);
     }
   });
 

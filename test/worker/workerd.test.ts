@@ -3,7 +3,9 @@
 // nodejs_compat), then driven over HTTP by this process's Node client: a full
 // multi-round tool call with sealed state (the token verifies on node:crypto
 // with the same key), and the eval-free validator checking an inputSchema
-// with a `pattern`, a `minimum` and nested arrays.
+// with a `pattern`, a `minimum` and nested arrays. Then
+// examples/worker/client.ts, a client inside workerd, against the worker
+// server and against the same server on node:http.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, isInputRequired } from "mcp-roundtrip/client";
 import { serveHttp, type HttpServerHandle } from "mcp-roundtrip/http/node";
 import { RequestStateSecurity, decodeKeyEntry } from "mcp-roundtrip/server";
-import { createFlightDesk } from "../../examples/worker/flight-desk.js";
+import { createWorkerServer } from "../../examples/worker/worker.js";
 import { ensureBuilt, root } from "../client/ensure-built.js";
 import { node22, startServer, type RuntimeServer } from "../support/runtimes.js";
 
@@ -20,8 +22,10 @@ import { node22, startServer, type RuntimeServer } from "../support/runtimes.js"
 const KEY = "base64url:d29ya2VyZC10ZXN0LWtleS13b3JrZXJkLXRlc3Qta2V5LTEyMzQ";
 /** The newest date the pinned workerd (1.20260730) supports, give or take. */
 const COMPATIBILITY_DATE = "2026-07-01";
-const ARGS = { code: "ABC-12", seats: 2, legs: [["LHR", "JFK"], ["JFK", "SFO"]] };
-const ACCEPT = { confirm: { action: "accept", content: { confirm: true, cabin: "business" } } } as const;
+/** Two legs of [longitude, latitude] points: London to New York, New York to San Francisco. */
+const ARGS = { code: "ABC-12", travellers: 2, legs: [[[-0.1, 51.5], [-74, 40.7]], [[-74, 40.7], [-122.4, 37.8]]] };
+const ACCEPT = { confirm: { action: "accept", content: { seat: "window" } } } as const;
+const AUDIENCE = "mcp-roundtrip-worker";
 
 /** Bundles `dist/examples/worker/<file>` as a Workers project would: browser platform, workerd conditions, nothing external. */
 async function bundleForWorkerd(file: string): Promise<{ code: string; imports: string[] }> {
@@ -70,7 +74,7 @@ beforeAll(async () => {
   [worker, clientWorker, nodeServer] = await Promise.all([
     startWorker(dir, "worker", bundle, { MCP_REQUEST_STATE_KEYS: KEY }),
     startWorker(dir, "client", clientBundle.code, {}),
-    serveHttp(createFlightDesk({ MCP_REQUEST_STATE_KEYS: KEY })),
+    serveHttp(createWorkerServer({ MCP_REQUEST_STATE_KEYS: KEY })),
   ]);
   client = await Client.connect(worker.url, { onElicit: async () => ACCEPT.confirm });
 }, 200_000);
@@ -90,43 +94,41 @@ describe("examples/worker in workerd (Miniflare)", () => {
   });
 
   it("completes a sealed round by hand: the token verifies on node:crypto with the same key", async () => {
-    expect(client.serverInfo?.name).toBe("flight-desk");
-    const first = await client.session.callTool("book_flight", ARGS, { allowInputRequired: true });
+    expect(client.serverInfo?.name).toBe("mcp-roundtrip-worker");
+    const first = await client.session.callTool("plan_trip", ARGS, { allowInputRequired: true });
     expect(isInputRequired(first)).toBe(true);
     if (!isInputRequired(first)) return;
-    expect(first.inputRequests?.confirm?.method).toBe("elicitation/create");
+    expect(first.inputRequests?.confirm).toMatchObject({ method: "elicitation/create", params: { message: "Book ABC-12 for 2 traveller(s), 2 leg(s)?" } });
     expect(first.requestState).toMatch(/^v1\.[A-Za-z0-9_-]+$/);
 
-    const node = new RequestStateSecurity({ keys: [decodeKeyEntry(KEY)] }, { audience: "flight-desk", crypto: "node" });
-    await expect(node.verify(first.requestState, { method: "tools/call", target: "book_flight", arguments: ARGS })).resolves.toEqual(expect.any(String));
-    await expect(node.verify(first.requestState, { method: "tools/call", target: "book_flight", arguments: { ...ARGS, seats: 3 } })).rejects.toThrow();
+    // workerd (no nodejs_compat) has no node:crypto, so the portable backend sealed this; node:crypto opens it.
+    const node = new RequestStateSecurity({ keys: [decodeKeyEntry(KEY)] }, { audience: AUDIENCE, crypto: "node" });
+    await expect(node.verify(first.requestState, { method: "tools/call", target: "plan_trip", arguments: ARGS })).resolves.toBe('{"code":"ABC-12","points":4}');
+    await expect(node.verify(first.requestState, { method: "tools/call", target: "plan_trip", arguments: { ...ARGS, travellers: 3 } })).rejects.toThrow();
 
-    const done = await client.session.callTool("book_flight", ARGS, { allowInputRequired: true, inputResponses: ACCEPT, requestState: first.requestState });
-    expect(isInputRequired(done)).toBe(false);
-    const text = (done as { content: { text?: string }[] }).content[0]?.text;
-    expect(text).toMatch(/^Booked ABC-12: LHR→JFK→SFO, 2 seat\(s\) in business; sealed with \w+\.$/);
-    // workerd has no node:crypto: the portable backend sealed it.
-    expect(text).not.toContain("sealed with node");
+    const done = await client.session.callTool("plan_trip", ARGS, { allowInputRequired: true, inputResponses: ACCEPT, requestState: first.requestState });
+    expect(done).toMatchObject({ content: [{ type: "text", text: "Booked ABC-12 (4 points), seat: window" }] });
   });
 
   it("runs the automatic loop against it", async () => {
-    const result = await client.callTool("book_flight", { code: "XYZ-99", seats: 1, legs: [["CDG", "NRT"]] });
-    expect(result.content[0]).toMatchObject({ type: "text", text: expect.stringMatching(/^Booked XYZ-99: CDG→NRT, 1 seat\(s\) in business;/) });
+    const result = await client.callTool("plan_trip", { code: "XYZ-99", travellers: 1, legs: [[[2.35, 48.86], [139.7, 35.7]]] });
+    expect(result.content).toEqual([{ type: "text", text: "Booked XYZ-99 (2 points), seat: window" }]);
   });
 
   it("refuses a requestState it did not mint", async () => {
-    const other = new RequestStateSecurity({ keys: ["another-key-another-key-another-key!"] }, { audience: "flight-desk" });
-    const forged = await other.mint({ method: "tools/call", target: "book_flight", arguments: ARGS, state: "{}" });
+    const other = new RequestStateSecurity({ keys: ["another-key-another-key-another-key!"] }, { audience: AUDIENCE });
+    const forged = await other.mint({ method: "tools/call", target: "plan_trip", arguments: ARGS, state: "{}" });
     await expect(
-      client.session.callTool("book_flight", ARGS, { allowInputRequired: true, inputResponses: ACCEPT, requestState: forged }),
+      client.session.callTool("plan_trip", ARGS, { allowInputRequired: true, inputResponses: ACCEPT, requestState: forged }),
     ).rejects.toMatchObject({ code: -32602, message: "Invalid or expired requestState" });
   });
 
   it.each([
     ["a code that breaks the pattern", { ...ARGS, code: "abc-12" }, /\/code\b.*pattern/],
-    ["a seat count below the minimum", { ...ARGS, seats: 0 }, /\/seats\b.*less than 1/],
-    ["a leg that is not a pair", { ...ARGS, legs: [["LHR", "JFK"], ["JFK"]] }, /\/legs\/1\b.*too few items/],
-    ["an airport that breaks the nested pattern", { ...ARGS, legs: [["LHR", "jfk"]] }, /\/legs\/0\/1\b.*pattern/],
+    ["a traveller count below the minimum", { ...ARGS, travellers: 0 }, /\/travellers\b.*less than 1/],
+    ["a leg of one point", { ...ARGS, legs: [[[-0.1, 51.5]]] }, /\/legs\/0\b.*too few items/],
+    ["a longitude beyond the nested maximum", { ...ARGS, legs: [[[-0.1, 51.5], [200, 40.7]]] }, /\/legs\/0\/1\/0\b/],
+    ["a point of three numbers", { ...ARGS, legs: [[[-0.1, 51.5, 3], [-74, 40.7]]] }, /\/legs\/0\/0\b/],
   ])("rejects %s with a tool error naming the field, before asking anything", async (_what, args, problem) => {
     let asked = 0;
     const strict = await Client.connect(worker.url, {
@@ -136,10 +138,10 @@ describe("examples/worker in workerd (Miniflare)", () => {
       },
     });
     try {
-      const result = await strict.callTool("book_flight", args);
+      const result = await strict.callTool("plan_trip", args);
       expect(result.isError).toBe(true);
       const text = (result.content[0] as { text: string }).text;
-      expect(text).toMatch(/^Invalid arguments for tool book_flight: /);
+      expect(text).toMatch(/^Invalid arguments for tool plan_trip: /);
       expect(text).toMatch(problem);
       expect(asked).toBe(0);
     } finally {
@@ -159,18 +161,17 @@ describe("examples/worker/client.ts: the client inside workerd", () => {
   });
 
   it.each([
-    ["a Node server", () => nodeServer.url, "node"],
-    ["the worker server in another workerd", () => worker.url, "noble"],
-  ])("completes a sealed multi-round call against %s", async (_what, url, sealer) => {
-    const target = new URL(clientWorker.url);
-    target.pathname = "/";
-    target.search = new URLSearchParams({ server: url(), code: "WRK-07", from: "AMS", to: "LIS" }).toString();
+    ["a Node server", () => nodeServer.url],
+    ["the worker server in another workerd", () => worker.url],
+  ])("completes a sealed multi-round call against %s", async (_what, url) => {
+    const target = new URL("/", clientWorker.url);
+    target.search = new URLSearchParams({ server: url(), code: "AMS-07", seat: "aisle" }).toString();
     const response = await fetch(target);
     expect(response.status).toBe(200);
     const body = (await response.json()) as { protocolVersion: string; questions: number; result: { content: { text: string }[] } };
     expect(body.protocolVersion).toBe("2026-07-28");
     expect(body.questions).toBe(1);
-    expect(body.result.content[0]!.text).toBe(`Booked WRK-07: AMS→LIS, 1 seat(s) in economy; sealed with ${sealer}.`);
+    expect(body.result.content).toEqual([{ type: "text", text: "Booked AMS-07 (2 points), seat: aisle" }]);
   });
 
   it("answers 400 with what to pass when no server is named", async () => {

@@ -10,14 +10,14 @@ import { isJsonRpcErrorResponse, type JsonRpcNotification, type JsonRpcRequest, 
 import type { ClientTransport, TransportRequestOptions } from "../../types.js";
 import { answerOf } from "./answer.js";
 import { HttpTransportError, sessionLostError } from "./errors.js";
-import type { EventStreamListener, StreamHost } from "./event-stream.js";
+import type { EventStreamListener, StreamHost, StreamKit } from "./event-stream.js";
 import { InFlight } from "./in-flight.js";
 import { postHeaders } from "./post-headers.js";
 import { ServerMessages } from "./server-messages.js";
 import { HttpSession } from "./session.js";
 import { readEventStream } from "./sse-read.js";
 import { DEFAULT_MAX_RESPONSE_BYTES, readBoundedText } from "./body.js";
-import { CLOSED_MESSAGE, eitherSignal, mediaTypeOf } from "./shared.js";
+import { CLOSED_MESSAGE, eitherSignal, mediaTypeOf, reasonOf, sleep } from "./shared.js";
 import { ToolHeaders } from "./tool-headers.js";
 
 export { HttpTransportError } from "./errors.js";
@@ -47,6 +47,9 @@ export interface HttpClientTransportOptions {
    */
   maxResponseBytes?: number;
 }
+
+/** What the lazily loaded event-stream module borrows from this one (see `StreamHost.kit`). */
+const STREAM_KIT: StreamKit = Object.freeze({ HttpTransportError, readEventStream, mediaTypeOf, reasonOf, sleep });
 
 /**
  * A {@link ClientTransport} for Streamable HTTP. `Client.connect(url)`
@@ -140,6 +143,7 @@ export class StreamableHttpClientTransport implements ClientTransport {
       streams: this.#inFlight.streams,
       warn: this.#warn,
       maxEventChars: maxResponseBytes,
+      kit: STREAM_KIT,
     };
     this.#messages = new ServerMessages(
       async (reply) => (await this.#post(reply)).response,
