@@ -4,7 +4,7 @@
 // another, whose allowedOrigins lets in exactly the page's origin.
 import { existsSync, readFileSync } from "node:fs";
 import { createServer, type Server as NodeHttpServer } from "node:http";
-import { dirname, join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { serveHttp, type HttpServerHandle } from "mcp-roundtrip/http/node";
@@ -22,10 +22,10 @@ function packageRoot(): string {
   }
 }
 
-/** The bundled page script. */
+/** The bundled page script: `app.js` and the chunks it loads on demand. */
 export interface PageBundle {
-  /** The minified JavaScript. */
-  code: string;
+  /** Each output file's minified JavaScript, by the path the page requests it at (`/app.js`, `/chunk-….js`). */
+  files: Map<string, string>;
   /** Every file esbuild read, relative to the package root. */
   inputs: string[];
 }
@@ -33,8 +33,9 @@ export interface PageBundle {
 /**
  * Bundles the page's script for the browser from the built package
  * (`dist/examples/browser/app.js`, which imports `mcp-roundtrip/client`
- * through the package's `exports`), minified, nothing external: a `node:`
- * import anywhere it reaches fails the build.
+ * through the package's `exports`), minified, split into chunks, nothing
+ * external: a `node:` import anywhere it reaches fails the build. The chunks
+ * for a 2025-era server are only fetched when one answers.
  *
  * @throws {Error} when dist/ has not been built (`node scripts/build.mjs`) or esbuild fails.
  */
@@ -42,10 +43,13 @@ export async function bundlePage(): Promise<PageBundle> {
   const root = packageRoot();
   const entry = join(root, "dist/examples/browser/app.js");
   if (!existsSync(entry)) throw new Error(`${entry} is missing: build the package first (node scripts/build.mjs).`);
+  const outdir = join(root, "dist/examples/browser/bundle");
   const result = await build({
     absWorkingDir: root,
-    entryPoints: [entry],
+    entryPoints: { app: entry },
     bundle: true,
+    splitting: true,
+    outdir,
     platform: "browser",
     format: "esm",
     target: "es2022",
@@ -56,7 +60,8 @@ export async function bundlePage(): Promise<PageBundle> {
     // Resolve mcp-roundtrip/* the way an app does, through package.json, not this repository's tsconfig paths.
     tsconfigRaw: "{}",
   });
-  return { code: result.outputFiles[0]!.text, inputs: Object.keys(result.metafile.inputs) };
+  const files = new Map(result.outputFiles.map((file) => [`/${relative(outdir, file.path)}`, file.text]));
+  return { files, inputs: Object.keys(result.metafile.inputs) };
 }
 
 /** The example's two servers. */
@@ -67,6 +72,8 @@ export interface BrowserSite {
   pageOrigin: string;
   /** The MCP endpoint. */
   mcpUrl: string;
+  /** The scripts the page server serves. */
+  bundle: PageBundle;
   close(): Promise<void>;
 }
 
@@ -91,7 +98,13 @@ export async function startBrowserSite(options: { pagePort?: number; mcpPort?: n
   let mcp: HttpServerHandle | undefined;
   const page = createServer((request, response) => {
     const path = new URL(request.url ?? "/", "http://page").pathname;
-    const file = path === "/" || path === "/index.html" ? { type: "text/html; charset=utf-8", body: html } : path === "/app.js" ? { type: "text/javascript; charset=utf-8", body: bundle.code } : undefined;
+    const script = bundle.files.get(path);
+    const file =
+      path === "/" || path === "/index.html"
+        ? { type: "text/html; charset=utf-8", body: html }
+        : script !== undefined
+          ? { type: "text/javascript; charset=utf-8", body: script }
+          : undefined;
     if (request.method === "GET" && path === "/favicon.ico") {
       response.writeHead(204).end(); // no icon, and no 404 in the console
       return;
@@ -117,6 +130,7 @@ export async function startBrowserSite(options: { pagePort?: number; mcpPort?: n
     pageUrl: `${pageOrigin}/?server=${encodeURIComponent(mcpUrl)}`,
     pageOrigin,
     mcpUrl,
+    bundle,
     async close() {
       await mcp?.close();
       await new Promise<void>((resolve) => page.close(() => resolve()));

@@ -4,6 +4,7 @@
 // elicitation by filling in the form the page drew from requestedSchema.
 // Needs chromium (skipped loudly without it; CI requires it).
 import { mkdtempSync, rmSync } from "node:fs";
+import { gzipSync } from "node:zlib";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "esbuild";
@@ -58,9 +59,10 @@ describe.skipIf(!programs)("examples/browser in headless Chromium", () => {
   }
 
   /** Opens the page, recording what went to the MCP server and every script error. */
-  async function openPage(): Promise<{ page: Page; calls: string[]; errors: string[] }> {
+  async function openPage(): Promise<{ page: Page; calls: string[]; errors: string[]; scripts: string[] }> {
     const page = await context.newPage();
     const calls: string[] = [];
+    const scripts: string[] = [];
     const errors: string[] = [];
     page.on("pageerror", (error) => errors.push(error.message));
     page.on("console", (message) => {
@@ -68,9 +70,10 @@ describe.skipIf(!programs)("examples/browser in headless Chromium", () => {
     });
     page.on("request", (request) => {
       if (request.url() === site.mcpUrl) calls.push(`${request.method()} ${request.headers()["mcp-method"] ?? ""}`.trim());
+      if (request.resourceType() === "script") scripts.push(new URL(request.url()).pathname);
     });
     await page.goto(site.pageUrl);
-    return { page, calls, errors };
+    return { page, calls, errors, scripts };
   }
 
   it("serves the page and the MCP server from two origins", () => {
@@ -79,7 +82,7 @@ describe.skipIf(!programs)("examples/browser in headless Chromium", () => {
   });
 
   it("draws the elicitation as a form, refuses a bad value, and shows the result once it is filled in", async () => {
-    const { page, calls, errors } = await openPage();
+    const { page, calls, errors, scripts } = await openPage();
     await page.getByRole("button", { name: "Book" }).click();
     expect(await statusOnceSettled(page, ["asking"])).toBe("asking: The server is asking…");
     const form = page.locator("form.elicitation");
@@ -116,6 +119,12 @@ describe.skipIf(!programs)("examples/browser in headless Chromium", () => {
     // Both rounds of tools/call crossed to the other origin.
     expect(calls.filter((call) => call === "POST tools/call")).toHaveLength(2);
     expect(errors).toEqual([]);
+    // Against a 2026-07-28 server the page fetched no 2025 fallback chunk: the client's 15,000 B
+    // budget (test/bundle) plus the page's own form code, min+gz.
+    const loaded = scripts.map((path) => gzipSync(site.bundle.files.get(path)!, { level: 9 }).length).reduce((a, b) => a + b, 0);
+    expect(scripts).toContain("/app.js");
+    expect(scripts.length).toBeLessThan(site.bundle.files.size);
+    expect(loaded).toBeLessThanOrEqual(18_000);
     await page.close();
   });
 
