@@ -18,7 +18,7 @@ import { createWorkerServer } from "../../examples/worker/worker.js";
 import { ensureBuilt, root } from "../client/ensure-built.js";
 import { node22, startServer, type RuntimeServer } from "../support/runtimes.js";
 
-/** A fixed test key (never a real one): 32 bytes, base64url. */
+/** A fixed test key (never a real one): 38 bytes, base64url. */
 const KEY = "base64url:d29ya2VyZC10ZXN0LWtleS13b3JrZXJkLXRlc3Qta2V5LTEyMzQ";
 /** The newest date the pinned workerd (1.20260730) supports, give or take. */
 const COMPATIBILITY_DATE = "2026-07-01";
@@ -55,8 +55,8 @@ async function startWorker(dir: string, name: string, code: string, bindings: Re
   return startServer(runtime, join(root, "test/support/miniflare-child.mjs"), [script, COMPATIBILITY_DATE], 60_000);
 }
 
-// One workerd per worker, shared by every test here: the flight desk, and
-// the client worker; plus the flight desk on node:http for the client worker.
+// One workerd per worker, shared by every test here: the worker server, and
+// the client worker; plus the same server on node:http for the client worker.
 let dir: string;
 let bundle: string;
 let imports: string[];
