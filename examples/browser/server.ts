@@ -1,7 +1,8 @@
 // The server the browser page talks to: one tool, `book_table`, that asks
 // the user for the booking's details through a form elicitation (a string
 // with a minimum length, a bounded integer, a titled and a plain choice, a
-// number, a boolean and an e-mail address; four of them required).
+// number, a boolean, a multiple choice and an e-mail address; four of them
+// required).
 import { McpServer, elicit } from "mcp-roundtrip/server";
 
 /** The form `book_table` asks the user to fill in. */
@@ -22,6 +23,7 @@ export const BOOKING_FORM = {
     seating: { type: "string", title: "Seating", enum: ["indoor", "terrace"] },
     budget: { type: "number", title: "Budget per person (EUR)", minimum: 0 },
     highChair: { type: "boolean", title: "High chair", default: false },
+    diet: { type: "array", title: "Dietary needs", items: { type: "string", enum: ["vegetarian", "vegan", "gluten-free"] }, maxItems: 2 },
     email: { type: "string", title: "E-mail for the confirmation", format: "email" },
   },
   required: ["name", "guests", "time", "seating"],
@@ -39,10 +41,11 @@ export function createBookingServer(): McpServer {
     },
     (args, { details }) => {
       if (details.action !== "accept") return { content: [{ type: "text", text: `No table booked at ${String(args.restaurant)} (${details.action}).` }] };
-      const { name, guests, time, seating, budget, highChair, email } = details.content;
+      const { name, guests, time, seating, budget, highChair, diet, email } = details.content;
       const extras = [
         budget === undefined ? undefined : `budget ${budget} EUR per person`,
         highChair === true ? "a high chair" : undefined,
+        diet === undefined || diet.length === 0 ? undefined : `diet: ${diet.join(" and ")}`,
         email === undefined ? undefined : `confirmation to ${email}`,
       ].filter((extra) => extra !== undefined);
       const text = `Booked ${String(args.restaurant)} for ${guests} under '${name}' at ${time}, ${seating}${extras.length > 0 ? `; ${extras.join(", ")}` : ""}.`;

@@ -96,6 +96,8 @@ describe.skipIf(!programs)("examples/browser in headless Chromium", () => {
     expect(await page.getByLabel("Seating *").locator("option").allTextContents()).toEqual(["— choose —", "indoor", "terrace"]);
     expect(await page.getByLabel("High chair").evaluate((input: HTMLInputElement) => [input.type, input.checked])).toEqual(["checkbox", false]);
     expect(await page.getByLabel("E-mail for the confirmation").getAttribute("type")).toBe("email");
+    const diet = page.getByLabel("Dietary needs");
+    expect(await diet.evaluate((select: HTMLSelectElement) => [select.multiple, [...select.options].map((option) => option.value)])).toEqual([true, ["vegetarian", "vegan", "gluten-free"]]);
 
     // A value the schema forbids: the browser's own constraint check keeps the form open.
     await page.getByLabel("Name on the booking *").fill("Ada Lovelace");
@@ -109,11 +111,16 @@ describe.skipIf(!programs)("examples/browser in headless Chromium", () => {
     await guests.fill("4");
     await page.getByLabel("Budget per person (EUR)").fill("25.5");
     await page.getByLabel("High chair").check();
+    // Three dietary needs break maxItems 2: the page's own check says so and keeps the form.
+    await diet.selectOption(["vegetarian", "vegan", "gluten-free"]);
+    await page.getByRole("button", { name: "Send" }).click();
+    await expect(form.locator(".issues li").allTextContents()).resolves.toEqual(["Pick at most 2 for Dietary needs."]);
+    await diet.selectOption(["vegan", "gluten-free"]);
     await page.getByRole("button", { name: "Send" }).click();
 
     expect(await statusOnceSettled(page, ["done"])).toBe("done: Done.");
     expect(await page.locator("#result").textContent()).toBe(
-      "Booked Chez Ada for 4 under 'Ada Lovelace' at 19:30, terrace; budget 25.5 EUR per person, a high chair.",
+      "Booked Chez Ada for 4 under 'Ada Lovelace' at 19:30, terrace; budget 25.5 EUR per person, a high chair, diet: vegan and gluten-free.",
     );
     expect(await form.count()).toBe(0);
     // Both rounds of tools/call crossed to the other origin.
