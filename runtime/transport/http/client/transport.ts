@@ -130,7 +130,9 @@ export class StreamableHttpClientTransport implements ClientTransport {
     }
     this.#maxResponseBytes = maxResponseBytes;
     this.url = parsed;
-    this.#fetch = fetchImpl;
+    // Called detached, never as a method of this transport: a browser's fetch
+    // throws "Illegal invocation" when `this` is anything but the window.
+    this.#fetch = ((input: RequestInfo | URL, init?: RequestInit) => fetchImpl(input, init)) as typeof fetch;
     this.#headers = options.headers && Object.keys(options.headers).length > 0 ? { ...options.headers } : undefined;
     this.#token = typeof token === "string" ? () => token : token;
     this.#warn = options.onWarning ?? ((message) => console.warn(message));
