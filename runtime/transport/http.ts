@@ -12,6 +12,7 @@ export { createHttpHandler } from "./http/server/web.js";
 export { statusForError } from "./http/server/handler.js";
 export { DEFAULT_MAX_BODY_BYTES } from "./http/server/policy.js";
 export type { HttpHandlerOptions, HttpRequestInfo, TokenVerifier } from "./http/server/policy.js";
+export type { AuthorizationOptions } from "./http/server/authorization.js";
 export { serveHttp, type ServeHttpOptions, type HttpServerHandle, type HttpCloseOptions } from "./http/server/node.js";
 export {
   StreamableHttpClientTransport,

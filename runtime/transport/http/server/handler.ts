@@ -127,7 +127,7 @@ export async function serveHttpExchange(endpoint: HttpEndpoint, request: Incomin
   const message = await readMessage(options, request, reply);
   if (message === undefined) return;
   const sessionId = sessions === undefined ? null : request.header(SESSION_HEADER);
-  if (sessionId !== null) return serveSessionPost(sessions!, request, reply, message, sessionId, authInfo);
+  if (sessionId !== null) return serveSessionPost(sessions!, request, reply, message, sessionId, authInfo, options.auth);
 
   const id = message.id;
   if (typeof message.method !== "string") {
@@ -210,8 +210,8 @@ async function admit(options: ResolvedHttpOptions, request: IncomingHttp, reply:
     refuse(reply, 403, JsonRpcErrorCode.InvalidRequest, "Forbidden: the Origin header is not on this server's allow-list.");
     return false;
   }
-  if (!options.verifyToken) return undefined;
-  const outcome = await authenticate(options, request);
+  if (options.auth === undefined) return undefined;
+  const outcome = await authenticate(options.auth, request, options.onError);
   if (!outcome.ok) {
     reply.send(outcome.status, { ...JSON_HEADERS, "www-authenticate": outcome.challenge }, errorBody(undefined, JsonRpcErrorCode.InvalidRequest, outcome.message));
     return false;

@@ -7,6 +7,7 @@ import { readBounded } from "../read-bounded.js";
 import type { HttpReply, HttpStream, IncomingHttp } from "./exchange.js";
 import { createEndpoint, serveHttpExchange } from "./handler.js";
 import { resolveHttpOptions, type HttpHandlerOptions } from "./policy.js";
+import { isResourceMetadataPath, serveResourceMetadata } from "./resource-metadata.js";
 
 const encoder = new TextEncoder();
 
@@ -58,6 +59,14 @@ function replyToPromise(resolve: (response: Response) => void): HttpReply {
   };
 }
 
+function pathOf(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return "";
+  }
+}
+
 /** A web-standard request handler, plus `close()` to end the 2025 sessions it holds. */
 export type HttpRequestHandler = ((request: Request) => Promise<Response>) & {
   /** Ends every 2025 session this handler holds (their GET streams close; their ids then get `404`). */
@@ -72,8 +81,12 @@ export type HttpRequestHandler = ((request: Request) => Promise<Response>) & {
  * `initialize` returns an `Mcp-Session-Id`, a GET opens the session's event
  * stream, DELETE ends it.
  *
+ * With `authorization`, requests for the protected-resource metadata
+ * document's well-known paths (`/.well-known/oauth-protected-resource…`)
+ * are answered too, so mount the handler where those paths reach it.
+ *
  * @param server - Anything that answers JSON-RPC messages (`Server`, `McpServer`).
- * @param options - Origin/host allow-lists, body limit, bearer verification, session bounds.
+ * @param options - Origin/host allow-lists, body limit, authorization, session bounds.
  * @returns `(request) => Promise<Response>`, which never rejects, with `close()`.
  * @throws {TypeError} when `server` has no `handle` method or an option has the wrong type.
  * @throws {RangeError} for a non-positive `maxBodyBytes`.
@@ -93,8 +106,13 @@ export function createHttpHandler(
   }
   const resolved = resolveHttpOptions(options);
   const endpoint = createEndpoint(server, resolved);
+  const auth = resolved.auth;
   const handle = (request: Request) =>
     new Promise<Response>((resolve) => {
+      if (auth?.metadataBody !== undefined && isResourceMetadataPath(auth, pathOf(request.url))) {
+        serveResourceMetadata(auth, request.method, replyToPromise(resolve));
+        return;
+      }
       serveHttpExchange(endpoint, incomingFromRequest(request), replyToPromise(resolve)).catch((error: unknown) => {
         resolved.onError(error);
         resolve(
