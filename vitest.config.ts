@@ -17,6 +17,7 @@ export default defineConfig({
       { find: /^mcp-roundtrip\/official$/, replacement: here("./runtime/official/index.ts") },
       { find: /^mcp-roundtrip\/redis$/, replacement: here("./runtime/redis/index.ts") },
       { find: /^mcp-roundtrip\/otel$/, replacement: here("./runtime/otel/index.ts") },
+      { find: /^mcp-roundtrip\/jwt$/, replacement: here("./runtime/jwt/index.ts") },
     ],
   },
   test: {

@@ -39,6 +39,7 @@ const EXPECTED: Record<string, string[]> = {
   "./official": ["InvalidRequestState", "MemoryReplayStore", "RequestStateSecurity", "createSealedRequestStateCodec", "principalOfOfficialAuthInfo"],
   "./redis": ["RedisReplayStore", "connectRedisReplayStore"],
   "./otel": ["SpanAttribute", "telemetry"],
+  "./jwt": ["JwtRejected", "jwtVerifier"],
 };
 
 const specifier = (subpath: string) => (subpath === "." ? pkg.name : `${pkg.name}/${subpath.slice(2)}`);

@@ -16,6 +16,7 @@ const ENTRIES = [
   "runtime/official/index.ts",
   "runtime/redis/index.ts",
   "runtime/otel/index.ts",
+  "runtime/jwt/index.ts",
 ];
 
 /** The nodes a reader hovers: each visible overload of a function, else the declaration (its statement, for a variable). */
