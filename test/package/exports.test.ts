@@ -24,7 +24,7 @@ const EXPECTED: Record<string, string[]> = {
     "DEFAULT_KEYS_ENV", "INVALID_REQUEST_STATE_MESSAGE", "INVALID_REQUEST_STATE_REASON", "InvalidRequestState", "MIN_SECRET_BYTES", "McpServer",
     "MemoryReplayStore", "MetaKey", "Needs", "RequestStateSecurity", "SUPPORTED_PROTOCOL_VERSIONS", "Server", "UriTemplate",
     "decodeKeyEntry", "elicit", "elicitUrl", "evaluateNeeds", "inputRequired", "invalidRequestStateError", "isInputRequired", "keyIdOf", "listRoots", "needs",
-    "principalOf", "requestStateBoundary", "runWithDependencies", "sample",
+    "principalOf", "requestStateBoundary", "requireScopes", "runWithDependencies", "sample",
   ],
   "./client": [
     "Client", "ClientClosed", "ClientSession", "InMemoryClientTransport", "InputRequestFailed", "InputRequiredNotAllowed",

@@ -8,14 +8,13 @@ import type { JsonRpcResponse } from "../../../jsonrpc/messages.js";
 import type { AuthInfo } from "../../types.js";
 import type { ResolvedAuthorization } from "./authorization.js";
 import type { IncomingHttp } from "./exchange.js";
+import { INSUFFICIENT_SCOPE, missingScopes, SCOPE_TOKEN } from "../../../scopes.js";
 
 /** The verdict on one request's credentials. */
 export type AuthOutcome =
   | { ok: true; authInfo: AuthInfo }
   | { ok: false; status: number; challenge: string; message: string };
 
-/** The `data.reason` of a JSON-RPC error that asks for more scopes. @internal */
-export const INSUFFICIENT_SCOPE = "insufficient_scope";
 
 /**
  * A `WWW-Authenticate: Bearer …` value. Parameter values are scope tokens,
@@ -77,14 +76,6 @@ export async function authenticate(auth: ResolvedAuthorization, request: Incomin
 }
 
 /**
- * The scopes of `needed` that `granted` lacks.
- * @internal
- */
-export function missingScopes(granted: readonly string[], needed: readonly string[]): string[] {
-  return needed.filter((scope) => !granted.includes(scope));
-}
-
-/**
  * When `response` is a JSON-RPC error asking for more scopes (what a tool
  * with `scopes` answers a token without them), the `403` and
  * `WWW-Authenticate` challenge it becomes over HTTP: the scopes the
@@ -95,7 +86,7 @@ export function scopeChallengeOf(auth: ResolvedAuthorization | undefined, respon
   if (auth === undefined || response === undefined || !("error" in response)) return undefined;
   const data = response.error.data as { reason?: unknown; scopes?: unknown } | undefined;
   if (typeof data !== "object" || data === null || data.reason !== INSUFFICIENT_SCOPE || !Array.isArray(data.scopes)) return undefined;
-  const named = data.scopes.filter((scope): scope is string => typeof scope === "string" && /^[\x21\x23-\x5B\x5D-\x7E]+$/.test(scope));
+  const named = data.scopes.filter((scope): scope is string => typeof scope === "string" && SCOPE_TOKEN.test(scope));
   if (named.length === 0) return undefined;
   const needed = [...new Set([...auth.requiredScopes, ...named])];
   return challenge(auth, { error: INSUFFICIENT_SCOPE, error_description: "The access token lacks a scope this operation needs" }, needed.join(" "));

@@ -7,6 +7,7 @@
  * `WWW-Authenticate` challenge names.
  */
 import type { TokenVerifier } from "./policy.js";
+import { SCOPE_TOKEN } from "../../../scopes.js";
 
 /** The `authorization` option of `createHttpHandler`, `serveHttp` and `toNodeHandler`. */
 export interface AuthorizationOptions {
@@ -61,8 +62,6 @@ export const RESOURCE_METADATA_PATH = "/.well-known/oauth-protected-resource";
 
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
-/** RFC 6749 §3.3 scope-token: printable ASCII except space, `"` and `\`. */
-const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
 
 function httpsUrl(value: unknown, what: string, example: string): URL {
   if (typeof value !== "string") throw new TypeError(`${what} must be a URL string such as "${example}", got ${typeof value}.`);
