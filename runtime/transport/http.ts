@@ -18,6 +18,9 @@ export {
   StreamableHttpClientTransport,
   HttpTransportError,
   type HttpClientTransportOptions,
+  type HttpClientAuth,
+  type HttpAuthChallenge,
+  type TokenProvider,
 } from "./http/client/transport.js";
 export { decodeHeaderValue, encodeHeaderValue, paramHeaderMismatch, paramHeadersOf, type ParamHeader } from "./http/headers.js";
 export type { AuthInfo, MessageHandler, RequestContext } from "./types.js";

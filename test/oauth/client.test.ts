@@ -1,0 +1,286 @@
+// The OAuth client against a real authorization server process-double and
+// this SDK's own protected server (serveHttp with verifyToken and a
+// WWW-Authenticate challenge): the flow, refresh, step-up, client
+// credentials, and every kind of bad input, each with a clear error and
+// with no token, code, verifier or secret in any log line or error.
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { Client } from "mcp-roundtrip/client";
+import { serveHttp, StreamableHttpClientTransport, type HttpServerHandle } from "mcp-roundtrip/http";
+import { InMemoryOAuthStore, OAuthClient, OAuthError, type OAuthClientOptions } from "mcp-roundtrip/oauth";
+import { McpServer } from "mcp-roundtrip/server";
+import { startAuthServer, type FakeAuthServer, type FakeAuthServerOptions } from "./fixtures/auth-server.js";
+
+const REDIRECT = "http://127.0.0.1:9/callback";
+
+/** The user step of a browser that follows the authorization server's redirect without showing anything. */
+async function followRedirect(url: URL): Promise<URL> {
+  const response = await fetch(url, { redirect: "manual" });
+  await response.body?.cancel();
+  return new URL(response.headers.get("location")!);
+}
+
+interface Setup {
+  as: FakeAuthServer;
+  http: HttpServerHandle;
+  auth: OAuthClient;
+  logs: string[];
+  authorizeCalls: URL[];
+  connect(): Promise<Client>;
+}
+
+const open: Array<() => Promise<void>> = [];
+let consoleLines: string[] = [];
+
+afterEach(async () => {
+  vi.restoreAllMocks();
+  for (const close of open.splice(0).reverse()) await close();
+});
+
+async function setup(
+  asOptions: FakeAuthServerOptions = {},
+  clientOptions: Partial<OAuthClientOptions> = {},
+  serverOptions: { requiredScopes?: string[] } = {},
+): Promise<Setup> {
+  consoleLines = [];
+  for (const level of ["log", "info", "warn", "error", "debug"] as const) {
+    vi.spyOn(console, level).mockImplementation((...parts: unknown[]) => void consoleLines.push(parts.map(String).join(" ")));
+  }
+  const as = await startAuthServer(asOptions);
+  open.push(() => as.close());
+  const mcp = new McpServer({ name: "protected", version: "1.0.0" });
+  mcp.tool("whoami", { inputSchema: { type: "object" } }, (_args, ctx) => ({
+    content: [{ type: "text", text: `scopes: ${ctx.authInfo?.scopes.join(" ") || "none"}` }],
+  }));
+  const http = await serveHttp(mcp, { verifyToken: (token) => as.verify(token), resourceMetadataUrl: as.prmUrl, ...serverOptions });
+  open.push(() => http.close());
+  as.resource = http.url;
+  const logs: string[] = [];
+  const authorizeCalls: URL[] = [];
+  const auth = new OAuthClient({
+    redirectUrl: REDIRECT,
+    authorize: async (url) => {
+      authorizeCalls.push(url);
+      return followRedirect(url);
+    },
+    onLog: (line) => logs.push(line),
+    ...clientOptions,
+  });
+  return {
+    as,
+    http,
+    auth,
+    logs,
+    authorizeCalls,
+    async connect() {
+      const client = await Client.connect(new StreamableHttpClientTransport(http.url, { auth }), { clientInfo: { name: "oauth-test", version: "1.0.0" } });
+      open.push(() => client.close());
+      return client;
+    },
+  };
+}
+
+/** Runs `work`, expecting an OAuthError; returns it after checking that neither it nor any log holds a secret. */
+async function expectOAuthError(setup: Setup, work: () => Promise<unknown>, code: string): Promise<OAuthError> {
+  const error = await work().then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error, "an OAuthError").toBeInstanceOf(OAuthError);
+  expect((error as OAuthError).code).toBe(code);
+  expectNoSecrets(setup, [error]);
+  return error as OAuthError;
+}
+
+/** No secret the authorization server issued or received appears in the client's log lines, the console, or the given values. */
+function expectNoSecrets(setup: Setup, values: unknown[] = []) {
+  const seen = [
+    ...setup.logs,
+    ...consoleLines,
+    ...values.map((value) => (value instanceof Error ? `${value.message}\n${value.stack}\n${JSON.stringify(value)}\n${String(value.cause)}` : JSON.stringify(value))),
+  ].join("\n");
+  for (const secret of setup.as.secrets) expect(seen).not.toContain(secret);
+}
+
+const callWhoami = async (client: Client) => {
+  const result = await client.callTool("whoami", {});
+  return (result.content[0] as { text: string }).text;
+};
+
+describe("the authorization code flow", () => {
+  it("registers, authorizes with PKCE S256, state and resource, and calls the protected server", async () => {
+    const s = await setup({ resourceScopes: ["mcp:read"] });
+    const client = await s.connect();
+    expect(await callWhoami(client)).toBe("scopes: mcp:read");
+    expect(s.authorizeCalls).toHaveLength(1);
+    const query = s.authorizeCalls[0]!.searchParams;
+    expect(query.get("code_challenge_method")).toBe("S256");
+    expect(query.get("resource")).toBe(s.http.url);
+    expect(query.get("scope")).toBe("mcp:read");
+    expect(query.get("state")).toMatch(/^[\w-]{20,}$/);
+    const token = s.as.requests.find((request) => request.path === "/token")!;
+    expect(token.params).toMatchObject({ grant_type: "authorization_code", resource: s.http.url, redirect_uri: REDIRECT });
+    const registration = s.as.requests.find((request) => request.path === "/register")!;
+    expect(registration.params).toMatchObject({ redirect_uris: [REDIRECT], application_type: "native" });
+    expect(s.logs.some((line) => line.includes("token obtained"))).toBe(true);
+    // A client secret, a code, a verifier, an access and a refresh token went by: none may show.
+    expect(s.as.secrets.size).toBeGreaterThanOrEqual(5);
+    expectNoSecrets(s);
+  });
+
+  it("authorizes once for concurrent requests that are refused together", async () => {
+    const s = await setup();
+    const client = await s.connect();
+    await Promise.all([callWhoami(client), callWhoami(client), client.listTools()]);
+    expect(s.authorizeCalls).toHaveLength(1);
+  });
+
+  it("steps up on 403 insufficient_scope, asking for the union of the scopes", async () => {
+    const s = await setup({ resourceScopes: ["mcp:read"] }, {}, { requiredScopes: ["mcp:read", "mcp:write"] });
+    const client = await s.connect();
+    expect(await callWhoami(client)).toBe("scopes: mcp:read mcp:write");
+    expect(s.authorizeCalls.map((url) => url.searchParams.get("scope"))).toEqual(["mcp:read", "mcp:read mcp:write"]);
+  });
+
+  it("uses a pre-registered client before registering", async () => {
+    const s = await setup({}, { client: { clientId: "pre", clientSecret: "pre-secret" } });
+    await callWhoami(await s.connect());
+    expect(s.as.requests.some((request) => request.path === "/register")).toBe(false);
+    expect(s.authorizeCalls[0]!.searchParams.get("client_id")).toBe("pre");
+    const token = s.as.requests.find((request) => request.path === "/token")!;
+    expect(Buffer.from(token.authorization!.slice(6), "base64").toString()).toBe("pre:pre-secret");
+  });
+
+  it("refuses a pre-registered client bound to another issuer", async () => {
+    const s = await setup({}, { client: { clientId: "pre", issuer: "https://other-as.example" } });
+    const error = await expectOAuthError(s, () => s.connect(), "no_client");
+    expect(error.message).toContain("https://other-as.example");
+    expect(s.authorizeCalls).toHaveLength(0);
+  });
+});
+
+describe("refresh tokens", () => {
+  it("refreshes an expiring access token before sending it, without asking the user again", async () => {
+    const s = await setup({ expiresIn: 5 });
+    const client = await s.connect();
+    await callWhoami(client);
+    await callWhoami(client);
+    expect(s.authorizeCalls).toHaveLength(1);
+    expect(s.as.requests.filter((request) => request.params.grant_type === "refresh_token").length).toBeGreaterThan(0);
+    for (const request of s.as.requests.filter((r) => r.params.grant_type === "refresh_token")) expect(request.params.resource).toBe(s.http.url);
+    expectNoSecrets(s);
+  });
+
+  it("goes back to the user when the refresh token was revoked", async () => {
+    const s = await setup();
+    const client = await s.connect();
+    await callWhoami(client);
+    s.as.revokeAll();
+    expect(await callWhoami(client)).toBe("scopes: none");
+    expect(s.authorizeCalls).toHaveLength(2);
+    expect(s.logs.some((line) => line.includes("refresh token was refused"))).toBe(true);
+    expectNoSecrets(s);
+  });
+
+  it("fails with interaction_required when the refresh token was revoked and no user can be asked", async () => {
+    const store = new InMemoryOAuthStore();
+    const first = await setup({}, { store });
+    const client = await first.connect();
+    await callWhoami(client);
+    first.as.revokeAll();
+    const headless = new OAuthClient({ store, onLog: (line) => first.logs.push(line) });
+    const transport = new StreamableHttpClientTransport(first.http.url, { auth: headless });
+    open.push(() => transport.close());
+    const error = await expectOAuthError(first, () => Client.connect(transport), "interaction_required");
+    expect(error.message).toMatch(/refresh token was refused.*authorize callback/s);
+  });
+});
+
+describe("client credentials", () => {
+  it("gets a token for a machine client with its own credentials, no user step", async () => {
+    const s = await setup(
+      { resourceScopes: ["jobs"] },
+      { grant: "client_credentials", client: { clientId: "machine", clientSecret: "machine-secret" }, authorize: undefined, redirectUrl: undefined },
+    );
+    expect(await callWhoami(await s.connect())).toBe("scopes: jobs");
+    const token = s.as.requests.find((request) => request.path === "/token")!;
+    expect(token.params).toMatchObject({ grant_type: "client_credentials", scope: "jobs", resource: s.http.url });
+    expectNoSecrets(s);
+  });
+
+  it("reports refused client credentials without echoing the secret", async () => {
+    const s = await setup({}, { grant: "client_credentials", client: { clientId: "machine", clientSecret: "wrong-secret" } });
+    const error = await expectOAuthError(s, () => s.connect(), "token_request_failed");
+    expect(error.oauthError).toBe("invalid_client");
+    expect(error.message).not.toContain("wrong-secret");
+  });
+});
+
+describe("bad input: each a clear error, no secret in any log or message", () => {
+  it("malformed authorization server metadata", async () => {
+    const s = await setup({ metadata: "not-json" });
+    const error = await expectOAuthError(s, () => s.connect(), "invalid_metadata");
+    expect(error.message).toMatch(/is not JSON/);
+  });
+
+  it("authorization server metadata without a token endpoint", async () => {
+    const s = await setup({ metadata: "no-token-endpoint" });
+    expect((await expectOAuthError(s, () => s.connect(), "invalid_metadata")).message).toContain('no "token_endpoint"');
+  });
+
+  it("the wrong issuer in the authorization server metadata", async () => {
+    const s = await setup({ metadataIssuer: "https://attacker.example" });
+    const error = await expectOAuthError(s, () => s.connect(), "issuer_mismatch");
+    expect(error.message).toContain("https://attacker.example");
+    expect(s.authorizeCalls).toHaveLength(0);
+    expect(s.as.requests.some((request) => request.path === "/register")).toBe(false);
+  });
+
+  it("an authorization server without PKCE S256", async () => {
+    for (const pkce of [null, ["plain"]]) {
+      const s = await setup({ pkce });
+      const error = await expectOAuthError(s, () => s.connect(), "pkce_unsupported");
+      expect(error.message).toContain("S256");
+      expect(s.authorizeCalls).toHaveLength(0);
+    }
+  });
+
+  it("a state mismatch: the code is never exchanged", async () => {
+    const s = await setup({ state: "tampered" });
+    await expectOAuthError(s, () => s.connect(), "state_mismatch");
+    expect(s.as.requests.some((request) => request.path === "/token")).toBe(false);
+  });
+
+  it("an iss that names another authorization server (RFC 9207)", async () => {
+    const s = await setup({ iss: "wrong" });
+    await expectOAuthError(s, () => s.connect(), "iss_mismatch");
+    expect(s.as.requests.some((request) => request.path === "/token")).toBe(false);
+  });
+
+  it("no authorize callback when a user must authorize", async () => {
+    const s = await setup({}, { authorize: undefined });
+    const error = await expectOAuthError(s, () => s.connect(), "interaction_required");
+    expect(error.message).toContain("loopbackAuthorization");
+  });
+
+  it("no way to identify the client", async () => {
+    const s = await setup({ registration: false }, { registration: false });
+    expect((await expectOAuthError(s, () => s.connect(), "no_client")).message).toContain("clientId");
+  });
+});
+
+describe("OAuthClient options", () => {
+  it.each([
+    [{ grant: "password" }, /grant must be/],
+    [{ authorize: async () => REDIRECT, name: "authorize without redirectUrl" }, /needs a redirectUrl/],
+    [{ grant: "client_credentials" }, /needs client/],
+    [{ clientMetadataUrl: "http://app.example/client.json" }, /https URL with a path/],
+    [{ clientMetadataUrl: "https://app.example" }, /https URL with a path/],
+    [{ redirectUrl: "not a url" }, /absolute URL/],
+  ])("rejects %j", (options, message) => {
+    expect(() => new OAuthClient(options as OAuthClientOptions)).toThrow(message);
+  });
+
+  it("is refused next to a token on the transport", () => {
+    expect(() => new StreamableHttpClientTransport("http://127.0.0.1:1/mcp", { token: "t", auth: new OAuthClient() })).toThrow(/either token or auth/);
+  });
+});
