@@ -31,6 +31,12 @@ export interface JwtVerifierOptions {
   algorithms?: readonly string[];
   /** Require this JWT `typ` header, e.g. `"at+jwt"` (RFC 9068 §2.1). Default: not checked. */
   typ?: string;
+  /**
+   * Scope hierarchies (MCP basic/authorization: a broader scope implies
+   * narrower ones): each granted scope also grants the scopes it maps to,
+   * transitively, e.g. `{ "files:admin": ["files:write"], "files:write": ["files:read"] }`.
+   */
+  impliedScopes?: Readonly<Record<string, readonly string[]>>;
   /** `fetch` used for discovery and the JWKS (a Worker's service binding, a proxy). Default: the global one. */
   fetch?: typeof fetch;
   /** Timeout of each discovery or JWKS request, in milliseconds. Default 5,000. */
@@ -47,6 +53,23 @@ function scopesOf(payload: JWTPayload): string[] {
   if (typeof scope === "string") return scope.split(" ").filter((entry) => entry !== "");
   if (Array.isArray(scope)) return scope.filter((entry): entry is string => typeof entry === "string");
   return [];
+}
+
+/** The granted scopes plus everything they imply, transitively. */
+function expandScopes(granted: string[], implied: Readonly<Record<string, readonly string[]>> | undefined): string[] {
+  if (implied === undefined) return granted;
+  const all = new Set(granted);
+  const queue = [...granted];
+  while (queue.length > 0) {
+    const scope = queue.pop()!;
+    if (!Object.hasOwn(implied, scope)) continue;
+    for (const narrower of implied[scope]!) {
+      if (all.has(narrower)) continue;
+      all.add(narrower);
+      queue.push(narrower);
+    }
+  }
+  return [...all];
 }
 
 function rejectionOf(error: unknown): JwtRejected {
@@ -95,6 +118,13 @@ function checkOptions(options: JwtVerifierOptions): void {
   const tolerance = options.clockToleranceSeconds ?? 5;
   if (typeof tolerance !== "number" || !Number.isFinite(tolerance) || tolerance < 0 || tolerance > 300) {
     throw new RangeError(`jwtVerifier: clockToleranceSeconds must be from 0 to 300, got ${String(tolerance)}.`);
+  }
+  const implied = options.impliedScopes;
+  if (
+    implied !== undefined &&
+    (typeof implied !== "object" || implied === null || Object.values(implied).some((list) => !Array.isArray(list) || list.some((scope) => typeof scope !== "string")))
+  ) {
+    throw new TypeError('jwtVerifier: impliedScopes must map a scope to the scopes it implies, e.g. { "files:write": ["files:read"] }.');
   }
   if (options.algorithms !== undefined) {
     if (!Array.isArray(options.algorithms) || options.algorithms.length === 0) throw new TypeError("jwtVerifier: algorithms must be a non-empty list.");
@@ -176,7 +206,7 @@ export function jwtVerifier(options: JwtVerifierOptions): (token: string, reques
     }
     if (typeof payload.sub !== "string" || payload.sub === "") throw new JwtRejected("missing_claim", 'the "sub" claim must be a non-empty string');
     const clientId = typeof payload.client_id === "string" ? payload.client_id : typeof payload.azp === "string" ? payload.azp : "";
-    const info: AuthInfo = { clientId, issuer, subject: payload.sub, scopes: scopesOf(payload), extra: { claims: payload } };
+    const info: AuthInfo = { clientId, issuer, subject: payload.sub, scopes: expandScopes(scopesOf(payload), options.impliedScopes), extra: { claims: payload } };
     if (typeof payload.exp === "number") info.expiresAt = payload.exp + clockTolerance;
     return info;
   };

@@ -13,9 +13,9 @@ import {
   type StoredOAuthClientInformation,
   type StoredOAuthTokens,
 } from "@modelcontextprotocol/client";
-import { serveHttp, type HttpServerHandle } from "mcp-roundtrip/http";
-import { jwtVerifier, type JwtRejected } from "mcp-roundtrip/jwt";
-import { McpServer } from "mcp-roundtrip/server";
+import type { HttpServerHandle } from "mcp-roundtrip/http";
+import type { JwtRejected } from "mcp-roundtrip/jwt";
+import { serveProtected } from "../../examples/authorization/protected-server.js";
 import { freePort, startAuthorizationServer, type LocalAuthorizationServer } from "./authorization-server.js";
 
 const REDIRECT = "http://127.0.0.1:9/callback";
@@ -69,7 +69,7 @@ class MemoryOAuthProvider implements OAuthClientProvider {
   }
 }
 
-describe("the official 2.4.0 client's OAuth flow against our protected server (oidc-provider)", () => {
+describe("the official 2.4.0 client's OAuth flow against examples/authorization (oidc-provider)", () => {
   let as: LocalAuthorizationServer;
   let http: HttpServerHandle;
   let resource: string;
@@ -78,21 +78,15 @@ describe("the official 2.4.0 client's OAuth flow against our protected server (o
   beforeAll(async () => {
     const port = await freePort();
     resource = `http://127.0.0.1:${port}/mcp`;
-    as = await startAuthorizationServer({ resource, otherResources: [OTHER_RESOURCE], scopes: ["mcp:tools"] });
-    const server = new McpServer({ name: "protected", version: "1.0.0" }, { logger: { warn() {}, error() {} } });
-    server.tool("whoami", { scopes: ["mcp:tools"] }, (_args, ctx) => ({
-      content: [{ type: "text", text: `${ctx.authInfo?.subject} via ${ctx.authInfo?.clientId === "" ? "?" : "client"} from ${ctx.authInfo?.issuer}` }],
-    }));
-    http = await serveHttp(server, {
-      port,
-      authorization: {
-        resource,
-        authorizationServers: [as.issuer],
-        scopesSupported: ["mcp:tools"],
-        verify: jwtVerifier({ issuer: as.issuer }),
-      },
-      onError: (error) => rejections.push(error),
+    as = await startAuthorizationServer({
+      resource,
+      otherResources: [OTHER_RESOURCE],
+      scopes: ["files:read", "files:write", "files:admin"],
+      // A pre-registered client may ask for any scope; a dynamically registered one is held to the
+      // scope it registered with (the official client registers with the first challenge's scope).
+      clients: [{ client_id: "pre-registered", token_endpoint_auth_method: "none", redirect_uris: [REDIRECT], grant_types: ["authorization_code", "refresh_token"], response_types: ["code"] }],
     });
+    http = await serveProtected({ port, resource, issuer: as.issuer, onError: (error) => rejections.push(error) });
   }, 30_000);
   afterAll(async () => {
     await http?.close();
@@ -110,7 +104,7 @@ describe("the official 2.4.0 client's OAuth flow against our protected server (o
     expect(authorizationUrl.origin).toBe(as.issuer);
     expect(authorizationUrl.searchParams.get("resource")).toBe(resource);
     expect(authorizationUrl.searchParams.get("code_challenge_method")).toBe("S256");
-    expect(authorizationUrl.searchParams.get("scope")!.split(" ")).toContain("mcp:tools");
+    expect(authorizationUrl.searchParams.get("scope")!.split(" ")).toContain("files:read");
     expect(provider.client?.client_id).toBeTruthy();
 
     const callback = await as.authorize(authorizationUrl);
@@ -121,15 +115,39 @@ describe("the official 2.4.0 client's OAuth flow against our protected server (o
     const connected = new OfficialClient({ name: "official-oauth-interop", version: "1.0.0" });
     await connected.connect(new StreamableHTTPClientTransport(new URL(http.url), { authProvider: provider }));
     const result = await connected.callTool({ name: "whoami", arguments: {} });
-    expect(result.content).toEqual([{ type: "text", text: `alice via client from ${as.issuer}` }]);
+    expect(result.content).toEqual([{ type: "text", text: `alice (issuer ${as.issuer})` }]);
+    // files:read was granted; delete needs files:write: a 403 challenge, which the official client reports.
+
     await connected.close();
-    expect(as.requests).toContain("POST /reg");
+    expect(as.requests.filter((line) => line === "POST /reg")).toHaveLength(1);
     expect(rejections).toEqual([]);
   });
 
+  it("steps up on our 403 insufficient_scope challenge (a pre-registered client)", async () => {
+    const provider = new MemoryOAuthProvider();
+    provider.client = { client_id: "pre-registered", issuer: as.issuer };
+    const first = new StreamableHTTPClientTransport(new URL(http.url), { authProvider: provider });
+    await expect(new OfficialClient({ name: "step-up", version: "1.0.0" }).connect(first)).rejects.toBeInstanceOf(UnauthorizedError);
+    await first.finishAuth((await as.authorize(provider.authorizationUrl!)).searchParams);
+
+    const client = new OfficialClient({ name: "step-up", version: "1.0.0" });
+    const transport = new StreamableHTTPClientTransport(new URL(http.url), { authProvider: provider });
+    await client.connect(transport);
+    // files:read was granted; delete needs files:write. Our challenge names it, and the client
+    // authorizes again for the union of the scopes.
+    provider.authorizationUrl = undefined;
+    await expect(client.callTool({ name: "delete", arguments: { name: "readme.txt" } })).rejects.toBeInstanceOf(UnauthorizedError);
+    const stepUp = provider.authorizationUrl!;
+    expect(stepUp.searchParams.get("scope")!.split(" ")).toEqual(expect.arrayContaining(["files:read", "files:write"]));
+    await transport.finishAuth((await as.authorize(stepUp)).searchParams);
+    const deleted = await client.callTool({ name: "delete", arguments: { name: "readme.txt" } });
+    expect(deleted.content).toEqual([{ type: "text", text: "deleted" }]);
+    await client.close();
+  });
+
   it("refuses a token the same authorization server issued for another resource", async () => {
-    const foreign = await as.issueToken(OTHER_RESOURCE, "mcp:tools");
-    const own = await as.issueToken(resource, "mcp:tools");
+    const foreign = await as.issueToken(OTHER_RESOURCE, "files:read");
+    const own = await as.issueToken(resource, "files:read");
     const call = (token: string) =>
       fetch(http.url, {
         method: "POST",

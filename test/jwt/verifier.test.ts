@@ -107,6 +107,19 @@ describe("jwtVerifier", () => {
     expect((await rejection(verify, await token(await claims()))).reason).toBe(reason);
   });
 
+  it("grants what broader scopes imply, transitively (scope hierarchies)", async () => {
+    const verify = jwtVerifier({
+      issuer,
+      jwks: { keys: [publicJwk] },
+      impliedScopes: { "files:admin": ["files:write"], "files:write": ["files:read"], "files:read": ["files:admin"] },
+    });
+    const info = await verify(await token({ scope: "files:write" }), request);
+    expect(info.scopes.sort()).toEqual(["files:admin", "files:read", "files:write"]);
+    const plain = await jwtVerifier({ issuer, jwks: { keys: [publicJwk] } })(await token({ scope: "files:write" }), request);
+    expect(plain.scopes).toEqual(["files:write"]);
+    expect(() => jwtVerifier({ issuer, impliedScopes: { a: "b" } as never })).toThrow(/impliedScopes must map/);
+  });
+
   it("accepts a token expired within the clock tolerance, not beyond", async () => {
     const verify = jwtVerifier({ issuer, jwks: { keys: [publicJwk] }, clockToleranceSeconds: 30 });
     await expect(verify(await token({ exp: Math.floor(Date.now() / 1000) - 10 }), request)).resolves.toMatchObject({ subject: "alice" });
