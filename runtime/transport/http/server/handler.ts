@@ -17,6 +17,7 @@ import { JSON_HEADERS, type HttpReply, type IncomingHttp } from "./exchange.js";
 import { hostNameOf, type ResolvedHttpOptions } from "./policy.js";
 import { legacyStatus, serveInitialize, serveSessionDelete, serveSessionGet, serveSessionPost, SESSION_HEADER } from "./session-exchange.js";
 import { HttpSessions } from "./sessions.js";
+import { isResourceMetadataPath, pathOf, serveResourceMetadata } from "./resource-metadata.js";
 
 /** One endpoint: the server it serves, its resolved options, and its 2025 sessions when the server holds them. @internal */
 export interface HttpEndpoint {
@@ -112,6 +113,11 @@ function refuseTooLarge(reply: HttpReply, maxBodyBytes: number): void {
 export async function serveHttpExchange(endpoint: HttpEndpoint, request: IncomingHttp, reply: HttpReply): Promise<void> {
   const { handler, options, sessions } = endpoint;
   const method = request.method;
+  // With `authorization`, every adapter built on this core answers the metadata document's paths.
+  if (options.auth?.metadataBody !== undefined && isResourceMetadataPath(options.auth, pathOf(request.url()))) {
+    serveResourceMetadata(options.auth, method, reply);
+    return;
+  }
   if (method !== "POST" && !(sessions !== undefined && (method === "GET" || method === "DELETE"))) {
     const allow = sessions === undefined ? "POST" : "GET, POST, DELETE";
     const why = sessions === undefined ? "send each JSON-RPC message as an HTTP POST" : "POST messages, GET a session's event stream, DELETE a session";

@@ -15,6 +15,15 @@ const CORS = {
   "access-control-max-age": "86400",
 } as const;
 
+/** The path of a request URL (`""` when it does not parse). @internal */
+export function pathOf(url: string): string {
+  try {
+    return new URL(url, "http://localhost").pathname;
+  } catch {
+    return "";
+  }
+}
+
 /**
  * True when `path` is where this endpoint's metadata document is served.
  * @internal

@@ -7,7 +7,6 @@ import { readBounded } from "../read-bounded.js";
 import type { HttpReply, HttpStream, IncomingHttp } from "./exchange.js";
 import { createEndpoint, serveHttpExchange } from "./handler.js";
 import { resolveHttpOptions, type HttpHandlerOptions } from "./policy.js";
-import { isResourceMetadataPath, serveResourceMetadata } from "./resource-metadata.js";
 
 const encoder = new TextEncoder();
 
@@ -59,14 +58,6 @@ function replyToPromise(resolve: (response: Response) => void): HttpReply {
   };
 }
 
-function pathOf(url: string): string {
-  try {
-    return new URL(url).pathname;
-  } catch {
-    return "";
-  }
-}
-
 /** A web-standard request handler, plus `close()` to end the 2025 sessions it holds. */
 export type HttpRequestHandler = ((request: Request) => Promise<Response>) & {
   /** Ends every 2025 session this handler holds (their GET streams close; their ids then get `404`). */
@@ -106,13 +97,8 @@ export function createHttpHandler(
   }
   const resolved = resolveHttpOptions(options);
   const endpoint = createEndpoint(server, resolved);
-  const auth = resolved.auth;
   const handle = (request: Request) =>
     new Promise<Response>((resolve) => {
-      if (auth?.metadataBody !== undefined && isResourceMetadataPath(auth, pathOf(request.url))) {
-        serveResourceMetadata(auth, request.method, replyToPromise(resolve));
-        return;
-      }
       serveHttpExchange(endpoint, incomingFromRequest(request), replyToPromise(resolve)).catch((error: unknown) => {
         resolved.onError(error);
         resolve(
