@@ -153,6 +153,35 @@ describe("per-tool scopes", () => {
     await client.close();
   });
 
+  it("answers a 2025 session's call the same way: 403 with the challenge", async () => {
+    const token = await tokenFor("alice", "files:read");
+    const headers = { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream" };
+    const init = await fetch(http.url, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "legacy", version: "1" } } }),
+    });
+    expect(init.status).toBe(200);
+    const session = init.headers.get("mcp-session-id")!;
+    const sessionHeaders = { ...headers, "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" };
+    await fetch(http.url, { method: "POST", headers: sessionHeaders, body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) });
+    const call = await fetch(http.url, {
+      method: "POST",
+      headers: sessionHeaders,
+      body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "write", arguments: {} } }),
+    });
+    expect(call.status).toBe(403);
+    expect(call.headers.get("www-authenticate")).toContain('error="insufficient_scope", error_description');
+    expect(call.headers.get("www-authenticate")).toContain('scope="files:read files:write"');
+    const read = await fetch(http.url, {
+      method: "POST",
+      headers: sessionHeaders,
+      body: JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "read", arguments: {} } }),
+    });
+    expect(read.status).toBe(200);
+    expect((await read.json()).result.content).toEqual([{ type: "text", text: "contents" }]);
+  });
+
   it("refuses malformed scopes at registration", () => {
     const server = new McpServer({ name: "x", version: "1" });
     expect(() => server.tool("t", { scopes: ["has space"] }, () => ({ content: [] }))).toThrow(/scope tokens/);
