@@ -157,7 +157,8 @@ export function legacyAuthorization(verify: TokenVerifier, requiredScopes: reado
   return {
     verify,
     requiredScopes,
-    challengeScope: requiredScopes.length > 0 ? requiredScopes.join(" ") : undefined,
+    // As before `authorization` existed: the 401 names no scope, only the 403 does.
+    challengeScope: undefined,
     resourceMetadataUrl,
     resource: undefined,
     metadataPaths: new Set(),
