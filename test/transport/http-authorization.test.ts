@@ -129,6 +129,20 @@ describe("authorization: challenges", () => {
     expect(String(errors[0])).toContain("JWKS unreachable");
   });
 
+  it("cuts a token the verifier quoted out of what reaches onError", async () => {
+    const logged: unknown[] = [];
+    const careless = createHttpHandler(handler, {
+      authorization: { ...authorization, verify: (token) => { throw new TypeError(`invalid JWT token: ${token}`); } },
+      onError: (error) => logged.push(error),
+    });
+    const token = "eyJhbGciOiJFUzI1NiJ9.c2VjcmV0LXBheWxvYWQ.c2lnbmF0dXJl";
+    expect((await post(careless, `Bearer ${token}`)).status).toBe(401);
+    expect(logged).toHaveLength(1);
+    const text = `${String(logged[0])} ${(logged[0] as Error).stack}`;
+    expect(text).not.toContain(token);
+    expect(text).toContain("invalid JWT token: [token]");
+  });
+
   it("hands the verifier the resource, and the handler the identity", async () => {
     const response = await post(handle, "Bearer reader");
     expect(response.status).toBe(200);

@@ -64,8 +64,8 @@ export async function authenticate(auth: ResolvedAuthorization, request: Incomin
     const info = { method: request.method, url: request.url(), headers: request.headers() };
     authInfo = await auth.verify(match[1]!, auth.resource === undefined ? info : { ...info, resource: auth.resource });
   } catch (error) {
-    // Never log the token itself: only the verifier's failure.
-    onError(error);
+    // Never log the token itself: only the verifier's failure, with any copy of the token cut out.
+    onError(withoutToken(error, match[1]!));
     return invalid;
   }
   if (!authInfo || typeof authInfo.clientId !== "string" || !Array.isArray(authInfo.scopes)) return invalid;
@@ -73,6 +73,20 @@ export async function authenticate(auth: ResolvedAuthorization, request: Incomin
   const missing = missingScopes(authInfo.scopes, auth.requiredScopes);
   if (missing.length > 0) return insufficient(auth, auth.requiredScopes, missing);
   return { ok: true, authInfo };
+}
+
+/**
+ * `error`, or when its message or stack quotes the token (a JWT library that
+ * writes `invalid token: ${token}`), a copy with the token replaced.
+ */
+function withoutToken(error: unknown, token: string): unknown {
+  const text = error instanceof Error ? `${error.message}\n${error.stack ?? ""}` : String(error);
+  if (!text.includes(token)) return error;
+  const message = (error instanceof Error ? error.message : String(error)).replaceAll(token, "[token]");
+  const scrubbed = new Error(`The token verifier failed: ${message}`);
+  if (error instanceof Error) scrubbed.name = error.name;
+  scrubbed.stack = `${scrubbed.name}: ${scrubbed.message}`;
+  return scrubbed;
 }
 
 /**
