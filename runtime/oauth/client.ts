@@ -94,6 +94,8 @@ export class OAuthClient implements HttpClientAuth {
   readonly #recovering = new Map<string, Promise<boolean>>();
   /** The scope last asked for per resource, kept across a token's loss so a re-authorization asks for the union. */
   readonly #asked = new Map<string, string>();
+  /** How the last recovery per resource got its credentials. */
+  readonly #lastRecovery = new Map<string, "refresh" | "grant">();
 
   /**
    * @throws {TypeError} for options of the wrong type, a missing `redirectUrl` next to `authorize`, a
@@ -188,6 +190,9 @@ export class OAuthClient implements HttpClientAuth {
   async #recover(challenge: HttpAuthChallenge, resource: string): Promise<boolean> {
     const params = bearerChallenge(challenge.wwwAuthenticate);
     if (challenge.status === 403 && params?.error !== "insufficient_scope") return false;
+    // A token just obtained by a grant and refused at once will be refused again: the refusal is final.
+    // One just refreshed may be worth a new authorization.
+    if (challenge.status === 401 && challenge.attempt > 0 && this.#lastRecovery.get(resource) !== "refresh") return false;
     const http = this.#http;
     http.log(`oauth: HTTP ${challenge.status} from ${resource}${params?.error ? ` (${params.error})` : ""}`);
     const metadata = await discoverResource(challenge.endpoint, params?.resource_metadata, http);
@@ -203,6 +208,7 @@ export class OAuthClient implements HttpClientAuth {
     if (challenge.status === 401 && challenge.attempt === 0 && tokens?.refreshToken !== undefined) {
       try {
         await this.#refresh(as, tokens, resource, audience);
+        this.#lastRecovery.set(resource, "refresh");
         return true;
       } catch (error) {
         if (!(error instanceof OAuthError) || error.oauthError !== "invalid_grant") throw error;
@@ -226,7 +232,8 @@ export class OAuthClient implements HttpClientAuth {
     // Scope selection: the challenge's scope, else the resource's scopes_supported, else none; on
     // re-authorization, the union with what was asked before (Step-Up Authorization Flow, 2).
     const base = params?.scope ?? metadata.scopes_supported?.join(" ");
-    let scope = unionScopes(this.#asked.get(resource), this.#scope, base);
+    const previous = await this.#store.getTokens(resource);
+    let scope = unionScopes(this.#asked.get(resource) ?? previous?.requestedScope, this.#scope, base);
     if (
       scope !== undefined &&
       this.#grant === "authorization_code" &&
@@ -251,6 +258,7 @@ export class OAuthClient implements HttpClientAuth {
       tokens = await authorizationCodeGrant(as, identity, { redirectUrl: this.#redirectUrl, resource: audience, scope, authorize: this.#authorize }, this.#http);
     }
     if (scope !== undefined) this.#asked.set(resource, scope);
+    this.#lastRecovery.set(resource, "grant");
     await this.#store.setTokens(resource, tokens);
     this.#http.log(`oauth: token obtained from ${as.issuer} (${identity.source} client${tokens.scope ? `, scope ${tokens.scope}` : ""})`);
     return true;

@@ -39,7 +39,7 @@ afterEach(async () => {
 async function setup(
   asOptions: FakeAuthServerOptions = {},
   clientOptions: Partial<OAuthClientOptions> = {},
-  serverOptions: { requiredScopes?: string[] } = {},
+  serverOptions: { requiredScopes?: string[]; refuseEveryToken?: boolean } = {},
 ): Promise<Setup> {
   consoleLines = [];
   for (const level of ["log", "info", "warn", "error", "debug"] as const) {
@@ -51,7 +51,11 @@ async function setup(
   mcp.tool("whoami", { inputSchema: { type: "object" } }, (_args, ctx) => ({
     content: [{ type: "text", text: `scopes: ${ctx.authInfo?.scopes.join(" ") || "none"}` }],
   }));
-  const http = await serveHttp(mcp, { verifyToken: (token) => as.verify(token), resourceMetadataUrl: as.prmUrl, ...serverOptions });
+  const http = await serveHttp(mcp, {
+    verifyToken: (token) => (serverOptions.refuseEveryToken ? null : as.verify(token)),
+    resourceMetadataUrl: as.prmUrl,
+    ...(serverOptions.requiredScopes ? { requiredScopes: serverOptions.requiredScopes } : {}),
+  });
   open.push(() => http.close());
   as.resource = http.url;
   const logs: string[] = [];
@@ -155,6 +159,33 @@ describe("the authorization code flow", () => {
     const error = await expectOAuthError(s, () => s.connect(), "no_client");
     expect(error.message).toContain("https://other-as.example");
     expect(s.authorizeCalls).toHaveLength(0);
+  });
+});
+
+describe("giving up", () => {
+  it("stops when the server refuses a token it just got: one authorization, then the 401", async () => {
+    const s = await setup({}, {}, { refuseEveryToken: true });
+    const error = await s.connect().then(
+      () => undefined,
+      (caught: unknown) => caught as Error & { status?: number },
+    );
+    expect(error?.name).toBe("HttpTransportError");
+    expect(error?.status).toBe(401);
+    expect(s.authorizeCalls).toHaveLength(1);
+    expectNoSecrets(s, [error]);
+  });
+
+  it("asks the user again when a just-refreshed token is refused", async () => {
+    const s = await setup();
+    const client = await s.connect();
+    await callWhoami(client);
+    // The server refuses the stored token and then the refreshed one; a new authorization gets through.
+    const verify = s.as.verify.bind(s.as);
+    let refusals = 2;
+    s.as.verify = (token) => (refusals-- > 0 ? null : verify(token));
+    expect(await callWhoami(client)).toBe("scopes: none");
+    expect(s.as.requests.filter((request) => request.params.grant_type === "refresh_token")).toHaveLength(1);
+    expect(s.authorizeCalls).toHaveLength(2);
   });
 });
 
