@@ -8,6 +8,7 @@ import { Client } from "mcp-roundtrip/client";
 import { serveHttp, StreamableHttpClientTransport, type HttpServerHandle } from "mcp-roundtrip/http";
 import { InMemoryOAuthStore, OAuthClient, OAuthError, type OAuthClientOptions } from "mcp-roundtrip/oauth";
 import { McpServer } from "mcp-roundtrip/server";
+import { listToolsWithOAuth } from "../../examples/oauth/cli.js";
 import { startAuthServer, type FakeAuthServer, type FakeAuthServerOptions } from "./fixtures/auth-server.js";
 
 const REDIRECT = "http://127.0.0.1:9/callback";
@@ -313,5 +314,22 @@ describe("OAuthClient options", () => {
 
   it("is refused next to a token on the transport", () => {
     expect(() => new StreamableHttpClientTransport("http://127.0.0.1:1/mcp", { token: "t", auth: new OAuthClient() })).toThrow(/either token or auth/);
+  });
+});
+
+describe("examples/oauth/cli.ts", () => {
+  it("authorizes through the loopback listener, the browser being a fetch that follows the redirects", async () => {
+    const s = await setup();
+    const store = new InMemoryOAuthStore();
+    const browser = async (url: URL) => {
+      // The authorization server redirects to the loopback callback; the listener answers with its page.
+      const page = await fetch(url);
+      expect(await page.text()).toContain("Authorization complete");
+    };
+    expect(await listToolsWithOAuth(s.http.url, browser, store)).toEqual(["whoami"]);
+    const authorize = s.as.requests.find((request) => request.path === "/authorize")!;
+    expect(authorize.params.redirect_uri).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+    expect(store.getTokens(s.http.url)?.accessToken).toMatch(/^at-/);
+    expectNoSecrets(s);
   });
 });
