@@ -264,7 +264,7 @@ export class OAuthClient implements HttpClientAuth {
     return true;
   }
 
-  async #refresh(as: oauth.AuthorizationServer, tokens: OAuthTokens, resource: string, audience = resource): Promise<OAuthTokens> {
+  async #refresh(as: oauth.AuthorizationServer, tokens: OAuthTokens, resource: string, audience = tokens.resource ?? resource): Promise<OAuthTokens> {
     const identity: ClientIdentity = await identifyClient(as, this.#identity, this.#store, this.#http);
     const refreshed = await refreshGrant(as, identity, tokens, audience, this.#http);
     await this.#store.setTokens(resource, refreshed);

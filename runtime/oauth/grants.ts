@@ -79,7 +79,7 @@ export async function authorizationCodeGrant(
       ...libraryOptions(http, tokenEndpoint),
       additionalParameters: { resource: request.resource },
     });
-    return tokensOf(await oauth.processAuthorizationCodeResponse(as, identity.client, response), as, request.scope, undefined);
+    return tokensOf(await oauth.processAuthorizationCodeResponse(as, identity.client, response), as, request.resource, request.scope, undefined);
   } catch (error) {
     throw new OAuthError("token_request_failed", `Exchanging the authorization code at ${as.issuer} failed: ${libraryReason(error)}`, oauthErrorOf(error));
   }
@@ -130,7 +130,7 @@ export async function refreshGrant(
       ...libraryOptions(http, tokenEndpoint),
       additionalParameters: { resource },
     });
-    return tokensOf(await oauth.processRefreshTokenResponse(as, identity.client, response), as, tokens.requestedScope, tokens.refreshToken);
+    return tokensOf(await oauth.processRefreshTokenResponse(as, identity.client, response), as, resource, tokens.requestedScope, tokens.refreshToken);
   } catch (error) {
     throw new OAuthError("token_request_failed", `Refreshing the access token at ${as.issuer} failed: ${libraryReason(error)}`, oauthErrorOf(error));
   }
@@ -154,7 +154,7 @@ export async function clientCredentialsGrant(
   if (scope !== undefined) parameters.scope = scope;
   try {
     const response = await oauth.clientCredentialsGrantRequest(as, identity.client, identity.authentication, parameters, libraryOptions(http, tokenEndpoint));
-    return tokensOf(await oauth.processClientCredentialsResponse(as, identity.client, response), as, scope, undefined);
+    return tokensOf(await oauth.processClientCredentialsResponse(as, identity.client, response), as, resource, scope, undefined);
   } catch (error) {
     throw new OAuthError("token_request_failed", `The client credentials grant at ${as.issuer} failed: ${libraryReason(error)}`, oauthErrorOf(error));
   }
@@ -163,6 +163,7 @@ export async function clientCredentialsGrant(
 function tokensOf(
   answer: oauth.TokenEndpointResponse,
   as: oauth.AuthorizationServer,
+  resource: string,
   requestedScope: string | undefined,
   previousRefresh: string | undefined,
 ): OAuthTokens {
@@ -173,6 +174,7 @@ function tokensOf(
   return {
     accessToken: answer.access_token,
     issuer: as.issuer,
+    resource,
     ...(refreshToken !== undefined ? { refreshToken } : {}),
     ...(answer.expires_in !== undefined ? { expiresAt: Date.now() + answer.expires_in * 1000 } : {}),
     ...(answer.scope !== undefined ? { scope: answer.scope } : {}),

@@ -22,6 +22,8 @@ export interface OAuthTokens {
   requestedScope?: string;
   /** The issuer of the authorization server that issued them: tokens of another issuer are never sent. */
   issuer: string;
+  /** The `resource` (RFC 8707) they were requested for; a refresh asks for the same. */
+  resource?: string;
 }
 
 /** A client registration with one authorization server (dynamic registration's answer). Treat `clientSecret` as a secret. */

@@ -202,6 +202,18 @@ describe("refresh tokens", () => {
     expectNoSecrets(s);
   });
 
+  it("asks for the resource the metadata names, in the grant and in every refresh", async () => {
+    const s = await setup({ expiresIn: 5 });
+    s.as.resource = new URL(s.http.url).origin; // metadata for the whole origin covers /mcp
+    const client = await s.connect();
+    await callWhoami(client);
+    await callWhoami(client);
+    const resources = s.as.requests.filter((request) => request.path === "/token").map((request) => request.params.resource);
+    expect(resources.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(resources)).toEqual(new Set([s.as.resource]));
+    expect(s.authorizeCalls[0]!.searchParams.get("resource")).toBe(s.as.resource);
+  });
+
   it("goes back to the user when the refresh token was revoked", async () => {
     const s = await setup();
     const client = await s.connect();
