@@ -266,6 +266,18 @@ describe("bad input: each a clear error, no secret in any log or message", () =>
     expect(error.message).toMatch(/is not JSON/);
   });
 
+  it("protected resource metadata that names no authorization server", async () => {
+    const s = await setup({ prm: "no-servers" });
+    expect((await expectOAuthError(s, () => s.connect(), "invalid_metadata")).message).toContain('"authorization_servers"');
+  });
+
+  it("protected resource metadata for another resource", async () => {
+    const s = await setup({ prm: "other-resource" });
+    const error = await expectOAuthError(s, () => s.connect(), "resource_mismatch");
+    expect(error.message).toContain("https://evil.example/mcp");
+    expect(s.as.requests.some((request) => request.path.startsWith("/.well-known"))).toBe(false);
+  });
+
   it("authorization server metadata without a token endpoint", async () => {
     const s = await setup({ metadata: "no-token-endpoint" });
     expect((await expectOAuthError(s, () => s.connect(), "invalid_metadata")).message).toContain('no "token_endpoint"');
