@@ -214,10 +214,10 @@ export class OAuthClient implements HttpClientAuth {
         if (!(error instanceof OAuthError) || error.oauthError !== "invalid_grant") throw error;
         http.log("oauth: the refresh token was refused (invalid_grant: expired or revoked); authorizing again");
         await this.#store.setTokens(resource, undefined);
-        return this.#obtain(as, metadata, params, resource, audience, "The refresh token was refused (expired or revoked)");
+        return this.#obtain(as, metadata, params, resource, audience, tokens.requestedScope, "The refresh token was refused (expired or revoked)");
       }
     }
-    return this.#obtain(as, metadata, params, resource, audience);
+    return this.#obtain(as, metadata, params, resource, audience, tokens?.requestedScope);
   }
 
   /** A new token: the scope chosen, then the grant. */
@@ -227,13 +227,13 @@ export class OAuthClient implements HttpClientAuth {
     params: Record<string, string> | undefined,
     resource: string,
     audience: string,
+    priorScope: string | undefined,
     why?: string,
   ): Promise<boolean> {
     // Scope selection: the challenge's scope, else the resource's scopes_supported, else none; on
     // re-authorization, the union with what was asked before (Step-Up Authorization Flow, 2).
     const base = params?.scope ?? metadata.scopes_supported?.join(" ");
-    const previous = await this.#store.getTokens(resource);
-    let scope = unionScopes(this.#asked.get(resource) ?? previous?.requestedScope, this.#scope, base);
+    let scope = unionScopes(this.#asked.get(resource) ?? priorScope, this.#scope, base);
     if (
       scope !== undefined &&
       this.#grant === "authorization_code" &&
