@@ -11,9 +11,9 @@ import type { HttpAuthChallenge, HttpClientAuth } from "../transport/http/client
 import { bearerChallenge } from "./challenge.js";
 import { canonicalResource, discoverAuthorizationServer, discoverResource, type ResourceMetadata } from "./discovery.js";
 import { OAuthError } from "./errors.js";
-import { authorizationCodeGrant, clientCredentialsGrant, refreshGrant, type AuthorizeCallback } from "./grants.js";
-import { isLoopback, type OAuthHttp } from "./http.js";
-import { identifyClient, type ClientIdentity, type IdentityConfig, type PreRegisteredClient } from "./identity.js";
+import { beginAuthorization, clientCredentialsGrant, completeAuthorization, refreshGrant, type AuthorizeCallback } from "./grants.js";
+import type { OAuthHttp } from "./http.js";
+import { identifyClient, registrationMetadata, type ClientIdentity, type IdentityConfig, type PreRegisteredClient } from "./identity.js";
 import { InMemoryOAuthStore, type OAuthStore, type OAuthTokens } from "./store.js";
 import { unionScopes } from "./scopes.js";
 
@@ -148,7 +148,7 @@ export class OAuthClient implements HttpClientAuth {
     this.#identity = {
       ...(options.client ? { client: { ...options.client } } : {}),
       ...(options.clientMetadataUrl ? { clientMetadataUrl: options.clientMetadataUrl } : {}),
-      ...(options.registration === false ? {} : { registration: this.#registrationMetadata(options.registration ?? {}) }),
+      ...(options.registration === false ? {} : { registration: registrationMetadata(grant, redirectUrl, options.registration ?? {}) }),
     };
   }
 
@@ -178,6 +178,47 @@ export class OAuthClient implements HttpClientAuth {
     const recovery = this.#recover(challenge, resource).finally(() => this.#recovering.delete(resource));
     this.#recovering.set(resource, recovery);
     return recovery;
+  }
+
+  /**
+   * Finishes an authorization begun by a full-page redirect (the `authorize`
+   * callback resolved with nothing): checks the response the user came back
+   * with (`iss`, `state`, `error`), exchanges its code and stores the tokens.
+   * Retry the MCP call afterwards. Each pending authorization finishes once.
+   *
+   * @param callbackUrl - the URL the authorization server redirected to, query included (`location.href`).
+   * @throws {OAuthError} `state_mismatch` when no authorization with its `state` is pending; `iss_mismatch`,
+   *   `authorization_denied`, `token_request_failed` as for any authorization.
+   * @example
+   * ```ts
+   * if (location.search.includes("state=")) await auth.finishAuthorization(location.href);
+   * ```
+   */
+  async finishAuthorization(callbackUrl: string | URL): Promise<void> {
+    let state: string | null = null;
+    try {
+      state = new URL(String(callbackUrl)).searchParams.get("state");
+    } catch {
+      throw new TypeError("finishAuthorization needs the absolute URL the user came back to, query included.");
+    }
+    const pending = state === null ? undefined : await this.#store.getPending?.(state);
+    if (state === null || pending === undefined) {
+      throw new OAuthError(
+        "state_mismatch",
+        "No authorization with this response's state is pending (it was finished already, belongs to another client, or is forged): authorize again.",
+      );
+    }
+    await this.#store.setPending!(state, undefined);
+    const as = await this.#server(pending.issuer);
+    const identity = await identifyClient(as, this.#identity, this.#store, this.#http);
+    if (identity.client.client_id !== pending.clientId) {
+      throw new OAuthError("no_client", `The client registered with ${as.issuer} changed since the authorization began: authorize again.`);
+    }
+    const tokens = await completeAuthorization(as, identity, callbackUrl, pending, this.#http);
+    if (pending.scope !== undefined) this.#asked.set(pending.endpoint, pending.scope);
+    this.#lastRecovery.set(pending.endpoint, "grant");
+    await this.#store.setTokens(pending.endpoint, tokens);
+    this.#http.log(`oauth: token obtained from ${as.issuer} (${identity.source} client${tokens.scope ? `, scope ${tokens.scope}` : ""})`);
   }
 
   /** Forgets the tokens of `endpoint` (a sign-out); registrations stay. */
@@ -214,10 +255,10 @@ export class OAuthClient implements HttpClientAuth {
         if (!(error instanceof OAuthError) || error.oauthError !== "invalid_grant") throw error;
         http.log("oauth: the refresh token was refused (invalid_grant: expired or revoked); authorizing again");
         await this.#store.setTokens(resource, undefined);
-        return this.#obtain(as, metadata, params, resource, audience, tokens.requestedScope, "The refresh token was refused (expired or revoked)");
+        return this.#obtain(as, metadata, params, resource, audience, tokens.requestedScope, challenge.signal, "The refresh token was refused (expired or revoked)");
       }
     }
-    return this.#obtain(as, metadata, params, resource, audience, tokens?.requestedScope);
+    return this.#obtain(as, metadata, params, resource, audience, tokens?.requestedScope, challenge.signal);
   }
 
   /** A new token: the scope chosen, then the grant. */
@@ -228,6 +269,7 @@ export class OAuthClient implements HttpClientAuth {
     resource: string,
     audience: string,
     priorScope: string | undefined,
+    signal: AbortSignal | undefined,
     why?: string,
   ): Promise<boolean> {
     // Scope selection: the challenge's scope, else the resource's scopes_supported, else none; on
@@ -255,7 +297,24 @@ export class OAuthClient implements HttpClientAuth {
             "authorize callback: pass redirectUrl and authorize (loopbackAuthorization() from mcp-roundtrip/oauth/node for a CLI).",
         );
       }
-      tokens = await authorizationCodeGrant(as, identity, { redirectUrl: this.#redirectUrl, resource: audience, scope, authorize: this.#authorize }, this.#http);
+      const { url, pending } = await beginAuthorization(as, identity, { redirectUrl: this.#redirectUrl, resource: audience, scope }, resource, this.#http);
+      const returned = await this.#authorize(url, signal ? { signal } : {});
+      if (returned === undefined || returned === null) {
+        // A full-page redirect: the page the user comes back to finishes it.
+        if (this.#store.setPending === undefined || this.#store.getPending === undefined) {
+          throw new OAuthError(
+            "authorization_pending",
+            "The authorize callback resolved with no redirect URL, but the store cannot keep the authorization until the user comes back: " +
+              "give OAuthClient a store with setPending and getPending that outlives the page (e.g. on sessionStorage), or resolve with the redirect URL.",
+          );
+        }
+        await this.#store.setPending(pending.state, pending);
+        throw new OAuthError(
+          "authorization_pending",
+          `The user was sent to authorize at ${as.issuer}: call finishAuthorization(<the URL they come back to>), then retry.`,
+        );
+      }
+      tokens = await completeAuthorization(as, identity, returned, pending, this.#http);
     }
     if (scope !== undefined) this.#asked.set(resource, scope);
     this.#lastRecovery.set(resource, "grant");
@@ -279,17 +338,4 @@ export class OAuthClient implements HttpClientAuth {
     return as;
   }
 
-  #registrationMetadata(extra: Record<string, unknown>): Record<string, unknown> {
-    const redirect = this.#redirectUrl;
-    const native = redirect === undefined || isLoopback(new URL(redirect)) || !/^https?:$/.test(new URL(redirect).protocol);
-    return {
-      client_name: "mcp-roundtrip client",
-      ...(redirect !== undefined ? { redirect_uris: [redirect] } : {}),
-      grant_types: this.#grant === "client_credentials" ? ["client_credentials"] : ["authorization_code", "refresh_token"],
-      response_types: this.#grant === "client_credentials" ? [] : ["code"],
-      // "MCP clients MUST specify an appropriate application_type during Dynamic Client Registration."
-      application_type: native ? "native" : "web",
-      ...extra,
-    };
-  }
 }

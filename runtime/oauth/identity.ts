@@ -9,7 +9,7 @@
  */
 import * as oauth from "oauth4webapi";
 import { OAuthError } from "./errors.js";
-import { checkUrl, isObject, libraryOptions, type OAuthHttp } from "./http.js";
+import { checkUrl, isLoopback, isObject, libraryOptions, type OAuthHttp } from "./http.js";
 import type { OAuthClientRegistration, OAuthStore } from "./store.js";
 
 /** A client the application registered beforehand. Treat `clientSecret` as a secret. */
@@ -74,6 +74,31 @@ export async function identifyClient(as: oauth.AuthorizationServer, config: Iden
       "Register a client with it and pass client: { clientId, clientSecret? }" +
       (config.clientMetadataUrl === undefined ? ", or host a client ID metadata document and pass clientMetadataUrl." : "."),
   );
+}
+
+/**
+ * The metadata of a dynamic registration request (RFC 7591 §2): the
+ * redirect URI, the grant types, and `application_type` ("MCP clients MUST
+ * specify an appropriate application_type": native for a loopback or
+ * custom-scheme redirect, web otherwise), under the application's own.
+ *
+ * @internal
+ */
+export function registrationMetadata(
+  grant: "authorization_code" | "client_credentials",
+  redirectUrl: string | undefined,
+  extra: Record<string, unknown>,
+): Record<string, unknown> {
+  const redirect = redirectUrl === undefined ? undefined : new URL(redirectUrl);
+  const native = redirect === undefined || isLoopback(redirect) || !/^https?:$/.test(redirect.protocol);
+  return {
+    client_name: "mcp-roundtrip client",
+    ...(redirectUrl !== undefined ? { redirect_uris: [redirectUrl] } : {}),
+    grant_types: grant === "client_credentials" ? ["client_credentials"] : ["authorization_code", "refresh_token"],
+    response_types: grant === "client_credentials" ? [] : ["code"],
+    application_type: native ? "native" : "web",
+    ...extra,
+  };
 }
 
 /** The token endpoint authentication method a registration request asks for, from what the server supports. @internal */

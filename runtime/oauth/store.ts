@@ -35,6 +35,26 @@ export interface OAuthClientRegistration {
 }
 
 /**
+ * An authorization waiting for the user's return: what checking the response
+ * and exchanging its code need. Holds the PKCE verifier: keep it secret.
+ */
+export interface PendingAuthorization {
+  state: string;
+  codeVerifier: string;
+  /** The issuer the response must come from (RFC 9207). */
+  issuer: string;
+  clientId: string;
+  redirectUrl: string;
+  /** The store key of the MCP endpoint the tokens are for. */
+  endpoint: string;
+  /** The `resource` (RFC 8707) asked for. */
+  resource: string;
+  scope?: string;
+  /** When it stops being accepted, in milliseconds since the epoch. */
+  expiresAt: number;
+}
+
+/**
  * Storage for an {@link OAuthClient}. Methods may be sync or async. Tokens
  * are keyed by the MCP endpoint's canonical URL, registrations by the
  * authorization server's issuer; `undefined` deletes.
@@ -48,6 +68,15 @@ export interface OAuthStore {
   getClient(issuer: string): Awaitable<OAuthClientRegistration | undefined>;
   /** Keeps (or forgets) this client's registration with `issuer`. */
   setClient(issuer: string, registration: OAuthClientRegistration | undefined): Awaitable<void>;
+  /**
+   * Keeps (or forgets) an authorization in progress, by its `state`. Needed
+   * only for a full-page redirect (`authorize` resolving with nothing, then
+   * `finishAuthorization`); such a store must outlive the page, e.g. on
+   * `sessionStorage`.
+   */
+  setPending?(state: string, pending: PendingAuthorization | undefined): Awaitable<void>;
+  /** The authorization in progress with this `state`, if any. */
+  getPending?(state: string): Awaitable<PendingAuthorization | undefined>;
 }
 
 /**
@@ -62,6 +91,7 @@ export interface OAuthStore {
 export class InMemoryOAuthStore implements OAuthStore {
   readonly #tokens = new Map<string, OAuthTokens>();
   readonly #clients = new Map<string, OAuthClientRegistration>();
+  readonly #pending = new Map<string, PendingAuthorization>();
 
   /** The tokens for `resource`, if any. */
   getTokens(resource: string): OAuthTokens | undefined {
@@ -83,5 +113,16 @@ export class InMemoryOAuthStore implements OAuthStore {
   setClient(issuer: string, registration: OAuthClientRegistration | undefined): void {
     if (registration === undefined) this.#clients.delete(issuer);
     else this.#clients.set(issuer, { ...registration });
+  }
+
+  /** Keeps or forgets an authorization in progress. */
+  setPending(state: string, pending: PendingAuthorization | undefined): void {
+    if (pending === undefined) this.#pending.delete(state);
+    else this.#pending.set(state, { ...pending });
+  }
+
+  /** The authorization in progress with this `state`, if any. */
+  getPending(state: string): PendingAuthorization | undefined {
+    return this.#pending.get(state);
   }
 }

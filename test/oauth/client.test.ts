@@ -163,6 +163,46 @@ describe("the authorization code flow", () => {
   });
 });
 
+describe("a full-page redirect (authorize resolves with nothing)", () => {
+  it("fails the call with authorization_pending, and finishAuthorization on the page the user returns to completes it", async () => {
+    let shown: URL | undefined;
+    const s = await setup({}, { authorize: async (url) => void (shown = url) });
+    const first = await expectOAuthError(s, () => s.connect(), "authorization_pending");
+    expect(first.message).toContain("finishAuthorization");
+    // The browser goes to the authorization server and comes back to the redirect URI.
+    const returned = await followRedirect(shown!);
+    await s.auth.finishAuthorization(returned.href);
+    expect(await callWhoami(await s.connect())).toBe("scopes: none");
+    // A response finishes once: the same one again is refused before anything is exchanged.
+    const tokenRequests = s.as.requests.filter((request) => request.path === "/token").length;
+    await expectOAuthError(s, () => s.auth.finishAuthorization(returned.href), "state_mismatch");
+    expect(s.as.requests.filter((request) => request.path === "/token")).toHaveLength(tokenRequests);
+    expectNoSecrets(s);
+  });
+
+  it("refuses a returning URL whose state no pending authorization has", async () => {
+    let shown: URL | undefined;
+    const s = await setup({}, { authorize: async (url) => void (shown = url) });
+    await expectOAuthError(s, () => s.connect(), "authorization_pending");
+    const returned = await followRedirect(shown!);
+    returned.searchParams.set("state", "forged");
+    await expectOAuthError(s, () => s.auth.finishAuthorization(returned), "state_mismatch");
+    expect(s.as.requests.some((request) => request.path === "/token")).toBe(false);
+  });
+
+  it("says what is missing when the store cannot keep the authorization", async () => {
+    const inMemory = new InMemoryOAuthStore();
+    const store = {
+      getTokens: (resource: string) => inMemory.getTokens(resource),
+      setTokens: (resource: string, tokens: Parameters<InMemoryOAuthStore["setTokens"]>[1]) => inMemory.setTokens(resource, tokens),
+      getClient: (issuer: string) => inMemory.getClient(issuer),
+      setClient: (issuer: string, registration: Parameters<InMemoryOAuthStore["setClient"]>[1]) => inMemory.setClient(issuer, registration),
+    };
+    const s = await setup({}, { store, authorize: async () => undefined });
+    expect((await expectOAuthError(s, () => s.connect(), "authorization_pending")).message).toContain("setPending and getPending");
+  });
+});
+
 describe("giving up", () => {
   it("stops when the server refuses a token it just got: one authorization, then the 401", async () => {
     const s = await setup({}, {}, { refuseEveryToken: true });
