@@ -12,7 +12,7 @@ import { bearerChallenge } from "./challenge.js";
 import { canonicalResource, discoverAuthorizationServer, discoverResource, type ResourceMetadata } from "./discovery.js";
 import { OAuthError } from "./errors.js";
 import { beginAuthorization, clientCredentialsGrant, completeAuthorization, refreshGrant, type AuthorizeCallback } from "./grants.js";
-import type { OAuthHttp } from "./http.js";
+import { isLoopback, type OAuthHttp } from "./http.js";
 import { identifyClient, registrationMetadata, type ClientIdentity, type IdentityConfig, type PreRegisteredClient } from "./identity.js";
 import { InMemoryOAuthStore, type OAuthStore, type OAuthTokens } from "./store.js";
 import { unionScopes } from "./scopes.js";
@@ -98,7 +98,8 @@ export class OAuthClient implements HttpClientAuth {
   readonly #lastRecovery = new Map<string, "refresh" | "grant">();
 
   /**
-   * @throws {TypeError} for options of the wrong type, a missing `redirectUrl` next to `authorize`, a
+   * @throws {TypeError} for options of the wrong type, a `redirectUrl` that is neither https nor loopback http,
+   *   a missing `redirectUrl` next to `authorize`, a
    *   `client_credentials` grant without `client`, or a `clientMetadataUrl` that is not an https URL with a path.
    */
   constructor(options: OAuthClientOptions = {}) {
@@ -109,11 +110,17 @@ export class OAuthClient implements HttpClientAuth {
     if (options.authorize !== undefined && typeof options.authorize !== "function") throw new TypeError("authorize must be a function.");
     let redirectUrl: string | undefined;
     if (options.redirectUrl !== undefined) {
+      let parsed: URL;
       try {
-        redirectUrl = new URL(String(options.redirectUrl)).href;
+        parsed = new URL(String(options.redirectUrl));
       } catch {
         throw new TypeError("redirectUrl must be an absolute URL, e.g. http://127.0.0.1:8765/callback.");
       }
+      // "All redirect URIs MUST be either localhost or use HTTPS" (security considerations, communication security).
+      if (parsed.protocol !== "https:" && !(parsed.protocol === "http:" && (isLoopback(parsed) || options.allowInsecureHttp === true))) {
+        throw new TypeError(`redirectUrl must use https, or http on a loopback host (127.0.0.1, [::1], localhost); got a ${parsed.protocol} URL.`);
+      }
+      redirectUrl = parsed.href;
     }
     if (grant === "authorization_code" && options.authorize !== undefined && redirectUrl === undefined) {
       throw new TypeError("authorize needs a redirectUrl: the address the authorization server sends the user back to.");

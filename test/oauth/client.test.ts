@@ -372,6 +372,8 @@ describe("OAuthClient options", () => {
     [{ clientMetadataUrl: "http://app.example/client.json" }, /https URL with a path/],
     [{ clientMetadataUrl: "https://app.example" }, /https URL with a path/],
     [{ redirectUrl: "not a url" }, /absolute URL/],
+    [{ redirectUrl: "http://app.example/callback" }, /https, or http on a loopback host/],
+    [{ redirectUrl: "myapp:/callback" }, /https, or http on a loopback host/],
   ])("rejects %j", (options, message) => {
     expect(() => new OAuthClient(options as OAuthClientOptions)).toThrow(message);
   });
