@@ -244,8 +244,8 @@ export class OAuthClient implements HttpClientAuth {
     const http = this.#http;
     http.log(`oauth: HTTP ${challenge.status} from ${resource}${params?.error ? ` (${params.error})` : ""}`);
     const metadata = await discoverResource(challenge.endpoint, params?.resource_metadata, http);
-    const as = await this.#server(metadata.authorization_servers[0]!);
     let tokens = await this.#store.getTokens(resource);
+    const as = await this.#chooseServer(metadata.authorization_servers, tokens?.issuer);
     if (tokens !== undefined && tokens.issuer !== as.issuer) {
       // The resource moved to another authorization server: its tokens are never sent there.
       http.log(`oauth: the authorization server changed to ${as.issuer}; dropping the tokens of ${tokens.issuer}`);
@@ -336,6 +336,26 @@ export class OAuthClient implements HttpClientAuth {
     await this.#store.setTokens(resource, refreshed);
     this.#http.log(`oauth: access token refreshed at ${as.issuer}`);
     return refreshed;
+  }
+
+  /**
+   * The authorization server to use of those the resource lists (RFC 9728
+   * §7.6 leaves the choice to the client): the one the stored tokens or the
+   * pre-registered client belong to, if listed, else the first; one that
+   * cannot be reached gives way to the next.
+   */
+  async #chooseServer(listed: readonly string[], tokenIssuer: string | undefined): Promise<oauth.AuthorizationServer> {
+    const preferred = [tokenIssuer, this.#identity.client?.issuer].filter((issuer) => issuer !== undefined && listed.includes(issuer));
+    const order = [...new Set([...preferred, ...listed])] as string[];
+    for (const [index, issuer] of order.entries()) {
+      try {
+        return await this.#server(issuer);
+      } catch (error) {
+        if (!(error instanceof OAuthError) || error.code !== "discovery_failed" || index === order.length - 1) throw error;
+        this.#http.log(`oauth: ${error.message} Trying the next authorization server.`);
+      }
+    }
+    throw new OAuthError("discovery_failed", "The protected resource metadata lists no authorization server.");
   }
 
   async #server(issuer: string): Promise<oauth.AuthorizationServer> {

@@ -155,6 +155,12 @@ describe("the authorization code flow", () => {
     expect(Buffer.from(token.authorization!.slice(6), "base64").toString()).toBe("pre:pre-secret");
   });
 
+  it("passes over a listed authorization server that cannot be reached", async () => {
+    const s = await setup({ listedBefore: ["http://127.0.0.1:1"] });
+    expect(await callWhoami(await s.connect())).toBe("scopes: none");
+    expect(s.logs.some((line) => line.includes("Trying the next authorization server"))).toBe(true);
+  });
+
   it("refuses a pre-registered client bound to another issuer", async () => {
     const s = await setup({}, { client: { clientId: "pre", issuer: "https://other-as.example" } });
     const error = await expectOAuthError(s, () => s.connect(), "no_client");
