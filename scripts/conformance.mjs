@@ -95,8 +95,8 @@ function unscored(leg, rev) {
  */
 async function clientLeg(command, rev) {
   const scored = required("client", rev);
-  // Of the auth/* extensions, client credentials (machine clients) is one this SDK implements: shown, never counted.
-  const extensions = rev === revision ? ["auth/client-credentials-basic"] : [];
+  // Of the auth/* extensions, client credentials (machine clients, secret or private_key_jwt) is one this SDK implements: shown, never counted.
+  const extensions = rev === revision ? ["auth/client-credentials-basic", "auth/client-credentials-jwt"] : [];
   const extra = [
     ...unscored("client", rev).filter((name) => !name.startsWith("auth/") && !scored.includes(name)),
     ...extensions.filter((name) => unscored("client", rev).includes(name)),

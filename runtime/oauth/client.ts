@@ -126,7 +126,7 @@ export class OAuthClient implements HttpClientAuth {
       throw new TypeError("authorize needs a redirectUrl: the address the authorization server sends the user back to.");
     }
     if (grant === "client_credentials" && options.client === undefined) {
-      throw new TypeError("The client_credentials grant needs client: { clientId, clientSecret } registered with the authorization server.");
+      throw new TypeError("The client_credentials grant needs client: { clientId, clientSecret or privateKey } registered with the authorization server.");
     }
     if (options.client !== undefined && (typeof options.client !== "object" || typeof options.client.clientId !== "string" || options.client.clientId === "")) {
       throw new TypeError("client must be { clientId: string, clientSecret?: string }.");

@@ -3,6 +3,7 @@
 // WWW-Authenticate challenge): the flow, refresh, step-up, client
 // credentials, and every kind of bad input, each with a clear error and
 // with no token, code, verifier or secret in any log line or error.
+import { KeyObject } from "node:crypto";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Client } from "mcp-roundtrip/client";
 import { serveHttp, StreamableHttpClientTransport, type HttpServerHandle } from "mcp-roundtrip/http";
@@ -294,6 +295,19 @@ describe("client credentials", () => {
     expect(await callWhoami(await s.connect())).toBe("scopes: jobs");
     const token = s.as.requests.find((request) => request.path === "/token")!;
     expect(token.params).toMatchObject({ grant_type: "client_credentials", scope: "jobs", resource: s.http.url });
+    expectNoSecrets(s);
+  });
+
+  it("authenticates a machine client with private_key_jwt instead of a secret", async () => {
+    const keys = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, false, ["sign", "verify"])) as CryptoKeyPair;
+    const s = await setup(
+      { jwtPublicKey: KeyObject.from(keys.publicKey) },
+      { grant: "client_credentials", client: { clientId: "machine-jwt", privateKey: keys.privateKey }, authorize: undefined, redirectUrl: undefined },
+    );
+    expect(await callWhoami(await s.connect())).toBe("scopes: none");
+    const token = s.as.requests.find((request) => request.path === "/token")!;
+    expect(token.params).toMatchObject({ grant_type: "client_credentials", client_assertion_type: "urn:ietf:params:oauth:client-assertion-type:jwt-bearer" });
+    expect(token.authorization).toBeUndefined();
     expectNoSecrets(s);
   });
 
