@@ -30,7 +30,8 @@ export function parseChallenges(header: string): AuthChallenge[] {
     rest = rest.slice(pattern.exec(rest)?.[0].length ?? 0);
   };
   for (;;) {
-    skip(/^[ \t,]*/);
+    const separator = /^[ \t,]*/.exec(rest)![0];
+    rest = rest.slice(separator.length);
     if (rest === "") break;
     const token = TOKEN.exec(rest)?.[0];
     if (token === undefined) break;
@@ -55,9 +56,9 @@ export function parseChallenges(header: string): AuthChallenge[] {
       if (!(name in current.params)) current.params[name] = value;
       continue;
     }
-    if (rest.startsWith("=")) {
-      // A token68 (e.g. `Negotiate abc==`): it belongs to the current challenge and carries no parameters we read.
-      skip(/^=+/);
+    if (rest.startsWith("=") || (current !== undefined && !separator.includes(",") && Object.keys(current.params).length === 0)) {
+      // A token68 right after the scheme (`Negotiate abc==`, `Basic dXNlcg`): it carries no parameters we read.
+      skip(/^=*/);
       continue;
     }
     current = { scheme: token.toLowerCase(), params: {} };

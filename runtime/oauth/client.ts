@@ -11,9 +11,9 @@ import type { HttpAuthChallenge, HttpClientAuth } from "../transport/http/client
 import { bearerChallenge } from "./challenge.js";
 import { canonicalResource, discoverAuthorizationServer, discoverResource, type ResourceMetadata } from "./discovery.js";
 import { OAuthError } from "./errors.js";
-import { authorizationCodeGrant, clientCredentialsGrant, refreshGrant, type AuthorizeCallback } from "./grants.js";
+import { beginAuthorization, clientCredentialsGrant, completeAuthorization, refreshGrant, type AuthorizeCallback } from "./grants.js";
 import { isLoopback, type OAuthHttp } from "./http.js";
-import { identifyClient, type ClientIdentity, type IdentityConfig, type PreRegisteredClient } from "./identity.js";
+import { identifyClient, registrationMetadata, type ClientIdentity, type IdentityConfig, type PreRegisteredClient } from "./identity.js";
 import { InMemoryOAuthStore, type OAuthStore, type OAuthTokens } from "./store.js";
 import { unionScopes } from "./scopes.js";
 
@@ -94,9 +94,12 @@ export class OAuthClient implements HttpClientAuth {
   readonly #recovering = new Map<string, Promise<boolean>>();
   /** The scope last asked for per resource, kept across a token's loss so a re-authorization asks for the union. */
   readonly #asked = new Map<string, string>();
+  /** How the last recovery per resource got its credentials. */
+  readonly #lastRecovery = new Map<string, "refresh" | "grant">();
 
   /**
-   * @throws {TypeError} for options of the wrong type, a missing `redirectUrl` next to `authorize`, a
+   * @throws {TypeError} for options of the wrong type, a `redirectUrl` that is neither https nor loopback http,
+   *   a missing `redirectUrl` next to `authorize`, a
    *   `client_credentials` grant without `client`, or a `clientMetadataUrl` that is not an https URL with a path.
    */
   constructor(options: OAuthClientOptions = {}) {
@@ -107,17 +110,23 @@ export class OAuthClient implements HttpClientAuth {
     if (options.authorize !== undefined && typeof options.authorize !== "function") throw new TypeError("authorize must be a function.");
     let redirectUrl: string | undefined;
     if (options.redirectUrl !== undefined) {
+      let parsed: URL;
       try {
-        redirectUrl = new URL(String(options.redirectUrl)).href;
+        parsed = new URL(String(options.redirectUrl));
       } catch {
         throw new TypeError("redirectUrl must be an absolute URL, e.g. http://127.0.0.1:8765/callback.");
       }
+      // "All redirect URIs MUST be either localhost or use HTTPS" (security considerations, communication security).
+      if (parsed.protocol !== "https:" && !(parsed.protocol === "http:" && (isLoopback(parsed) || options.allowInsecureHttp === true))) {
+        throw new TypeError(`redirectUrl must use https, or http on a loopback host (127.0.0.1, [::1], localhost); got a ${parsed.protocol} URL.`);
+      }
+      redirectUrl = parsed.href;
     }
     if (grant === "authorization_code" && options.authorize !== undefined && redirectUrl === undefined) {
       throw new TypeError("authorize needs a redirectUrl: the address the authorization server sends the user back to.");
     }
     if (grant === "client_credentials" && options.client === undefined) {
-      throw new TypeError("The client_credentials grant needs client: { clientId, clientSecret } registered with the authorization server.");
+      throw new TypeError("The client_credentials grant needs client: { clientId, clientSecret or privateKey } registered with the authorization server.");
     }
     if (options.client !== undefined && (typeof options.client !== "object" || typeof options.client.clientId !== "string" || options.client.clientId === "")) {
       throw new TypeError("client must be { clientId: string, clientSecret?: string }.");
@@ -146,7 +155,7 @@ export class OAuthClient implements HttpClientAuth {
     this.#identity = {
       ...(options.client ? { client: { ...options.client } } : {}),
       ...(options.clientMetadataUrl ? { clientMetadataUrl: options.clientMetadataUrl } : {}),
-      ...(options.registration === false ? {} : { registration: this.#registrationMetadata(options.registration ?? {}) }),
+      ...(options.registration === false ? {} : { registration: registrationMetadata(grant, redirectUrl, options.registration ?? {}) }),
     };
   }
 
@@ -178,6 +187,47 @@ export class OAuthClient implements HttpClientAuth {
     return recovery;
   }
 
+  /**
+   * Finishes an authorization begun by a full-page redirect (the `authorize`
+   * callback resolved with nothing): checks the response the user came back
+   * with (`iss`, `state`, `error`), exchanges its code and stores the tokens.
+   * Retry the MCP call afterwards. Each pending authorization finishes once.
+   *
+   * @param callbackUrl - the URL the authorization server redirected to, query included (`location.href`).
+   * @throws {OAuthError} `state_mismatch` when no authorization with its `state` is pending; `iss_mismatch`,
+   *   `authorization_denied`, `token_request_failed` as for any authorization.
+   * @example
+   * ```ts
+   * if (location.search.includes("state=")) await auth.finishAuthorization(location.href);
+   * ```
+   */
+  async finishAuthorization(callbackUrl: string | URL): Promise<void> {
+    let state: string | null = null;
+    try {
+      state = new URL(String(callbackUrl)).searchParams.get("state");
+    } catch {
+      throw new TypeError("finishAuthorization needs the absolute URL the user came back to, query included.");
+    }
+    const pending = state === null ? undefined : await this.#store.getPending?.(state);
+    if (state === null || pending === undefined) {
+      throw new OAuthError(
+        "state_mismatch",
+        "No authorization with this response's state is pending (it was finished already, belongs to another client, or is forged): authorize again.",
+      );
+    }
+    await this.#store.setPending!(state, undefined);
+    const as = await this.#server(pending.issuer);
+    const identity = await identifyClient(as, this.#identity, this.#store, this.#http);
+    if (identity.client.client_id !== pending.clientId) {
+      throw new OAuthError("no_client", `The client registered with ${as.issuer} changed since the authorization began: authorize again.`);
+    }
+    const tokens = await completeAuthorization(as, identity, callbackUrl, pending, this.#http);
+    if (pending.scope !== undefined) this.#asked.set(pending.endpoint, pending.scope);
+    this.#lastRecovery.set(pending.endpoint, "grant");
+    await this.#store.setTokens(pending.endpoint, tokens);
+    this.#http.log(`oauth: token obtained from ${as.issuer} (${identity.source} client${tokens.scope ? `, scope ${tokens.scope}` : ""})`);
+  }
+
   /** Forgets the tokens of `endpoint` (a sign-out); registrations stay. */
   async forget(endpoint: string | URL): Promise<void> {
     const resource = canonicalResource(new URL(String(endpoint)));
@@ -188,11 +238,14 @@ export class OAuthClient implements HttpClientAuth {
   async #recover(challenge: HttpAuthChallenge, resource: string): Promise<boolean> {
     const params = bearerChallenge(challenge.wwwAuthenticate);
     if (challenge.status === 403 && params?.error !== "insufficient_scope") return false;
+    // A token just obtained by a grant and refused at once will be refused again: the refusal is final.
+    // One just refreshed may be worth a new authorization.
+    if (challenge.status === 401 && challenge.attempt > 0 && this.#lastRecovery.get(resource) !== "refresh") return false;
     const http = this.#http;
     http.log(`oauth: HTTP ${challenge.status} from ${resource}${params?.error ? ` (${params.error})` : ""}`);
     const metadata = await discoverResource(challenge.endpoint, params?.resource_metadata, http);
-    const as = await this.#server(metadata.authorization_servers[0]!);
     let tokens = await this.#store.getTokens(resource);
+    const as = await this.#chooseServer(metadata.authorization_servers, tokens?.issuer);
     if (tokens !== undefined && tokens.issuer !== as.issuer) {
       // The resource moved to another authorization server: its tokens are never sent there.
       http.log(`oauth: the authorization server changed to ${as.issuer}; dropping the tokens of ${tokens.issuer}`);
@@ -203,15 +256,16 @@ export class OAuthClient implements HttpClientAuth {
     if (challenge.status === 401 && challenge.attempt === 0 && tokens?.refreshToken !== undefined) {
       try {
         await this.#refresh(as, tokens, resource, audience);
+        this.#lastRecovery.set(resource, "refresh");
         return true;
       } catch (error) {
         if (!(error instanceof OAuthError) || error.oauthError !== "invalid_grant") throw error;
         http.log("oauth: the refresh token was refused (invalid_grant: expired or revoked); authorizing again");
         await this.#store.setTokens(resource, undefined);
-        return this.#obtain(as, metadata, params, resource, audience, "The refresh token was refused (expired or revoked)");
+        return this.#obtain(as, metadata, params, resource, audience, tokens.requestedScope, challenge.signal, "The refresh token was refused (expired or revoked)");
       }
     }
-    return this.#obtain(as, metadata, params, resource, audience);
+    return this.#obtain(as, metadata, params, resource, audience, tokens?.requestedScope, challenge.signal);
   }
 
   /** A new token: the scope chosen, then the grant. */
@@ -221,12 +275,14 @@ export class OAuthClient implements HttpClientAuth {
     params: Record<string, string> | undefined,
     resource: string,
     audience: string,
+    priorScope: string | undefined,
+    signal: AbortSignal | undefined,
     why?: string,
   ): Promise<boolean> {
     // Scope selection: the challenge's scope, else the resource's scopes_supported, else none; on
     // re-authorization, the union with what was asked before (Step-Up Authorization Flow, 2).
     const base = params?.scope ?? metadata.scopes_supported?.join(" ");
-    let scope = unionScopes(this.#asked.get(resource), this.#scope, base);
+    let scope = unionScopes(this.#asked.get(resource) ?? priorScope, this.#scope, base);
     if (
       scope !== undefined &&
       this.#grant === "authorization_code" &&
@@ -248,20 +304,58 @@ export class OAuthClient implements HttpClientAuth {
             "authorize callback: pass redirectUrl and authorize (loopbackAuthorization() from mcp-roundtrip/oauth/node for a CLI).",
         );
       }
-      tokens = await authorizationCodeGrant(as, identity, { redirectUrl: this.#redirectUrl, resource: audience, scope, authorize: this.#authorize }, this.#http);
+      const { url, pending } = await beginAuthorization(as, identity, { redirectUrl: this.#redirectUrl, resource: audience, scope }, resource, this.#http);
+      const returned = await this.#authorize(url, signal ? { signal } : {});
+      if (returned === undefined || returned === null) {
+        // A full-page redirect: the page the user comes back to finishes it.
+        if (this.#store.setPending === undefined || this.#store.getPending === undefined) {
+          throw new OAuthError(
+            "authorization_pending",
+            "The authorize callback resolved with no redirect URL, but the store cannot keep the authorization until the user comes back: " +
+              "give OAuthClient a store with setPending and getPending that outlives the page (e.g. on sessionStorage), or resolve with the redirect URL.",
+          );
+        }
+        await this.#store.setPending(pending.state, pending);
+        throw new OAuthError(
+          "authorization_pending",
+          `The user was sent to authorize at ${as.issuer}: call finishAuthorization(<the URL they come back to>), then retry.`,
+        );
+      }
+      tokens = await completeAuthorization(as, identity, returned, pending, this.#http);
     }
     if (scope !== undefined) this.#asked.set(resource, scope);
+    this.#lastRecovery.set(resource, "grant");
     await this.#store.setTokens(resource, tokens);
     this.#http.log(`oauth: token obtained from ${as.issuer} (${identity.source} client${tokens.scope ? `, scope ${tokens.scope}` : ""})`);
     return true;
   }
 
-  async #refresh(as: oauth.AuthorizationServer, tokens: OAuthTokens, resource: string, audience = resource): Promise<OAuthTokens> {
+  async #refresh(as: oauth.AuthorizationServer, tokens: OAuthTokens, resource: string, audience = tokens.resource ?? resource): Promise<OAuthTokens> {
     const identity: ClientIdentity = await identifyClient(as, this.#identity, this.#store, this.#http);
     const refreshed = await refreshGrant(as, identity, tokens, audience, this.#http);
     await this.#store.setTokens(resource, refreshed);
     this.#http.log(`oauth: access token refreshed at ${as.issuer}`);
     return refreshed;
+  }
+
+  /**
+   * The authorization server to use of those the resource lists (RFC 9728
+   * §7.6 leaves the choice to the client): the one the stored tokens or the
+   * pre-registered client belong to, if listed, else the first; one that
+   * cannot be reached gives way to the next.
+   */
+  async #chooseServer(listed: readonly string[], tokenIssuer: string | undefined): Promise<oauth.AuthorizationServer> {
+    const preferred = [tokenIssuer, this.#identity.client?.issuer].filter((issuer) => issuer !== undefined && listed.includes(issuer));
+    const order = [...new Set([...preferred, ...listed])] as string[];
+    for (const [index, issuer] of order.entries()) {
+      try {
+        return await this.#server(issuer);
+      } catch (error) {
+        if (!(error instanceof OAuthError) || error.code !== "discovery_failed" || index === order.length - 1) throw error;
+        this.#http.log(`oauth: ${error.message} Trying the next authorization server.`);
+      }
+    }
+    throw new OAuthError("discovery_failed", "The protected resource metadata lists no authorization server.");
   }
 
   async #server(issuer: string): Promise<oauth.AuthorizationServer> {
@@ -271,17 +365,4 @@ export class OAuthClient implements HttpClientAuth {
     return as;
   }
 
-  #registrationMetadata(extra: Record<string, unknown>): Record<string, unknown> {
-    const redirect = this.#redirectUrl;
-    const native = redirect === undefined || isLoopback(new URL(redirect)) || !/^https?:$/.test(new URL(redirect).protocol);
-    return {
-      client_name: "mcp-roundtrip client",
-      ...(redirect !== undefined ? { redirect_uris: [redirect] } : {}),
-      grant_types: this.#grant === "client_credentials" ? ["client_credentials"] : ["authorization_code", "refresh_token"],
-      response_types: this.#grant === "client_credentials" ? [] : ["code"],
-      // "MCP clients MUST specify an appropriate application_type during Dynamic Client Registration."
-      application_type: native ? "native" : "web",
-      ...extra,
-    };
-  }
 }

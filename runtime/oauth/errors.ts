@@ -24,6 +24,8 @@ export type OAuthErrorCode =
   | "registration_failed"
   /** The user must authorize, but no `authorize` callback was given. */
   | "interaction_required"
+  /** The user was sent to authorize by a full-page redirect: call `finishAuthorization` where they come back. */
+  | "authorization_pending"
   /** The authorization response's `state` is not the one sent (a forged or crossed response). */
   | "state_mismatch"
   /** The authorization response's `iss` is missing or names another issuer (RFC 9207). */

@@ -9,33 +9,41 @@ import * as oauth from "oauth4webapi";
 import { OAuthError } from "./errors.js";
 import { checkUrl, libraryOptions, type OAuthHttp } from "./http.js";
 import { libraryReason, oauthErrorOf, type ClientIdentity } from "./identity.js";
-import type { OAuthTokens } from "./store.js";
+import type { OAuthTokens, PendingAuthorization } from "./store.js";
 
-/** The user step: show `authorizationUrl` to the user, resolve with the URL the authorization server redirected back to. */
-export type AuthorizeCallback = (authorizationUrl: URL, options: { signal?: AbortSignal }) => Promise<string | URL>;
+/**
+ * The user step: show `authorizationUrl` to the user and resolve with the
+ * URL the authorization server redirected back to. Resolve with nothing
+ * when the page itself navigates away (a full-page redirect): the request
+ * then fails with `authorization_pending`, and the page the user comes back
+ * to calls `OAuthClient.finishAuthorization(location.href)`.
+ */
+export type AuthorizeCallback = (authorizationUrl: URL, options: { signal?: AbortSignal }) => Promise<string | URL | undefined | void>;
 
 /** One authorization request's parameters. @internal */
 export interface AuthorizationRequest {
   redirectUrl: string;
   resource: string;
   scope: string | undefined;
-  authorize: AuthorizeCallback;
-  signal?: AbortSignal;
 }
 
+/** How long a pending authorization is accepted. */
+const PENDING_TTL_MS = 10 * 60_000;
+
 /**
- * Runs the authorization code grant: the authorization URL, the user step,
- * the response's checks, and the code's exchange.
+ * The authorization URL (PKCE S256, `state`, `resource`, scope) and the
+ * record needed to finish it.
  *
- * @throws {OAuthError} `pkce_unsupported`, `state_mismatch`, `iss_mismatch`, `authorization_denied`, `token_request_failed`.
+ * @throws {OAuthError} `pkce_unsupported`, `invalid_metadata`, `insecure_url`.
  * @internal
  */
-export async function authorizationCodeGrant(
+export async function beginAuthorization(
   as: oauth.AuthorizationServer,
   identity: ClientIdentity,
   request: AuthorizationRequest,
+  endpointKey: string,
   http: OAuthHttp,
-): Promise<OAuthTokens> {
+): Promise<{ url: URL; pending: PendingAuthorization }> {
   // "If code_challenge_methods_supported is absent, the client MUST refuse to proceed" (authorization code protection).
   if (!as.code_challenge_methods_supported?.includes("S256")) {
     throw new OAuthError(
@@ -59,27 +67,60 @@ export async function authorizationCodeGrant(
   params.set("resource", request.resource);
   if (request.scope !== undefined) params.set("scope", request.scope);
   http.log(`oauth: asking the user to authorize at ${endpoint.origin}${endpoint.pathname}${request.scope ? ` (scope ${request.scope})` : ""}`);
-  const returned = await request.authorize(url, request.signal ? { signal: request.signal } : {});
+  const pending: PendingAuthorization = {
+    state,
+    codeVerifier: verifier,
+    issuer: as.issuer,
+    clientId: identity.client.client_id,
+    redirectUrl: request.redirectUrl,
+    endpoint: endpointKey,
+    resource: request.resource,
+    ...(request.scope !== undefined ? { scope: request.scope } : {}),
+    expiresAt: Date.now() + PENDING_TTL_MS,
+  };
+  return { url, pending };
+}
+
+/**
+ * Checks the authorization response (`iss`, then `state`, then `error`) and
+ * exchanges its code.
+ *
+ * @throws {OAuthError} `state_mismatch`, `iss_mismatch`, `authorization_denied`, `token_request_failed`.
+ * @internal
+ */
+export async function completeAuthorization(
+  as: oauth.AuthorizationServer,
+  identity: ClientIdentity,
+  returned: string | URL,
+  pending: PendingAuthorization,
+  http: OAuthHttp,
+): Promise<OAuthTokens> {
   let callback: URL;
   try {
     callback = new URL(String(returned));
   } catch {
     throw new OAuthError("authorization_denied", "The authorize callback did not resolve with the redirect URL the authorization server sent the user to.");
   }
+  if (Date.now() >= pending.expiresAt) throw new OAuthError("authorization_denied", "The authorization took too long (over 10 minutes): authorize again.");
   let callbackParams: URLSearchParams;
   try {
     // Checks iss (RFC 9207 §2.4, before anything else in the response is acted on), then state, then error.
-    callbackParams = oauth.validateAuthResponse(as, identity.client, callback, state);
+    callbackParams = oauth.validateAuthResponse(as, identity.client, callback, pending.state);
   } catch (error) {
     throw authorizationResponseError(error, as);
   }
   const tokenEndpoint = checkUrl(as.token_endpoint, "The token endpoint", http);
   try {
-    const response = await oauth.authorizationCodeGrantRequest(as, identity.client, identity.authentication, callbackParams, request.redirectUrl, verifier, {
-      ...libraryOptions(http, tokenEndpoint),
-      additionalParameters: { resource: request.resource },
-    });
-    return tokensOf(await oauth.processAuthorizationCodeResponse(as, identity.client, response), as, request.scope, undefined);
+    const response = await oauth.authorizationCodeGrantRequest(
+      as,
+      identity.client,
+      identity.authentication,
+      callbackParams,
+      pending.redirectUrl,
+      pending.codeVerifier,
+      { ...libraryOptions(http, tokenEndpoint), additionalParameters: { resource: pending.resource } },
+    );
+    return tokensOf(await oauth.processAuthorizationCodeResponse(as, identity.client, response), as, pending.resource, pending.scope, undefined);
   } catch (error) {
     throw new OAuthError("token_request_failed", `Exchanging the authorization code at ${as.issuer} failed: ${libraryReason(error)}`, oauthErrorOf(error));
   }
@@ -130,7 +171,7 @@ export async function refreshGrant(
       ...libraryOptions(http, tokenEndpoint),
       additionalParameters: { resource },
     });
-    return tokensOf(await oauth.processRefreshTokenResponse(as, identity.client, response), as, tokens.requestedScope, tokens.refreshToken);
+    return tokensOf(await oauth.processRefreshTokenResponse(as, identity.client, response), as, resource, tokens.requestedScope, tokens.refreshToken);
   } catch (error) {
     throw new OAuthError("token_request_failed", `Refreshing the access token at ${as.issuer} failed: ${libraryReason(error)}`, oauthErrorOf(error));
   }
@@ -154,7 +195,7 @@ export async function clientCredentialsGrant(
   if (scope !== undefined) parameters.scope = scope;
   try {
     const response = await oauth.clientCredentialsGrantRequest(as, identity.client, identity.authentication, parameters, libraryOptions(http, tokenEndpoint));
-    return tokensOf(await oauth.processClientCredentialsResponse(as, identity.client, response), as, scope, undefined);
+    return tokensOf(await oauth.processClientCredentialsResponse(as, identity.client, response), as, resource, scope, undefined);
   } catch (error) {
     throw new OAuthError("token_request_failed", `The client credentials grant at ${as.issuer} failed: ${libraryReason(error)}`, oauthErrorOf(error));
   }
@@ -163,6 +204,7 @@ export async function clientCredentialsGrant(
 function tokensOf(
   answer: oauth.TokenEndpointResponse,
   as: oauth.AuthorizationServer,
+  resource: string,
   requestedScope: string | undefined,
   previousRefresh: string | undefined,
 ): OAuthTokens {
@@ -173,6 +215,7 @@ function tokensOf(
   return {
     accessToken: answer.access_token,
     issuer: as.issuer,
+    resource,
     ...(refreshToken !== undefined ? { refreshToken } : {}),
     ...(answer.expires_in !== undefined ? { expiresAt: Date.now() + answer.expires_in * 1000 } : {}),
     ...(answer.scope !== undefined ? { scope: answer.scope } : {}),

@@ -9,15 +9,23 @@
  */
 import * as oauth from "oauth4webapi";
 import { OAuthError } from "./errors.js";
-import { checkUrl, isObject, libraryOptions, type OAuthHttp } from "./http.js";
+import { checkUrl, isLoopback, isObject, libraryOptions, type OAuthHttp } from "./http.js";
 import type { OAuthClientRegistration, OAuthStore } from "./store.js";
 
-/** A client the application registered beforehand. Treat `clientSecret` as a secret. */
+/** A client the application registered beforehand. Treat `clientSecret` and `privateKey` as secrets. */
 export interface PreRegisteredClient {
   clientId: string;
   clientSecret?: string;
-  /** `client_secret_basic`, `client_secret_post` or `none`; by default chosen from the server's metadata. */
-  tokenEndpointAuthMethod?: "client_secret_basic" | "client_secret_post" | "none";
+  /**
+   * A private key (WebCrypto, not extractable is fine) registered for
+   * `private_key_jwt` (RFC 7523 §2.2): the client signs an assertion for
+   * the token endpoint instead of sending a secret.
+   */
+  privateKey?: CryptoKey;
+  /** The `kid` of `privateKey`, if the server needs it to find the public key. */
+  keyId?: string;
+  /** `client_secret_basic`, `client_secret_post`, `private_key_jwt` or `none`; by default chosen from the key, the secret and the server's metadata. */
+  tokenEndpointAuthMethod?: "client_secret_basic" | "client_secret_post" | "private_key_jwt" | "none";
   /** The issuer it is registered with; set it, and the client refuses to present it to any other authorization server. */
   issuer?: string;
 }
@@ -76,6 +84,31 @@ export async function identifyClient(as: oauth.AuthorizationServer, config: Iden
   );
 }
 
+/**
+ * The metadata of a dynamic registration request (RFC 7591 §2): the
+ * redirect URI, the grant types, and `application_type` ("MCP clients MUST
+ * specify an appropriate application_type": native for a loopback or
+ * custom-scheme redirect, web otherwise), under the application's own.
+ *
+ * @internal
+ */
+export function registrationMetadata(
+  grant: "authorization_code" | "client_credentials",
+  redirectUrl: string | undefined,
+  extra: Record<string, unknown>,
+): Record<string, unknown> {
+  const redirect = redirectUrl === undefined ? undefined : new URL(redirectUrl);
+  const native = redirect === undefined || isLoopback(redirect) || !/^https?:$/.test(redirect.protocol);
+  return {
+    client_name: "mcp-roundtrip client",
+    ...(redirectUrl !== undefined ? { redirect_uris: [redirectUrl] } : {}),
+    grant_types: grant === "client_credentials" ? ["client_credentials"] : ["authorization_code", "refresh_token"],
+    response_types: grant === "client_credentials" ? [] : ["code"],
+    application_type: native ? "native" : "web",
+    ...extra,
+  };
+}
+
 /** The token endpoint authentication method a registration request asks for, from what the server supports. @internal */
 export function preferredAuthMethod(as: oauth.AuthorizationServer): string {
   const supported = as.token_endpoint_auth_methods_supported;
@@ -120,9 +153,21 @@ async function register(as: oauth.AuthorizationServer, metadata: Record<string, 
   };
 }
 
-function identity(as: oauth.AuthorizationServer, registration: OAuthClientRegistration, source: ClientIdentity["source"]): ClientIdentity {
+function identity(
+  as: oauth.AuthorizationServer,
+  registration: OAuthClientRegistration & Pick<PreRegisteredClient, "privateKey" | "keyId">,
+  source: ClientIdentity["source"],
+): ClientIdentity {
   const secret = registration.clientSecret;
   let method = registration.tokenEndpointAuthMethod;
+  if (method === undefined && registration.privateKey !== undefined) method = "private_key_jwt";
+  if (method === "private_key_jwt") {
+    if (registration.privateKey === undefined) {
+      throw new OAuthError("no_client", `The client uses private_key_jwt at ${as.issuer}'s token endpoint but has no key: pass client.privateKey.`);
+    }
+    const key = registration.keyId === undefined ? registration.privateKey : { key: registration.privateKey, kid: registration.keyId };
+    return { client: { client_id: registration.clientId }, authentication: oauth.PrivateKeyJwt(key), source };
+  }
   if (method === undefined) {
     const supported = as.token_endpoint_auth_methods_supported;
     if (secret === undefined) method = "none";
@@ -137,7 +182,12 @@ function identity(as: oauth.AuthorizationServer, registration: OAuthClientRegist
     throw new OAuthError("no_client", `The client uses ${method} at ${as.issuer}'s token endpoint but has no client secret: pass client.clientSecret.`);
   } else if (method === "client_secret_basic") authentication = clientSecretBasic(secret);
   else if (method === "client_secret_post") authentication = oauth.ClientSecretPost(secret);
-  else throw new OAuthError("no_client", `The token endpoint authentication method ${method} is not supported: use client_secret_basic, client_secret_post or none.`);
+  else {
+    throw new OAuthError(
+      "no_client",
+      `The token endpoint authentication method ${method} is not supported: use client_secret_basic, client_secret_post, private_key_jwt or none.`,
+    );
+  }
   return { client: { client_id: registration.clientId }, authentication, source };
 }
 

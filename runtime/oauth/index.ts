@@ -22,4 +22,11 @@
  */
 export { OAuthClient, type OAuthClientOptions, type AuthorizeCallback, type PreRegisteredClient } from "./client.js";
 export { OAuthError, type OAuthErrorCode } from "./errors.js";
-export { InMemoryOAuthStore, type OAuthStore, type OAuthTokens, type OAuthClientRegistration, type Awaitable } from "./store.js";
+export {
+  InMemoryOAuthStore,
+  type OAuthStore,
+  type OAuthTokens,
+  type OAuthClientRegistration,
+  type PendingAuthorization,
+  type Awaitable,
+} from "./store.js";

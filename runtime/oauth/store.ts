@@ -22,6 +22,8 @@ export interface OAuthTokens {
   requestedScope?: string;
   /** The issuer of the authorization server that issued them: tokens of another issuer are never sent. */
   issuer: string;
+  /** The `resource` (RFC 8707) they were requested for; a refresh asks for the same. */
+  resource?: string;
 }
 
 /** A client registration with one authorization server (dynamic registration's answer). Treat `clientSecret` as a secret. */
@@ -30,6 +32,26 @@ export interface OAuthClientRegistration {
   clientSecret?: string;
   /** How the client authenticates at the token endpoint. */
   tokenEndpointAuthMethod?: string;
+}
+
+/**
+ * An authorization waiting for the user's return: what checking the response
+ * and exchanging its code need. Holds the PKCE verifier: keep it secret.
+ */
+export interface PendingAuthorization {
+  state: string;
+  codeVerifier: string;
+  /** The issuer the response must come from (RFC 9207). */
+  issuer: string;
+  clientId: string;
+  redirectUrl: string;
+  /** The store key of the MCP endpoint the tokens are for. */
+  endpoint: string;
+  /** The `resource` (RFC 8707) asked for. */
+  resource: string;
+  scope?: string;
+  /** When it stops being accepted, in milliseconds since the epoch. */
+  expiresAt: number;
 }
 
 /**
@@ -46,6 +68,15 @@ export interface OAuthStore {
   getClient(issuer: string): Awaitable<OAuthClientRegistration | undefined>;
   /** Keeps (or forgets) this client's registration with `issuer`. */
   setClient(issuer: string, registration: OAuthClientRegistration | undefined): Awaitable<void>;
+  /**
+   * Keeps (or forgets) an authorization in progress, by its `state`. Needed
+   * only for a full-page redirect (`authorize` resolving with nothing, then
+   * `finishAuthorization`); such a store must outlive the page, e.g. on
+   * `sessionStorage`.
+   */
+  setPending?(state: string, pending: PendingAuthorization | undefined): Awaitable<void>;
+  /** The authorization in progress with this `state`, if any. */
+  getPending?(state: string): Awaitable<PendingAuthorization | undefined>;
 }
 
 /**
@@ -60,6 +91,7 @@ export interface OAuthStore {
 export class InMemoryOAuthStore implements OAuthStore {
   readonly #tokens = new Map<string, OAuthTokens>();
   readonly #clients = new Map<string, OAuthClientRegistration>();
+  readonly #pending = new Map<string, PendingAuthorization>();
 
   /** The tokens for `resource`, if any. */
   getTokens(resource: string): OAuthTokens | undefined {
@@ -81,5 +113,16 @@ export class InMemoryOAuthStore implements OAuthStore {
   setClient(issuer: string, registration: OAuthClientRegistration | undefined): void {
     if (registration === undefined) this.#clients.delete(issuer);
     else this.#clients.set(issuer, { ...registration });
+  }
+
+  /** Keeps or forgets an authorization in progress. */
+  setPending(state: string, pending: PendingAuthorization | undefined): void {
+    if (pending === undefined) this.#pending.delete(state);
+    else this.#pending.set(state, { ...pending });
+  }
+
+  /** The authorization in progress with this `state`, if any. */
+  getPending(state: string): PendingAuthorization | undefined {
+    return this.#pending.get(state);
   }
 }

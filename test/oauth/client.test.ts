@@ -3,11 +3,13 @@
 // WWW-Authenticate challenge): the flow, refresh, step-up, client
 // credentials, and every kind of bad input, each with a clear error and
 // with no token, code, verifier or secret in any log line or error.
+import { KeyObject } from "node:crypto";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Client } from "mcp-roundtrip/client";
 import { serveHttp, StreamableHttpClientTransport, type HttpServerHandle } from "mcp-roundtrip/http";
 import { InMemoryOAuthStore, OAuthClient, OAuthError, type OAuthClientOptions } from "mcp-roundtrip/oauth";
 import { McpServer } from "mcp-roundtrip/server";
+import { listToolsWithOAuth } from "../../examples/oauth/cli.js";
 import { startAuthServer, type FakeAuthServer, type FakeAuthServerOptions } from "./fixtures/auth-server.js";
 
 const REDIRECT = "http://127.0.0.1:9/callback";
@@ -39,7 +41,7 @@ afterEach(async () => {
 async function setup(
   asOptions: FakeAuthServerOptions = {},
   clientOptions: Partial<OAuthClientOptions> = {},
-  serverOptions: { requiredScopes?: string[] } = {},
+  serverOptions: { requiredScopes?: string[]; refuseEveryToken?: boolean } = {},
 ): Promise<Setup> {
   consoleLines = [];
   for (const level of ["log", "info", "warn", "error", "debug"] as const) {
@@ -51,7 +53,11 @@ async function setup(
   mcp.tool("whoami", { inputSchema: { type: "object" } }, (_args, ctx) => ({
     content: [{ type: "text", text: `scopes: ${ctx.authInfo?.scopes.join(" ") || "none"}` }],
   }));
-  const http = await serveHttp(mcp, { verifyToken: (token) => as.verify(token), resourceMetadataUrl: as.prmUrl, ...serverOptions });
+  const http = await serveHttp(mcp, {
+    verifyToken: (token) => (serverOptions.refuseEveryToken ? null : as.verify(token)),
+    resourceMetadataUrl: as.prmUrl,
+    ...(serverOptions.requiredScopes ? { requiredScopes: serverOptions.requiredScopes } : {}),
+  });
   open.push(() => http.close());
   as.resource = http.url;
   const logs: string[] = [];
@@ -150,11 +156,84 @@ describe("the authorization code flow", () => {
     expect(Buffer.from(token.authorization!.slice(6), "base64").toString()).toBe("pre:pre-secret");
   });
 
+  it("passes over a listed authorization server that cannot be reached", async () => {
+    const s = await setup({ listedBefore: ["http://127.0.0.1:1"] });
+    expect(await callWhoami(await s.connect())).toBe("scopes: none");
+    expect(s.logs.some((line) => line.includes("Trying the next authorization server"))).toBe(true);
+  });
+
   it("refuses a pre-registered client bound to another issuer", async () => {
     const s = await setup({}, { client: { clientId: "pre", issuer: "https://other-as.example" } });
     const error = await expectOAuthError(s, () => s.connect(), "no_client");
     expect(error.message).toContain("https://other-as.example");
     expect(s.authorizeCalls).toHaveLength(0);
+  });
+});
+
+describe("a full-page redirect (authorize resolves with nothing)", () => {
+  it("fails the call with authorization_pending, and finishAuthorization on the page the user returns to completes it", async () => {
+    let shown: URL | undefined;
+    const s = await setup({}, { authorize: async (url) => void (shown = url) });
+    const first = await expectOAuthError(s, () => s.connect(), "authorization_pending");
+    expect(first.message).toContain("finishAuthorization");
+    // The browser goes to the authorization server and comes back to the redirect URI.
+    const returned = await followRedirect(shown!);
+    await s.auth.finishAuthorization(returned.href);
+    expect(await callWhoami(await s.connect())).toBe("scopes: none");
+    // A response finishes once: the same one again is refused before anything is exchanged.
+    const tokenRequests = s.as.requests.filter((request) => request.path === "/token").length;
+    await expectOAuthError(s, () => s.auth.finishAuthorization(returned.href), "state_mismatch");
+    expect(s.as.requests.filter((request) => request.path === "/token")).toHaveLength(tokenRequests);
+    expectNoSecrets(s);
+  });
+
+  it("refuses a returning URL whose state no pending authorization has", async () => {
+    let shown: URL | undefined;
+    const s = await setup({}, { authorize: async (url) => void (shown = url) });
+    await expectOAuthError(s, () => s.connect(), "authorization_pending");
+    const returned = await followRedirect(shown!);
+    returned.searchParams.set("state", "forged");
+    await expectOAuthError(s, () => s.auth.finishAuthorization(returned), "state_mismatch");
+    expect(s.as.requests.some((request) => request.path === "/token")).toBe(false);
+  });
+
+  it("says what is missing when the store cannot keep the authorization", async () => {
+    const inMemory = new InMemoryOAuthStore();
+    const store = {
+      getTokens: (resource: string) => inMemory.getTokens(resource),
+      setTokens: (resource: string, tokens: Parameters<InMemoryOAuthStore["setTokens"]>[1]) => inMemory.setTokens(resource, tokens),
+      getClient: (issuer: string) => inMemory.getClient(issuer),
+      setClient: (issuer: string, registration: Parameters<InMemoryOAuthStore["setClient"]>[1]) => inMemory.setClient(issuer, registration),
+    };
+    const s = await setup({}, { store, authorize: async () => undefined });
+    expect((await expectOAuthError(s, () => s.connect(), "authorization_pending")).message).toContain("setPending and getPending");
+  });
+});
+
+describe("giving up", () => {
+  it("stops when the server refuses a token it just got: one authorization, then the 401", async () => {
+    const s = await setup({}, {}, { refuseEveryToken: true });
+    const error = await s.connect().then(
+      () => undefined,
+      (caught: unknown) => caught as Error & { status?: number },
+    );
+    expect(error?.name).toBe("HttpTransportError");
+    expect(error?.status).toBe(401);
+    expect(s.authorizeCalls).toHaveLength(1);
+    expectNoSecrets(s, [error]);
+  });
+
+  it("asks the user again when a just-refreshed token is refused", async () => {
+    const s = await setup();
+    const client = await s.connect();
+    await callWhoami(client);
+    // The server refuses the stored token and then the refreshed one; a new authorization gets through.
+    const verify = s.as.verify.bind(s.as);
+    let refusals = 2;
+    s.as.verify = (token) => (refusals-- > 0 ? null : verify(token));
+    expect(await callWhoami(client)).toBe("scopes: none");
+    expect(s.as.requests.filter((request) => request.params.grant_type === "refresh_token")).toHaveLength(1);
+    expect(s.authorizeCalls).toHaveLength(2);
   });
 });
 
@@ -168,6 +247,18 @@ describe("refresh tokens", () => {
     expect(s.as.requests.filter((request) => request.params.grant_type === "refresh_token").length).toBeGreaterThan(0);
     for (const request of s.as.requests.filter((r) => r.params.grant_type === "refresh_token")) expect(request.params.resource).toBe(s.http.url);
     expectNoSecrets(s);
+  });
+
+  it("asks for the resource the metadata names, in the grant and in every refresh", async () => {
+    const s = await setup({ expiresIn: 5 });
+    s.as.resource = new URL(s.http.url).origin; // metadata for the whole origin covers /mcp
+    const client = await s.connect();
+    await callWhoami(client);
+    await callWhoami(client);
+    const resources = s.as.requests.filter((request) => request.path === "/token").map((request) => request.params.resource);
+    expect(resources.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(resources)).toEqual(new Set([s.as.resource]));
+    expect(s.authorizeCalls[0]!.searchParams.get("resource")).toBe(s.as.resource);
   });
 
   it("goes back to the user when the refresh token was revoked", async () => {
@@ -207,6 +298,19 @@ describe("client credentials", () => {
     expectNoSecrets(s);
   });
 
+  it("authenticates a machine client with private_key_jwt instead of a secret", async () => {
+    const keys = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, false, ["sign", "verify"])) as CryptoKeyPair;
+    const s = await setup(
+      { jwtPublicKey: KeyObject.from(keys.publicKey) },
+      { grant: "client_credentials", client: { clientId: "machine-jwt", privateKey: keys.privateKey }, authorize: undefined, redirectUrl: undefined },
+    );
+    expect(await callWhoami(await s.connect())).toBe("scopes: none");
+    const token = s.as.requests.find((request) => request.path === "/token")!;
+    expect(token.params).toMatchObject({ grant_type: "client_credentials", client_assertion_type: "urn:ietf:params:oauth:client-assertion-type:jwt-bearer" });
+    expect(token.authorization).toBeUndefined();
+    expectNoSecrets(s);
+  });
+
   it("reports refused client credentials without echoing the secret", async () => {
     const s = await setup({}, { grant: "client_credentials", client: { clientId: "machine", clientSecret: "wrong-secret" } });
     const error = await expectOAuthError(s, () => s.connect(), "token_request_failed");
@@ -220,6 +324,18 @@ describe("bad input: each a clear error, no secret in any log or message", () =>
     const s = await setup({ metadata: "not-json" });
     const error = await expectOAuthError(s, () => s.connect(), "invalid_metadata");
     expect(error.message).toMatch(/is not JSON/);
+  });
+
+  it("protected resource metadata that names no authorization server", async () => {
+    const s = await setup({ prm: "no-servers" });
+    expect((await expectOAuthError(s, () => s.connect(), "invalid_metadata")).message).toContain('"authorization_servers"');
+  });
+
+  it("protected resource metadata for another resource", async () => {
+    const s = await setup({ prm: "other-resource" });
+    const error = await expectOAuthError(s, () => s.connect(), "resource_mismatch");
+    expect(error.message).toContain("https://evil.example/mcp");
+    expect(s.as.requests.some((request) => request.path.startsWith("/.well-known"))).toBe(false);
   });
 
   it("authorization server metadata without a token endpoint", async () => {
@@ -276,11 +392,30 @@ describe("OAuthClient options", () => {
     [{ clientMetadataUrl: "http://app.example/client.json" }, /https URL with a path/],
     [{ clientMetadataUrl: "https://app.example" }, /https URL with a path/],
     [{ redirectUrl: "not a url" }, /absolute URL/],
+    [{ redirectUrl: "http://app.example/callback" }, /https, or http on a loopback host/],
+    [{ redirectUrl: "myapp:/callback" }, /https, or http on a loopback host/],
   ])("rejects %j", (options, message) => {
     expect(() => new OAuthClient(options as OAuthClientOptions)).toThrow(message);
   });
 
   it("is refused next to a token on the transport", () => {
     expect(() => new StreamableHttpClientTransport("http://127.0.0.1:1/mcp", { token: "t", auth: new OAuthClient() })).toThrow(/either token or auth/);
+  });
+});
+
+describe("examples/oauth/cli.ts", () => {
+  it("authorizes through the loopback listener, the browser being a fetch that follows the redirects", async () => {
+    const s = await setup();
+    const store = new InMemoryOAuthStore();
+    const browser = async (url: URL) => {
+      // The authorization server redirects to the loopback callback; the listener answers with its page.
+      const page = await fetch(url);
+      expect(await page.text()).toContain("Authorization complete");
+    };
+    expect(await listToolsWithOAuth(s.http.url, browser, store)).toEqual(["whoami"]);
+    const authorize = s.as.requests.find((request) => request.path === "/authorize")!;
+    expect(authorize.params.redirect_uri).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+    expect(store.getTokens(s.http.url)?.accessToken).toMatch(/^at-/);
+    expectNoSecrets(s);
   });
 });

@@ -17,6 +17,7 @@ describe("WWW-Authenticate", () => {
     ["Bearer realm=mcp, error=invalid_token", { realm: "mcp", error: "invalid_token" }],
     ['Basic realm="x", Bearer scope="s"', { scope: "s" }],
     ['Negotiate abc==, Bearer SCOPE="s"', { scope: "s" }],
+    ['Basic dXNlcg, Bearer scope="s"', { scope: "s" }],
     ["Bearer", {}],
   ])("%s", (header, params) => {
     expect(bearerChallenge(header)).toEqual(params);
@@ -25,6 +26,7 @@ describe("WWW-Authenticate", () => {
   it("finds no Bearer challenge where there is none", () => {
     expect(bearerChallenge(undefined)).toBeUndefined();
     expect(bearerChallenge('Basic realm="x"')).toBeUndefined();
+    expect(bearerChallenge("Negotiate Bearer")).toBeUndefined(); // "Bearer" here is Negotiate's token68
   });
 
   it("reads back any parameters written as quoted strings, and never throws on garbage", () => {
