@@ -90,6 +90,23 @@ describe("authorization: protected-resource metadata (RFC 9728)", () => {
     );
   });
 
+  it("derives the path-aware location from any resource path, and advertises it in the challenge", async () => {
+    const segment = fc.stringMatching(/^[a-z0-9][a-z0-9._~-]{0,11}$/); // dot segments are normalised away by URL
+    await fc.assert(
+      fc.asyncProperty(fc.array(segment, { minLength: 1, maxLength: 4 }), fc.boolean(), async (segments, trailingSlash) => {
+        const path = `/${segments.join("/")}`;
+        const resource = `https://mcp.example.com${path}${trailingSlash ? "/" : ""}`;
+        const endpoint = createHttpHandler(handler, { authorization: { ...authorization, resource } });
+        const document = await endpoint(new Request(`http://127.0.0.1/.well-known/oauth-protected-resource${path}`));
+        expect(document.status).toBe(200);
+        expect((await document.json()).resource).toBe(resource);
+        const challenge = (await post(endpoint, undefined, `http://127.0.0.1${path}`)).headers.get("www-authenticate");
+        expect(challenge).toContain(`resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource${path}"`);
+      }),
+      { numRuns: 40 },
+    );
+  });
+
   it("lets extra metadata through but not over the fields it derives", async () => {
     const custom = createHttpHandler(handler, {
       authorization: { ...authorization, metadata: { resource_documentation: "https://docs.example", resource: "https://evil.example" } },
