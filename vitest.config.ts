@@ -20,6 +20,9 @@ export default defineConfig({
       { find: /^mcp-roundtrip\/official$/, replacement: here("./runtime/official/index.ts") },
       { find: /^mcp-roundtrip\/redis$/, replacement: here("./runtime/redis/index.ts") },
       { find: /^mcp-roundtrip\/otel$/, replacement: here("./runtime/otel/index.ts") },
+      { find: /^mcp-roundtrip\/jwt$/, replacement: here("./runtime/jwt/index.ts") },
+      { find: /^mcp-roundtrip\/oauth$/, replacement: here("./runtime/oauth/index.ts") },
+      { find: /^mcp-roundtrip\/oauth\/node$/, replacement: here("./runtime/oauth/node.ts") },
       // The package's own import map (package.json "imports"), under the node condition the tests run with.
       { find: /^#stdio-spawn$/, replacement: here("./runtime/transport/stdio/spawn-node.ts") },
       { find: /^#schema-compiler$/, replacement: here("./runtime/server/schema-compiler-node.ts") },

@@ -10,6 +10,7 @@
 export { Server, type ServerOptions } from "./server.js";
 export { McpServer, type McpServerOptions } from "./mcp-server.js";
 export { inputRequired, isInputRequired, type InputRequiredInit } from "./input-required.js";
+export { requireScopes } from "./require-scopes.js";
 export {
   requestStateBoundary,
   type RequestStateBoundaryOptions,

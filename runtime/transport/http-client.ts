@@ -9,5 +9,8 @@ export {
   StreamableHttpClientTransport,
   HttpTransportError,
   type HttpClientTransportOptions,
+  type HttpClientAuth,
+  type HttpAuthChallenge,
+  type TokenProvider,
 } from "./http/client/transport.js";
 export type { ClientTransport } from "./types.js";

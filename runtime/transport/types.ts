@@ -2,7 +2,7 @@ import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } 
 
 /**
  * What a verified bearer token says about its bearer. Transports that
- * authenticate (Streamable HTTP with `verifyToken`) put it on the request
+ * authenticate (Streamable HTTP with `authorization`) put it on the request
  * context; request-state sealing binds to it.
  */
 export interface AuthInfo {

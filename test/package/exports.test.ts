@@ -24,7 +24,7 @@ const EXPECTED: Record<string, string[]> = {
     "DEFAULT_KEYS_ENV", "INVALID_REQUEST_STATE_MESSAGE", "INVALID_REQUEST_STATE_REASON", "InvalidRequestState", "MIN_SECRET_BYTES", "McpServer",
     "MemoryReplayStore", "MetaKey", "Needs", "RequestStateSecurity", "SUPPORTED_PROTOCOL_VERSIONS", "Server", "UriTemplate",
     "decodeKeyEntry", "elicit", "elicitUrl", "evaluateNeeds", "inputRequired", "invalidRequestStateError", "isInputRequired", "keyIdOf", "listRoots", "needs",
-    "principalOf", "requestStateBoundary", "runWithDependencies", "sample",
+    "principalOf", "requestStateBoundary", "requireScopes", "runWithDependencies", "sample",
   ],
   "./client": [
     "Client", "ClientClosed", "ClientSession", "InMemoryClientTransport", "InputRequestFailed", "InputRequiredNotAllowed",
@@ -45,6 +45,9 @@ const EXPECTED: Record<string, string[]> = {
   "./official": ["InvalidRequestState", "MemoryReplayStore", "RequestStateSecurity", "createSealedRequestStateCodec", "principalOfOfficialAuthInfo"],
   "./redis": ["RedisReplayStore", "connectRedisReplayStore"],
   "./otel": ["SpanAttribute", "telemetry"],
+  "./jwt": ["JwtRejected", "jwtVerifier"],
+  "./oauth": ["InMemoryOAuthStore", "OAuthClient", "OAuthError"],
+  "./oauth/node": ["loopbackAuthorization"],
 };
 
 const specifier = (subpath: string) => (subpath === "." ? pkg.name : `${pkg.name}/${subpath.slice(2)}`);
@@ -118,6 +121,27 @@ describe("package.json exports, loaded from dist/ by the package's own name", ()
       for (const url of resolved) {
         expect(url).not.toMatch(/\/dist\/runtime\/(server|client|state|transport)\//);
         expect(url).not.toMatch(/^node:(crypto|http|child_process)$|@noble|\/ajv\//);
+      }
+    });
+
+    it("mcp-roundtrip/oauth is browser-safe: it loads no node: builtin and no server module", () => {
+      const log = join(dir, "resolved-oauth.txt");
+      const hook = `import { appendFileSync } from "node:fs";
+        export async function resolve(specifier, context, next) {
+          const result = await next(specifier, context);
+          appendFileSync(${JSON.stringify(log)}, result.url + "\\n");
+          return result;
+        }`;
+      runNode(`
+        import { register } from "node:module";
+        register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hook)}`)});
+        await import(${JSON.stringify(`${pkg.name}/oauth`)});`);
+      const resolved = readFileSync(log, "utf8").trim().split("\n");
+      expect(resolved.some((url) => url.endsWith("/dist/runtime/oauth/index.js"))).toBe(true);
+      expect(resolved.some((url) => url.includes("/oauth4webapi/"))).toBe(true);
+      for (const url of resolved) {
+        expect(url).not.toMatch(/^node:/);
+        expect(url).not.toMatch(/\/dist\/runtime\/(server|state|oauth\/node)/);
       }
     });
   });

@@ -19,6 +19,9 @@ const ENTRIES = [
   "runtime/official/index.ts",
   "runtime/redis/index.ts",
   "runtime/otel/index.ts",
+  "runtime/jwt/index.ts",
+  "runtime/oauth/index.ts",
+  "runtime/oauth/node.ts",
 ];
 
 /** The nodes a reader hovers: each visible overload of a function, else the declaration (its statement, for a variable). */

@@ -3,12 +3,15 @@
  * options, their defaults, and the Origin/Host rules they resolve to.
  */
 import type { AuthInfo } from "../../types.js";
+import { legacyAuthorization, resolveAuthorization, scopeList, type AuthorizationOptions, type ResolvedAuthorization } from "./authorization.js";
 
-/** What `verifyToken` gets to look at besides the token. */
+/** What a token verifier gets to look at besides the token. */
 export interface HttpRequestInfo {
   method: string;
   url: string;
   headers: Headers;
+  /** The canonical URI of this server (`authorization.resource`): the audience a token must be issued for. */
+  resource?: string;
 }
 
 /**
@@ -38,15 +41,30 @@ export interface HttpHandlerOptions {
   /** Largest request body accepted, in bytes; larger gets `413`. Default 4 MiB. */
   maxBodyBytes?: number;
   /**
-   * Turns on bearer authentication: requests without a valid
-   * `Authorization: Bearer …` get `401` with `WWW-Authenticate`. The
-   * returned identity reaches handlers as `authInfo`, and sealed request
-   * state binds to it.
+   * Makes the endpoint an OAuth 2.1 protected resource: it serves the
+   * protected-resource metadata document (RFC 9728) at its well-known
+   * paths, answers `401` with a `WWW-Authenticate: Bearer
+   * resource_metadata="…", scope="…"` challenge when the token is missing
+   * or invalid and `403` `insufficient_scope` naming the scopes needed. The
+   * verified identity reaches handlers as `authInfo`, and sealed request
+   * state binds to its client, issuer and subject.
+   */
+  authorization?: AuthorizationOptions;
+  /**
+   * Bearer authentication without a metadata document.
+   * @deprecated Use `authorization: { resource, authorizationServers, verify }`,
+   * which also publishes the metadata clients need to obtain a token.
    */
   verifyToken?: TokenVerifier;
-  /** Scopes every request's token must carry; a token lacking one gets `403 insufficient_scope`. */
+  /**
+   * Scopes every request's token must carry (with `verifyToken`).
+   * @deprecated Use `authorization.requiredScopes`.
+   */
   requiredScopes?: readonly string[];
-  /** URL of the OAuth protected-resource metadata, advertised in `WWW-Authenticate`. */
+  /**
+   * URL of the OAuth protected-resource metadata, advertised in `WWW-Authenticate` (with `verifyToken`).
+   * @deprecated `authorization` serves the document and advertises its URL itself.
+   */
   resourceMetadataUrl?: string;
   /**
    * Receives failures the client is not told about in detail (a throwing
@@ -107,9 +125,8 @@ export interface ResolvedHttpOptions {
   originAllowed: (origin: string) => boolean;
   allowedHosts: Set<string> | undefined;
   maxBodyBytes: number;
-  verifyToken: TokenVerifier | undefined;
-  requiredScopes: readonly string[];
-  resourceMetadataUrl: string | undefined;
+  /** Bearer authentication, from `authorization` or the deprecated `verifyToken`. */
+  auth: ResolvedAuthorization | undefined;
   onError: (error: unknown) => void;
   maxSessions: number;
   sessionIdleTimeoutMs: number;
@@ -146,13 +163,20 @@ export function resolveHttpOptions(options: HttpHandlerOptions = {}): ResolvedHt
   if (options.verifyToken !== undefined && typeof options.verifyToken !== "function") {
     throw new TypeError("verifyToken must be a function (token, request) => AuthInfo | null.");
   }
+  if (options.authorization !== undefined && (options.verifyToken !== undefined || options.requiredScopes !== undefined || options.resourceMetadataUrl !== undefined)) {
+    throw new TypeError("Pass either authorization or the deprecated verifyToken/requiredScopes/resourceMetadataUrl, not both: move them into authorization.");
+  }
+  const auth =
+    options.authorization !== undefined
+      ? resolveAuthorization(options.authorization)
+      : options.verifyToken !== undefined
+        ? legacyAuthorization(options.verifyToken, scopeList(options.requiredScopes, "requiredScopes"), options.resourceMetadataUrl)
+        : undefined;
   return {
     originAllowed: originPolicy(options.allowedOrigins),
     allowedHosts: options.allowedHosts ? new Set(options.allowedHosts.map((host) => host.toLowerCase())) : undefined,
     maxBodyBytes,
-    verifyToken: options.verifyToken,
-    requiredScopes: options.requiredScopes ?? [],
-    resourceMetadataUrl: options.resourceMetadataUrl,
+    auth,
     onError: options.onError ?? reportToStderr,
     maxSessions,
     sessionIdleTimeoutMs,
