@@ -6,6 +6,7 @@
  * handler's `onError` as a {@link JwtRejected}, never with the token.
  */
 import { createLocalJWKSet, createRemoteJWKSet, customFetch, errors, jwtVerify, type JSONWebKeySet, type JWTPayload } from "jose";
+import { isCanonicalBase64url } from "../state/base64url.js";
 import type { HttpRequestInfo, TokenVerifier } from "../transport/http/server/policy.js";
 import type { AuthInfo } from "../transport/types.js";
 import { discoverJwksUri, secureUrl } from "./discovery.js";
@@ -189,6 +190,12 @@ export function jwtVerifier(options: JwtVerifierOptions): (token: string, reques
     const audience = options.audience ?? request?.resource;
     if (audience === undefined) {
       throw new JwtRejected("no_audience_configured", "no audience to check: use jwtVerifier as authorization.verify, or pass its audience option");
+    }
+    // One token, one spelling: base64url leaves spare bits in a segment's last
+    // character, and a decoder that ignores them accepts several spellings of
+    // the same signed bytes. Accept only the canonical one.
+    if (!token.split(".").every(isCanonicalBase64url)) {
+      throw new JwtRejected("malformed", "the token is not three canonical base64url segments");
     }
     let payload: JWTPayload;
     try {

@@ -165,6 +165,18 @@ describe("jwtVerifier", () => {
     expect(() => jwtVerifier({ issuer: "https://auth.example.com", ...change } as never)).toThrow(message);
   });
 
+  it("refuses another spelling of the same signature (spare bits set in a segment's last character)", async () => {
+    const verify = jwtVerifier({ issuer, jwks: { keys: [publicJwk] } });
+    const good = await token();
+    const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    const last = alphabet.indexOf(good.at(-1)!);
+    // An ES256 signature is 64 bytes: 86 characters, the last carrying 4 spare bits.
+    const respelled = good.slice(0, -1) + alphabet[last | 0x01];
+    expect(respelled).not.toBe(good);
+    await expect(verify(good, request)).resolves.toMatchObject({ subject: expect.any(String) });
+    await expect(verify(respelled, request)).rejects.toMatchObject({ reason: "malformed" });
+  });
+
   it("never accepts a token with any byte changed", async () => {
     const verify = jwtVerifier({ issuer, jwks: { keys: [publicJwk] } });
     const good = await token();
