@@ -152,7 +152,8 @@ async function register(as: oauth.AuthorizationServer, metadata: Record<string, 
     throw failed("the answer carries no client_id.");
   }
   if (answer.client_secret !== undefined && typeof answer.client_secret !== "string") throw failed("its client_secret is not a string.");
-  const redirectUris = Array.isArray(answer.redirect_uris) ? answer.redirect_uris : body.redirect_uris;
+  // What this client asked for (the server may echo it normalized): the comparison is with its own redirectUrl.
+  const redirectUris = body.redirect_uris;
   return {
     clientId: answer.client_id,
     ...(Array.isArray(redirectUris) && redirectUris.every((uri) => typeof uri === "string") ? { redirectUris: redirectUris as string[] } : {}),
