@@ -8,10 +8,11 @@ import { loopbackAuthorization } from "mcp-roundtrip/oauth/node"; // CLIs on Nod
 
 /** Connects to `url`, authorizing through the user's browser (`open`), and lists the server's tools. */
 export async function listToolsWithOAuth(url: string, open: (authorizationUrl: URL) => Promise<void>, store?: OAuthStore): Promise<string[]> {
-  const loopback = await loopbackAuthorization({ open }); // listens on http://127.0.0.1:<port>/callback
+  // Listens on http://127.0.0.1:<port>/callback; `open` shows the URL to the user (default: printed on stderr).
+  const loopback = await loopbackAuthorization({ open });
   const auth = new OAuthClient({
     redirectUrl: loopback.redirectUrl,
-    authorize: loopback.authorize, // prints the URL; pass `open` to launch a browser
+    authorize: loopback.authorize, // resolves with the redirect the browser brings back
     registration: { client_name: "my-cli" },
     ...(store ? { store } : {}),
   });

@@ -65,7 +65,13 @@ export async function identifyClient(as: oauth.AuthorizationServer, config: Iden
     return identity(as, pre, "pre-registered");
   }
   const stored = await store.getClient(as.issuer);
-  if (stored !== undefined) return identity(as, stored, "registered");
+  const redirect = config.registration?.redirect_uris;
+  const wanted = Array.isArray(redirect) && typeof redirect[0] === "string" ? redirect[0] : undefined;
+  // A registration for another redirect URI (a CLI's loopback port changes from run to run) would be refused: register anew.
+  if (stored !== undefined && (wanted === undefined || stored.redirectUris === undefined || stored.redirectUris.includes(wanted))) {
+    return identity(as, stored, "registered");
+  }
+  if (stored !== undefined) http.log(`oauth: the client registered with ${as.issuer} is for another redirect URI; registering again`);
   if (config.clientMetadataUrl !== undefined && as.client_id_metadata_document_supported === true) {
     return identity(as, { clientId: config.clientMetadataUrl, tokenEndpointAuthMethod: "none" }, "metadata document");
   }
@@ -120,7 +126,7 @@ export function preferredAuthMethod(as: oauth.AuthorizationServer): string {
 
 async function register(as: oauth.AuthorizationServer, metadata: Record<string, unknown>, http: OAuthHttp): Promise<OAuthClientRegistration> {
   const endpoint = checkUrl(as.registration_endpoint, "The registration endpoint", http);
-  const body = { token_endpoint_auth_method: preferredAuthMethod(as), ...metadata };
+  const body: Record<string, unknown> = { token_endpoint_auth_method: preferredAuthMethod(as), ...metadata };
   const failed = (reason: string, code?: string) =>
     new OAuthError("registration_failed", `Dynamic client registration with ${as.issuer} failed: ${reason}`, code);
   let response: Response;
@@ -146,8 +152,11 @@ async function register(as: oauth.AuthorizationServer, metadata: Record<string, 
     throw failed("the answer carries no client_id.");
   }
   if (answer.client_secret !== undefined && typeof answer.client_secret !== "string") throw failed("its client_secret is not a string.");
+  // What this client asked for (the server may echo it normalized): the comparison is with its own redirectUrl.
+  const redirectUris = body.redirect_uris;
   return {
     clientId: answer.client_id,
+    ...(Array.isArray(redirectUris) && redirectUris.every((uri) => typeof uri === "string") ? { redirectUris: redirectUris as string[] } : {}),
     ...(typeof answer.client_secret === "string" && answer.client_secret !== "" ? { clientSecret: answer.client_secret } : {}),
     ...(typeof answer.token_endpoint_auth_method === "string" ? { tokenEndpointAuthMethod: answer.token_endpoint_auth_method } : {}),
   };

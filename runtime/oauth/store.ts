@@ -32,6 +32,8 @@ export interface OAuthClientRegistration {
   clientSecret?: string;
   /** How the client authenticates at the token endpoint. */
   tokenEndpointAuthMethod?: string;
+  /** The redirect URIs it was registered with; a client with another redirect URI registers anew. */
+  redirectUris?: string[];
 }
 
 /**

@@ -147,6 +147,24 @@ describe("the authorization code flow", () => {
     expect(s.authorizeCalls.map((url) => url.searchParams.get("scope"))).toEqual(["mcp:read", "mcp:read mcp:write"]);
   });
 
+  it("reuses a stored registration, and registers again for another redirect URI (a new loopback port)", async () => {
+    const store = new InMemoryOAuthStore();
+    const s = await setup({}, { store });
+    await callWhoami(await s.connect());
+    await s.auth.forget(s.http.url);
+    const again = new OAuthClient({ store, redirectUrl: REDIRECT, authorize: followRedirect });
+    const client = await Client.connect(new StreamableHttpClientTransport(s.http.url, { auth: again }));
+    open.push(() => client.close());
+    await callWhoami(client);
+    expect(s.as.requests.filter((request) => request.path === "/register")).toHaveLength(1);
+    await again.forget(s.http.url);
+    const moved = new OAuthClient({ store, redirectUrl: "http://127.0.0.1:10/callback", authorize: followRedirect });
+    const third = await Client.connect(new StreamableHttpClientTransport(s.http.url, { auth: moved }));
+    open.push(() => third.close());
+    await callWhoami(third);
+    expect(s.as.requests.filter((request) => request.path === "/register")).toHaveLength(2);
+  });
+
   it("uses a pre-registered client before registering", async () => {
     const s = await setup({}, { client: { clientId: "pre", clientSecret: "pre-secret" } });
     await callWhoami(await s.connect());
