@@ -46,6 +46,16 @@ export function summarise({ workloads, samples, failures, environment }) {
       ...extras,
     };
   });
+  return { environment, rows, ...judge(rows) };
+}
+
+/**
+ * The paired ratios and budget verdicts over a set of rows: those of one run,
+ * or a previous run's rows with some measured again (`--update`).
+ * @param {object[]} rows
+ * @returns {{ ratios: object[], budgets: object[] }}
+ */
+export function judge(rows) {
   const byId = new Map(rows.map((row) => [row.id, row]));
 
   const ratios = [];
@@ -110,7 +120,7 @@ export function summarise({ workloads, samples, failures, environment }) {
       status: row.error ? "unavailable" : met ? "met" : "missed",
     });
   }
-  return { environment, rows, ratios, budgets };
+  return { ratios, budgets };
 }
 
 /** Medians of what a cold-start repetition reports beside its figure: CPU time above bare node, the whole start, bare node's, the modules loaded. */
