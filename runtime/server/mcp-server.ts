@@ -18,6 +18,7 @@ import { sealingBoundary } from "./sealing-policy.js";
 import { UriTemplate, type UriTemplateVariables } from "./uri-template.js";
 import type { SchemaCompiler } from "./json-schema.js";
 import type { ServerRequestContext } from "./context.js";
+import { TASK_HOOKS } from "./tasks/engine.js";
 
 /** Options of {@link McpServer}. */
 export interface McpServerOptions extends Omit<ServerOptions, "capabilities"> {
@@ -111,7 +112,8 @@ export class McpServer implements SessionHost {
         ...serverOptions,
         cache: { "tools/list": PUBLIC, "prompts/list": PUBLIC, "resources/list": PUBLIC, "resources/templates/list": PUBLIC, ...serverOptions.cache },
         capabilities: () => this.capabilities(),
-      },
+        [TASK_HOOKS]: { support: (name: string) => this.tools.taskOf(name), enabled: () => serverOptions.tasks !== undefined || this.tools.hasTaskTools },
+      } as ServerOptions,
     );
     this.server.use(sealingBoundary(requestStateSecurity, audience, this.server.serverInfo.name, serverOptions.logger));
   }

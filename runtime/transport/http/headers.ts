@@ -19,7 +19,7 @@ export const META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
 /** `_meta` key carrying the client capabilities in every 2026-07-28 request. */
 export const META_CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
 
-/** Methods whose `params.name` / `params.uri` is mirrored into `Mcp-Name`. */
+/** Methods whose `params.name` / `params.uri` (`params.taskId` for the task methods) is mirrored into `Mcp-Name`. */
 export function nameSourceOf(method: string, params: unknown): string | undefined {
   if (typeof params !== "object" || params === null) return undefined;
   const record = params as Record<string, unknown>;
@@ -27,12 +27,16 @@ export function nameSourceOf(method: string, params: unknown): string | undefine
     return typeof record.name === "string" ? record.name : undefined;
   }
   if (method === "resources/read") return typeof record.uri === "string" ? record.uri : undefined;
+  // The tasks extension (SEP-2663) routes its methods on the task id.
+  if (TASK_METHODS.has(method)) return typeof record.taskId === "string" ? record.taskId : undefined;
   return undefined;
 }
 
+const TASK_METHODS: ReadonlySet<string> = new Set(["tasks/get", "tasks/update", "tasks/cancel"]);
+
 /** True for the methods that must carry an `Mcp-Name` header. */
 export function methodRequiresName(method: string): boolean {
-  return method === "tools/call" || method === "prompts/get" || method === "resources/read";
+  return method === "tools/call" || method === "prompts/get" || method === "resources/read" || TASK_METHODS.has(method);
 }
 
 const SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;

@@ -1,0 +1,426 @@
+/**
+ * Runs tool calls as tasks (SEP-2663) and answers `tasks/get`,
+ * `tasks/update` and `tasks/cancel`. A task runs the tool's ordinary
+ * handler: when it returns an `InputRequiredResult` the task turns
+ * `input_required` with those `inputRequests`, the client answers through
+ * `tasks/update`, and the handler runs again with `ctx.inputResponses` and
+ * its `requestState` (kept in memory, never sent), exactly as over MRTR.
+ *
+ * @internal
+ */
+import type { InputRequiredResult } from "../../../generated/2026-07-28/index.js";
+import { copyToExtend } from "../../copy.js";
+import type { RequestContextImpl } from "../context.js";
+import { internalError, toErrorObject } from "../errors.js";
+import { MetaKey } from "../meta.js";
+import { callHandler, type AnyHandler } from "../pipeline.js";
+import type { ServerLogger } from "../types.js";
+import { assertClientCanAnswer } from "../capabilities.js";
+import type { ResultFinisher } from "../results.js";
+import { ROUTES, type Route } from "../routes.js";
+import { escalationOf } from "./escalate.js";
+import { expiredTask, extensionNotDeclared, taskNotAwaitingInput, tooManyTasks, unknownTask } from "./errors.js";
+import { checkInputResponse, checkTaskParams } from "./params.js";
+import { MemoryTaskStore, TaskStoreFull, type TaskRecord, type TaskStore } from "./store.js";
+import { isTerminalStatus, TASKS_EXTENSION, taskDeclarationOf, type CreateTaskResult, type DetailedTask, type TaskDeclaration, type TaskSupport } from "./types.js";
+import { liveTaskContext, ownerOf, type LiveTask } from "./live.js";
+
+/** Options of the tasks extension (the `tasks` option of `Server` and `McpServer`). */
+export interface TasksOptions {
+  /** Where tasks are kept. Default: a {@link MemoryTaskStore} (10,000 tasks at most). */
+  store?: TaskStore;
+  /**
+   * How long a task is kept after its last change that waits on the client (a result to
+   * fetch, questions to answer), in milliseconds (default 600,000: ten minutes). A task
+   * left unanswered that long is abandoned; a result not fetched that long is discarded.
+   */
+  ttlMs?: number;
+  /** The polling interval suggested to clients, in milliseconds (default 1,000). */
+  pollIntervalMs?: number;
+  /** How many rounds of questions one task may ask (default 10); one more fails the task. */
+  maxInputRounds?: number;
+  /** Low-level `Server` only: how each tool takes part (McpServer reads its tools' `task` option). */
+  taskSupport?: (toolName: string) => TaskSupport | undefined;
+}
+
+/** What the engine needs from its server. @internal */
+export interface TaskHost {
+  readonly serverInfo: unknown;
+  readonly logger: ServerLogger;
+  /** Finishes a complete `tools/call` result (stamps, validates). */
+  finishComplete(raw: Record<string, unknown>): Record<string, unknown>;
+  /** Finishes an `InputRequiredResult` and checks the client can answer it. */
+  finishInput(raw: Record<string, unknown>, ctx: RequestContextImpl): InputRequiredResult;
+}
+
+/** A status change, as `notifications/tasks/status` carries it. */
+export type TaskStatusListener = (task: DetailedTask) => void;
+
+const CREATED = new WeakSet<object>();
+
+/** The route of the task methods: answered by the engine, with its own params checks. @internal */
+export const TASK_ROUTE: Route = Object.freeze({ handler: undefined, result: "", cacheable: false, mayAskInput: false });
+
+/**
+ * How McpServer tells its `Server` which tools take part and whether tasks are
+ * on at all (once a tool declares `task`), without a public option.
+ * @internal
+ */
+export const TASK_HOOKS: unique symbol = Symbol("mcp-roundtrip/task-hooks");
+
+/** What {@link TASK_HOOKS} carries. @internal */
+export interface TaskHooks {
+  support(toolName: string): TaskDeclaration | undefined;
+  enabled(): boolean;
+}
+
+/**
+ * The engine of a server with the `tasks` option (or McpServer's hooks); `undefined` without.
+ * @internal
+ */
+export function createTaskEngine(
+  serverInfo: unknown,
+  logger: ServerLogger,
+  finisher: ResultFinisher,
+  options: { tasks?: TasksOptions; [TASK_HOOKS]?: TaskHooks },
+): TaskEngine | undefined {
+  const hooks = options[TASK_HOOKS];
+  if (options.tasks === undefined && hooks === undefined) return undefined;
+  const route = ROUTES.get("tools/call")!;
+  const host: TaskHost = {
+    serverInfo,
+    logger,
+    finishComplete: (raw) => finisher.complete(route, "tools/call", raw),
+    finishInput: (raw, ctx) => {
+      const result = finisher.inputRequired(route, "tools/call", raw as unknown as InputRequiredResult);
+      assertClientCanAnswer(result.inputRequests as Record<string, unknown> | undefined, ctx.clientCapabilities);
+      return result;
+    },
+  };
+  return new TaskEngine(host, options.tasks ?? {}, hooks);
+}
+const TASK_METHODS: ReadonlySet<string> = new Set(["tasks/get", "tasks/update", "tasks/cancel"]);
+
+/** True for the methods the tasks extension adds. @internal */
+export function isTaskMethod(method: string): boolean {
+  return TASK_METHODS.has(method);
+}
+
+/** True for a `CreateTaskResult` this engine made (handlers cannot forge one). @internal */
+export function isCreatedTask(value: unknown): boolean {
+  return typeof value === "object" && value !== null && CREATED.has(value);
+}
+
+function declaresTasks(ctx: RequestContextImpl): boolean {
+  const extensions = (ctx.clientCapabilities as { extensions?: Record<string, unknown> }).extensions;
+  const entry = typeof extensions === "object" && extensions !== null ? extensions[TASKS_EXTENSION] : undefined;
+  return typeof entry === "object" && entry !== null;
+}
+
+function positive(name: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || (value as number) < 1) throw new RangeError(`tasks.${name} must be a positive integer, got ${String(value)}`);
+  return value as number;
+}
+
+function randomTaskId(): string {
+  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(16));
+  let hex = "";
+  for (const byte of bytes) hex += byte.toString(16).padStart(2, "0");
+  return hex;
+}
+
+/** The tasks extension of one server. @internal */
+export class TaskEngine {
+  private readonly host: TaskHost;
+  private readonly store: TaskStore;
+  private readonly ttlMs: number;
+  private readonly pollIntervalMs: number;
+  private readonly maxRounds: number;
+  private readonly support: (toolName: string) => TaskDeclaration | undefined;
+  /** Whether the task methods are answered and the extension advertised. */
+  readonly enabled: () => boolean;
+  private readonly live = new Map<string, LiveTask>();
+  private readonly listeners = new Set<TaskStatusListener>();
+
+  constructor(host: TaskHost, options: TasksOptions, hooks?: TaskHooks) {
+    if (typeof options !== "object" || options === null) throw new TypeError("tasks must be an options object, e.g. { ttlMs: 600_000 }");
+    this.host = host;
+    this.store = options.store ?? new MemoryTaskStore();
+    this.ttlMs = positive("ttlMs", options.ttlMs, 600_000);
+    this.pollIntervalMs = positive("pollIntervalMs", options.pollIntervalMs, 1_000);
+    this.maxRounds = positive("maxInputRounds", options.maxInputRounds, 10);
+    const own = options.taskSupport;
+    if (own !== undefined && typeof own !== "function") throw new TypeError("tasks.taskSupport must be a function (toolName) => \"optional\" | \"required\" | undefined");
+    this.enabled = hooks === undefined ? () => true : () => hooks.enabled();
+    this.support = hooks !== undefined ? (name) => hooks.support(name) : ((name) => (own === undefined ? undefined : taskDeclarationOf(`tasks.taskSupport(${JSON.stringify(name)})`, own(name))));
+  }
+
+  /** How many tasks this process is running or waiting on. */
+  get running(): number {
+    return this.live.size;
+  }
+
+  /** The capabilities with the extension added, while tasks are on. */
+  advertise(capabilities: Record<string, unknown>): Record<string, unknown> {
+    if (!this.enabled()) return capabilities;
+    const extensions = typeof capabilities.extensions === "object" && capabilities.extensions !== null ? capabilities.extensions : {};
+    return { ...capabilities, extensions: { ...extensions, [TASKS_EXTENSION]: {} } };
+  }
+
+  /** Subscribes to status changes; returns the unsubscribe function. */
+  onStatus(listener: TaskStatusListener): () => void {
+    if (typeof listener !== "function") throw new TypeError("onTaskStatus: listener must be a function");
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Wraps the `tools/call` handler: per the tool's declaration, the call runs as
+   * usual, runs as a task, or is refused with `-32021`.
+   */
+  wrapToolCall(handler: AnyHandler): AnyHandler {
+    return async (params, ctxValue) => {
+      const ctx = ctxValue as RequestContextImpl;
+      const call = params as Record<string, unknown>;
+      const declaration = typeof call.name === "string" ? this.support(call.name) : undefined;
+      const declared = declaresTasks(ctx);
+      if (declaration === undefined) return this.refuseEscalation(await callHandler(handler, call, ctx), call.name);
+      if (declaration.support === "required" && !declared) throw extensionNotDeclared(`Tool ${JSON.stringify(call.name)}`);
+      if (declaration.start === "call") return declared ? this.start(handler, call, ctx) : this.inline(await callHandler(handler, call, ctx), ctx);
+      const raw = await callHandler(handler, call, ctx);
+      const work = escalationOf(raw);
+      if (work === undefined) return raw;
+      if (!declared) return this.inline(raw, ctx);
+      // The escalated work starts its own rounds: the call's answers were for the handler that escalated.
+      return this.start((_params, c) => work(c as RequestContextImpl), call, ctx, false);
+    };
+  }
+
+  /** Answers `tasks/get`, `tasks/update` or `tasks/cancel`. */
+  async answer(method: string, params: unknown, ctx: RequestContextImpl): Promise<Record<string, unknown>> {
+    if (!declaresTasks(ctx)) throw extensionNotDeclared(method);
+    const checked = checkTaskParams(method, params);
+    const task = await this.find(checked.taskId, ctx);
+    if (method === "tasks/get") return this.finish(this.detailed(task) as unknown as Record<string, unknown>);
+    if (method === "tasks/cancel") {
+      if (!isTerminalStatus(task.status)) await this.cancel(task.taskId, "Cancelled by the client (tasks/cancel)");
+      return this.finish({});
+    }
+    const live = this.live.get(task.taskId);
+    if (task.status === "input_required" && live?.waiting !== undefined) await this.deliver(live, checked.inputResponses ?? {});
+    // Answers nothing waits for are ignored, as the extension says, except on a cancelled task: those would be lost unnoticed.
+    else if (task.status === "cancelled" || (task.status === "input_required" && live === undefined)) throw taskNotAwaitingInput(task.taskId, task.status);
+    return this.finish({});
+  }
+
+  private async find(taskId: string, ctx: RequestContextImpl): Promise<TaskRecord> {
+    const found = await this.store.get(taskId, Date.now());
+    if (found === undefined) throw unknownTask(taskId);
+    if ("expiredAt" in found) throw expiredTask(taskId, found.expiredAt);
+    // Another caller's task is reported exactly like a task that does not exist.
+    if (found.task.owner !== ownerOf(ctx)) throw unknownTask(taskId);
+    return found.task;
+  }
+
+  private finish(body: Record<string, unknown>): Record<string, unknown> {
+    return { ...body, resultType: "complete", _meta: { [MetaKey.serverInfo]: this.host.serverInfo } };
+  }
+
+  private inline(raw: Record<string, unknown>, ctx: RequestContextImpl): Promise<Record<string, unknown>> | Record<string, unknown> {
+    const work = escalationOf(raw);
+    return work === undefined ? raw : callHandler((_p, c) => work(c as RequestContextImpl), {}, ctx).then((next) => this.inline(next, ctx));
+  }
+
+  private refuseEscalation(raw: Record<string, unknown>, name: unknown): Record<string, unknown> {
+    if (escalationOf(raw) === undefined) return raw;
+    throw internalError(
+      `Internal error: tool ${JSON.stringify(name)} returned runAsTask(...) but does not declare task support; ` +
+        'register it with task: { support: "optional" | "required", start: "escalate" }',
+    );
+  }
+
+  private async start(handler: AnyHandler, params: Record<string, unknown>, ctx: RequestContextImpl, carryRound = true): Promise<Record<string, unknown>> {
+    const now = Date.now();
+    const record: TaskRecord = { taskId: randomTaskId(), status: "working", createdAt: now, lastUpdatedAt: now, expiresAt: null, pollIntervalMs: this.pollIntervalMs };
+    const owner = ownerOf(ctx);
+    if (owner !== undefined) (record as { owner?: string }).owner = owner;
+    try {
+      await this.store.create(record);
+    } catch (error) {
+      if (error instanceof TaskStoreFull) throw tooManyTasks(error.limit);
+      throw internalError("Internal error: the task store failed to create the task", error);
+    }
+    const controller = new AbortController();
+    const live: LiveTask = { record, controller, ctx: liveTaskContext(ctx, controller.signal), round: 0 };
+    this.live.set(record.taskId, live);
+    if (carryRound) {
+      live.ctx.inputResponses = ctx.inputResponses;
+      live.ctx.requestState = ctx.requestState;
+    }
+    const created: CreateTaskResult = { resultType: "task", ...this.wire(record), _meta: { [MetaKey.serverInfo]: this.host.serverInfo } };
+    CREATED.add(created);
+    void Promise.resolve().then(() => this.run(live, handler, params));
+    this.emit(record);
+    return created as unknown as Record<string, unknown>;
+  }
+
+  /** The task's loop: run the handler, turn its questions into `input_required`, run it again with the answers. */
+  private async run(live: LiveTask, handler: AnyHandler, params: Record<string, unknown>): Promise<void> {
+    const { ctx } = live;
+    try {
+      let raw = await callHandler(handler, params, ctx);
+      for (;;) {
+        if (live.ended) return;
+        const work = escalationOf(raw);
+        if (work !== undefined) {
+          // Already a task: the escalated work simply runs on.
+          handler = (_p, c) => work(c as RequestContextImpl);
+          raw = await callHandler(handler, params, ctx);
+          continue;
+        }
+        if (raw.resultType !== "input_required") break;
+        if (++live.round > this.maxRounds) {
+          throw internalError(`Internal error: the task still asked for input after ${this.maxRounds} rounds; raise tasks.maxInputRounds if the tool really asks this much`);
+        }
+        const round = this.host.finishInput(raw, ctx);
+        const requests = (round.inputRequests ?? {}) as Record<string, { method: string; params?: Record<string, unknown> }>;
+        ctx.inputResponses = (Object.keys(requests).length === 0 ? {} : await this.awaitInput(live, requests)) as RequestContextImpl["inputResponses"];
+        if (live.ended) return;
+        ctx.requestState = round.requestState;
+        raw = await callHandler(handler, params, ctx);
+      }
+      if (live.ended) return;
+      if (raw.resultType !== undefined && raw.resultType !== "complete") {
+        throw internalError(`Internal error: a task's handler returned resultType ${JSON.stringify(raw.resultType)}; use "complete" or "input_required"`);
+      }
+      const result = this.host.finishComplete(copyToExtend(raw));
+      await this.settle(live, { status: "completed", result });
+    } catch (error) {
+      if (live.ended) return;
+      const reason = error instanceof Error && error.name === "TaskAbandoned" ? undefined : error;
+      if (reason === undefined) return;
+      await this.settle(live, { status: "failed", error: toErrorObject(error, "tools/call (task)", this.host.logger) });
+    }
+  }
+
+  /** Parks the task in `input_required` until every request is answered; keys on the wire are unique per task. */
+  private awaitInput(live: LiveTask, requests: Record<string, { method: string; params?: Record<string, unknown> }>): Promise<Record<string, unknown>> {
+    const record = live.record;
+    const outward: NonNullable<TaskRecord["inputRequests"]> = {};
+    const keys = new Map<string, string>();
+    for (const key of Object.keys(requests)) {
+      const external = `r${live.round}.${key}`;
+      keys.set(external, key);
+      outward[external] = requests[key]!;
+    }
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        // Nobody answered within the TTL: the store reports the task expired; the work is abandoned.
+        live.ended = true;
+        live.controller.abort(new Error("the task's questions went unanswered for its ttlMs"));
+        this.live.delete(record.taskId);
+        const abandoned = new Error("abandoned");
+        abandoned.name = "TaskAbandoned";
+        reject(abandoned);
+      }, this.ttlMs);
+      (timer as { unref?: () => void }).unref?.();
+      live.waiting = { keys, answers: {}, resolve, timer };
+      void this.change(live, { status: "input_required", inputRequests: outward, expiresAt: Date.now() + this.ttlMs });
+    });
+  }
+
+  private async deliver(live: LiveTask, responses: Record<string, unknown>): Promise<void> {
+    const waiting = live.waiting!;
+    const pending = { ...live.record.inputRequests };
+    // Every answer is checked before any is applied, so a bad one loses none of the others.
+    for (const [external, response] of Object.entries(responses)) if (external in pending) checkInputResponse(external, response);
+    for (const [external, response] of Object.entries(responses)) {
+      const internal = waiting.keys.get(external);
+      // Unknown or already answered keys are ignored, as the extension says.
+      if (internal === undefined || !(external in pending)) continue;
+      waiting.answers[internal] = response;
+      delete pending[external];
+    }
+    if (Object.keys(pending).length > 0) {
+      await this.change(live, { inputRequests: pending });
+      return;
+    }
+    clearTimeout(waiting.timer);
+    live.waiting = undefined;
+    await this.change(live, { status: "working", inputRequests: undefined, expiresAt: null });
+    waiting.resolve(waiting.answers);
+  }
+
+  private async cancel(taskId: string, message: string): Promise<void> {
+    const live = this.live.get(taskId);
+    if (live === undefined) {
+      // Known to the store but not running here (restarted, or another instance): mark it all the same.
+      const found = await this.store.get(taskId, Date.now());
+      if (found !== undefined && "task" in found && !isTerminalStatus(found.task.status)) {
+        const task = { ...found.task, status: "cancelled" as const, statusMessage: message, lastUpdatedAt: Date.now(), expiresAt: Date.now() + this.ttlMs };
+        delete task.inputRequests;
+        await this.store.update(task);
+        this.emit(task);
+      }
+      return;
+    }
+    live.controller.abort(new Error(message));
+    if (live.waiting !== undefined) clearTimeout(live.waiting.timer);
+    await this.settle(live, { status: "cancelled", statusMessage: message });
+  }
+
+  private async settle(live: LiveTask, change: Partial<TaskRecord>): Promise<void> {
+    live.ended = true;
+    live.waiting = undefined;
+    this.live.delete(live.record.taskId);
+    live.ctx.dispose();
+    await this.change(live, { ...change, inputRequests: undefined, expiresAt: Date.now() + this.ttlMs });
+  }
+
+  private async change(live: LiveTask, change: Partial<TaskRecord>): Promise<void> {
+    const next: TaskRecord = { ...live.record, ...change, lastUpdatedAt: Date.now() };
+    for (const key of Object.keys(next) as (keyof TaskRecord)[]) if (next[key] === undefined) delete next[key];
+    live.record = next;
+    try {
+      await this.store.update(next);
+    } catch (error) {
+      this.host.logger.error(`task ${next.taskId}: the task store failed to save its ${next.status} state`, { error });
+    }
+    this.emit(next);
+  }
+
+  private emit(record: TaskRecord): void {
+    if (this.listeners.size === 0) return;
+    const task = this.detailed(record);
+    for (const listener of this.listeners) {
+      try {
+        listener(task);
+      } catch (error) {
+        this.host.logger.warn("a task status listener threw", { error });
+      }
+    }
+  }
+
+  private wire(record: TaskRecord): DetailedTask {
+    const reference = record.expiresAt ?? record.lastUpdatedAt + this.ttlMs;
+    const task: DetailedTask = {
+      taskId: record.taskId,
+      status: record.status,
+      createdAt: new Date(record.createdAt).toISOString(),
+      lastUpdatedAt: new Date(record.lastUpdatedAt).toISOString(),
+      ttlMs: Math.max(1, Math.round(reference - record.createdAt)),
+      pollIntervalMs: record.pollIntervalMs,
+    };
+    if (record.statusMessage !== undefined) task.statusMessage = record.statusMessage;
+    return task;
+  }
+
+  private detailed(record: TaskRecord): DetailedTask {
+    const task = this.wire(record);
+    if (record.status === "input_required" && record.inputRequests !== undefined) task.inputRequests = record.inputRequests;
+    if (record.status === "completed" && record.result !== undefined) task.result = record.result;
+    if (record.status === "failed" && record.error !== undefined) task.error = record.error;
+    return task;
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * What a running task keeps in this process besides its stored record: the
+ * handler's own context (detached from the request that created the task,
+ * whose stream has closed), its abort controller, and the questions it
+ * waits on.
+ *
+ * @internal
+ */
+import { sha256 } from "../../state/sha256.js";
+import { principalOf } from "../../state/index.js";
+import { encodeBase64url } from "../../state/base64url.js";
+import { RequestContextImpl } from "../context.js";
+import type { TaskRecord } from "./store.js";
+
+/** The questions a task waits on: wire key → the handler's key, and the answers so far. @internal */
+export interface Waiting {
+  readonly keys: ReadonlyMap<string, string>;
+  readonly answers: Record<string, unknown>;
+  readonly resolve: (answers: Record<string, unknown>) => void;
+  readonly timer: ReturnType<typeof setTimeout>;
+}
+
+/** A task running in this process. @internal */
+export interface LiveTask {
+  record: TaskRecord;
+  readonly controller: AbortController;
+  readonly ctx: RequestContextImpl;
+  round: number;
+  waiting?: Waiting | undefined;
+  /** Set once the task reached a terminal status or was abandoned: whatever the handler does later is dropped. */
+  ended?: boolean;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * Who a task belongs to: a digest of the transport-verified principal, so a
+ * store never holds the identity itself; `undefined` for unauthenticated
+ * callers. Every task method compares it before answering.
+ * @internal
+ */
+export function ownerOf(ctx: RequestContextImpl): string | undefined {
+  if (ctx.authInfo === undefined) return undefined;
+  return encodeBase64url(sha256(encoder.encode(`mcp/task-owner:${principalOf(ctx.authInfo)}`)));
+}
+
+/**
+ * A context for the task's handler: the request's identity, capabilities
+ * and `_meta`, but its own abort signal (aborted by `tasks/cancel`) and no
+ * response stream.
+ * @internal
+ */
+export function liveTaskContext(ctx: RequestContextImpl, signal: AbortSignal): RequestContextImpl {
+  const principal = ctx.principal;
+  const taskCtx = new RequestContextImpl(
+    ctx.requestId,
+    ctx.method,
+    { protocolVersion: ctx.protocolVersion, clientCapabilities: ctx.clientCapabilities, clientInfo: ctx.clientInfo, raw: { ...ctx.meta }, logLevel: ctx.logLevel },
+    { ...(ctx.authInfo === undefined ? {} : { authInfo: ctx.authInfo }), ...(ctx.headers === undefined ? {} : { headers: ctx.headers }), signal },
+  );
+  taskCtx.resolvePrincipalWith(() => principal);
+  return taskCtx;
+}
