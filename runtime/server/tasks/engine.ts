@@ -22,7 +22,7 @@ import { escalationOf } from "./escalate.js";
 import { expiredTask, extensionNotDeclared, taskNotAwaitingInput, tooManyTasks, unknownTask } from "./errors.js";
 import { checkInputResponse, checkTaskParams } from "./params.js";
 import { MemoryTaskStore, TaskStoreFull, type TaskRecord, type TaskStore } from "./store.js";
-import { isTerminalStatus, TASKS_EXTENSION, taskDeclarationOf, type CreateTaskResult, type DetailedTask, type TaskDeclaration, type TaskSupport } from "./types.js";
+import { isTerminalStatus, TASKS_EXTENSION, taskDeclarationOf, type CreateTaskResult, type DetailedTask, type TaskDeclaration, type TaskStatus, type TaskSupport } from "./types.js";
 import { liveTaskContext, ownerOf, type LiveTask } from "./live.js";
 
 /** Options of the tasks extension (the `tasks` option of `Server` and `McpServer`). */
@@ -123,11 +123,26 @@ function positive(name: string, value: unknown, fallback: number): number {
   return value as number;
 }
 
+const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"));
+
+/** 128 random bits as 32 hex digits, one flat string (a task id is kept as long as its task). */
 function randomTaskId(): string {
   const bytes = globalThis.crypto.getRandomValues(new Uint8Array(16));
-  let hex = "";
-  for (const byte of bytes) hex += byte.toString(16).padStart(2, "0");
-  return hex;
+  const parts = new Array<string>(16);
+  for (let i = 0; i < 16; i++) parts[i] = HEX[bytes[i]!]!;
+  return parts.join("");
+}
+
+function hasKeys(object: object): boolean {
+  for (const _ in object) return true;
+  return false;
+}
+
+/** A record with every field in one order, so all records share one shape. */
+function taskRecord(taskId: string, status: TaskStatus, createdAt: number, lastUpdatedAt: number, expiresAt: number | null, pollIntervalMs: number, owner: string | undefined): TaskRecord {
+  const record: TaskRecord = { taskId, status, createdAt, lastUpdatedAt, expiresAt, pollIntervalMs };
+  if (owner !== undefined) (record as { owner?: string }).owner = owner;
+  return record;
 }
 
 /** The tasks extension of one server. @internal */
@@ -142,6 +157,7 @@ export class TaskEngine {
   readonly enabled: () => boolean;
   private readonly live = new Map<string, LiveTask>();
   private readonly listeners = new Set<TaskStatusListener>();
+  private sweeper: ReturnType<typeof setInterval> | undefined;
 
   constructor(host: TaskHost, options: TasksOptions, hooks?: TaskHooks) {
     if (typeof options !== "object" || options === null) throw new TypeError("tasks must be an options object, e.g. { ttlMs: 600_000 }");
@@ -242,17 +258,16 @@ export class TaskEngine {
 
   private async start(handler: AnyHandler, params: Record<string, unknown>, ctx: RequestContextImpl, carryRound = true): Promise<Record<string, unknown>> {
     const now = Date.now();
-    const record: TaskRecord = { taskId: randomTaskId(), status: "working", createdAt: now, lastUpdatedAt: now, expiresAt: null, pollIntervalMs: this.pollIntervalMs };
     const owner = ownerOf(ctx);
-    if (owner !== undefined) (record as { owner?: string }).owner = owner;
+    const record = taskRecord(randomTaskId(), "working", now, now, null, this.pollIntervalMs, owner);
     try {
       await this.store.create(record);
     } catch (error) {
       if (error instanceof TaskStoreFull) throw tooManyTasks(error.limit);
       throw internalError("Internal error: the task store failed to create the task", error);
     }
-    const controller = new AbortController();
-    const live: LiveTask = { record, controller, ctx: liveTaskContext(ctx, controller.signal), round: 0 };
+    // No AbortController up front: the context makes its signal only if the handler reads it (most never do).
+    const live: LiveTask = { record, ctx: liveTaskContext(ctx), round: 0, handler, params };
     this.live.set(record.taskId, live);
     if (carryRound) {
       live.ctx.inputResponses = ctx.inputResponses;
@@ -260,96 +275,116 @@ export class TaskEngine {
     }
     const created: CreateTaskResult = { resultType: "task", ...this.wire(record), _meta: { [MetaKey.serverInfo]: this.host.serverInfo } };
     CREATED.add(created);
-    void Promise.resolve().then(() => this.run(live, handler, params));
+    void Promise.resolve().then(() => this.step(live));
     this.emit(record);
     return created as unknown as Record<string, unknown>;
   }
 
-  /** The task's loop: run the handler, turn its questions into `input_required`, run it again with the answers. */
-  private async run(live: LiveTask, handler: AnyHandler, params: Record<string, unknown>): Promise<void> {
+  /**
+   * One run of the task's handler and what follows from its answer: the next
+   * run (escalated work), `input_required` (the task parks, holding no
+   * suspended call, until {@link TaskEngine.deliver} resumes it), or the end.
+   */
+  private async step(live: LiveTask): Promise<void> {
     const { ctx } = live;
     try {
-      let raw = await callHandler(handler, params, ctx);
+      let raw = await callHandler(live.handler, live.params, ctx);
       for (;;) {
         if (live.ended) return;
         const work = escalationOf(raw);
-        if (work !== undefined) {
-          // Already a task: the escalated work simply runs on.
-          handler = (_p, c) => work(c as RequestContextImpl);
-          raw = await callHandler(handler, params, ctx);
-          continue;
-        }
-        if (raw.resultType !== "input_required") break;
+        if (work === undefined) break;
+        // Already a task: the escalated work simply runs on.
+        live.handler = (_p, c) => work(c as RequestContextImpl);
+        raw = await callHandler(live.handler, live.params, ctx);
+      }
+      if (raw.resultType === "input_required") {
         if (++live.round > this.maxRounds) {
           throw internalError(`Internal error: the task still asked for input after ${this.maxRounds} rounds; raise tasks.maxInputRounds if the tool really asks this much`);
         }
         const round = this.host.finishInput(raw, ctx);
-        const requests = (round.inputRequests ?? {}) as Record<string, { method: string; params?: Record<string, unknown> }>;
-        ctx.inputResponses = (Object.keys(requests).length === 0 ? {} : await this.awaitInput(live, requests)) as RequestContextImpl["inputResponses"];
-        if (live.ended) return;
-        ctx.requestState = round.requestState;
-        raw = await callHandler(handler, params, ctx);
+        const requests = round.inputRequests as Record<string, { method: string; params?: Record<string, unknown> }> | undefined;
+        if (requests === undefined || !hasKeys(requests)) {
+          // Only state: run again at once with it, as a client would retry.
+          this.rerun(live, {}, round.requestState);
+          return;
+        }
+        await this.park(live, requests, round.requestState);
+        return;
       }
-      if (live.ended) return;
       if (raw.resultType !== undefined && raw.resultType !== "complete") {
         throw internalError(`Internal error: a task's handler returned resultType ${JSON.stringify(raw.resultType)}; use "complete" or "input_required"`);
       }
       const result = this.host.finishComplete(copyToExtend(raw));
-      await this.settle(live, { status: "completed", result });
+      await this.settle(live, "completed", { result });
     } catch (error) {
       if (live.ended) return;
-      const reason = error instanceof Error && error.name === "TaskAbandoned" ? undefined : error;
-      if (reason === undefined) return;
-      await this.settle(live, { status: "failed", error: toErrorObject(error, "tools/call (task)", this.host.logger) });
+      await this.settle(live, "failed", { error: toErrorObject(error, "tools/call (task)", this.host.logger) });
     }
   }
 
-  /** Parks the task in `input_required` until every request is answered; keys on the wire are unique per task. */
-  private awaitInput(live: LiveTask, requests: Record<string, { method: string; params?: Record<string, unknown> }>): Promise<Record<string, unknown>> {
-    const record = live.record;
+  /** Runs the handler again with the round's answers and its state (which never left the server). */
+  private rerun(live: LiveTask, answers: Record<string, unknown>, requestState: string | undefined): void {
+    const { ctx } = live;
+    ctx.inputResponses = answers as RequestContextImpl["inputResponses"];
+    ctx.requestState = requestState;
+    live.params = { ...live.params, inputResponses: answers, requestState };
+    if (requestState === undefined) delete live.params.requestState;
+    void Promise.resolve().then(() => this.step(live));
+  }
+
+  /** Parks the task in `input_required`; its keys on the wire are unique per task (`r<round>.<key>`). */
+  private async park(live: LiveTask, requests: Record<string, { method: string; params?: Record<string, unknown> }>, requestState: string | undefined): Promise<void> {
+    const prefix = `r${live.round}.`;
     const outward: NonNullable<TaskRecord["inputRequests"]> = {};
-    const keys = new Map<string, string>();
-    for (const key of Object.keys(requests)) {
-      const external = `r${live.round}.${key}`;
-      keys.set(external, key);
-      outward[external] = requests[key]!;
-    }
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        // Nobody answered within the TTL: the store reports the task expired; the work is abandoned.
-        live.ended = true;
-        live.controller.abort(new Error("the task's questions went unanswered for its ttlMs"));
-        this.live.delete(record.taskId);
-        const abandoned = new Error("abandoned");
-        abandoned.name = "TaskAbandoned";
-        reject(abandoned);
-      }, this.ttlMs);
-      (timer as { unref?: () => void }).unref?.();
-      live.waiting = { keys, answers: {}, resolve, timer };
-      void this.change(live, { status: "input_required", inputRequests: outward, expiresAt: Date.now() + this.ttlMs });
-    });
+    for (const key in requests) outward[prefix + key] = requests[key]!;
+    live.waiting = { prefix, answers: {}, requestState };
+    this.sweepSoon();
+    await this.change(live, "input_required", { inputRequests: outward }, Date.now() + this.ttlMs);
   }
 
   private async deliver(live: LiveTask, responses: Record<string, unknown>): Promise<void> {
     const waiting = live.waiting!;
     const pending = { ...live.record.inputRequests };
     // Every answer is checked before any is applied, so a bad one loses none of the others.
-    for (const [external, response] of Object.entries(responses)) if (external in pending) checkInputResponse(external, response);
-    for (const [external, response] of Object.entries(responses)) {
-      const internal = waiting.keys.get(external);
+    for (const external in responses) if (external in pending) checkInputResponse(external, responses[external]);
+    for (const external in responses) {
       // Unknown or already answered keys are ignored, as the extension says.
-      if (internal === undefined || !(external in pending)) continue;
-      waiting.answers[internal] = response;
+      if (!(external in pending)) continue;
+      waiting.answers[external.slice(waiting.prefix.length)] = responses[external];
       delete pending[external];
     }
-    if (Object.keys(pending).length > 0) {
-      await this.change(live, { inputRequests: pending });
+    if (hasKeys(pending)) {
+      await this.change(live, "input_required", { inputRequests: pending }, live.record.expiresAt);
       return;
     }
-    clearTimeout(waiting.timer);
     live.waiting = undefined;
-    await this.change(live, { status: "working", inputRequests: undefined, expiresAt: null });
-    waiting.resolve(waiting.answers);
+    await this.change(live, "working", {}, null);
+    this.rerun(live, waiting.answers, waiting.requestState);
+  }
+
+  /** Abandons tasks whose questions went unanswered for ttlMs (their records expire in the store on their own). */
+  private sweepSoon(): void {
+    if (this.sweeper !== undefined) return;
+    const sweep = (): void => {
+      const now = Date.now();
+      let waiting = 0;
+      for (const live of this.live.values()) {
+        if (live.waiting === undefined) continue;
+        if (live.record.expiresAt !== null && live.record.expiresAt <= now) {
+          live.ended = true;
+          live.waiting = undefined;
+          live.ctx.cancel(new Error("the task's questions went unanswered for its ttlMs"));
+          this.live.delete(live.record.taskId);
+          live.ctx.dispose();
+        } else waiting++;
+      }
+      if (waiting === 0) {
+        clearInterval(this.sweeper);
+        this.sweeper = undefined;
+      }
+    };
+    this.sweeper = setInterval(sweep, Math.min(this.ttlMs, 60_000));
+    (this.sweeper as { unref?: () => void }).unref?.();
   }
 
   private async cancel(taskId: string, message: string): Promise<void> {
@@ -358,29 +393,34 @@ export class TaskEngine {
       // Known to the store but not running here (restarted, or another instance): mark it all the same.
       const found = await this.store.get(taskId, Date.now());
       if (found !== undefined && "task" in found && !isTerminalStatus(found.task.status)) {
-        const task = { ...found.task, status: "cancelled" as const, statusMessage: message, lastUpdatedAt: Date.now(), expiresAt: Date.now() + this.ttlMs };
-        delete task.inputRequests;
+        const now = Date.now();
+        const task = taskRecord(taskId, "cancelled", found.task.createdAt, now, now + this.ttlMs, found.task.pollIntervalMs, found.task.owner);
+        task.statusMessage = message;
         await this.store.update(task);
         this.emit(task);
       }
       return;
     }
-    live.controller.abort(new Error(message));
-    if (live.waiting !== undefined) clearTimeout(live.waiting.timer);
-    await this.settle(live, { status: "cancelled", statusMessage: message });
+    live.ctx.cancel(new Error(message));
+    await this.settle(live, "cancelled", { statusMessage: message });
   }
 
-  private async settle(live: LiveTask, change: Partial<TaskRecord>): Promise<void> {
+  private async settle(live: LiveTask, status: TaskStatus, fields: Pick<TaskRecord, "result" | "error" | "statusMessage">): Promise<void> {
     live.ended = true;
     live.waiting = undefined;
     this.live.delete(live.record.taskId);
     live.ctx.dispose();
-    await this.change(live, { ...change, inputRequests: undefined, expiresAt: Date.now() + this.ttlMs });
+    await this.change(live, status, fields, Date.now() + this.ttlMs);
   }
 
-  private async change(live: LiveTask, change: Partial<TaskRecord>): Promise<void> {
-    const next: TaskRecord = { ...live.record, ...change, lastUpdatedAt: Date.now() };
-    for (const key of Object.keys(next) as (keyof TaskRecord)[]) if (next[key] === undefined) delete next[key];
+  /** Stores the task's next state: a fresh record (never a mutated one: a store may hold the old one). */
+  private async change(live: LiveTask, status: TaskStatus, fields: Pick<TaskRecord, "result" | "error" | "statusMessage" | "inputRequests">, expiresAt: number | null): Promise<void> {
+    const previous = live.record;
+    const next = taskRecord(previous.taskId, status, previous.createdAt, Date.now(), expiresAt, previous.pollIntervalMs, previous.owner);
+    if (fields.statusMessage !== undefined) next.statusMessage = fields.statusMessage;
+    if (fields.inputRequests !== undefined) next.inputRequests = fields.inputRequests;
+    if (fields.result !== undefined) next.result = fields.result;
+    if (fields.error !== undefined) next.error = fields.error;
     live.record = next;
     try {
       await this.store.update(next);

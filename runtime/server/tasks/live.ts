@@ -1,8 +1,8 @@
 /**
  * What a running task keeps in this process besides its stored record: the
  * handler's own context (detached from the request that created the task,
- * whose stream has closed), its abort controller, and the questions it
- * waits on.
+ * whose stream has closed; cancelling it aborts the handler's signal), and
+ * the questions it waits on.
  *
  * @internal
  */
@@ -10,22 +10,25 @@ import { sha256 } from "../../state/sha256.js";
 import { principalOf } from "../../state/index.js";
 import { encodeBase64url } from "../../state/base64url.js";
 import { RequestContextImpl } from "../context.js";
+import type { AnyHandler } from "../pipeline.js";
 import type { TaskRecord } from "./store.js";
 
-/** The questions a task waits on: wire key → the handler's key, and the answers so far. @internal */
+/** The questions a task waits on: the round's key prefix, the answers so far, the state to run on with. @internal */
 export interface Waiting {
-  readonly keys: ReadonlyMap<string, string>;
+  /** `r<round>.`: a wire key is the prefix and the handler's key. */
+  readonly prefix: string;
   readonly answers: Record<string, unknown>;
-  readonly resolve: (answers: Record<string, unknown>) => void;
-  readonly timer: ReturnType<typeof setTimeout>;
+  readonly requestState: string | undefined;
 }
 
 /** A task running in this process. @internal */
 export interface LiveTask {
   record: TaskRecord;
-  readonly controller: AbortController;
   readonly ctx: RequestContextImpl;
   round: number;
+  /** What runs each round, with what. */
+  handler: AnyHandler;
+  params: Record<string, unknown>;
   waiting?: Waiting | undefined;
   /** Set once the task reached a terminal status or was abandoned: whatever the handler does later is dropped. */
   ended?: boolean;
@@ -46,17 +49,17 @@ export function ownerOf(ctx: RequestContextImpl): string | undefined {
 
 /**
  * A context for the task's handler: the request's identity, capabilities
- * and `_meta`, but its own abort signal (aborted by `tasks/cancel`) and no
- * response stream.
+ * and `_meta`, but its own abort signal (aborted by `tasks/cancel`, through
+ * `cancel`) and no response stream.
  * @internal
  */
-export function liveTaskContext(ctx: RequestContextImpl, signal: AbortSignal): RequestContextImpl {
+export function liveTaskContext(ctx: RequestContextImpl): RequestContextImpl {
   const principal = ctx.principal;
   const taskCtx = new RequestContextImpl(
     ctx.requestId,
     ctx.method,
-    { protocolVersion: ctx.protocolVersion, clientCapabilities: ctx.clientCapabilities, clientInfo: ctx.clientInfo, raw: { ...ctx.meta }, logLevel: ctx.logLevel },
-    { ...(ctx.authInfo === undefined ? {} : { authInfo: ctx.authInfo }), ...(ctx.headers === undefined ? {} : { headers: ctx.headers }), signal },
+    { protocolVersion: ctx.protocolVersion, clientCapabilities: ctx.clientCapabilities, clientInfo: ctx.clientInfo, raw: ctx.meta as Record<string, unknown>, logLevel: ctx.logLevel },
+    { ...(ctx.authInfo === undefined ? {} : { authInfo: ctx.authInfo }), ...(ctx.headers === undefined ? {} : { headers: ctx.headers }) },
   );
   taskCtx.resolvePrincipalWith(() => principal);
   return taskCtx;
