@@ -18,7 +18,7 @@ import { sealingBoundary } from "./sealing-policy.js";
 import { UriTemplate, type UriTemplateVariables } from "./uri-template.js";
 import type { SchemaCompiler } from "./json-schema.js";
 import type { ServerRequestContext } from "./context.js";
-import { TASK_HOOKS } from "./tasks/engine.js";
+import { TASK_HOOKS } from "./tasks/options.js";
 
 /** Options of {@link McpServer}. */
 export interface McpServerOptions extends Omit<ServerOptions, "capabilities"> {

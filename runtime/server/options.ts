@@ -9,7 +9,7 @@ import type { LegacySessionOptions } from "./legacy/host.js";
 import { DEFAULT_MAX_NESTING_DEPTH } from "./nesting.js";
 import { ROUTES } from "./routes.js";
 import type { CacheableMethod, CacheHint, ServerLogger } from "./types.js";
-import type { TasksOptions } from "./tasks/engine.js";
+import type { TasksOptions } from "./tasks/options.js";
 
 /** Options of the low-level {@link Server}. */
 export interface ServerOptions {

@@ -19,7 +19,7 @@ import { SessionSet } from "./legacy/session-set.js";
 import { cacheHintsOf, legacyModeOf, nestingLimitOf, type ServerOptions } from "./options.js";
 import type { MiddlewareRequest, ServerHandlers, ServerLogger, ServerMiddleware } from "./types.js";
 import { assertValidRequest, checkNotification } from "./validation.js";
-import { createTaskEngine, isCreatedTask, isTaskMethod, TASK_ROUTE, type TaskEngine, type TaskStatusListener } from "./tasks/engine.js";
+import { createTaskEngine, isCreatedTask, isTaskMethod, TASK_ROUTE, type TaskEngine, type TaskStatusListener } from "./tasks/setup.js";
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);

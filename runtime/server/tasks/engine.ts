@@ -8,108 +8,19 @@
  *
  * @internal
  */
-import type { InputRequiredResult } from "../../../generated/2026-07-28/index.js";
 import { copyToExtend } from "../../copy.js";
 import type { RequestContextImpl } from "../context.js";
 import { internalError, toErrorObject } from "../errors.js";
 import { MetaKey } from "../meta.js";
 import { callHandler, type AnyHandler } from "../pipeline.js";
-import type { ServerLogger } from "../types.js";
-import { assertClientCanAnswer } from "../capabilities.js";
-import type { ResultFinisher } from "../results.js";
-import { ROUTES, type Route } from "../routes.js";
 import { escalationOf } from "./escalate.js";
 import { expiredTask, extensionNotDeclared, taskNotAwaitingInput, tooManyTasks, unknownTask } from "./errors.js";
-import { checkInputResponse, checkTaskParams } from "./params.js";
-import { MemoryTaskStore, TaskStoreFull, type TaskRecord, type TaskStore } from "./store.js";
-import { isTerminalStatus, TASKS_EXTENSION, taskDeclarationOf, type CreateTaskResult, type DetailedTask, type TaskDeclaration, type TaskStatus, type TaskSupport } from "./types.js";
 import { liveTaskContext, ownerOf, type LiveTask } from "./live.js";
-
-/** Options of the tasks extension (the `tasks` option of `Server` and `McpServer`). */
-export interface TasksOptions {
-  /** Where tasks are kept. Default: a {@link MemoryTaskStore} (10,000 tasks at most). */
-  store?: TaskStore;
-  /**
-   * How long a task is kept after its last change that waits on the client (a result to
-   * fetch, questions to answer), in milliseconds (default 600,000: ten minutes). A task
-   * left unanswered that long is abandoned; a result not fetched that long is discarded.
-   */
-  ttlMs?: number;
-  /** The polling interval suggested to clients, in milliseconds (default 1,000). */
-  pollIntervalMs?: number;
-  /** How many rounds of questions one task may ask (default 10); one more fails the task. */
-  maxInputRounds?: number;
-  /** Low-level `Server` only: how each tool takes part (McpServer reads its tools' `task` option). */
-  taskSupport?: (toolName: string) => TaskSupport | undefined;
-}
-
-/** What the engine needs from its server. @internal */
-export interface TaskHost {
-  readonly serverInfo: unknown;
-  readonly logger: ServerLogger;
-  /** Finishes a complete `tools/call` result (stamps, validates). */
-  finishComplete(raw: Record<string, unknown>): Record<string, unknown>;
-  /** Finishes an `InputRequiredResult` and checks the client can answer it. */
-  finishInput(raw: Record<string, unknown>, ctx: RequestContextImpl): InputRequiredResult;
-}
-
-/** A status change, as `notifications/tasks/status` carries it. */
-export type TaskStatusListener = (task: DetailedTask) => void;
-
-const CREATED = new WeakSet<object>();
-
-/** The route of the task methods: answered by the engine, with its own params checks. @internal */
-export const TASK_ROUTE: Route = Object.freeze({ handler: undefined, result: "", cacheable: false, mayAskInput: false });
-
-/**
- * How McpServer tells its `Server` which tools take part and whether tasks are
- * on at all (once a tool declares `task`), without a public option.
- * @internal
- */
-export const TASK_HOOKS: unique symbol = Symbol("mcp-roundtrip/task-hooks");
-
-/** What {@link TASK_HOOKS} carries. @internal */
-export interface TaskHooks {
-  support(toolName: string): TaskDeclaration | undefined;
-  enabled(): boolean;
-}
-
-/**
- * The engine of a server with the `tasks` option (or McpServer's hooks); `undefined` without.
- * @internal
- */
-export function createTaskEngine(
-  serverInfo: unknown,
-  logger: ServerLogger,
-  finisher: ResultFinisher,
-  options: { tasks?: TasksOptions; [TASK_HOOKS]?: TaskHooks },
-): TaskEngine | undefined {
-  const hooks = options[TASK_HOOKS];
-  if (options.tasks === undefined && hooks === undefined) return undefined;
-  const route = ROUTES.get("tools/call")!;
-  const host: TaskHost = {
-    serverInfo,
-    logger,
-    finishComplete: (raw) => finisher.complete(route, "tools/call", raw),
-    finishInput: (raw, ctx) => {
-      const result = finisher.inputRequired(route, "tools/call", raw as unknown as InputRequiredResult);
-      assertClientCanAnswer(result.inputRequests as Record<string, unknown> | undefined, ctx.clientCapabilities);
-      return result;
-    },
-  };
-  return new TaskEngine(host, options.tasks ?? {}, hooks);
-}
-const TASK_METHODS: ReadonlySet<string> = new Set(["tasks/get", "tasks/update", "tasks/cancel"]);
-
-/** True for the methods the tasks extension adds. @internal */
-export function isTaskMethod(method: string): boolean {
-  return TASK_METHODS.has(method);
-}
-
-/** True for a `CreateTaskResult` this engine made (handlers cannot forge one). @internal */
-export function isCreatedTask(value: unknown): boolean {
-  return typeof value === "object" && value !== null && CREATED.has(value);
-}
+import type { TaskHooks, TaskHost, TasksOptions, TaskStatusListener } from "./options.js";
+import { checkInputResponse, checkTaskParams } from "./params.js";
+import { detailedTask, hasKeys, markCreated, randomTaskId, taskRecord, wireTask } from "./records.js";
+import { MemoryTaskStore, TaskStoreFull, type TaskRecord, type TaskStore } from "./store.js";
+import { isTerminalStatus, TASKS_EXTENSION, taskDeclarationOf, type CreateTaskResult, type TaskDeclaration, type TaskStatus } from "./types.js";
 
 function declaresTasks(ctx: RequestContextImpl): boolean {
   const extensions = (ctx.clientCapabilities as { extensions?: Record<string, unknown> }).extensions;
@@ -121,28 +32,6 @@ function positive(name: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback;
   if (!Number.isSafeInteger(value) || (value as number) < 1) throw new RangeError(`tasks.${name} must be a positive integer, got ${String(value)}`);
   return value as number;
-}
-
-const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"));
-
-/** 128 random bits as 32 hex digits, one flat string (a task id is kept as long as its task). */
-function randomTaskId(): string {
-  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(16));
-  const parts = new Array<string>(16);
-  for (let i = 0; i < 16; i++) parts[i] = HEX[bytes[i]!]!;
-  return parts.join("");
-}
-
-function hasKeys(object: object): boolean {
-  for (const _ in object) return true;
-  return false;
-}
-
-/** A record with every field in one order, so all records share one shape. */
-function taskRecord(taskId: string, status: TaskStatus, createdAt: number, lastUpdatedAt: number, expiresAt: number | null, pollIntervalMs: number, owner: string | undefined): TaskRecord {
-  const record: TaskRecord = { taskId, status, createdAt, lastUpdatedAt, expiresAt, pollIntervalMs };
-  if (owner !== undefined) (record as { owner?: string }).owner = owner;
-  return record;
 }
 
 /** The tasks extension of one server. @internal */
@@ -218,7 +107,7 @@ export class TaskEngine {
     if (!declaresTasks(ctx)) throw extensionNotDeclared(method);
     const checked = checkTaskParams(method, params);
     const task = await this.find(checked.taskId, ctx);
-    if (method === "tasks/get") return this.finish(this.detailed(task) as unknown as Record<string, unknown>);
+    if (method === "tasks/get") return this.finish(detailedTask(task, this.ttlMs) as unknown as Record<string, unknown>);
     if (method === "tasks/cancel") {
       if (!isTerminalStatus(task.status)) await this.cancel(task.taskId, "Cancelled by the client (tasks/cancel)");
       return this.finish({});
@@ -273,8 +162,8 @@ export class TaskEngine {
       live.ctx.inputResponses = ctx.inputResponses;
       live.ctx.requestState = ctx.requestState;
     }
-    const created: CreateTaskResult = { resultType: "task", ...this.wire(record), _meta: { [MetaKey.serverInfo]: this.host.serverInfo } };
-    CREATED.add(created);
+    const created: CreateTaskResult = { resultType: "task", ...wireTask(record, this.ttlMs), _meta: { [MetaKey.serverInfo]: this.host.serverInfo } };
+    markCreated(created);
     void Promise.resolve().then(() => this.step(live));
     this.emit(record);
     return created as unknown as Record<string, unknown>;
@@ -432,7 +321,7 @@ export class TaskEngine {
 
   private emit(record: TaskRecord): void {
     if (this.listeners.size === 0) return;
-    const task = this.detailed(record);
+    const task = detailedTask(record, this.ttlMs);
     for (const listener of this.listeners) {
       try {
         listener(task);
@@ -440,27 +329,5 @@ export class TaskEngine {
         this.host.logger.warn("a task status listener threw", { error });
       }
     }
-  }
-
-  private wire(record: TaskRecord): DetailedTask {
-    const reference = record.expiresAt ?? record.lastUpdatedAt + this.ttlMs;
-    const task: DetailedTask = {
-      taskId: record.taskId,
-      status: record.status,
-      createdAt: new Date(record.createdAt).toISOString(),
-      lastUpdatedAt: new Date(record.lastUpdatedAt).toISOString(),
-      ttlMs: Math.max(1, Math.round(reference - record.createdAt)),
-      pollIntervalMs: record.pollIntervalMs,
-    };
-    if (record.statusMessage !== undefined) task.statusMessage = record.statusMessage;
-    return task;
-  }
-
-  private detailed(record: TaskRecord): DetailedTask {
-    const task = this.wire(record);
-    if (record.status === "input_required" && record.inputRequests !== undefined) task.inputRequests = record.inputRequests;
-    if (record.status === "completed" && record.result !== undefined) task.result = record.result;
-    if (record.status === "failed" && record.error !== undefined) task.error = record.error;
-    return task;
   }
 }

@@ -6,7 +6,7 @@
  */
 export { runAsTask, type TaskWork } from "./escalate.js";
 export { MemoryTaskStore, TaskStoreFull, type MemoryTaskStoreOptions, type TaskLookup, type TaskRecord, type TaskStore } from "./store.js";
-export type { TasksOptions, TaskStatusListener } from "./engine.js";
+export type { TasksOptions, TaskStatusListener } from "./options.js";
 export {
   isTerminalStatus,
   TASKS_EXTENSION,
