@@ -276,6 +276,18 @@ describe("tasks: cancellation, expiry, bounds, ownership", () => {
     expect((await client.result("tools/call", { name: "other" })).resultType).toBe("complete");
   });
 
+  it("answers -32601 for the removed v1 methods, -32602 for malformed params, and -32603 for runAsTask from a tool that declares no task", async () => {
+    const { mcp } = server();
+    mcp.tool("sneaky", {}, () => runAsTask(() => text("never")));
+    const client = pair(mcp, TASKS);
+    for (const method of ["tasks/result", "tasks/list"]) expect((await client.error(method, { taskId: "x" })).code).toBe(-32601);
+    expect(await client.error("tasks/get", {})).toMatchObject({ code: -32602, message: expect.stringContaining("/params/taskId") });
+    expect(await client.error("tasks/update", { taskId: "x", inputResponses: [] })).toMatchObject({ code: -32602, message: expect.stringContaining("inputResponses") });
+    const refused = await client.error("tools/call", { name: "sneaky" });
+    expect(refused.code).toBe(-32603);
+    expect(refused.message).toContain('start: "escalate"');
+  });
+
   it("rejects a malformed task declaration at registration", () => {
     const mcp = new McpServer({ name: "x", version: "1.0.0" });
     expect(() => mcp.tool("bad", { task: "sometimes" as never }, () => text("x"))).toThrow(/task must be "optional", "required"/);
