@@ -11,6 +11,14 @@ import type { JsonRpcErrorObject } from "./jsonrpc/errors.js";
 /** The extension identifier, as clients and servers list it under `capabilities.extensions`. */
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 
+/** The methods the extension adds (`tasks/result` and `tasks/list` of the v1 draft are gone). */
+const TASK_METHODS: ReadonlySet<string> = new Set(["tasks/get", "tasks/update", "tasks/cancel"]);
+
+/** True for `tasks/get`, `tasks/update` and `tasks/cancel`, which carry a `taskId` (and route on it, in `Mcp-Name`). */
+export function isTaskMethod(method: string): boolean {
+  return TASK_METHODS.has(method);
+}
+
 /** Where a task is in its life; `completed`, `failed` and `cancelled` are terminal. */
 export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
 

@@ -13,6 +13,7 @@ import { TaskEngine } from "./engine.js";
 import { TASK_HOOKS, type TaskHooks, type TaskHost, type TasksOptions } from "./options.js";
 
 export { isCreatedTask } from "./records.js";
+export { isTaskMethod } from "../../tasks-wire.js";
 export { TaskEngine } from "./engine.js";
 export type { TaskStatusListener } from "./options.js";
 
@@ -43,11 +44,4 @@ export function createTaskEngine(
     },
   };
   return new TaskEngine(host, options.tasks ?? {}, hooks);
-}
-
-const TASK_METHODS: ReadonlySet<string> = new Set(["tasks/get", "tasks/update", "tasks/cancel"]);
-
-/** True for the methods the tasks extension adds. @internal */
-export function isTaskMethod(method: string): boolean {
-  return TASK_METHODS.has(method);
 }

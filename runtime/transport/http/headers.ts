@@ -6,6 +6,8 @@
  * client (which writes them).
  */
 
+import { isTaskMethod } from "../../tasks-wire.js";
+
 /** Header names, lower-cased as `Headers` reports them. */
 export const HeaderName = {
   protocolVersion: "mcp-protocol-version",
@@ -28,15 +30,13 @@ export function nameSourceOf(method: string, params: unknown): string | undefine
   }
   if (method === "resources/read") return typeof record.uri === "string" ? record.uri : undefined;
   // The tasks extension (SEP-2663) routes its methods on the task id.
-  if (TASK_METHODS.has(method)) return typeof record.taskId === "string" ? record.taskId : undefined;
+  if (isTaskMethod(method)) return typeof record.taskId === "string" ? record.taskId : undefined;
   return undefined;
 }
 
-const TASK_METHODS: ReadonlySet<string> = new Set(["tasks/get", "tasks/update", "tasks/cancel"]);
-
 /** True for the methods that must carry an `Mcp-Name` header. */
 export function methodRequiresName(method: string): boolean {
-  return method === "tools/call" || method === "prompts/get" || method === "resources/read" || TASK_METHODS.has(method);
+  return method === "tools/call" || method === "prompts/get" || method === "resources/read" || isTaskMethod(method);
 }
 
 const SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
