@@ -288,6 +288,17 @@ describe("tasks: cancellation, expiry, bounds, ownership", () => {
     expect(refused.message).toContain('start: "escalate"');
   });
 
+  it("shares tasks between instances through one store; a cancel recorded elsewhere outlives the work finishing", async () => {
+    const store = new MemoryTaskStore();
+    const a = pair(server({ tasks: { store } }).mcp, TASKS);
+    const b = pair(server({ tasks: { store } }).mcp, TASKS);
+    const { taskId } = (await a.result("tools/call", { name: "compute", arguments: { ms: 40, label: "shared" } })) as { taskId: string };
+    expect((await b.result("tasks/get", { taskId })).status).toBe("working");
+    await b.result("tasks/cancel", { taskId });
+    await sleep(80);
+    for (const instance of [a, b]) expect(await instance.result("tasks/get", { taskId })).toMatchObject({ status: "cancelled" });
+  });
+
   it("rejects a malformed task declaration at registration", () => {
     const mcp = new McpServer({ name: "x", version: "1.0.0" });
     expect(() => mcp.tool("bad", { task: "sometimes" as never }, () => text("x"))).toThrow(/task must be "optional", "required"/);

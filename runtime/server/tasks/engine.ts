@@ -299,6 +299,13 @@ export class TaskEngine {
     live.waiting = undefined;
     this.live.delete(live.record.taskId);
     live.ctx.dispose();
+    if (status !== "cancelled") {
+      // A shared store may hold a cancel another instance recorded meanwhile: a terminal status never changes.
+      const stored = await Promise.resolve()
+        .then(() => this.store.get(live.record.taskId, Date.now()))
+        .catch(() => undefined);
+      if (stored !== undefined && "task" in stored && isTerminalStatus(stored.task.status)) return;
+    }
     await this.change(live, status, fields, Date.now() + this.ttlMs);
   }
 
