@@ -5,7 +5,7 @@
 // its handler's context, and the timer that abandons it after ttlMs.
 import { McpServer, MemoryTaskStore, inputRequired } from "mcp-roundtrip/server";
 import { confirmRequest, garbageCollector, settledHeap } from "./pending.mjs";
-import { CONFIRM_SCHEMA, confirmedText, textOf } from "./shared.mjs";
+import { CONFIRM_SCHEMA, confirmedText, textOf } from "./fixtures.mjs";
 
 const TASKS = "io.modelcontextprotocol/tasks";
 const TEXT_ARGUMENTS = { type: "object", properties: { text: { type: "string" } }, required: ["text"] };
