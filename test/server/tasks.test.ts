@@ -265,6 +265,17 @@ describe("tasks: cancellation, expiry, bounds, ownership", () => {
     expect((await until(client, taskId, "completed", alice)).status).toBe("completed");
   });
 
+  it("tells only the owner that a task expired; to anyone else it is unknown", async () => {
+    const { mcp } = server({ tasks: { ttlMs: 20 } });
+    const alice: RequestContext = { authInfo: { clientId: "alice", scopes: [] } };
+    const client = pair(mcp, TASKS);
+    const { taskId } = (await client.result("tools/call", { name: "compute", arguments: { label: "gone" } }, alice)) as { taskId: string };
+    await until(client, taskId, "completed", alice);
+    await sleep(40);
+    expect(await client.error("tasks/get", { taskId })).toMatchObject({ data: { reason: "unknown_task" } });
+    expect(await client.error("tasks/get", { taskId }, alice)).toMatchObject({ data: { reason: "task_expired" } });
+  });
+
   it("tells status listeners every change, on the low-level Server too", async () => {
     const low = new Server({ name: "low", version: "1.0.0" }, { onCallTool: () => text("done") }, { tasks: { taskSupport: (name) => (name === "job" ? "optional" : undefined) } });
     const seen: string[] = [];

@@ -122,9 +122,10 @@ export class TaskEngine {
   private async find(taskId: string, ctx: RequestContextImpl): Promise<TaskRecord> {
     const found = await this.store.get(taskId, Date.now());
     if (found === undefined) throw unknownTask(taskId);
-    if ("expiredAt" in found) throw expiredTask(taskId, found.expiredAt);
-    // Another caller's task is reported exactly like a task that does not exist.
-    if (found.task.owner !== ownerOf(ctx)) throw unknownTask(taskId);
+    // Another caller's task, live or expired, is reported exactly like a task that does not exist.
+    const owner = ownerOf(ctx);
+    if ("expiredAt" in found) throw found.owner === owner ? expiredTask(taskId, found.expiredAt) : unknownTask(taskId);
+    if (found.task.owner !== owner) throw unknownTask(taskId);
     return found.task;
   }
 

@@ -28,8 +28,11 @@ export interface TaskRecord {
   error?: JsonRpcErrorObject;
 }
 
-/** What looking a task up finds: the task, the time a task of that id expired, or nothing. */
-export type TaskLookup = { task: TaskRecord } | { expiredAt: number } | undefined;
+/**
+ * What looking a task up finds: the task, the time a task of that id expired
+ * (with its owner, so another caller learns nothing), or nothing.
+ */
+export type TaskLookup = { task: TaskRecord } | { expiredAt: number; owner?: string } | undefined;
 
 /**
  * Persists tasks. The server calls it from one process per task (the one
@@ -92,7 +95,7 @@ const SWEEP_EVERY = 256;
  */
 export class MemoryTaskStore implements TaskStore {
   private readonly tasks = new Map<string, TaskRecord>();
-  private readonly tombstones = new Map<string, number>();
+  private readonly tombstones = new Map<string, { expiredAt: number; owner?: string }>();
   private readonly maxTasks: number;
   private readonly maxTombstones: number;
   private creates = 0;
@@ -121,12 +124,10 @@ export class MemoryTaskStore implements TaskStore {
   get(taskId: string, now: number): TaskLookup {
     const task = this.tasks.get(taskId);
     if (task === undefined) {
-      const expiredAt = this.tombstones.get(taskId);
-      return expiredAt === undefined ? undefined : { expiredAt };
+      return this.tombstones.get(taskId);
     }
     if (task.expiresAt !== null && task.expiresAt <= now) {
-      this.expire(task);
-      return { expiredAt: task.expiresAt };
+      return this.expire(task);
     }
     return { task };
   }
@@ -142,13 +143,16 @@ export class MemoryTaskStore implements TaskStore {
     }
   }
 
-  private expire(task: TaskRecord): void {
+  private expire(task: TaskRecord): { expiredAt: number; owner?: string } {
     this.tasks.delete(task.taskId);
-    this.tombstones.set(task.taskId, task.expiresAt ?? Date.now());
+    const tombstone: { expiredAt: number; owner?: string } = { expiredAt: task.expiresAt ?? Date.now() };
+    if (task.owner !== undefined) tombstone.owner = task.owner;
+    this.tombstones.set(task.taskId, tombstone);
     if (this.tombstones.size > this.maxTombstones) {
       // Oldest first: a Map iterates in insertion order.
       const oldest = this.tombstones.keys().next().value as string;
       this.tombstones.delete(oldest);
     }
+    return tombstone;
   }
 }
