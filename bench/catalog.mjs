@@ -7,6 +7,7 @@ const OURS = here("./workloads/ours.mjs");
 const OFFICIAL = here("./workloads/official.mjs");
 const ECHO = here("./workloads/echo.mjs");
 const PENDING = here("./workloads/pending.mjs");
+const TASKS = here("./workloads/tasks.mjs");
 const CRYPTO_FLOOR = here("./workloads/crypto-floor.mjs");
 const COLD_START = here("./workloads/cold-start.mjs");
 
@@ -112,6 +113,7 @@ export function workloads() {
     { id: "validate.official", group: "validate", label: "official SDK, zod schemas (specTypeSchemas)", side: "official", module: OFFICIAL, factory: "validate", options: {}, mode: "sync", unit: "ops/s" },
     { id: "pending.ours", group: "pending", label: "mcp-roundtrip McpServer, sealed requestState", side: "ours", module: OURS, factory: "pending", options: {}, mode: "custom", unit: "bytes", nodeFlags: ["--expose-gc"] },
     { id: "pending.stateful", group: "pending", label: "stateful server, exchanges kept in a Map", side: "baseline", module: PENDING, factory: "statefulPending", options: {}, mode: "custom", unit: "bytes", nodeFlags: ["--expose-gc"] },
+    { id: "pending.tasks", group: "pending", label: "mcp-roundtrip McpServer, tasks parked in input_required (tasks extension)", side: "ours", module: TASKS, factory: "pendingTasks", options: {}, mode: "custom", unit: "bytes", nodeFlags: ["--expose-gc"] },
   );
   const coldStart = { group: "coldstart", module: COLD_START, factory: "coldStart", mode: "custom", unit: "ms" };
   list.push(

@@ -93,14 +93,15 @@ export async function measurePending(server, firstRound, retry, { count, warmup 
   return { heapGrowthBytes: after - before, perExchangeBytes: (after - before) / count };
 }
 
-function settledHeap(collect) {
+/** Heap in use after two full collections. */
+export function settledHeap(collect) {
   collect();
   collect();
   return process.memoryUsage().heapUsed;
 }
 
 /** `gc()`: the global one under --expose-gc, otherwise one from a fresh context after turning the flag on. */
-function garbageCollector() {
+export function garbageCollector() {
   if (typeof globalThis.gc === "function") return globalThis.gc;
   setFlagsFromString("--expose-gc");
   return runInNewContext("gc");

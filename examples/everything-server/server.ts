@@ -6,6 +6,7 @@
  */
 import { elicit, inputRequired, McpServer, sample, type ServerRequestContext } from "mcp-roundtrip/server";
 import type { LoggingLevel } from "mcp-roundtrip/types";
+import { registerTaskTools } from "./tasks.js";
 
 /** A 1×1 red PNG. */
 export const TEST_IMAGE_BASE64 =
@@ -485,6 +486,9 @@ export function createEverythingServer(options: { name?: string } = {}): McpServ
       return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify({ id, templateTest: true, data: `Data for ID: ${id}` }) }] };
     },
   );
+
+  // ---- the tasks extension (tasks-* scenarios) ----
+  registerTaskTools(mcp);
 
   return mcp;
 }

@@ -26,6 +26,7 @@ import type {
   Tool,
 } from "./protocol.js";
 import { ClientSession, type RequestOptions } from "./session.js";
+import { isCreateTaskResult, TaskHandle, taskSettingsOf, withTasksExtension, type TaskClientOptions, type TaskSettings } from "./tasks.js";
 import { type ConnectTarget, negotiationKey, openTransport } from "./targets.js";
 
 /** Options of {@link Client.connect}. */
@@ -66,6 +67,13 @@ export interface ClientOptions extends InputCallbacks {
   onNotification?: (notification: JsonRpcNotification) => void;
   /** Aborts the connection attempt. */
   signal?: AbortSignal;
+  /**
+   * Declares the tasks extension (`io.modelcontextprotocol/tasks`), so a
+   * server may answer a `tools/call` with a task: `callTool` then follows it
+   * to its result (polling, answering its questions with the callbacks
+   * above). `true`, or polling bounds. Default off.
+   */
+  tasks?: boolean | TaskClientOptions;
 }
 
 /** Options of an automatic call (`callTool`, `getPrompt`, `readResource`, `resume`). */
@@ -74,6 +82,17 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Extra `_meta` keys for each request of the call (`progressToken`, …). */
   meta?: JsonObject;
+}
+
+/** Options of {@link Client.callTool}. */
+export interface ToolCallOptions extends CallOptions {
+  /**
+   * What to do when the server answers with a task: `"follow"` (default)
+   * waits for its result; `"handle"` returns the {@link TaskHandle} at once
+   * (a server that answers synchronously still gets you the result).
+   * Aborting `signal` while following sends `tasks/cancel`.
+   */
+  task?: "follow" | "handle";
 }
 
 /** Upper bound on pages fetched by the `listAll*` helpers, against servers whose cursors never end. */
@@ -100,11 +119,14 @@ export class Client {
   private readonly connection: Connection;
   private readonly server: ServerDescription;
   private readonly loop: LoopSettings;
+  private readonly tasks: TaskSettings;
 
-  private constructor(connection: Connection, server: ServerDescription, loop: LoopSettings) {
+  private constructor(connection: Connection, server: ServerDescription, loop: LoopSettings, tasks: TaskSettings | undefined) {
     this.connection = connection;
     this.server = server;
     this.loop = loop;
+    // A server that sends a task unasked is still followed, with the default polling bounds.
+    this.tasks = tasks ?? taskSettingsOf(true)!;
     this.session = new ClientSession(connection);
   }
 
@@ -145,13 +167,14 @@ export class Client {
       throw new RangeError(`negotiated.protocolVersion ${JSON.stringify(prior.protocolVersion)} is no version this client speaks.`);
     }
     const backoff = checkBackoff(options.stateOnlyBackoff);
+    const tasks = taskSettingsOf(options.tasks);
     const callbacks: InputCallbacks = { onElicit: options.onElicit, onSample: options.onSample, onListRoots: options.onListRoots };
     const transport = await openTransport(target);
     try {
       const { connection, server } = await negotiate({
         transport,
         mode,
-        capabilities: deriveCapabilities(callbacks, options.capabilities),
+        capabilities: tasks === undefined ? deriveCapabilities(callbacks, options.capabilities) : withTasksExtension(deriveCapabilities(callbacks, options.capabilities)),
         clientInfo: options.clientInfo === undefined ? DEFAULT_CLIENT_INFO : options.clientInfo,
         callbacks,
         probeTimeoutMs,
@@ -161,7 +184,7 @@ export class Client {
         cacheKey: mode === "auto" ? negotiationKey(transport) : undefined,
         prior,
       });
-      return new Client(connection, server, { callbacks, maxRounds, backoff });
+      return new Client(connection, server, { callbacks, maxRounds, backoff }, tasks);
     } catch (error) {
       if (transport !== target) await transport.close().catch(() => {});
       throw error;
@@ -210,14 +233,42 @@ export class Client {
 
   /**
    * Calls a tool and returns its final `CallToolResult`, answering every
-   * intermediate round with the client's callbacks.
+   * intermediate round with the client's callbacks. When the server runs
+   * the call as a task, follows it to its result the same way (see the
+   * `tasks` option), or with `{ task: "handle" }` returns its handle.
    *
-   * @throws InputRequiredRoundsExceeded, InputRequestFailed, InvalidServerResult, McpError, or the signal's reason.
+   * @throws InputRequiredRoundsExceeded, InputRequestFailed, InvalidServerResult, McpError (a failed task's
+   *   error too), TaskCancelled, or the signal's reason (a followed task is then cancelled).
    */
-  async callTool(name: string, args?: JsonObject, options?: CallOptions): Promise<CallToolResult> {
+  async callTool(name: string, args: JsonObject | undefined, options: ToolCallOptions & { task: "handle" }): Promise<CallToolResult | TaskHandle>;
+  async callTool(name: string, args?: JsonObject, options?: ToolCallOptions): Promise<CallToolResult>;
+  async callTool(name: string, args?: JsonObject, options?: ToolCallOptions): Promise<CallToolResult | TaskHandle> {
     checkTarget("callTool", name);
+    if (options?.task !== undefined && options.task !== "follow" && options.task !== "handle") {
+      throw new TypeError(`callTool: task must be "follow" or "handle", got ${JSON.stringify(options.task)}.`);
+    }
     const call = { method: "tools/call" as const, name, ...(args === undefined ? {} : { arguments: args }) };
-    return (await runToCompletion(this.session, this.loop, call, options?.signal, options?.meta)) as unknown as CallToolResult;
+    const result = await runToCompletion(this.session, this.loop, call, options?.signal, options?.meta);
+    if (!isCreateTaskResult(result)) return result as unknown as CallToolResult;
+    const handle = this.taskFrom(String(result.taskId), result);
+    return options?.task === "handle" ? handle : handle.result({ signal: options?.signal });
+  }
+
+  /**
+   * A handle on a task of this server, e.g. one whose id was stored before a
+   * restart: poll it, answer it, cancel it, or wait for its result.
+   *
+   * @param taskId - the id from a `CreateTaskResult` (`handle.taskId`)
+   * @throws TypeError for an empty id
+   */
+  task(taskId: string): TaskHandle {
+    if (typeof taskId !== "string" || taskId === "") throw new TypeError(`client.task needs the taskId a CreateTaskResult carried, got ${JSON.stringify(taskId)}.`);
+    return this.taskFrom(taskId, undefined);
+  }
+
+  private taskFrom(taskId: string, created: JsonObject | undefined): TaskHandle {
+    const settings = { callbacks: this.loop.callbacks, maxRounds: this.loop.maxRounds, tasks: this.tasks };
+    return new TaskHandle(this.session, settings, taskId, created as never);
   }
 
   /** Gets a prompt, running the rounds like {@link Client.callTool}. */

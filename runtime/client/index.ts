@@ -5,7 +5,9 @@
  *
  * @packageDocumentation
  */
-export { Client, type CallOptions, type ClientOptions } from "./client.js";
+export { Client, type CallOptions, type ClientOptions, type ToolCallOptions } from "./client.js";
+export { TaskCancelled, TaskHandle, type TaskClientOptions } from "./tasks.js";
+export { TASKS_EXTENSION, type CreateTaskResult, type DetailedTask, type Task, type TaskStatus } from "../tasks-wire.js";
 export { ClientSession, type AllowInputRequired, type ManualCallOptions, type RequestOptions } from "./session.js";
 export { PendingRequest, type CallDescriptor, type PendingRequestJSON } from "./pending.js";
 export type {

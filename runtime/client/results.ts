@@ -33,6 +33,11 @@ export function classifyResult(method: string, era: ProtocolEra, result: JsonObj
     result.resultType = "complete";
     return false;
   }
+  // The tasks extension's handle: the caller (callTool, or a hand-driven session) decides what to do with it.
+  if (resultType === "task" && method === "tools/call" && era === "modern") {
+    if (typeof result.taskId !== "string" || result.taskId === "") throw new InvalidServerResult(method, `a task result carries no taskId.`, result);
+    return false;
+  }
   if (resultType !== "input_required") {
     throw new InvalidServerResult(
       method,

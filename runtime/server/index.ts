@@ -104,3 +104,24 @@ export {
   type ToolNeeds,
   type UrlElicitation,
 } from "./dependencies/index.js";
+// The tasks extension: tools that run as tasks, polled with tasks/get.
+export {
+  isTerminalStatus,
+  MemoryTaskStore,
+  runAsTask,
+  TASKS_EXTENSION,
+  TaskStoreFull,
+  type CreateTaskResult,
+  type DetailedTask,
+  type MemoryTaskStoreOptions,
+  type Task,
+  type TaskLookup,
+  type TaskRecord,
+  type TaskStatus,
+  type TaskStatusListener,
+  type TaskStatusNotification,
+  type TaskStore,
+  type TasksOptions,
+  type TaskSupport,
+  type TaskWork,
+} from "./tasks/index.js";

@@ -19,6 +19,7 @@ import { UriTemplate, type UriTemplateVariables } from "./uri-template.js";
 import { resolveSchemaCompiler } from "#schema-compiler";
 import type { SchemaCompilerChoice } from "./schema-check.js";
 import type { ServerRequestContext } from "./context.js";
+import { TASK_HOOKS } from "./tasks/options.js";
 
 /** Options of {@link McpServer}. */
 export interface McpServerOptions extends Omit<ServerOptions, "capabilities"> {
@@ -114,7 +115,8 @@ export class McpServer implements SessionHost {
         ...serverOptions,
         cache: { "tools/list": PUBLIC, "prompts/list": PUBLIC, "resources/list": PUBLIC, "resources/templates/list": PUBLIC, ...serverOptions.cache },
         capabilities: () => this.capabilities(),
-      },
+        [TASK_HOOKS]: { support: (name: string) => this.tools.taskOf(name), enabled: () => serverOptions.tasks !== undefined || this.tools.hasTaskTools },
+      } as ServerOptions,
     );
     this.server.use(sealingBoundary(requestStateSecurity, audience, this.server.serverInfo.name, serverOptions.logger));
   }

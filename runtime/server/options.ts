@@ -9,6 +9,7 @@ import type { LegacySessionOptions } from "./legacy/host.js";
 import { DEFAULT_MAX_NESTING_DEPTH } from "./nesting.js";
 import { ROUTES } from "./routes.js";
 import type { CacheableMethod, CacheHint, ServerLogger } from "./types.js";
+import type { TasksOptions } from "./tasks/options.js";
 
 /** Options of the low-level {@link Server}. */
 export interface ServerOptions {
@@ -53,6 +54,13 @@ export interface ServerOptions {
    * schema check runs.
    */
   maxNestingDepth?: number;
+  /**
+   * Turns on the tasks extension (`io.modelcontextprotocol/tasks`): the
+   * server advertises it, answers `tasks/get`, `tasks/update` and
+   * `tasks/cancel`, and runs the tools `taskSupport` names as tasks. Store,
+   * TTL, polling interval and bounds are set here.
+   */
+  tasks?: TasksOptions;
 }
 
 const LEGACY_MODES: ReadonlySet<unknown> = new Set(["sessions", "stateless", "reject"]);

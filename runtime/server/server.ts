@@ -19,6 +19,7 @@ import { SessionSet } from "./legacy/session-set.js";
 import { cacheHintsOf, legacyModeOf, nestingLimitOf, type ServerOptions } from "./options.js";
 import type { MiddlewareRequest, ServerHandlers, ServerLogger, ServerMiddleware } from "./types.js";
 import { assertValidRequest, checkNotification } from "./validation.js";
+import { createTaskEngine, isCreatedTask, isTaskMethod, TASK_ROUTE, type TaskEngine, type TaskStatusListener } from "./tasks/setup.js";
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -83,6 +84,8 @@ export class Server implements SessionHost {
   private readonly sessions = new SessionSet();
   /** Every version this server answers, newest first: what `server/discover` and `-32022` list. */
   private readonly versions: readonly string[];
+  /** The tasks extension, when `tasks` is set (McpServer: always; it answers once a tool declares `task`). */
+  private readonly tasks: TaskEngine | undefined;
 
   /**
    * @param info - the server's name and version (`serverInfo`)
@@ -101,9 +104,10 @@ export class Server implements SessionHost {
       }
     }
     this.serverInfo = Object.freeze({ ...info });
-    this.handlers = handlers;
     this.logger = options.logger === undefined ? consoleLogger : safeLogger(options.logger);
     this.finisher = new ResultFinisher(this.serverInfo, cacheHintsOf(options.cache), options.validateResults ?? true);
+    this.tasks = createTaskEngine(this.serverInfo, this.logger, this.finisher, options);
+    this.handlers = this.tasks === undefined || handlers.onCallTool === undefined ? handlers : { ...handlers, onCallTool: this.tasks.wrapToolCall(handlers.onCallTool as AnyHandler) as ServerHandlers["onCallTool"] };
     const extra = options.capabilities;
     this.capabilitiesSource = typeof extra === "function" ? extra : (() => {
       const fixed = this.deriveCapabilities(extra);
@@ -196,7 +200,7 @@ export class Server implements SessionHost {
     }
     let ctx: RequestContextImpl | undefined;
     try {
-      const route = ROUTES.get(method);
+      const route = ROUTES.get(method) ?? (this.tasks?.enabled() === true && isTaskMethod(method) ? TASK_ROUTE : undefined);
       if (route === undefined) throw new McpError(JsonRpcErrorCode.MethodNotFound, `Method not found: ${method}`);
       const handler = route.handler === undefined ? undefined : this.handlers[route.handler];
       if (route.handler !== undefined && handler === undefined) {
@@ -211,7 +215,7 @@ export class Server implements SessionHost {
         message = { ...message, params };
       }
       for (const middleware of this.middlewares) middleware.screen?.(method, params, this.logger);
-      assertValidRequest(method, message, this.legacyHost.maxNestingDepth);
+      if (route !== TASK_ROUTE) assertValidRequest(method, message, this.legacyHost.maxNestingDepth);
       ctx = new RequestContextImpl(id, method, meta, context);
       this.inFlight.track(ctx);
       const result = await this.run(route, handler as AnyHandler | undefined, params, ctx);
@@ -267,6 +271,20 @@ export class Server implements SessionHost {
     this.sessions.resourceUpdated(uri);
   }
 
+  /**
+   * Subscribes to the status changes of this server's tasks (the tasks
+   * extension), each as the `DetailedTask` a `notifications/tasks/status`
+   * carries. Nothing is sent unless `tasks` is set.
+   *
+   * @param listener - called on every change, synchronously; what it throws is logged
+   * @returns the function that unsubscribes
+   * @throws TypeError when `listener` is not a function
+   */
+  onTaskStatus(listener: TaskStatusListener): () => void {
+    if (this.tasks === undefined) throw new TypeError("Server.onTaskStatus: this server has no tasks (set the tasks option)");
+    return this.tasks.onStatus(listener);
+  }
+
   /** How many 2025 sessions are open. */
   get openSessions(): number {
     return this.sessions.size;
@@ -282,6 +300,7 @@ export class Server implements SessionHost {
     params: Record<string, unknown>,
     ctx: RequestContextImpl,
   ): Promise<Record<string, unknown>> {
+    if (route === TASK_ROUTE) return this.tasks!.answer(ctx.method, params, ctx);
     if (handler === undefined) return this.finisher.complete(route, ctx.method, this.discoverResult());
     const { raw, request } = await invokeHandler(this.coreView, route, handler, params, ctx);
     let result: Record<string, unknown>;
@@ -297,6 +316,7 @@ export class Server implements SessionHost {
 
   /** The wire form of what a handler returned: checked, stamped, and sealed when it asks for input. */
   private async finish(route: Route, raw: Record<string, unknown>, request: MiddlewareRequest | undefined, ctx: RequestContextImpl): Promise<Record<string, unknown>> {
+    if (isCreatedTask(raw)) return raw;
     if (raw.resultType === "input_required") {
       let result = this.finisher.inputRequired(route, ctx.method, raw as unknown as InputRequiredResult);
       assertClientCanAnswer(result.inputRequests as Record<string, unknown> | undefined, ctx.clientCapabilities);
@@ -318,7 +338,7 @@ export class Server implements SessionHost {
   private discoverResult(): Record<string, unknown> {
     const result: Record<string, unknown> = {
       supportedVersions: [...this.versions],
-      capabilities: this.capabilitiesSource(),
+      capabilities: this.tasks?.advertise(this.capabilitiesSource() as Record<string, unknown>) ?? this.capabilitiesSource(),
     };
     if (this.instructions !== undefined) result.instructions = this.instructions;
     return result;

@@ -225,4 +225,10 @@ describe("pending-exchange heap measurement", () => {
     // Each kept exchange holds its arguments, state and input requests: hundreds of bytes.
     expect(outcome.perExchangeBytes).toBeGreaterThan(200);
   });
+  it("measures the heap of tasks parked in input_required, and finishes the last through tasks/update", async () => {
+    const { pendingTasks } = await load("bench/workloads/tasks.mjs");
+    const outcome = await pendingTasks({ count: 500, warmup: 20 });
+    // A task lives on the server: its record, its handler's context and its question.
+    expect(outcome.perTaskBytes).toBeGreaterThan(200);
+  });
 });

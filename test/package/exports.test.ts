@@ -22,14 +22,15 @@ const EXPECTED: Record<string, string[]> = {
   "./validate": ["validate", "validateNotification", "validateParams", "validateRequest", "validateResult"],
   "./server": [
     "DEFAULT_KEYS_ENV", "INVALID_REQUEST_STATE_MESSAGE", "INVALID_REQUEST_STATE_REASON", "InvalidRequestState", "MIN_SECRET_BYTES", "McpServer",
-    "MemoryReplayStore", "MetaKey", "Needs", "RequestStateSecurity", "SUPPORTED_PROTOCOL_VERSIONS", "Server", "UriTemplate",
-    "decodeKeyEntry", "elicit", "elicitUrl", "evaluateNeeds", "inputRequired", "invalidRequestStateError", "isInputRequired", "keyIdOf", "listRoots", "needs",
-    "principalOf", "requestStateBoundary", "requireScopes", "runWithDependencies", "sample",
+    "MemoryReplayStore", "MemoryTaskStore", "MetaKey", "Needs", "RequestStateSecurity", "SUPPORTED_PROTOCOL_VERSIONS", "Server", "TASKS_EXTENSION",
+    "TaskStoreFull", "UriTemplate",
+    "decodeKeyEntry", "elicit", "elicitUrl", "evaluateNeeds", "inputRequired", "invalidRequestStateError", "isInputRequired", "isTerminalStatus", "keyIdOf",
+    "listRoots", "needs", "principalOf", "requestStateBoundary", "requireScopes", "runAsTask", "runWithDependencies", "sample",
   ],
   "./client": [
     "Client", "ClientClosed", "ClientSession", "InMemoryClientTransport", "InputRequestFailed", "InputRequiredNotAllowed",
     "InputRequiredRoundsExceeded", "InvalidServerResult", "LEGACY_PROTOCOL_VERSIONS", "MODERN_PROTOCOL_VERSION", "McpError",
-    "PendingRequest", "ProtocolVersionUnsupported", "SessionExpired", "isInputRequired",
+    "PendingRequest", "ProtocolVersionUnsupported", "SessionExpired", "TASKS_EXTENSION", "TaskCancelled", "TaskHandle", "isInputRequired",
   ],
   "./http": [
     "DEFAULT_MAX_BODY_BYTES", "HttpTransportError", "StreamableHttpClientTransport", "createHttpHandler", "decodeHeaderValue",

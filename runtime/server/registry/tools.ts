@@ -16,6 +16,8 @@ import type { HandlerResult, MaybePromise } from "../types.js";
 import { paramHeadersMismatch, paramHeadersOf, type ParamHeader } from "../../transport/http/headers.js";
 import { isModernVersion } from "../../transport/era.js";
 import { checkScopes, requireScopes } from "../require-scopes.js";
+import { escalationOf } from "../tasks/escalate.js";
+import { taskDeclarationOf, type TaskDeclaration, type TaskSupport } from "../tasks/types.js";
 
 /** How a tool describes itself in `tools/list`. */
 export interface ToolConfig {
@@ -37,6 +39,12 @@ export interface ToolConfig {
    * without a verified token is refused too.
    */
   scopes?: readonly string[];
+  /**
+   * Whether calls may run as tasks (the tasks extension): `"optional"`,
+   * `"required"`, or `{ support, start: "escalate" }` for a handler that
+   * escalates with `runAsTask` (see {@link TaskSupport}). Omitted: never.
+   */
+  task?: TaskSupport;
 }
 
 /**
@@ -57,12 +65,14 @@ interface RegisteredTool {
   readonly paramHeaders: readonly ParamHeader[];
   /** The scopes a caller's token must carry. */
   readonly scopes: readonly string[];
+  readonly task: TaskDeclaration | undefined;
 }
 
 /** The tools of an `McpServer`, in registration order. @internal */
 export class ToolRegistry {
   private readonly tools = new Map<string, RegisteredTool>();
   private readonly compile: SchemaCompiler;
+  private taskTools = 0;
 
   constructor(compile: SchemaCompiler) {
     this.compile = compile;
@@ -87,13 +97,25 @@ export class ToolRegistry {
       throw new TypeError(`McpServer.tool(${JSON.stringify(name)}): ${scan.reason}`);
     }
     if (config.scopes !== undefined) checkScopes(config.scopes, `McpServer.tool(${JSON.stringify(name)})`);
+    const task = taskDeclarationOf(`McpServer.tool(${JSON.stringify(name)})`, config.task);
     const checkInput = this.compile(inputSchema, `inputSchema of tool ${JSON.stringify(name)}`);
     const checkOutput = config.outputSchema === undefined ? undefined : this.compile(config.outputSchema, `outputSchema of tool ${JSON.stringify(name)}`);
     const definition: Record<string, unknown> = { name, inputSchema };
     for (const key of ["title", "description", "outputSchema", "annotations", "icons", "_meta"] as const) {
       if (config[key] !== undefined) definition[key] = config[key];
     }
-    this.tools.set(name, { definition: definition as unknown as Tool, handler, checkInput, checkOutput, paramHeaders: scan.headers, scopes: [...(config.scopes ?? [])] });
+    this.tools.set(name, { definition: definition as unknown as Tool, handler, checkInput, checkOutput, paramHeaders: scan.headers, scopes: [...(config.scopes ?? [])], task });
+    if (task !== undefined) this.taskTools++;
+  }
+
+  /** Whether any tool declares `task`. */
+  get hasTaskTools(): boolean {
+    return this.taskTools > 0;
+  }
+
+  /** The `task` declaration of a tool, if it has one. */
+  taskOf(name: string): TaskDeclaration | undefined {
+    return this.tools.get(name)?.task;
   }
 
   list(): HandlerResult<ListToolsResult> {
@@ -125,7 +147,7 @@ export class ToolRegistry {
       };
     }
     const result = await tool.handler(args, ctx);
-    if (tool.checkOutput !== undefined && !isInputRequired(result) && typeof result === "object" && result !== null && result.isError !== true) {
+    if (tool.checkOutput !== undefined && !isInputRequired(result) && escalationOf(result) === undefined && typeof result === "object" && result !== null && result.isError !== true) {
       if (!("structuredContent" in result)) {
         throw internalError(`Internal error: tool ${params.name} declares an outputSchema but returned no structuredContent`);
       }

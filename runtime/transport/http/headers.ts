@@ -6,6 +6,8 @@
  * client (which writes them).
  */
 
+import { isTaskMethod } from "../../tasks-wire.js";
+
 /** Header names, lower-cased as `Headers` reports them. */
 export const HeaderName = {
   protocolVersion: "mcp-protocol-version",
@@ -19,7 +21,7 @@ export const META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
 /** `_meta` key carrying the client capabilities in every 2026-07-28 request. */
 export const META_CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
 
-/** Methods whose `params.name` / `params.uri` is mirrored into `Mcp-Name`. */
+/** Methods whose `params.name` / `params.uri` (`params.taskId` for the task methods) is mirrored into `Mcp-Name`. */
 export function nameSourceOf(method: string, params: unknown): string | undefined {
   if (typeof params !== "object" || params === null) return undefined;
   const record = params as Record<string, unknown>;
@@ -27,12 +29,14 @@ export function nameSourceOf(method: string, params: unknown): string | undefine
     return typeof record.name === "string" ? record.name : undefined;
   }
   if (method === "resources/read") return typeof record.uri === "string" ? record.uri : undefined;
+  // The tasks extension (SEP-2663) routes its methods on the task id.
+  if (isTaskMethod(method)) return typeof record.taskId === "string" ? record.taskId : undefined;
   return undefined;
 }
 
 /** True for the methods that must carry an `Mcp-Name` header. */
 export function methodRequiresName(method: string): boolean {
-  return method === "tools/call" || method === "prompts/get" || method === "resources/read";
+  return method === "tools/call" || method === "prompts/get" || method === "resources/read" || isTaskMethod(method);
 }
 
 const SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
