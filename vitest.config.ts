@@ -20,6 +20,7 @@ export default defineConfig({
       { find: /^mcp-roundtrip\/official$/, replacement: here("./runtime/official/index.ts") },
       { find: /^mcp-roundtrip\/redis$/, replacement: here("./runtime/redis/index.ts") },
       { find: /^mcp-roundtrip\/otel$/, replacement: here("./runtime/otel/index.ts") },
+      { find: /^mcp-roundtrip\/memory$/, replacement: here("./runtime/transport/memory.ts") },
       { find: /^mcp-roundtrip\/jwt$/, replacement: here("./runtime/jwt/index.ts") },
       { find: /^mcp-roundtrip\/oauth$/, replacement: here("./runtime/oauth/index.ts") },
       { find: /^mcp-roundtrip\/oauth\/node$/, replacement: here("./runtime/oauth/node.ts") },

@@ -30,7 +30,6 @@ export type { NegotiatedOutcome } from "./outcomes.js";
 export type { BackoffPolicy } from "./backoff.js";
 export type { ProtocolEra } from "./connection.js";
 export type { CommandTarget, ConnectTarget } from "./targets.js";
-export { InMemoryClientTransport, type InMemoryTransportOptions } from "../transport/memory.js";
 export { McpError } from "../jsonrpc/errors.js";
 export {
   LEGACY_PROTOCOL_VERSIONS,

@@ -1,4 +1,3 @@
-import { InMemoryClientTransport } from "../transport/memory.js";
 import { StreamableHttpClientTransport } from "../transport/http/client/transport.js";
 import type { ClientTransport, MessageHandler } from "../transport/types.js";
 
@@ -53,7 +52,7 @@ const TARGET_KINDS: readonly TargetKind[] = [
   {
     describe: "a MessageHandler (Server, McpServer)",
     matches: (target) => hasFunction(target, "handle"),
-    open: (target: MessageHandler) => new InMemoryClientTransport(target),
+    open: async (target: MessageHandler) => new (await import("../transport/memory.js")).InMemoryClientTransport(target),
   },
   {
     describe: "a URL",

@@ -7,15 +7,16 @@
  *
  * @module
  */
-import { McpError, type JsonRpcErrorObject } from "../jsonrpc/errors.js";
+import { McpError } from "../jsonrpc/errors.js";
 import { TASKS_EXTENSION, type DetailedTask, type TaskStatus } from "../tasks-wire.js";
 import type { InputCallbacks } from "./callbacks.js";
 import { InputRequiredRoundsExceeded, InvalidServerResult } from "./errors.js";
 import { fulfilRound } from "./fulfil.js";
-import { PendingRequest, type CallDescriptor } from "./pending.js";
-import type { CallToolResult, ClientCapabilities, InputRequest, InputRequiredResult, JsonObject } from "./protocol.js";
+import { PendingRequest } from "./pending.js";
+import type { CallToolResult, ClientCapabilities, JsonObject } from "./protocol.js";
 import type { ClientSession } from "./session.js";
 import { sleep } from "../sleep.js";
+import type { FollowedTask, FollowKit } from "./task-follow.js";
 
 /** The `tasks` option of `Client.connect`. */
 export interface TaskClientOptions {
@@ -81,6 +82,13 @@ export class TaskCancelled extends Error {
     this.statusMessage = statusMessage;
   }
 }
+
+/**
+ * What the lazily loaded follow loop borrows from the modules the client
+ * already holds: importing them there would split the browser bundle's
+ * 2026 chunk (see docs/internals.md).
+ */
+const FOLLOW_KIT: FollowKit = Object.freeze({ McpError, InvalidServerResult, InputRequiredRoundsExceeded, PendingRequest, TaskCancelled, fulfilRound, sleep });
 
 /** What following a task needs from its client. @internal */
 export interface FollowSettings {
@@ -160,48 +168,9 @@ export class TaskHandle {
   }
 
   private async follow(signal: AbortSignal | undefined): Promise<CallToolResult> {
-    const { tasks, callbacks, maxRounds } = this.settings;
-    let rounds = 0;
-    let answered = false;
-    for (;;) {
-      const suggested = this.last?.pollIntervalMs;
-      const interval = Math.min(typeof suggested === "number" && suggested > 0 ? suggested : tasks.pollIntervalMs, tasks.maxPollIntervalMs);
-      // Right after answering (or reattaching, with no state known yet), look at once: the next round's questions are usually ready.
-      if (!answered && this.last !== undefined) await sleep(interval, signal);
-      answered = false;
-      const task = await this.get({ signal });
-      switch (task.status) {
-        case "working":
-          continue;
-        case "input_required": {
-          const requests = (task.inputRequests ?? {}) as Record<string, InputRequest>;
-          if (++rounds > maxRounds) throw this.roundsExceeded(rounds - 1, requests);
-          const responses = await fulfilRound(requests, callbacks, signal);
-          await this.update(responses, { signal });
-          answered = true;
-          continue;
-        }
-        case "completed": {
-          const result = task.result;
-          if (typeof result !== "object" || result === null) throw new InvalidServerResult("tasks/get", `task ${this.taskId} completed without a result.`, task);
-          if (result.resultType === undefined) result.resultType = "complete";
-          return result as unknown as CallToolResult;
-        }
-        case "failed": {
-          const error = task.error as JsonRpcErrorObject | undefined;
-          if (error === undefined || typeof error.code !== "number") throw new InvalidServerResult("tasks/get", `task ${this.taskId} failed without a JSON-RPC error.`, task);
-          throw McpError.fromObject(error);
-        }
-        case "cancelled":
-          throw new TaskCancelled(this.taskId, task.statusMessage);
-      }
-    }
-  }
-
-  private roundsExceeded(rounds: number, requests: Record<string, InputRequest>): InputRequiredRoundsExceeded {
-    const last = { resultType: "input_required", inputRequests: requests } as InputRequiredResult;
-    const call: CallDescriptor = { method: "tools/call", name: `task ${this.taskId}` };
-    return new InputRequiredRoundsExceeded(rounds, last, PendingRequest.from(call, last, rounds + 1));
+    // The loop is its own lazy module: a client that never meets a task never loads it.
+    const { followTask } = await import("./task-follow.js");
+    return followTask(this as unknown as FollowedTask, this.settings, signal, FOLLOW_KIT);
   }
 
   /** `{ taskId }`, so a stored handle reattaches with `client.task(json.taskId)`. */

@@ -1,3 +1,11 @@
+/**
+ * The in-process client transport: a `Client` on one side, a server's
+ * `handle` on the other, no serialisation. `Client.connect(server)` opens
+ * one by itself; import it from here to pass options such as `authInfo`.
+ * Its own entry, so a browser bundle of `mcp-roundtrip/client` never carries it.
+ *
+ * @packageDocumentation
+ */
 import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../jsonrpc/messages.js";
 import {
   isSessionHost,

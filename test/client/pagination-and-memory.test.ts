@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { JsonRpcRequest } from "mcp-roundtrip";
-import { Client, InMemoryClientTransport } from "mcp-roundtrip/client";
+import { Client } from "mcp-roundtrip/client";
+import { InMemoryClientTransport } from "mcp-roundtrip/memory";
 import { fakeServer } from "./fake-server.js";
 
 describe("list helpers", () => {

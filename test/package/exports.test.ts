@@ -28,7 +28,7 @@ const EXPECTED: Record<string, string[]> = {
     "listRoots", "needs", "principalOf", "requestStateBoundary", "requireScopes", "runAsTask", "runWithDependencies", "sample",
   ],
   "./client": [
-    "Client", "ClientClosed", "ClientSession", "InMemoryClientTransport", "InputRequestFailed", "InputRequiredNotAllowed",
+    "Client", "ClientClosed", "ClientSession", "InputRequestFailed", "InputRequiredNotAllowed",
     "InputRequiredRoundsExceeded", "InvalidServerResult", "LEGACY_PROTOCOL_VERSIONS", "MODERN_PROTOCOL_VERSION", "McpError",
     "PendingRequest", "ProtocolVersionUnsupported", "SessionExpired", "TASKS_EXTENSION", "TaskCancelled", "TaskHandle", "isInputRequired",
   ],
@@ -46,6 +46,7 @@ const EXPECTED: Record<string, string[]> = {
   "./official": ["InvalidRequestState", "MemoryReplayStore", "RequestStateSecurity", "createSealedRequestStateCodec", "principalOfOfficialAuthInfo"],
   "./redis": ["RedisReplayStore", "connectRedisReplayStore"],
   "./otel": ["SpanAttribute", "telemetry"],
+  "./memory": ["InMemoryClientTransport"],
   "./jwt": ["JwtRejected", "jwtVerifier"],
   "./oauth": ["InMemoryOAuthStore", "OAuthClient", "OAuthError"],
   "./oauth/node": ["loopbackAuthorization"],

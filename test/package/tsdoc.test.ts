@@ -16,6 +16,7 @@ const ENTRIES = [
   "runtime/transport/http-client.ts",
   "runtime/transport/http-node.ts",
   "runtime/transport/stdio.ts",
+  "runtime/transport/memory.ts",
   "runtime/official/index.ts",
   "runtime/redis/index.ts",
   "runtime/otel/index.ts",
