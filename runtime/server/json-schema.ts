@@ -2,7 +2,7 @@ import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import { lazyModule, requireSync } from "../require-sync.js";
 import { describeIssues, dialectOf, notValid, OK, UNCHECKABLE, type Dialect, type SchemaCheck, type SchemaIssue, type SchemaValidator } from "./schema-check.js";
-import { simpleObjectChecker } from "./simple-schema.js";
+import { assertSchemaObject, simpleValidatorOf } from "./simple-schema.js";
 
 export type { SchemaCheck, SchemaCompiler, SchemaIssue, SchemaValidator } from "./schema-check.js";
 
@@ -105,16 +105,9 @@ function toIssues(errors: ErrorObject[] | null | undefined): SchemaIssue[] {
  * @internal
  */
 export function compileJsonSchema(schema: unknown, label: string): SchemaValidator {
-  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) {
-    throw new TypeError(`${label} must be a JSON Schema object, got ${schema === null ? "null" : Array.isArray(schema) ? "an array" : typeof schema}`);
-  }
-  const simple = simpleObjectChecker(schema);
-  if (simple !== undefined) {
-    return (value) => {
-      const issues = simple(value);
-      return issues === undefined ? OK : { ok: false, issues, message: describeIssues(issues) };
-    };
-  }
+  assertSchemaObject(schema, label);
+  const simple = simpleValidatorOf(schema);
+  if (simple !== undefined) return simple;
   let dialect: Dialect;
   try {
     dialect = dialectOf((schema as { $schema?: unknown }).$schema);

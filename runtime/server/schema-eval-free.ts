@@ -16,7 +16,7 @@
 import type { Schema, SchemaDraft, Validator, OutputUnit } from "@cfworker/json-schema";
 import { describeIssues, dialectOf, notValid, OK, UNCHECKABLE, type SchemaCompiler, type SchemaIssue } from "./schema-check.js";
 import { schemaProblem } from "./schema-sanity.js";
-import { simpleObjectChecker } from "./simple-schema.js";
+import { assertSchemaObject, simpleValidatorOf } from "./simple-schema.js";
 
 /** The validator class of `@cfworker/json-schema`. @internal */
 export type ValidatorClass = typeof Validator;
@@ -55,16 +55,9 @@ function leafIssues(errors: readonly OutputUnit[]): SchemaIssue[] {
  */
 export function createEvalFreeCompiler(Validator: ValidatorClass): SchemaCompiler {
   return (schema, label) => {
-    if (typeof schema !== "object" || schema === null || Array.isArray(schema)) {
-      throw new TypeError(`${label} must be a JSON Schema object, got ${schema === null ? "null" : Array.isArray(schema) ? "an array" : typeof schema}`);
-    }
-    const simple = simpleObjectChecker(schema);
-    if (simple !== undefined) {
-      return (value) => {
-        const issues = simple(value);
-        return issues === undefined ? OK : { ok: false, issues, message: describeIssues(issues) };
-      };
-    }
+    assertSchemaObject(schema, label);
+    const simple = simpleValidatorOf(schema);
+    if (simple !== undefined) return simple;
     let validator: Validator;
     try {
       const dialect = dialectOf((schema as { $schema?: unknown }).$schema);

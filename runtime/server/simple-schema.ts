@@ -1,4 +1,4 @@
-import type { SchemaIssue } from "./schema-check.js";
+import { describeIssues, OK, type SchemaIssue, type SchemaValidator } from "./schema-check.js";
 
 /**
  * Checks the simplest tool schemas without AJV, answering exactly what AJV
@@ -99,5 +99,30 @@ export function simpleObjectChecker(schema: object): IssueFinder | undefined {
       if (member !== undefined && !property.test(member)) (issues ??= []).push({ path: property.path, message: property.message });
     }
     return issues;
+  };
+}
+
+/**
+ * The first check of every schema compiler: a schema is a JSON object.
+ * @throws TypeError when `schema` is not one
+ * @internal
+ */
+export function assertSchemaObject(schema: unknown, label: string): asserts schema is object {
+  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) {
+    throw new TypeError(`${label} must be a JSON Schema object, got ${schema === null ? "null" : Array.isArray(schema) ? "an array" : typeof schema}`);
+  }
+}
+
+/**
+ * A validator for a schema in the simple subset, answered without the
+ * general engine; `undefined` when the engine must compile it.
+ * @internal
+ */
+export function simpleValidatorOf(schema: object): SchemaValidator | undefined {
+  const simple = simpleObjectChecker(schema);
+  if (simple === undefined) return undefined;
+  return (value) => {
+    const issues = simple(value);
+    return issues === undefined ? OK : { ok: false, issues, message: describeIssues(issues) };
   };
 }

@@ -185,3 +185,18 @@ function drainBody(request: IncomingMessage, then: () => void): void {
   request.once("close", finish);
   request.resume();
 }
+
+/**
+ * The last resort after an exchange threw (already reported to `onError`):
+ * a bare -32603 when nothing was sent yet, else the connection is cut,
+ * since a half-written answer cannot be finished.
+ * @internal
+ */
+export function answerUnexpectedFailure(response: ServerResponse): void {
+  if (!response.headersSent) {
+    response.writeHead(500, { "content-type": "application/json" });
+    response.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32603, message: "Internal error" } }));
+  } else {
+    response.destroy();
+  }
+}

@@ -8,7 +8,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { MessageHandler } from "../../types.js";
 import { createEndpoint, serveHttpExchange } from "./handler.js";
-import { NodeExchange } from "./node-exchange.js";
+import { answerUnexpectedFailure, NodeExchange } from "./node-exchange.js";
 import { resolveHttpOptions, type HttpHandlerOptions } from "./policy.js";
 
 const encoder = new TextEncoder();
@@ -96,12 +96,7 @@ export function toNodeHandler(server: MessageHandler, options: HttpHandlerOption
       await serveHttpExchange(endpoint, exchange, exchange);
     } catch (error) {
       resolved.onError(error);
-      if (!response.headersSent) {
-        response.writeHead(500, { "content-type": "application/json" });
-        response.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32603, message: "Internal error" } }));
-      } else {
-        response.destroy();
-      }
+      answerUnexpectedFailure(response);
     }
   };
   return Object.assign(handle, { close: () => endpoint.sessions?.closeAll() });

@@ -5,7 +5,7 @@
  */
 import type { Server as NodeHttpServer, ServerResponse } from "node:http";
 import { createEndpoint, serveHttpExchange } from "./handler.js";
-import { NodeExchange } from "./node-exchange.js";
+import { answerUnexpectedFailure, NodeExchange } from "./node-exchange.js";
 import { isResourceMetadataPath, serveResourceMetadata } from "./resource-metadata.js";
 import { DEFAULT_DRAIN_GRACE_MS, graceOf, installSignalHandlers, NodeDrain } from "./node-drain.js";
 import { isLoopbackHost, resolveHttpOptions, type HttpHandlerOptions, type ResolvedHttpOptions } from "./policy.js";
@@ -202,12 +202,7 @@ export async function serveHttp(server: MessageHandler, options: ServeHttpOption
     const exchange = new NodeExchange(request, response, path, fallbackOrigin);
     serveHttpExchange(endpoint, exchange, exchange).catch((error: unknown) => {
       resolved.onError(error);
-      if (!response.headersSent) {
-        response.writeHead(500, { "content-type": "application/json" });
-        response.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32603, message: "Internal error" } }));
-      } else {
-        response.destroy();
-      }
+      answerUnexpectedFailure(response);
     });
     },
   );
