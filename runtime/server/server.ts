@@ -16,7 +16,10 @@ import { ROUTES, type Route } from "./routes.js";
 import { resolveLegacyOptions, type LegacyHost } from "./legacy/host.js";
 import { LazySession, loadLegacy } from "./legacy/lazy.js";
 import { SessionSet } from "./legacy/session-set.js";
-import { cacheHintsOf, legacyModeOf, nestingLimitOf, type ServerOptions } from "./options.js";
+import { cacheHintsOf, legacyModeOf, nestingLimitOf, subscriptionOptionsOf, type ServerOptions } from "./options.js";
+import { listEvent } from "./subscriptions/broadcaster.js";
+import { SubscriptionHub } from "./subscriptions/hub.js";
+import { SUBSCRIPTION_ID_META } from "./subscriptions/streams.js";
 import type { MiddlewareRequest, ServerHandlers, ServerLogger, ServerMiddleware } from "./types.js";
 import { assertValidRequest, checkNotification } from "./validation.js";
 
@@ -83,6 +86,7 @@ export class Server implements SessionHost {
   private readonly sessions = new SessionSet();
   /** Every version this server answers, newest first: what `server/discover` and `-32022` list. */
   private readonly versions: readonly string[];
+  private readonly hub: SubscriptionHub;
 
   /**
    * @param info - the server's name and version (`serverInfo`)
@@ -125,6 +129,10 @@ export class Server implements SessionHost {
       handleModern: (message, context) => this.handle(message, context),
       sessionClosed: (session) => this.sessions.delete(session),
     };
+    this.hub = new SubscriptionHub(subscriptionOptionsOf(options.subscriptions), this.logger, (event) => {
+      if (event.type === "resourceUpdated") this.sessions.resourceUpdated(event.uri);
+      else this.sessions.listChanged(event.type.slice(0, -"ListChanged".length) as "tools");
+    });
   }
 
   /**
@@ -214,7 +222,8 @@ export class Server implements SessionHost {
       assertValidRequest(method, message, this.legacyHost.maxNestingDepth);
       ctx = new RequestContextImpl(id, method, meta, context);
       this.inFlight.track(ctx);
-      const result = await this.run(route, handler as AnyHandler | undefined, params, ctx);
+      const result = method === "subscriptions/listen" ? await this.listen(route, params, ctx) : await this.run(route, handler as AnyHandler | undefined, params, ctx);
+      if (result === undefined) return undefined;
       if (ctx.isCancelledByClient) return undefined;
       return { jsonrpc: "2.0", id, result };
     } catch (error) {
@@ -246,25 +255,64 @@ export class Server implements SessionHost {
   }
 
   /**
-   * Tells every open 2025 session that a list changed
-   * (`notifications/tools/list_changed` and the like). McpServer calls it
-   * when registrations change.
+   * Announces that a list changed (`notifications/tools/list_changed` and
+   * the like) through the broadcaster: to every `subscriptions/listen`
+   * stream that opted in, on this instance and on every instance sharing the
+   * broadcaster, and to every open 2025 session. McpServer calls it when
+   * registrations change.
    *
    * @param list - which list: `"tools"`, `"prompts"` or `"resources"`
    */
   sendListChanged(list: "tools" | "prompts" | "resources"): void {
-    this.sessions.listChanged(list);
+    this.hub.publish(listEvent(list));
   }
 
   /**
-   * Tells the 2025 sessions subscribed to `uri` (`resources/subscribe`) that
-   * the resource changed, with `notifications/resources/updated`.
+   * Announces that the resource at `uri` changed, with
+   * `notifications/resources/updated`, through the broadcaster: to the
+   * listener streams whose `resourceSubscriptions` name it, and to the 2025
+   * sessions subscribed to it (`resources/subscribe`).
    *
    * @param uri - the resource's URI, exactly as subscribed
    * @throws TypeError when `uri` is not a non-empty string
    */
   sendResourceUpdated(uri: string): void {
-    this.sessions.resourceUpdated(uri);
+    if (typeof uri !== "string" || uri === "") throw new TypeError("resourceUpdated: uri must be a non-empty string, the resource's URI as clients subscribe to it");
+    this.hub.publish({ type: "resourceUpdated", uri });
+  }
+
+  /** How many `subscriptions/listen` streams are open on this server. */
+  get openSubscriptions(): number {
+    return this.hub.size;
+  }
+
+  /**
+   * Ends every open `subscriptions/listen` stream gracefully: each listen
+   * request is answered with its result (the spec's graceful closure), so
+   * clients know to listen again, on another instance if this one is going
+   * away. The HTTP server's drain calls it; with `final` (what
+   * {@link Server.close} does) new listen requests are refused from then on.
+   *
+   * @param reason - why, for the `notifications/cancelled` sent on stdio and in memory
+   * @returns how many streams were closed
+   */
+  closeSubscriptions(reason = "The server is shutting down.", final = false): number {
+    return this.hub.closeAll(reason, final);
+  }
+
+  /**
+   * Shuts the server's long-lived parts down: closes every listener stream
+   * (refusing new ones) and stops receiving from the broadcaster.
+   * Idempotent. Requests in flight are left to finish.
+   */
+  close(reason = "The server is shutting down."): void {
+    this.hub.close(reason);
+  }
+
+  private async listen(route: Route, params: Record<string, unknown>, ctx: RequestContextImpl): Promise<Record<string, unknown> | undefined> {
+    const end = await this.hub.listen(ctx, params.notifications, this.capabilitiesSource);
+    if (end === "gone") return undefined;
+    return this.finisher.complete(route, ctx.method, { _meta: { [SUBSCRIPTION_ID_META]: ctx.requestId } });
   }
 
   /** How many 2025 sessions are open. */
