@@ -25,6 +25,7 @@ const EXPECTED: Record<string, string[]> = {
     "MemoryReplayStore", "MetaKey", "Needs", "RequestStateSecurity", "SUPPORTED_PROTOCOL_VERSIONS", "Server", "UriTemplate",
     "decodeKeyEntry", "elicit", "elicitUrl", "evaluateNeeds", "inputRequired", "invalidRequestStateError", "isInputRequired", "keyIdOf", "listRoots", "needs",
     "principalOf", "requestStateBoundary", "runWithDependencies", "sample",
+    "DEFAULT_MAX_LISTENERS", "InProcessBroadcaster", "SUBSCRIPTION_ID_META", "SUBSCRIPTION_TYPES", "TOO_MANY_LISTENERS", "isSubscriptionEvent",
   ],
   "./client": [
     "Client", "ClientClosed", "ClientSession", "InMemoryClientTransport", "InputRequestFailed", "InputRequiredNotAllowed",
@@ -37,7 +38,7 @@ const EXPECTED: Record<string, string[]> = {
   ],
   "./stdio": ["DEFAULT_INHERITED_ENV", "DEFAULT_MAX_LINE_BYTES", "StdioClientTransport", "childEnvironment", "serveStdio"],
   "./official": ["InvalidRequestState", "MemoryReplayStore", "RequestStateSecurity", "createSealedRequestStateCodec", "principalOfOfficialAuthInfo"],
-  "./redis": ["RedisReplayStore", "connectRedisReplayStore"],
+  "./redis": ["RedisBroadcaster", "RedisReplayStore", "connectRedisBroadcaster", "connectRedisReplayStore"],
   "./otel": ["SpanAttribute", "telemetry"],
 };
 
