@@ -26,6 +26,7 @@ import type {
   Tool,
 } from "./protocol.js";
 import { ClientSession, type RequestOptions } from "./session.js";
+import { Subscription, type SubscribeOptions, type SubscriptionRequest } from "./subscription.js";
 import { type ConnectTarget, negotiationKey, openTransport } from "./targets.js";
 
 /** Options of {@link Client.connect}. */
@@ -261,6 +262,45 @@ export class Client {
       );
     }
     return this.session.request("server/discover", {}, options);
+  }
+
+  /**
+   * Opens a `subscriptions/listen` stream and keeps it open: iterate the
+   * returned {@link Subscription} for typed events (breaking out of the loop
+   * ends the stream), or pass callbacks such as `onToolsChanged`. It
+   * reconnects after a drop, with backoff, and says so (`onReconnecting`,
+   * then an `acknowledged` event with `reconnects > 0`).
+   *
+   * @param filter - which notifications to receive
+   * @param options - callbacks, reconnection policy, a `signal` that ends it
+   * @throws Error when the server speaks a 2025 version (which has no `subscriptions/listen`)
+   * @example
+   * ```ts
+   * for await (const event of client.subscribe({ toolsListChanged: true, resourceSubscriptions: ["config://app"] })) {
+   *   if (event.type === "toolsListChanged") tools = await client.listAllTools();
+   *   if (event.type === "resourceUpdated") config = await client.readResource(event.uri);
+   * }
+   * ```
+   */
+  subscribe(filter: SubscriptionRequest, options?: SubscribeOptions): Subscription {
+    if (this.connection.era === "legacy") {
+      throw new Error(
+        `subscriptions/listen is a 2026-07-28 method; this server speaks ${this.protocolVersion}, whose list-changed and ` +
+          "resources/updated notifications arrive through the onNotification option of Client.connect.",
+      );
+    }
+    if (typeof filter !== "object" || filter === null) throw new TypeError("subscribe: filter must be an object, e.g. { toolsListChanged: true }");
+    return new Subscription(this.connection, filter, options);
+  }
+
+  /**
+   * Calls `callback` whenever the server's tool list changes (a
+   * {@link Client.subscribe} with `toolsListChanged` alone).
+   * @returns the subscription; `close()` it to stop
+   */
+  onToolsChanged(callback: () => void, options?: Omit<SubscribeOptions, "onToolsChanged">): Subscription {
+    if (typeof callback !== "function") throw new TypeError("onToolsChanged: callback must be a function");
+    return this.subscribe({ toolsListChanged: true }, { ...options, onToolsChanged: callback });
   }
 
   /** One page of `tools/list`. */

@@ -6,6 +6,14 @@
  * @packageDocumentation
  */
 export { Client, type CallOptions, type ClientOptions } from "./client.js";
+export {
+  Subscription,
+  type ReconnectingInfo,
+  type ReconnectPolicy,
+  type SubscribeOptions,
+  type SubscriptionEvent,
+  type SubscriptionRequest,
+} from "./subscription.js";
 export { ClientSession, type AllowInputRequired, type ManualCallOptions, type RequestOptions } from "./session.js";
 export { PendingRequest, type CallDescriptor, type PendingRequestJSON } from "./pending.js";
 export type {

@@ -30,7 +30,7 @@ const EXPECTED: Record<string, string[]> = {
   "./client": [
     "Client", "ClientClosed", "ClientSession", "InMemoryClientTransport", "InputRequestFailed", "InputRequiredNotAllowed",
     "InputRequiredRoundsExceeded", "InvalidServerResult", "LEGACY_PROTOCOL_VERSIONS", "MODERN_PROTOCOL_VERSION", "McpError",
-    "PendingRequest", "ProtocolVersionUnsupported", "SessionExpired", "isInputRequired",
+    "PendingRequest", "ProtocolVersionUnsupported", "SessionExpired", "Subscription", "isInputRequired",
   ],
   "./http": [
     "DEFAULT_MAX_BODY_BYTES", "HttpTransportError", "StreamableHttpClientTransport", "createHttpHandler", "decodeHeaderValue",

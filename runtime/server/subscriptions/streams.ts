@@ -36,6 +36,8 @@ interface Listener {
   readonly filter: AgreedFilter;
   readonly ctx: RequestContextImpl;
   readonly end: (how: ListenEnd) => void;
+  /** Notifications held back until the acknowledgement is out; `undefined` once it is. */
+  backlog: JsonRpcNotification[] | undefined;
 }
 
 /** The listener streams of one server. @internal */
@@ -43,8 +45,6 @@ export class SubscriptionStreams {
   readonly #listeners = new Set<Listener>();
   readonly #max: number;
   readonly #logger: ServerLogger;
-  /** Slots taken by listeners being acknowledged, so the bound holds while acks are in flight. */
-  #opening = 0;
   #closed = false;
 
   constructor(max: number, logger: ServerLogger) {
@@ -79,7 +79,7 @@ export class SubscriptionStreams {
     if (this.#closed) {
       throw new McpError(TOO_MANY_LISTENERS, "The server is shutting down and accepts no new subscriptions; listen again on another instance", { reason: "shutting_down" });
     }
-    if (this.#listeners.size + this.#opening >= this.#max) {
+    if (this.#listeners.size >= this.#max) {
       throw new McpError(
         TOO_MANY_LISTENERS,
         `Too many subscriptions: this server holds at most ${this.#max} subscriptions/listen streams at once (subscriptions.maxListeners). ` +
@@ -88,30 +88,29 @@ export class SubscriptionStreams {
       );
     }
     const signal = ctx.signal;
-    this.#opening++;
-    try {
-      // The acknowledgement is the first message of the stream: nothing is delivered to it before.
-      await this.#send(ctx, { jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { _meta: { [SUBSCRIPTION_ID_META]: ctx.requestId }, notifications: filter.acknowledged } });
-    } finally {
-      this.#opening--;
-    }
-    if (signal.aborted) return "gone";
-    if (this.#closed) return "closed";
-    return new Promise<ListenEnd>((resolve) => {
-      const listener: Listener = {
-        id: ctx.requestId,
-        filter,
-        ctx,
-        end: (how) => {
-          if (!this.#listeners.delete(listener)) return;
-          signal.removeEventListener("abort", onAbort);
-          resolve(how);
-        },
-      };
-      const onAbort = () => listener.end("gone");
-      signal.addEventListener("abort", onAbort, { once: true });
-      this.#listeners.add(listener);
-    });
+    let resolveEnd!: (how: ListenEnd) => void;
+    const ended = new Promise<ListenEnd>((resolve) => (resolveEnd = resolve));
+    const listener: Listener = {
+      id: ctx.requestId,
+      filter,
+      ctx,
+      // What arrives while the acknowledgement is being sent waits for it: nothing may precede it, nothing is lost.
+      backlog: [],
+      end: (how) => {
+        if (!this.#listeners.delete(listener)) return;
+        signal.removeEventListener("abort", onAbort);
+        resolveEnd(how);
+      },
+    };
+    const onAbort = () => listener.end("gone");
+    signal.addEventListener("abort", onAbort, { once: true });
+    this.#listeners.add(listener);
+    await this.#send(ctx, { jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { _meta: { [SUBSCRIPTION_ID_META]: ctx.requestId }, notifications: filter.acknowledged } });
+    const backlog = listener.backlog!;
+    listener.backlog = undefined;
+    for (const notification of backlog) void this.#send(ctx, notification);
+    if (signal.aborted) listener.end("gone");
+    return ended;
   }
 
   /** Delivers `event` to every listener that opted in to it. */
@@ -122,7 +121,9 @@ export class SubscriptionStreams {
       if (!receives(listener.filter, event)) continue;
       const params: Record<string, unknown> = { _meta: { [SUBSCRIPTION_ID_META]: listener.id } };
       if (event.type === "resourceUpdated") params.uri = event.uri;
-      void this.#send(listener.ctx, { jsonrpc: "2.0", method, params });
+      const notification: JsonRpcNotification = { jsonrpc: "2.0", method, params };
+      if (listener.backlog !== undefined) listener.backlog.push(notification);
+      else void this.#send(listener.ctx, notification);
     }
   }
 
