@@ -27,6 +27,7 @@ import type {
 } from "./protocol.js";
 import { ClientSession, type RequestOptions } from "./session.js";
 import { Subscription, type SubscribeOptions, type SubscriptionRequest } from "./subscription.js";
+import { wireCall, type CallNotificationOptions } from "./call-notifications.js";
 import { type ConnectTarget, negotiationKey, openTransport } from "./targets.js";
 
 /** Options of {@link Client.connect}. */
@@ -69,9 +70,16 @@ export interface ClientOptions extends InputCallbacks {
   signal?: AbortSignal;
 }
 
-/** Options of an automatic call (`callTool`, `getPrompt`, `readResource`, `resume`). */
-export interface CallOptions {
-  /** Bounds the whole call, every round and every callback included. */
+/**
+ * Options of an automatic call (`callTool`, `getPrompt`, `readResource`, `resume`),
+ * including its per-call `onProgress` and (deprecated) `onLog`.
+ */
+export interface CallOptions extends CallNotificationOptions {
+  /**
+   * Bounds the whole call, every round and every callback included. Aborting
+   * it cancels the request the way the transport defines: over HTTP the
+   * response stream is closed, over stdio `notifications/cancelled` is sent.
+   */
   signal?: AbortSignal;
   /** Extra `_meta` keys for each request of the call (`progressToken`, …). */
   meta?: JsonObject;
@@ -218,20 +226,20 @@ export class Client {
   async callTool(name: string, args?: JsonObject, options?: CallOptions): Promise<CallToolResult> {
     checkTarget("callTool", name);
     const call = { method: "tools/call" as const, name, ...(args === undefined ? {} : { arguments: args }) };
-    return (await runToCompletion(this.session, this.loop, call, options?.signal, options?.meta)) as unknown as CallToolResult;
+    return (await this.run(call, options)) as unknown as CallToolResult;
   }
 
   /** Gets a prompt, running the rounds like {@link Client.callTool}. */
   async getPrompt(name: string, args?: Record<string, string>, options?: CallOptions): Promise<GetPromptResult> {
     checkTarget("getPrompt", name);
     const call = { method: "prompts/get" as const, name, ...(args === undefined ? {} : { arguments: args }) };
-    return (await runToCompletion(this.session, this.loop, call, options?.signal, options?.meta)) as unknown as GetPromptResult;
+    return (await this.run(call, options)) as unknown as GetPromptResult;
   }
 
   /** Reads a resource, running the rounds like {@link Client.callTool}. */
   async readResource(uri: string, options?: CallOptions): Promise<ReadResourceResult> {
     checkTarget("readResource", uri);
-    return (await runToCompletion(this.session, this.loop, { method: "resources/read", uri }, options?.signal, options?.meta)) as unknown as ReadResourceResult;
+    return (await this.run({ method: "resources/read", uri }, options)) as unknown as ReadResourceResult;
   }
 
   /**
@@ -246,7 +254,12 @@ export class Client {
     const result = { resultType: "input_required" as const, inputRequests: call.inputRequests, requestState: call.requestState };
     if (result.inputRequests === undefined) delete result.inputRequests;
     if (result.requestState === undefined) delete result.requestState;
-    return runToCompletion(this.session, this.loop, call.call, options?.signal, options?.meta, { result, round: call.round });
+    return this.run(call.call, options, { result, round: call.round });
+  }
+
+  private run(call: Parameters<typeof runToCompletion>[2], options: CallOptions | undefined, start?: Parameters<typeof runToCompletion>[5]): Promise<JsonObject> {
+    const wiring = wireCall(options, options?.meta);
+    return runToCompletion(this.session, this.loop, call, options?.signal, wiring.meta, start, wiring.onNotification);
   }
 
   /**

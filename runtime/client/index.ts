@@ -14,6 +14,7 @@ export {
   type SubscriptionEvent,
   type SubscriptionRequest,
 } from "./subscription.js";
+export type { CallNotificationOptions, LogMessage, ProgressUpdate } from "./call-notifications.js";
 export { ClientSession, type AllowInputRequired, type ManualCallOptions, type RequestOptions } from "./session.js";
 export { PendingRequest, type CallDescriptor, type PendingRequestJSON } from "./pending.js";
 export type {

@@ -51,6 +51,35 @@ export interface ServerRequestContext {
    * (see {@link ServerRequestContext.logLevel}).
    */
   sendNotification(notification: JsonRpcNotification): Promise<void>;
+  /**
+   * Reports progress on this request with `notifications/progress`, on the
+   * request's own response stream, under the `progressToken` of its `_meta`.
+   * Resolves without sending when the client asked for no progress (no
+   * token), or once the request is over or cancelled.
+   *
+   * @param done - work done so far; must increase from one call to the next
+   * @param total - the total, when known
+   * @param message - what is happening, for people
+   * @throws RangeError when `done` is not a finite number greater than the last one sent
+   * @example
+   * ```ts
+   * for (const [i, file] of files.entries()) {
+   *   await ctx.progress(i + 1, files.length, `Indexed ${file}`);
+   * }
+   * ```
+   */
+  progress(done: number, total?: number, message?: string): Promise<void>;
+  /**
+   * Sends a log message about this request (`notifications/message`), if the
+   * client asked for that level (see {@link ServerRequestContext.logLevel}).
+   *
+   * @param level - the message's severity
+   * @param data - the message: a string or any JSON value
+   * @param logger - the name of the logger, if any
+   * @deprecated The protocol deprecates Logging as of 2026-07-28 (SEP-2577), to be removed no earlier
+   *   than a year later: it still works, but log to stderr (stdio) or through OpenTelemetry instead.
+   */
+  log(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
 }
 
 /** Syslog severities, least severe first (RFC 5424, as the logging utility orders them). */
@@ -91,6 +120,8 @@ export class RequestContextImpl implements ServerRequestContext {
   private principalResolver: (() => string | undefined) | undefined;
   private resolvingPrincipal = false;
   private detach: (() => void) | undefined;
+  private lastProgress = Number.NEGATIVE_INFINITY;
+  private answered = false;
   /** Whether log messages flow when no level was asked for (2025 sessions: yes; 2026-07-28: never). */
   private readonly logsWithoutLevel: boolean;
 
@@ -159,9 +190,34 @@ export class RequestContextImpl implements ServerRequestContext {
     return this.cancelled || this.transport?.signal?.aborted === true;
   }
 
+  progress(done: number, total?: number, message?: string): Promise<void> {
+    if (typeof done !== "number" || !Number.isFinite(done) || done <= this.lastProgress) {
+      throw new RangeError(
+        `ctx.progress: done must be a finite number greater than the last one sent (${this.lastProgress === Number.NEGATIVE_INFINITY ? "none yet" : this.lastProgress}), got ${String(done)}; the spec makes progress increase`,
+      );
+    }
+    if (total !== undefined && (typeof total !== "number" || !Number.isFinite(total))) throw new RangeError(`ctx.progress: total must be a finite number, got ${String(total)}`);
+    if (message !== undefined && typeof message !== "string") throw new TypeError(`ctx.progress: message must be a string, got ${typeof message}`);
+    const token = this.meta.progressToken;
+    if (typeof token !== "string" && typeof token !== "number") return Promise.resolve();
+    this.lastProgress = done;
+    const params: Record<string, unknown> = { progressToken: token, progress: done };
+    if (total !== undefined) params.total = total;
+    if (message !== undefined) params.message = message;
+    return this.sendNotification({ jsonrpc: "2.0", method: "notifications/progress", params });
+  }
+
+  log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
+    if (!isLoggingLevel(level)) throw new TypeError(`ctx.log: level must be one of ${Object.keys(LOG_RANK).join(", ")}, got ${JSON.stringify(level)}`);
+    const params: Record<string, unknown> = { level, data };
+    if (logger !== undefined) params.logger = logger;
+    return this.sendNotification({ jsonrpc: "2.0", method: "notifications/message", params });
+  }
+
   async sendNotification(notification: JsonRpcNotification): Promise<void> {
     const send = this.transport?.sendNotification;
-    if (send === undefined || this.isCancelled) return;
+    // Nothing about a request may follow its answer (progress "MUST stop after completion").
+    if (send === undefined || this.isCancelled || this.answered) return;
     if (notification.method === "notifications/message" && !this.wantsLog(notification.params?.level)) return;
     await send(notification);
   }
@@ -189,6 +245,7 @@ export class RequestContextImpl implements ServerRequestContext {
 
   /** Detaches from the transport's signal once the request is answered. */
   dispose(): void {
+    this.answered = true;
     this.detach?.();
   }
 }
