@@ -27,6 +27,8 @@ export interface ServerRequestContext {
    * `logging/setLevel` (2025). `undefined` when it asked for none; then a
    * 2026-07-28 request gets no log messages at all, while a 2025 session gets
    * every level. `sendNotification` applies this filter for you.
+   * @deprecated The protocol deprecates Logging as of 2026-07-28 (SEP-2577), to be removed no earlier than a
+   *   year later: it keeps working, but log to stderr (stdio) or through OpenTelemetry instead.
    */
   readonly logLevel: LoggingLevel | undefined;
   /** The verified identity the transport attached, if it authenticated the caller. */
