@@ -7,6 +7,7 @@ const OURS = here("./workloads/ours.mjs");
 const OFFICIAL = here("./workloads/official.mjs");
 const ECHO = here("./workloads/echo.mjs");
 const PENDING = here("./workloads/pending.mjs");
+const LISTENERS = here("./workloads/listeners.mjs");
 const CRYPTO_FLOOR = here("./workloads/crypto-floor.mjs");
 const COLD_START = here("./workloads/cold-start.mjs");
 
@@ -112,6 +113,8 @@ export function workloads() {
     { id: "validate.official", group: "validate", label: "official SDK, zod schemas (specTypeSchemas)", side: "official", module: OFFICIAL, factory: "validate", options: {}, mode: "sync", unit: "ops/s" },
     { id: "pending.ours", group: "pending", label: "mcp-roundtrip McpServer, sealed requestState", side: "ours", module: OURS, factory: "pending", options: {}, mode: "custom", unit: "bytes", nodeFlags: ["--expose-gc"] },
     { id: "pending.stateful", group: "pending", label: "stateful server, exchanges kept in a Map", side: "baseline", module: PENDING, factory: "statefulPending", options: {}, mode: "custom", unit: "bytes", nodeFlags: ["--expose-gc"] },
+    { id: "listeners.ours", group: "listeners", label: "mcp-roundtrip McpServer, idle subscriptions/listen streams", side: "ours", module: LISTENERS, factory: "idleListeners", options: {}, mode: "custom", unit: "bytes", nodeFlags: ["--expose-gc"] },
+    { id: "listeners.floor", group: "listeners", label: "floor: the same requests and contexts, a handler that only waits", side: "baseline", module: LISTENERS, factory: "idleListenersFloor", options: {}, mode: "custom", unit: "bytes", nodeFlags: ["--expose-gc"] },
   );
   const coldStart = { group: "coldstart", module: COLD_START, factory: "coldStart", mode: "custom", unit: "ms" };
   list.push(

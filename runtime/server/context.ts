@@ -124,6 +124,7 @@ export class RequestContextImpl implements ServerRequestContext {
   private detach: (() => void) | undefined;
   private lastProgress = Number.NEGATIVE_INFINITY;
   private answered = false;
+  private onCancelled: (() => void) | undefined;
   /** Whether log messages flow when no level was asked for (2025 sessions: yes; 2026-07-28: never). */
   private readonly logsWithoutLevel: boolean;
 
@@ -243,6 +244,33 @@ export class RequestContextImpl implements ServerRequestContext {
     this.byClient = byClient;
     this.cancelReason = reason;
     this.controller?.abort(reason);
+    this.onCancelled?.();
+  }
+
+  /**
+   * Calls `callback` once when the request is cancelled (by the client or the
+   * transport), without creating the `signal`: a long-lived listener stream
+   * pays for one event listener rather than an AbortController of its own.
+   * @returns the function that detaches it
+   */
+  whenCancelled(callback: () => void): () => void {
+    if (this.isCancelled) {
+      callback();
+      return () => {};
+    }
+    let fired = false;
+    const once = (): void => {
+      if (fired) return;
+      fired = true;
+      callback();
+    };
+    const outer = this.transport?.signal;
+    outer?.addEventListener("abort", once, { once: true });
+    this.onCancelled = once;
+    return () => {
+      outer?.removeEventListener("abort", once);
+      if (this.onCancelled === once) this.onCancelled = undefined;
+    };
   }
 
   /** Detaches from the transport's signal once the request is answered. */

@@ -87,7 +87,6 @@ export class SubscriptionStreams {
         { reason: "too_many_listeners", limit: this.#max },
       );
     }
-    const signal = ctx.signal;
     let resolveEnd!: (how: ListenEnd) => void;
     const ended = new Promise<ListenEnd>((resolve) => (resolveEnd = resolve));
     const listener: Listener = {
@@ -98,18 +97,16 @@ export class SubscriptionStreams {
       backlog: [],
       end: (how) => {
         if (!this.#listeners.delete(listener)) return;
-        signal.removeEventListener("abort", onAbort);
+        detach();
         resolveEnd(how);
       },
     };
-    const onAbort = () => listener.end("gone");
-    signal.addEventListener("abort", onAbort, { once: true });
     this.#listeners.add(listener);
+    const detach = ctx.whenCancelled(() => listener.end("gone"));
     await this.#send(ctx, { jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { _meta: { [SUBSCRIPTION_ID_META]: ctx.requestId }, notifications: filter.acknowledged } });
     const backlog = listener.backlog!;
     listener.backlog = undefined;
     for (const notification of backlog) void this.#send(ctx, notification);
-    if (signal.aborted) listener.end("gone");
     return ended;
   }
 
