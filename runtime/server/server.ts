@@ -4,7 +4,7 @@ import { isValidRequestId, type JsonRpcId, type JsonRpcNotification, type JsonRp
 import { claimsModern, LEGACY_VERSIONS, MODERN_VERSIONS } from "../transport/era.js";
 import type { LegacyMode, RequestContext, ServerSession, SessionHost, SessionPeer } from "../transport/types.js";
 import type { Implementation, InputRequiredResult, ServerCapabilities } from "../../generated/2026-07-28/index.js";
-import { assertClientCanAnswer } from "./capabilities.js";
+import { assertClientCanAnswer, deriveCapabilities } from "./capabilities.js";
 import { RequestContextImpl } from "./context.js";
 import { consoleLogger, errorResponse, internalError, safeLogger, toErrorObject } from "./errors.js";
 import { InFlightRequests } from "./in-flight.js";
@@ -110,7 +110,7 @@ export class Server implements SessionHost {
     this.finisher = new ResultFinisher(this.serverInfo, cacheHintsOf(options.cache), options.validateResults ?? true);
     const extra = options.capabilities;
     this.capabilitiesSource = typeof extra === "function" ? extra : (() => {
-      const fixed = this.deriveCapabilities(extra);
+      const fixed = deriveCapabilities(this.handlers, extra);
       return () => fixed;
     })();
     this.instructions = options.instructions;
@@ -384,19 +384,5 @@ export class Server implements SessionHost {
     }
     const params = message.params as { requestId: JsonRpcId; reason?: string };
     this.inFlight.cancel(params.requestId, params.reason, context);
-  }
-
-  private deriveCapabilities(extra: ServerCapabilities | undefined): ServerCapabilities {
-    const h = this.handlers;
-    const capabilities: Record<string, unknown> = {};
-    if (h.onListTools || h.onCallTool) capabilities.tools = {};
-    if (h.onListPrompts || h.onGetPrompt) capabilities.prompts = {};
-    if (h.onListResources || h.onListResourceTemplates || h.onReadResource) capabilities.resources = {};
-    if (h.onComplete) capabilities.completions = {};
-    for (const [key, value] of Object.entries(extra ?? {})) {
-      const base = capabilities[key];
-      capabilities[key] = isObject(base) && isObject(value) ? { ...base, ...value } : value;
-    }
-    return capabilities as ServerCapabilities;
   }
 }
