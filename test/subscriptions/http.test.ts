@@ -2,7 +2,8 @@
 // closed by the client (the cancellation signal on HTTP) or gracefully by the server's drain.
 import { afterEach, describe, expect, it } from "vitest";
 import { McpServer } from "mcp-roundtrip/server";
-import { serveHttp, type HttpServerHandle } from "mcp-roundtrip/http";
+import { Client } from "mcp-roundtrip/client";
+import { createHttpHandler, serveHttp, type HttpServerHandle } from "mcp-roundtrip/http";
 import { mcpHeaders, META } from "../transport/helpers.js";
 
 const SUB = "io.modelcontextprotocol/subscriptionId";
@@ -90,5 +91,32 @@ describe("subscriptions/listen over HTTP", () => {
     expect(((await second.json()) as { error: { code: number; data: unknown } }).error).toMatchObject({ code: -32000, data: { reason: "too_many_listeners", limit: 1 } });
     mcp.tool("t", {}, () => text("t"));
     expect((await first.next())?.method).toBe("notifications/tools/list_changed");
+  });
+
+  it("an idle stream gets SSE comment lines at sseKeepAliveMs, which clients skip", async () => {
+    const mcp = new McpServer({ name: "http-keepalive", version: "1.0.0" });
+    const handle = await serveHttp(mcp, { port: 0, sseKeepAliveMs: 50 });
+    handles.push(handle);
+    const response = await fetch(handle.url, {
+      method: "POST",
+      headers: mcpHeaders("subscriptions/listen"),
+      body: JSON.stringify({ jsonrpc: "2.0", id: 3, method: "subscriptions/listen", params: { _meta: META, notifications: { toolsListChanged: true } } }),
+    });
+    const reader = response.body!.getReader();
+    let raw = "";
+    while ((raw.match(/: keepalive/g) ?? []).length < 2) raw += new TextDecoder().decode((await reader.read()).value);
+    expect(raw).toContain("notifications/subscriptions/acknowledged");
+    await reader.cancel();
+    // Our client reads through them.
+    const client = await Client.connect(handle.url);
+    const subscription = client.subscribe({ toolsListChanged: true });
+    const iterator = subscription[Symbol.asyncIterator]();
+    expect((await iterator.next()).value).toMatchObject({ type: "acknowledged" });
+    await new Promise((resolve) => setTimeout(resolve, 160));
+    mcp.tool("after-comments", {}, () => text("x"));
+    expect((await iterator.next()).value).toEqual({ type: "toolsListChanged" });
+    await subscription.close();
+    await client.close();
+    expect(() => createHttpHandler(mcp, { sseKeepAliveMs: -1 })).toThrow(/sseKeepAliveMs must be an integer number of milliseconds ≥ 0/);
   });
 });

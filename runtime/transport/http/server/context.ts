@@ -79,6 +79,16 @@ class HttpRequestContext implements RequestContext {
     this.#cancel?.abort(new Error(CLIENT_GONE));
   }
 
+  /** Writes an SSE comment line on an open stream, which no client treats as a message: a proxy sees traffic. */
+  keepAlive(): void {
+    if (this.finished || this.gone || !this.stream) return;
+    try {
+      this.stream.write(": keepalive\n\n");
+    } catch (error) {
+      this.#options.onError(error);
+    }
+  }
+
   #notify(notification: JsonRpcNotification): void {
     // After the final response or a closed stream nothing more may be sent.
     if (this.finished || this.gone) return;
@@ -115,6 +125,12 @@ export async function dispatch(
   if (authInfo) context.authInfo = authInfo;
 
   let response: JsonRpcResponse | undefined;
+  // A listen stream may stay silent for hours: a comment line now and then keeps proxies from cutting it.
+  const keepAlive =
+    message.method === "subscriptions/listen" && isRequest && options.sseKeepAliveMs > 0
+      ? setInterval(() => context.keepAlive(), options.sseKeepAliveMs)
+      : undefined;
+  (keepAlive as { unref?: () => void } | undefined)?.unref?.(); // never what keeps a process alive
   try {
     response = await handler.handle(message, context);
   } catch (error) {
@@ -125,6 +141,7 @@ export async function dispatch(
       : undefined;
   }
 
+  if (keepAlive !== undefined) clearInterval(keepAlive);
   context.finished = true;
   if (!isRequest) {
     reply.send(202, {}, "");

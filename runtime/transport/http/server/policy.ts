@@ -70,6 +70,12 @@ export interface HttpHandlerOptions {
    * request gets `400` / `-32020`.
    */
   preferBodyVersion?: boolean;
+  /**
+   * How often an idle `subscriptions/listen` stream gets an SSE comment line,
+   * in milliseconds, so proxies that cut silent connections (nginx after 60 s
+   * by default) leave it open. Default 15,000; `0` sends none.
+   */
+  sseKeepAliveMs?: number;
 }
 
 /** Default body-size limit: 4 MiB. */
@@ -79,6 +85,9 @@ export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 function reportToStderr(error: unknown): void {
   console.error("[mcp-roundtrip http]", error);
 }
+
+/** Default interval of the comment line that keeps an idle listen stream open: 15 seconds. */
+export const DEFAULT_SSE_KEEPALIVE_MS = 15_000;
 
 /** Default bound on 2025 sessions held at once. */
 export const DEFAULT_MAX_SESSIONS = 1_000;
@@ -105,6 +114,7 @@ export interface ResolvedHttpOptions {
   maxSessions: number;
   sessionIdleTimeoutMs: number;
   preferBodyVersion: boolean;
+  sseKeepAliveMs: number;
 }
 
 /**
@@ -129,6 +139,10 @@ export function resolveHttpOptions(options: HttpHandlerOptions = {}): ResolvedHt
   if (!Number.isSafeInteger(sessionIdleTimeoutMs) || sessionIdleTimeoutMs <= 0) {
     throw new RangeError(`sessionIdleTimeoutMs must be a positive integer number of milliseconds, got ${String(sessionIdleTimeoutMs)}.`);
   }
+  const sseKeepAliveMs = options.sseKeepAliveMs ?? DEFAULT_SSE_KEEPALIVE_MS;
+  if (!Number.isSafeInteger(sseKeepAliveMs) || sseKeepAliveMs < 0) {
+    throw new RangeError(`sseKeepAliveMs must be an integer number of milliseconds ≥ 0, got ${String(sseKeepAliveMs)}.`);
+  }
   if (options.verifyToken !== undefined && typeof options.verifyToken !== "function") {
     throw new TypeError("verifyToken must be a function (token, request) => AuthInfo | null.");
   }
@@ -143,6 +157,7 @@ export function resolveHttpOptions(options: HttpHandlerOptions = {}): ResolvedHt
     maxSessions,
     sessionIdleTimeoutMs,
     preferBodyVersion: options.preferBodyVersion === true,
+    sseKeepAliveMs,
   };
 }
 
