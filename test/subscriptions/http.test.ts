@@ -119,4 +119,21 @@ describe("subscriptions/listen over HTTP", () => {
     await client.close();
     expect(() => createHttpHandler(mcp, { sseKeepAliveMs: -1 })).toThrow(/sseKeepAliveMs must be an integer number of milliseconds ≥ 0/);
   });
+
+  it("createHttpHandler's close() ends the listen streams of its server gracefully", async () => {
+    const mcp = new McpServer({ name: "web-close", version: "1.0.0" });
+    const handler = createHttpHandler(mcp);
+    const response = await handler(
+      new Request("http://127.0.0.1/mcp", {
+        method: "POST",
+        headers: mcpHeaders("subscriptions/listen"),
+        body: JSON.stringify({ jsonrpc: "2.0", id: 9, method: "subscriptions/listen", params: { _meta: META, notifications: {} } }),
+      }),
+    );
+    const next = sseMessages(response);
+    expect((await next())?.method).toBe("notifications/subscriptions/acknowledged");
+    handler.close();
+    expect(await next()).toMatchObject({ id: 9, result: { resultType: "complete", _meta: { [SUB]: 9 } } });
+    expect(mcp.server.openSubscriptions).toBe(0);
+  });
 });

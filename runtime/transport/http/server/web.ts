@@ -60,7 +60,10 @@ function replyToPromise(resolve: (response: Response) => void): HttpReply {
 
 /** A web-standard request handler, plus `close()` to end the 2025 sessions it holds. */
 export type HttpRequestHandler = ((request: Request) => Promise<Response>) & {
-  /** Ends every 2025 session this handler holds (their GET streams close; their ids then get `404`). */
+  /**
+   * Ends every 2025 session this handler holds (their GET streams close; their ids then get `404`)
+   * and every `subscriptions/listen` stream of its server, with the graceful result (new ones are refused).
+   */
   close(): void;
 };
 
@@ -105,5 +108,9 @@ export function createHttpHandler(
         );
       });
     });
-  return Object.assign(handle, { close: () => endpoint.sessions?.closeAll() });
+  const close = (): void => {
+    endpoint.sessions?.closeAll();
+    (server as { closeSubscriptions?: (reason: string, final: boolean) => unknown }).closeSubscriptions?.("The server is shutting down; listen again.", true);
+  };
+  return Object.assign(handle, { close });
 }
