@@ -3,6 +3,8 @@
 import { createClient, type RedisClientType } from "redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { McpServer } from "mcp-roundtrip/server";
+import { Client } from "mcp-roundtrip/client";
+import { serveHttp } from "mcp-roundtrip/http";
 import { connectRedisBroadcaster, RedisBroadcaster, type ConnectedRedisBroadcaster } from "mcp-roundtrip/redis";
 import type { JsonRpcNotification } from "mcp-roundtrip";
 import { startRedis, type Daemon } from "../support/daemons.js";
@@ -53,6 +55,25 @@ describe.skipIf(programs === undefined)("RedisBroadcaster on a real redis-server
     expect(onB[2]!.params).toEqual({ _meta: { [SUB]: "b-1" }, uri: "config://fleet" });
     abort.abort();
     expect(await listening).toBeUndefined();
+  });
+
+  it("over HTTP: client.subscribe on instance B hears a tool registered on instance A", async () => {
+    const a = await instance("http-a", "test:http-fleet");
+    const b = await instance("http-b", "test:http-fleet");
+    const [httpA, httpB] = await Promise.all([serveHttp(a, { port: 0 }), serveHttp(b, { port: 0 })]);
+    const client = await Client.connect(httpB.url);
+    try {
+      const subscription = client.subscribe({ toolsListChanged: true });
+      await subscription.acknowledged;
+      a.tool("registered-on-a", {}, () => ({ content: [{ type: "text", text: "a" }] }));
+      const iterator = subscription[Symbol.asyncIterator]();
+      expect((await iterator.next()).value).toMatchObject({ type: "acknowledged" });
+      expect((await iterator.next()).value).toEqual({ type: "toolsListChanged" });
+      await subscription.close();
+    } finally {
+      await client.close();
+      await Promise.all([httpA.close({ graceMs: 0 }), httpB.close({ graceMs: 0 })]);
+    }
   });
 
   it("another service's channel stays apart, and foreign messages on ours are reported, not delivered", async () => {
