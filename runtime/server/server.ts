@@ -220,10 +220,11 @@ export class Server implements SessionHost {
       }
       for (const middleware of this.middlewares) middleware.screen?.(method, params, this.logger);
       assertValidRequest(method, message, this.legacyHost.maxNestingDepth);
+      // A listen stream may stay open for hours: it leaves this (large) frame behind at once.
+      if (method === "subscriptions/listen") return this.listen(route, params, new RequestContextImpl(id, method, meta, context));
       ctx = new RequestContextImpl(id, method, meta, context);
       this.inFlight.track(ctx);
-      const result = method === "subscriptions/listen" ? await this.listen(route, params, ctx) : await this.run(route, handler as AnyHandler | undefined, params, ctx);
-      if (result === undefined) return undefined;
+      const result = await this.run(route, handler as AnyHandler | undefined, params, ctx);
       if (ctx.isCancelledByClient) return undefined;
       return { jsonrpc: "2.0", id, result };
     } catch (error) {
@@ -309,10 +310,18 @@ export class Server implements SessionHost {
     this.hub.close(reason);
   }
 
-  private async listen(route: Route, params: Record<string, unknown>, ctx: RequestContextImpl): Promise<Record<string, unknown> | undefined> {
-    const end = await this.hub.listen(ctx, params.notifications, this.capabilitiesSource);
-    if (end === "gone") return undefined;
-    return this.finisher.complete(route, ctx.method, { _meta: { [SUBSCRIPTION_ID_META]: ctx.requestId } });
+  private async listen(route: Route, params: Record<string, unknown>, ctx: RequestContextImpl): Promise<JsonRpcResponse | undefined> {
+    this.inFlight.track(ctx);
+    try {
+      const end = await this.hub.listen(ctx, params.notifications, this.capabilitiesSource);
+      if (end === "gone" || ctx.isCancelledByClient) return undefined;
+      return { jsonrpc: "2.0", id: ctx.requestId, result: this.finisher.complete(route, ctx.method, { _meta: { [SUBSCRIPTION_ID_META]: ctx.requestId } }) };
+    } catch (error) {
+      if (ctx.isCancelledByClient) return undefined;
+      return errorResponse(ctx.requestId, toErrorObject(error, ctx.method, this.logger));
+    } finally {
+      this.inFlight.untrack(ctx);
+    }
   }
 
   /** How many 2025 sessions are open. */
