@@ -117,3 +117,91 @@ function garbageCollector() {
   setFlagsFromString("--expose-gc");
   return runInNewContext("gc");
 }
+
+/**
+ * The same 10,000 idle streams through each SDK's web-standard HTTP handler,
+ * driven in process with `Request` objects: ours is `createHttpHandler`, theirs
+ * `createMcpHandler` (official 2.4.0). Each stream is a POST whose SSE response
+ * has delivered its acknowledgement; both keep their default SSE keep-alive.
+ * Afterwards one change must reach every stream, and all are cancelled.
+ * @param {{ count: number, warmup: number, sdk: "ours" | "official" }} options
+ * @returns {Promise<{ heapGrowthBytes: number, perItemBytes: number }>}
+ */
+export async function webListeners({ count, warmup, sdk }) {
+  const collect = garbageCollector();
+  const { handle, announce, close } = await webHandler(sdk, count + warmup);
+  const decoder = new TextDecoder();
+  const open = async (from, to) => {
+    const streams = [];
+    for (let i = from; i < to; i++) {
+      const abort = new AbortController();
+      const response = await handle(
+        new Request("http://127.0.0.1/mcp", {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+            "mcp-protocol-version": "2026-07-28",
+            "mcp-method": "subscriptions/listen",
+          },
+          body: JSON.stringify({ jsonrpc: "2.0", id: i + 1, method: "subscriptions/listen", params: { _meta: META, notifications: { toolsListChanged: true } } }),
+          signal: abort.signal,
+        }),
+      );
+      const reader = response.body.getReader();
+      const first = await readUntil(reader, decoder, "notifications/subscriptions/acknowledged");
+      if (!first) throw new Error(`${sdk}: stream ${i} was not acknowledged (HTTP ${response.status})`);
+      streams.push({ abort, reader });
+    }
+    return streams;
+  };
+  const shut = async (streams) => {
+    for (const stream of streams) {
+      stream.abort.abort();
+      await stream.reader.cancel().catch(() => {});
+    }
+    await settle();
+  };
+  await shut(await open(0, warmup));
+  const before = settledHeap(collect);
+  const streams = await open(warmup, warmup + count);
+  await settle();
+  const after = settledHeap(collect);
+  announce();
+  for (const [i, stream] of streams.entries()) {
+    if (!(await readUntil(stream.reader, decoder, "notifications/tools/list_changed"))) throw new Error(`${sdk}: stream ${i} missed the change`);
+  }
+  await shut(streams);
+  await close();
+  return { heapGrowthBytes: after - before, perItemBytes: (after - before) / count };
+}
+
+/** Reads chunks until one contains `marker`; false when the stream ends first. */
+async function readUntil(reader, decoder, marker) {
+  let seen = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return false;
+    seen += decoder.decode(value, { stream: true });
+    if (seen.includes(marker)) return true;
+  }
+}
+
+async function webHandler(sdk, maxStreams) {
+  if (sdk === "ours") {
+    const { createHttpHandler } = await import("mcp-roundtrip/http");
+    const mcp = new McpServer({ name: "bench-web-listeners", version: "1.0.0" }, { subscriptions: { maxListeners: maxStreams } });
+    const handler = createHttpHandler(mcp);
+    return { handle: handler, announce: () => mcp.tool("wake", {}, () => ({ content: [] })), close: async () => handler.close() };
+  }
+  const { McpServer: OfficialMcpServer, createMcpHandler } = await import("@modelcontextprotocol/server");
+  const handler = createMcpHandler(
+    () => {
+      const server = new OfficialMcpServer({ name: "bench-web-listeners", version: "2.4.0" }, { capabilities: { tools: { listChanged: true } } });
+      server.registerTool("only", { description: "a tool" }, async () => ({ content: [] }));
+      return server;
+    },
+    { legacy: "reject", maxSubscriptions: maxStreams },
+  );
+  return { handle: (request) => handler.fetch(request), announce: () => handler.notify.toolsChanged(), close: () => handler.close() };
+}

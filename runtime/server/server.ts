@@ -221,7 +221,7 @@ export class Server implements SessionHost {
       for (const middleware of this.middlewares) middleware.screen?.(method, params, this.logger);
       assertValidRequest(method, message, this.legacyHost.maxNestingDepth);
       // A listen stream may stay open for hours: it leaves this (large) frame behind at once.
-      if (method === "subscriptions/listen") return this.listen(route, params, new RequestContextImpl(id, method, meta, context));
+      if (method === "subscriptions/listen") return this.listen(route, params.notifications, new RequestContextImpl(id, method, meta, context));
       ctx = new RequestContextImpl(id, method, meta, context);
       this.inFlight.track(ctx);
       const result = await this.run(route, handler as AnyHandler | undefined, params, ctx);
@@ -310,10 +310,10 @@ export class Server implements SessionHost {
     this.hub.close(reason);
   }
 
-  private async listen(route: Route, params: Record<string, unknown>, ctx: RequestContextImpl): Promise<JsonRpcResponse | undefined> {
+  private async listen(route: Route, filter: unknown, ctx: RequestContextImpl): Promise<JsonRpcResponse | undefined> {
     this.inFlight.track(ctx);
     try {
-      const end = await this.hub.listen(ctx, params.notifications, this.capabilitiesSource);
+      const end = await this.hub.listen(ctx, filter, this.capabilitiesSource);
       if (end === "gone" || ctx.isCancelledByClient) return undefined;
       return { jsonrpc: "2.0", id: ctx.requestId, result: this.finisher.complete(route, ctx.method, { _meta: { [SUBSCRIPTION_ID_META]: ctx.requestId } }) };
     } catch (error) {
