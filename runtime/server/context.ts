@@ -190,7 +190,11 @@ export class RequestContextImpl implements ServerRequestContext {
 
   /** True once the request was cancelled (by the transport or `notifications/cancelled`). */
   get isCancelled(): boolean {
-    return this.cancelled || this.transport?.signal?.aborted === true;
+    if (this.cancelled) return true;
+    const transport = this.transport;
+    if (transport === undefined) return false;
+    // Where the transport tracks it without a signal, reading `signal` would create one for nothing.
+    return transport.whenGone !== undefined ? transport.gone === true : transport.signal?.aborted === true;
   }
 
   progress(done: number, total?: number, message?: string): Promise<void> {
@@ -264,11 +268,17 @@ export class RequestContextImpl implements ServerRequestContext {
       fired = true;
       callback();
     };
-    const outer = this.transport?.signal;
-    outer?.addEventListener("abort", once, { once: true });
+    const transport = this.transport;
+    let detachOuter: (() => void) | undefined;
+    if (transport?.whenGone !== undefined) detachOuter = transport.whenGone(once);
+    else {
+      const outer = transport?.signal;
+      outer?.addEventListener("abort", once, { once: true });
+      if (outer !== undefined) detachOuter = () => outer.removeEventListener("abort", once);
+    }
     this.onCancelled = once;
     return () => {
-      outer?.removeEventListener("abort", once);
+      detachOuter?.();
       if (this.onCancelled === once) this.onCancelled = undefined;
     };
   }

@@ -34,6 +34,7 @@ class HttpRequestContext implements RequestContext {
   #watching = false;
   #headers: Headers | undefined;
   #send: ((notification: JsonRpcNotification) => void) | undefined;
+  #goneCallbacks: Set<() => void> | undefined;
 
   constructor(request: IncomingHttp, reply: HttpReply, options: ResolvedHttpOptions, isRequest: boolean) {
     this.#request = request;
@@ -72,11 +73,25 @@ class HttpRequestContext implements RequestContext {
     this.#request.onGone(() => this.clientGone());
   }
 
+  whenGone(callback: () => void): () => void {
+    if (!this.gone) this.#watch();
+    if (this.gone) {
+      callback();
+      return () => {};
+    }
+    const callbacks = (this.#goneCallbacks ??= new Set());
+    callbacks.add(callback);
+    return () => void callbacks.delete(callback);
+  }
+
   /** The client closed the request or its stream: abort the handler's signal. */
   clientGone(): void {
     if (this.gone) return;
     this.gone = true;
     this.#cancel?.abort(new Error(CLIENT_GONE));
+    const callbacks = this.#goneCallbacks;
+    this.#goneCallbacks = undefined;
+    if (callbacks !== undefined) for (const callback of callbacks) callback();
   }
 
   /** Writes an SSE comment line on an open stream, which no client treats as a message: a proxy sees traffic. */
