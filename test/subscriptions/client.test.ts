@@ -74,6 +74,23 @@ describe("client.subscribe", () => {
     expect(mcp.server.openSubscriptions).toBe(0);
   });
 
+  it("the signal option ends it; with reconnect: false a graceful close ends it too", async () => {
+    const mcp = new McpServer({ name: "sub", version: "1" });
+    const client = await connect(mcp);
+    const abort = new AbortController();
+    const bySignal = client.subscribe({ toolsListChanged: true }, { signal: abort.signal });
+    const once = client.subscribe({ promptsListChanged: true }, { reconnect: false });
+    await Promise.all([bySignal.acknowledged, once.acknowledged]);
+    abort.abort();
+    await expect.poll(() => bySignal.ended).toBe(true);
+    expect(mcp.closeSubscriptions()).toBe(1);
+    await expect.poll(() => once.ended).toBe(true);
+    const events: SubscriptionEvent[] = [];
+    for await (const event of once) events.push(event);
+    expect(events).toEqual([{ type: "acknowledged", notifications: { promptsListChanged: true }, reconnects: 0 }]);
+    expect(() => client.subscribe({}, { reconnect: { initialMs: 10, maxMs: 1 } })).toThrow(/reconnect.maxMs \(1\) must be ≥ initialMs \(10\)/);
+  });
+
   it("an unknown subscription type ends the subscription with the server's error", async () => {
     const client = await connect(new McpServer({ name: "sub", version: "1" }));
     const subscription = client.subscribe({ toolsListChanged: true, ...({ weatherChanged: true } as object) });
