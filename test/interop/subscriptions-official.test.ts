@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vites
 import { McpServer as OfficialMcpServer, createMcpHandler } from "@modelcontextprotocol/server";
 import { Client as OfficialClient, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { Client, type SubscriptionEvent } from "mcp-roundtrip/client";
-import { McpServer } from "mcp-roundtrip/server";
+import { InProcessBroadcaster, McpServer } from "mcp-roundtrip/server";
+import { officialEventBus } from "mcp-roundtrip/official";
 import { serveHttp, type HttpServerHandle } from "mcp-roundtrip/http";
 import { bridge } from "./peers.js";
 
@@ -103,5 +104,46 @@ describe("this SDK's client listening to an official 2.4.0 server", () => {
     handler.notify.resourceUpdated("file:///notes.txt");
     expect((await iterator.next()).value).toEqual({ type: "resourceUpdated", uri: "file:///notes.txt" });
     await subscription.close();
+  });
+});
+
+describe("a mixed fleet: an official createMcpHandler and our McpServer on one broadcaster (officialEventBus)", () => {
+  it("a change on either side reaches the listeners of the other", async () => {
+    const broadcaster = new InProcessBroadcaster();
+    const errors: Error[] = [];
+    const bus = officialEventBus(broadcaster, { onError: (error) => errors.push(error) });
+    const handler = createMcpHandler(
+      () => new OfficialMcpServer({ name: "official-member", version: "2.4.0" }, { capabilities: { tools: { listChanged: true } } }),
+      { legacy: "reject", bus },
+    );
+    const server = createServer(bridge(handler));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const theirUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}/mcp`;
+    const ours = new McpServer({ name: "roundtrip-member", version: "1.0.0" }, { subscriptions: { broadcaster } });
+    const ourHttp = await serveHttp(ours, { host: "127.0.0.1", port: 0 });
+    const onTheirs = await Client.connect(theirUrl);
+    const onOurs = await Client.connect(ourHttp.url);
+    try {
+      const theirListener = onTheirs.subscribe({ toolsListChanged: true })[Symbol.asyncIterator]();
+      const ourListener = onOurs.subscribe({ toolsListChanged: true })[Symbol.asyncIterator]();
+      expect((await theirListener.next()).value).toMatchObject({ type: "acknowledged" });
+      expect((await ourListener.next()).value).toMatchObject({ type: "acknowledged" });
+      ours.tool("registered-on-ours", {}, () => ({ content: [] }));
+      expect((await theirListener.next()).value).toEqual({ type: "toolsListChanged" });
+      expect((await ourListener.next()).value).toEqual({ type: "toolsListChanged" });
+      handler.notify.toolsChanged();
+      expect((await ourListener.next()).value).toEqual({ type: "toolsListChanged" });
+      expect((await theirListener.next()).value).toEqual({ type: "toolsListChanged" });
+      bus.publish({ kind: "no_such_change" } as never);
+      expect(errors.map((error) => error.message)).toEqual([expect.stringMatching(/ignored an event that is no change this SDK carries/)]);
+    } finally {
+      await Promise.all([onTheirs.close(), onOurs.close()]);
+      await ourHttp.close({ graceMs: 0 });
+      await handler.close();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    }
   });
 });

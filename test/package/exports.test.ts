@@ -37,7 +37,7 @@ const EXPECTED: Record<string, string[]> = {
     "encodeHeaderValue", "paramHeaderMismatch", "paramHeadersOf", "serveHttp", "statusForError",
   ],
   "./stdio": ["DEFAULT_INHERITED_ENV", "DEFAULT_MAX_LINE_BYTES", "StdioClientTransport", "childEnvironment", "serveStdio"],
-  "./official": ["InvalidRequestState", "MemoryReplayStore", "RequestStateSecurity", "createSealedRequestStateCodec", "principalOfOfficialAuthInfo"],
+  "./official": ["InvalidRequestState", "MemoryReplayStore", "RequestStateSecurity", "createSealedRequestStateCodec", "officialEventBus", "principalOfOfficialAuthInfo"],
   "./redis": ["RedisBroadcaster", "RedisReplayStore", "connectRedisBroadcaster", "connectRedisReplayStore"],
   "./otel": ["SpanAttribute", "telemetry"],
 };
