@@ -93,3 +93,12 @@ export function limits() {
     { id: "coldstart.ours.lazy2025", label: "2026-only cold start leaves the 2025 validators unloaded", workload: "coldstart.ours", flag: "tables2025Loaded", reason: "the 2025 tables are a large module a 2026-only program never needs" },
   ];
 }
+
+/**
+ * The browser client bundle budget, min+gz bytes of what a browser loads to
+ * reach a 2026-07-28 server and finish an MRTR call (bench/bundle-size.mjs;
+ * test/bundle/bundle.test.ts holds every build to it): the official client is
+ * some 88 KB by the same recipe, and a browser app should not pay for a server
+ * it does not run.
+ */
+export const BUNDLE_BUDGET_BYTES = 15_000;

@@ -15,7 +15,7 @@ import { parseArgs } from "node:util";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { createRequestStateCodec } from "@modelcontextprotocol/server";
-import { stateOf300Bytes } from "./workloads/shared.mjs";
+import { stateOf300Bytes } from "./workloads/fixtures.mjs";
 
 setFlagsFromString("--expose-gc");
 const collectGarbage = runInNewContext("gc");

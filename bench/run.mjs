@@ -1,6 +1,6 @@
 // The bench runner: every workload, repetition after repetition, each
 // repetition in a fresh worker process; then RESULTS.md and chart.svg.
-//   node bench/run.mjs [--smoke [--spawn]] [--reps N] [--only PREFIX[,PREFIX…]] [--out DIR] [--strict]
+//   node bench/run.mjs [--smoke [--spawn]] [--reps N] [--only PREFIX[,PREFIX…] [--update]] [--out DIR] [--strict]
 // `npm run bench` builds first (scripts/bench.mjs) and runs this with no flags.
 // `--smoke` runs every workload once with tiny counts, all in this process
 // (fast, for `npm test`); add `--spawn` to use worker processes as a full run does.
@@ -10,7 +10,7 @@ import { cpus, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { workloads } from "./catalog.mjs";
 import { measureOnce } from "./lib/measure.mjs";
-import { summarise } from "./lib/summary.mjs";
+import { judge, summarise } from "./lib/summary.mjs";
 import { renderMarkdown } from "./lib/markdown.mjs";
 import { renderChart } from "./lib/chart.mjs";
 
@@ -29,6 +29,7 @@ const WORKER = fileURLToPath(new URL("./worker.mjs", import.meta.url));
  * @param {boolean} [options.inProcess] run workloads in this process instead of one worker per repetition (smoke only)
  * @param {number} [options.reps] repetitions per workload (at least 5 in a full run)
  * @param {string[]} [options.only] run only workloads whose id starts with one of these
+ * @param {boolean} [options.update] keep the other rows of the results.json in `out`, and judge the budgets over both
  * @param {string} [options.out] directory for RESULTS.md, chart.svg and results.json
  * @param {(line: string) => void} [options.log] progress lines
  * @returns {Promise<{ summary: object, failed: string[] }>}
@@ -46,7 +47,10 @@ function keptSections(path) {
   return blocks.map((block) => `\n${block}\n`).join("");
 }
 
-export async function runBench({ smoke = false, inProcess = false, reps, only, out, log = (line) => console.error(line) } = {}) {
+export async function runBench({ smoke = false, inProcess = false, reps, only, update = false, out, log = (line) => console.error(line) } = {}) {
+  if (update && (!only?.length || !out || smoke)) {
+    throw new RangeError("--update measures again the workloads named by --only and keeps every other row of the results.json in --out: pass --only (and not --smoke)");
+  }
   const profile = { ...(smoke ? PROFILES.smoke : PROFILES.full) };
   if (reps !== undefined) profile.reps = reps;
   if (!smoke && profile.reps < 5) {
@@ -82,7 +86,8 @@ export async function runBench({ smoke = false, inProcess = false, reps, only, o
   }
   environment.durationSeconds = Math.round((performance.now() - started) / 1000);
 
-  const summary = summarise({ workloads: selected, samples, failures, environment });
+  let summary = summarise({ workloads: selected, samples, failures, environment });
+  if (update) summary = updatedSummary(`${out}/results.json`, summary);
   if (out) {
     mkdirSync(out, { recursive: true });
     writeFileSync(`${out}/RESULTS.md`, renderMarkdown(summary) + keptSections(`${out}/RESULTS.md`));
@@ -91,6 +96,24 @@ export async function runBench({ smoke = false, inProcess = false, reps, only, o
     log(`wrote ${out}/RESULTS.md, ${out}/chart.svg, ${out}/results.json`);
   }
   return { summary, failed: [...failures.keys()] };
+}
+
+/**
+ * A previous full run's rows with the ones just measured in their place (new
+ * workloads added in catalog order), every ratio and budget judged again,
+ * and the environment saying which rows were measured when.
+ */
+function updatedSummary(path, fresh) {
+  if (!existsSync(path)) throw new RangeError(`--update needs a previous run's ${path}; run the whole bench once first`);
+  const previous = JSON.parse(readFileSync(path, "utf8"));
+  const measured = new Map(fresh.rows.map((row) => [row.id, row]));
+  const kept = new Map(previous.rows.map((row) => [row.id, row]));
+  const rows = workloads()
+    .map((spec) => measured.get(spec.id) ?? kept.get(spec.id))
+    .filter((row) => row !== undefined);
+  const update = { date: fresh.environment.date, loadAverageAtStart: fresh.environment.loadAverageAtStart, rows: [...measured.keys()] };
+  const environment = { ...previous.environment, updates: [...(previous.environment.updates ?? []), update] };
+  return { environment, rows, ...judge(rows) };
 }
 
 /** Runs `task` over `items`, at most `parallel` at a time, in order. */
@@ -168,8 +191,9 @@ function parseArgs(argv) {
     else if (flag === "--spawn") options.spawn = true;
     else if (flag === "--reps") options.reps = Number(argv[++i]);
     else if (flag === "--only") options.only = argv[++i].split(",");
+    else if (flag === "--update") options.update = true;
     else if (flag === "--out") options.out = argv[++i];
-    else throw new TypeError(`unknown flag ${flag}; use --smoke, --spawn, --reps N, --only PREFIX, --out DIR, --strict`);
+    else throw new TypeError(`unknown flag ${flag}; use --smoke, --spawn, --reps N, --only PREFIX [--update], --out DIR, --strict`);
   }
   options.inProcess = Boolean(options.smoke && !options.spawn);
   return options;

@@ -12,18 +12,42 @@ type Require = (specifier: string) => unknown;
 let cachedRequire: Require | null | undefined;
 
 /**
+ * A Node builtin module (`"node:crypto"`, `"node:fs/promises"`…) reached
+ * through `process.getBuiltinModule` (Node ≥ 20.16, Bun, Deno), so no
+ * import of a platform module reaches bundles for other runtimes;
+ * `undefined` on a runtime without it (a browser, a worker, older Node).
+ *
+ * @internal
+ */
+export function nodeBuiltin<T>(id: string): T | undefined {
+  const getBuiltinModule = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process
+    ?.getBuiltinModule;
+  return typeof getBuiltinModule === "function" ? (getBuiltinModule(id) as T | undefined) : undefined;
+}
+
+/**
+ * Like {@link nodeBuiltin}, falling back to `import()` on a Node older than
+ * 20.16 (the specifier is a variable, so no bundler follows it).
+ *
+ * @returns the module, or `undefined` where the runtime has no Node builtins.
+ * @internal
+ */
+export async function loadNodeBuiltin<T>(id: string): Promise<T | undefined> {
+  const builtin = nodeBuiltin<T>(id);
+  if (builtin !== undefined) return builtin;
+  const versions = (globalThis as { process?: { versions?: { node?: string } } }).process?.versions;
+  if (typeof versions?.node !== "string") return undefined;
+  const specifier: string = id;
+  return (await import(/* @vite-ignore */ specifier)) as T;
+}
+
+/**
  * A `require` resolving from this package, reached through
- * `process.getBuiltinModule` (Node ≥ 20.16, Bun, Deno) so no static import of a
- * platform module reaches bundles for other runtimes; `null` elsewhere.
+ * {@link nodeBuiltin}; `null` elsewhere.
  */
 function packageRequire(): Require | null {
   if (cachedRequire === undefined) {
-    const getBuiltinModule = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process
-      ?.getBuiltinModule;
-    const nodeModule =
-      typeof getBuiltinModule === "function"
-        ? (getBuiltinModule("node:module") as typeof import("node:module") | undefined)
-        : undefined;
+    const nodeModule = nodeBuiltin<typeof import("node:module")>("node:module");
     cachedRequire = typeof nodeModule?.createRequire === "function" ? nodeModule.createRequire(import.meta.url) : null;
   }
   return cachedRequire;

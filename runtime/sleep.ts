@@ -1,6 +1,6 @@
 /**
- * A wait that a signal can cut short, shared by the client's round backoff
- * and the HTTP transport's reconnection delays.
+ * Waiting, shared by the client's round backoff, the HTTP transport's
+ * reconnection delays and the server's after-the-answer work.
  *
  * @module
  * @internal
@@ -26,3 +26,14 @@ export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void
     signal.addEventListener("abort", onAbort, { once: true });
   });
 }
+
+/**
+ * Runs `run` on the next turn of the event loop, after the I/O callbacks
+ * already queued (`setImmediate` where there is one): by then a transport
+ * has written the answer it was handed.
+ * @internal
+ */
+export const nextTurn: (run: () => void) => void =
+  typeof (globalThis as { setImmediate?: unknown }).setImmediate === "function"
+    ? (run) => void (globalThis as unknown as { setImmediate(run: () => void): unknown }).setImmediate(run)
+    : (run) => void setTimeout(run, 0);

@@ -39,8 +39,11 @@ export function renderMarkdown({ environment: env, rows, ratios, budgets }) {
     `- Isolation: ${env.isolation}. Peak RSS is \`process.resourceUsage().maxRSS\` of the worker, which holds client and server: the whole workload.`,
     "- CPU per op is the worker's process CPU time (user + system, every thread) over the timed window divided by the operations: steadier than wall-clock on a shared machine, and it counts work the official codec hands to the Web Crypto thread pool.",
     "- Every worker checks its first result (right text, state round-tripped) before timing, and must exit on its own after closing its servers and clients.",
-    "",
   );
+  for (const update of env.updates ?? []) {
+    lines.push(`- Measured again on ${update.date} (\`--only … --update\`, load average at start ${update.loadAverageAtStart}), every ratio and budget judged again: ${update.rows.map((id) => `\`${id}\``).join(", ")}.`);
+  }
+  lines.push("");
 
   lines.push("## Budgets (bench/budgets.mjs)", "");
   lines.push("| budget | target | measured | status | why this target |", "|---|---|---|---|---|");

@@ -3,6 +3,9 @@
 import { comparisons, limits } from "../budgets.mjs";
 import { median, pairedRatio, spread } from "./stats.mjs";
 
+/** The granularity of a process's resident set on the platforms we run on. */
+const RSS_PAGE_BYTES = 4096;
+
 /**
  * @param {{ workloads: object[], samples: Map<string, object[]>, failures: Map<string, string>, environment: object }} run
  * @returns {{ environment: object, rows: object[], ratios: object[], budgets: object[] }}
@@ -17,7 +20,9 @@ export function summarise({ workloads, samples, failures, environment }) {
     const values = reps.map((r) => r.value);
     const rss = reps.map((r) => r.maxRssBytes);
     const cpu = reps.every((r) => Number.isFinite(r.cpuMicrosPerOp)) ? reps.map((r) => r.cpuMicrosPerOp) : undefined;
-    const growth = reps.every((r) => Number.isFinite(r.setupRssBytes)) ? reps.map((r) => r.maxRssBytes - r.setupRssBytes) : undefined;
+    // RSS moves in pages: growth under one page reads as one page, so a short
+    // run where one side grew nothing still gives a finite ratio.
+    const growth = reps.every((r) => Number.isFinite(r.setupRssBytes)) ? reps.map((r) => Math.max(RSS_PAGE_BYTES, r.maxRssBytes - r.setupRssBytes)) : undefined;
     // A flag a custom workload raises in any repetition stays raised for the row.
     const flagged = reps.filter((r) => r.flags);
     const flags = flagged.length === 0 ? undefined : Object.fromEntries(Object.keys(flagged[0].flags).map((name) => [name, flagged.some((r) => r.flags[name] === true)]));
@@ -41,6 +46,16 @@ export function summarise({ workloads, samples, failures, environment }) {
       ...extras,
     };
   });
+  return { environment, rows, ...judge(rows) };
+}
+
+/**
+ * The paired ratios and budget verdicts over a set of rows: those of one run,
+ * or a previous run's rows with some measured again (`--update`).
+ * @param {object[]} rows
+ * @returns {{ ratios: object[], budgets: object[] }}
+ */
+export function judge(rows) {
   const byId = new Map(rows.map((row) => [row.id, row]));
 
   const ratios = [];
@@ -54,6 +69,10 @@ export function summarise({ workloads, samples, failures, environment }) {
       entry.unavailable = `${top.error ? comparison.numerator : comparison.denominator} did not run`;
     } else if (!top[field] || !bottom[field]) {
       entry.unavailable = `no ${comparison.field} figures`;
+    } else if (bottom[field].some((v) => !(v > 0))) {
+      // A figure at or below zero (CPU above bare node within noise, say) has no
+      // meaningful ratio: say so rather than lose the rest of the run.
+      entry.unavailable = `${comparison.denominator} has a ${comparison.field ?? "value"} of 0 or less in a repetition`;
     } else {
       const scale = comparison.numeratorScale ?? 1;
       entry.ratio = pairedRatio(top[field].map((v) => v * scale), bottom[field]);
@@ -101,7 +120,7 @@ export function summarise({ workloads, samples, failures, environment }) {
       status: row.error ? "unavailable" : met ? "met" : "missed",
     });
   }
-  return { environment, rows, ratios, budgets };
+  return { ratios, budgets };
 }
 
 /** Medians of what a cold-start repetition reports beside its figure: CPU time above bare node, the whole start, bare node's, the modules loaded. */

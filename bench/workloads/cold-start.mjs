@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { median } from "../lib/stats.mjs";
-import { ECHO_TEXT } from "./shared.mjs";
+import { ECHO_TEXT } from "./fixtures.mjs";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const SCRIPTS = { ours: "ours.mjs", official: "official.mjs" };

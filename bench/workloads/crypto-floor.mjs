@@ -5,7 +5,7 @@
 // ratio of the official codec to this row bounds what "× faster while also
 // encrypting" can reach on this machine.
 import { createCipheriv, createDecipheriv, createSecretKey, randomBytes } from "node:crypto";
-import { stateOf300Bytes } from "./shared.mjs";
+import { stateOf300Bytes } from "./fixtures.mjs";
 
 /** One `createCipheriv` seal and one `createDecipheriv` open of a 300-byte state, with a 16-byte tag and AAD. */
 export async function aesGcmFloor() {

@@ -5,7 +5,7 @@
 import { createServer } from "node:http";
 import { clientFetch } from "../lib/keepalive-fetch.mjs";
 import { closeServer, listen } from "./official.mjs";
-import { ECHO_TEXT, textOf, toolsCallRequest } from "./shared.mjs";
+import { ECHO_TEXT, textOf, toolsCallRequest } from "./fixtures.mjs";
 
 /** One POST per operation: JSON in, JSON out. */
 export async function httpEcho({ client: fetchKind = "keepalive" } = {}) {

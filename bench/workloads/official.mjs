@@ -39,7 +39,7 @@ import {
   textOf,
   toolsCallRequest,
   toolsCallResult,
-} from "./shared.mjs";
+} from "./fixtures.mjs";
 
 const MODERN = { versionNegotiation: { mode: { pin: "2026-07-28" } } };
 const SECRET = "bench-secret-bench-secret-bench-secret!";

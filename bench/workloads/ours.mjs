@@ -1,6 +1,6 @@
 // The mcp-roundtrip side, imported from the built package (dist/) through
 // its own exports, exactly as a user would: the same tools and the same
-// answers as the official side (see ./shared.mjs).
+// answers as the official side (see ./fixtures.mjs).
 import { Client } from "mcp-roundtrip/client";
 import { StreamableHttpClientTransport, serveHttp } from "mcp-roundtrip/http";
 import { McpServer, RequestStateSecurity, elicit, inputRequired } from "mcp-roundtrip/server";
@@ -16,7 +16,7 @@ import {
   textOf,
   toolsCallRequest,
   toolsCallResult,
-} from "./shared.mjs";
+} from "./fixtures.mjs";
 
 const SECRET = "bench-secret-bench-secret-bench-secret!";
 const TEXT_ARGUMENTS = { type: "object", properties: { text: { type: "string" } }, required: ["text"] };

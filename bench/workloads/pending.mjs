@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { CONFIRM_SCHEMA, confirmedText, textOf } from "./shared.mjs";
+import { CONFIRM_SCHEMA, confirmedText, textOf } from "./fixtures.mjs";
 
 /**
  * The stateful baseline: the same `confirm` tool, written the way a server

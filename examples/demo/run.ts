@@ -1,5 +1,6 @@
 // The demo's steps, separate from process I/O so a test can drive them.
 import { Client, isInputRequired, type ElicitRequestParams, type ElicitResult, type InputResponse } from "mcp-roundtrip/client";
+import type { Server } from "mcp-roundtrip/server";
 import { createProvisionServer } from "./provision-server.js";
 
 /** How the demo talks to the outside world. */
@@ -20,12 +21,17 @@ function preview(token: string | undefined): string {
 }
 
 /**
- * Runs the provision flow twice against an in-process server: first
- * round by round through `client.session` (printing each round), then in
- * one call with the automatic loop.
+ * Runs the provision flow twice: first round by round through
+ * `client.session` (printing each round), then in one call with the
+ * automatic loop.
+ *
+ * @param io - Where lines go and where questions are asked.
+ * @param target - The provision server: an in-process one by default, or the
+ *   URL of one served over Streamable HTTP (`serve-http.ts`).
  */
-export async function runDemo(io: DemoIO): Promise<void> {
-  const server = createProvisionServer({ warn: (m) => io.print(`server warning: ${m}`), error: (m) => io.print(`server error: ${m}`) });
+export async function runDemo(io: DemoIO, target?: string | Server): Promise<void> {
+  const server =
+    target ?? createProvisionServer({ warn: (m) => io.print(`server warning: ${m}`), error: (m) => io.print(`server error: ${m}`) });
 
   const answerElicitation = async (params: ElicitRequestParams): Promise<ElicitResult> => {
     const region = await io.ask(params.message, DEFAULT_REGION);

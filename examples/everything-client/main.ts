@@ -11,6 +11,8 @@
  * an error.
  */
 import { Client, type ClientOptions } from "mcp-roundtrip/client";
+import { StreamableHttpClientTransport } from "mcp-roundtrip/http";
+import { OAuthClient } from "mcp-roundtrip/oauth";
 
 type Json = Record<string, unknown>;
 type Tool = { name: string; inputSchema?: Json };
@@ -56,9 +58,58 @@ function argumentsFor(tool: Tool): Json {
   return args;
 }
 
+/** The client ID metadata document URL the conformance authorization servers accept without fetching it. */
+const CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json";
+
+/**
+ * The OAuth client of the auth/* scenarios. The user step follows the
+ * authorization URL with a plain fetch: the conformance authorization server
+ * answers at once with a redirect to the callback, code and state in its query.
+ */
+async function oauthClient(): Promise<OAuthClient> {
+  const clientId = typeof context.client_id === "string" ? context.client_id : undefined;
+  const clientSecret = typeof context.client_secret === "string" ? context.client_secret : undefined;
+  // auth/client-credentials-jwt hands over a PKCS#8 PEM key (ES256) for private_key_jwt.
+  const pem = typeof context.private_key_pem === "string" ? context.private_key_pem : undefined;
+  const privateKey = pem
+    ? await crypto.subtle.importKey(
+        "pkcs8",
+        Uint8Array.from(atob(pem.replace(/-----[^-]+-----|\s/g, "")), (c) => c.charCodeAt(0)),
+        { name: "ECDSA", namedCurve: "P-256" },
+        false,
+        ["sign"],
+      )
+    : undefined;
+  return new OAuthClient({
+    grant: scenario.startsWith("auth/client-credentials") ? "client_credentials" : "authorization_code",
+    redirectUrl: "http://localhost:3000/callback",
+    authorize: async (authorizationUrl) => {
+      const response = await fetch(authorizationUrl, { redirect: "manual" });
+      await response.body?.cancel();
+      const location = response.headers.get("location");
+      if (location === null) throw new Error(`the authorization endpoint answered HTTP ${response.status} without a redirect`);
+      return new URL(location, authorizationUrl);
+    },
+    ...(clientId !== undefined
+      ? { client: { clientId, ...(clientSecret !== undefined ? { clientSecret } : {}), ...(privateKey !== undefined ? { privateKey } : {}) } }
+      : {}),
+    clientMetadataUrl: CLIENT_METADATA_URL,
+    registration: { client_name: "mcp-roundtrip-everything-client" },
+    onLog: (line) => log(line),
+  });
+}
+
 async function run(target: string): Promise<void> {
-  const client = await Client.connect(target, options);
+  const auth = scenario.startsWith("auth/");
+  const client = await Client.connect(auth ? new StreamableHttpClientTransport(target, { auth: await oauthClient() }) : target, options);
   try {
+    if (auth) {
+      // List, then call: a tool call may need more scope than listing (auth/scope-step-up).
+      const tools = await client.listAllTools();
+      log(`listed ${tools.length} tool(s)`);
+      if (tools.some((tool) => tool.name === "test-tool")) await client.callTool("test-tool", {});
+      return;
+    }
     switch (scenario) {
       case "tools_call": {
         await client.listAllTools();

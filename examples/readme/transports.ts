@@ -8,7 +8,11 @@ import { createServer } from "./server.js";
 export async function serveWithTokens() {
   return serveHttp(createServer(), {
     port: 0, // any free port; the handle's url says which
-    verifyToken: (token) => (token === "let-me-in" ? { clientId: "readme", subject: "alice", scopes: [] } : undefined),
+    authorization: {
+      resource: "http://localhost/mcp", // this server's public URL: the audience its tokens must name
+      authorizationServers: ["https://auth.example.com"],
+      verify: (token) => (token === "let-me-in" ? { clientId: "readme", subject: "alice", scopes: [] } : undefined),
+    },
   });
 }
 

@@ -6,12 +6,25 @@
  *
  * @internal
  */
-import { JsonRpcErrorCode } from "../jsonrpc/errors.js";
+import type { JsonRpcErrorCode } from "../jsonrpc/errors.js";
 import type { JsonRpcRequest, JsonRpcResponse } from "../jsonrpc/messages.js";
 import type { ClientTransport } from "../transport/types.js";
 import type { RevisionTables, ValidationResult } from "../validate/core.js";
-import { type InputCallbacks, type InputRequestContext, callbackFor, callbackOptionFor } from "./callbacks.js";
+import type { InputCallbacks, InputRequestContext, callbackFor, callbackOptionFor } from "./callbacks.js";
 import type { JsonObject } from "./protocol.js";
+
+/**
+ * What this lazily loaded module (2025 servers only) borrows from the
+ * client's main modules, handed over rather than imported, so a bundle keeps
+ * those in its main chunk and this one imports nothing it shares.
+ *
+ * @internal
+ */
+export interface BackChannelKit {
+  readonly JsonRpcErrorCode: typeof JsonRpcErrorCode;
+  readonly callbackFor: typeof callbackFor;
+  readonly callbackOptionFor: typeof callbackOptionFor;
+}
 
 /** The 2025-11-25 tables, loaded on the first request a server sends: a modern-only client never pays for them. */
 let tables2025: Promise<{ checkParams: (tables: RevisionTables, method: string, params: unknown) => ValidationResult; tables: RevisionTables }> | undefined;
@@ -35,9 +48,9 @@ function paramsCheck(method: string, params: unknown): Promise<ValidationResult>
  *
  * @internal
  */
-export function installBackChannel(transport: ClientTransport, callbacks: InputCallbacks): void {
+export function installBackChannel(transport: ClientTransport, callbacks: InputCallbacks, kit: BackChannelKit): void {
   if (transport.setServerRequestHandler === undefined) return;
-  transport.setServerRequestHandler((request) => answerServerRequest(request, callbacks));
+  transport.setServerRequestHandler((request) => answerServerRequest(request, callbacks, kit));
   loadTables().catch(() => {
     // Reported by the first request that needs them.
   });
@@ -56,7 +69,8 @@ const refuse = (request: JsonRpcRequest, code: number, message: string): JsonRpc
  *
  * @internal
  */
-export async function answerServerRequest(request: JsonRpcRequest, callbacks: InputCallbacks): Promise<JsonRpcResponse> {
+export async function answerServerRequest(request: JsonRpcRequest, callbacks: InputCallbacks, kit: BackChannelKit): Promise<JsonRpcResponse> {
+  const { JsonRpcErrorCode, callbackFor, callbackOptionFor } = kit;
   if (request.method === "ping") return reply(request, {});
   const answer = callbackFor(callbacks, request.method);
   if (answer === undefined) {

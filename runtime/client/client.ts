@@ -113,7 +113,7 @@ export class Client {
         renewTimeoutMs: probeTimeoutMs,
         signal: options.signal,
         onNotification: options.onNotification,
-        cacheKey: mode === "auto" ? negotiationKey(target, transport) : undefined,
+        cacheKey: mode === "auto" ? negotiationKey(transport) : undefined,
         prior,
       });
       return new Client(connection, server, { callbacks, maxRounds, backoff });

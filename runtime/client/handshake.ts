@@ -9,11 +9,11 @@
  */
 import type { JsonRpcNotification } from "../jsonrpc/messages.js";
 import type { ClientTransport } from "../transport/types.js";
-import { installBackChannel } from "./back-channel.js";
+import { type BackChannelKit, installBackChannel } from "./back-channel.js";
 import type { InputCallbacks } from "./callbacks.js";
-import { Connection } from "./connection.js";
-import { ProtocolVersionUnsupported } from "./errors.js";
-import { type ClientCapabilities, type Implementation, type JsonObject, SPOKEN, isLegacyVersion } from "./protocol.js";
+import type { Connection } from "./connection.js";
+import type { ProtocolVersionUnsupported } from "./errors.js";
+import type { ClientCapabilities, Implementation, JsonObject, SPOKEN, isLegacyVersion } from "./protocol.js";
 
 /** What the server said about itself while the version was agreed. */
 export interface ServerDescription {
@@ -34,6 +34,21 @@ export interface HandshakeInput {
   onNotification: ((notification: JsonRpcNotification) => void) | undefined;
   /** Bounds a transparent session renewal, which no caller's signal covers. */
   renewTimeoutMs: number;
+}
+
+/**
+ * What this lazily loaded module (2025 servers only) borrows from the
+ * client's main modules, handed over by `negotiate.ts` rather than imported:
+ * a bundle then keeps those in its main chunk, and the 2025 chunk imports
+ * nothing it shares with it.
+ *
+ * @internal
+ */
+export interface HandshakeKit extends BackChannelKit {
+  readonly Connection: typeof Connection;
+  readonly ProtocolVersionUnsupported: typeof ProtocolVersionUnsupported;
+  readonly SPOKEN: typeof SPOKEN;
+  readonly isLegacyVersion: typeof isLegacyVersion;
 }
 
 /** How long `initialized` waits for the server to answer the event stream's GET: a server slow to flush stream headers must not stall every connect. */
@@ -58,11 +73,12 @@ export async function initializeLegacy(
   input: HandshakeInput,
   version: string,
   lastId: number,
+  kit: HandshakeKit,
 ): Promise<{ connection: Connection; server: ServerDescription }> {
   const { transport } = input;
-  installBackChannel(transport, input.callbacks);
+  installBackChannel(transport, input.callbacks, kit);
   if (input.onNotification !== undefined) transport.setNotificationHandler?.(input.onNotification);
-  const connection = new Connection({
+  const connection = new kit.Connection({
     transport,
     era: "legacy",
     protocolVersion: version,
@@ -70,17 +86,23 @@ export async function initializeLegacy(
     onNotification: input.onNotification,
     lastId,
   });
-  const server = await handshake(connection, input, version, input.signal);
+  const server = await handshake(connection, input, version, input.signal, kit);
   if (transport.resetSession !== undefined) {
     connection.renewSession = async () => {
       transport.resetSession!();
-      await handshake(connection, input, connection.protocolVersion, AbortSignal.timeout(input.renewTimeoutMs));
+      await handshake(connection, input, connection.protocolVersion, AbortSignal.timeout(input.renewTimeoutMs), kit);
     };
   }
   return { connection, server };
 }
 
-async function handshake(connection: Connection, input: HandshakeInput, offered: string, signal: AbortSignal | undefined): Promise<ServerDescription> {
+async function handshake(
+  connection: Connection,
+  input: HandshakeInput,
+  offered: string,
+  signal: AbortSignal | undefined,
+  { ProtocolVersionUnsupported, SPOKEN, isLegacyVersion }: HandshakeKit,
+): Promise<ServerDescription> {
   const params: JsonObject = {
     protocolVersion: offered,
     capabilities: capabilitiesFor(offered, input.capabilities),

@@ -1,7 +1,8 @@
 import { JsonRpcErrorCode as ErrorCode, McpError } from "../jsonrpc/errors.js";
 import { Connection } from "./connection.js";
 import { ProtocolVersionUnsupported } from "./errors.js";
-import type { HandshakeInput, ServerDescription } from "./handshake.js";
+import { callbackFor, callbackOptionFor } from "./callbacks.js";
+import type { HandshakeInput, HandshakeKit, ServerDescription } from "./handshake.js";
 import { buildEnvelope } from "./meta.js";
 import { type NegotiatedOutcome, forget, recall, remember } from "./outcomes.js";
 import { type JsonObject, LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSION, MetaKey, SPOKEN, isLegacyVersion } from "./protocol.js";
@@ -30,10 +31,21 @@ export function isKnownMode(mode: unknown): mode is string {
   return mode === "auto" || mode === MODERN_PROTOCOL_VERSION || isLegacyVersion(mode);
 }
 
+/** What the 2025 handshake module borrows from the main modules (see {@link HandshakeKit}). */
+const HANDSHAKE_KIT: HandshakeKit = Object.freeze({
+  Connection,
+  ProtocolVersionUnsupported,
+  SPOKEN,
+  isLegacyVersion,
+  JsonRpcErrorCode: ErrorCode,
+  callbackFor,
+  callbackOptionFor,
+});
+
 /** The 2025 handshake, loaded on first fallback: a client that only meets modern servers never pays for it. */
 async function initializeLegacy(input: HandshakeInput, version: string, lastId: number): Promise<Negotiated> {
   const handshake = await import("./handshake.js");
-  return handshake.initializeLegacy(input, version, lastId);
+  return handshake.initializeLegacy(input, version, lastId, HANDSHAKE_KIT);
 }
 
 /** Modern errors that mean "a modern server, and something else is wrong": surfaced, never a fallback. */

@@ -1,6 +1,5 @@
-import { StreamableHttpClientTransport } from "../transport/http/client/transport.js";
 import { InMemoryClientTransport } from "../transport/memory.js";
-import { StdioClientTransport } from "../transport/stdio/client.js";
+import { StreamableHttpClientTransport } from "../transport/http/client/transport.js";
 import type { ClientTransport, MessageHandler } from "../transport/types.js";
 
 /** A command line for a stdio server: the client spawns it. */
@@ -43,6 +42,11 @@ const isTransport = (value: unknown): value is ClientTransport =>
  * first: an object that is both a transport and a handler is meant as the
  * transport. The URL and command rows are where the Streamable HTTP and
  * stdio client transports plug in; the loop never sees which row matched.
+ * HTTP is imported as is (no `node:` builtin; a lazy import would split the
+ * browser bundle's one 2026 chunk). Stdio is loaded only when its row
+ * matches, through the package's `#stdio-spawn` import, which resolves to
+ * the real spawner only under the `node` condition (Node, Deno, Bun), so a
+ * browser or worker bundle never reaches `node:child_process`.
  */
 const TARGET_KINDS: readonly TargetKind[] = [
   { describe: "a ClientTransport", matches: isTransport, open: (target: ClientTransport) => target },
@@ -61,32 +65,31 @@ const TARGET_KINDS: readonly TargetKind[] = [
     describe: "a { command, args } object",
     matches: (target) =>
       typeof target === "object" && target !== null && typeof (target as { command?: unknown }).command === "string",
-    open: (target: CommandTarget) =>
+    open: async (target: CommandTarget) => {
+      const { spawnStdio } = await import("#stdio-spawn");
       // The child gets a short allow-list of this process's environment plus target.env, never all of it.
-      StdioClientTransport.spawn({
+      return spawnStdio({
         command: target.command,
         args: target.args,
         env: target.env,
         inheritEnv: target.inheritEnv,
         cwd: target.cwd,
-      }),
+      });
+    },
   },
 ];
 
 /**
  * Where `mode: "auto"` remembers a server's era (2026-07-28 versioning:
  * "for the lifetime of the server process (stdio) or origin (HTTP)"): the
- * endpoint's origin and path, or the command line and working directory;
- * `undefined` for targets that name no server (in-process handlers, custom
- * transports), which are probed every time.
+ * transport's own {@link ClientTransport.endpointKey} (the endpoint's origin
+ * and path, or the command line and working directory); `undefined` for
+ * transports that name no server (in-process handlers, custom transports),
+ * which are probed every time.
  */
-export function negotiationKey(target: ConnectTarget, transport: ClientTransport): string | undefined {
-  if (transport instanceof StreamableHttpClientTransport) return `http ${transport.url.origin}${transport.url.pathname}`;
-  if (transport instanceof StdioClientTransport) {
-    const cwd = typeof target === "object" && target !== null && "command" in target ? (target.cwd ?? "") : "";
-    return `stdio ${JSON.stringify([cwd, ...transport.commandLine])}`;
-  }
-  return undefined;
+export function negotiationKey(transport: ClientTransport): string | undefined {
+  const key = transport.endpointKey;
+  return typeof key === "string" ? key : undefined;
 }
 
 /**

@@ -20,6 +20,7 @@ export {
 export { SUBSCRIPTION_TYPES, type SubscriptionType } from "./subscriptions/filter.js";
 export { DEFAULT_MAX_LISTENERS, SUBSCRIPTION_ID_META, TOO_MANY_LISTENERS } from "./subscriptions/streams.js";
 export { inputRequired, isInputRequired, type InputRequiredInit } from "./input-required.js";
+export { requireScopes } from "./require-scopes.js";
 export {
   requestStateBoundary,
   type RequestStateBoundaryOptions,
@@ -48,7 +49,7 @@ export type {
   TemplateResourceHandler,
 } from "./registry/resources.js";
 export type { Completer } from "./registry/completions.js";
-export type { SchemaCheck, SchemaCompiler, SchemaIssue, SchemaValidator } from "./json-schema.js";
+export type { SchemaCheck, SchemaCompiler, SchemaCompilerChoice, SchemaIssue, SchemaValidator } from "./schema-check.js";
 // The public names of request-state security, so a server needs one import (its __TESTS hook stays behind).
 export {
   INVALID_REQUEST_STATE_MESSAGE,

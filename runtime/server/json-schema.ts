@@ -1,28 +1,10 @@
 import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import { lazyModule, requireSync } from "../require-sync.js";
+import { describeIssues, dialectOf, notValid, OK, UNCHECKABLE, type Dialect, type SchemaCheck, type SchemaIssue, type SchemaValidator } from "./schema-check.js";
 import { simpleObjectChecker } from "./simple-schema.js";
 
-/** One problem a JSON Schema found in a value. */
-export interface SchemaIssue {
-  /** JSON Pointer into the value, `""` for the value itself. */
-  path: string;
-  message: string;
-}
-
-/** The outcome of checking a value against a tool's or prompt's schema. */
-export type SchemaCheck = { ok: true } | { ok: false; issues: SchemaIssue[]; message: string };
-
-/** A compiled JSON Schema: checks one value. */
-export type SchemaValidator = (value: unknown) => SchemaCheck;
-
-/**
- * Compiles a tool's JSON Schema into a {@link SchemaValidator}; throws a
- * `TypeError` for a schema it cannot use. `McpServer` takes one as
- * `compileSchema` to replace the built-in AJV compiler (for instance on an
- * edge runtime that forbids generating code at run time).
- */
-export type SchemaCompiler = (schema: unknown, label: string) => SchemaValidator;
+export type { SchemaCheck, SchemaCompiler, SchemaIssue, SchemaValidator } from "./schema-check.js";
 
 type FormatsPlugin = (ajv: Ajv | Ajv2020) => void;
 
@@ -77,18 +59,6 @@ export function schemaCompilerLoading(): Promise<unknown> | undefined {
   return ajvModules.loading();
 }
 
-type Dialect = "2020-12" | "draft-07";
-
-function dialectOf(declared: unknown): Dialect {
-  if (declared === undefined || (typeof declared === "string" && /json-schema\.org\/draft\/2020-12\/schema#?$/.test(declared))) {
-    return "2020-12";
-  }
-  if (typeof declared === "string" && /json-schema\.org\/draft-0[67]\/schema#?$/.test(declared)) return "draft-07";
-  throw new TypeError(
-    `unsupported JSON Schema dialect ${JSON.stringify(declared)}: this SDK validates 2020-12 (the default when $schema is absent) and draft-07`,
-  );
-}
-
 let ajv2020: Ajv2020 | undefined;
 let ajvDraft7: Ajv | undefined;
 
@@ -116,14 +86,6 @@ function toIssues(errors: ErrorObject[] | null | undefined): SchemaIssue[] {
     const message = error.keyword === "required" ? "is required" : error.keyword === "additionalProperties" ? "is not allowed" : (error.message ?? "is invalid");
     return { path, message };
   });
-}
-
-/**
- * Describes issues in one line, e.g. `/location is required; /days must be integer`.
- * @internal
- */
-export function describeIssues(issues: readonly SchemaIssue[]): string {
-  return issues.map((issue) => `${issue.path === "" ? "(root)" : issue.path} ${issue.message}`).join("; ");
 }
 
 /**
@@ -173,13 +135,6 @@ export function compileJsonSchema(schema: unknown, label: string): SchemaValidat
   };
 }
 
-/** The one answer for a value that passes, shared: checked on every tool call, read by the registry only. */
-const OK: SchemaCheck = Object.freeze({ ok: true });
-
-function notValid(label: string, error: unknown): TypeError {
-  return new TypeError(`${label} is not a valid JSON Schema: ${(error as Error).message}`, { cause: error });
-}
-
 function compileWith(loaded: AjvModules, dialect: Dialect, schema: object, label: string): ValidateFunction {
   try {
     return compilerFor(loaded, dialect).compile(schema);
@@ -189,9 +144,18 @@ function compileWith(loaded: AjvModules, dialect: Dialect, schema: object, label
 }
 
 function check(validate: ValidateFunction, value: unknown): SchemaCheck {
-  if (validate(value)) return OK;
+  let valid: boolean;
+  try {
+    valid = validate(value) as boolean;
+  } catch {
+    return uncheckable();
+  }
+  if (valid) return OK;
   const issues = toIssues(validate.errors);
   return { ok: false, issues, message: describeIssues(issues) };
 }
+
+/** A fresh copy of {@link UNCHECKABLE}: callers may keep or change the issues they get. */
+const uncheckable = (): SchemaCheck => structuredClone(UNCHECKABLE);
 
 const validatorOf = (validate: ValidateFunction): SchemaValidator => (value) => check(validate, value);

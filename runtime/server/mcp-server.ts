@@ -16,7 +16,8 @@ import { Server, type ServerOptions } from "./server.js";
 import type { RequestStateSealer } from "./state-boundary.js";
 import { sealingBoundary } from "./sealing-policy.js";
 import { UriTemplate, type UriTemplateVariables } from "./uri-template.js";
-import type { SchemaCompiler } from "./json-schema.js";
+import { resolveSchemaCompiler } from "#schema-compiler";
+import type { SchemaCompilerChoice } from "./schema-check.js";
 import type { ServerRequestContext } from "./context.js";
 import { SUBSCRIPTION_TYPES } from "./subscriptions/filter.js";
 
@@ -37,11 +38,14 @@ export interface McpServerOptions extends Omit<ServerOptions, "capabilities"> {
   /** Extra capabilities to advertise on top of the ones the registrations imply. */
   capabilities?: ServerCapabilities;
   /**
-   * Compiles tool input and output schemas. Default: AJV (2020-12, and
-   * draft-07 via `$schema`), which generates code at registration; supply
-   * your own where that is not allowed.
+   * Compiles tool input and output schemas (2020-12, and draft-07 via
+   * `$schema`). `"auto"` (the default): AJV, which generates code at
+   * registration, where the runtime allows it and the package resolved
+   * under the `node` condition; else the eval-free validator
+   * (`@cfworker/json-schema`), as on Cloudflare Workers and in browser
+   * bundles. `"ajv"` or `"eval-free"` forces one; a function is your own.
    */
-  compileSchema?: SchemaCompiler;
+  compileSchema?: SchemaCompilerChoice;
 }
 
 // Lists of an McpServer are the same for every caller (reads may not be); ttl 0 because registrations may change.
@@ -86,8 +90,7 @@ export class McpServer implements SessionHost {
    */
   constructor(info: Implementation, options: McpServerOptions = {}) {
     const { requestStateSecurity, audience, capabilities, compileSchema, ...serverOptions } = options;
-    if (compileSchema !== undefined && typeof compileSchema !== "function") throw new TypeError("McpServer: compileSchema must be a function");
-    this.tools = new ToolRegistry(compileSchema);
+    this.tools = new ToolRegistry(resolveSchemaCompiler(compileSchema));
     if (audience !== undefined && (typeof audience !== "string" || audience.length === 0)) {
       throw new TypeError("McpServer: audience must be a non-empty string");
     }

@@ -106,23 +106,16 @@ export async function settle(core: ServerCore, request: MiddlewareRequest | unde
   }
 }
 
-/** The next turn of the event loop, after the I/O callbacks already queued: `setImmediate` where there is one. */
-const nextTurn: (run: () => void) => void =
-  typeof (globalThis as { setImmediate?: unknown }).setImmediate === "function"
-    ? (run) => void (globalThis as unknown as { setImmediate(run: () => void): unknown }).setImmediate(run)
-    : (run) => void setTimeout(run, 0);
-
 /**
- * {@link settle} for a request that produced its answer, run once the
- * transport has had its turn to write that answer. A one-time token is then
- * committed after its answer left the process: an instance that dies in
- * between leaves an uncommitted lease, which lapses, so the client's retry
- * is accepted, instead of a spent token whose answer never went out.
+ * {@link settle} for a request that produced its answer. Middlewares hear of
+ * it at once, holding nothing for later; one that must act only after the
+ * answer left (the state boundary's commit of a one-time token) defers that
+ * itself with {@link nextTurn}.
  * @internal
  */
 export function settleAfterAnswer(core: ServerCore, request: MiddlewareRequest | undefined, outcome: unknown): void {
   if (request === undefined) return;
-  nextTurn(() => void settle(core, request, true, outcome));
+  void settle(core, request, true, outcome);
 }
 
 /**

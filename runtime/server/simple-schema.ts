@@ -1,4 +1,4 @@
-import type { SchemaIssue } from "./json-schema.js";
+import type { SchemaIssue } from "./schema-check.js";
 
 /**
  * Checks the simplest tool schemas without AJV, answering exactly what AJV

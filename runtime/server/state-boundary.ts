@@ -11,6 +11,7 @@ import type { RequestContext } from "../transport/types.js";
 import type { InputRequiredResult } from "../../generated/2026-07-28/index.js";
 import { RequestContextImpl, type ServerRequestContext } from "./context.js";
 import { internalError } from "./errors.js";
+import { nextTurn } from "../sleep.js";
 import type { MiddlewareRequest, ServerLogger, ServerMiddleware } from "./types.js";
 
 /**
@@ -204,8 +205,13 @@ export function requestStateBoundary(security: RequestStateSealer, options: Requ
       const use = uses.get(request);
       if (use === undefined) return;
       uses.delete(request);
-      // A result went out: the token is spent. Nothing went out: a retry with it must still work.
-      return produced ? use.commit() : use.release();
+      // Nothing went out: a retry with the token must still work.
+      if (!produced) return use.release();
+      // A result is going out: the token is spent once it has left. An instance
+      // that dies in between leaves an uncommitted lease, which lapses, so the
+      // client's retry is accepted rather than refused with no answer sent.
+      // Only the use waits for that turn, never the request or its result.
+      nextTurn(() => void use.commit().catch((error: unknown) => request.logger.warn("requestState: a one-time token could not be committed", { error })));
     },
 
     onInputRequired(result: InputRequiredResult, request: MiddlewareRequest): InputRequiredResult | Promise<InputRequiredResult> {

@@ -9,6 +9,7 @@
  */
 import type { CryptoBackend, CryptoBackendChoice } from "./backend.js";
 import { decodeBase64url } from "./base64url.js";
+import { loadNodeBuiltin } from "../require-sync.js";
 import { describe, KEY_GENERATION_HINT, MIN_SECRET_BYTES, type RequestStateSecret, secretBytes } from "./keys.js";
 import { selectBackend } from "./select-backend.js";
 
@@ -128,7 +129,14 @@ export function keyRingFromEnv(name: string): Uint8Array[] {
  */
 export async function keyRingFromFile(path: string): Promise<Uint8Array[]> {
   if (typeof path !== "string" || path === "") throw new TypeError(`fromFile expected a file path, got ${describe(path)}`);
-  const { readFile } = await import("node:fs/promises");
+  const fs = await loadNodeBuiltin<typeof import("node:fs/promises")>("node:fs/promises");
+  if (fs === undefined) {
+    throw new Error(
+      "fromFile needs a file system (Node, Deno, Bun), which this runtime lacks; pass the keys themselves, " +
+        "e.g. new RequestStateSecurity({ keys: [env.STATE_KEY] }) with the key from a secret binding",
+    );
+  }
+  const { readFile } = fs;
   let text: string;
   try {
     text = await readFile(path, "utf8");

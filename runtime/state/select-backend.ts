@@ -1,6 +1,7 @@
 import type { CryptoBackend, CryptoBackendChoice } from "./backend.js";
 import { createNodeBackend } from "./backend-node.js";
 import { nobleBackend } from "./backend-noble.js";
+import { nodeBuiltin } from "../require-sync.js";
 
 let nodeBackend: CryptoBackend | null | undefined;
 
@@ -13,15 +14,9 @@ let nodeBackend: CryptoBackend | null | undefined;
  */
 export function nodeCryptoBackend(): CryptoBackend | undefined {
   if (nodeBackend === undefined) {
-    const getBuiltinModule = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process
-      ?.getBuiltinModule;
-    const load = (id: string) => (typeof getBuiltinModule === "function" ? getBuiltinModule(id) : undefined);
-    const crypto = load("node:crypto");
-    const buffer = load("node:buffer");
-    nodeBackend =
-      crypto && buffer
-        ? createNodeBackend(crypto as typeof import("node:crypto"), buffer as typeof import("node:buffer"))
-        : null;
+    const crypto = nodeBuiltin<typeof import("node:crypto")>("node:crypto");
+    const buffer = nodeBuiltin<typeof import("node:buffer")>("node:buffer");
+    nodeBackend = crypto && buffer ? createNodeBackend(crypto, buffer) : null;
   }
   return nodeBackend ?? undefined;
 }

@@ -1,22 +1,28 @@
 /**
- * Streamable HTTP (MCP 2026-07-28) for servers and clients.
+ * Streamable HTTP (MCP 2026-07-28) for servers and clients, all in one
+ * entry for Node programs. Each part also has an entry of its own:
  *
- * - {@link createHttpHandler}: a web-standard `(Request) => Promise<Response>`
- *   handler for any runtime with `fetch` types (Node, Deno, Bun, workers).
- * - {@link serveHttp}: the same handler on `node:http`.
- * - {@link StreamableHttpClientTransport}: the client side over `fetch`.
+ * - `mcp-roundtrip/http/web`: {@link createHttpHandler}, a web-standard
+ *   `(Request) => Promise<Response>` handler for any runtime with `fetch`
+ *   types (workers, Deno, Bun, Node); no `node:` builtin.
+ * - `mcp-roundtrip/http/client`: {@link StreamableHttpClientTransport}, the
+ *   client side over `fetch`; no `node:` builtin (what a browser bundles).
+ * - `mcp-roundtrip/http/node`: {@link serveHttp}, the same handler on
+ *   `node:http`, and {@link toNodeHandler} to mount it in Express, Fastify
+ *   or any Node server.
+ *
+ * A bundle for a browser or a worker should import the first two: this
+ * entry also reaches `node:http` (through `serveHttp`).
  *
  * @packageDocumentation
  */
-export { createHttpHandler } from "./http/server/web.js";
-export { statusForError } from "./http/server/handler.js";
-export { DEFAULT_MAX_BODY_BYTES } from "./http/server/policy.js";
-export type { HttpHandlerOptions, HttpRequestInfo, TokenVerifier } from "./http/server/policy.js";
-export { serveHttp, type ServeHttpOptions, type HttpServerHandle, type HttpCloseOptions } from "./http/server/node.js";
+export * from "./http-web.js";
+export * from "./http-client.js";
 export {
-  StreamableHttpClientTransport,
-  HttpTransportError,
-  type HttpClientTransportOptions,
-} from "./http/client/transport.js";
-export { decodeHeaderValue, encodeHeaderValue, paramHeaderMismatch, paramHeadersOf, type ParamHeader } from "./http/headers.js";
-export type { AuthInfo, MessageHandler, RequestContext } from "./types.js";
+  serveHttp,
+  toNodeHandler,
+  type ServeHttpOptions,
+  type HttpServerHandle,
+  type HttpCloseOptions,
+  type NodeRequestHandler,
+} from "./http-node.js";

@@ -2,7 +2,7 @@ import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } 
 
 /**
  * What a verified bearer token says about its bearer. Transports that
- * authenticate (Streamable HTTP with `verifyToken`) put it on the request
+ * authenticate (Streamable HTTP with `authorization`) put it on the request
  * context; request-state sealing binds to it.
  */
 export interface AuthInfo {
@@ -176,6 +176,14 @@ export interface ClientTransport {
    * session id, resumable streams, DELETE on close).
    */
   useProtocolVersion?(version: string): void;
+  /**
+   * Names the server this transport reaches, so `Client.connect` in
+   * `mode: "auto"` can remember its era per server (e.g. `"http
+   * https://host/mcp"`, or the command line and working directory for
+   * stdio). Leave it undefined when the transport names no server: the
+   * client then probes every time.
+   */
+  readonly endpointKey?: string;
   /**
    * Starts receiving messages a 2025-era server sends outside any request
    * (HTTP: opens the GET event stream and keeps it open while the server

@@ -24,7 +24,7 @@ const EXPECTED: Record<string, string[]> = {
     "DEFAULT_KEYS_ENV", "INVALID_REQUEST_STATE_MESSAGE", "INVALID_REQUEST_STATE_REASON", "InvalidRequestState", "MIN_SECRET_BYTES", "McpServer",
     "MemoryReplayStore", "MetaKey", "Needs", "RequestStateSecurity", "SUPPORTED_PROTOCOL_VERSIONS", "Server", "UriTemplate",
     "decodeKeyEntry", "elicit", "elicitUrl", "evaluateNeeds", "inputRequired", "invalidRequestStateError", "isInputRequired", "keyIdOf", "listRoots", "needs",
-    "principalOf", "requestStateBoundary", "runWithDependencies", "sample",
+    "principalOf", "requestStateBoundary", "requireScopes", "runWithDependencies", "sample",
     "DEFAULT_MAX_LISTENERS", "InProcessBroadcaster", "SUBSCRIPTION_ID_META", "SUBSCRIPTION_TYPES", "TOO_MANY_LISTENERS", "isSubscriptionEvent",
   ],
   "./client": [
@@ -34,12 +34,21 @@ const EXPECTED: Record<string, string[]> = {
   ],
   "./http": [
     "DEFAULT_MAX_BODY_BYTES", "HttpTransportError", "StreamableHttpClientTransport", "createHttpHandler", "decodeHeaderValue",
-    "encodeHeaderValue", "paramHeaderMismatch", "paramHeadersOf", "serveHttp", "statusForError",
+    "encodeHeaderValue", "paramHeaderMismatch", "paramHeadersOf", "serveHttp", "statusForError", "toNodeHandler",
   ],
+  "./http/web": [
+    "DEFAULT_MAX_BODY_BYTES", "createHttpHandler", "decodeHeaderValue", "encodeHeaderValue", "paramHeaderMismatch", "paramHeadersOf",
+    "statusForError",
+  ],
+  "./http/client": ["HttpTransportError", "StreamableHttpClientTransport"],
+  "./http/node": ["DEFAULT_MAX_BODY_BYTES", "serveHttp", "toNodeHandler"],
   "./stdio": ["DEFAULT_INHERITED_ENV", "DEFAULT_MAX_LINE_BYTES", "StdioClientTransport", "childEnvironment", "serveStdio"],
   "./official": ["InvalidRequestState", "MemoryReplayStore", "RequestStateSecurity", "createSealedRequestStateCodec", "officialEventBus", "principalOfOfficialAuthInfo"],
   "./redis": ["RedisBroadcaster", "RedisReplayStore", "connectRedisBroadcaster", "connectRedisReplayStore"],
   "./otel": ["SpanAttribute", "telemetry"],
+  "./jwt": ["JwtRejected", "jwtVerifier"],
+  "./oauth": ["InMemoryOAuthStore", "OAuthClient", "OAuthError"],
+  "./oauth/node": ["loopbackAuthorization"],
 };
 
 const specifier = (subpath: string) => (subpath === "." ? pkg.name : `${pkg.name}/${subpath.slice(2)}`);
@@ -64,6 +73,15 @@ describe("package.json exports, loaded from dist/ by the package's own name", ()
       const target = pkg.exports[subpath] as ExportTarget;
       expect(existsSync(join(root, target.default)), target.default).toBe(true);
       expect(existsSync(join(root, target.types)), target.types).toBe(true);
+    }
+  });
+
+  it("points every condition of the package's own import map at built files that exist", () => {
+    const imports = (pkg as unknown as { imports: Record<string, Record<string, string>> }).imports;
+    expect(Object.keys(imports).sort()).toEqual(["#schema-compiler", "#stdio-spawn"]);
+    for (const [name, conditions] of Object.entries(imports)) {
+      expect(Object.keys(conditions), name).toEqual(["types", "node", "default"]);
+      for (const target of Object.values(conditions)) expect(existsSync(join(root, target)), `${name}: ${target}`).toBe(true);
     }
   });
 
@@ -104,6 +122,27 @@ describe("package.json exports, loaded from dist/ by the package's own name", ()
       for (const url of resolved) {
         expect(url).not.toMatch(/\/dist\/runtime\/(server|client|state|transport)\//);
         expect(url).not.toMatch(/^node:(crypto|http|child_process)$|@noble|\/ajv\//);
+      }
+    });
+
+    it("mcp-roundtrip/oauth is browser-safe: it loads no node: builtin and no server module", () => {
+      const log = join(dir, "resolved-oauth.txt");
+      const hook = `import { appendFileSync } from "node:fs";
+        export async function resolve(specifier, context, next) {
+          const result = await next(specifier, context);
+          appendFileSync(${JSON.stringify(log)}, result.url + "\\n");
+          return result;
+        }`;
+      runNode(`
+        import { register } from "node:module";
+        register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hook)}`)});
+        await import(${JSON.stringify(`${pkg.name}/oauth`)});`);
+      const resolved = readFileSync(log, "utf8").trim().split("\n");
+      expect(resolved.some((url) => url.endsWith("/dist/runtime/oauth/index.js"))).toBe(true);
+      expect(resolved.some((url) => url.includes("/oauth4webapi/"))).toBe(true);
+      for (const url of resolved) {
+        expect(url).not.toMatch(/^node:/);
+        expect(url).not.toMatch(/\/dist\/runtime\/(server|state|oauth\/node)/);
       }
     });
   });

@@ -12,10 +12,16 @@ const ENTRIES = [
   "runtime/state/index.ts",
   "runtime/validate/index.ts",
   "runtime/transport/http.ts",
+  "runtime/transport/http-web.ts",
+  "runtime/transport/http-client.ts",
+  "runtime/transport/http-node.ts",
   "runtime/transport/stdio.ts",
   "runtime/official/index.ts",
   "runtime/redis/index.ts",
   "runtime/otel/index.ts",
+  "runtime/jwt/index.ts",
+  "runtime/oauth/index.ts",
+  "runtime/oauth/node.ts",
 ];
 
 /** The nodes a reader hovers: each visible overload of a function, else the declaration (its statement, for a variable). */

@@ -5,7 +5,7 @@
 import { McpServer, InMemoryTransport } from "@modelcontextprotocol/server";
 import { Client } from "@modelcontextprotocol/client";
 import * as z from "zod/v4";
-import { ECHO_TEXT } from "../shared.mjs";
+import { ECHO_TEXT } from "../fixtures.mjs";
 
 const server = new McpServer({ name: "cold-start", version: "1.0.0" });
 server.registerTool("echo", { inputSchema: z.object({ text: z.string() }) }, async ({ text }) => ({ content: [{ type: "text", text }] }));

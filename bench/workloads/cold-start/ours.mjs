@@ -5,7 +5,7 @@
 // answer and the version it was spoken in, for the bench to check.
 import { McpServer } from "mcp-roundtrip/server";
 import { Client } from "mcp-roundtrip/client";
-import { ECHO_TEXT } from "../shared.mjs";
+import { ECHO_TEXT } from "../fixtures.mjs";
 
 const mode = process.argv[2];
 const server = new McpServer({ name: "cold-start", version: "1.0.0" });

@@ -11,10 +11,12 @@ import type {
 import type { ServerRequestContext } from "../context.js";
 import { internalError } from "../errors.js";
 import { isInputRequired } from "../../input-required-guard.js";
-import { compileJsonSchema, schemaCompilerLoading, type SchemaCompiler, type SchemaValidator } from "../json-schema.js";
+import { schemaCompilerLoading } from "#schema-compiler";
+import type { SchemaCompiler, SchemaValidator } from "../schema-check.js";
 import type { HandlerResult, MaybePromise } from "../types.js";
 import { paramHeadersMismatch, paramHeadersOf, type ParamHeader } from "../../transport/http/headers.js";
 import { isModernVersion } from "../../transport/era.js";
+import { checkScopes, requireScopes } from "../require-scopes.js";
 
 /** How a tool describes itself in `tools/list`. */
 export interface ToolConfig {
@@ -27,6 +29,15 @@ export interface ToolConfig {
   annotations?: ToolAnnotations;
   icons?: Tool["icons"];
   _meta?: Record<string, unknown>;
+  /**
+   * OAuth scopes the caller's access token must carry to call the tool, e.g.
+   * `["files:write"]`. Without them the call is refused before the body
+   * runs: over HTTP with `authorization`, `403` with a `WWW-Authenticate`
+   * challenge naming the scopes (so the client steps up); elsewhere a
+   * JSON-RPC `-32600` with `data.reason: "insufficient_scope"`. A call
+   * without a verified token is refused too.
+   */
+  scopes?: readonly string[];
 }
 
 /**
@@ -45,6 +56,8 @@ interface RegisteredTool {
   readonly checkOutput: SchemaValidator | undefined;
   /** The `x-mcp-header` annotations of its `inputSchema`, which HTTP requests must mirror. */
   readonly paramHeaders: readonly ParamHeader[];
+  /** The scopes a caller's token must carry. */
+  readonly scopes: readonly string[];
 }
 
 /** The tools of an `McpServer`, in registration order. @internal */
@@ -54,7 +67,7 @@ export class ToolRegistry {
   private readonly parked = new Map<string, RegisteredTool>();
   private readonly compile: SchemaCompiler;
 
-  constructor(compile: SchemaCompiler = compileJsonSchema) {
+  constructor(compile: SchemaCompiler) {
     this.compile = compile;
   }
 
@@ -76,13 +89,14 @@ export class ToolRegistry {
       // HTTP clients must drop such a tool from tools/list (SEP-2243), so it could never be called.
       throw new TypeError(`McpServer.tool(${JSON.stringify(name)}): ${scan.reason}`);
     }
+    if (config.scopes !== undefined) checkScopes(config.scopes, `McpServer.tool(${JSON.stringify(name)})`);
     const checkInput = this.compile(inputSchema, `inputSchema of tool ${JSON.stringify(name)}`);
     const checkOutput = config.outputSchema === undefined ? undefined : this.compile(config.outputSchema, `outputSchema of tool ${JSON.stringify(name)}`);
     const definition: Record<string, unknown> = { name, inputSchema };
     for (const key of ["title", "description", "outputSchema", "annotations", "icons", "_meta"] as const) {
       if (config[key] !== undefined) definition[key] = config[key];
     }
-    this.tools.set(name, { definition: definition as unknown as Tool, handler, checkInput, checkOutput, paramHeaders: scan.headers });
+    this.tools.set(name, { definition: definition as unknown as Tool, handler, checkInput, checkOutput, paramHeaders: scan.headers, scopes: [...(config.scopes ?? [])] });
   }
 
   list(): HandlerResult<ListToolsResult> {
@@ -92,6 +106,8 @@ export class ToolRegistry {
   async call(params: CallToolRequestParams, ctx: ServerRequestContext): Promise<HandlerResult<CallToolResult> | InputRequiredResult> {
     const tool = this.tools.get(params.name);
     if (tool === undefined) throw new McpError(JsonRpcErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
+    // Before anything of the tool runs (MCP basic/authorization, "Runtime Insufficient Scope Errors").
+    if (tool.scopes.length > 0) requireScopes(ctx, tool.scopes, `tool ${params.name}`);
     const args = params.arguments ?? {};
     if (tool.paramHeaders.length > 0 && isModernVersion(ctx.protocolVersion)) {
       // The spec makes the server check what an intermediary routed on against the body it runs with.

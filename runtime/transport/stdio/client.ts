@@ -111,6 +111,11 @@ export class StdioClientTransport implements ClientTransport {
     return [this.#options.command, ...(this.#options.args ?? [])];
   }
 
+  /** The working directory and command line: what `Client.connect` remembers this server's era by. */
+  get endpointKey(): string {
+    return `stdio ${JSON.stringify([this.#options.cwd ?? "", ...this.commandLine])}`;
+  }
+
   /** The child's stderr when `stderr: "pipe"` was chosen. */
   get stderr(): Readable | null {
     return this.#child.stderr;

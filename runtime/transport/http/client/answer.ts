@@ -38,7 +38,7 @@ export function answerOf(response: Response, message: JsonRpcRequest, text: stri
     const said = isJsonRpcErrorResponse(body) ? ` (${body.error.message})` : "";
     const reason =
       response.status === 401
-        ? "the server requires a valid bearer token (pass options.token)"
+        ? "the server requires a valid bearer token (pass options.token, or options.auth for OAuth)"
         : challenge
           ? "the token lacks a required scope"
           : "the server refused this client: check the token, and the Origin and Host the server accepts";

@@ -9,9 +9,9 @@
  * @internal
  */
 import type { JsonRpcId, JsonRpcResponse } from "../../../jsonrpc/messages.js";
-import { HttpTransportError } from "./errors.js";
-import { readEventStream, type StreamOutcome, type StreamReader } from "./sse-read.js";
-import { mediaTypeOf, reasonOf, sleep } from "./shared.js";
+import type { HttpTransportError } from "./errors.js";
+import type { readEventStream, StreamOutcome, StreamReader } from "./sse-read.js";
+import type { mediaTypeOf, reasonOf, sleep } from "./shared.js";
 
 /** Wait before reconnecting when the server named no `retry`. */
 const DEFAULT_RETRY_MS = 1_000;
@@ -32,6 +32,21 @@ export interface StreamHost {
   warn(message: string): void;
   /** The longest SSE event read, in characters (`maxResponseBytes`). */
   readonly maxEventChars: number;
+  /**
+   * The helpers this module shares with the transport, handed over rather
+   * than imported: a bundle then keeps them in the transport's chunk, and
+   * this lazily loaded module (2025 sessions only) imports nothing.
+   */
+  readonly kit: StreamKit;
+}
+
+/** See {@link StreamHost.kit}. */
+export interface StreamKit {
+  readonly HttpTransportError: typeof HttpTransportError;
+  readonly readEventStream: typeof readEventStream;
+  readonly mediaTypeOf: typeof mediaTypeOf;
+  readonly reasonOf: typeof reasonOf;
+  readonly sleep: typeof sleep;
 }
 
 /**
@@ -54,21 +69,21 @@ export async function resumeForAnswer(
   let { lastEventId, retryMs } = broken;
   for (let attempt = 1; attempt <= MAX_RESUMES; attempt++) {
     // "The client MUST respect the retry field" (2025-11-25 transports, "Sending Messages to the Server" 6).
-    await sleep(retryMs ?? DEFAULT_RETRY_MS, signal);
+    await host.kit.sleep(retryMs ?? DEFAULT_RETRY_MS, signal);
     const response = await host.open(lastEventId, signal);
-    if (!response.ok || mediaTypeOf(response.headers.get("content-type")) !== "text/event-stream" || !response.body) {
+    if (!response.ok || host.kit.mediaTypeOf(response.headers.get("content-type")) !== "text/event-stream" || !response.body) {
       await response.body?.cancel().catch(() => {});
-      throw new HttpTransportError(
+      throw new host.kit.HttpTransportError(
         response.status,
         `${what}: the response stream closed before its answer, and resuming it (GET with Last-Event-ID) was answered with HTTP ${response.status}.`,
       );
     }
-    const outcome = await readEventStream(response.body, awaitedId, onMessage, host.streams, host.maxEventChars);
+    const outcome = await host.kit.readEventStream(response.body, awaitedId, onMessage, host.streams, host.maxEventChars);
     if (outcome.answer) return outcome.answer;
     lastEventId = outcome.lastEventId ?? lastEventId;
     retryMs = outcome.retryMs ?? retryMs;
   }
-  throw new HttpTransportError(
+  throw new host.kit.HttpTransportError(
     200,
     `${what}: the server closed the response stream ${MAX_RESUMES + 1} times without sending the answer; giving up.`,
   );
@@ -101,7 +116,7 @@ export class EventStreamListener {
     const answered = new Promise<void>((resolve) => (this.#answered = resolve));
     void this.#run()
       .catch((error: unknown) => {
-        if (!this.#controller.signal.aborted) this.#host.warn(`The server's event stream stopped: ${reasonOf(error)}`);
+        if (!this.#controller.signal.aborted) this.#host.warn(`The server's event stream stopped: ${this.#host.kit.reasonOf(error)}`);
       })
       .finally(() => this.#answered?.());
     return answered;
@@ -131,7 +146,7 @@ export class EventStreamListener {
           this.#controller.abort(new Error("The server offers no event stream."));
           return;
         }
-        if (verdict === "read") outcome = await readEventStream(response.body!, undefined, this.#onMessage, this.#host.streams, this.#host.maxEventChars);
+        if (verdict === "read") outcome = await this.#host.kit.readEventStream(response.body!, undefined, this.#onMessage, this.#host.streams, this.#host.maxEventChars);
       } catch (error) {
         if (signal.aborted) return;
         if (failures + 1 >= MAX_FAILURES) throw error;
@@ -145,13 +160,13 @@ export class EventStreamListener {
         throw new Error(`${failures} connections in a row failed; server-initiated messages now arrive only on call responses.`);
       }
       const base = retryMs ?? DEFAULT_RETRY_MS;
-      await sleep(failures === 0 ? base : Math.min(MAX_BACKOFF_MS, Math.max(base, DEFAULT_RETRY_MS) * 2 ** (failures - 1)), signal);
+      await this.#host.kit.sleep(failures === 0 ? base : Math.min(MAX_BACKOFF_MS, Math.max(base, DEFAULT_RETRY_MS) * 2 ** (failures - 1)), signal);
     }
   }
 
   /** Whether to read a GET response, retry later, or stop listening. */
   #judge(response: Response): "read" | "retry" | "stop" {
-    if (response.ok && mediaTypeOf(response.headers.get("content-type")) === "text/event-stream" && response.body) return "read";
+    if (response.ok && this.#host.kit.mediaTypeOf(response.headers.get("content-type")) === "text/event-stream" && response.body) return "read";
     void response.body?.cancel().catch(() => {});
     const status = response.status;
     // 405: no stream offered. 404: the session is gone, and the next request renews it (and the stream).

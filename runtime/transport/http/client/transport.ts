@@ -9,44 +9,25 @@ import { JsonRpcErrorCode } from "../../../jsonrpc/errors.js";
 import { isJsonRpcErrorResponse, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from "../../../jsonrpc/messages.js";
 import type { ClientTransport, TransportRequestOptions } from "../../types.js";
 import { answerOf } from "./answer.js";
+import { AuthFailure, fetchAuthorized, type HttpClientAuth } from "./auth.js";
 import { HttpTransportError, sessionLostError } from "./errors.js";
-import type { EventStreamListener, StreamHost } from "./event-stream.js";
+import type { EventStreamListener, StreamHost, StreamKit } from "./event-stream.js";
 import { InFlight } from "./in-flight.js";
 import { postHeaders } from "./post-headers.js";
 import { ServerMessages } from "./server-messages.js";
 import { HttpSession } from "./session.js";
 import { readEventStream } from "./sse-read.js";
-import { DEFAULT_MAX_RESPONSE_BYTES, readBoundedText } from "./body.js";
-import { CLOSED_MESSAGE, eitherSignal, mediaTypeOf } from "./shared.js";
+import { readBoundedText } from "./body.js";
+import { checkOptions, type HttpClientTransportOptions, type TokenProvider } from "./options.js";
+import { CLOSED_MESSAGE, eitherSignal, mediaTypeOf, reasonOf, sleep } from "./shared.js";
 import { ToolHeaders } from "./tool-headers.js";
 
 export { HttpTransportError } from "./errors.js";
+export type { HttpAuthChallenge, HttpClientAuth } from "./auth.js";
+export type { HttpClientTransportOptions, TokenProvider } from "./options.js";
 
-/** Supplies the bearer token for each request; `undefined` sends none. */
-export type TokenProvider = () => string | undefined | Promise<string | undefined>;
-
-/** Options of {@link StreamableHttpClientTransport}. */
-export interface HttpClientTransportOptions {
-  /** The `fetch` to use (for proxies, test doubles, custom agents). Default: global `fetch`. */
-  fetch?: typeof fetch;
-  /** Extra headers sent on every request (POST, and a 2025 session's GET and DELETE). */
-  headers?: Record<string, string>;
-  /** A bearer token, or a function returning the current one (called per request). */
-  token?: string | TokenProvider;
-  /**
-   * Protocol version for the `MCP-Protocol-Version` header when a message
-   * carries none in `_meta` (2025-era requests after `initialize`).
-   */
-  protocolVersion?: string;
-  /** Receives warnings, such as tools dropped for invalid `x-mcp-header` annotations. Default: `console.warn`. */
-  onWarning?: (message: string) => void;
-  /**
-   * The largest answer read: a JSON body, or one SSE event, in bytes
-   * (default 16 MiB). A larger one fails the request with an error saying so
-   * instead of being buffered.
-   */
-  maxResponseBytes?: number;
-}
+/** What the lazily loaded event-stream module borrows from this one (see `StreamHost.kit`). */
+const STREAM_KIT: StreamKit = Object.freeze({ HttpTransportError, readEventStream, mediaTypeOf, reasonOf, sleep });
 
 /**
  * A {@link ClientTransport} for Streamable HTTP. `Client.connect(url)`
@@ -78,6 +59,7 @@ export class StreamableHttpClientTransport implements ClientTransport {
   /** Extra headers from the options, or `undefined` when there are none. */
   readonly #headers: Record<string, string> | undefined;
   readonly #token: TokenProvider | undefined;
+  readonly #auth: HttpClientAuth | undefined;
   readonly #warn: (message: string) => void;
   readonly #tools: ToolHeaders;
   /** Requests waiting and bodies being read: close() settles them. */
@@ -93,38 +75,26 @@ export class StreamableHttpClientTransport implements ClientTransport {
   readonly #maxResponseBytes: number;
   #closed = false;
 
+  /** The endpoint's origin and path: what `Client.connect` remembers this server's era by. */
+  get endpointKey(): string {
+    return `http ${this.url.origin}${this.url.pathname}`;
+  }
+
   /**
    * @param url - The MCP endpoint.
    * @param options - `fetch`, extra headers, bearer token, warnings sink.
    * @throws {TypeError} for a URL that is not http(s) or options of the wrong type.
    */
   constructor(url: string | URL, options: HttpClientTransportOptions = {}) {
-    let parsed: URL;
-    try {
-      parsed = new URL(url);
-    } catch {
-      throw new TypeError(`Not a valid URL: "${String(url)}". Pass the server's MCP endpoint, e.g. http://127.0.0.1:3000/mcp.`);
-    }
-    if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
-      throw new TypeError(`Streamable HTTP needs an http: or https: URL, got "${parsed.protocol}".`);
-    }
-    const fetchImpl = options.fetch ?? globalThis.fetch;
-    if (typeof fetchImpl !== "function") {
-      throw new TypeError("No fetch implementation: pass options.fetch on runtimes without a global fetch.");
-    }
-    const token = options.token;
-    if (token !== undefined && typeof token !== "string" && typeof token !== "function") {
-      throw new TypeError("token must be a string or a function returning the current token.");
-    }
-    const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-    if (!Number.isSafeInteger(maxResponseBytes) || maxResponseBytes <= 0) {
-      throw new RangeError(`maxResponseBytes must be a positive integer number of bytes, got ${String(maxResponseBytes)}.`);
-    }
+    const { parsed, fetchImpl, token, auth, maxResponseBytes } = checkOptions(url, options);
     this.#maxResponseBytes = maxResponseBytes;
     this.url = parsed;
-    this.#fetch = fetchImpl;
+    // Called detached, never as a method of this transport: a browser's fetch
+    // throws "Illegal invocation" when `this` is anything but the window.
+    this.#fetch = ((input: RequestInfo | URL, init?: RequestInit) => fetchImpl(input, init)) as typeof fetch;
     this.#headers = options.headers && Object.keys(options.headers).length > 0 ? { ...options.headers } : undefined;
     this.#token = typeof token === "string" ? () => token : token;
+    this.#auth = auth;
     this.#warn = options.onWarning ?? ((message) => console.warn(message));
     this.#tools = new ToolHeaders(this.#warn);
     this.#session = new HttpSession(options.protocolVersion);
@@ -133,6 +103,7 @@ export class StreamableHttpClientTransport implements ClientTransport {
       streams: this.#inFlight.streams,
       warn: this.#warn,
       maxEventChars: maxResponseBytes,
+      kit: STREAM_KIT,
     };
     this.#messages = new ServerMessages(
       async (reply) => (await this.#post(reply)).response,
@@ -290,7 +261,7 @@ export class StreamableHttpClientTransport implements ClientTransport {
     try {
       const init: RequestInit = { method: "POST", headers, body: JSON.stringify(message) };
       if (link) init.signal = link.controller.signal;
-      response = await this.#fetch(this.url, init);
+      response = this.#auth ? await fetchAuthorized(this.#fetch, this.url, init, headers, this.#auth) : await this.#fetch(this.url, init);
     } catch (error) {
       if (link) this.#inFlight.unlink(link);
       throw this.#fetchFailure(error, signal);
@@ -325,11 +296,16 @@ export class StreamableHttpClientTransport implements ClientTransport {
   /** The extra headers and the bearer token: what every GET and DELETE carries too. */
   async #baseHeaders(): Promise<Record<string, string>> {
     const headers: Record<string, string> = this.#headers ? { ...this.#headers } : {};
-    if (this.#token) await this.#authorize(headers);
+    if (this.#token || this.#auth) await this.#authorize(headers);
     return headers;
   }
 
   async #authorize(headers: Record<string, string>): Promise<void> {
+    if (this.#auth) {
+      const value = await this.#auth.authorization(this.url);
+      if (value) headers.authorization = value;
+      return;
+    }
     const token = await this.#token!();
     if (token) headers.authorization = `Bearer ${token}`;
   }
@@ -352,6 +328,7 @@ export class StreamableHttpClientTransport implements ClientTransport {
 
   /** What a failed fetch is reported as: the caller's abort reason, the close, or an unreachable server. */
   #fetchFailure(error: unknown, signal: AbortSignal | undefined): unknown {
+    if (error instanceof AuthFailure) return error.error;
     if (signal?.aborted) return signal.reason;
     if (this.#closed) return new Error("The HTTP transport was closed.", { cause: error });
     const cause = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
@@ -364,7 +341,8 @@ export class StreamableHttpClientTransport implements ClientTransport {
     const headers = postHeaders(message, this.#headers, this.#session, this.#tools);
     if (this.#token) await this.#authorize(headers);
     try {
-      const response = await this.#fetch(this.url, { method: "POST", headers, body: JSON.stringify(message) });
+      const init: RequestInit = { method: "POST", headers, body: JSON.stringify(message) };
+      const response = this.#auth ? await fetchAuthorized(this.#fetch, this.url, init, headers, this.#auth) : await this.#fetch(this.url, init);
       return { response, sentSession: headers["mcp-session-id"] !== undefined };
     } catch (error) {
       throw this.#fetchFailure(error, undefined);

@@ -8,6 +8,7 @@ import { sseEvent } from "../sse.js";
 import type { AuthInfo, MessageHandler, RequestContext } from "../../types.js";
 import { JSON_HEADERS, SSE_HEADERS, type HttpReply, type HttpStream, type IncomingHttp } from "./exchange.js";
 import type { ResolvedHttpOptions } from "./policy.js";
+import { scopeChallengeOf } from "./auth.js";
 
 const CLIENT_GONE = "The client closed the HTTP request.";
 
@@ -173,6 +174,12 @@ export async function dispatch(
   if (stream) {
     stream.write(sseEvent(response));
     stream.end();
+    return;
+  }
+  const challenge = scopeChallengeOf(options.auth, response);
+  if (challenge !== undefined) {
+    // MCP basic/authorization "Runtime Insufficient Scope Errors": 403 with the scopes the operation needs.
+    reply.send(403, { ...JSON_HEADERS, "www-authenticate": challenge }, JSON.stringify(response));
     return;
   }
   const code = "error" in response ? status(response.error.code) : 200;

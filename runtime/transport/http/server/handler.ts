@@ -12,11 +12,13 @@ import { claimsModern, isModernVersion } from "../../era.js";
 import { decodeHeaderValue, HeaderName, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, methodRequiresName, nameSourceOf } from "../headers.js";
 import { isSessionHost, type AuthInfo, type MessageHandler } from "../../types.js";
 import { authenticate } from "./auth.js";
+import { answerPreflight, withCors } from "./cors.js";
 import { dispatch } from "./context.js";
 import { JSON_HEADERS, type HttpReply, type IncomingHttp } from "./exchange.js";
 import { hostNameOf, type ResolvedHttpOptions } from "./policy.js";
 import { legacyStatus, serveInitialize, serveSessionDelete, serveSessionGet, serveSessionPost, SESSION_HEADER } from "./session-exchange.js";
 import { HttpSessions } from "./sessions.js";
+import { isResourceMetadataPath, pathOf, serveResourceMetadata } from "./resource-metadata.js";
 
 /** One endpoint: the server it serves, its resolved options, and its 2025 sessions when the server holds them. @internal */
 export interface HttpEndpoint {
@@ -109,11 +111,23 @@ function refuseTooLarge(reply: HttpReply, maxBodyBytes: number): void {
  * 2026-07-28 requests are answered statelessly; 2025 ones through their
  * session (`Mcp-Session-Id`) when the server holds sessions.
  */
-export async function serveHttpExchange(endpoint: HttpEndpoint, request: IncomingHttp, reply: HttpReply): Promise<void> {
+export async function serveHttpExchange(endpoint: HttpEndpoint, request: IncomingHttp, answer: HttpReply): Promise<void> {
   const { handler, options, sessions } = endpoint;
   const method = request.method;
+  // With `authorization`, every adapter built on this core answers the metadata document's paths.
+  if (options.auth?.metadataBody !== undefined && isResourceMetadataPath(options.auth, pathOf(request.url()))) {
+    serveResourceMetadata(options.auth, method, answer);
+    return;
+  }
+  const allow = sessions === undefined ? "POST" : "GET, POST, DELETE";
+  if (method === "OPTIONS" && request.header("access-control-request-method") !== null) {
+    answerPreflight(options, (name) => request.header(name), answer, allow);
+    return;
+  }
+  // A browser's request from an allowed origin: every answer carries the headers that let its script read it.
+  const origin = request.header("origin");
+  const reply = origin !== null && options.originAllowed(origin) ? withCors(answer, origin) : answer;
   if (method !== "POST" && !(sessions !== undefined && (method === "GET" || method === "DELETE"))) {
-    const allow = sessions === undefined ? "POST" : "GET, POST, DELETE";
     const why = sessions === undefined ? "send each JSON-RPC message as an HTTP POST" : "POST messages, GET a session's event stream, DELETE a session";
     refuse(reply, 405, JsonRpcErrorCode.InvalidRequest, `Method ${method} is not allowed: ${why}.`, { allow });
     return;
@@ -127,7 +141,7 @@ export async function serveHttpExchange(endpoint: HttpEndpoint, request: Incomin
   const message = await readMessage(options, request, reply);
   if (message === undefined) return;
   const sessionId = sessions === undefined ? null : request.header(SESSION_HEADER);
-  if (sessionId !== null) return serveSessionPost(sessions!, request, reply, message, sessionId, authInfo);
+  if (sessionId !== null) return serveSessionPost(sessions!, request, reply, message, sessionId, authInfo, options.auth);
 
   const id = message.id;
   if (typeof message.method !== "string") {
@@ -211,8 +225,8 @@ async function admit(options: ResolvedHttpOptions, request: IncomingHttp, reply:
     refuse(reply, 403, JsonRpcErrorCode.InvalidRequest, "Forbidden: the Origin header is not on this server's allow-list.");
     return false;
   }
-  if (!options.verifyToken) return undefined;
-  const outcome = await authenticate(options, request);
+  if (options.auth === undefined) return undefined;
+  const outcome = await authenticate(options.auth, request, options.onError);
   if (!outcome.ok) {
     reply.send(outcome.status, { ...JSON_HEADERS, "www-authenticate": outcome.challenge }, errorBody(undefined, JsonRpcErrorCode.InvalidRequest, outcome.message));
     return false;

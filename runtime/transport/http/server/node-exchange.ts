@@ -74,7 +74,7 @@ function readNodeBody(request: IncomingMessage, limit: number): Promise<Uint8Arr
  */
 export class NodeExchange implements IncomingHttp, HttpReply {
   readonly method: string;
-  private readonly request: IncomingMessage;
+  protected readonly request: IncomingMessage;
   private readonly response: ServerResponse;
   private readonly fallbackOrigin: string;
   private readonly path: string;

@@ -6,6 +6,7 @@
 import type { Server as NodeHttpServer, ServerResponse } from "node:http";
 import { createEndpoint, serveHttpExchange } from "./handler.js";
 import { NodeExchange } from "./node-exchange.js";
+import { isResourceMetadataPath, serveResourceMetadata } from "./resource-metadata.js";
 import { DEFAULT_DRAIN_GRACE_MS, graceOf, installSignalHandlers, NodeDrain } from "./node-drain.js";
 import { isLoopbackHost, resolveHttpOptions, type HttpHandlerOptions, type ResolvedHttpOptions } from "./policy.js";
 import type { MessageHandler } from "../../types.js";
@@ -16,7 +17,11 @@ export interface ServeHttpOptions extends HttpHandlerOptions {
   host?: string;
   /** Port to bind; `0` (the default) picks a free one. */
   port?: number;
-  /** Path of the MCP endpoint; other paths get `404`. Default `/mcp`. */
+  /**
+   * Path of the MCP endpoint; other paths get `404` (except the health path
+   * and, with `authorization`, the metadata document's well-known paths).
+   * Default `/mcp`.
+   */
   path?: string;
   /** How long a client may take to send its request headers, in milliseconds; then `408`. Default 10 s. */
   headersTimeoutMs?: number;
@@ -183,6 +188,10 @@ export async function serveHttp(server: MessageHandler, options: ServeHttpOption
     const query = url.indexOf("?");
     const requestPath = query === -1 ? url : url.slice(0, query);
     if (requestPath !== path) {
+      if (isResourceMetadataPath(resolved.auth, requestPath)) {
+        serveResourceMetadata(resolved.auth!, request.method ?? "GET", new NodeExchange(request, response, path, fallbackOrigin));
+        return;
+      }
       if (requestPath === healthPath && (request.method === "GET" || request.method === "HEAD")) {
         answerHealth(response, drain.draining, request.method === "HEAD");
         return;

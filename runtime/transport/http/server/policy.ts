@@ -3,12 +3,15 @@
  * options, their defaults, and the Origin/Host rules they resolve to.
  */
 import type { AuthInfo } from "../../types.js";
+import { legacyAuthorization, resolveAuthorization, scopeList, type AuthorizationOptions, type ResolvedAuthorization } from "./authorization.js";
 
-/** What `verifyToken` gets to look at besides the token. */
+/** What a token verifier gets to look at besides the token. */
 export interface HttpRequestInfo {
   method: string;
   url: string;
   headers: Headers;
+  /** The canonical URI of this server (`authorization.resource`): the audience a token must be issued for. */
+  resource?: string;
 }
 
 /**
@@ -38,15 +41,30 @@ export interface HttpHandlerOptions {
   /** Largest request body accepted, in bytes; larger gets `413`. Default 4 MiB. */
   maxBodyBytes?: number;
   /**
-   * Turns on bearer authentication: requests without a valid
-   * `Authorization: Bearer …` get `401` with `WWW-Authenticate`. The
-   * returned identity reaches handlers as `authInfo`, and sealed request
-   * state binds to it.
+   * Makes the endpoint an OAuth 2.1 protected resource: it serves the
+   * protected-resource metadata document (RFC 9728) at its well-known
+   * paths, answers `401` with a `WWW-Authenticate: Bearer
+   * resource_metadata="…", scope="…"` challenge when the token is missing
+   * or invalid and `403` `insufficient_scope` naming the scopes needed. The
+   * verified identity reaches handlers as `authInfo`, and sealed request
+   * state binds to its client, issuer and subject.
+   */
+  authorization?: AuthorizationOptions;
+  /**
+   * Bearer authentication without a metadata document.
+   * @deprecated Use `authorization: { resource, authorizationServers, verify }`,
+   * which also publishes the metadata clients need to obtain a token.
    */
   verifyToken?: TokenVerifier;
-  /** Scopes every request's token must carry; a token lacking one gets `403 insufficient_scope`. */
+  /**
+   * Scopes every request's token must carry (with `verifyToken`).
+   * @deprecated Use `authorization.requiredScopes`.
+   */
   requiredScopes?: readonly string[];
-  /** URL of the OAuth protected-resource metadata, advertised in `WWW-Authenticate`. */
+  /**
+   * URL of the OAuth protected-resource metadata, advertised in `WWW-Authenticate` (with `verifyToken`).
+   * @deprecated `authorization` serves the document and advertises its URL itself.
+   */
   resourceMetadataUrl?: string;
   /**
    * Receives failures the client is not told about in detail (a throwing
@@ -76,6 +94,12 @@ export interface HttpHandlerOptions {
    * by default) leave it open. Default 15,000; `0` sends none.
    */
   sseKeepAliveMs?: number;
+  /**
+   * How long a browser may cache a CORS preflight answer, in seconds
+   * (`Access-Control-Max-Age`). Default 600; browsers cap it (Chromium at
+   * 7,200). Preflights are answered for origins `allowedOrigins` admits.
+   */
+  corsMaxAgeSeconds?: number;
 }
 
 /** Default body-size limit: 4 MiB. */
@@ -88,6 +112,9 @@ function reportToStderr(error: unknown): void {
 
 /** Default interval of the comment line that keeps an idle listen stream open: 15 seconds. */
 export const DEFAULT_SSE_KEEPALIVE_MS = 15_000;
+
+/** Default lifetime of a cached CORS preflight answer: 10 minutes. */
+export const DEFAULT_CORS_MAX_AGE_SECONDS = 600;
 
 /** Default bound on 2025 sessions held at once. */
 export const DEFAULT_MAX_SESSIONS = 1_000;
@@ -107,14 +134,14 @@ export interface ResolvedHttpOptions {
   originAllowed: (origin: string) => boolean;
   allowedHosts: Set<string> | undefined;
   maxBodyBytes: number;
-  verifyToken: TokenVerifier | undefined;
-  requiredScopes: readonly string[];
-  resourceMetadataUrl: string | undefined;
+  /** Bearer authentication, from `authorization` or the deprecated `verifyToken`. */
+  auth: ResolvedAuthorization | undefined;
   onError: (error: unknown) => void;
   maxSessions: number;
   sessionIdleTimeoutMs: number;
   preferBodyVersion: boolean;
   sseKeepAliveMs: number;
+  corsMaxAgeSeconds: number;
 }
 
 /**
@@ -143,21 +170,33 @@ export function resolveHttpOptions(options: HttpHandlerOptions = {}): ResolvedHt
   if (!Number.isSafeInteger(sseKeepAliveMs) || sseKeepAliveMs < 0) {
     throw new RangeError(`sseKeepAliveMs must be an integer number of milliseconds ≥ 0, got ${String(sseKeepAliveMs)}.`);
   }
+  const corsMaxAgeSeconds = options.corsMaxAgeSeconds ?? DEFAULT_CORS_MAX_AGE_SECONDS;
+  if (!Number.isSafeInteger(corsMaxAgeSeconds) || corsMaxAgeSeconds < 0) {
+    throw new RangeError(`corsMaxAgeSeconds must be a non-negative integer number of seconds, got ${String(corsMaxAgeSeconds)}.`);
+  }
   if (options.verifyToken !== undefined && typeof options.verifyToken !== "function") {
     throw new TypeError("verifyToken must be a function (token, request) => AuthInfo | null.");
   }
+  if (options.authorization !== undefined && (options.verifyToken !== undefined || options.requiredScopes !== undefined || options.resourceMetadataUrl !== undefined)) {
+    throw new TypeError("Pass either authorization or the deprecated verifyToken/requiredScopes/resourceMetadataUrl, not both: move them into authorization.");
+  }
+  const auth =
+    options.authorization !== undefined
+      ? resolveAuthorization(options.authorization)
+      : options.verifyToken !== undefined
+        ? legacyAuthorization(options.verifyToken, scopeList(options.requiredScopes, "requiredScopes"), options.resourceMetadataUrl)
+        : undefined;
   return {
     originAllowed: originPolicy(options.allowedOrigins),
     allowedHosts: options.allowedHosts ? new Set(options.allowedHosts.map((host) => host.toLowerCase())) : undefined,
     maxBodyBytes,
-    verifyToken: options.verifyToken,
-    requiredScopes: options.requiredScopes ?? [],
-    resourceMetadataUrl: options.resourceMetadataUrl,
+    auth,
     onError: options.onError ?? reportToStderr,
     maxSessions,
     sessionIdleTimeoutMs,
     preferBodyVersion: options.preferBodyVersion === true,
     sseKeepAliveMs,
+    corsMaxAgeSeconds,
   };
 }
 

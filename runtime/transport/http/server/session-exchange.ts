@@ -11,6 +11,8 @@ import type { JsonRpcId, JsonRpcMessage, JsonRpcResponse } from "../../../jsonrp
 import type { AuthInfo, RequestContext } from "../../types.js";
 import { JSON_HEADERS, SSE_HEADERS, type HttpReply, type IncomingHttp } from "./exchange.js";
 import type { HttpSession, HttpSessions } from "./sessions.js";
+import { scopeChallengeOf } from "./auth.js";
+import type { ResolvedAuthorization } from "./authorization.js";
 
 /** The header that names a 2025 session. */
 export const SESSION_HEADER = "mcp-session-id";
@@ -51,6 +53,8 @@ function notFound(reply: HttpReply, sessions: HttpSessions, found: "expired" | u
 class SessionRequestContext implements RequestContext {
   declare authInfo?: AuthInfo;
   declare protocolVersionHeader?: string;
+  /** The endpoint's authorization: an `insufficient_scope` answer becomes a `403` challenge. */
+  declare scopeAuth?: ResolvedAuthorization;
   readonly sendNotification: (message: JsonRpcMessage) => void;
   readonly sendRelated: (message: JsonRpcMessage) => void;
   finished = false;
@@ -78,6 +82,11 @@ class SessionRequestContext implements RequestContext {
     if (log !== undefined) {
       log.append(response);
       log.end();
+      return;
+    }
+    const challenge = scopeChallengeOf(this.scopeAuth, response);
+    if (challenge !== undefined) {
+      this.#reply.send(403, { ...JSON_HEADERS, "www-authenticate": challenge }, JSON.stringify(response));
       return;
     }
     const status = "error" in response ? legacyStatus(response.error.code) : 200;
@@ -137,6 +146,7 @@ export async function serveSessionPost(
   message: Record<string, unknown>,
   sessionId: string,
   authInfo: AuthInfo | undefined,
+  auth?: ResolvedAuthorization,
 ): Promise<void> {
   const found = sessions.find(sessionId, authInfo);
   if (found === undefined || found === "expired") return notFound(reply, sessions, found, message.id);
@@ -162,6 +172,7 @@ export async function serveSessionPost(
   found.busy++;
   try {
     const context = contextFor(found, request, reply, authInfo);
+    if (auth !== undefined) context.scopeAuth = auth;
     const response = await found.session.handle(message, context);
     if (response !== undefined) context.answer(response);
     else if (!context.finished) reply.send(202, {}, ""); // cancelled by the client: it asked for no answer

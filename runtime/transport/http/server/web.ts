@@ -96,8 +96,12 @@ export type HttpRequestHandler = ((request: Request) => Promise<Response>) & {
  * `initialize` returns an `Mcp-Session-Id`, a GET opens the session's event
  * stream, DELETE ends it.
  *
+ * With `authorization`, requests for the protected-resource metadata
+ * document's well-known paths (`/.well-known/oauth-protected-resource…`)
+ * are answered too, so mount the handler where those paths reach it.
+ *
  * @param server - Anything that answers JSON-RPC messages (`Server`, `McpServer`).
- * @param options - Origin/host allow-lists, body limit, bearer verification, session bounds.
+ * @param options - Origin/host allow-lists, body limit, authorization, session bounds.
  * @returns `(request) => Promise<Response>`, which never rejects, with `close()`.
  * @throws {TypeError} when `server` has no `handle` method or an option has the wrong type.
  * @throws {RangeError} for a non-positive `maxBodyBytes`.

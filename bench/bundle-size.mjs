@@ -1,0 +1,202 @@
+// The browser client bundle, ours beside the official client, by one recipe:
+// esbuild (pinned), --bundle --minify --format=esm --platform=browser
+// --splitting, no externals, each chunk measured as gzip level 9.
+//   npm run build && node bench/bundle-size.mjs [--json] [--out FILE]
+//
+// The figure that meets the budget is what a browser loads to reach a
+// 2026-07-28 server over Streamable HTTP and finish an MRTR call: the chunks
+// the bundle actually imports while it does so, recorded by a module-resolve
+// hook in a child process (chunks only the 2025 fallback or stdio would load
+// stay lazy and are reported apart). The same run is done for the official
+// client against its own export; it loads one chunk, the whole of it.
+// Writes bench/RESULTS-bundle-size.md and its section of bench/RESULTS.md.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+import { gzipSync } from "node:zlib";
+import { build } from "esbuild";
+import { BUNDLE_BUDGET_BYTES } from "./budgets.mjs";
+
+const root = fileURLToPath(new URL("../", import.meta.url));
+
+/** The recipe, shared by every contender. */
+export const RECIPE = Object.freeze({
+  bundle: true,
+  minify: true,
+  format: "esm",
+  platform: "browser",
+  splitting: true,
+  // The package's own tsconfig maps its subpath imports to sources; a user's build has none of it.
+  tsconfigRaw: "{}",
+  logLevel: "silent",
+});
+
+/** An import of a Node builtin in bundled code: static, dynamic or require. */
+export const NODE_IMPORT = /\bfrom\s*["']node:|\bimport\s*\(\s*["']node:|\brequire\s*\(\s*["']node:|\bimport\s*["']node:/;
+
+/** gzip -9 size of bytes. */
+export const gzipSize = (bytes) => gzipSync(bytes, { level: 9 }).length;
+
+/**
+ * Bundles `source` (an entry module's text, resolved from the package root) into `outdir`.
+ * @returns {Promise<{ entry: string, chunks: { file: string, bytes: number, gzip: number }[] }>}
+ */
+export async function bundle(source, outdir) {
+  const entryFile = join(root, `.bundle-entry-${process.pid}-${Date.now()}.mjs`);
+  writeFileSync(entryFile, source);
+  try {
+    const result = await build({ ...RECIPE, entryPoints: { entry: entryFile }, outdir, metafile: true, absWorkingDir: root });
+    const chunks = Object.keys(result.metafile.outputs)
+      .filter((file) => file.endsWith(".js"))
+      .map((file) => {
+        const bytes = readFileSync(join(root, file));
+        return { file: join(root, file), bytes: bytes.length, gzip: gzipSize(bytes), nodeImport: NODE_IMPORT.test(bytes.toString("utf8")) };
+      });
+    return { entry: join(outdir, "entry.js"), chunks };
+  } finally {
+    rmSync(entryFile, { force: true });
+  }
+}
+
+/** Our client with its HTTP transport, as a browser app imports it. */
+export const OURS = `export { Client } from "mcp-roundtrip/client";
+export { StreamableHttpClientTransport } from "mcp-roundtrip/http/client";
+`;
+/** The official client with its HTTP transport. */
+export const OFFICIAL = `export { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+`;
+
+/**
+ * A child process that imports `entry` (a bundle) and runs `body` with it as
+ * `bundle`, logging every module it resolves; returns the files resolved.
+ */
+function loadedBy(entry, body, log) {
+  const hook = `import { appendFileSync } from "node:fs";
+export async function resolve(specifier, context, next) {
+  const result = await next(specifier, context);
+  appendFileSync(${JSON.stringify(log)}, result.url + "\\n");
+  return result;
+}`;
+  const script = `
+    import { register } from "node:module";
+    import { writeFileSync } from "node:fs";
+    writeFileSync(${JSON.stringify(log)}, "");
+    register("data:text/javascript," + encodeURIComponent(${JSON.stringify(hook)}));
+    const bundle = await import(${JSON.stringify(pathToFileURL(entry).href)});
+    ${body}`;
+  const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], { cwd: root, encoding: "utf8" });
+  if (run.status !== 0) throw new Error(`the bundle did not run (exit ${run.status}):\n${run.stderr}`);
+  const urls = readFileSync(log, "utf8").trim().split("\n");
+  return { stdout: run.stdout, files: new Set(urls.filter((url) => url.startsWith("file:")).map((url) => fileURLToPath(url))) };
+}
+
+/** Our bundled client against a 2026-07-28 server (the built package's, in the same child), one MRTR call through the bundle's own HTTP transport. */
+const OUR_FLOW = `
+  const { McpServer, inputRequired } = await import("mcp-roundtrip/server");
+  const { createHttpHandler } = await import("mcp-roundtrip/http/web");
+  const server = new McpServer({ name: "bundle-probe", version: "1.0.0" });
+  server.tool("confirm", { inputSchema: { type: "object", properties: { text: { type: "string" } } } }, (args, ctx) =>
+    ctx.inputResponses?.ok?.action === "accept"
+      ? { content: [{ type: "text", text: "confirmed " + args.text }] }
+      : inputRequired({ inputRequests: { ok: { method: "elicitation/create", params: { mode: "form", message: "ok?", requestedSchema: { type: "object", properties: {} } } } } }));
+  const handler = createHttpHandler(server);
+  const transport = new bundle.StreamableHttpClientTransport("http://127.0.0.1/mcp", { fetch: (input, init) => handler(new Request(input, init)) });
+  const client = await bundle.Client.connect(transport, { onElicit: async () => ({ action: "accept", content: {} }) });
+  const result = await client.callTool("confirm", { text: "bundled" });
+  await client.close();
+  console.log(JSON.stringify({ protocolVersion: client.protocolVersion, text: result.content[0].text }));
+`;
+
+/** Measures one contender: every chunk, and the chunks the flow loaded. */
+async function measure(name, source, flow, work) {
+  const outdir = join(work, name);
+  const { entry, chunks } = await bundle(source, outdir);
+  const log = join(work, `${name}.resolved.txt`);
+  const { stdout, files } = loadedBy(entry, flow, log);
+  const loaded = chunks.filter((chunk) => files.has(chunk.file) || chunk.file === entry);
+  const sum = (list, key) => list.reduce((total, chunk) => total + chunk[key], 0);
+  return {
+    name,
+    chunks: chunks.length,
+    loadedChunks: loaded.length,
+    loadedGzip: sum(loaded, "gzip"),
+    loadedMin: sum(loaded, "bytes"),
+    totalGzip: sum(chunks, "gzip"),
+    totalMin: sum(chunks, "bytes"),
+    chunksWithNodeImports: chunks.filter((chunk) => chunk.nodeImport).length,
+    output: stdout.trim().split("\n").at(-1),
+  };
+}
+
+/**
+ * Bundles and runs both clients.
+ * @returns {Promise<{ ours: object, official: object, budget: number, esbuild: string }>}
+ */
+export async function measureBundles() {
+  const work = mkdtempSync(join(tmpdir(), "mcp-bundle-size-"));
+  try {
+    const ours = await measure("ours", OURS, OUR_FLOW, work);
+    // Their client is measured as loaded at startup: running it would need a server of theirs; it splits into one lazy chunk (web API shims), reported in the total.
+    const official = await measure("official", OFFICIAL, "", work);
+    const { version } = JSON.parse(readFileSync(join(root, "node_modules/esbuild/package.json"), "utf8"));
+    return { ours, official, budget: BUNDLE_BUDGET_BYTES, esbuild: version };
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+function report({ ours, official, budget, esbuild }, started) {
+  const kb = (bytes) => `${bytes.toLocaleString("en-US")} B`;
+  const verdict = ours.loadedGzip <= budget ? "meets" : "MISSES";
+  return [
+    "# Browser client bundle: mcp-roundtrip beside the official client",
+    "",
+    `Generated by \`node bench/bundle-size.mjs\` on ${started.toISOString()} (esbuild ${esbuild}); rerun it rather than editing this file.`,
+    "",
+    "Recipe, both clients: `esbuild --bundle --minify --format=esm --platform=browser --splitting`, no externals, each chunk gzip -9.",
+    "Ours: `Client` from `mcp-roundtrip/client` and `StreamableHttpClientTransport` from `mcp-roundtrip/http/client`;",
+    "theirs: `Client` and `StreamableHTTPClientTransport` from `@modelcontextprotocol/client`.",
+    "\"Loaded\" is what the bundle imports to connect to a 2026-07-28 server over Streamable HTTP and finish an MRTR call (recorded, not estimated);",
+    "the rest are lazy chunks for the 2025 fallback (its validators) and stdio.",
+    "",
+    "| client | loaded, min+gz | loaded, min | chunks loaded / emitted | all chunks, min+gz |",
+    "|---|---:|---:|---:|---:|",
+    `| mcp-roundtrip | ${kb(ours.loadedGzip)} | ${kb(ours.loadedMin)} | ${ours.loadedChunks} / ${ours.chunks} | ${kb(ours.totalGzip)} |`,
+    `| @modelcontextprotocol/client | ${kb(official.loadedGzip)} | ${kb(official.loadedMin)} | ${official.loadedChunks} / ${official.chunks} | ${kb(official.totalGzip)} |`,
+    "",
+    `Budget (bench/budgets.mjs): ours loaded ≤ ${kb(budget)} min+gz: ${verdict} (${ours.loadedGzip} B); theirs is ${(official.loadedGzip / ours.loadedGzip).toFixed(1)}× ours.`,
+    "",
+  ].join("\n");
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { values } = parseArgs({
+    options: { json: { type: "boolean", default: false }, out: { type: "string", default: fileURLToPath(new URL("./RESULTS-bundle-size.md", import.meta.url)) } },
+  });
+  if (!existsSync(join(root, "dist/runtime/client/index.js"))) {
+    console.error("bench/bundle-size.mjs bundles the built package: run `npm run build` first.");
+    process.exit(1);
+  }
+  const started = new Date();
+  const result = await measureBundles();
+  if (values.json) {
+    console.log(JSON.stringify(result));
+  } else {
+    const markdown = report(result, started);
+    mkdirSync(join(values.out, ".."), { recursive: true });
+    writeFileSync(values.out, markdown);
+    const results = fileURLToPath(new URL("./RESULTS.md", import.meta.url));
+    if (values.out === fileURLToPath(new URL("./RESULTS-bundle-size.md", import.meta.url)) && existsSync(results)) {
+      const section = `<!-- bundle-size:begin (written by bench/bundle-size.mjs) -->\n${markdown.replace(/^# /, "## ")}<!-- bundle-size:end -->`;
+      const previous = readFileSync(results, "utf8");
+      const next = /<!-- bundle-size:begin[^>]*-->[\s\S]*?<!-- bundle-size:end -->/.test(previous)
+        ? previous.replace(/<!-- bundle-size:begin[^>]*-->[\s\S]*?<!-- bundle-size:end -->/, section)
+        : `${previous.trimEnd()}\n\n${section}\n`;
+      writeFileSync(results, next);
+    }
+    console.log(markdown);
+  }
+}

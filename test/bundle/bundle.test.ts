@@ -1,0 +1,134 @@
+// What a browser app and a worker bundle, built by the pinned esbuild from
+// the built package with no externals:
+// - the client with its HTTP transport (bench/bundle-size.mjs, the bench's
+//   recipe): no node: import in any chunk, and what it loads to finish an MRTR
+//   call against a 2026-07-28 server stays within the budget;
+// - the worker server (examples/worker: McpServer, createHttpHandler, sealing,
+//   the eval-free validator): no node: import and no code generation, and the
+//   bundle itself completes a sealed MRTR round in a process that has no Node
+//   builtins to offer it.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { build } from "esbuild";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureBuilt, root } from "../client/ensure-built.js";
+
+/** The budget, as bench/budgets.mjs states it (read as text: the test does not import the bench's modules). */
+const BUDGET = Number(/BUNDLE_BUDGET_BYTES = ([\d_]+)/.exec(readFileSync(join(root, "bench/budgets.mjs"), "utf8"))![1]!.replace(/_/g, ""));
+const NODE_IMPORT = /\bfrom\s*["']node:|\bimport\s*\(\s*["']node:|\brequire\s*\(\s*["']node:|\bimport\s*["']node:/;
+/** `new Function(…)` or a bare `Function(…)` call (not `isFunction(`, not `.Function(`). */
+const CODE_GENERATION = /\bnew\s+Function\b|(?<![\w$.])Function\s*\(|\beval\s*\(/;
+
+let work: string;
+beforeAll(() => {
+  ensureBuilt("runtime/index.js");
+  work = mkdtempSync(join(tmpdir(), "mcp-bundle-"));
+}, 180_000);
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** Bundles `entry` (a file, or module text resolved from the package root) for a browser/worker with esbuild, no externals; returns the code. */
+async function bundleFor(entry: string | { contents: string }, outfile: string, platform: "browser" | "neutral"): Promise<string> {
+  await build({
+    ...(typeof entry === "string" ? { entryPoints: [entry] } : { stdin: { contents: entry.contents, resolveDir: root, loader: "js" as const } }),
+    outfile,
+    bundle: true,
+    minify: true,
+    format: "esm",
+    platform,
+    // What workerd's bundler (wrangler) asks of packages; never "node".
+    conditions: ["workerd", "worker", "browser"],
+    mainFields: ["browser", "module", "main"],
+    // The repository's tsconfig maps subpath imports to sources; a user's build resolves the package.
+    tsconfigRaw: "{}",
+    absWorkingDir: root,
+    logLevel: "silent",
+  });
+  return readFileSync(outfile, "utf8");
+}
+
+describe("the browser client bundle", () => {
+  it(`loads at most ${BUDGET.toLocaleString("en-US")} B min+gz to finish an MRTR call, reaches no node: builtin, and is a fraction of the official client's`, () => {
+    const run = spawnSync(process.execPath, ["bench/bundle-size.mjs", "--json"], { cwd: root, encoding: "utf8" });
+    expect(run.status, run.stderr).toBe(0);
+    const { ours, official } = JSON.parse(run.stdout) as Record<"ours" | "official", { loadedGzip: number; loadedChunks: number; chunksWithNodeImports: number; output: string }>;
+    expect(JSON.parse(ours.output)).toEqual({ protocolVersion: "2026-07-28", text: "confirmed bundled" });
+    expect(ours.chunksWithNodeImports).toBe(0);
+    // The 2026 path is one chunk: a value import from a lazy 2025 module into it would split it (docs/internals.md).
+    expect(ours.loadedChunks).toBe(1);
+    expect(ours.loadedGzip).toBeLessThanOrEqual(BUDGET);
+    expect(official.loadedGzip).toBeGreaterThan(3 * ours.loadedGzip);
+  }, 60_000);
+
+  it("refuses a stdio target with what to do instead, since a browser build has no child processes", async () => {
+    const code = await bundleFor({ contents: `export { Client } from "mcp-roundtrip/client";\n` }, join(work, "client.mjs"), "browser");
+    expect(code).not.toMatch(NODE_IMPORT);
+    expect(code).not.toContain("child_process");
+    const { Client } = (await import(pathToFileURL(join(work, "client.mjs")).href)) as typeof import("../../runtime/client/index.js");
+    await expect(Client.connect({ command: "node", args: ["server.js"] })).rejects.toThrow(/no child processes.*Connect to a Streamable HTTP URL/);
+  });
+});
+
+describe("the worker server bundle (examples/worker)", () => {
+  let code: string;
+  let file: string;
+  beforeAll(async () => {
+    file = join(work, "worker.mjs");
+    code = await bundleFor(join(root, "examples/worker/worker.ts"), file, "neutral");
+  }, 60_000);
+
+  it("imports no node: builtin and generates no code (no AJV compiler)", () => {
+    expect(code).not.toMatch(NODE_IMPORT);
+    expect(code).not.toMatch(CODE_GENERATION);
+    expect(code).not.toContain("ajv.js.org");
+  });
+
+  it("completes a sealed MRTR round and checks its schema, in a process that offers it no node:crypto", () => {
+    // (Buffer stays: Node's own fetch, which the client side uses here, needs it.)
+    const source = `
+      delete process.getBuiltinModule;
+      const worker = (await import(${JSON.stringify(pathToFileURL(file).href)})).default;
+      const { Client } = await import("mcp-roundtrip/client");
+      const { StreamableHttpClientTransport } = await import("mcp-roundtrip/http/client");
+      const env = { MCP_REQUEST_STATE_KEYS: "base64url:${Buffer.alloc(32, 7).toString("base64url")}" };
+      const connect = (onElicit) => Client.connect(
+        new StreamableHttpClientTransport("http://worker.test/mcp", { fetch: (input, init) => worker.fetch(new Request(input, init), env) }),
+        { onElicit });
+      const asked = [];
+      const client = await connect((params) => (asked.push(params.message), { action: "accept", content: { seat: "window" } }));
+      const trip = { code: "LIS-01", travellers: 2, legs: [[[-9.1, 38.7], [2.35, 48.85]]] };
+      const booked = await client.callTool("plan_trip", trip);
+      const badCode = await client.callTool("plan_trip", { ...trip, code: "lisbon" });
+      const badLeg = await client.callTool("plan_trip", { ...trip, legs: [[[-9.1, 38.7], [200, 48.85]]] });
+      const pending = await client.session.callTool("plan_trip", trip, { allowInputRequired: true });
+      await client.close();
+      const notFound = await worker.fetch(new Request("http://worker.test/"), env);
+      console.log(JSON.stringify({
+        asked, booked: booked.content[0].text,
+        badCode: [badCode.isError, badCode.content[0].text], badLeg: [badLeg.isError, badLeg.content[0].text],
+        sealed: pending.requestState, notFound: notFound.status,
+      }));`;
+    const run = spawnSync(process.execPath, ["--input-type=module", "-e", source], { cwd: root, encoding: "utf8" });
+    expect(run.status, run.stderr).toBe(0);
+    const out = JSON.parse(run.stdout.trim().split("\n").at(-1)!) as {
+      asked: string[];
+      booked: string;
+      badCode: [boolean, string];
+      badLeg: [boolean, string];
+      sealed: string;
+      notFound: number;
+    };
+    expect(out.asked).toEqual(["Book LIS-01 for 2 traveller(s), 1 leg(s)?"]);
+    expect(out.booked).toBe("Booked LIS-01 (2 points), seat: window");
+    expect(out.badCode[0]).toBe(true);
+    expect(out.badCode[1]).toContain("/code");
+    expect(out.badLeg[0]).toBe(true);
+    expect(out.badLeg[1]).toContain("/legs/0/1/0");
+    // The state the client carries is sealed (v1 token format), not the plaintext the tool wrote.
+    expect(out.sealed).toMatch(/^v1\.[A-Za-z0-9_-]+$/);
+    expect(out.sealed).not.toContain("LIS-01");
+    expect(out.notFound).toBe(404);
+  });
+});
