@@ -25,7 +25,6 @@ import type {
 } from "./protocol.js";
 import { ClientSession, type RequestOptions } from "./session.js";
 import { Subscription, type SubscribeOptions, type SubscriptionRequest } from "./subscription.js";
-import { wireCall } from "./call-notifications.js";
 import type { CallOptions, ClientOptions } from "./options.js";
 import { type ConnectTarget, negotiationKey, openTransport } from "./targets.js";
 
@@ -203,9 +202,14 @@ export class Client {
     return this.run(call.call, options, { result, round: call.round });
   }
 
-  private run(call: Parameters<typeof runToCompletion>[2], options: CallOptions | undefined, start?: Parameters<typeof runToCompletion>[5]): Promise<JsonObject> {
-    const wiring = wireCall(options, options?.meta);
-    return runToCompletion(this.session, this.loop, call, options?.signal, wiring.meta, start, wiring.onNotification);
+  private async run(call: Parameters<typeof runToCompletion>[2], options: CallOptions | undefined, start?: Parameters<typeof runToCompletion>[5]): Promise<JsonObject> {
+    if (options?.onProgress === undefined && options?.onLog === undefined) {
+      return runToCompletion(this.session, this.loop, call, options?.signal, options?.meta, start);
+    }
+    // Its own chunk: calls without per-call callbacks do not load it.
+    const { wireCall } = await import("./call-notifications.js");
+    const wiring = wireCall(options, options.meta);
+    return runToCompletion(this.session, this.loop, call, options.signal, wiring.meta, start, wiring.onNotification);
   }
 
   /**
@@ -243,12 +247,8 @@ export class Client {
    */
   subscribe(filter: SubscriptionRequest, options?: SubscribeOptions): Subscription {
     if (this.connection.era === "legacy") {
-      throw new Error(
-        `subscriptions/listen is a 2026-07-28 method; this server speaks ${this.protocolVersion}, whose list-changed and ` +
-          "resources/updated notifications arrive through the onNotification option of Client.connect.",
-      );
+      throw new Error(`subscribe: a ${this.protocolVersion} server has no subscriptions/listen; use onNotification of Client.connect`);
     }
-    if (typeof filter !== "object" || filter === null) throw new TypeError("subscribe: filter must be an object, e.g. { toolsListChanged: true }");
     return new Subscription(this.connection, filter, options);
   }
 
@@ -258,7 +258,7 @@ export class Client {
    * @returns the subscription; `close()` it to stop
    */
   onToolsChanged(callback: () => void, options?: Omit<SubscribeOptions, "onToolsChanged">): Subscription {
-    if (typeof callback !== "function") throw new TypeError("onToolsChanged: callback must be a function");
+    if (typeof callback !== "function") throw new TypeError("onToolsChanged needs a function");
     return this.subscribe({ toolsListChanged: true }, { ...options, onToolsChanged: callback });
   }
 

@@ -191,13 +191,13 @@ function both(
   first: ((notification: JsonRpcNotification) => void) | undefined,
   second: ((notification: JsonRpcNotification) => void) | undefined,
 ): ((notification: JsonRpcNotification) => void) | undefined {
-  if (first === undefined) return second;
-  if (second === undefined) return first;
-  return (notification) => {
-    try {
-      first(notification);
-    } finally {
-      second(notification);
-    }
-  };
+  return first && second
+    ? (notification) => {
+        try {
+          first(notification);
+        } finally {
+          second(notification);
+        }
+      }
+    : (first ?? second);
 }

@@ -5,12 +5,9 @@
  *
  * @module
  */
-import { McpError } from "../jsonrpc/errors.js";
-import type { JsonRpcNotification } from "../jsonrpc/messages.js";
 import { sleep } from "../sleep.js";
 import type { Connection } from "./connection.js";
-import { ClientClosed } from "./errors.js";
-import type { JsonObject } from "./protocol.js";
+import type { SubscriptionRun, SubscriptionSink } from "./subscription-loop.js";
 
 /** What a subscription asks for: the `notifications` filter of `subscriptions/listen`. */
 export interface SubscriptionRequest {
@@ -72,35 +69,6 @@ export interface SubscribeOptions {
   onResourceUpdated?: (uri: string) => void;
 }
 
-const DEFAULT_RECONNECT: Readonly<ReconnectPolicy> = Object.freeze({ initialMs: 250, maxMs: 10_000, maxAttempts: Number.POSITIVE_INFINITY });
-const TOO_MANY_OR_DRAINING = -32000;
-
-function reconnectPolicyOf(option: SubscribeOptions["reconnect"]): ReconnectPolicy | undefined {
-  if (option === false) return undefined;
-  const policy = { ...DEFAULT_RECONNECT, ...option };
-  for (const field of ["initialMs", "maxMs"] as const) {
-    if (typeof policy[field] !== "number" || !Number.isFinite(policy[field]) || policy[field] < 0) {
-      throw new RangeError(`subscribe: reconnect.${field} must be a finite number of milliseconds ≥ 0, got ${String(policy[field])}`);
-    }
-  }
-  if (policy.maxMs < policy.initialMs) throw new RangeError(`subscribe: reconnect.maxMs (${policy.maxMs}) must be ≥ initialMs (${policy.initialMs})`);
-  if (!(policy.maxAttempts >= 1)) throw new RangeError(`subscribe: reconnect.maxAttempts must be ≥ 1, got ${String(policy.maxAttempts)}`);
-  return policy;
-}
-
-/** A refusal worth retrying: the server is full or draining (`-32000`), not one that would be refused again. */
-function retryable(error: unknown): boolean {
-  if (!(error instanceof McpError)) return !(error instanceof ClientClosed);
-  const reason = (error.data as { reason?: unknown } | undefined)?.reason;
-  return error.code === TOO_MANY_OR_DRAINING && (reason === "too_many_listeners" || reason === "shutting_down");
-}
-
-/** Each kind of list change waits at most once in the queue: a reader that fell behind gets one, not a thousand. */
-function sameEvent(a: SubscriptionEvent, b: SubscriptionEvent): boolean {
-  if (a.type !== b.type || a.type === "acknowledged") return false;
-  return a.type !== "resourceUpdated" || a.uri === (b as { uri: string }).uri;
-}
-
 /**
  * A live `subscriptions/listen` subscription (see {@link Client.subscribe}).
  * Iterate it for its events; breaking out of the loop, `close()` or the
@@ -114,166 +82,36 @@ function sameEvent(a: SubscriptionEvent, b: SubscriptionEvent): boolean {
 export class Subscription implements AsyncIterable<SubscriptionEvent> {
   /** The filter the server agreed to on the first stream (it omits types it does not support). */
   readonly acknowledged: Promise<SubscriptionRequest>;
-  readonly #connection: Connection;
-  readonly #filter: SubscriptionRequest;
-  readonly #options: SubscribeOptions;
-  readonly #policy: ReconnectPolicy | undefined;
-  readonly #stop = new AbortController();
-  readonly #queue: SubscriptionEvent[] = [];
-  #wake: (() => void) | undefined;
-  #failure: unknown;
-  #ended = false;
-  #reconnects = 0;
-  #ack!: { resolve: (filter: SubscriptionRequest) => void; reject: (error: unknown) => void };
-  #done: Promise<void>;
+  /** The work itself lives in its own chunk, loaded on the first subscription: clients that never subscribe do not carry it. */
+  readonly #run: Promise<SubscriptionRun>;
+  #loaded: SubscriptionRun | undefined;
 
   /** @internal use {@link Client.subscribe} */
   constructor(connection: Connection, filter: SubscriptionRequest, options: SubscribeOptions = {}) {
-    this.#connection = connection;
-    this.#filter = filter;
-    this.#options = options;
-    this.#policy = reconnectPolicyOf(options.reconnect);
-    this.acknowledged = new Promise((resolve, reject) => (this.#ack = { resolve, reject }));
+    let ack!: SubscriptionSink["ack"];
+    this.acknowledged = new Promise((resolve, reject) => (ack = { resolve, reject }));
     this.acknowledged.catch(() => {}); // the iterator reports the same failure; no unhandled rejection
-    const outer = options.signal;
-    if (outer !== undefined) {
-      if (outer.aborted) this.#stop.abort(outer.reason);
-      else outer.addEventListener("abort", () => this.#stop.abort(outer.reason), { once: true });
-    }
-    this.#done = this.#run();
+    this.#run = import("./subscription-loop.js").then(({ startSubscription }) => (this.#loaded = startSubscription({ connection, filter, options, ack, sleep })));
+    this.#run.catch((error: unknown) => ack.reject(error));
   }
 
   /** True once the subscription ended (closed, or given up). */
   get ended(): boolean {
-    return this.#ended;
+    return this.#loaded?.ended ?? false;
   }
 
   /** Ends the subscription: closes the open stream (the cancellation the transport defines) and finishes the iterator. */
   async close(): Promise<void> {
-    if (!this.#stop.signal.aborted) this.#stop.abort(new Error("The subscription was closed."));
-    await this.#done;
+    await (await this.#run).close();
   }
 
   [Symbol.asyncIterator](): AsyncIterator<SubscriptionEvent> {
     return {
-      next: async () => {
-        for (;;) {
-          const event = this.#queue.shift();
-          if (event !== undefined) return { value: event, done: false };
-          if (this.#ended) {
-            if (this.#failure !== undefined) {
-              const failure = this.#failure;
-              this.#failure = undefined;
-              throw failure;
-            }
-            return { value: undefined, done: true };
-          }
-          await new Promise<void>((resolve) => (this.#wake = resolve));
-        }
-      },
+      next: async () => (await this.#run).next(),
       return: async () => {
         await this.close();
         return { value: undefined, done: true };
       },
     };
-  }
-
-  async #run(): Promise<void> {
-    let failures = 0;
-    let delay = this.#policy?.initialMs ?? 0;
-    const stop = this.#stop.signal;
-    while (!stop.aborted) {
-      let error: unknown;
-      let acknowledged = false;
-      try {
-        await this.#connection.send("subscriptions/listen", { notifications: this.#filter as JsonObject }, stop, undefined, (notification) => {
-          if (this.#receive(notification)) acknowledged = true;
-        });
-      } catch (thrown) {
-        error = thrown;
-      }
-      if (stop.aborted) break;
-      if (acknowledged) {
-        failures = 0;
-        delay = this.#policy?.initialMs ?? 0;
-      }
-      if (this.#policy === undefined || (error !== undefined && !retryable(error)) || ++failures > this.#policy.maxAttempts) {
-        this.#finish(error ?? (this.#policy === undefined ? undefined : new Error(`subscriptions/listen: gave up after ${this.#policy.maxAttempts} failed attempts in a row`)));
-        return;
-      }
-      this.#reconnects++;
-      try {
-        this.#options.onReconnecting?.({ attempt: failures, delayMs: delay, error });
-      } catch {
-        // A throwing observer does not stop the reconnection.
-      }
-      try {
-        await sleep(delay, stop);
-      } catch {
-        break;
-      }
-      delay = Math.min(Math.max(delay * 2, 1), this.#policy.maxMs);
-    }
-    this.#finish(undefined);
-  }
-
-  /** Handles one message of the stream. @returns true for the acknowledgement */
-  #receive(notification: JsonRpcNotification): boolean {
-    const params = (notification.params ?? {}) as Record<string, unknown>;
-    let event: SubscriptionEvent | undefined;
-    let callback: (() => void) | undefined;
-    const options = this.#options;
-    switch (notification.method) {
-      case "notifications/subscriptions/acknowledged": {
-        const agreed = (typeof params.notifications === "object" && params.notifications !== null ? params.notifications : {}) as SubscriptionRequest;
-        this.#ack.resolve(agreed);
-        this.#push({ type: "acknowledged", notifications: agreed, reconnects: this.#reconnects });
-        return true;
-      }
-      case "notifications/tools/list_changed":
-        event = { type: "toolsListChanged" };
-        callback = options.onToolsChanged;
-        break;
-      case "notifications/prompts/list_changed":
-        event = { type: "promptsListChanged" };
-        callback = options.onPromptsChanged;
-        break;
-      case "notifications/resources/list_changed":
-        event = { type: "resourcesListChanged" };
-        callback = options.onResourcesChanged;
-        break;
-      case "notifications/resources/updated": {
-        const uri = params.uri;
-        if (typeof uri !== "string") return false;
-        event = { type: "resourceUpdated", uri };
-        const onUpdated = options.onResourceUpdated;
-        callback = onUpdated === undefined ? undefined : () => onUpdated(uri);
-        break;
-      }
-      default:
-        return false; // the server's notifications/cancelled and anything unknown: the response ends the stream
-    }
-    this.#push(event);
-    try {
-      callback?.();
-    } catch {
-      // A throwing callback must not end the stream; the event is still in the iterator.
-    }
-    return false;
-  }
-
-  #push(event: SubscriptionEvent): void {
-    if (!this.#queue.some((queued) => sameEvent(queued, event))) this.#queue.push(event);
-    this.#wake?.();
-    this.#wake = undefined;
-  }
-
-  #finish(error: unknown): void {
-    if (this.#ended) return;
-    this.#ended = true;
-    this.#failure = error;
-    this.#ack.reject(error ?? new Error("The subscription ended before the server acknowledged it."));
-    this.#wake?.();
-    this.#wake = undefined;
   }
 }

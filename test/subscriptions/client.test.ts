@@ -88,7 +88,9 @@ describe("client.subscribe", () => {
     const events: SubscriptionEvent[] = [];
     for await (const event of once) events.push(event);
     expect(events).toEqual([{ type: "acknowledged", notifications: { promptsListChanged: true }, reconnects: 0 }]);
-    expect(() => client.subscribe({}, { reconnect: { initialMs: 10, maxMs: 1 } })).toThrow(/reconnect.maxMs \(1\) must be ≥ initialMs \(10\)/);
+    const invalid = client.subscribe({}, { reconnect: { initialMs: 10, maxMs: 1 } });
+    await expect(invalid.acknowledged).rejects.toThrow(/reconnect.maxMs \(1\) must be ≥ initialMs \(10\)/);
+    expect(invalid.ended).toBe(true);
   });
 
   it("an unknown subscription type ends the subscription with the server's error", async () => {
