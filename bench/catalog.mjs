@@ -8,6 +8,7 @@ const OFFICIAL = here("./workloads/official.mjs");
 const ECHO = here("./workloads/echo.mjs");
 const PENDING = here("./workloads/pending.mjs");
 const TASKS = here("./workloads/tasks.mjs");
+const LISTENERS = here("./workloads/listeners.mjs");
 const CRYPTO_FLOOR = here("./workloads/crypto-floor.mjs");
 const COLD_START = here("./workloads/cold-start.mjs");
 
@@ -114,6 +115,10 @@ export function workloads() {
     { id: "pending.ours", group: "pending", label: "mcp-roundtrip McpServer, sealed requestState", side: "ours", module: OURS, factory: "pending", options: {}, mode: "custom", unit: "bytes", nodeFlags: ["--expose-gc"] },
     { id: "pending.stateful", group: "pending", label: "stateful server, exchanges kept in a Map", side: "baseline", module: PENDING, factory: "statefulPending", options: {}, mode: "custom", unit: "bytes", nodeFlags: ["--expose-gc"] },
     { id: "pending.tasks", group: "pending", label: "mcp-roundtrip McpServer, tasks parked in input_required (tasks extension)", side: "ours", module: TASKS, factory: "pendingTasks", options: {}, mode: "custom", unit: "bytes", nodeFlags: ["--expose-gc"] },
+    { id: "listeners.ours", group: "listeners", label: "mcp-roundtrip McpServer, idle subscriptions/listen streams", side: "ours", module: LISTENERS, factory: "idleListeners", options: {}, mode: "custom", unit: "bytes", nodeFlags: ["--expose-gc"] },
+    { id: "listeners.floor", group: "listeners", label: "floor: the same requests and contexts, a handler that only waits", side: "baseline", module: LISTENERS, factory: "idleListenersFloor", options: {}, mode: "custom", unit: "bytes", nodeFlags: ["--expose-gc"] },
+    { id: "listeners.web.ours", group: "listeners", label: "mcp-roundtrip createHttpHandler, idle listen SSE responses", side: "ours", module: LISTENERS, factory: "webListeners", options: { sdk: "ours" }, mode: "custom", unit: "bytes", nodeFlags: ["--expose-gc"] },
+    { id: "listeners.web.official", group: "listeners", label: "official SDK createMcpHandler, idle listen SSE responses", side: "official", module: LISTENERS, factory: "webListeners", options: { sdk: "official" }, mode: "custom", unit: "bytes", nodeFlags: ["--expose-gc"] },
   );
   const coldStart = { group: "coldstart", module: COLD_START, factory: "coldStart", mode: "custom", unit: "ms" };
   list.push(

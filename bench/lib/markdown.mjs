@@ -16,6 +16,7 @@ export const SECTIONS = [
   { group: "validate", title: "Validation of a `tools/call` request and its result", note: "One operation validates the request and the `CallToolResult`." },
   { group: "coldstart", title: "Cold start: a fresh node that imports server and client, connects in process and finishes one call", note: "Each repetition spawns bare `node -e \"\"` and the cold-start script alternately (both under a 5-line CommonJS preload that reports the process's CPU time on exit) and reports the median of the paired differences (whole start minus bare node), so load on the machine hits both. Ours: `Client.connect(mcpServer)` with the client's default mode; theirs: their server and client over `InMemoryTransport` (their in-process route); each script closes its client and exits by itself. A separate untimed run under a resolve hook (`workloads/cold-start/record-imports.mjs`) lists the ES modules loaded: the 2025-11-25 validators (`validate/tables-2025.js`) must be absent from a 2026-only run and present once a 2025 session opens." },
   { group: "pending", title: "Server heap growth, 10,000 pending exchanges", note: "First round answered, retry never sent; heap measured after two forced collections before and after (node --expose-gc), with warm-up exchanges already in the baseline. Each worker then finishes the last exchange to prove it was resumable." },
+  { group: "listeners", title: "Server heap growth, 10,000 idle subscriptions/listen streams", note: "Each stream is opened (acknowledged) in process, the way a connection-holding transport opens it (a request, an AbortController, a notification sink), then left idle; heap measured after two forced collections before and after (node --expose-gc), with warm-up streams opened and closed first. Each worker then registers a tool, checks the change reached every stream, and cancels them all. The floor row holds the same requests and contexts in a handler that keeps nothing: the difference is what the server itself keeps per stream. The two web rows open the same streams through each SDK's web-standard handler with `Request` objects (POST, SSE response, acknowledgement read), default SSE keep-alive on both; their change is published with `handler.notify.toolsChanged()`." },
 ];
 
 /**
@@ -61,9 +62,9 @@ export function renderMarkdown({ environment: env, rows, ratios, budgets }) {
       continue;
     }
     const micro = section.group === "seal" || section.group === "validate";
-    const bytes = section.group === "pending";
+    const bytes = section.group === "pending" || section.group === "listeners";
     const header = bytes
-      ? ["workload", "heap growth (median)", "per exchange", "min … max", "peak RSS"]
+      ? ["workload", "heap growth (median)", section.group === "listeners" ? "per stream" : "per exchange", "min … max", "peak RSS"]
       : ["workload", "c", `${sectionRows[0].unit} (median)`, micro ? "per op" : "requests/s", "CPU per op", "min … max", "peak RSS", section.group === "rss" ? "RSS growth above set-up" : "warm-up"];
     lines.push(`| ${header.join(" | ")} |`, `|${header.map(() => "---").join("|")}|`);
     for (const row of sectionRows) {

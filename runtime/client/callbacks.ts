@@ -33,13 +33,22 @@ export type ElicitCallback = (
   context: InputRequestContext,
 ) => ElicitResult | Promise<ElicitResult>;
 
-/** Answers `sampling/createMessage`: runs the client's LLM. */
+/**
+ * Answers `sampling/createMessage`: runs the client's LLM.
+ * @deprecated The protocol deprecates Sampling as of 2026-07-28 (SEP-2577), to be removed no earlier than a
+ *   year later: it keeps working, but a server that needs a model should call an LLM provider itself.
+ */
 export type SampleCallback = (
   params: CreateMessageRequestParams,
   context: InputRequestContext,
 ) => CreateMessageResult | Promise<CreateMessageResult>;
 
-/** Answers `roots/list`: returns the client's roots. */
+/**
+ * Answers `roots/list`: returns the client's roots.
+ * @deprecated The protocol deprecates Roots as of 2026-07-28 (SEP-2577), to be removed no earlier than a year
+ *   later: it keeps working, but pass directories and files as tool arguments, resource URIs or
+ *   server configuration instead.
+ */
 export type ListRootsCallback = (
   params: ListRootsRequestParams,
   context: InputRequestContext,
@@ -48,7 +57,9 @@ export type ListRootsCallback = (
 /** The three callbacks that answer a server's input requests, in either era. */
 export interface InputCallbacks {
   onElicit?: ElicitCallback;
+  /** Answers the server's sampling requests. @deprecated Sampling is deprecated as of 2026-07-28 (SEP-2577); see {@link SampleCallback}. */
   onSample?: SampleCallback;
+  /** Answers the server's roots requests. @deprecated Roots is deprecated as of 2026-07-28 (SEP-2577); see {@link ListRootsCallback}. */
   onListRoots?: ListRootsCallback;
 }
 

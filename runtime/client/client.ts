@@ -1,5 +1,4 @@
-import type { JsonRpcNotification } from "../jsonrpc/messages.js";
-import { type BackoffPolicy, checkBackoff } from "./backoff.js";
+import { checkBackoff } from "./backoff.js";
 import type { InputCallbacks } from "./callbacks.js";
 import type { Connection, ProtocolEra } from "./connection.js";
 import { type LoopSettings, runToCompletion } from "./loop.js";
@@ -9,7 +8,6 @@ import type { NegotiatedOutcome } from "./outcomes.js";
 import { PendingRequest, type PendingRequestJSON } from "./pending.js";
 import type {
   CallToolResult,
-  ClientCapabilities,
   CompleteResult,
   GetPromptResult,
   Implementation,
@@ -26,63 +24,13 @@ import type {
   Tool,
 } from "./protocol.js";
 import { ClientSession, type RequestOptions } from "./session.js";
-import { isCreateTaskResult, TaskHandle, taskSettingsOf, withTasksExtension, type TaskClientOptions, type TaskSettings } from "./tasks.js";
+import { isCreateTaskResult, openTaskHandle, taskSettingsOf, withTasksExtension, type TaskSettings } from "./tasks.js";
+import type { TaskHandle } from "./task-handle.js";
+import { Subscription, type SubscribeOptions, type SubscriptionRequest } from "./subscription.js";
+import type { CallOptions, ClientOptions } from "./options.js";
 import { type ConnectTarget, negotiationKey, openTransport } from "./targets.js";
 
-/** Options of {@link Client.connect}. */
-export interface ClientOptions extends InputCallbacks {
-  /** Sent as `clientInfo` on every request; `false` to send none. Default `{ name: "mcp-roundtrip", version }`. */
-  clientInfo?: Implementation | false;
-  /**
-   * Capabilities merged over those derived from the callbacks (e.g.
-   * `{ elicitation: { form: {}, url: {} } }` when `onElicit` handles URL mode).
-   */
-  capabilities?: ClientCapabilities;
-  /** Most `input_required` rounds one call may take before it throws. Default 10. */
-  inputRequiredMaxRounds?: number;
-  /** Delays between rounds that carry only `requestState`. Default 50 ms doubling to 250 ms. */
-  stateOnlyBackoff?: Partial<BackoffPolicy>;
-  /**
-   * `"auto"` (default) probes with `server/discover` and falls back to the
-   * 2025 `initialize` handshake for a server that does not speak
-   * 2026-07-28; or a version to pin, with no probe and no fallback.
-   */
-  mode?: "auto" | "2026-07-28" | "2025-11-25" | "2025-06-18" | "2025-03-26";
-  /**
-   * How long the `server/discover` probe may go unanswered before the server
-   * is taken as handshake-era; also bounds the `initialize` of a session
-   * started afresh after an HTTP server lost the old one. Default 10 s.
-   */
-  probeTimeoutMs?: number;
-  /**
-   * What an earlier connection to the same server settled on
-   * (`client.negotiated`, stored by the application), so `mode: "auto"` can
-   * skip the probe for a handshake-era server. If the server no longer
-   * answers that way, the client probes again. Ignored with a pinned `mode`.
-   * Without it, outcomes are remembered per server URL or command line for
-   * the life of the process.
-   */
-  negotiated?: NegotiatedOutcome;
-  /** Receives notifications (progress, log messages) the server sends while answering. */
-  onNotification?: (notification: JsonRpcNotification) => void;
-  /** Aborts the connection attempt. */
-  signal?: AbortSignal;
-  /**
-   * Declares the tasks extension (`io.modelcontextprotocol/tasks`), so a
-   * server may answer a `tools/call` with a task: `callTool` then follows it
-   * to its result (polling, answering its questions with the callbacks
-   * above). `true`, or polling bounds. Default off.
-   */
-  tasks?: boolean | TaskClientOptions;
-}
-
-/** Options of an automatic call (`callTool`, `getPrompt`, `readResource`, `resume`). */
-export interface CallOptions {
-  /** Bounds the whole call, every round and every callback included. */
-  signal?: AbortSignal;
-  /** Extra `_meta` keys for each request of the call (`progressToken`, …). */
-  meta?: JsonObject;
-}
+export type { CallOptions, ClientOptions } from "./options.js";
 
 /** Options of {@link Client.callTool}. */
 export interface ToolCallOptions extends CallOptions {
@@ -248,9 +196,9 @@ export class Client {
       throw new TypeError(`callTool: task must be "follow" or "handle", got ${JSON.stringify(options.task)}.`);
     }
     const call = { method: "tools/call" as const, name, ...(args === undefined ? {} : { arguments: args }) };
-    const result = await runToCompletion(this.session, this.loop, call, options?.signal, options?.meta);
+    const result = await this.run(call, options);
     if (!isCreateTaskResult(result)) return result as unknown as CallToolResult;
-    const handle = this.taskFrom(String(result.taskId), result);
+    const handle = await this.taskFrom(String(result.taskId), result);
     return options?.task === "handle" ? handle : handle.result({ signal: options?.signal });
   }
 
@@ -261,27 +209,27 @@ export class Client {
    * @param taskId - the id from a `CreateTaskResult` (`handle.taskId`)
    * @throws TypeError for an empty id
    */
-  task(taskId: string): TaskHandle {
+  async task(taskId: string): Promise<TaskHandle> {
     if (typeof taskId !== "string" || taskId === "") throw new TypeError(`client.task needs the taskId a CreateTaskResult carried, got ${JSON.stringify(taskId)}.`);
     return this.taskFrom(taskId, undefined);
   }
 
-  private taskFrom(taskId: string, created: JsonObject | undefined): TaskHandle {
+  private taskFrom(taskId: string, created: JsonObject | undefined): Promise<TaskHandle> {
     const settings = { callbacks: this.loop.callbacks, maxRounds: this.loop.maxRounds, tasks: this.tasks };
-    return new TaskHandle(this.session, settings, taskId, created as never);
+    return openTaskHandle(this.session, settings, taskId, created as never);
   }
 
   /** Gets a prompt, running the rounds like {@link Client.callTool}. */
   async getPrompt(name: string, args?: Record<string, string>, options?: CallOptions): Promise<GetPromptResult> {
     checkTarget("getPrompt", name);
     const call = { method: "prompts/get" as const, name, ...(args === undefined ? {} : { arguments: args }) };
-    return (await runToCompletion(this.session, this.loop, call, options?.signal, options?.meta)) as unknown as GetPromptResult;
+    return (await this.run(call, options)) as unknown as GetPromptResult;
   }
 
   /** Reads a resource, running the rounds like {@link Client.callTool}. */
   async readResource(uri: string, options?: CallOptions): Promise<ReadResourceResult> {
     checkTarget("readResource", uri);
-    return (await runToCompletion(this.session, this.loop, { method: "resources/read", uri }, options?.signal, options?.meta)) as unknown as ReadResourceResult;
+    return (await this.run({ method: "resources/read", uri }, options)) as unknown as ReadResourceResult;
   }
 
   /**
@@ -296,7 +244,17 @@ export class Client {
     const result = { resultType: "input_required" as const, inputRequests: call.inputRequests, requestState: call.requestState };
     if (result.inputRequests === undefined) delete result.inputRequests;
     if (result.requestState === undefined) delete result.requestState;
-    return runToCompletion(this.session, this.loop, call.call, options?.signal, options?.meta, { result, round: call.round });
+    return this.run(call.call, options, { result, round: call.round });
+  }
+
+  private async run(call: Parameters<typeof runToCompletion>[2], options: CallOptions | undefined, start?: Parameters<typeof runToCompletion>[5]): Promise<JsonObject> {
+    if (options?.onProgress === undefined && options?.onLog === undefined) {
+      return runToCompletion(this.session, this.loop, call, options?.signal, options?.meta, start);
+    }
+    // Its own chunk: calls without per-call callbacks do not load it.
+    const { wireCall } = await import("./call-notifications.js");
+    const wiring = wireCall(options, options.meta);
+    return runToCompletion(this.session, this.loop, call, options.signal, wiring.meta, start, wiring.onNotification);
   }
 
   /**
@@ -312,6 +270,41 @@ export class Client {
       );
     }
     return this.session.request("server/discover", {}, options);
+  }
+
+  /**
+   * Opens a `subscriptions/listen` stream and keeps it open: iterate the
+   * returned {@link Subscription} for typed events (breaking out of the loop
+   * ends the stream), or pass callbacks such as `onToolsChanged`. It
+   * reconnects after a drop, with backoff, and says so (`onReconnecting`,
+   * then an `acknowledged` event with `reconnects > 0`).
+   *
+   * @param filter - which notifications to receive
+   * @param options - callbacks, reconnection policy, a `signal` that ends it
+   * @throws Error when the server speaks a 2025 version (which has no `subscriptions/listen`)
+   * @example
+   * ```ts
+   * for await (const event of client.subscribe({ toolsListChanged: true, resourceSubscriptions: ["config://app"] })) {
+   *   if (event.type === "toolsListChanged") tools = await client.listAllTools();
+   *   if (event.type === "resourceUpdated") config = await client.readResource(event.uri);
+   * }
+   * ```
+   */
+  subscribe(filter: SubscriptionRequest, options?: SubscribeOptions): Subscription {
+    if (this.connection.era === "legacy") {
+      throw new Error(`subscribe: a ${this.protocolVersion} server has no subscriptions/listen; use onNotification of Client.connect`);
+    }
+    return new Subscription(this.connection, filter, options);
+  }
+
+  /**
+   * Calls `callback` whenever the server's tool list changes (a
+   * {@link Client.subscribe} with `toolsListChanged` alone).
+   * @returns the subscription; `close()` it to stop
+   */
+  onToolsChanged(callback: () => void, options?: Omit<SubscribeOptions, "onToolsChanged">): Subscription {
+    if (typeof callback !== "function") throw new TypeError("onToolsChanged needs a function");
+    return this.subscribe({ toolsListChanged: true }, { ...options, onToolsChanged: callback });
   }
 
   /** One page of `tools/list`. */

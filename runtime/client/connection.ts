@@ -80,6 +80,7 @@ export class Connection {
     params: JsonObject,
     signal: AbortSignal | undefined,
     ownMeta?: JsonObject,
+    onNotification?: (notification: JsonRpcNotification) => void,
   ): Promise<JsonObject> {
     if (this.closed) throw new ClientClosed();
     const envelope = this.envelope;
@@ -87,10 +88,11 @@ export class Connection {
     else if (ownMeta !== undefined) params._meta = ownMeta;
     const message: JsonRpcRequest = { jsonrpc: "2.0", id: ++this.lastId, method, params };
     let options: TransportRequestOptions | undefined;
-    if (signal !== undefined || this.onNotification !== undefined) {
+    const deliver = both(onNotification, this.onNotification);
+    if (signal !== undefined || deliver !== undefined) {
       options = {};
       if (signal !== undefined) options.signal = signal;
-      if (this.onNotification !== undefined) options.onNotification = this.onNotification;
+      if (deliver !== undefined) options.onNotification = deliver;
     }
     const response =
       this.renewSession === undefined ? await this.transport.request(message, options) : await this.#inSession(message, options);
@@ -182,4 +184,20 @@ function resultOf(method: string, response: JsonRpcResponse): JsonObject {
 /** The transport's verdict that the server ended the session (by shape, so no HTTP module is needed here). */
 function isSessionLost(error: unknown): boolean {
   return (error as { sessionLost?: unknown } | null)?.sessionLost === true;
+}
+
+/** The per-call receiver first, then the connection's own; either may be absent. A throwing receiver does not stop the other. */
+function both(
+  first: ((notification: JsonRpcNotification) => void) | undefined,
+  second: ((notification: JsonRpcNotification) => void) | undefined,
+): ((notification: JsonRpcNotification) => void) | undefined {
+  return first && second
+    ? (notification) => {
+        try {
+          first(notification);
+        } finally {
+          second(notification);
+        }
+      }
+    : (first ?? second);
 }

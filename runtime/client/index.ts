@@ -6,8 +6,18 @@
  * @packageDocumentation
  */
 export { Client, type CallOptions, type ClientOptions, type ToolCallOptions } from "./client.js";
-export { TaskCancelled, TaskHandle, type TaskClientOptions } from "./tasks.js";
+export { TaskCancelled, type TaskClientOptions } from "./tasks.js";
+export type { TaskHandle } from "./task-handle.js";
 export { TASKS_EXTENSION, type CreateTaskResult, type DetailedTask, type Task, type TaskStatus } from "../tasks-wire.js";
+export {
+  Subscription,
+  type ReconnectingInfo,
+  type ReconnectPolicy,
+  type SubscribeOptions,
+  type SubscriptionEvent,
+  type SubscriptionRequest,
+} from "./subscription.js";
+export type { CallNotificationOptions, LogMessage, ProgressUpdate } from "./call-notifications.js";
 export { ClientSession, type AllowInputRequired, type ManualCallOptions, type RequestOptions } from "./session.js";
 export { PendingRequest, type CallDescriptor, type PendingRequestJSON } from "./pending.js";
 export type {

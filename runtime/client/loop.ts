@@ -1,3 +1,4 @@
+import type { JsonRpcNotification } from "../jsonrpc/messages.js";
 import { type BackoffPolicy, nextDelay, sleep } from "./backoff.js";
 import type { InputCallbacks } from "./callbacks.js";
 import { InputRequiredRoundsExceeded } from "./errors.js";
@@ -38,9 +39,10 @@ export async function runToCompletion(
   signal: AbortSignal | undefined,
   meta: JsonObject | undefined,
   start?: LoopStart,
+  onNotification?: (notification: JsonRpcNotification) => void,
 ): Promise<JsonObject> {
   let round = start === undefined ? 0 : start.round - 1;
-  let result: JsonObject = start === undefined ? await session.round(call, undefined, undefined, signal, meta) : (start.result as unknown as JsonObject);
+  let result: JsonObject = start === undefined ? await session.round(call, undefined, undefined, signal, meta, onNotification) : (start.result as unknown as JsonObject);
   let delay = settings.backoff.initialMs;
   for (;;) {
     if (!classifyResult(call.method, session.era, result)) return result;
@@ -58,6 +60,6 @@ export async function runToCompletion(
       delay = nextDelay(delay, settings.backoff);
     }
     signal?.throwIfAborted();
-    result = await session.round(call, inputResponses, inputRequired.requestState, signal, meta);
+    result = await session.round(call, inputResponses, inputRequired.requestState, signal, meta, onNotification);
   }
 }

@@ -1,3 +1,4 @@
+import type { JsonRpcNotification } from "../jsonrpc/messages.js";
 import { copyToExtend } from "../copy.js";
 import type { Connection } from "./connection.js";
 import { InputRequiredNotAllowed } from "./errors.js";
@@ -156,13 +157,14 @@ export class ClientSession {
     requestState: string | undefined,
     signal: AbortSignal | undefined,
     meta: JsonObject | undefined,
+    onNotification?: (notification: JsonRpcNotification) => void,
   ): Promise<JsonObject> {
     const params: JsonObject =
       call.method === "resources/read" ? { uri: call.uri } : call.arguments === undefined ? { name: call.name } : { name: call.name, arguments: call.arguments };
     if (inputResponses !== undefined) params.inputResponses = inputResponses;
     // Echo exactly what the server sent, and nothing when it sent nothing (mrtr "Client Requirements").
     if (requestState !== undefined) params.requestState = requestState;
-    return this.connection.send(call.method, params, signal, meta);
+    return this.connection.send(call.method, params, signal, meta, onNotification);
   }
 
   /** @internal The era of the connection, for result classification. */

@@ -8,7 +8,7 @@
  * @module
  */
 import { McpError } from "../jsonrpc/errors.js";
-import { TASKS_EXTENSION, type DetailedTask, type TaskStatus } from "../tasks-wire.js";
+import { TASKS_EXTENSION, type DetailedTask } from "../tasks-wire.js";
 import type { InputCallbacks } from "./callbacks.js";
 import { InputRequiredRoundsExceeded, InvalidServerResult } from "./errors.js";
 import { fulfilRound } from "./fulfil.js";
@@ -16,7 +16,7 @@ import { PendingRequest } from "./pending.js";
 import type { CallToolResult, ClientCapabilities, JsonObject } from "./protocol.js";
 import type { ClientSession } from "./session.js";
 import { sleep } from "../sleep.js";
-import type { FollowedTask, FollowKit } from "./task-follow.js";
+import type { TaskHandle, TaskKit } from "./task-handle.js";
 
 /** The `tasks` option of `Client.connect`. */
 export interface TaskClientOptions {
@@ -83,13 +83,6 @@ export class TaskCancelled extends Error {
   }
 }
 
-/**
- * What the lazily loaded follow loop borrows from the modules the client
- * already holds: importing them there would split the browser bundle's
- * 2026 chunk (see docs/internals.md).
- */
-const FOLLOW_KIT: FollowKit = Object.freeze({ McpError, InvalidServerResult, InputRequiredRoundsExceeded, PendingRequest, TaskCancelled, fulfilRound, sleep });
-
 /** What following a task needs from its client. @internal */
 export interface FollowSettings {
   readonly callbacks: InputCallbacks;
@@ -97,84 +90,19 @@ export interface FollowSettings {
   readonly tasks: TaskSettings;
 }
 
-function checkTask(method: string, value: JsonObject, taskId: string): DetailedTask {
-  const status = value.status as TaskStatus;
-  if (value.taskId !== taskId || !["working", "input_required", "completed", "failed", "cancelled"].includes(status)) {
-    throw new InvalidServerResult(method, `expected the state of task ${taskId}, got a task ${JSON.stringify(value.taskId)} with status ${JSON.stringify(value.status)}.`, value);
-  }
-  return value as unknown as DetailedTask;
-}
+/**
+ * What the lazily loaded handle borrows from the modules the client already
+ * holds: importing them there would split the browser bundle's 2026 chunk
+ * (see docs/internals.md).
+ */
+const TASK_KIT: TaskKit = Object.freeze({ InvalidServerResult, InputRequiredRoundsExceeded, McpError, PendingRequest, TaskCancelled, fulfilRound, sleep });
 
 /**
- * A task on the server: poll it, answer it, cancel it, or wait for its
- * result. Get one from `client.callTool(name, args, { task: "handle" })`, or
- * reattach to a stored id with `client.task(taskId)` (task ids are durable:
- * the spec expects clients to keep them across restarts).
+ * A {@link TaskHandle} on `taskId`, its module loaded on the first task a
+ * client meets.
+ * @internal
  */
-export class TaskHandle {
-  /** The server-minted id, to store and reattach with `client.task(taskId)`. */
-  readonly taskId: string;
-  /** The state the server last reported. */
-  last: DetailedTask | undefined;
-  private readonly session: ClientSession;
-  private readonly settings: FollowSettings;
-
-  /** @internal Created by the client. */
-  constructor(session: ClientSession, settings: FollowSettings, taskId: string, last?: DetailedTask) {
-    this.session = session;
-    this.settings = settings;
-    this.taskId = taskId;
-    this.last = last;
-  }
-
-  /** Reads the task's current state (`tasks/get`). @throws McpError `-32602` for an unknown or expired task. */
-  async get(options?: { signal?: AbortSignal }): Promise<DetailedTask> {
-    const value = await this.session.request("tasks/get", { taskId: this.taskId }, options);
-    this.last = checkTask("tasks/get", value, this.taskId);
-    return this.last;
-  }
-
-  /** Answers some or all of the task's `inputRequests` (`tasks/update`), under the keys it gave. */
-  async update(inputResponses: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<void> {
-    await this.session.request("tasks/update", { taskId: this.taskId, inputResponses: inputResponses as JsonObject }, options);
-  }
-
-  /** Asks the server to cancel the task (`tasks/cancel`); cancellation is cooperative, read the outcome with {@link TaskHandle.get}. */
-  async cancel(options?: { signal?: AbortSignal }): Promise<void> {
-    await this.session.request("tasks/cancel", { taskId: this.taskId }, options);
-  }
-
-  /**
-   * Follows the task to its result: polls at the server's suggested
-   * interval, answers its input requests with the client's callbacks, and
-   * cancels it when `signal` aborts.
-   *
-   * @throws TaskCancelled when the task ends cancelled
-   * @throws McpError carrying the task's JSON-RPC error when it ends failed, or `-32602` when it is unknown or expired
-   * @throws InputRequiredRoundsExceeded after `inputRequiredMaxRounds` rounds of questions
-   * @throws the signal's reason when `signal` aborts (after sending `tasks/cancel`)
-   */
-  async result(options?: { signal?: AbortSignal }): Promise<CallToolResult> {
-    const signal = options?.signal;
-    try {
-      return await this.follow(signal);
-    } catch (error) {
-      if (signal?.aborted === true) {
-        // The caller gave up: tell the server, so it stops the work (best effort, never masking the abort).
-        await this.cancel().catch(() => {});
-      }
-      throw error;
-    }
-  }
-
-  private async follow(signal: AbortSignal | undefined): Promise<CallToolResult> {
-    // The loop is its own lazy module: a client that never meets a task never loads it.
-    const { followTask } = await import("./task-follow.js");
-    return followTask(this as unknown as FollowedTask, this.settings, signal, FOLLOW_KIT);
-  }
-
-  /** `{ taskId }`, so a stored handle reattaches with `client.task(json.taskId)`. */
-  toJSON(): { taskId: string } {
-    return { taskId: this.taskId };
-  }
+export async function openTaskHandle(session: ClientSession, settings: FollowSettings, taskId: string, last?: DetailedTask): Promise<TaskHandle> {
+  const { TaskHandle } = await import("./task-handle.js");
+  return new TaskHandle(session, settings, taskId, last, TASK_KIT);
 }

@@ -1,5 +1,6 @@
 import { JsonRpcErrorCode, McpError } from "../jsonrpc/errors.js";
-import type { ClientCapabilities } from "../../generated/2026-07-28/index.js";
+import type { ClientCapabilities, ServerCapabilities } from "../../generated/2026-07-28/index.js";
+import type { ServerHandlers } from "./types.js";
 
 type CapabilityBag = Record<string, Record<string, object>>;
 
@@ -95,4 +96,22 @@ export function assertClientCanAnswer(inputRequests: Record<string, unknown> | u
     `Server requires client capabilities this request did not declare: ${describeCapabilities(missing)}`,
     { requiredCapabilities: missing },
   );
+}
+
+/**
+ * The capabilities a low-level `Server` advertises: one per feature its
+ * handlers implement, with `extra` merged over them (objects shallowly).
+ * @internal
+ */
+export function deriveCapabilities(h: ServerHandlers, extra: ServerCapabilities | undefined): ServerCapabilities {
+  const capabilities: Record<string, unknown> = {};
+  if (h.onListTools || h.onCallTool) capabilities.tools = {};
+  if (h.onListPrompts || h.onGetPrompt) capabilities.prompts = {};
+  if (h.onListResources || h.onListResourceTemplates || h.onReadResource) capabilities.resources = {};
+  if (h.onComplete) capabilities.completions = {};
+  for (const [key, value] of Object.entries(extra ?? {})) {
+    const base = capabilities[key];
+    capabilities[key] = isObject(base) && isObject(value) ? { ...base, ...value } : value;
+  }
+  return capabilities as ServerCapabilities;
 }

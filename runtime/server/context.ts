@@ -27,6 +27,8 @@ export interface ServerRequestContext {
    * `logging/setLevel` (2025). `undefined` when it asked for none; then a
    * 2026-07-28 request gets no log messages at all, while a 2025 session gets
    * every level. `sendNotification` applies this filter for you.
+   * @deprecated The protocol deprecates Logging as of 2026-07-28 (SEP-2577), to be removed no earlier than a
+   *   year later: it keeps working, but log to stderr (stdio) or through OpenTelemetry instead.
    */
   readonly logLevel: LoggingLevel | undefined;
   /** The verified identity the transport attached, if it authenticated the caller. */
@@ -51,6 +53,35 @@ export interface ServerRequestContext {
    * (see {@link ServerRequestContext.logLevel}).
    */
   sendNotification(notification: JsonRpcNotification): Promise<void>;
+  /**
+   * Reports progress on this request with `notifications/progress`, on the
+   * request's own response stream, under the `progressToken` of its `_meta`.
+   * Resolves without sending when the client asked for no progress (no
+   * token), or once the request is over or cancelled.
+   *
+   * @param done - work done so far; must increase from one call to the next
+   * @param total - the total, when known
+   * @param message - what is happening, for people
+   * @throws RangeError when `done` is not a finite number greater than the last one sent
+   * @example
+   * ```ts
+   * for (const [i, file] of files.entries()) {
+   *   await ctx.progress(i + 1, files.length, `Indexed ${file}`);
+   * }
+   * ```
+   */
+  progress(done: number, total?: number, message?: string): Promise<void>;
+  /**
+   * Sends a log message about this request (`notifications/message`), if the
+   * client asked for that level (see {@link ServerRequestContext.logLevel}).
+   *
+   * @param level - the message's severity
+   * @param data - the message: a string or any JSON value
+   * @param logger - the name of the logger, if any
+   * @deprecated The protocol deprecates Logging as of 2026-07-28 (SEP-2577), to be removed no earlier
+   *   than a year later: it still works, but log to stderr (stdio) or through OpenTelemetry instead.
+   */
+  log(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
 }
 
 /** Syslog severities, least severe first (RFC 5424, as the logging utility orders them). */
@@ -91,6 +122,9 @@ export class RequestContextImpl implements ServerRequestContext {
   private principalResolver: (() => string | undefined) | undefined;
   private resolvingPrincipal = false;
   private detach: (() => void) | undefined;
+  private lastProgress = Number.NEGATIVE_INFINITY;
+  private answered = false;
+  private onCancelled: (() => void) | undefined;
   /** Whether log messages flow when no level was asked for (2025 sessions: yes; 2026-07-28: never). */
   private readonly logsWithoutLevel: boolean;
 
@@ -156,12 +190,41 @@ export class RequestContextImpl implements ServerRequestContext {
 
   /** True once the request was cancelled (by the transport or `notifications/cancelled`). */
   get isCancelled(): boolean {
-    return this.cancelled || this.transport?.signal?.aborted === true;
+    if (this.cancelled) return true;
+    const transport = this.transport;
+    if (transport === undefined) return false;
+    // Where the transport tracks it without a signal, reading `signal` would create one for nothing.
+    return transport.whenGone !== undefined ? transport.gone === true : transport.signal?.aborted === true;
+  }
+
+  progress(done: number, total?: number, message?: string): Promise<void> {
+    if (typeof done !== "number" || !Number.isFinite(done) || done <= this.lastProgress) {
+      throw new RangeError(
+        `ctx.progress: done must be a finite number greater than the last one sent (${this.lastProgress === Number.NEGATIVE_INFINITY ? "none yet" : this.lastProgress}), got ${String(done)}; the spec makes progress increase`,
+      );
+    }
+    if (total !== undefined && (typeof total !== "number" || !Number.isFinite(total))) throw new RangeError(`ctx.progress: total must be a finite number, got ${String(total)}`);
+    if (message !== undefined && typeof message !== "string") throw new TypeError(`ctx.progress: message must be a string, got ${typeof message}`);
+    const token = this.meta.progressToken;
+    if (typeof token !== "string" && typeof token !== "number") return Promise.resolve();
+    this.lastProgress = done;
+    const params: Record<string, unknown> = { progressToken: token, progress: done };
+    if (total !== undefined) params.total = total;
+    if (message !== undefined) params.message = message;
+    return this.sendNotification({ jsonrpc: "2.0", method: "notifications/progress", params });
+  }
+
+  log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
+    if (!isLoggingLevel(level)) throw new TypeError(`ctx.log: level must be one of ${Object.keys(LOG_RANK).join(", ")}, got ${JSON.stringify(level)}`);
+    const params: Record<string, unknown> = { level, data };
+    if (logger !== undefined) params.logger = logger;
+    return this.sendNotification({ jsonrpc: "2.0", method: "notifications/message", params });
   }
 
   async sendNotification(notification: JsonRpcNotification): Promise<void> {
     const send = this.transport?.sendNotification;
-    if (send === undefined || this.isCancelled) return;
+    // Nothing about a request may follow its answer (progress "MUST stop after completion").
+    if (send === undefined || this.isCancelled || this.answered) return;
     if (notification.method === "notifications/message" && !this.wantsLog(notification.params?.level)) return;
     await send(notification);
   }
@@ -185,10 +248,44 @@ export class RequestContextImpl implements ServerRequestContext {
     this.byClient = byClient;
     this.cancelReason = reason;
     this.controller?.abort(reason);
+    this.onCancelled?.();
+  }
+
+  /**
+   * Calls `callback` once when the request is cancelled (by the client or the
+   * transport), without creating the `signal`: a long-lived listener stream
+   * pays for one event listener rather than an AbortController of its own.
+   * @returns the function that detaches it
+   */
+  whenCancelled(callback: () => void): () => void {
+    if (this.isCancelled) {
+      callback();
+      return () => {};
+    }
+    let fired = false;
+    const once = (): void => {
+      if (fired) return;
+      fired = true;
+      callback();
+    };
+    const transport = this.transport;
+    let detachOuter: (() => void) | undefined;
+    if (transport?.whenGone !== undefined) detachOuter = transport.whenGone(once);
+    else {
+      const outer = transport?.signal;
+      outer?.addEventListener("abort", once, { once: true });
+      if (outer !== undefined) detachOuter = () => outer.removeEventListener("abort", once);
+    }
+    this.onCancelled = once;
+    return () => {
+      detachOuter?.();
+      if (this.onCancelled === once) this.onCancelled = undefined;
+    };
   }
 
   /** Detaches from the transport's signal once the request is answered. */
   dispose(): void {
+    this.answered = true;
     this.detach?.();
   }
 }

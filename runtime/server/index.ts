@@ -9,6 +9,16 @@
  */
 export { Server, type ServerOptions } from "./server.js";
 export { McpServer, type McpServerOptions } from "./mcp-server.js";
+export type { SubscriptionOptions } from "./options.js";
+export {
+  InProcessBroadcaster,
+  isSubscriptionEvent,
+  type Broadcaster,
+  type ListKind,
+  type SubscriptionEvent,
+} from "./subscriptions/broadcaster.js";
+export { SUBSCRIPTION_TYPES, type SubscriptionType } from "./subscriptions/filter.js";
+export { DEFAULT_MAX_LISTENERS, SUBSCRIPTION_ID_META, TOO_MANY_LISTENERS } from "./subscriptions/streams.js";
 export { inputRequired, isInputRequired, type InputRequiredInit } from "./input-required.js";
 export { requireScopes } from "./require-scopes.js";
 export {

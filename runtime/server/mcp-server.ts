@@ -20,6 +20,7 @@ import { resolveSchemaCompiler } from "#schema-compiler";
 import type { SchemaCompilerChoice } from "./schema-check.js";
 import type { ServerRequestContext } from "./context.js";
 import { TASK_HOOKS } from "./tasks/options.js";
+import { SUBSCRIPTION_TYPES } from "./subscriptions/filter.js";
 
 /** Options of {@link McpServer}. */
 export interface McpServerOptions extends Omit<ServerOptions, "capabilities"> {
@@ -115,6 +116,8 @@ export class McpServer implements SessionHost {
         ...serverOptions,
         cache: { "tools/list": PUBLIC, "prompts/list": PUBLIC, "resources/list": PUBLIC, "resources/templates/list": PUBLIC, ...serverOptions.cache },
         capabilities: () => this.capabilities(),
+        // Registrations may appear at any time, so every type is honoured even before the first one.
+        subscriptions: { ...serverOptions.subscriptions, honour: serverOptions.subscriptions?.honour ?? SUBSCRIPTION_TYPES },
         [TASK_HOOKS]: { support: (name: string) => this.tools.taskOf(name), enabled: () => serverOptions.tasks !== undefined || this.tools.hasTaskTools },
       } as ServerOptions,
     );
@@ -288,8 +291,10 @@ export class McpServer implements SessionHost {
   }
 
   /**
-   * Tells clients that the resource at `uri` changed: 2025 sessions that
-   * subscribed to it get `notifications/resources/updated`.
+   * Tells clients that the resource at `uri` changed: listener streams whose
+   * `resourceSubscriptions` name it (on every instance sharing the
+   * broadcaster) and 2025 sessions that subscribed to it get
+   * `notifications/resources/updated`.
    *
    * @param uri - the resource's URI, as clients subscribe to it
    * @throws TypeError when `uri` is not a non-empty string
@@ -303,11 +308,65 @@ export class McpServer implements SessionHost {
     this.server.sendResourceUpdated(uri);
   }
 
+  /**
+   * Removes a tool; listeners that opted in hear `notifications/tools/list_changed`.
+   * @returns whether a tool of that name was registered (enabled or not)
+   */
+  removeTool(name: string): boolean {
+    return this.changed(this.tools.remove(name), "tools");
+  }
+
+  /**
+   * Enables or disables a tool: a disabled tool is neither listed nor callable. Listeners hear of a change.
+   * @returns whether anything changed
+   * @throws TypeError when no tool of that name is registered
+   */
+  setToolEnabled(name: string, enabled: boolean): boolean {
+    return this.changed(this.tools.setEnabled(name, enabled), "tools");
+  }
+
+  /** Removes a prompt (listeners hear of it). @returns whether one of that name was registered */
+  removePrompt(name: string): boolean {
+    return this.changed(this.prompts.remove(name), "prompts");
+  }
+
+  /**
+   * Enables or disables a prompt (listeners hear of a change).
+   * @returns whether anything changed
+   * @throws TypeError when no prompt of that name is registered
+   */
+  setPromptEnabled(name: string, enabled: boolean): boolean {
+    return this.changed(this.prompts.setEnabled(name, enabled), "prompts");
+  }
+
+  /** Removes a static resource (by URI) or a template (by its template string); listeners hear of it. @returns whether one was registered */
+  removeResource(uriOrTemplate: string): boolean {
+    return this.changed(this.resources.remove(uriOrTemplate), "resources");
+  }
+
+  /**
+   * Ends every `subscriptions/listen` stream gracefully (see `Server.closeSubscriptions`).
+   * @returns how many were closed
+   */
+  closeSubscriptions(reason?: string, final?: boolean): number {
+    return this.server.closeSubscriptions(reason, final);
+  }
+
+  /** Closes every listener stream for good and detaches from the broadcaster (see `Server.close`). */
+  close(reason?: string): void {
+    this.server.close(reason);
+  }
+
+  private changed(changed: boolean, list: "tools" | "prompts" | "resources"): boolean {
+    if (changed) this.server.sendListChanged(list);
+    return changed;
+  }
+
   private capabilities(): ServerCapabilities {
     const capabilities: Record<string, unknown> = {};
-    if (this.tools.size > 0) capabilities.tools = {};
-    if (this.prompts.size > 0) capabilities.prompts = {};
-    if (this.resources.size > 0) capabilities.resources = {};
+    if (this.tools.size > 0) capabilities.tools = { listChanged: true };
+    if (this.prompts.size > 0) capabilities.prompts = { listChanged: true };
+    if (this.resources.size > 0) capabilities.resources = { listChanged: true, subscribe: true };
     if (this.prompts.hasCompleters || this.resources.hasCompleters) capabilities.completions = {};
     return { ...capabilities, ...this.extraCapabilities } as ServerCapabilities;
   }

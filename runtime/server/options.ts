@@ -10,6 +10,30 @@ import { DEFAULT_MAX_NESTING_DEPTH } from "./nesting.js";
 import { ROUTES } from "./routes.js";
 import type { CacheableMethod, CacheHint, ServerLogger } from "./types.js";
 import type { TasksOptions } from "./tasks/options.js";
+import type { Broadcaster } from "./subscriptions/broadcaster.js";
+import { SUBSCRIPTION_TYPES, type SubscriptionType } from "./subscriptions/filter.js";
+import { DEFAULT_MAX_LISTENERS } from "./subscriptions/streams.js";
+
+/** How a server serves `subscriptions/listen` (the `subscriptions` option). */
+export interface SubscriptionOptions {
+  /**
+   * Most listener streams open at once (default 10,000); one more gets
+   * JSON-RPC error -32000 with `data.reason: "too_many_listeners"`.
+   */
+  maxListeners?: number;
+  /**
+   * Carries changes between instances (default: an `InProcessBroadcaster`
+   * of this server alone). Share one between servers of a process, or give
+   * each instance of a fleet a Redis broadcaster (`mcp-roundtrip/redis`) on
+   * the same channel, and a change on one reaches the listeners of all.
+   */
+  broadcaster?: Broadcaster;
+  /**
+   * The notification types this server honours (acknowledges). Default for
+   * `Server`: those whose feature it advertises; `McpServer` honours all four.
+   */
+  honour?: readonly SubscriptionType[];
+}
 
 /** Options of the low-level {@link Server}. */
 export interface ServerOptions {
@@ -61,6 +85,8 @@ export interface ServerOptions {
    * TTL, polling interval and bounds are set here.
    */
   tasks?: TasksOptions;
+  /** Bound, broadcaster and honoured types of `subscriptions/listen` streams. */
+  subscriptions?: SubscriptionOptions;
 }
 
 const LEGACY_MODES: ReadonlySet<unknown> = new Set(["sessions", "stateless", "reject"]);
@@ -110,4 +136,26 @@ export function cacheHintsOf(cache: ServerOptions["cache"]): Map<string, CacheHi
     hints.set(method, Object.freeze({ ttlMs: hint.ttlMs as number, cacheScope: hint.cacheScope }));
   }
   return hints;
+}
+
+/** The `subscriptions` option, checked. @throws TypeError or RangeError naming the bad field @internal */
+export function subscriptionOptionsOf(options: unknown): { maxListeners: number; broadcaster: Broadcaster | undefined; honour: ReadonlySet<SubscriptionType> | undefined } {
+  if (options === undefined) return { maxListeners: DEFAULT_MAX_LISTENERS, broadcaster: undefined, honour: undefined };
+  if (!isObject(options)) throw new TypeError("Server: subscriptions must be an object, e.g. { maxListeners: 1000 }");
+  const max = options.maxListeners ?? DEFAULT_MAX_LISTENERS;
+  if (!Number.isSafeInteger(max) || (max as number) < 0) {
+    throw new RangeError(`Server: subscriptions.maxListeners must be an integer >= 0, got ${String(options.maxListeners)}`);
+  }
+  const broadcaster = options.broadcaster as Broadcaster | undefined;
+  if (broadcaster !== undefined && (!isObject(broadcaster) || typeof broadcaster.publish !== "function" || typeof broadcaster.subscribe !== "function")) {
+    throw new TypeError("Server: subscriptions.broadcaster must have publish(event) and subscribe(deliver), e.g. new InProcessBroadcaster()");
+  }
+  let honour: Set<SubscriptionType> | undefined;
+  if (options.honour !== undefined) {
+    if (!Array.isArray(options.honour) || options.honour.some((type) => !SUBSCRIPTION_TYPES.includes(type as SubscriptionType))) {
+      throw new TypeError(`Server: subscriptions.honour must list some of ${SUBSCRIPTION_TYPES.join(", ")}`);
+    }
+    honour = new Set(options.honour as SubscriptionType[]);
+  }
+  return { maxListeners: max as number, broadcaster, honour };
 }

@@ -31,4 +31,6 @@ export const ROUTES: ReadonlyMap<string, Route> = new Map([
   ["resources/templates/list", route("onListResourceTemplates", "ListResourceTemplatesResult", true)],
   ["resources/read", route("onReadResource", "ReadResourceResult", true, true)],
   ["completion/complete", route("onComplete", "CompleteResult", false)],
+  // Built in: answered by the server's listener streams (subscriptions/streams.ts), only when it ends them.
+  ["subscriptions/listen", route(undefined, "SubscriptionsListenResult", false)],
 ]);

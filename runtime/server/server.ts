@@ -4,7 +4,7 @@ import { isValidRequestId, type JsonRpcId, type JsonRpcNotification, type JsonRp
 import { claimsModern, LEGACY_VERSIONS, MODERN_VERSIONS } from "../transport/era.js";
 import type { LegacyMode, RequestContext, ServerSession, SessionHost, SessionPeer } from "../transport/types.js";
 import type { Implementation, InputRequiredResult, ServerCapabilities } from "../../generated/2026-07-28/index.js";
-import { assertClientCanAnswer } from "./capabilities.js";
+import { assertClientCanAnswer, deriveCapabilities } from "./capabilities.js";
 import { RequestContextImpl } from "./context.js";
 import { consoleLogger, errorResponse, internalError, safeLogger, toErrorObject } from "./errors.js";
 import { InFlightRequests } from "./in-flight.js";
@@ -16,7 +16,10 @@ import { ROUTES, type Route } from "./routes.js";
 import { resolveLegacyOptions, type LegacyHost } from "./legacy/host.js";
 import { LazySession, loadLegacy } from "./legacy/lazy.js";
 import { SessionSet } from "./legacy/session-set.js";
-import { cacheHintsOf, legacyModeOf, nestingLimitOf, type ServerOptions } from "./options.js";
+import { cacheHintsOf, legacyModeOf, nestingLimitOf, subscriptionOptionsOf, type ServerOptions } from "./options.js";
+import { listEvent } from "./subscriptions/broadcaster.js";
+import { SubscriptionHub } from "./subscriptions/hub.js";
+import { SUBSCRIPTION_ID_META } from "./subscriptions/streams.js";
 import type { MiddlewareRequest, ServerHandlers, ServerLogger, ServerMiddleware } from "./types.js";
 import { assertValidRequest, checkNotification } from "./validation.js";
 import { createTaskEngine, isCreatedTask, isTaskMethod, TASK_ROUTE, type TaskEngine, type TaskStatusListener } from "./tasks/setup.js";
@@ -86,6 +89,7 @@ export class Server implements SessionHost {
   private readonly versions: readonly string[];
   /** The tasks extension, when `tasks` is set (McpServer: always; it answers once a tool declares `task`). */
   private readonly tasks: TaskEngine | undefined;
+  private readonly hub: SubscriptionHub;
 
   /**
    * @param info - the server's name and version (`serverInfo`)
@@ -110,7 +114,7 @@ export class Server implements SessionHost {
     this.handlers = this.tasks === undefined || handlers.onCallTool === undefined ? handlers : { ...handlers, onCallTool: this.tasks.wrapToolCall(handlers.onCallTool as AnyHandler) as ServerHandlers["onCallTool"] };
     const extra = options.capabilities;
     this.capabilitiesSource = typeof extra === "function" ? extra : (() => {
-      const fixed = this.deriveCapabilities(extra);
+      const fixed = deriveCapabilities(this.handlers, extra);
       return () => fixed;
     })();
     this.instructions = options.instructions;
@@ -129,6 +133,10 @@ export class Server implements SessionHost {
       handleModern: (message, context) => this.handle(message, context),
       sessionClosed: (session) => this.sessions.delete(session),
     };
+    this.hub = new SubscriptionHub(subscriptionOptionsOf(options.subscriptions), this.logger, (event) => {
+      if (event.type === "resourceUpdated") this.sessions.resourceUpdated(event.uri);
+      else this.sessions.listChanged(event.type.slice(0, -"ListChanged".length) as "tools");
+    });
   }
 
   /**
@@ -216,6 +224,8 @@ export class Server implements SessionHost {
       }
       for (const middleware of this.middlewares) middleware.screen?.(method, params, this.logger);
       if (route !== TASK_ROUTE) assertValidRequest(method, message, this.legacyHost.maxNestingDepth);
+      // A listen stream may stay open for hours: it leaves this (large) frame behind at once.
+      if (method === "subscriptions/listen") return this.listen(route, params.notifications, new RequestContextImpl(id, method, meta, context));
       ctx = new RequestContextImpl(id, method, meta, context);
       this.inFlight.track(ctx);
       const result = await this.run(route, handler as AnyHandler | undefined, params, ctx);
@@ -250,25 +260,72 @@ export class Server implements SessionHost {
   }
 
   /**
-   * Tells every open 2025 session that a list changed
-   * (`notifications/tools/list_changed` and the like). McpServer calls it
-   * when registrations change.
+   * Announces that a list changed (`notifications/tools/list_changed` and
+   * the like) through the broadcaster: to every `subscriptions/listen`
+   * stream that opted in, on this instance and on every instance sharing the
+   * broadcaster, and to every open 2025 session. McpServer calls it when
+   * registrations change.
    *
    * @param list - which list: `"tools"`, `"prompts"` or `"resources"`
    */
   sendListChanged(list: "tools" | "prompts" | "resources"): void {
-    this.sessions.listChanged(list);
+    this.hub.publish(listEvent(list));
   }
 
   /**
-   * Tells the 2025 sessions subscribed to `uri` (`resources/subscribe`) that
-   * the resource changed, with `notifications/resources/updated`.
+   * Announces that the resource at `uri` changed, with
+   * `notifications/resources/updated`, through the broadcaster: to the
+   * listener streams whose `resourceSubscriptions` name it, and to the 2025
+   * sessions subscribed to it (`resources/subscribe`).
    *
    * @param uri - the resource's URI, exactly as subscribed
    * @throws TypeError when `uri` is not a non-empty string
    */
   sendResourceUpdated(uri: string): void {
-    this.sessions.resourceUpdated(uri);
+    if (typeof uri !== "string" || uri === "") throw new TypeError("resourceUpdated: uri must be a non-empty string, the resource's URI as clients subscribe to it");
+    this.hub.publish({ type: "resourceUpdated", uri });
+  }
+
+  /** How many `subscriptions/listen` streams are open on this server. */
+  get openSubscriptions(): number {
+    return this.hub.size;
+  }
+
+  /**
+   * Ends every open `subscriptions/listen` stream gracefully: each listen
+   * request is answered with its result (the spec's graceful closure), so
+   * clients know to listen again, on another instance if this one is going
+   * away. The HTTP server's drain calls it; with `final` (what
+   * {@link Server.close} does) new listen requests are refused from then on.
+   *
+   * @param reason - why, for the `notifications/cancelled` sent on stdio and in memory
+   * @returns how many streams were closed
+   */
+  closeSubscriptions(reason = "The server is shutting down.", final = false): number {
+    return this.hub.closeAll(reason, final);
+  }
+
+  /**
+   * Shuts the server's long-lived parts down: closes every listener stream
+   * (refusing new ones) and stops receiving from the broadcaster.
+   * Idempotent. Requests in flight are left to finish.
+   */
+  close(reason = "The server is shutting down."): void {
+    this.hub.close(reason);
+  }
+
+  private async listen(route: Route, filter: unknown, ctx: RequestContextImpl): Promise<JsonRpcResponse | undefined> {
+    this.inFlight.track(ctx);
+    try {
+      const end = await this.hub.listen(ctx, filter, this.capabilitiesSource);
+      if (end === "gone" || ctx.isCancelledByClient) return undefined;
+      return { jsonrpc: "2.0", id: ctx.requestId, result: this.finisher.complete(route, ctx.method, { _meta: { [SUBSCRIPTION_ID_META]: ctx.requestId } }) };
+    } catch (error) {
+      if (ctx.isCancelledByClient) return undefined;
+      return errorResponse(ctx.requestId, toErrorObject(error, ctx.method, this.logger));
+    } finally {
+      this.inFlight.untrack(ctx);
+    }
   }
 
   /**
@@ -356,19 +413,5 @@ export class Server implements SessionHost {
     }
     const params = message.params as { requestId: JsonRpcId; reason?: string };
     this.inFlight.cancel(params.requestId, params.reason, context);
-  }
-
-  private deriveCapabilities(extra: ServerCapabilities | undefined): ServerCapabilities {
-    const h = this.handlers;
-    const capabilities: Record<string, unknown> = {};
-    if (h.onListTools || h.onCallTool) capabilities.tools = {};
-    if (h.onListPrompts || h.onGetPrompt) capabilities.prompts = {};
-    if (h.onListResources || h.onListResourceTemplates || h.onReadResource) capabilities.resources = {};
-    if (h.onComplete) capabilities.completions = {};
-    for (const [key, value] of Object.entries(extra ?? {})) {
-      const base = capabilities[key];
-      capabilities[key] = isObject(base) && isObject(value) ? { ...base, ...value } : value;
-    }
-    return capabilities as ServerCapabilities;
   }
 }

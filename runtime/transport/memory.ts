@@ -130,6 +130,11 @@ export class InMemoryClientTransport implements ClientTransport {
 
 function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   return new Promise<T>((resolve, reject) => {
+    // The handler runs synchronously up to its first await, and may abort the signal in that time.
+    if (signal.aborted) {
+      reject(signal.reason);
+      return;
+    }
     const onAbort = () => reject(signal.reason);
     signal.addEventListener("abort", onAbort, { once: true });
     promise.then(

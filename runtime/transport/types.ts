@@ -30,6 +30,16 @@ export interface RequestContext {
   /** Aborted when the caller goes away (closed HTTP stream, cancelled notification). */
   signal?: AbortSignal;
   /**
+   * Calls `callback` once when the caller goes away, like `signal` but
+   * without creating one: what a long-lived stream (`subscriptions/listen`)
+   * waits on, where an AbortController per stream would be most of its
+   * memory. Returns the function that detaches it. Optional: without it,
+   * the server watches `signal`.
+   */
+  whenGone?(callback: () => void): () => void;
+  /** True once the caller went away, for transports that offer `whenGone`. */
+  readonly gone?: boolean;
+  /**
    * Sends a notification (progress, logging) related to this request back to
    * the caller, on the same response stream where the transport has one.
    */

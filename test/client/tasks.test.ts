@@ -2,7 +2,7 @@
 // Streamable HTTP: polling tasks/get, answering input requests through tasks/update with the usual
 // callbacks, handles, reattaching by id, and cancellation through the caller's signal.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client, McpError, TaskCancelled, TaskHandle, TASKS_EXTENSION } from "mcp-roundtrip/client";
+import { Client, McpError, TaskCancelled, TASKS_EXTENSION, type TaskHandle } from "mcp-roundtrip/client";
 import { serveHttp, type HttpServerHandle } from "mcp-roundtrip/http";
 import { elicit, inputRequired, McpServer, type TasksOptions } from "mcp-roundtrip/server";
 
@@ -51,7 +51,8 @@ describe("client tasks, in memory", () => {
     const client = await Client.connect(mcp, { tasks: true });
     expect(client.serverCapabilities).toMatchObject({ extensions: { [TASKS_EXTENSION]: {} } });
     const handle = await client.callTool("slow", { ms: 20 }, { task: "handle" });
-    expect(handle).toBeInstanceOf(TaskHandle);
+    expect(handle).toMatchObject({ taskId: expect.any(String) });
+    expect(JSON.parse(JSON.stringify(handle))).toEqual({ taskId: (handle as TaskHandle).taskId });
     const followed = await client.callTool("slow", { ms: 20 });
     expect(followed).toMatchObject({ resultType: "complete", content: [{ text: "slept 20" }] });
     expect(await (handle as TaskHandle).result()).toMatchObject({ content: [{ text: "slept 20" }] });
@@ -102,9 +103,9 @@ describe("client tasks, in memory", () => {
     const handle = (await first.callTool("wait_for_ok", {}, { task: "handle" })) as TaskHandle;
     const stored = JSON.stringify(handle);
     const second = await Client.connect(mcp, { tasks: true, onElicit: () => ({ action: "accept", content: {} }) });
-    expect(await second.task(JSON.parse(stored).taskId as string).result()).toMatchObject({ content: [{ text: "ok" }] });
+    expect(await (await second.task(JSON.parse(stored).taskId as string)).result()).toMatchObject({ content: [{ text: "ok" }] });
     await new Promise((resolve) => setTimeout(resolve, 120));
-    await expect(second.task(handle.taskId).get()).rejects.toMatchObject({ code: -32602, data: { reason: "task_expired" } });
+    await expect((await second.task(handle.taskId)).get()).rejects.toMatchObject({ code: -32602, data: { reason: "task_expired" } });
   });
 });
 

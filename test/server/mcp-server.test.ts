@@ -184,7 +184,7 @@ describe("McpServer resources", () => {
 
   it("advertises what is registered", async () => {
     const caps = (await pair(files()).result("server/discover")).capabilities;
-    expect(caps).toEqual({ resources: {}, completions: {} });
+    expect(caps).toEqual({ resources: { listChanged: true, subscribe: true }, completions: {} });
   });
 
   it("rejects misuse at registration", () => {

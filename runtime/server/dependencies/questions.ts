@@ -256,6 +256,8 @@ export function elicitUrl(question: { message: string; url: string }): ElicitUrl
  * ```ts
  * sample({ messages: [{ role: "user", content: { type: "text", text: "Name this database" } }], maxTokens: 50 });
  * ```
+ * @deprecated The protocol deprecates Sampling as of 2026-07-28 (SEP-2577), to be removed no earlier than a
+ *   year later: it keeps working, but a server that needs a model should call an LLM provider itself.
  */
 export function sample(params: SampleParams): SampleQuestion {
   if (!isObject(params)) throw new TypeError("sample() expects the sampling/createMessage parameters { messages, maxTokens, ... }");
@@ -301,6 +303,9 @@ let rootsDigest: string | undefined;
  * ```ts
  * needs: (need) => need.add("roots", () => listRoots())
  * ```
+ * @deprecated The protocol deprecates Roots as of 2026-07-28 (SEP-2577), to be removed no earlier than a year
+ *   later: it keeps working, but pass directories and files as tool arguments, resource URIs or
+ *   server configuration instead.
  */
 export function listRoots(): ListRootsQuestion {
   const read = (response: unknown): AnswerReading<Root[]> => {

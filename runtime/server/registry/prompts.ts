@@ -1,4 +1,5 @@
 import { JsonRpcErrorCode, McpError } from "../../jsonrpc/errors.js";
+import { removeEntry, setEntryEnabled } from "./toggle.js";
 import type {
   CompleteResult,
   GetPromptRequestParams,
@@ -44,6 +45,8 @@ interface RegisteredPrompt {
 /** The prompts of an `McpServer`. @internal */
 export class PromptRegistry {
   private readonly prompts = new Map<string, RegisteredPrompt>();
+  /** Disabled prompts: registered, but neither listed nor callable. */
+  private readonly parked = new Map<string, RegisteredPrompt>();
 
   get size(): number {
     return this.prompts.size;
@@ -57,7 +60,7 @@ export class PromptRegistry {
   register(name: string, config: PromptConfig, handler: PromptHandler): void {
     const label = `McpServer.prompt(${JSON.stringify(name)})`;
     if (typeof name !== "string" || name.length === 0) throw new TypeError("McpServer.prompt: the name must be a non-empty string");
-    if (this.prompts.has(name)) throw new TypeError(`McpServer.prompt: a prompt named ${JSON.stringify(name)} is already registered`);
+    if (this.prompts.has(name) || this.parked.has(name)) throw new TypeError(`McpServer.prompt: a prompt named ${JSON.stringify(name)} is already registered`);
     if (typeof config !== "object" || config === null) throw new TypeError(`${label}: config must be an object`);
     if (typeof handler !== "function") throw new TypeError(`${label}: the handler must be a function`);
     const args = config.arguments ?? [];
@@ -95,5 +98,15 @@ export class PromptRegistry {
     const prompt = this.prompts.get(name);
     if (prompt === undefined) throw new McpError(JsonRpcErrorCode.InvalidParams, `Unknown prompt: ${name}`);
     return complete(prompt.completers[argument], value, context);
+  }
+
+  /** Removes a prompt. @returns whether it was registered */
+  remove(name: string): boolean {
+    return removeEntry({ live: this.prompts, parked: this.parked }, name);
+  }
+
+  /** Enables or disables a prompt. @returns whether anything changed @throws TypeError for an unknown name */
+  setEnabled(name: string, enabled: boolean): boolean {
+    return setEntryEnabled({ live: this.prompts, parked: this.parked }, name, enabled, "prompt");
   }
 }

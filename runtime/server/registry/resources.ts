@@ -146,6 +146,15 @@ export class ResourceRegistry {
     if (entry === undefined) throw new McpError(JsonRpcErrorCode.InvalidParams, `Unknown resource template: ${uriTemplate}`);
     return complete(entry.completers[variable], value, context);
   }
+
+  /** Removes a static resource (by URI) or a template (by its template string). @returns whether one was registered */
+  remove(uriOrTemplate: string): boolean {
+    if (this.statics.delete(uriOrTemplate)) return true;
+    const index = this.templates.findIndex((entry) => entry.template.template === uriOrTemplate);
+    if (index < 0) return false;
+    this.templates.splice(index, 1);
+    return true;
+  }
 }
 
 function normalise(content: ResourceContent, uri: string, mimeType: string | undefined): HandlerResult<ReadResourceResult> {

@@ -1,4 +1,5 @@
 import { JsonRpcErrorCode, McpError } from "../../jsonrpc/errors.js";
+import { removeEntry, setEntryEnabled } from "./toggle.js";
 import type {
   CallToolRequestParams,
   CallToolResult,
@@ -71,6 +72,8 @@ interface RegisteredTool {
 /** The tools of an `McpServer`, in registration order. @internal */
 export class ToolRegistry {
   private readonly tools = new Map<string, RegisteredTool>();
+  /** Disabled tools: registered, but neither listed nor callable. */
+  private readonly parked = new Map<string, RegisteredTool>();
   private readonly compile: SchemaCompiler;
   private taskTools = 0;
 
@@ -84,7 +87,7 @@ export class ToolRegistry {
 
   register(name: string, config: ToolConfig, handler: ToolHandler): void {
     if (typeof name !== "string" || name.length === 0) throw new TypeError("McpServer.tool: the name must be a non-empty string");
-    if (this.tools.has(name)) throw new TypeError(`McpServer.tool: a tool named ${JSON.stringify(name)} is already registered`);
+    if (this.tools.has(name) || this.parked.has(name)) throw new TypeError(`McpServer.tool: a tool named ${JSON.stringify(name)} is already registered`);
     if (typeof config !== "object" || config === null) throw new TypeError(`McpServer.tool(${JSON.stringify(name)}): config must be an object`);
     if (typeof handler !== "function") throw new TypeError(`McpServer.tool(${JSON.stringify(name)}): the handler must be a function`);
     const inputSchema = config.inputSchema ?? { type: "object" };
@@ -157,5 +160,15 @@ export class ToolRegistry {
       }
     }
     return result;
+  }
+
+  /** Removes a tool. @returns whether it was registered */
+  remove(name: string): boolean {
+    return removeEntry({ live: this.tools, parked: this.parked }, name);
+  }
+
+  /** Enables or disables a tool. @returns whether anything changed @throws TypeError for an unknown name */
+  setEnabled(name: string, enabled: boolean): boolean {
+    return setEntryEnabled({ live: this.tools, parked: this.parked }, name, enabled, "tool");
   }
 }

@@ -300,8 +300,13 @@ export class StdioClientTransport implements ClientTransport {
   #routeNotification(notification: JsonRpcNotification): void {
     const params = notification.params;
     const token = params?.progressToken;
+    const meta = params?._meta;
+    // Every message of a subscriptions/listen stream names the request that opened it.
+    const subscription = typeof meta === "object" && meta !== null ? (meta as Record<string, unknown>)["io.modelcontextprotocol/subscriptionId"] : undefined;
     let target: Pending | undefined;
-    if (token !== undefined) {
+    if (typeof subscription === "string" || typeof subscription === "number") {
+      target = this.#pending.get(subscription);
+    } else if (token !== undefined) {
       for (const pending of this.#pending.values()) {
         if (pending.progressToken === token) target = pending;
       }

@@ -38,22 +38,17 @@ export interface HttpClientAuth {
 /** How many times one request is sent again after a refusal before the refusal is final (the spec: "no more than a few times"). */
 export const MAX_AUTH_RETRIES = 3;
 
-/**
- * Carries what `auth` threw out of {@link fetchAuthorized}, so the transport
- * reports it as it is and not as an unreachable server.
- *
- * @internal
- */
-export class AuthFailure {
-  constructor(readonly error: unknown) {}
-}
 
 /**
  * Sends one request with `auth`'s credentials; on a 401 or 403 lets `auth`
  * recover and sends it again, at most {@link MAX_AUTH_RETRIES} times.
  *
+ * Loaded by the transport on its first request with `auth`, so a client
+ * without OAuth never carries it; it imports nothing.
+ *
  * @param headers - the request's headers; `authorization` is set (or removed) per attempt.
- * @throws {AuthFailure} wrapping what `auth` threw; what `fetch` throws, as it is.
+ * @param AuthFailure - the transport's wrapper for what `auth` throws
+ * @throws what `auth` threw, wrapped in `AuthFailure`; what `fetch` throws, as it is.
  * @internal
  */
 export async function fetchAuthorized(
@@ -62,6 +57,7 @@ export async function fetchAuthorized(
   init: RequestInit,
   headers: Record<string, string>,
   auth: HttpClientAuth,
+  AuthFailure: new (error: unknown) => unknown,
 ): Promise<Response> {
   for (let attempt = 0; ; attempt++) {
     let value: string | undefined;

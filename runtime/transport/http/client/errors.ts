@@ -36,3 +36,13 @@ export function sessionLostError(what: string): HttpTransportError {
     { sessionLost: true },
   );
 }
+
+/**
+ * Carries what `auth` threw out of the authorized fetch, so the transport
+ * reports it as it is and not as an unreachable server.
+ *
+ * @internal
+ */
+export class AuthFailure {
+  constructor(readonly error: unknown) {}
+}

@@ -9,8 +9,8 @@ import { JsonRpcErrorCode } from "../../../jsonrpc/errors.js";
 import { isJsonRpcErrorResponse, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from "../../../jsonrpc/messages.js";
 import type { ClientTransport, TransportRequestOptions } from "../../types.js";
 import { answerOf } from "./answer.js";
-import { AuthFailure, fetchAuthorized, type HttpClientAuth } from "./auth.js";
-import { HttpTransportError, sessionLostError } from "./errors.js";
+import type { HttpClientAuth } from "./auth.js";
+import { AuthFailure, HttpTransportError, sessionLostError } from "./errors.js";
 import type { EventStreamListener, StreamHost, StreamKit } from "./event-stream.js";
 import { InFlight } from "./in-flight.js";
 import { postHeaders } from "./post-headers.js";
@@ -261,7 +261,7 @@ export class StreamableHttpClientTransport implements ClientTransport {
     try {
       const init: RequestInit = { method: "POST", headers, body: JSON.stringify(message) };
       if (link) init.signal = link.controller.signal;
-      response = this.#auth ? await fetchAuthorized(this.#fetch, this.url, init, headers, this.#auth) : await this.#fetch(this.url, init);
+      response = this.#auth ? await this.#fetchAuthorized(init, headers, this.#auth) : await this.#fetch(this.url, init);
     } catch (error) {
       if (link) this.#inFlight.unlink(link);
       throw this.#fetchFailure(error, signal);
@@ -326,6 +326,12 @@ export class StreamableHttpClientTransport implements ClientTransport {
     }
   }
 
+  /** A fetch with `auth`'s credentials and its recovery from refusals; its module loads with the first such request. */
+  async #fetchAuthorized(init: RequestInit, headers: Record<string, string>, auth: HttpClientAuth): Promise<Response> {
+    const { fetchAuthorized } = await import("./auth.js");
+    return fetchAuthorized(this.#fetch, this.url, init, headers, auth, AuthFailure);
+  }
+
   /** What a failed fetch is reported as: the caller's abort reason, the close, or an unreachable server. */
   #fetchFailure(error: unknown, signal: AbortSignal | undefined): unknown {
     if (error instanceof AuthFailure) return error.error;
@@ -342,7 +348,7 @@ export class StreamableHttpClientTransport implements ClientTransport {
     if (this.#token) await this.#authorize(headers);
     try {
       const init: RequestInit = { method: "POST", headers, body: JSON.stringify(message) };
-      const response = this.#auth ? await fetchAuthorized(this.#fetch, this.url, init, headers, this.#auth) : await this.#fetch(this.url, init);
+      const response = this.#auth ? await this.#fetchAuthorized(init, headers, this.#auth) : await this.#fetch(this.url, init);
       return { response, sentSession: headers["mcp-session-id"] !== undefined };
     } catch (error) {
       throw this.#fetchFailure(error, undefined);

@@ -35,6 +35,7 @@ class HttpRequestContext implements RequestContext {
   #watching = false;
   #headers: Headers | undefined;
   #send: ((notification: JsonRpcNotification) => void) | undefined;
+  #goneCallbacks: Set<() => void> | undefined;
 
   constructor(request: IncomingHttp, reply: HttpReply, options: ResolvedHttpOptions, isRequest: boolean) {
     this.#request = request;
@@ -73,11 +74,35 @@ class HttpRequestContext implements RequestContext {
     this.#request.onGone(() => this.clientGone());
   }
 
+  whenGone(callback: () => void): () => void {
+    if (!this.gone) this.#watch();
+    if (this.gone) {
+      callback();
+      return () => {};
+    }
+    const callbacks = (this.#goneCallbacks ??= new Set());
+    callbacks.add(callback);
+    return () => void callbacks.delete(callback);
+  }
+
   /** The client closed the request or its stream: abort the handler's signal. */
   clientGone(): void {
     if (this.gone) return;
     this.gone = true;
     this.#cancel?.abort(new Error(CLIENT_GONE));
+    const callbacks = this.#goneCallbacks;
+    this.#goneCallbacks = undefined;
+    if (callbacks !== undefined) for (const callback of callbacks) callback();
+  }
+
+  /** Writes an SSE comment line on an open stream, which no client treats as a message: a proxy sees traffic. */
+  keepAlive(): void {
+    if (this.finished || this.gone || !this.stream) return;
+    try {
+      this.stream.write(": keepalive\n\n");
+    } catch (error) {
+      this.#options.onError(error);
+    }
   }
 
   #notify(notification: JsonRpcNotification): void {
@@ -116,6 +141,12 @@ export async function dispatch(
   if (authInfo) context.authInfo = authInfo;
 
   let response: JsonRpcResponse | undefined;
+  // A listen stream may stay silent for hours: a comment line now and then keeps proxies from cutting it.
+  const keepAlive =
+    message.method === "subscriptions/listen" && isRequest && options.sseKeepAliveMs > 0
+      ? setInterval(() => context.keepAlive(), options.sseKeepAliveMs)
+      : undefined;
+  (keepAlive as { unref?: () => void } | undefined)?.unref?.(); // never what keeps a process alive
   try {
     response = await handler.handle(message, context);
   } catch (error) {
@@ -126,6 +157,7 @@ export async function dispatch(
       : undefined;
   }
 
+  if (keepAlive !== undefined) clearInterval(keepAlive);
   context.finished = true;
   if (!isRequest) {
     reply.send(202, {}, "");

@@ -198,7 +198,8 @@ export async function serveHttpExchange(endpoint: HttpEndpoint, request: Incomin
   const meta = params?._meta;
   const envelopeInvalid =
     isRequest && (!isRecord(meta) || meta[META_PROTOCOL_VERSION] === undefined || meta[META_CLIENT_CAPABILITIES] === undefined);
-  await dispatch(handler, options, request, reply, message, isRequest, envelopeInvalid ? envelopeStatus : modernStatus, authInfo);
+  // Returned, not awaited: a long-lived answer (a listen stream) then holds dispatch's frame alone, not this one too.
+  return dispatch(handler, options, request, reply, message, isRequest, envelopeInvalid ? envelopeStatus : modernStatus, authInfo);
 }
 
 const envelopeStatus = (code: number) => statusForError(code, true);

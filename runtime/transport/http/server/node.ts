@@ -104,7 +104,9 @@ export interface HttpServerHandle {
   /**
    * Drains and closes. At once the health path answers `503` and every
    * 2025 session ends with its GET stream (sessions live in this process's
-   * memory; their clients initialize again elsewhere); after
+   * memory; their clients initialize again elsewhere), every
+   * `subscriptions/listen` stream ends with its graceful result (new ones
+   * are refused); after
    * `keepAcceptingMs` (default 0) the listener closes, requests in flight
    * (their SSE streams included) get up to `graceMs` to finish, each
    * connection closes once idle, and whatever is left is cut. Resolves once
@@ -230,7 +232,14 @@ export async function serveHttp(server: MessageHandler, options: ServeHttpOption
     removeSignalHandlers?.();
     const grace = graceOf(closeOptions.graceMs ?? drainGraceMs, "graceMs");
     const keepAccepting = graceOf(closeOptions.keepAcceptingMs ?? drainKeepAcceptingMs, "keepAcceptingMs");
-    return drain.drain(grace, keepAccepting, () => endpoint.sessions?.closeAll("The server is shutting down; initialize again."));
+    return drain.drain(grace, keepAccepting, () => {
+      endpoint.sessions?.closeAll("The server is shutting down; initialize again.");
+      // Listener streams end with their graceful result, so clients listen again elsewhere instead of waiting out the grace.
+      (endpoint.handler as { closeSubscriptions?: (reason: string, final: boolean) => unknown }).closeSubscriptions?.(
+        "The server is shutting down; listen again.",
+        true,
+      );
+    });
   };
   const signals = signalsOf(options.handleSignals);
   if (signals.length > 0) {

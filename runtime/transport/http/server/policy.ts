@@ -89,6 +89,12 @@ export interface HttpHandlerOptions {
    */
   preferBodyVersion?: boolean;
   /**
+   * How often an idle `subscriptions/listen` stream gets an SSE comment line,
+   * in milliseconds, so proxies that cut silent connections (nginx after 60 s
+   * by default) leave it open. Default 15,000; `0` sends none.
+   */
+  sseKeepAliveMs?: number;
+  /**
    * How long a browser may cache a CORS preflight answer, in seconds
    * (`Access-Control-Max-Age`). Default 600; browsers cap it (Chromium at
    * 7,200). Preflights are answered for origins `allowedOrigins` admits.
@@ -103,6 +109,9 @@ export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 function reportToStderr(error: unknown): void {
   console.error("[mcp-roundtrip http]", error);
 }
+
+/** Default interval of the comment line that keeps an idle listen stream open: 15 seconds. */
+export const DEFAULT_SSE_KEEPALIVE_MS = 15_000;
 
 /** Default lifetime of a cached CORS preflight answer: 10 minutes. */
 export const DEFAULT_CORS_MAX_AGE_SECONDS = 600;
@@ -131,6 +140,7 @@ export interface ResolvedHttpOptions {
   maxSessions: number;
   sessionIdleTimeoutMs: number;
   preferBodyVersion: boolean;
+  sseKeepAliveMs: number;
   corsMaxAgeSeconds: number;
 }
 
@@ -155,6 +165,10 @@ export function resolveHttpOptions(options: HttpHandlerOptions = {}): ResolvedHt
   const sessionIdleTimeoutMs = options.sessionIdleTimeoutMs ?? DEFAULT_SESSION_IDLE_TIMEOUT_MS;
   if (!Number.isSafeInteger(sessionIdleTimeoutMs) || sessionIdleTimeoutMs <= 0) {
     throw new RangeError(`sessionIdleTimeoutMs must be a positive integer number of milliseconds, got ${String(sessionIdleTimeoutMs)}.`);
+  }
+  const sseKeepAliveMs = options.sseKeepAliveMs ?? DEFAULT_SSE_KEEPALIVE_MS;
+  if (!Number.isSafeInteger(sseKeepAliveMs) || sseKeepAliveMs < 0) {
+    throw new RangeError(`sseKeepAliveMs must be an integer number of milliseconds ≥ 0, got ${String(sseKeepAliveMs)}.`);
   }
   const corsMaxAgeSeconds = options.corsMaxAgeSeconds ?? DEFAULT_CORS_MAX_AGE_SECONDS;
   if (!Number.isSafeInteger(corsMaxAgeSeconds) || corsMaxAgeSeconds < 0) {
@@ -181,6 +195,7 @@ export function resolveHttpOptions(options: HttpHandlerOptions = {}): ResolvedHt
     maxSessions,
     sessionIdleTimeoutMs,
     preferBodyVersion: options.preferBodyVersion === true,
+    sseKeepAliveMs,
     corsMaxAgeSeconds,
   };
 }

@@ -5,25 +5,46 @@
 import type { MessageHandler } from "../../types.js";
 import { readBounded } from "../read-bounded.js";
 import type { HttpReply, HttpStream, IncomingHttp } from "./exchange.js";
-import { createEndpoint, serveHttpExchange } from "./handler.js";
+import { createEndpoint, serveHttpExchange, type HttpEndpoint } from "./handler.js";
 import { resolveHttpOptions, type HttpHandlerOptions } from "./policy.js";
 
 const encoder = new TextEncoder();
 
 function incomingFromRequest(request: Request): IncomingHttp {
+  // Only what the exchange needs is kept, never the Request itself: a listen stream may hold its
+  // context for hours, and a Request pins its whole fetch machinery (streams, signals, headers lists).
+  const { method, headers, signal, url } = request;
+  let body = request.body;
   return {
-    method: request.method,
-    header: (name) => request.headers.get(name),
-    headers: () => request.headers,
-    url: () => request.url,
+    method,
+    header: (name) => headers.get(name),
+    headers: () => headers,
+    url: () => url,
     onGone(listener) {
-      if (request.signal.aborted) listener();
-      else request.signal.addEventListener("abort", listener, { once: true });
+      if (signal.aborted) listener();
+      else signal.addEventListener("abort", listener, { once: true });
     },
     readBody(limit) {
-      return request.body ? readBounded(request.body, limit) : Promise.resolve(new Uint8Array(0));
+      const stream = body;
+      body = null;
+      return stream ? readBounded(stream, limit) : Promise.resolve(new Uint8Array(0));
     },
   };
+}
+
+/** Serves one exchange and resolves with its Response; a failure of the exchange itself becomes a 500. */
+function answer(endpoint: HttpEndpoint, incoming: IncomingHttp, onError: (error: unknown) => void): Promise<Response> {
+  return new Promise<Response>((resolve) => {
+    serveHttpExchange(endpoint, incoming, replyToPromise(resolve)).catch((error: unknown) => {
+      onError(error);
+      resolve(
+        new Response(JSON.stringify({ jsonrpc: "2.0", error: { code: -32603, message: "Internal error" } }), {
+          status: 500,
+          headers: { "content-type": "application/json" },
+        }),
+      );
+    });
+  });
 }
 
 function replyToPromise(resolve: (response: Response) => void): HttpReply {
@@ -60,7 +81,10 @@ function replyToPromise(resolve: (response: Response) => void): HttpReply {
 
 /** A web-standard request handler, plus `close()` to end the 2025 sessions it holds. */
 export type HttpRequestHandler = ((request: Request) => Promise<Response>) & {
-  /** Ends every 2025 session this handler holds (their GET streams close; their ids then get `404`). */
+  /**
+   * Ends every 2025 session this handler holds (their GET streams close; their ids then get `404`)
+   * and every `subscriptions/listen` stream of its server, with the graceful result (new ones are refused).
+   */
   close(): void;
 };
 
@@ -97,17 +121,11 @@ export function createHttpHandler(
   }
   const resolved = resolveHttpOptions(options);
   const endpoint = createEndpoint(server, resolved);
-  const handle = (request: Request) =>
-    new Promise<Response>((resolve) => {
-      serveHttpExchange(endpoint, incomingFromRequest(request), replyToPromise(resolve)).catch((error: unknown) => {
-        resolved.onError(error);
-        resolve(
-          new Response(JSON.stringify({ jsonrpc: "2.0", error: { code: -32603, message: "Internal error" } }), {
-            status: 500,
-            headers: { "content-type": "application/json" },
-          }),
-        );
-      });
-    });
-  return Object.assign(handle, { close: () => endpoint.sessions?.closeAll() });
+  // The closures of a pending exchange must not share a scope with `request` (see incomingFromRequest).
+  const handle = (request: Request) => answer(endpoint, incomingFromRequest(request), resolved.onError);
+  const close = (): void => {
+    endpoint.sessions?.closeAll();
+    (server as { closeSubscriptions?: (reason: string, final: boolean) => unknown }).closeSubscriptions?.("The server is shutting down; listen again.", true);
+  };
+  return Object.assign(handle, { close });
 }

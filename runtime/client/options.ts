@@ -1,0 +1,75 @@
+/**
+ * The options of {@link Client.connect} and of its automatic calls.
+ *
+ * @module
+ */
+import type { JsonRpcNotification } from "../jsonrpc/messages.js";
+import type { BackoffPolicy } from "./backoff.js";
+import type { InputCallbacks } from "./callbacks.js";
+import type { CallNotificationOptions } from "./call-notifications.js";
+import type { NegotiatedOutcome } from "./outcomes.js";
+import type { ClientCapabilities, Implementation, JsonObject } from "./protocol.js";
+import type { TaskClientOptions } from "./tasks.js";
+
+/** Options of `Client.connect`. */
+export interface ClientOptions extends InputCallbacks {
+  /** Sent as `clientInfo` on every request; `false` to send none. Default `{ name: "mcp-roundtrip", version }`. */
+  clientInfo?: Implementation | false;
+  /**
+   * Capabilities merged over those derived from the callbacks (e.g.
+   * `{ elicitation: { form: {}, url: {} } }` when `onElicit` handles URL mode).
+   */
+  capabilities?: ClientCapabilities;
+  /** Most `input_required` rounds one call may take before it throws. Default 10. */
+  inputRequiredMaxRounds?: number;
+  /** Delays between rounds that carry only `requestState`. Default 50 ms doubling to 250 ms. */
+  stateOnlyBackoff?: Partial<BackoffPolicy>;
+  /**
+   * `"auto"` (default) probes with `server/discover` and falls back to the
+   * 2025 `initialize` handshake for a server that does not speak
+   * 2026-07-28; or a version to pin, with no probe and no fallback.
+   */
+  mode?: "auto" | "2026-07-28" | "2025-11-25" | "2025-06-18" | "2025-03-26";
+  /**
+   * How long the `server/discover` probe may go unanswered before the server
+   * is taken as handshake-era; also bounds the `initialize` of a session
+   * started afresh after an HTTP server lost the old one. Default 10 s.
+   */
+  probeTimeoutMs?: number;
+  /**
+   * What an earlier connection to the same server settled on
+   * (`client.negotiated`, stored by the application), so `mode: "auto"` can
+   * skip the probe for a handshake-era server. If the server no longer
+   * answers that way, the client probes again. Ignored with a pinned `mode`.
+   * Without it, outcomes are remembered per server URL or command line for
+   * the life of the process.
+   */
+  negotiated?: NegotiatedOutcome;
+  /** Receives notifications (progress, log messages) the server sends while answering. */
+  onNotification?: (notification: JsonRpcNotification) => void;
+  /** Aborts the connection attempt. */
+  signal?: AbortSignal;
+  /**
+   * Declares the tasks extension (`io.modelcontextprotocol/tasks`), so a
+   * server may answer a `tools/call` with a task: `callTool` then follows it
+   * to its result (polling, answering its questions with the callbacks
+   * above). `true`, or polling bounds. Default off.
+   */
+  tasks?: boolean | TaskClientOptions;
+}
+
+/**
+ * Options of an automatic call (`callTool`, `getPrompt`, `readResource`, `resume`),
+ * including its per-call `onProgress` and (deprecated) `onLog`.
+ */
+export interface CallOptions extends CallNotificationOptions {
+  /**
+   * Bounds the whole call, every round and every callback included. Aborting
+   * it cancels the request the way the transport defines: over HTTP the
+   * response stream is closed, over stdio `notifications/cancelled` is sent.
+   */
+  signal?: AbortSignal;
+  /** Extra `_meta` keys for each request of the call (`progressToken`, …). */
+  meta?: JsonObject;
+}
+

@@ -1,0 +1,117 @@
+/**
+ * `client.subscribe(...)`: one `subscriptions/listen` stream kept open for
+ * the caller, delivered as an async iterable of typed events and through
+ * optional callbacks, reopened with backoff after a drop.
+ *
+ * @module
+ */
+import { sleep } from "../sleep.js";
+import type { Connection } from "./connection.js";
+import type { SubscriptionRun, SubscriptionSink } from "./subscription-loop.js";
+
+/** What a subscription asks for: the `notifications` filter of `subscriptions/listen`. */
+export interface SubscriptionRequest {
+  /** Hear `notifications/tools/list_changed`. */
+  toolsListChanged?: boolean;
+  /** Hear `notifications/prompts/list_changed`. */
+  promptsListChanged?: boolean;
+  /** Hear `notifications/resources/list_changed`. */
+  resourcesListChanged?: boolean;
+  /** Hear `notifications/resources/updated` for these URIs. */
+  resourceSubscriptions?: string[];
+}
+
+/**
+ * One event of a subscription. `acknowledged` opens every stream: the first
+ * (`reconnects: 0`) and each one reopened after a drop, when changes may
+ * have been missed meanwhile, so re-read what you cache.
+ */
+export type SubscriptionEvent =
+  | { readonly type: "acknowledged"; readonly notifications: SubscriptionRequest; readonly reconnects: number }
+  | { readonly type: "toolsListChanged" | "promptsListChanged" | "resourcesListChanged" }
+  | { readonly type: "resourceUpdated"; readonly uri: string };
+
+/** How a subscription reopens after a drop: delays from `initialMs` doubling to `maxMs`, at most `maxAttempts` in a row. */
+export interface ReconnectPolicy {
+  /** First delay, in milliseconds. Default 250. */
+  initialMs: number;
+  /** Ceiling, in milliseconds. Default 10,000. */
+  maxMs: number;
+  /** Failed attempts in a row before the subscription gives up and its iterator throws. Default: unlimited. */
+  maxAttempts: number;
+}
+
+/** What a subscription reports before each reconnection attempt. */
+export interface ReconnectingInfo {
+  /** 1 for the first attempt after a drop, then 2, … (reset once a stream is acknowledged). */
+  readonly attempt: number;
+  /** How long it waits before this attempt. */
+  readonly delayMs: number;
+  /** Why the stream ended: the transport's error, or `undefined` when the server closed it gracefully. */
+  readonly error: unknown;
+}
+
+/** Options of {@link Client.subscribe}. */
+export interface SubscribeOptions {
+  /** Ends the subscription when aborted. */
+  signal?: AbortSignal;
+  /** Reconnection after a drop or a graceful close (default on); `false` ends the subscription instead. */
+  reconnect?: false | Partial<ReconnectPolicy>;
+  /** Told before each reconnection attempt, and why. */
+  onReconnecting?: (info: ReconnectingInfo) => void;
+  /** Called on `notifications/tools/list_changed`. */
+  onToolsChanged?: () => void;
+  /** Called on `notifications/prompts/list_changed`. */
+  onPromptsChanged?: () => void;
+  /** Called on `notifications/resources/list_changed`. */
+  onResourcesChanged?: () => void;
+  /** Called on `notifications/resources/updated`, with the resource's URI. */
+  onResourceUpdated?: (uri: string) => void;
+}
+
+/**
+ * A live `subscriptions/listen` subscription (see {@link Client.subscribe}).
+ * Iterate it for its events; breaking out of the loop, `close()` or the
+ * `signal` ends the stream. It keeps one stream open at a time, reopening it
+ * after a drop (`onReconnecting` says so, and an `acknowledged` event with
+ * `reconnects > 0` follows). A refusal that would repeat (an unknown
+ * subscription type, a server without `subscriptions/listen`) ends it: the
+ * iterator throws that error, and so does `acknowledged` when it was the
+ * first attempt.
+ */
+export class Subscription implements AsyncIterable<SubscriptionEvent> {
+  /** The filter the server agreed to on the first stream (it omits types it does not support). */
+  readonly acknowledged: Promise<SubscriptionRequest>;
+  /** The work itself lives in its own chunk, loaded on the first subscription: clients that never subscribe do not carry it. */
+  readonly #run: Promise<SubscriptionRun>;
+  #loaded: SubscriptionRun | undefined;
+
+  /** @internal use {@link Client.subscribe} */
+  constructor(connection: Connection, filter: SubscriptionRequest, options: SubscribeOptions = {}) {
+    let ack!: SubscriptionSink["ack"];
+    this.acknowledged = new Promise((resolve, reject) => (ack = { resolve, reject }));
+    this.acknowledged.catch(() => {}); // the iterator reports the same failure; no unhandled rejection
+    this.#run = import("./subscription-loop.js").then(({ startSubscription }) => (this.#loaded = startSubscription({ connection, filter, options, ack, sleep })));
+    this.#run.catch((error: unknown) => ack.reject(error));
+  }
+
+  /** True once the subscription ended (closed, or given up). */
+  get ended(): boolean {
+    return this.#loaded?.ended ?? false;
+  }
+
+  /** Ends the subscription: closes the open stream (the cancellation the transport defines) and finishes the iterator. */
+  async close(): Promise<void> {
+    await (await this.#run).close();
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<SubscriptionEvent> {
+    return {
+      next: async () => (await this.#run).next(),
+      return: async () => {
+        await this.close();
+        return { value: undefined, done: true };
+      },
+    };
+  }
+}

@@ -1,0 +1,158 @@
+/**
+ * The server side of `subscriptions/listen`: the open listener streams of
+ * one server, their bound, the acknowledgement, delivery of each
+ * {@link SubscriptionEvent} to the listeners that opted in, and their end
+ * (the client goes away or cancels; the server drains or shuts down).
+ *
+ * @module
+ */
+import { McpError } from "../../jsonrpc/errors.js";
+import type { JsonRpcId, JsonRpcNotification } from "../../jsonrpc/messages.js";
+import type { RequestContextImpl } from "../context.js";
+import type { ServerLogger } from "../types.js";
+import type { SubscriptionEvent } from "./broadcaster.js";
+import { agreeFilter, methodOf, receives, type AgreedFilter, type SubscriptionType } from "./filter.js";
+
+/** The `_meta` key every message of a subscription stream carries: the id of the `subscriptions/listen` request. */
+export const SUBSCRIPTION_ID_META = "io.modelcontextprotocol/subscriptionId";
+
+/**
+ * The JSON-RPC error code of a `subscriptions/listen` the server refuses to
+ * open: it already holds its maximum of listeners (`subscriptions.maxListeners`,
+ * `data.reason: "too_many_listeners"`) or is shutting down
+ * (`data.reason: "shutting_down"`). An implementation-defined server error
+ * (JSON-RPC reserves -32000 to -32099 for them).
+ */
+export const TOO_MANY_LISTENERS = -32000;
+
+/** Default bound of open listener streams per server. */
+export const DEFAULT_MAX_LISTENERS = 10_000;
+
+/** How one listen stream ended: the server closed it (answer with the result), or the client went away (answer nothing). */
+export type ListenEnd = "closed" | "gone";
+
+interface Listener {
+  readonly id: JsonRpcId;
+  readonly filter: AgreedFilter;
+  readonly ctx: RequestContextImpl;
+  readonly end: (how: ListenEnd) => void;
+  /** Notifications held back until the acknowledgement is out; `undefined` once it is. */
+  backlog: JsonRpcNotification[] | undefined;
+}
+
+/** The listener streams of one server. @internal */
+export class SubscriptionStreams {
+  readonly #listeners = new Set<Listener>();
+  readonly #max: number;
+  readonly #logger: ServerLogger;
+  #closed = false;
+
+  constructor(max: number, logger: ServerLogger) {
+    this.#max = max;
+    this.#logger = logger;
+  }
+
+  /** Listener streams open now. */
+  get size(): number {
+    return this.#listeners.size;
+  }
+
+  /**
+   * Serves one `subscriptions/listen` request: checks its filter and the
+   * bound, acknowledges, then delivers events until the stream ends.
+   *
+   * @param ctx - the request's context; its transport must be able to stream notifications
+   * @param requested - `params.notifications`
+   * @param honoured - the types this server honours
+   * @returns how the stream ended
+   * @throws McpError -32602 for an unknown subscription type, {@link TOO_MANY_LISTENERS}
+   *   past the bound, -32603 when the transport cannot stream, or when the server is shut down
+   */
+  async listen(ctx: RequestContextImpl, requested: unknown, honoured: ReadonlySet<SubscriptionType>): Promise<ListenEnd> {
+    const filter = agreeFilter(requested, honoured);
+    if (ctx.transport?.sendNotification === undefined) {
+      throw new McpError(
+        -32603,
+        "Internal error: this transport cannot carry a subscriptions/listen stream (it has no channel for notifications); use Streamable HTTP, stdio or the in-memory transport",
+      );
+    }
+    if (this.#closed) {
+      throw new McpError(TOO_MANY_LISTENERS, "The server is shutting down and accepts no new subscriptions; listen again on another instance", { reason: "shutting_down" });
+    }
+    if (this.#listeners.size >= this.#max) {
+      throw new McpError(
+        TOO_MANY_LISTENERS,
+        `Too many subscriptions: this server holds at most ${this.#max} subscriptions/listen streams at once (subscriptions.maxListeners). ` +
+          "Close a stream you no longer need, combine filters into one stream, or retry later.",
+        { reason: "too_many_listeners", limit: this.#max },
+      );
+    }
+    let resolveEnd!: (how: ListenEnd) => void;
+    const ended = new Promise<ListenEnd>((resolve) => (resolveEnd = resolve));
+    const listener: Listener = {
+      id: ctx.requestId,
+      filter,
+      ctx,
+      // What arrives while the acknowledgement is being sent waits for it: nothing may precede it, nothing is lost.
+      backlog: [],
+      end: (how) => {
+        if (!this.#listeners.delete(listener)) return;
+        detach();
+        resolveEnd(how);
+      },
+    };
+    this.#listeners.add(listener);
+    const detach = ctx.whenCancelled(() => listener.end("gone"));
+    await this.#send(ctx, { jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { _meta: { [SUBSCRIPTION_ID_META]: ctx.requestId }, notifications: filter.acknowledged } });
+    const backlog = listener.backlog!;
+    listener.backlog = undefined;
+    for (const notification of backlog) void this.#send(ctx, notification);
+    return ended;
+  }
+
+  /** Delivers `event` to every listener that opted in to it. */
+  deliver(event: SubscriptionEvent): void {
+    if (this.#listeners.size === 0) return;
+    const method = methodOf(event);
+    for (const listener of this.#listeners) {
+      if (!receives(listener.filter, event)) continue;
+      const params: Record<string, unknown> = { _meta: { [SUBSCRIPTION_ID_META]: listener.id } };
+      if (event.type === "resourceUpdated") params.uri = event.uri;
+      const notification: JsonRpcNotification = { jsonrpc: "2.0", method, params };
+      if (listener.backlog !== undefined) listener.backlog.push(notification);
+      else void this.#send(listener.ctx, notification);
+    }
+  }
+
+  /**
+   * Ends every open stream gracefully (each listen request is answered with
+   * its result), and, with `final`, refuses new ones: what a drain or a
+   * shutdown does. On transports with no per-request stream (stdio, in
+   * memory) the client is first told with `notifications/cancelled`, as the
+   * cancellation page asks of a server that tears a subscription down.
+   */
+  closeAll(reason: string, final: boolean): number {
+    if (final) this.#closed = true;
+    const open = [...this.#listeners];
+    for (const listener of open) {
+      if (listener.ctx.transport?.headers === undefined) {
+        void this.#send(listener.ctx, {
+          jsonrpc: "2.0",
+          method: "notifications/cancelled",
+          params: { _meta: { [SUBSCRIPTION_ID_META]: listener.id }, requestId: listener.id, reason },
+        });
+      }
+      listener.end("closed");
+    }
+    return open.length;
+  }
+
+  async #send(ctx: RequestContextImpl, notification: JsonRpcNotification): Promise<void> {
+    try {
+      await ctx.sendNotification(notification);
+    } catch (error) {
+      // The stream broke: the transport aborts the request, which ends the listener.
+      this.#logger.warn(`subscriptions/listen ${JSON.stringify(ctx.requestId)}: could not send ${notification.method}`, { error });
+    }
+  }
+}
