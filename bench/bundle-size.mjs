@@ -19,6 +19,7 @@ import { parseArgs } from "node:util";
 import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
 import { BUNDLE_BUDGET_BYTES } from "./budgets.mjs";
+import { writeResultsSection } from "./lib/sections.mjs";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 
@@ -188,14 +189,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const markdown = report(result, started);
     mkdirSync(join(values.out, ".."), { recursive: true });
     writeFileSync(values.out, markdown);
-    const results = fileURLToPath(new URL("./RESULTS.md", import.meta.url));
-    if (values.out === fileURLToPath(new URL("./RESULTS-bundle-size.md", import.meta.url)) && existsSync(results)) {
-      const section = `<!-- bundle-size:begin (written by bench/bundle-size.mjs) -->\n${markdown.replace(/^# /, "## ")}<!-- bundle-size:end -->`;
-      const previous = readFileSync(results, "utf8");
-      const next = /<!-- bundle-size:begin[^>]*-->[\s\S]*?<!-- bundle-size:end -->/.test(previous)
-        ? previous.replace(/<!-- bundle-size:begin[^>]*-->[\s\S]*?<!-- bundle-size:end -->/, section)
-        : `${previous.trimEnd()}\n\n${section}\n`;
-      writeFileSync(results, next);
+    if (values.out === fileURLToPath(new URL("./RESULTS-bundle-size.md", import.meta.url))) {
+      writeResultsSection("bundle-size", "bench/bundle-size.mjs", markdown.replace(/^# /, "## "));
     }
     console.log(markdown);
   }

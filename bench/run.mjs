@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import { workloads } from "./catalog.mjs";
 import { measureOnce } from "./lib/measure.mjs";
 import { judge, summarise } from "./lib/summary.mjs";
+import { keptResultsSections } from "./lib/sections.mjs";
 import { renderMarkdown } from "./lib/markdown.mjs";
 import { renderChart } from "./lib/chart.mjs";
 
@@ -35,17 +36,6 @@ const WORKER = fileURLToPath(new URL("./worker.mjs", import.meta.url));
  * @returns {Promise<{ summary: object, failed: string[] }>}
  * @throws {RangeError} when fewer than 5 repetitions, or in-process isolation, are asked of a full run.
  */
-/**
- * The sections other bench scripts write into RESULTS.md between
- * `<!-- name:begin … -->` and `<!-- name:end -->` (the fleet run through
- * nginx), carried over when this run rewrites the file.
- */
-function keptSections(path) {
-  if (!existsSync(path)) return "";
-  const previous = readFileSync(path, "utf8");
-  const blocks = previous.match(/<!-- ([a-z-]+):begin[^>]*-->[\s\S]*?<!-- \1:end -->/g) ?? [];
-  return blocks.map((block) => `\n${block}\n`).join("");
-}
 
 export async function runBench({ smoke = false, inProcess = false, reps, only, update = false, out, log = (line) => console.error(line) } = {}) {
   if (update && (!only?.length || !out || smoke)) {
@@ -90,7 +80,7 @@ export async function runBench({ smoke = false, inProcess = false, reps, only, u
   if (update) summary = updatedSummary(`${out}/results.json`, summary);
   if (out) {
     mkdirSync(out, { recursive: true });
-    writeFileSync(`${out}/RESULTS.md`, renderMarkdown(summary) + keptSections(`${out}/RESULTS.md`));
+    writeFileSync(`${out}/RESULTS.md`, renderMarkdown(summary) + keptResultsSections(`${out}/RESULTS.md`));
     writeFileSync(`${out}/chart.svg`, renderChart(summary));
     writeFileSync(`${out}/results.json`, `${JSON.stringify(summary, null, 2)}\n`);
     log(`wrote ${out}/RESULTS.md, ${out}/chart.svg, ${out}/results.json`);

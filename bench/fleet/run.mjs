@@ -6,10 +6,11 @@
 //
 //   npm run build && node bench/fleet/run.mjs [--seconds 3] [--concurrency 16]
 import { spawnSync } from "node:child_process";
-import { accessSync, constants, readFileSync, writeFileSync } from "node:fs";
+import { accessSync, constants, writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { cpus } from "node:os";
 import { fileURLToPath } from "node:url";
+import { writeResultsSection } from "../lib/sections.mjs";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const { Fleet } = await import(`${root}dist/examples/fleet/fleet.js`);
@@ -106,7 +107,6 @@ try {
 
 const nginxVersion = spawnSync(find("nginx"), ["-v"], { encoding: "utf8" }).stderr.trim().replace("nginx version: ", "");
 const section = [
-  "<!-- fleet:begin (written by bench/fleet/run.mjs; keep when regenerating) -->",
   "## Through nginx (fleet example)",
   "",
   `Calls per second, concurrency ${CONCURRENCY}, one ${SECONDS} s window per row after a warm-up, ${cpus().length} cores, Node ${process.version}, ${nginxVersion}.`,
@@ -117,13 +117,7 @@ const section = [
   "| workload | path | calls/s |",
   "|---|---|---:|",
   ...rows.map(([workload, path, rate]) => `| ${workload} | ${path} | ${Math.round(rate).toLocaleString("en-US")} |`),
-  "<!-- fleet:end -->",
 ].join("\n");
 writeFileSync(`${root}bench/fleet/RESULTS.md`, `# Fleet throughput\n\n${section}\n`);
-const resultsPath = `${root}bench/RESULTS.md`;
-const results = readFileSync(resultsPath, "utf8");
-const begin = results.indexOf("<!-- fleet:begin");
-const end = results.indexOf("<!-- fleet:end -->");
-const updated = begin !== -1 && end !== -1 ? results.slice(0, begin) + section + results.slice(end + "<!-- fleet:end -->".length) : `${results.trimEnd()}\n\n${section}\n`;
-writeFileSync(resultsPath, updated);
+writeResultsSection("fleet", "bench/fleet/run.mjs", section);
 console.log(section);
