@@ -10,12 +10,13 @@
 // shared machine skews all alike); CPU µs per op counts every thread, so the
 // work their codec hands to the Web Crypto thread pool is included.
 import { writeFileSync } from "node:fs";
-import { writeResultsSection } from "./lib/sections.mjs";
 import { cpus, loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { createRequestStateCodec } from "@modelcontextprotocol/server";
+import { timedSlice } from "./lib/drive.mjs";
+import { writeResultsSection } from "./lib/sections.mjs";
 import { stateOf300Bytes } from "./workloads/fixtures.mjs";
 
 setFlagsFromString("--expose-gc");
@@ -80,19 +81,6 @@ async function inspect(contender) {
   return { tokenBytes: Buffer.byteLength(token), readable: decoded.includes(payload.user) };
 }
 
-async function slice(contender, milliseconds) {
-  let ops = 0;
-  const cpuBefore = process.cpuUsage();
-  const started = performance.now();
-  const deadline = started + milliseconds;
-  while (performance.now() < deadline) {
-    for (let i = 0; i < 100; i++) await once(contender);
-    ops += 100;
-  }
-  const cpu = process.cpuUsage(cpuBefore);
-  return { opsPerSecond: ops / ((performance.now() - started) / 1000), cpuMicroseconds: (cpu.user + cpu.system) / ops };
-}
-
 const started = new Date();
 const load = loadavg().map((v) => v.toFixed(2)).join(" ");
 for (const contender of contenders) {
@@ -104,7 +92,7 @@ for (const contender of contenders) {
 for (let round = 0; round < slices; round++) {
   for (const contender of contenders) {
     collectGarbage();
-    const result = await slice(contender, (seconds * 1000) / slices / contenders.length);
+    const result = await timedSlice(() => once(contender), (seconds * 1000) / slices / contenders.length, 100);
     contender.best.opsPerSecond = Math.max(contender.best.opsPerSecond, result.opsPerSecond);
     contender.best.cpuMicroseconds = Math.min(contender.best.cpuMicroseconds, result.cpuMicroseconds);
   }

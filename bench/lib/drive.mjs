@@ -109,3 +109,26 @@ function checkLimits(concurrency, durationMs, maxOps) {
     }
   }
 }
+
+/**
+ * Runs `step` in batches of `batch` for about `milliseconds`; returns
+ * wall-clock ops/s and process CPU µs per op (all threads, so work handed to
+ * a thread pool such as Web Crypto's counts). The interleaved-slice benches
+ * (seal + verify, the official codec) time each contender's slice with it.
+ * @param {() => Promise<unknown>} step
+ * @param {number} milliseconds
+ * @param {number} batch
+ * @returns {Promise<{ opsPerSecond: number, cpuMicroseconds: number }>}
+ */
+export async function timedSlice(step, milliseconds, batch) {
+  let ops = 0;
+  const cpuBefore = process.cpuUsage();
+  const started = performance.now();
+  const deadline = started + milliseconds;
+  while (performance.now() < deadline) {
+    for (let i = 0; i < batch; i++) await step();
+    ops += batch;
+  }
+  const cpu = process.cpuUsage(cpuBefore);
+  return { opsPerSecond: ops / ((performance.now() - started) / 1000), cpuMicroseconds: (cpu.user + cpu.system) / ops };
+}

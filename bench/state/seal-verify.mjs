@@ -11,6 +11,7 @@
 import { parseArgs } from "node:util";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
+import { timedSlice } from "../lib/drive.mjs";
 
 // Collect garbage between slices, so no contender pays for another's garbage.
 setFlagsFromString("--expose-gc");
@@ -50,23 +51,6 @@ async function once(contender) {
   if (plaintext !== state) throw new Error(`${contender.name}: round trip lost the state`);
 }
 
-/**
- * Runs `contender` for about `milliseconds`; returns wall-clock ops/s and
- * process CPU µs per op (all threads, so Web Crypto's thread pool counts).
- */
-async function slice(contender, milliseconds) {
-  let ops = 0;
-  const cpuBefore = process.cpuUsage();
-  const started = performance.now();
-  const deadline = started + milliseconds;
-  while (performance.now() < deadline) {
-    for (let i = 0; i < 200; i++) await once(contender);
-    ops += 200;
-  }
-  const cpu = process.cpuUsage(cpuBefore);
-  return { opsPerSecond: ops / ((performance.now() - started) / 1000), cpuMicroseconds: (cpu.user + cpu.system) / ops };
-}
-
 const contenders = [
   ["node", "node", binding],
   ["noble", "noble", binding],
@@ -100,7 +84,7 @@ const best = new Map(contenders.map((c) => [c, { opsPerSecond: 0, cpuMicrosecond
 for (let round = 0; round < slices; round++) {
   for (const contender of contenders) {
     collectGarbage();
-    const result = await slice(contender, (seconds * 1000) / slices / contenders.length);
+    const result = await timedSlice(() => once(contender), (seconds * 1000) / slices / contenders.length, 200);
     const sofar = best.get(contender);
     sofar.opsPerSecond = Math.max(sofar.opsPerSecond, result.opsPerSecond);
     sofar.cpuMicroseconds = Math.min(sofar.cpuMicroseconds, result.cpuMicroseconds);

@@ -121,29 +121,8 @@ export async function legacyInMemory({ elicitation }) {
 
 /** 2025-11-25 over Streamable HTTP: `serveHttp` holding the session, our client pinned to 2025-11-25. */
 export async function legacyHttp({ elicitation, client: fetchKind = "keepalive" }) {
-  const server = legacyBenchServer();
-  const listening = await serveHttp(server, { host: "127.0.0.1", port: 0 });
-  const fetcher = clientFetch(fetchKind);
-  const transport = new StreamableHttpClientTransport(listening.url, { fetch: fetcher.fetch });
-  const closeAll = async () => {
-    await transport.close();
-    fetcher.close();
-    await listening.close();
-  };
-  let client;
-  try {
-    client = await Client.connect(transport, LEGACY_CLIENT);
-  } catch (error) {
-    await closeAll();
-    throw error;
-  }
-  return {
-    ...legacyToolCall(client, elicitation),
-    async close() {
-      await client.close();
-      await closeAll();
-    },
-  };
+  const { client, close } = await overHttp(legacyBenchServer(), fetchKind, (transport) => Client.connect(transport, LEGACY_CLIENT));
+  return { ...legacyToolCall(client, elicitation), close };
 }
 
 /** 2026-07-28 in memory: `Client.connect(server)`. */
@@ -160,7 +139,17 @@ export async function inMemory({ mrtr }) {
 
 /** 2026-07-28 over Streamable HTTP on 127.0.0.1: `serveHttp` and the fetch client transport. */
 export async function http({ mrtr, client: fetchKind = "keepalive" }) {
-  const listening = await serveHttp(benchServer(), { host: "127.0.0.1", port: 0 });
+  const { client, close } = await overHttp(benchServer(), fetchKind, benchClient);
+  return { ...toolCall(client, mrtr), close };
+}
+
+/**
+ * `server` behind `serveHttp` on 127.0.0.1 and a client connected through
+ * our fetch transport on the `fetchKind` fetch; `close` ends all of it (so
+ * does a failed connect).
+ */
+async function overHttp(server, fetchKind, connect) {
+  const listening = await serveHttp(server, { host: "127.0.0.1", port: 0 });
   const fetcher = clientFetch(fetchKind);
   const transport = new StreamableHttpClientTransport(listening.url, { fetch: fetcher.fetch });
   const closeAll = async () => {
@@ -170,13 +159,13 @@ export async function http({ mrtr, client: fetchKind = "keepalive" }) {
   };
   let client;
   try {
-    client = await benchClient(transport);
+    client = await connect(transport);
   } catch (error) {
     await closeAll();
     throw error;
   }
   return {
-    ...toolCall(client, mrtr),
+    client,
     async close() {
       await client.close();
       await closeAll();
