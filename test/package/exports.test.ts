@@ -105,9 +105,10 @@ describe("package.json exports, loaded from dist/ by the package's own name", ()
     });
     afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-    it("loads no server, client, transport or crypto module", () => {
+    /** Every module URL a fresh node resolves to import `specifier`. */
+    const modulesLoadedBy = (specifier: string): string[] => {
       // A resolve hook (off-thread on Node 20, hence the file) records every module the import pulls in.
-      const log = join(dir, "resolved.txt");
+      const log = join(dir, `resolved-${specifier.replaceAll("/", "_")}.txt`);
       const hook = `import { appendFileSync } from "node:fs";
         export async function resolve(specifier, context, next) {
           const result = await next(specifier, context);
@@ -117,8 +118,12 @@ describe("package.json exports, loaded from dist/ by the package's own name", ()
       runNode(`
         import { register } from "node:module";
         register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hook)}`)});
-        await import(${JSON.stringify(pkg.name)});`);
-      const resolved = readFileSync(log, "utf8").trim().split("\n");
+        await import(${JSON.stringify(specifier)});`);
+      return readFileSync(log, "utf8").trim().split("\n");
+    };
+
+    it("loads no server, client, transport or crypto module", () => {
+      const resolved = modulesLoadedBy(pkg.name);
       const ours = resolved.filter((url) => url.includes("/dist/"));
       expect(ours.some((url) => url.endsWith("/dist/runtime/index.js"))).toBe(true);
       for (const url of resolved) {
@@ -128,18 +133,7 @@ describe("package.json exports, loaded from dist/ by the package's own name", ()
     });
 
     it("mcp-roundtrip/oauth is browser-safe: it loads no node: builtin and no server module", () => {
-      const log = join(dir, "resolved-oauth.txt");
-      const hook = `import { appendFileSync } from "node:fs";
-        export async function resolve(specifier, context, next) {
-          const result = await next(specifier, context);
-          appendFileSync(${JSON.stringify(log)}, result.url + "\\n");
-          return result;
-        }`;
-      runNode(`
-        import { register } from "node:module";
-        register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hook)}`)});
-        await import(${JSON.stringify(`${pkg.name}/oauth`)});`);
-      const resolved = readFileSync(log, "utf8").trim().split("\n");
+      const resolved = modulesLoadedBy(`${pkg.name}/oauth`);
       expect(resolved.some((url) => url.endsWith("/dist/runtime/oauth/index.js"))).toBe(true);
       expect(resolved.some((url) => url.includes("/oauth4webapi/"))).toBe(true);
       for (const url of resolved) {
