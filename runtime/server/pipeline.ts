@@ -90,7 +90,9 @@ export async function invokeHandler(
 /**
  * Tells every middleware the request is over (see `ServerMiddleware.onSettled`):
  * `outcome` is the result being sent when `produced`, else what was thrown.
- * A middleware that throws here is logged, never allowed to change the answer.
+ * A middleware that throws here is logged, never allowed to change the answer,
+ * so callers need not await it; one that must act only after the answer left
+ * (the state boundary's commit of a one-time token) defers that itself.
  * @internal
  */
 export async function settle(core: ServerCore, request: MiddlewareRequest | undefined, produced: boolean, outcome?: unknown): Promise<void> {
@@ -104,18 +106,6 @@ export async function settle(core: ServerCore, request: MiddlewareRequest | unde
       core.logger.warn(`${request.method}: a middleware failed while settling the request`, { error });
     }
   }
-}
-
-/**
- * {@link settle} for a request that produced its answer. Middlewares hear of
- * it at once, holding nothing for later; one that must act only after the
- * answer left (the state boundary's commit of a one-time token) defers that
- * itself with {@link nextTurn}.
- * @internal
- */
-export function settleAfterAnswer(core: ServerCore, request: MiddlewareRequest | undefined, outcome: unknown): void {
-  if (request === undefined) return;
-  void settle(core, request, true, outcome);
 }
 
 /**

@@ -11,7 +11,7 @@ import { InFlightRequests } from "./in-flight.js";
 import { copyToExtend } from "../copy.js";
 import { ResultFinisher } from "./results.js";
 import { MetaKey, readRequestMeta } from "./meta.js";
-import { invokeHandler, isThenable, settle, settleAfterAnswer, type AnyHandler, type ServerCore } from "./pipeline.js";
+import { invokeHandler, isThenable, settle, type AnyHandler, type ServerCore } from "./pipeline.js";
 import { ROUTES, type Route } from "./routes.js";
 import { resolveLegacyOptions, type LegacyHost } from "./legacy/host.js";
 import { LazySession, loadLegacy } from "./legacy/lazy.js";
@@ -367,7 +367,7 @@ export class Server implements SessionHost {
       await settle(this.coreView, request, false, error);
       throw error;
     }
-    settleAfterAnswer(this.coreView, request, result);
+    void settle(this.coreView, request, true, result);
     return result;
   }
 

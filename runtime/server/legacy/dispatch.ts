@@ -14,7 +14,7 @@ import { copyToExtend } from "../../copy.js";
 import { isLoggingLevel, RequestContextImpl } from "../context.js";
 import { errorResponse, toErrorObject } from "../errors.js";
 import type { RequestMeta } from "../meta.js";
-import { invokeHandler, settle, settleAfterAnswer, type AnyHandler } from "../pipeline.js";
+import { invokeHandler, settle, type AnyHandler } from "../pipeline.js";
 import { ROUTES } from "../routes.js";
 import { settleInputRequired } from "./back-channel.js";
 import type { LegacyHost } from "./host.js";
@@ -68,7 +68,7 @@ export async function answerLegacyRequest(
       await settle(host, invocation.request, false, error);
       throw error;
     }
-    settleAfterAnswer(host, invocation.request, result);
+    void settle(host, invocation.request, true, result);
     if (ctx.isCancelledByClient) return undefined;
     return { jsonrpc: "2.0", id, result };
   } catch (error) {
