@@ -1,6 +1,6 @@
-// Every code block of README.md is an excerpt of a file under examples/, and
-// the examples/readme files run here, so the README cannot drift from the API.
-import { readFileSync, readdirSync, statSync } from "node:fs";
+// The README's full files (examples/readme/) run here. Its code blocks are
+// whole programs of their own, compiled against the built package by the doc
+// tests (test/docs/snippets.test.ts), so neither can drift from the API.
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { Client, isInputRequired } from "mcp-roundtrip/client";
@@ -15,33 +15,6 @@ import { ensureBuilt, root } from "../client/ensure-built.js";
 const KEY_A = "readme-key-a-0123456789abcdef0123456789";
 const KEY_B = "readme-key-b-0123456789abcdef0123456789";
 const binding = { method: "tools/call", target: "deploy", arguments: { app: "shop" } };
-
-function sourcesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((entry) => {
-    const path = join(dir, entry);
-    return statSync(path).isDirectory() ? sourcesUnder(path) : path.endsWith(".ts") ? [path] : [];
-  });
-}
-
-/** Trimmed, non-empty lines: indentation may differ between README and source. */
-const lines = (text: string) => text.split("\n").map((line) => line.trim()).filter((line) => line !== "");
-
-describe("README code blocks", () => {
-  const readme = readFileSync(join(root, "README.md"), "utf8");
-  const blocks = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!);
-  const sources = sourcesUnder(join(root, "examples")).map((path) => ({ path, text: lines(readFileSync(path, "utf8")).join("\n") }));
-
-  it("has TypeScript examples", () => {
-    expect(blocks.length).toBeGreaterThanOrEqual(6);
-  });
-
-  // A line "// …" marks an elision: the pieces either side must each appear, in one file.
-  it.each(blocks.map((block, index) => [index + 1, block] as const))("block %i is an excerpt of a file under examples/", (_index, block) => {
-    const pieces = block.split(/^\s*\/\/ …\s*$/m).map((piece) => lines(piece).join("\n")).filter((piece) => piece !== "");
-    const home = sources.find((source) => pieces.every((piece) => source.text.includes(piece)));
-    expect(home, `no file under examples/ contains:\n${pieces.find((piece) => !sources.some((s) => s.text.includes(piece)))}`).toBeDefined();
-  });
-});
 
 describe("README examples run", () => {
   it("a client finishes both tools through the automatic loop", async () => {
