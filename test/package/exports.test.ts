@@ -1,12 +1,14 @@
 // The published shape: every subpath of package.json "exports" loads from
 // dist/ under the package's own name, with exactly its public names, and the
-// tarball holds the build and nothing of the tests, benchmarks or the spec's files.
+// tarball holds the build, the docs and the example files they link to, and
+// nothing of the tests, benchmarks or the spec's files.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureBuilt, root } from "../client/ensure-built.js";
+import { brokenLinks, relativeLinksOf } from "../docs/doc-links.js";
 
 interface ExportTarget {
   types: string;
@@ -145,10 +147,11 @@ describe("package.json exports, loaded from dist/ by the package's own name", ()
 });
 
 describe("npm pack", () => {
-  it("packs the build and the generated code, and no examples, tests, benchmarks or spec files", () => {
-    const pack = spawnSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: root, encoding: "utf8" });
+  const pack = spawnSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: root, encoding: "utf8" });
+  const files = pack.status === 0 ? (JSON.parse(pack.stdout) as { files: { path: string }[] }[])[0]!.files.map((file) => file.path) : [];
+
+  it("packs the build and the generated code of every entry", () => {
     expect(pack.status, pack.stderr).toBe(0);
-    const files = (JSON.parse(pack.stdout) as { files: { path: string }[] }[])[0]!.files.map((file) => file.path);
     for (const entry of codeSubpaths) {
       const target = pkg.exports[entry] as ExportTarget;
       expect(files).toContain(target.default.slice(2));
@@ -156,10 +159,27 @@ describe("npm pack", () => {
     }
     expect(files).toContain("package.json");
     expect(files).toContain("README.md");
+  });
+
+  // Read in node_modules/mcp-roundtrip, the README and the docs must not point at files npm left out.
+  it("packs every file the README and the packed docs link to", () => {
+    const docs = files.filter((path) => path.endsWith(".md"));
+    expect(docs).toContain("docs/server.md");
+    const markdownOf = (path: string) => readFileSync(join(root, path), "utf8");
+    const links = docs.flatMap((doc) => relativeLinksOf(markdownOf(doc), doc));
+    expect(links.filter((link) => link.from === "README.md").length).toBeGreaterThanOrEqual(20);
+    expect(brokenLinks(links, files, markdownOf)).toEqual([]);
+  });
+
+  it("packs no tests, benchmarks, tooling or spec files", () => {
     const stray = files.filter((path) =>
-      /(^|\/)(test|bench|tools|schema|codegen|scripts|examples|node_modules)\//.test(path) ||
-      /\.test\.[jt]s$/.test(path) ||
-      /mcp-(spec|schema)|(^|\/)shared\//.test(path),
+      /(^|\/)(bench|tools|schema|codegen|scripts|node_modules)\//.test(path) ||
+      // test/: only the known-answer vectors docs/request-state-format.md links to, as data.
+      (/^test\//.test(path) && !/^test\/vectors\/[^/]+\.json$/.test(path)) ||
+      /\.(test|spec)\.[cm]?[jt]s$/.test(path) ||
+      /mcp-(spec|schema)|(^|\/)shared\//.test(path) ||
+      // examples/ ships as source to read; its build (dist/examples) does not ship.
+      /^dist\/(?!runtime\/|generated\/)/.test(path),
     );
     expect(stray).toEqual([]);
   });
