@@ -14,12 +14,12 @@ export function createServer(): McpServer {
     const answer = ctx.inputResponses?.confirm as { action: string; content?: { yes?: boolean } } | undefined;
     if (answer === undefined) {
       return inputRequired({
-        inputRequests: { confirm: { method: "elicitation/create", params: { message: `Deploy ${String(args.app)}?`, requestedSchema: confirmForm } } },
+        inputRequests: { confirm: { method: "elicitation/create", params: { message: `Deploy ${args.app}?`, requestedSchema: confirmForm } } },
         requestState: "awaiting-confirm", // sealed before it leaves the server
       });
     }
     const go = answer.action === "accept" && answer.content?.yes === true;
-    return { content: [{ type: "text", text: go ? `Deployed ${String(args.app)}.` : "Not deployed." }] };
+    return { content: [{ type: "text", text: go ? `Deployed ${args.app}.` : "Not deployed." }] };
   });
 
   // Declared: the SDK asks, keeps answers in the sealed state, and runs the body once all are in.
@@ -31,7 +31,7 @@ export function createServer(): McpServer {
     },
     (args, { region }) => {
       const where = region.action === "accept" ? region.content.region : "nowhere";
-      return { content: [{ type: "text", text: `Provisioned ${String(args.name)} in ${where}.` }] };
+      return { content: [{ type: "text", text: `Provisioned ${args.name} in ${where}.` }] };
     },
   );
   return server;
