@@ -5,7 +5,7 @@
  *
  * @internal
  */
-import type { Implementation } from "../../generated/2026-07-28/index.js";
+import type { Implementation, InputRequiredResult } from "../../generated/2026-07-28/index.js";
 import type { RequestContextImpl } from "./context.js";
 import { internalError } from "./errors.js";
 import type { Route } from "./routes.js";
@@ -106,6 +106,28 @@ export async function settle(core: ServerCore, request: MiddlewareRequest | unde
       core.logger.warn(`${request.method}: a middleware failed while settling the request`, { error });
     }
   }
+}
+
+/**
+ * Hands an `InputRequiredResult` to every middleware's `onInputRequired`,
+ * in order (the request-state boundary seals its `requestState` there).
+ * Nothing happens without middlewares.
+ *
+ * @throws whatever a middleware throws (the boundary: -32603 when it cannot seal)
+ * @internal
+ */
+export async function passInputRequired(
+  core: ServerCore,
+  result: InputRequiredResult,
+  request: MiddlewareRequest | undefined,
+): Promise<InputRequiredResult> {
+  if (request === undefined) return result;
+  for (const middleware of core.middlewares) {
+    if (middleware.onInputRequired === undefined) continue;
+    const next = middleware.onInputRequired(result, request);
+    result = isThenable<InputRequiredResult>(next) ? await next : next;
+  }
+  return result;
 }
 
 /**

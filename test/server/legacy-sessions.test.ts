@@ -143,7 +143,7 @@ describe("one McpServer, both generations", () => {
 });
 
 describe("what a 2025 client cannot do, each with a clear error", () => {
-  it("a hand-built InputRequiredResult in a 2025 session is -32603 pointing to needs", async () => {
+  it("a hand-built InputRequiredResult in a 2025 session is -32603 pointing to needs and to legacyInputRequired", async () => {
     const logger = recordingLogger();
     const raw = rawSession(provisioner({ logger }));
     await raw.initialize();
@@ -151,6 +151,8 @@ describe("what a 2025 client cannot do, each with a clear error", () => {
     expect(response.error.code).toBe(-32603);
     expect(response.error.message).toContain("needs a 2026-07-28 client");
     expect(response.error.message).toContain("needs (elicit, elicitUrl, sample, listRoots)");
+    expect(response.error.message).toContain('tool "by-hand" returned an InputRequiredResult built by hand; a 2025-11-25 client cannot answer it');
+    expect(response.error.message).toContain('set legacyInputRequired: "shim" to ask them over the session');
     expect(raw.outbound.some((message) => "method" in message && message.method === "elicitation/create")).toBe(false);
   });
 
