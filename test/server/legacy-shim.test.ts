@@ -6,6 +6,7 @@ import { describe, expect, it, vi } from "vitest";
 import { Client, McpError } from "mcp-roundtrip/client";
 import { McpServer, RequestStateSecurity, inputRequired, type MintInput, type RequestBinding } from "mcp-roundtrip/server";
 import type { JsonRpcMessage, JsonRpcResponse } from "mcp-roundtrip";
+import type { ElicitResult } from "mcp-roundtrip/types";
 import type { ServerSession } from "../../runtime/transport/types.js";
 import { NAME_QUESTION, onboardingServer, teamQuestion, welcomeText } from "../interop/fixtures/onboarding-server.mjs";
 import { pair, recordingLogger } from "./helpers.js";
@@ -19,8 +20,8 @@ const text = (value: string) => ({ content: [{ type: "text" as const, text: valu
 type Seen = { requestState: string | undefined; inputResponses: string[] };
 
 /** Answers the onboarding questions as a person would: "Ana", then "platform". */
-const answerOnboarding = (message: string) =>
-  message === NAME_QUESTION ? { action: "accept" as const, content: { name: "Ana" } } : { action: "accept" as const, content: { team: "platform" } };
+const answerOnboarding = (message: string): { action: "accept"; content: Record<string, string> } =>
+  message === NAME_QUESTION ? { action: "accept", content: { name: "Ana" } } : { action: "accept", content: { team: "platform" } };
 
 /** A hand-driven 2025 session: what the server sent it, and a request helper; `answer` replies to what the server asks. */
 function rawSession(server: McpServer, answer: (request: { id: number; method: string; params: Record<string, unknown> }) => unknown = () => undefined) {
@@ -112,13 +113,12 @@ describe('legacyInputRequired: "shim" with our Client', () => {
     server.prompt("briefing", {}, (_args, ctx) => {
       const tone = ctx.inputResponses?.tone;
       if (tone === undefined) return inputRequired({ inputRequests: { tone: question("Which tone?") }, requestState: "asked-tone" });
-      const content = (tone as { content: { tone: string } }).content;
-      return [{ role: "user", content: { type: "text", text: `Brief in a ${content.tone} tone (${ctx.requestState})` } }];
+      return [{ role: "user", content: { type: "text", text: `Brief in a ${String((tone as ElicitResult).content?.tone)} tone (${ctx.requestState})` } }];
     });
     server.resource("notes://{topic}", { name: "notes" }, (uri, { topic }, ctx) => {
       const tone = ctx.inputResponses?.tone;
       if (tone === undefined) return inputRequired({ inputRequests: { tone: question(`Which tone for ${String(topic)}?`) } });
-      return `${String(topic)} notes, ${(tone as { content: { tone: string } }).content.tone}`;
+      return `${String(topic)} notes, ${String((tone as ElicitResult).content?.tone)}`;
     });
     const asked: string[] = [];
     const legacy = await Client.connect(server, { mode: "2025-11-25", onElicit: async (params) => (asked.push(params.message), { action: "accept", content: { tone: "dry" } }) });
