@@ -11,7 +11,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { serveHttp, type HttpServerHandle } from "mcp-roundtrip/http";
-import { NAME_QUESTION, onboardingServer, teamQuestion, welcomeText } from "./fixtures/onboarding-server.mjs";
+import { CONNECT_URL, NAME_QUESTION, connectedText, onboardingServer, teamQuestion, welcomeText } from "./fixtures/onboarding-server.mjs";
 import { ensureStdioServerBuilt, expectExited, recordingFetch, textsOf } from "./helpers.js";
 
 const ONBOARDING_STDIO_SCRIPT = fileURLToPath(new URL("./fixtures/serve-onboarding-stdio.mjs", import.meta.url));
@@ -60,6 +60,19 @@ describe("sdk 1.32.2 client over Streamable HTTP against serveHttp", () => {
     ]);
     // The handler's requestState stayed on the server: nothing the client sent carries one.
     expect(JSON.stringify(wire.posted)).not.toContain("requestState");
+  });
+
+  it("a URL-mode elicitation built by hand reaches it with the elicitationId its 2025 schema requires", async () => {
+    const client = new Client({ name: "sdk1-shim-url", version: "1.32.2" }, { capabilities: { elicitation: { form: {}, url: {} } } });
+    const shown: Array<{ url?: string; elicitationId?: string }> = [];
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      shown.push(request.params as { url?: string; elicitationId?: string });
+      return { action: "accept" };
+    });
+    onTestFinished(() => client.close());
+    await client.connect(new StreamableHTTPClientTransport(new URL(shimmed.url)));
+    expect(textsOf(await client.callTool({ name: "connect", arguments: {} }))).toEqual([connectedText("accept")]);
+    expect(shown).toEqual([expect.objectContaining({ mode: "url", url: CONNECT_URL, elicitationId: expect.stringMatching(/\S/) })]);
   });
 
   it("without the option the call fails with -32603 naming it, and the client is asked nothing", async () => {

@@ -4,7 +4,7 @@
 // without the capability, when the client cancels, stalls or the rounds run out.
 import { describe, expect, it, vi } from "vitest";
 import { Client, McpError } from "mcp-roundtrip/client";
-import { McpServer, RequestStateSecurity, inputRequired, type MintInput, type RequestBinding } from "mcp-roundtrip/server";
+import { McpServer, RequestStateSecurity, elicitUrl, inputRequired, type MintInput, type RequestBinding } from "mcp-roundtrip/server";
 import type { JsonRpcMessage, JsonRpcResponse } from "mcp-roundtrip";
 import type { ElicitResult } from "mcp-roundtrip/types";
 import type { ServerSession } from "../../runtime/transport/types.js";
@@ -153,6 +153,29 @@ describe('legacyInputRequired: "shim" with our Client', () => {
     });
     expect(await legacy.callTool("summarise-roots", {})).toMatchObject(text("warming-up: file:///work all good"));
     await legacy.close();
+  });
+});
+
+describe("questions go to a 2025 client in 2025 shape, declared or built by hand", () => {
+  it("a URL-mode elicitation gets the elicitationId 2025-11-25 requires (2026-07-28 dropped it), each ask its own", async () => {
+    const server = onboardingServer({ legacyInputRequired: "shim", logger: recordingLogger() });
+    server.tool("connect-declared", { inputSchema: { type: "object" }, needs: (need) => need.add("github", () => elicitUrl({ message: "Connect GitHub", url: "https://accounts.example.com/connect" })) }, (_args, { github }) =>
+      text(`declared: ${github.action}`),
+    );
+    const shown: Array<Record<string, unknown>> = [];
+    const legacy = await Client.connect(server, {
+      mode: "2025-11-25",
+      capabilities: { elicitation: { form: {}, url: {} } },
+      onElicit: async (params) => (shown.push({ ...params }), { action: "accept" }),
+    });
+    expect(await legacy.callTool("connect", {})).toMatchObject(text("GitHub connection: accept."));
+    expect(await legacy.callTool("connect-declared", {})).toMatchObject(text("declared: accept"));
+    await legacy.close();
+    expect(shown).toEqual([
+      expect.objectContaining({ mode: "url", elicitationId: expect.any(String) }),
+      expect.objectContaining({ mode: "url", elicitationId: expect.any(String) }),
+    ]);
+    expect(shown[0]!.elicitationId).not.toBe(shown[1]!.elicitationId);
   });
 });
 
