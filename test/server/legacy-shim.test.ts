@@ -5,11 +5,10 @@
 import { describe, expect, it, vi } from "vitest";
 import { Client, McpError } from "mcp-roundtrip/client";
 import { McpServer, RequestStateSecurity, elicitUrl, inputRequired, type MintInput, type RequestBinding } from "mcp-roundtrip/server";
-import type { JsonRpcMessage, JsonRpcResponse } from "mcp-roundtrip";
 import type { ElicitResult } from "mcp-roundtrip/types";
-import type { ServerSession } from "../../runtime/transport/types.js";
 import { NAME_QUESTION, onboardingServer, teamQuestion, welcomeText } from "../interop/fixtures/onboarding-server.mjs";
 import { pair, recordingLogger } from "./helpers.js";
+import { rawSession } from "./raw-legacy-session.js";
 
 const SECRET = "0123456789abcdef0123456789abcdef-shim-secret";
 /** A key-ring security whose rejections land in `rejections` instead of the console. */
@@ -22,29 +21,6 @@ type Seen = { requestState: string | undefined; inputResponses: string[] };
 /** Answers the onboarding questions as a person would: "Ana", then "platform". */
 const answerOnboarding = (message: string): { action: "accept"; content: Record<string, string> } =>
   message === NAME_QUESTION ? { action: "accept", content: { name: "Ana" } } : { action: "accept", content: { team: "platform" } };
-
-/** A hand-driven 2025 session: what the server sent it, and a request helper; `answer` replies to what the server asks. */
-function rawSession(server: McpServer, answer: (request: { id: number; method: string; params: Record<string, unknown> }) => unknown = () => undefined) {
-  const outbound: JsonRpcMessage[] = [];
-  let session!: ServerSession;
-  const reply = (message: JsonRpcMessage) => {
-    outbound.push(message);
-    if (!("id" in message && "method" in message)) return;
-    const request = message as { id: number; method: string; params: Record<string, unknown> };
-    const result = answer(request);
-    if (result !== undefined) queueMicrotask(() => void session.handle({ jsonrpc: "2.0", id: request.id, result }));
-  };
-  session = server.openSession({ send: reply });
-  let next = 1;
-  const context = { sendRelated: reply, sendNotification: reply };
-  return {
-    session,
-    outbound,
-    asked: () => outbound.filter((message) => "method" in message && "id" in message) as Array<{ method: string; params: Record<string, unknown> }>,
-    initialize: (init: Record<string, unknown> = INITIALIZE) => session.handle({ jsonrpc: "2.0", id: next++, method: "initialize", params: init }),
-    request: (method: string, params: Record<string, unknown> = {}) => session.handle({ jsonrpc: "2.0", id: next++, method, params }, context) as Promise<JsonRpcResponse>,
-  };
-}
 
 /** A sealer that seals with a real key and records every mint and verify. */
 function recordingSealer() {
@@ -252,22 +228,22 @@ describe("the shim's bounds and refusals", () => {
   });
 
   it("a question the client declared no capability for is -32021, before anything is asked", async () => {
-    const raw = rawSession(askingForever());
-    await raw.initialize({ ...INITIALIZE, capabilities: { roots: {} } });
+    const raw = rawSession(askingForever(), () => undefined);
+    await raw.initialize({ roots: {} });
     const response = (await raw.request("tools/call", { name: "ask", arguments: {} })) as { error: { code: number } };
     expect(response.error.code).toBe(-32021);
     expect(raw.asked()).toEqual([]);
   });
 
   it("a client that never answers: the call fails after requestTimeoutMs", async () => {
-    const raw = rawSession(askingForever({ legacySessions: { requestTimeoutMs: 50 } }));
+    const raw = rawSession(askingForever({ legacySessions: { requestTimeoutMs: 50 } }), () => undefined);
     await raw.initialize();
     const response = (await raw.request("tools/call", { name: "ask", arguments: {} })) as { error: { message: string } };
     expect(response.error.message).toContain("did not answer elicitation/create within 0.05 s (legacySessions.requestTimeoutMs)");
   });
 
   it("notifications/cancelled ends the call and cancels the question it waits on", async () => {
-    const raw = rawSession(askingForever());
+    const raw = rawSession(askingForever(), () => undefined);
     await raw.initialize();
     const call = raw.request("tools/call", { name: "ask", arguments: {} });
     await vi.waitFor(() => expect(raw.asked()).toHaveLength(1));
@@ -275,7 +251,7 @@ describe("the shim's bounds and refusals", () => {
     await raw.session.handle({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: callId, reason: "user gave up" } });
     expect(await call).toBeUndefined();
     await vi.waitFor(() =>
-      expect(raw.outbound).toContainEqual(expect.objectContaining({ method: "notifications/cancelled", params: expect.objectContaining({ requestId: (raw.asked()[0] as unknown as { id: number }).id }) })),
+      expect(raw.outbound).toContainEqual(expect.objectContaining({ method: "notifications/cancelled", params: expect.objectContaining({ requestId: raw.asked()[0]!.id }) })),
     );
     expect(raw.asked()).toHaveLength(1);
   });
