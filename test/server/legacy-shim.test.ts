@@ -223,8 +223,22 @@ describe("the shim's bounds and refusals", () => {
     const response = (await raw.request("tools/call", { name: "ask", arguments: {} })) as { error: { code: number; message: string } };
     expect(response.error.code).toBe(-32603);
     expect(response.error.message).toContain('tool "ask" still returned an InputRequiredResult after 3 rounds asked over the session (legacyInputRequired: "shim")');
-    expect(response.error.message).toContain("raise legacySessions.maxRounds");
+    expect(response.error.message).toContain("each round asking something new; if the handler really asks this much, raise legacySessions.maxRounds");
     expect(raw.asked().map((request) => request.params.message)).toEqual(["Round 1?", "Round 2?", "Round 3?"]);
+  });
+
+  it("a handler that asks the same again is told to take its answers, not to raise maxRounds", async () => {
+    const server = new McpServer({ name: "shim-forgetful", version: "1.0.0" }, { legacyInputRequired: "shim", logger: recordingLogger(), legacySessions: { maxRounds: 2 } });
+    const form = { type: "object" as const, properties: { ok: { type: "boolean" as const } } };
+    server.tool("forgetful", { inputSchema: { type: "object" } }, () => inputRequired({ inputRequests: { ok: { method: "elicitation/create", params: { message: "OK?", requestedSchema: form } } } }));
+    const raw = rawSession(server, () => ({ action: "accept", content: { ok: true } }));
+    await raw.initialize();
+    const response = (await raw.request("tools/call", { name: "forgetful", arguments: {} })) as { error: { code: number; message: string } };
+    expect(response.error.code).toBe(-32603);
+    expect(response.error.message).toContain("after 2 rounds asked over the session");
+    expect(response.error.message).toContain("asking again what an earlier round asked. Check that the handler completes once ctx.inputResponses holds its answers");
+    expect(response.error.message).not.toContain("raise");
+    expect(raw.asked()).toHaveLength(2);
   });
 
   it("a question the client declared no capability for is -32021, before anything is asked", async () => {

@@ -82,16 +82,16 @@ export async function settleByHand(
   delete call.inputResponses;
   delete call.requestState;
   let raw = invocation.raw;
+  // What each round asked: a round that repeats an earlier one means the handler is not taking its answers.
+  const rounds = new Set<string>();
+  let repeated = false;
   for (let round = 1; raw.resultType === "input_required"; round++) {
-    if (round > host.options.maxRounds) {
-      throw internalError(
-        `Internal error: ${describeTarget(ctx, invocation.params)} still returned an InputRequiredResult after ${host.options.maxRounds} rounds ` +
-          'asked over the session (legacyInputRequired: "shim"). Check that the handler completes once ctx.inputResponses holds its answers; ' +
-          "if it really asks this much, raise legacySessions.maxRounds",
-      );
-    }
+    if (round > host.options.maxRounds) throw roundsExhausted(host, ctx, invocation.params, repeated);
     const asked = roundOf(host, ctx, raw);
     const requests = (asked.inputRequests ?? {}) as InputRequests;
+    const fingerprint = JSON.stringify(requests);
+    if (rounds.has(fingerprint)) repeated = true;
+    rounds.add(fingerprint);
     // The same gate as the 2026 path: never ask what the client did not declare it can answer.
     assertClientCanAnswer(requests, scope.clientCapabilities);
     const sealed = await passInputRequired(host, asked, invocation.request);
@@ -107,6 +107,19 @@ export async function settleByHand(
     raw = next.raw;
   }
   return raw;
+}
+
+/** The -32603 for a call that used up `legacySessions.maxRounds`; raising the bound helps only when every round asked something new. */
+function roundsExhausted(host: LegacyHost, ctx: RequestContextImpl, params: Record<string, unknown>, repeated: boolean): Error {
+  const max = host.options.maxRounds;
+  const opening = `Internal error: ${describeTarget(ctx, params)} still returned an InputRequiredResult after ${max} rounds asked over the session (legacyInputRequired: "shim")`;
+  if (repeated) {
+    return internalError(
+      `${opening}, asking again what an earlier round asked. Check that the handler completes once ctx.inputResponses holds its answers ` +
+        "(and carries what it learnt in requestState)",
+    );
+  }
+  return internalError(`${opening}, each round asking something new; if the handler really asks this much, raise legacySessions.maxRounds`);
 }
 
 /** The round as a 2026 client would receive it, checked like one (unless `validateResults: false`). */
