@@ -116,16 +116,27 @@ export async function settle(core: ServerCore, request: MiddlewareRequest | unde
  * @throws whatever a middleware throws (the boundary: -32603 when it cannot seal)
  * @internal
  */
-export async function passInputRequired(
+export function passInputRequired(
   core: ServerCore,
   result: InputRequiredResult,
   request: MiddlewareRequest | undefined,
-): Promise<InputRequiredResult> {
+): InputRequiredResult | Promise<InputRequiredResult> {
   if (request === undefined) return result;
-  for (const middleware of core.middlewares) {
-    if (middleware.onInputRequired === undefined) continue;
-    const next = middleware.onInputRequired(result, request);
-    result = isThenable<InputRequiredResult>(next) ? await next : next;
+  return passFrom(core.middlewares, 0, result, request);
+}
+
+/** The middlewares from `index` on; synchronous until one answers with a promise (the seal usually does not). */
+function passFrom(
+  middlewares: readonly ServerMiddleware[],
+  index: number,
+  result: InputRequiredResult,
+  request: MiddlewareRequest,
+): InputRequiredResult | Promise<InputRequiredResult> {
+  for (let at = index; at < middlewares.length; at++) {
+    const next = middlewares[at]!.onInputRequired?.(result, request);
+    if (next === undefined) continue;
+    if (isThenable<InputRequiredResult>(next)) return Promise.resolve(next).then((settled) => passFrom(middlewares, at + 1, settled, request));
+    result = next;
   }
   return result;
 }

@@ -11,7 +11,7 @@ import { InFlightRequests } from "./in-flight.js";
 import { copyToExtend } from "../copy.js";
 import { ResultFinisher } from "./results.js";
 import { MetaKey, readRequestMeta } from "./meta.js";
-import { invokeHandler, passInputRequired, settle, type AnyHandler, type ServerCore } from "./pipeline.js";
+import { invokeHandler, isThenable, passInputRequired, settle, type AnyHandler, type ServerCore } from "./pipeline.js";
 import { ROUTES, type Route } from "./routes.js";
 import { resolveLegacyOptions, type LegacyHost } from "./legacy/host.js";
 import { LazySession, loadLegacy } from "./legacy/lazy.js";
@@ -378,7 +378,8 @@ export class Server implements SessionHost {
     if (raw.resultType === "input_required") {
       let result = this.finisher.inputRequired(route, ctx.method, raw as unknown as InputRequiredResult);
       assertClientCanAnswer(result.inputRequests as Record<string, unknown> | undefined, ctx.clientCapabilities);
-      result = await passInputRequired(this.coreView, result, request);
+      const passed = passInputRequired(this.coreView, result, request);
+      result = isThenable<InputRequiredResult>(passed) ? await passed : passed;
       return result as unknown as Record<string, unknown>;
     }
     if (raw.resultType !== undefined && raw.resultType !== "complete") {
