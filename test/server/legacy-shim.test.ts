@@ -275,8 +275,17 @@ describe("the shim's bounds and refusals", () => {
     await server.handle({ jsonrpc: "2.0", id: 1, method: "initialize", params: INITIALIZE });
     const response = (await server.handle({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "ask", arguments: {} } })) as { error: { code: number; message: string } };
     expect(response.error.code).toBe(-32603);
+    expect(response.error.message).toContain('tool "ask" returned an InputRequiredResult built by hand; a 2025 client cannot answer it');
     expect(response.error.message).toContain('without a session (legacy: "stateless"), so there is no back channel to ask over and legacyInputRequired: "shim" cannot run');
     expect(response.error.message).toContain('Serve 2025 clients with sessions (legacy: "sessions", the default), or connect with a 2026-07-28 client');
+  });
+
+  it('under legacy: "stateless" without the option the -32603 names both settings it would take', async () => {
+    const server = onboardingServer({ legacy: "stateless", logger: recordingLogger() });
+    await server.handle({ jsonrpc: "2.0", id: 1, method: "initialize", params: INITIALIZE });
+    const response = (await server.handle({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "onboard", arguments: {} } })) as { error: { code: number; message: string } };
+    expect(response.error.code).toBe(-32603);
+    expect(response.error.message).toContain('Serve 2025 clients with sessions (legacy: "sessions", the default) and set legacyInputRequired: "shim", or connect with a 2026-07-28 client');
   });
 
   it("an unknown value is refused at construction", () => {

@@ -33,8 +33,10 @@ type InputRequests = Record<string, { method: string; params?: Record<string, un
  * @internal
  */
 export function handBuiltRejection(host: LegacyHost, ctx: RequestContextImpl, params: Record<string, unknown>, scope: LegacyScope): Error {
+  // A session knows the version it agreed; a stateless request may not say which 2025 revision it speaks.
+  const client = scope.session === undefined ? "2025" : scope.protocolVersion;
   const opening =
-    `Internal error: ${describeTarget(ctx, params)} returned an InputRequiredResult built by hand; a ${scope.protocolVersion} client cannot answer it ` +
+    `Internal error: ${describeTarget(ctx, params)} returned an InputRequiredResult built by hand; a ${client} client cannot answer it ` +
     "(it needs a 2026-07-28 client, which retries the call with the answers).";
   if (scope.session !== undefined) {
     return internalError(
