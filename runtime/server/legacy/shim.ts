@@ -24,6 +24,7 @@ import { assertValidResult } from "../validation.js";
 import { describeTarget } from "./describe.js";
 import type { LegacyHost } from "./host.js";
 import type { LegacyScope } from "./lifecycle.js";
+import { RoundHistory } from "./round-history.js";
 
 type InputRequests = Record<string, { method: string; params?: Record<string, unknown> }>;
 
@@ -84,16 +85,12 @@ export async function settleByHand(
   delete call.inputResponses;
   delete call.requestState;
   let raw = invocation.raw;
-  // What each round asked: a round that repeats an earlier one means the handler is not taking its answers.
-  const rounds = new Set<string>();
-  let repeated = false;
+  const rounds = new RoundHistory();
   for (let round = 1; raw.resultType === "input_required"; round++) {
-    if (round > host.options.maxRounds) throw roundsExhausted(host, ctx, invocation.params, repeated);
+    if (round > host.options.maxRounds) throw roundsExhausted(host, ctx, invocation.params, rounds.repeated);
     const asked = roundOf(host, ctx, raw);
     const requests = (asked.inputRequests ?? {}) as InputRequests;
-    const fingerprint = JSON.stringify(requests);
-    if (rounds.has(fingerprint)) repeated = true;
-    rounds.add(fingerprint);
+    rounds.add(requests);
     // The same gate as the 2026 path: never ask what the client did not declare it can answer.
     assertClientCanAnswer(requests, scope.clientCapabilities);
     const sealed = await passInputRequired(host, asked, invocation.request);
