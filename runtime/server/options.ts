@@ -73,6 +73,21 @@ export interface ServerOptions {
   /** Bounds of 2025 sessions: how long to wait for the client's answers, how many rounds of questions one call may take. */
   legacySessions?: LegacySessionOptions;
   /**
+   * What a 2025 client gets when a handler returns an `InputRequiredResult`
+   * it built by hand (`inputRequired(...)`, not declared `needs`, which ask
+   * either generation on their own). Default `"reject"`: `-32603`, as the
+   * reference SDK answers, since a 2025 client cannot retry a call with
+   * answers. `"shim"` asks the result's input requests over the session's
+   * back channel (`elicitation/create`, `sampling/createMessage`,
+   * `roots/list`) and calls the handler again with `ctx.inputResponses` and
+   * its `ctx.requestState` (sealed and verified as on an MRTR retry, but kept
+   * on the server), round after round up to `legacySessions.maxRounds`. Each
+   * round costs one back-channel round trip per question; it needs
+   * `legacy: "sessions"` (the default), and answers `-32603` saying so under
+   * `legacy: "stateless"`.
+   */
+  legacyInputRequired?: "reject" | "shim";
+  /**
    * How deeply a request's `params` may nest objects and arrays (default
    * 100); deeper gets `-32602` naming this limit, before any handler or
    * schema check runs.
@@ -106,6 +121,21 @@ export function legacyModeOf(legacy: unknown): LegacyMode {
     throw new TypeError(`Server: legacy must be "sessions", "stateless" or "reject", got ${JSON.stringify(legacy)}`);
   }
   return mode as LegacyMode;
+}
+
+const LEGACY_INPUT_REQUIRED: ReadonlySet<unknown> = new Set(["reject", "shim"]);
+
+/**
+ * The `legacyInputRequired` option, checked.
+ * @throws TypeError for a value that is neither `"reject"` nor `"shim"`
+ * @internal
+ */
+export function legacyInputRequiredOf(value: unknown): "reject" | "shim" {
+  const choice = value ?? "reject";
+  if (!LEGACY_INPUT_REQUIRED.has(choice)) {
+    throw new TypeError(`Server: legacyInputRequired must be "reject" (the default) or "shim", got ${JSON.stringify(value)}`);
+  }
+  return choice as "reject" | "shim";
 }
 
 /**

@@ -5,7 +5,7 @@
  *
  * @internal
  */
-import type { Implementation } from "../../generated/2026-07-28/index.js";
+import type { Implementation, InputRequiredResult } from "../../generated/2026-07-28/index.js";
 import type { RequestContextImpl } from "./context.js";
 import { internalError } from "./errors.js";
 import type { Route } from "./routes.js";
@@ -106,6 +106,39 @@ export async function settle(core: ServerCore, request: MiddlewareRequest | unde
       core.logger.warn(`${request.method}: a middleware failed while settling the request`, { error });
     }
   }
+}
+
+/**
+ * Hands an `InputRequiredResult` to every middleware's `onInputRequired`,
+ * in order (the request-state boundary seals its `requestState` there).
+ * Nothing happens without middlewares.
+ *
+ * @throws whatever a middleware throws (the boundary: -32603 when it cannot seal)
+ * @internal
+ */
+export function passInputRequired(
+  core: ServerCore,
+  result: InputRequiredResult,
+  request: MiddlewareRequest | undefined,
+): InputRequiredResult | Promise<InputRequiredResult> {
+  if (request === undefined) return result;
+  return passFrom(core.middlewares, 0, result, request);
+}
+
+/** The middlewares from `index` on; synchronous until one answers with a promise (the seal usually does not). */
+function passFrom(
+  middlewares: readonly ServerMiddleware[],
+  index: number,
+  result: InputRequiredResult,
+  request: MiddlewareRequest,
+): InputRequiredResult | Promise<InputRequiredResult> {
+  for (let at = index; at < middlewares.length; at++) {
+    const next = middlewares[at]!.onInputRequired?.(result, request);
+    if (next === undefined) continue;
+    if (isThenable<InputRequiredResult>(next)) return Promise.resolve(next).then((settled) => passFrom(middlewares, at + 1, settled, request));
+    result = next;
+  }
+  return result;
 }
 
 /**

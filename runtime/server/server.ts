@@ -11,12 +11,12 @@ import { InFlightRequests } from "./in-flight.js";
 import { copyToExtend } from "../copy.js";
 import { ResultFinisher } from "./results.js";
 import { MetaKey, readRequestMeta } from "./meta.js";
-import { invokeHandler, isThenable, settle, type AnyHandler, type ServerCore } from "./pipeline.js";
+import { invokeHandler, isThenable, passInputRequired, settle, type AnyHandler, type ServerCore } from "./pipeline.js";
 import { ROUTES, type Route } from "./routes.js";
 import { resolveLegacyOptions, type LegacyHost } from "./legacy/host.js";
 import { LazySession, loadLegacy } from "./legacy/lazy.js";
 import { SessionSet } from "./legacy/session-set.js";
-import { cacheHintsOf, legacyModeOf, nestingLimitOf, subscriptionOptionsOf, type ServerOptions } from "./options.js";
+import { cacheHintsOf, legacyInputRequiredOf, legacyModeOf, nestingLimitOf, subscriptionOptionsOf, type ServerOptions } from "./options.js";
 import { listEvent } from "./subscriptions/broadcaster.js";
 import { SubscriptionHub } from "./subscriptions/hub.js";
 import { SUBSCRIPTION_ID_META } from "./subscriptions/streams.js";
@@ -126,6 +126,7 @@ export class Server implements SessionHost {
       ...this.coreView,
       mode: legacy,
       options: resolveLegacyOptions(options.legacySessions),
+      inputRequired: legacyInputRequiredOf(options.legacyInputRequired),
       instructions: this.instructions,
       validateResults: options.validateResults ?? true,
       maxNestingDepth: nestingLimitOf(options.maxNestingDepth),
@@ -377,13 +378,8 @@ export class Server implements SessionHost {
     if (raw.resultType === "input_required") {
       let result = this.finisher.inputRequired(route, ctx.method, raw as unknown as InputRequiredResult);
       assertClientCanAnswer(result.inputRequests as Record<string, unknown> | undefined, ctx.clientCapabilities);
-      if (request !== undefined) {
-        for (const middleware of this.middlewares) {
-          if (middleware.onInputRequired === undefined) continue;
-          const next = middleware.onInputRequired(result, request);
-          result = isThenable<InputRequiredResult>(next) ? await next : next;
-        }
-      }
+      const passed = passInputRequired(this.coreView, result, request);
+      result = isThenable<InputRequiredResult>(passed) ? await passed : passed;
       return result as unknown as Record<string, unknown>;
     }
     if (raw.resultType !== undefined && raw.resultType !== "complete") {

@@ -3,10 +3,11 @@
 import { describe, expect, it, vi } from "vitest";
 import { Client, type ElicitRequestParams } from "mcp-roundtrip/client";
 import { McpServer, elicit, inputRequired, listRoots, type ServerLogger } from "mcp-roundtrip/server";
-import type { JsonRpcMessage, JsonRpcResponse } from "mcp-roundtrip";
+import type { JsonRpcMessage } from "mcp-roundtrip";
 import { validate } from "mcp-roundtrip/validate";
 import type { ServerSession } from "../../runtime/transport/types.js";
 import { meta, recordingLogger } from "./helpers.js";
+import { rawSession } from "./raw-legacy-session.js";
 
 const regionForm = { type: "object", properties: { region: { type: "string", enum: ["eu-west-1", "us-east-1"] } }, required: ["region"] } as const;
 const text = (value: string) => ({ content: [{ type: "text" as const, text: value }] });
@@ -44,30 +45,6 @@ function provisioner(options: { legacy?: "sessions" | "stateless" | "reject"; lo
   });
   server.resource("config://app", { name: "app config" }, () => "v1");
   return server;
-}
-
-/** A hand-driven 2025 client on one session: what it sent, what came back, what the server asked. */
-function rawSession(server: McpServer, answer: (request: { id: number; method: string; params: Record<string, unknown> }) => unknown = () => ({ action: "decline" })) {
-  const outbound: JsonRpcMessage[] = [];
-  let session!: ServerSession;
-  const reply = (message: JsonRpcMessage) => {
-    outbound.push(message);
-    if ("id" in message && "method" in message) {
-      const request = message as { id: number; method: string; params: Record<string, unknown> };
-      queueMicrotask(() => void session.handle({ jsonrpc: "2.0", id: request.id, result: answer(request) }));
-    }
-  };
-  session = server.openSession({ send: reply });
-  let next = 1;
-  const context = { sendRelated: reply, sendNotification: reply };
-  return {
-    session,
-    outbound,
-    request: (method: string, params: Record<string, unknown> = {}) =>
-      session.handle({ jsonrpc: "2.0", id: next++, method, params }, context) as Promise<JsonRpcResponse>,
-    initialize: (capabilities: Record<string, unknown> = { elicitation: {}, roots: {} }, protocolVersion = "2025-11-25") =>
-      session.handle({ jsonrpc: "2.0", id: next++, method: "initialize", params: { protocolVersion, capabilities, clientInfo: { name: "raw", version: "1" } } }) as Promise<JsonRpcResponse>,
-  };
 }
 
 describe("one McpServer, both generations", () => {
@@ -143,7 +120,7 @@ describe("one McpServer, both generations", () => {
 });
 
 describe("what a 2025 client cannot do, each with a clear error", () => {
-  it("a hand-built InputRequiredResult in a 2025 session is -32603 pointing to needs", async () => {
+  it("a hand-built InputRequiredResult in a 2025 session is -32603 pointing to needs and to legacyInputRequired", async () => {
     const logger = recordingLogger();
     const raw = rawSession(provisioner({ logger }));
     await raw.initialize();
@@ -151,6 +128,8 @@ describe("what a 2025 client cannot do, each with a clear error", () => {
     expect(response.error.code).toBe(-32603);
     expect(response.error.message).toContain("needs a 2026-07-28 client");
     expect(response.error.message).toContain("needs (elicit, elicitUrl, sample, listRoots)");
+    expect(response.error.message).toContain('tool "by-hand" returned an InputRequiredResult built by hand; a 2025-11-25 client cannot answer it');
+    expect(response.error.message).toContain('set legacyInputRequired: "shim" to ask them over the session');
     expect(raw.outbound.some((message) => "method" in message && message.method === "elicitation/create")).toBe(false);
   });
 

@@ -14,20 +14,10 @@ import type { RequestContextImpl } from "../context.js";
 import { isDependencyRound } from "../dependencies/run.js";
 import { internalError } from "../errors.js";
 import { callHandler, type AnyHandler, type Invocation } from "../pipeline.js";
+import { describeTarget as what } from "./describe.js";
 import type { LegacyHost } from "./host.js";
 import type { LegacyScope } from "./lifecycle.js";
-
-/** Where a handler that asks by hand is pointed instead. */
-const BY_HAND_NEEDS_2026 =
-  "an InputRequiredResult built by hand needs a 2026-07-28 client, which retries the call with the answers; " +
-  "a 2025 client cannot. Declare the questions in the registration's needs (elicit, elicitUrl, sample, listRoots) " +
-  "and the SDK asks either generation: over MRTR for 2026-07-28, over the session for 2025";
-
-function what(ctx: RequestContextImpl, params: Record<string, unknown>): string {
-  const target = ctx.method === "resources/read" ? params.uri : params.name;
-  const kind = ctx.method === "tools/call" ? "tool" : ctx.method === "prompts/get" ? "prompt" : "resource";
-  return `${kind} ${JSON.stringify(target)}`;
-}
+import { handBuiltRejection, settleByHand } from "./shim.js";
 
 function methodsOf(requests: Record<string, unknown>): string {
   const methods = new Set<string>();
@@ -41,8 +31,9 @@ function methodsOf(requests: Record<string, unknown>): string {
 /**
  * Turns an `input_required` answer into the complete result a 2025 client
  * can take: asks over the session and re-runs the handler while the
- * dependency engine asks; answers -32603 for a round trip built by hand,
- * and a tool error (or -32603 outside tools) when there is no session to ask over.
+ * dependency engine asks; hands a round trip built by hand to the
+ * `legacyInputRequired` option (`shim.ts`); answers a tool error (or
+ * -32603 outside tools) when there is no session to ask over.
  *
  * @throws McpError -32603 (hand-built round trip, too many rounds, no
  *   answer), -32021 (a question the client declared no capability for), or
@@ -56,11 +47,11 @@ export async function settleInputRequired(
   ctx: RequestContextImpl,
   scope: LegacyScope,
 ): Promise<Record<string, unknown>> {
+  // A round trip the handler built by hand: the legacyInputRequired option decides (shim.ts).
+  if (!isDependencyRound(invocation.raw)) return settleByHand(host, handler, invocation, ctx, scope);
   let raw = invocation.raw;
   for (let round = 1; raw.resultType === "input_required"; round++) {
-    if (!isDependencyRound(raw)) {
-      throw internalError(`Internal error: ${what(ctx, invocation.params)} answered a 2025 client with an InputRequiredResult: ${BY_HAND_NEEDS_2026}`);
-    }
+    if (!isDependencyRound(raw)) throw handBuiltRejection(host, ctx, invocation.params, scope);
     const requests = (raw.inputRequests ?? {}) as Record<string, { method: string; params?: Record<string, unknown> }>;
     const session = scope.session;
     if (session === undefined) return withoutBackChannel(ctx, invocation.params, requests);

@@ -51,6 +51,8 @@ export function resolveLegacyOptions(options: LegacySessionOptions | undefined):
 export interface LegacyHost extends ServerCore {
   readonly mode: LegacyMode;
   readonly options: ResolvedLegacyOptions;
+  /** What a hand-built `InputRequiredResult` gets in a 2025 session (the `legacyInputRequired` option; see `shim.ts`). */
+  readonly inputRequired: "reject" | "shim";
   readonly instructions: string | undefined;
   readonly validateResults: boolean;
   /** The deepest nesting a request's params may have (`maxNestingDepth`). */

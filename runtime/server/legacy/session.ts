@@ -15,6 +15,7 @@ import type { RequestContextImpl } from "../context.js";
 import { errorResponse } from "../errors.js";
 import { answerLegacyRequest } from "./dispatch.js";
 import type { LegacyHost } from "./host.js";
+import { toLegacyParams } from "./input-requests.js";
 import type { Broadcastable } from "./lazy.js";
 import { agreeVersion, declaredBy, initializeResult, type LegacyScope } from "./lifecycle.js";
 import { assertValidLegacyRequest } from "./validation.js";
@@ -115,8 +116,9 @@ export class LegacySession implements ServerSession, Broadcastable {
   }
 
   /**
-   * Asks the client every request of one round at once and resolves with
-   * their results under the same keys. One refusal cancels the others.
+   * Asks the client every request of one round at once (in 2025 shape, see
+   * `toLegacyParams`) and resolves with their results under the same keys.
+   * One refusal cancels the others.
    */
   async askAll(
     requests: Record<string, { method: string; params?: Record<string, unknown> }>,
@@ -129,7 +131,7 @@ export class LegacySession implements ServerSession, Broadcastable {
     try {
       const answers = await Promise.all(
         keys.map((key) =>
-          this.request(requests[key]!.method, requests[key]!.params ?? {}, ctx, round.signal).catch((error: unknown) => {
+          this.request(requests[key]!.method, toLegacyParams(requests[key]!.method, requests[key]!.params ?? {}), ctx, round.signal).catch((error: unknown) => {
             round.abort(error);
             throw error;
           }),
