@@ -10,6 +10,8 @@ import {
   type TemplateResourceHandler,
 } from "./registry/resources.js";
 import { ToolRegistry, type ToolConfig, type ToolHandler } from "./registry/tools.js";
+import type { ToolArgs, ToolSchema, ToolStructuredContent } from "./schema/tool-types.js";
+import type { StandardSchemaConverter } from "./schema/standard.js";
 import { withDependencies, type DependentToolHandler, type NeedsOption, type ToolNeeds } from "./dependencies/tool.js";
 import type { DependentPromptHandler, DependentTemplateResourceHandler, PromptNeeds, ResourceNeeds } from "./dependencies/handlers.js";
 import { Server, type ServerOptions } from "./server.js";
@@ -47,7 +49,18 @@ export interface McpServerOptions extends Omit<ServerOptions, "capabilities"> {
    * bundles. `"ajv"` or `"eval-free"` forces one; a function is your own.
    */
   compileSchema?: SchemaCompilerChoice;
+  /**
+   * Turns a tool's Standard Schema into the JSON Schema `tools/list`
+   * advertises, for a library that does not implement Standard JSON Schema
+   * (`~standard.jsonSchema`; zod 4 and arktype do): its own converter, e.g.
+   * `toJsonSchema` from `@valibot/to-json-schema`. Runs once per schema, at
+   * registration.
+   */
+  toJsonSchema?: StandardSchemaConverter;
 }
+
+/** The handler's `args`: typed from `inputSchema` when one is given, else from the `needs` declaration's arguments. */
+type HandlerArgs<In, Args> = [In] extends [undefined] ? Args : ToolArgs<In>;
 
 // Lists of an McpServer are the same for every caller (reads may not be); ttl 0 because registrations may change.
 const PUBLIC = Object.freeze({ ttlMs: 0, cacheScope: "public" as const });
@@ -90,8 +103,8 @@ export class McpServer implements SessionHost {
    *   would then accept tokens minted by any other unnamed service)
    */
   constructor(info: Implementation, options: McpServerOptions = {}) {
-    const { requestStateSecurity, audience, capabilities, compileSchema, ...serverOptions } = options;
-    this.tools = new ToolRegistry(resolveSchemaCompiler(compileSchema));
+    const { requestStateSecurity, audience, capabilities, compileSchema, toJsonSchema, ...serverOptions } = options;
+    this.tools = new ToolRegistry(resolveSchemaCompiler(compileSchema), toJsonSchema);
     if (audience !== undefined && (typeof audience !== "string" || audience.length === 0)) {
       throw new TypeError("McpServer: audience must be a non-empty string");
     }
@@ -127,29 +140,48 @@ export class McpServer implements SessionHost {
   /**
    * Registers a tool.
    *
+   * The handler is typed from the schemas: `args` from `config.inputSchema` (a JSON Schema written inline or
+   * `as const`, or a Standard Schema's output type), and the `structuredContent` it returns from
+   * `config.outputSchema`. A schema typed only as `Record<string, unknown>` gives `Record<string, unknown>`.
+   *
    * @param name - unique tool name
-   * @param config - description and JSON Schemas; `inputSchema` is checked before the handler runs: arguments that
+   * @param config - description and schemas; `inputSchema` is checked before the handler runs: arguments that
    *   fail it get a tool error result (`isError: true`, the message naming the field) the model can correct, not a
-   *   protocol error. `x-mcp-header` annotations are checked too (a broken one throws here)
+   *   protocol error. A Standard Schema (zod 4, valibot, arktype) is validated with its own `~standard.validate` and
+   *   advertised as its library's JSON Schema. `x-mcp-header` annotations are checked too (a broken one throws here)
    * @param handler - the tool body; may return an `InputRequiredResult`. With `config.needs` it is
    *   `(args, needs, ctx)`, runs only once every declared dependency is resolved, and may not return one
    * @returns this server, for chaining
-   * @throws TypeError on a duplicate name, a non-function handler, a schema that does not compile, or a malformed `needs`
+   * @throws TypeError on a duplicate name, a non-function handler, a schema that does not compile, a Standard
+   *   Schema that cannot be converted to JSON Schema, or a malformed `needs`
    * @example
    * ```ts
    * mcp.tool("add", { inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] } },
-   *   ({ a, b }) => ({ content: [{ type: "text", text: String(Number(a) + Number(b)) }] }));
+   *   ({ a, b }) => ({ content: [{ type: "text", text: String(a + b) }] }));
+   * mcp.tool("sum", {
+   *   inputSchema: { type: "object", properties: { values: { type: "array", items: { type: "number" } } }, required: ["values"] },
+   *   outputSchema: { type: "object", properties: { total: { type: "number" } }, required: ["total"] },
+   * }, ({ values }) => ({ structuredContent: { total: values.reduce((a, b) => a + b, 0) } }));
    * mcp.tool("provision", { needs: (need) => need.add("region", () => elicit({ message: "Which region?", schema: regionForm })) },
    *   (_args, { region }) => ({ content: [{ type: "text", text: region.action === "accept" ? region.content.region : "no region" }] }));
    * ```
    */
-  tool<Args extends Record<string, unknown> = Record<string, unknown>, R extends object = {}>(
+  tool<
+    const In extends ToolSchema | undefined = undefined,
+    const Out extends ToolSchema | undefined = undefined,
+    Args extends Record<string, unknown> = ToolArgs<In>,
+    R extends object = {},
+  >(
     name: string,
-    config: ToolConfig & { needs: ToolNeeds<Args, R> },
-    handler: DependentToolHandler<Args, R>,
+    config: ToolConfig<In, Out> & { needs: ToolNeeds<Args, R> },
+    handler: NoInfer<DependentToolHandler<HandlerArgs<In, Args>, R, ToolStructuredContent<Out>>>,
   ): this;
-  tool<Args extends Record<string, unknown> = Record<string, unknown>>(name: string, config: ToolConfig & { needs?: undefined }, handler: ToolHandler<Args>): this;
-  tool(name: string, config: ToolConfig & { needs?: ToolNeeds<any, any> }, handler: ToolHandler | DependentToolHandler<any, any>): this {
+  tool<const In extends ToolSchema | undefined = undefined, const Out extends ToolSchema | undefined = undefined>(
+    name: string,
+    config: ToolConfig<In, Out> & { needs?: undefined },
+    handler: NoInfer<ToolHandler<ToolArgs<In>, ToolStructuredContent<Out>>>,
+  ): this;
+  tool(name: string, config: ToolConfig & { needs?: ToolNeeds<any, any> }, handler: ToolHandler<any, any> | DependentToolHandler<any, any, any>): this {
     // Declared dependencies (runtime/server/dependencies) turn the body into an ordinary handler that asks first.
     const needs = typeof config === "object" && config !== null ? config.needs : undefined;
     const body = needs === undefined ? (handler as ToolHandler) : (withDependencies(name, needs, handler as DependentToolHandler<any, any>) as ToolHandler);
