@@ -1,8 +1,8 @@
 import { JsonRpcErrorCode, McpError } from "../jsonrpc/errors.js";
 import type { JsonRpcResponse } from "../jsonrpc/messages.js";
 import type { LegacyMode, RequestContext, ServerSession, SessionHost, SessionPeer } from "../transport/types.js";
-import type { Implementation, ServerCapabilities } from "../../generated/2026-07-28/index.js";
-import { PromptRegistry, type PromptConfig, type PromptHandler } from "./registry/prompts.js";
+import type { Implementation, PromptArgument, ServerCapabilities } from "../../generated/2026-07-28/index.js";
+import { PromptRegistry, type PromptArgs, type PromptConfig, type PromptHandler } from "./registry/prompts.js";
 import {
   ResourceRegistry,
   type ResourceConfig,
@@ -18,6 +18,7 @@ import { Server, type ServerOptions } from "./server.js";
 import type { RequestStateSealer } from "./state-boundary.js";
 import { sealingBoundary } from "./sealing-policy.js";
 import { UriTemplate, type UriTemplateVariables } from "./uri-template.js";
+import type { TemplateVariables } from "./schema/template-variables.js";
 import { resolveSchemaCompiler } from "#schema-compiler";
 import type { SchemaCompilerChoice } from "./schema-check.js";
 import type { ServerRequestContext } from "./context.js";
@@ -206,13 +207,17 @@ export class McpServer implements SessionHost {
    *   (_args, { audience }) => [{ role: "user", content: { type: "text", text: `Write a briefing for ${audience.content?.audience ?? "everyone"}.` } }]);
    * ```
    */
-  prompt<Args extends Record<string, unknown> = Record<string, string>, R extends object = {}>(
+  prompt<const List extends readonly PromptArgument[] | undefined = undefined, Args extends Record<string, unknown> = PromptArgs<List>, R extends object = {}>(
     name: string,
-    config: PromptConfig & { needs: PromptNeeds<Args, R> },
-    handler: DependentPromptHandler<Args, R>,
+    config: PromptConfig<List> & { needs: PromptNeeds<Args, R> },
+    handler: NoInfer<DependentPromptHandler<[List] extends [undefined] ? Args : PromptArgs<List>, R>>,
   ): this;
-  prompt(name: string, config: PromptConfig & { needs?: undefined }, handler: PromptHandler): this;
-  prompt(name: string, config: PromptConfig & { needs?: NeedsOption<any, any> }, handler: PromptHandler | DependentPromptHandler<any, any>): this {
+  prompt<const List extends readonly PromptArgument[] | undefined = undefined>(
+    name: string,
+    config: PromptConfig<List> & { needs?: undefined },
+    handler: NoInfer<PromptHandler<PromptArgs<List>>>,
+  ): this;
+  prompt(name: string, config: PromptConfig & { needs?: NeedsOption<any, any> }, handler: PromptHandler<any> | DependentPromptHandler<any, any>): this {
     const needs = typeof config === "object" && config !== null ? config.needs : undefined;
     const body =
       needs === undefined
@@ -234,7 +239,8 @@ export class McpServer implements SessionHost {
    * @param config - name (default: the URI), description, MIME type, completions for template variables; for a
    *   template, optionally `needs`, the input it asks for before it reads (resolvers receive the variables as `args`)
    * @param handler - static: `(uri, ctx)`; template: `(uri, variables, ctx)`, or with `config.needs`
-   *   `(uri, variables, needs, ctx)`, run only once every declared dependency is resolved
+   *   `(uri, variables, needs, ctx)`, run only once every declared dependency is resolved. A template given as a
+   *   string literal types `variables` from it (`"report://{quarter}"` gives `{ quarter: string }`)
    * @returns this server, for chaining
    * @throws TypeError on a duplicate URI or template, a malformed template, a non-absolute static URI,
    *   a malformed `needs`, or `needs` on a static resource (use a template)
@@ -250,15 +256,15 @@ export class McpServer implements SessionHost {
     handler: DependentTemplateResourceHandler<R>,
   ): this;
   resource(template: UriTemplate, config: ResourceConfig & { needs?: undefined }, handler: TemplateResourceHandler): this;
-  resource<U extends `${string}{${string}}${string}`, R extends object = {}, V extends Record<string, unknown> = UriTemplateVariables>(
+  resource<U extends `${string}{${string}}${string}`, R extends object = {}, V extends Record<string, unknown> = TemplateVariables<U>>(
     uriTemplate: U,
     config: ResourceConfig & { needs: ResourceNeeds<R, V> },
-    handler: DependentTemplateResourceHandler<R>,
+    handler: NoInfer<DependentTemplateResourceHandler<R, TemplateVariables<U>>>,
   ): this;
   resource<U extends string>(
     uriOrTemplate: U,
     config: ResourceConfig & { needs?: undefined },
-    handler: U extends `${string}{${string}}${string}` ? TemplateResourceHandler : StaticResourceHandler,
+    handler: U extends `${string}{${string}}${string}` ? TemplateResourceHandler<TemplateVariables<U>> : StaticResourceHandler,
   ): this;
   resource(
     uriOrTemplate: string | UriTemplate,

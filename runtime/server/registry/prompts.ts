@@ -13,13 +13,22 @@ import type {
 import type { ServerRequestContext } from "../context.js";
 import type { HandlerResult, MaybePromise } from "../types.js";
 import { checkCompleters, complete, type Completer } from "./completions.js";
+import type { FromSchema } from "../schema/infer.js";
 
-/** How a prompt describes itself in `prompts/list`. */
-export interface PromptConfig {
+/**
+ * How a prompt describes itself in `prompts/list`.
+ *
+ * @typeParam Args - the `arguments` list's type; `McpServer.prompt` infers it, so a literal list types the handler's `args`
+ */
+export interface PromptConfig<Args extends readonly PromptArgument[] | undefined = readonly PromptArgument[] | undefined> {
   title?: string;
   description?: string;
-  /** The prompt's arguments; those marked `required` are checked before the handler runs. */
-  arguments?: PromptArgument[];
+  /**
+   * The prompt's arguments; those marked `required` are checked before the handler runs. Written inline (or
+   * `as const`), the list types the handler's `args`: `[{ name: "topic", required: true }, { name: "tone" }]`
+   * gives `{ topic: string; tone?: string }`.
+   */
+  arguments?: Args;
   icons?: Prompt["icons"];
   _meta?: Record<string, unknown>;
   /** Completion suggestions per argument name, served on `completion/complete`. */
@@ -27,11 +36,29 @@ export interface PromptConfig {
 }
 
 /**
+ * The handler's `args` for a prompt's `arguments` list, read as the object
+ * schema it amounts to (every argument a string, the `required` ones
+ * present) by the one schema reader, {@link FromSchema}. A list that is not
+ * a literal type gives `Record<string, string>`.
+ */
+export type PromptArgs<List> = List extends readonly PromptArgument[]
+  ? string extends List[number]["name"]
+    ? Record<string, string>
+    : FromSchema<{
+        readonly type: "object";
+        readonly properties: { readonly [Name in List[number]["name"]]: { readonly type: "string" } };
+        readonly required: readonly Extract<List[number], { readonly required: true }>["name"][];
+      }>
+  : Record<string, string>;
+
+/**
  * A prompt's body: receives the arguments and the request context; returns
  * the messages (alone or as a `GetPromptResult`), or an `InputRequiredResult`.
+ *
+ * @typeParam Args - the arguments, as the `arguments` list types them
  */
-export type PromptHandler = (
-  args: Record<string, string>,
+export type PromptHandler<Args extends Record<string, unknown> = Record<string, string>> = (
+  args: Args,
   ctx: ServerRequestContext,
 ) => MaybePromise<HandlerResult<GetPromptResult> | PromptMessage[] | InputRequiredResult>;
 
@@ -57,7 +84,7 @@ export class PromptRegistry {
     return false;
   }
 
-  register(name: string, config: PromptConfig, handler: PromptHandler): void {
+  register(name: string, config: PromptConfig, handler: PromptHandler<any>): void {
     const label = `McpServer.prompt(${JSON.stringify(name)})`;
     if (typeof name !== "string" || name.length === 0) throw new TypeError("McpServer.prompt: the name must be a non-empty string");
     if (this.prompts.has(name) || this.parked.has(name)) throw new TypeError(`McpServer.prompt: a prompt named ${JSON.stringify(name)} is already registered`);
@@ -75,7 +102,7 @@ export class PromptRegistry {
     }
     if (args.length > 0) definition.arguments = args;
     const required = args.filter((arg) => arg.required === true).map((arg) => arg.name);
-    this.prompts.set(name, { definition: definition as unknown as Prompt, handler, required, completers });
+    this.prompts.set(name, { definition: definition as unknown as Prompt, handler: handler as PromptHandler, required, completers });
   }
 
   list(): HandlerResult<ListPromptsResult> {
