@@ -90,7 +90,7 @@ type RequiredOf<S> = S extends { readonly required: readonly (infer K extends st
 
 type ObjectOf<S> = S extends { readonly properties: infer P extends object }
   ? Members<{ -readonly [K in keyof P & RequiredOf<S>]: FromSchema<P[K]> } & { -readonly [K in Exclude<keyof P, RequiredOf<S>>]?: FromSchema<P[K]> }, S>
-  : Extra<S, unknown, { [key: string]: unknown }>;
+  : Extra<S, never, { [key: string]: unknown }>;
 
 /** The declared members, plus an index signature when extra members are admitted (its type covers the declared ones, as TypeScript requires). */
 type Members<Declared, S> = Flatten<Declared & Extra<S, Exclude<Declared[keyof Declared], undefined>, {}>>;
