@@ -19,14 +19,15 @@ export type { StandardSchemaV1 } from "@standard-schema/spec";
  * library's own converter, e.g. valibot's `toJsonSchema` from
  * `@valibot/to-json-schema`. Given as `McpServer`'s `toJsonSchema` option.
  */
-export interface StandardSchemaConverter {
+export type StandardSchemaConverter = {
   /**
    * @param schema - the tool's `inputSchema` or `outputSchema`
    * @returns a JSON Schema object (2020-12 unless its `$schema` says draft-07)
    * @throws whatever the converter throws for a schema it cannot express; registration then fails naming the tool
    */
-  (schema: StandardSchemaV1): object;
-}
+  // A method, so a converter typed for its own library's schemas (valibot's `toJsonSchema`) is accepted.
+  convert(schema: StandardSchemaV1): object;
+}["convert"];
 
 /** What checking a value with a Standard Schema gives: the library's output value, or the issues. @internal */
 export type StandardCheck = { ok: true; value: unknown } | { ok: false; issues: SchemaIssue[]; message: string };
