@@ -203,8 +203,9 @@ export class ToolRegistry {
       input = parsed.value as Record<string, unknown>;
     }
     let result = await tool.handler(input, ctx);
-    if (typeof result !== "object" || result === null || isInputRequired(result) || escalationOf(result) !== undefined) return result;
-    if ((tool.checkOutput !== undefined || tool.parseOutput !== undefined) && result.isError !== true) {
+    if (typeof result !== "object" || result === null) return result;
+    const checksOutput = tool.checkOutput !== undefined || tool.parseOutput !== undefined;
+    if (checksOutput && !isInputRequired(result) && escalationOf(result) === undefined && result.isError !== true) {
       if (!("structuredContent" in result)) {
         throw internalError(`Internal error: tool ${params.name} declares an outputSchema but returned no structuredContent`);
       }
@@ -219,8 +220,10 @@ export class ToolRegistry {
       }
     }
     // The spec's SHOULD: a tool returning structured content also gives it as text, for clients that read only content.
-    if ((result as { content?: unknown }).content === undefined && result.structuredContent !== undefined) {
-      result = { ...result, content: [{ type: "text", text: JSON.stringify(result.structuredContent) }] };
+    // (An InputRequiredResult has no structuredContent, a runAsTask marker has content: neither is touched.)
+    const structured = result as { content?: unknown; structuredContent?: unknown };
+    if (structured.content === undefined && structured.structuredContent !== undefined) {
+      result = { ...result, content: [{ type: "text", text: JSON.stringify(structured.structuredContent) }] } as HandlerResult<CallToolResult>;
     }
     return result;
   }
