@@ -44,7 +44,7 @@ export type { ToolConfig, ToolHandler } from "./registry/tools.js";
 export type { FromSchema, JsonSchemaObject } from "./schema/infer.js";
 export type { StructuredToolResult, ToolArgs, ToolResult, ToolSchema, ToolStructuredContent } from "./schema/tool-types.js";
 export type { StandardSchemaConverter, StandardSchemaV1 } from "./schema/standard.js";
-export type { PromptArgs, PromptConfig, PromptHandler } from "./registry/prompts.js";
+export type { PromptArgs, PromptArguments, PromptConfig, PromptHandler } from "./registry/prompts.js";
 export type { TemplateVariables } from "./schema/template-variables.js";
 export type {
   ResourceConfig,

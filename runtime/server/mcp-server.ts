@@ -1,8 +1,8 @@
 import { JsonRpcErrorCode, McpError } from "../jsonrpc/errors.js";
 import type { JsonRpcResponse } from "../jsonrpc/messages.js";
 import type { LegacyMode, RequestContext, ServerSession, SessionHost, SessionPeer } from "../transport/types.js";
-import type { Implementation, PromptArgument, ServerCapabilities } from "../../generated/2026-07-28/index.js";
-import { PromptRegistry, type PromptArgs, type PromptConfig, type PromptHandler } from "./registry/prompts.js";
+import type { Implementation, ServerCapabilities } from "../../generated/2026-07-28/index.js";
+import { PromptRegistry, type PromptArgs, type PromptArguments, type PromptConfig, type PromptHandler } from "./registry/prompts.js";
 import {
   ResourceRegistry,
   type ResourceConfig,
@@ -51,8 +51,8 @@ export interface McpServerOptions extends Omit<ServerOptions, "capabilities"> {
    */
   compileSchema?: SchemaCompilerChoice;
   /**
-   * Turns a tool's Standard Schema into the JSON Schema `tools/list`
-   * advertises, for a library that does not implement Standard JSON Schema
+   * Turns a tool's (or a prompt's arguments') Standard Schema into the JSON
+   * Schema `tools/list` advertises (or `prompts/list` lists the arguments of), for a library that does not implement Standard JSON Schema
    * (`~standard.jsonSchema`; zod 4 and arktype do): its own converter, e.g.
    * `toJsonSchema` from `@valibot/to-json-schema`. Runs once per schema, at
    * registration.
@@ -92,7 +92,7 @@ export class McpServer implements SessionHost {
   /** The low-level server underneath, for `use(...)` and inspection. */
   readonly server: Server;
   private readonly tools: ToolRegistry;
-  private readonly prompts = new PromptRegistry();
+  private readonly prompts: PromptRegistry;
   private readonly resources = new ResourceRegistry();
   private readonly extraCapabilities: ServerCapabilities | undefined;
 
@@ -106,6 +106,7 @@ export class McpServer implements SessionHost {
   constructor(info: Implementation, options: McpServerOptions = {}) {
     const { requestStateSecurity, audience, capabilities, compileSchema, toJsonSchema, ...serverOptions } = options;
     this.tools = new ToolRegistry(resolveSchemaCompiler(compileSchema), toJsonSchema);
+    this.prompts = new PromptRegistry(toJsonSchema);
     if (audience !== undefined && (typeof audience !== "string" || audience.length === 0)) {
       throw new TypeError("McpServer: audience must be a non-empty string");
     }
@@ -195,7 +196,9 @@ export class McpServer implements SessionHost {
    * Registers a prompt.
    *
    * @param name - unique prompt name
-   * @param config - description and arguments (required ones are checked before the handler runs); optionally
+   * @param config - description and arguments (required ones are checked before the handler runs); a literal
+   *   list types `args` (`[{ name: "topic", required: true }]` gives `{ topic: string }`), and a Standard Schema of
+   *   the arguments object is validated by its library and gives the handler its output; optionally
    *   `needs`, the input the prompt asks for before it renders (resolvers receive the arguments as `args`)
    * @param handler - returns the messages (or a `GetPromptResult`), or an `InputRequiredResult`. With `config.needs`
    *   it is `(args, needs, ctx)`, runs only once every declared dependency is resolved, and may not return one
@@ -207,12 +210,12 @@ export class McpServer implements SessionHost {
    *   (_args, { audience }) => [{ role: "user", content: { type: "text", text: `Write a briefing for ${audience.content?.audience ?? "everyone"}.` } }]);
    * ```
    */
-  prompt<const List extends readonly PromptArgument[] | undefined = undefined, Args extends Record<string, unknown> = PromptArgs<List>, R extends object = {}>(
+  prompt<const List extends PromptArguments | undefined = undefined, Args extends Record<string, unknown> = PromptArgs<List>, R extends object = {}>(
     name: string,
     config: PromptConfig<List> & { needs: PromptNeeds<Args, R> },
     handler: NoInfer<DependentPromptHandler<[List] extends [undefined] ? Args : PromptArgs<List>, R>>,
   ): this;
-  prompt<const List extends readonly PromptArgument[] | undefined = undefined>(
+  prompt<const List extends PromptArguments | undefined = undefined>(
     name: string,
     config: PromptConfig<List> & { needs?: undefined },
     handler: NoInfer<PromptHandler<PromptArgs<List>>>,

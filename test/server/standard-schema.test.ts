@@ -216,6 +216,37 @@ describe("Standard Schema tools and the round trips", () => {
   });
 });
 
+describe("Standard Schema prompt arguments", () => {
+  const brief = z.object({ topic: z.string().min(2).describe("What the briefing is about"), words: z.coerce.number().int().max(500).optional() });
+
+  function briefing(seen: unknown[] = []) {
+    return new McpServer({ name: "prompts", version: "1.0.0" }).prompt("brief", { arguments: brief }, (args) => {
+      seen.push(args);
+      return [{ role: "user", content: { type: "text", text: `${args.topic} in ${args.words ?? 100} words` } }];
+    });
+  }
+
+  it("lists the schema's properties as the prompt's arguments, with descriptions and required", async () => {
+    const { prompts } = (await pair(briefing()).result("prompts/list")) as { prompts: unknown[] };
+    expect(prompts).toEqual([{ name: "brief", arguments: [{ name: "topic", description: "What the briefing is about", required: true }, { name: "words" }] }]);
+  });
+
+  it("gives the handler zod's output (the string argument coerced to a number)", async () => {
+    const seen: unknown[] = [];
+    const result = await pair(briefing(seen)).result("prompts/get", { name: "brief", arguments: { topic: "tides", words: "250" } });
+    expect(seen).toEqual([{ topic: "tides", words: 250 }]);
+    expect(result).toMatchObject({ messages: [{ content: { text: "tides in 250 words" } }] });
+  });
+
+  it("answers arguments the schema refuses with -32602 naming the path", async () => {
+    const seen: unknown[] = [];
+    const error = await pair(briefing(seen)).error("prompts/get", { name: "brief", arguments: { topic: "tides", words: "9000" } });
+    expect(error.code).toBe(-32602);
+    expect(error.message).toMatch(/^Invalid arguments for prompt brief: \/words /);
+    expect(seen).toEqual([]);
+  });
+});
+
 describe("structured-only results", () => {
   it("fill content with one text block holding the JSON of structuredContent (JSON Schema tools too)", async () => {
     const server = new McpServer({ name: "sum", version: "1.0.0" }).tool(

@@ -251,6 +251,13 @@ describe("prompts and resources", () => {
     });
   });
 
+  it("types a prompt's args from a Standard Schema of its arguments", () => {
+    server.prompt("zod-brief", { arguments: z.object({ topic: z.string(), words: z.coerce.number().optional() }) }, (args) => {
+      expectTypeOf(args).toEqualTypeOf<{ topic: string; words?: number | undefined }>();
+      return [{ role: "user", content: { type: "text", text: args.topic } }];
+    });
+  });
+
   it("types a template literal's variables", () => {
     expectTypeOf<TemplateVariables<"report://{quarter}">>().toEqualTypeOf<{ quarter: string }>();
     expectTypeOf<TemplateVariables<"file:///{+path}{?rev}">>().toEqualTypeOf<{ path: string; rev?: string | string[] }>();
