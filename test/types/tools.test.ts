@@ -16,6 +16,7 @@ import {
   type PromptArgs,
   type TemplateVariables,
   type ToolArgs,
+  type ToolConfig,
   type ToolStructuredContent,
 } from "mcp-roundtrip/server";
 
@@ -139,9 +140,23 @@ describe("McpServer.tool with a JSON Schema", () => {
       expectTypeOf(args).toEqualTypeOf<Record<string, unknown>>();
       return text("");
     });
+    // Written without as const in a variable, the literal widens (type: string): untyped, not wrong.
+    const loose = { type: "object", properties: { a: { type: "number" } } };
+    server.tool("loose", { inputSchema: loose }, (args) => {
+      expectTypeOf(args).toEqualTypeOf<Record<string, unknown>>();
+      return text("");
+    });
     server.tool("bare", {}, (args) => {
       expectTypeOf(args).toEqualTypeOf<Record<string, unknown>>();
       return text("");
+    });
+  });
+
+  it("keeps the untyped handler for a config typed as plain ToolConfig", () => {
+    const config: ToolConfig = { inputSchema: { type: "object" }, description: "shared" };
+    server.tool("plain-config", config, (args) => {
+      expectTypeOf(args).toEqualTypeOf<Record<string, unknown>>();
+      return text("no structuredContent needed");
     });
   });
 

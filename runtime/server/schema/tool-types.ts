@@ -41,12 +41,13 @@ export type ToolArgs<In> = In extends undefined
 
 /**
  * The `structuredContent` a handler returns for an `outputSchema`
- * (`undefined`: the tool declares none). For a Standard Schema it is the
+ * (`undefined`: the tool declares none, or its config is typed as a plain
+ * `ToolConfig`, which may lack one). For a Standard Schema it is the
  * schema's input type: the value is validated, and the library's output
  * is what goes on the wire.
  */
-export type ToolStructuredContent<Out> = Out extends undefined
-  ? undefined
+export type ToolStructuredContent<Out> = undefined extends Out
+  ? undefined // no outputSchema, or one typed as maybe absent (a config typed as plain ToolConfig)
   : Out extends StandardSchemaV1
     ? unknown extends StandardSchemaV1.InferInput<Out>
       ? Record<string, unknown>
