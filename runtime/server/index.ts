@@ -41,11 +41,11 @@ export { MetaKey, SUPPORTED_PROTOCOL_VERSIONS } from "./meta.js";
 export { UriTemplate, type UriTemplateVariables } from "./uri-template.js";
 export type { ToolConfig, ToolHandler } from "./registry/tools.js";
 // Typed tools: the one type-level JSON Schema reader, and what a tool's schemas make of its handler.
-export type { FromSchema, JsonSchemaObject } from "./schema/infer.js";
-export type { StructuredToolResult, ToolArgs, ToolResult, ToolSchema, ToolStructuredContent } from "./schema/tool-types.js";
-export type { StandardSchemaConverter, StandardSchemaV1 } from "./schema/standard.js";
+export type { FromSchema, JsonSchemaObject } from "./schemas/infer.js";
+export type { StructuredToolResult, ToolArgs, ToolResult, ToolSchema, ToolStructuredContent } from "./schemas/tool-types.js";
+export type { StandardSchemaConverter, StandardSchemaV1 } from "./schemas/standard.js";
 export type { PromptArgs, PromptArguments, PromptConfig, PromptHandler } from "./registry/prompts.js";
-export type { TemplateVariables } from "./schema/template-variables.js";
+export type { TemplateVariables } from "./schemas/template-variables.js";
 export type {
   ResourceConfig,
   ResourceContent,

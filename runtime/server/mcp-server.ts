@@ -10,15 +10,15 @@ import {
   type TemplateResourceHandler,
 } from "./registry/resources.js";
 import { ToolRegistry, type ToolConfig, type ToolHandler } from "./registry/tools.js";
-import type { ToolArgs, ToolSchema, ToolStructuredContent } from "./schema/tool-types.js";
-import type { StandardSchemaConverter } from "./schema/standard.js";
+import type { ToolArgs, ToolSchema, ToolStructuredContent } from "./schemas/tool-types.js";
+import type { StandardSchemaConverter } from "./schemas/standard.js";
 import { withDependencies, type DependentToolHandler, type NeedsOption, type ToolNeeds } from "./dependencies/tool.js";
 import type { DependentPromptHandler, DependentTemplateResourceHandler, PromptNeeds, ResourceNeeds } from "./dependencies/handlers.js";
 import { Server, type ServerOptions } from "./server.js";
 import type { RequestStateSealer } from "./state-boundary.js";
 import { sealingBoundary } from "./sealing-policy.js";
 import { UriTemplate, type UriTemplateVariables } from "./uri-template.js";
-import type { TemplateVariables } from "./schema/template-variables.js";
+import type { TemplateVariables } from "./schemas/template-variables.js";
 import { resolveSchemaCompiler } from "#schema-compiler";
 import type { SchemaCompilerChoice } from "./schema-check.js";
 import type { ServerRequestContext } from "./context.js";

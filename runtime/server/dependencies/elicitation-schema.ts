@@ -7,7 +7,7 @@
  * `new Function`, which edge runtimes forbid. The subset is small enough that
  * a direct check is shorter than the glue around a general validator.
  */
-import type { FromSchema } from "../schema/infer.js";
+import type { FromSchema } from "../schemas/infer.js";
 
 /** A free-text field. */
 export interface StringFieldSchema {

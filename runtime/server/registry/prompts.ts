@@ -13,9 +13,9 @@ import type {
 import type { ServerRequestContext } from "../context.js";
 import type { HandlerResult, MaybePromise } from "../types.js";
 import { checkCompleters, complete, type Completer } from "./completions.js";
-import type { FromSchema } from "../schema/infer.js";
-import { isStandardSchema, jsonSchemaOfStandard, standardValidatorOf, type StandardSchemaConverter, type StandardSchemaV1, type StandardValidator } from "../schema/standard.js";
-import type { ToolArgs } from "../schema/tool-types.js";
+import type { FromSchema } from "../schemas/infer.js";
+import { isStandardSchema, jsonSchemaOfStandard, standardValidatorOf, type StandardSchemaConverter, type StandardSchemaV1, type StandardValidator } from "../schemas/standard.js";
+import type { ToolArgs } from "../schemas/tool-types.js";
 
 /**
  * How a prompt describes itself in `prompts/list`.

@@ -19,8 +19,8 @@ import { isModernVersion } from "../../transport/era.js";
 import { checkScopes, requireScopes } from "../require-scopes.js";
 import { escalationOf } from "../tasks/escalate.js";
 import { taskDeclarationOf, type TaskDeclaration, type TaskSupport } from "../tasks/types.js";
-import { isStandardSchema, jsonSchemaOfStandard, standardValidatorOf, type StandardSchemaConverter, type StandardValidator } from "../schema/standard.js";
-import type { ToolResult, ToolSchema } from "../schema/tool-types.js";
+import { isStandardSchema, jsonSchemaOfStandard, standardValidatorOf, type StandardSchemaConverter, type StandardValidator } from "../schemas/standard.js";
+import type { ToolResult, ToolSchema } from "../schemas/tool-types.js";
 
 /**
  * How a tool describes itself in `tools/list`.
