@@ -2,7 +2,7 @@
 // that declares what it needs and lets the SDK ask.
 import { McpServer, elicit, inputRequired } from "mcp-roundtrip/server";
 
-const confirmForm = { type: "object" as const, properties: { yes: { type: "boolean" as const } }, required: ["yes"] };
+const confirmForm = { type: "object", properties: { yes: { type: "boolean" } }, required: ["yes"] } as const;
 const regionForm = { type: "object", properties: { region: { type: "string", enum: ["eu-west-1", "us-east-1"] } }, required: ["region"] } as const;
 
 /** Builds the README's server: `deploy` asks by hand, `provision` declares its needs. */
@@ -10,6 +10,7 @@ export function createServer(): McpServer {
   const server = new McpServer({ name: "readme-server", version: "1.0.0" });
 
   // By hand: return an InputRequiredResult; the retry carries the answer under the same key.
+  // The inputSchema types args: args.app is a string.
   server.tool("deploy", { inputSchema: { type: "object", properties: { app: { type: "string" } }, required: ["app"] } }, (args, ctx) => {
     const answer = ctx.inputResponses?.confirm as { action: string; content?: { yes?: boolean } } | undefined;
     if (answer === undefined) {

@@ -19,7 +19,7 @@ export {
 } from "./subscriptions/broadcaster.js";
 export { SUBSCRIPTION_TYPES, type SubscriptionType } from "./subscriptions/filter.js";
 export { DEFAULT_MAX_LISTENERS, SUBSCRIPTION_ID_META, TOO_MANY_LISTENERS } from "./subscriptions/streams.js";
-export { inputRequired, isInputRequired, type InputRequiredInit } from "./input-required.js";
+export { inputRequired, isInputRequired, type InputRequestInit, type InputRequiredInit } from "./input-required.js";
 export { requireScopes } from "./require-scopes.js";
 export {
   requestStateBoundary,
@@ -40,7 +40,12 @@ export type {
 export { MetaKey, SUPPORTED_PROTOCOL_VERSIONS } from "./meta.js";
 export { UriTemplate, type UriTemplateVariables } from "./uri-template.js";
 export type { ToolConfig, ToolHandler } from "./registry/tools.js";
-export type { PromptConfig, PromptHandler } from "./registry/prompts.js";
+// Typed tools: the one type-level JSON Schema reader, and what a tool's schemas make of its handler.
+export type { FromSchema, JsonSchemaObject } from "./schemas/infer.js";
+export type { StructuredToolResult, ToolArgs, ToolResult, ToolSchema, ToolStructuredContent } from "./schemas/tool-types.js";
+export type { StandardSchemaConverter, StandardSchemaV1 } from "./schemas/standard.js";
+export type { PromptArgs, PromptArguments, PromptConfig, PromptHandler } from "./registry/prompts.js";
+export type { TemplateVariables } from "./schemas/template-variables.js";
 export type {
   ResourceConfig,
   ResourceContent,
@@ -133,5 +138,6 @@ export {
   type TaskStore,
   type TasksOptions,
   type TaskSupport,
+  type TaskEscalation,
   type TaskWork,
 } from "./tasks/index.js";

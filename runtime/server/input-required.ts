@@ -1,9 +1,33 @@
-import type { InputRequest, InputRequiredResult } from "../../generated/2026-07-28/index.js";
+import type {
+  CreateMessageRequest,
+  ElicitRequestFormParams,
+  ElicitRequestURLParams,
+  InputRequest,
+  InputRequiredResult,
+  ListRootsRequest,
+} from "../../generated/2026-07-28/index.js";
+import type { ElicitSchema } from "./dependencies/elicitation-schema.js";
+
+/**
+ * An input request as {@link inputRequired} takes it: any `InputRequest`,
+ * and a form elicitation's `requestedSchema` may be read-only (an `as const`
+ * form, as `elicit` takes it).
+ */
+export type InputRequestInit =
+  | CreateMessageRequest
+  | ListRootsRequest
+  | {
+      method: "elicitation/create";
+      params: ElicitRequestURLParams | (Omit<ElicitRequestFormParams, "requestedSchema"> & { requestedSchema: ElicitRequestFormParams["requestedSchema"] | ElicitSchema });
+    };
 
 /** What {@link inputRequired} takes: at least one of the two fields. */
 export interface InputRequiredInit {
-  /** What the server still needs, under keys the server chooses; answers come back under the same keys. */
-  inputRequests?: Record<string, InputRequest>;
+  /**
+   * What the server still needs, under keys the server chooses; answers come back under the same keys.
+   * Read-only structures are accepted, so an `as const` form can be the `requestedSchema`.
+   */
+  inputRequests?: Readonly<Record<string, InputRequestInit>>;
   /**
    * The handler's plaintext continuation state. `McpServer` (and a `Server`
    * with a request-state boundary) seals it before it leaves the process and
@@ -49,7 +73,8 @@ export function inputRequired(init: InputRequiredInit): InputRequiredResult {
     );
   }
   const result: InputRequiredResult = { resultType: "input_required" } as InputRequiredResult;
-  if (hasRequests) result.inputRequests = inputRequests;
+  // Sent as given, never changed: the read-only view is the caller's promise, not ours to break.
+  if (hasRequests) result.inputRequests = inputRequests as Record<string, InputRequest>;
   if (requestState !== undefined) result.requestState = requestState;
   return result;
 }

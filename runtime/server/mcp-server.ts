@@ -2,7 +2,7 @@ import { JsonRpcErrorCode, McpError } from "../jsonrpc/errors.js";
 import type { JsonRpcResponse } from "../jsonrpc/messages.js";
 import type { LegacyMode, RequestContext, ServerSession, SessionHost, SessionPeer } from "../transport/types.js";
 import type { Implementation, ServerCapabilities } from "../../generated/2026-07-28/index.js";
-import { PromptRegistry, type PromptConfig, type PromptHandler } from "./registry/prompts.js";
+import { PromptRegistry, type PromptArgs, type PromptArguments, type PromptConfig, type PromptHandler } from "./registry/prompts.js";
 import {
   ResourceRegistry,
   type ResourceConfig,
@@ -10,12 +10,15 @@ import {
   type TemplateResourceHandler,
 } from "./registry/resources.js";
 import { ToolRegistry, type ToolConfig, type ToolHandler } from "./registry/tools.js";
+import type { ToolArgs, ToolSchema, ToolStructuredContent } from "./schemas/tool-types.js";
+import type { StandardSchemaConverter } from "./schemas/standard.js";
 import { withDependencies, type DependentToolHandler, type NeedsOption, type ToolNeeds } from "./dependencies/tool.js";
 import type { DependentPromptHandler, DependentTemplateResourceHandler, PromptNeeds, ResourceNeeds } from "./dependencies/handlers.js";
 import { Server, type ServerOptions } from "./server.js";
 import type { RequestStateSealer } from "./state-boundary.js";
 import { sealingBoundary } from "./sealing-policy.js";
 import { UriTemplate, type UriTemplateVariables } from "./uri-template.js";
+import type { TemplateVariables } from "./schemas/template-variables.js";
 import { resolveSchemaCompiler } from "#schema-compiler";
 import type { SchemaCompilerChoice } from "./schema-check.js";
 import type { ServerRequestContext } from "./context.js";
@@ -47,7 +50,18 @@ export interface McpServerOptions extends Omit<ServerOptions, "capabilities"> {
    * bundles. `"ajv"` or `"eval-free"` forces one; a function is your own.
    */
   compileSchema?: SchemaCompilerChoice;
+  /**
+   * Turns a tool's (or a prompt's arguments') Standard Schema into the JSON
+   * Schema `tools/list` advertises (or `prompts/list` lists the arguments of), for a library that does not implement Standard JSON Schema
+   * (`~standard.jsonSchema`; zod 4 and arktype do): its own converter, e.g.
+   * `toJsonSchema` from `@valibot/to-json-schema`. Runs once per schema, at
+   * registration.
+   */
+  toJsonSchema?: StandardSchemaConverter;
 }
+
+/** The handler's `args`: typed from `inputSchema` when one is given, else from the `needs` declaration's arguments. */
+type HandlerArgs<In, Args> = [In] extends [undefined] ? Args : ToolArgs<In>;
 
 // Lists of an McpServer are the same for every caller (reads may not be); ttl 0 because registrations may change.
 const PUBLIC = Object.freeze({ ttlMs: 0, cacheScope: "public" as const });
@@ -78,7 +92,7 @@ export class McpServer implements SessionHost {
   /** The low-level server underneath, for `use(...)` and inspection. */
   readonly server: Server;
   private readonly tools: ToolRegistry;
-  private readonly prompts = new PromptRegistry();
+  private readonly prompts: PromptRegistry;
   private readonly resources = new ResourceRegistry();
   private readonly extraCapabilities: ServerCapabilities | undefined;
 
@@ -90,8 +104,9 @@ export class McpServer implements SessionHost {
    *   would then accept tokens minted by any other unnamed service)
    */
   constructor(info: Implementation, options: McpServerOptions = {}) {
-    const { requestStateSecurity, audience, capabilities, compileSchema, ...serverOptions } = options;
-    this.tools = new ToolRegistry(resolveSchemaCompiler(compileSchema));
+    const { requestStateSecurity, audience, capabilities, compileSchema, toJsonSchema, ...serverOptions } = options;
+    this.tools = new ToolRegistry(resolveSchemaCompiler(compileSchema), toJsonSchema);
+    this.prompts = new PromptRegistry(toJsonSchema);
     if (audience !== undefined && (typeof audience !== "string" || audience.length === 0)) {
       throw new TypeError("McpServer: audience must be a non-empty string");
     }
@@ -127,29 +142,48 @@ export class McpServer implements SessionHost {
   /**
    * Registers a tool.
    *
+   * The handler is typed from the schemas: `args` from `config.inputSchema` (a JSON Schema written inline or
+   * `as const`, or a Standard Schema's output type), and the `structuredContent` it returns from
+   * `config.outputSchema`. A schema typed only as `Record<string, unknown>` gives `Record<string, unknown>`.
+   *
    * @param name - unique tool name
-   * @param config - description and JSON Schemas; `inputSchema` is checked before the handler runs: arguments that
+   * @param config - description and schemas; `inputSchema` is checked before the handler runs: arguments that
    *   fail it get a tool error result (`isError: true`, the message naming the field) the model can correct, not a
-   *   protocol error. `x-mcp-header` annotations are checked too (a broken one throws here)
+   *   protocol error. A Standard Schema (zod 4, valibot, arktype) is validated with its own `~standard.validate` and
+   *   advertised as its library's JSON Schema. `x-mcp-header` annotations are checked too (a broken one throws here)
    * @param handler - the tool body; may return an `InputRequiredResult`. With `config.needs` it is
    *   `(args, needs, ctx)`, runs only once every declared dependency is resolved, and may not return one
    * @returns this server, for chaining
-   * @throws TypeError on a duplicate name, a non-function handler, a schema that does not compile, or a malformed `needs`
+   * @throws TypeError on a duplicate name, a non-function handler, a schema that does not compile, a Standard
+   *   Schema that cannot be converted to JSON Schema, or a malformed `needs`
    * @example
    * ```ts
    * mcp.tool("add", { inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] } },
-   *   ({ a, b }) => ({ content: [{ type: "text", text: String(Number(a) + Number(b)) }] }));
+   *   ({ a, b }) => ({ content: [{ type: "text", text: String(a + b) }] }));
+   * mcp.tool("sum", {
+   *   inputSchema: { type: "object", properties: { values: { type: "array", items: { type: "number" } } }, required: ["values"] },
+   *   outputSchema: { type: "object", properties: { total: { type: "number" } }, required: ["total"] },
+   * }, ({ values }) => ({ structuredContent: { total: values.reduce((a, b) => a + b, 0) } }));
    * mcp.tool("provision", { needs: (need) => need.add("region", () => elicit({ message: "Which region?", schema: regionForm })) },
    *   (_args, { region }) => ({ content: [{ type: "text", text: region.action === "accept" ? region.content.region : "no region" }] }));
    * ```
    */
-  tool<Args extends Record<string, unknown> = Record<string, unknown>, R extends object = {}>(
+  tool<
+    const In extends ToolSchema | undefined = undefined,
+    const Out extends ToolSchema | undefined = undefined,
+    Args extends Record<string, unknown> = ToolArgs<In>,
+    R extends object = {},
+  >(
     name: string,
-    config: ToolConfig & { needs: ToolNeeds<Args, R> },
-    handler: DependentToolHandler<Args, R>,
+    config: ToolConfig<In, Out> & { needs: ToolNeeds<Args, R> },
+    handler: NoInfer<DependentToolHandler<HandlerArgs<In, Args>, R, ToolStructuredContent<Out>>>,
   ): this;
-  tool<Args extends Record<string, unknown> = Record<string, unknown>>(name: string, config: ToolConfig & { needs?: undefined }, handler: ToolHandler<Args>): this;
-  tool(name: string, config: ToolConfig & { needs?: ToolNeeds<any, any> }, handler: ToolHandler | DependentToolHandler<any, any>): this {
+  tool<const In extends ToolSchema | undefined = undefined, const Out extends ToolSchema | undefined = undefined>(
+    name: string,
+    config: ToolConfig<In, Out> & { needs?: undefined },
+    handler: NoInfer<ToolHandler<ToolArgs<In>, ToolStructuredContent<Out>>>,
+  ): this;
+  tool(name: string, config: ToolConfig & { needs?: ToolNeeds<any, any> }, handler: ToolHandler<any, any> | DependentToolHandler<any, any, any>): this {
     // Declared dependencies (runtime/server/dependencies) turn the body into an ordinary handler that asks first.
     const needs = typeof config === "object" && config !== null ? config.needs : undefined;
     const body = needs === undefined ? (handler as ToolHandler) : (withDependencies(name, needs, handler as DependentToolHandler<any, any>) as ToolHandler);
@@ -162,7 +196,9 @@ export class McpServer implements SessionHost {
    * Registers a prompt.
    *
    * @param name - unique prompt name
-   * @param config - description and arguments (required ones are checked before the handler runs); optionally
+   * @param config - description and arguments (required ones are checked before the handler runs); a literal
+   *   list types `args` (`[{ name: "topic", required: true }]` gives `{ topic: string }`), and a Standard Schema of
+   *   the arguments object is validated by its library and gives the handler its output; optionally
    *   `needs`, the input the prompt asks for before it renders (resolvers receive the arguments as `args`)
    * @param handler - returns the messages (or a `GetPromptResult`), or an `InputRequiredResult`. With `config.needs`
    *   it is `(args, needs, ctx)`, runs only once every declared dependency is resolved, and may not return one
@@ -174,13 +210,17 @@ export class McpServer implements SessionHost {
    *   (_args, { audience }) => [{ role: "user", content: { type: "text", text: `Write a briefing for ${audience.content?.audience ?? "everyone"}.` } }]);
    * ```
    */
-  prompt<Args extends Record<string, unknown> = Record<string, string>, R extends object = {}>(
+  prompt<const List extends PromptArguments | undefined = undefined, Args extends Record<string, unknown> = PromptArgs<List>, R extends object = {}>(
     name: string,
-    config: PromptConfig & { needs: PromptNeeds<Args, R> },
-    handler: DependentPromptHandler<Args, R>,
+    config: PromptConfig<List> & { needs: PromptNeeds<Args, R> },
+    handler: NoInfer<DependentPromptHandler<[List] extends [undefined] ? Args : PromptArgs<List>, R>>,
   ): this;
-  prompt(name: string, config: PromptConfig & { needs?: undefined }, handler: PromptHandler): this;
-  prompt(name: string, config: PromptConfig & { needs?: NeedsOption<any, any> }, handler: PromptHandler | DependentPromptHandler<any, any>): this {
+  prompt<const List extends PromptArguments | undefined = undefined>(
+    name: string,
+    config: PromptConfig<List> & { needs?: undefined },
+    handler: NoInfer<PromptHandler<PromptArgs<List>>>,
+  ): this;
+  prompt(name: string, config: PromptConfig & { needs?: NeedsOption<any, any> }, handler: PromptHandler<any> | DependentPromptHandler<any, any>): this {
     const needs = typeof config === "object" && config !== null ? config.needs : undefined;
     const body =
       needs === undefined
@@ -202,7 +242,8 @@ export class McpServer implements SessionHost {
    * @param config - name (default: the URI), description, MIME type, completions for template variables; for a
    *   template, optionally `needs`, the input it asks for before it reads (resolvers receive the variables as `args`)
    * @param handler - static: `(uri, ctx)`; template: `(uri, variables, ctx)`, or with `config.needs`
-   *   `(uri, variables, needs, ctx)`, run only once every declared dependency is resolved
+   *   `(uri, variables, needs, ctx)`, run only once every declared dependency is resolved. A template given as a
+   *   string literal types `variables` from it (`"report://{quarter}"` gives `{ quarter: string }`)
    * @returns this server, for chaining
    * @throws TypeError on a duplicate URI or template, a malformed template, a non-absolute static URI,
    *   a malformed `needs`, or `needs` on a static resource (use a template)
@@ -218,15 +259,15 @@ export class McpServer implements SessionHost {
     handler: DependentTemplateResourceHandler<R>,
   ): this;
   resource(template: UriTemplate, config: ResourceConfig & { needs?: undefined }, handler: TemplateResourceHandler): this;
-  resource<U extends `${string}{${string}}${string}`, R extends object = {}, V extends Record<string, unknown> = UriTemplateVariables>(
+  resource<U extends `${string}{${string}}${string}`, R extends object = {}, V extends Record<string, unknown> = TemplateVariables<U>>(
     uriTemplate: U,
     config: ResourceConfig & { needs: ResourceNeeds<R, V> },
-    handler: DependentTemplateResourceHandler<R>,
+    handler: NoInfer<DependentTemplateResourceHandler<R, TemplateVariables<U>>>,
   ): this;
   resource<U extends string>(
     uriOrTemplate: U,
     config: ResourceConfig & { needs?: undefined },
-    handler: U extends `${string}{${string}}${string}` ? TemplateResourceHandler : StaticResourceHandler,
+    handler: U extends `${string}{${string}}${string}` ? TemplateResourceHandler<TemplateVariables<U>> : StaticResourceHandler,
   ): this;
   resource(
     uriOrTemplate: string | UriTemplate,

@@ -14,18 +14,19 @@ const depth = (path: string) => (path === "" ? 0 : path.split("/").length - 1);
 function pathOf(error: ValidationError): string {
   const params = error.params;
   if (error.keyword === "required" && typeof params.missingProperty === "string") {
-    return `${error.instancePath}/${escape(params.missingProperty)}`;
+    return `${error.instancePath}/${escapePointerToken(params.missingProperty)}`;
   }
   if (error.keyword === "discriminator" && typeof params.tag === "string") {
-    return `${error.instancePath}/${escape(params.tag)}`;
+    return `${error.instancePath}/${escapePointerToken(params.tag)}`;
   }
   if (error.keyword === "additionalProperties" && typeof params.additionalProperty === "string") {
-    return `${error.instancePath}/${escape(params.additionalProperty)}`;
+    return `${error.instancePath}/${escapePointerToken(params.additionalProperty)}`;
   }
   return error.instancePath;
 }
 
-function escape(token: string): string {
+/** One JSON Pointer reference token, escaped (`~` → `~0`, `/` → `~1`). @internal */
+export function escapePointerToken(token: string): string {
   return token.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 

@@ -107,16 +107,20 @@ describe("dependency types", () => {
     const server = new McpServer({ name: "types-check", version: "1.0.0" });
     server.resource(
       "report://{quarter}",
-      { needs: (need) => need.add("format", (variables) => (expectTypeOf(variables).toEqualTypeOf<UriTemplateVariables>(), true)) },
+      { needs: (need) => need.add("format", (variables) => (expectTypeOf(variables).toEqualTypeOf<{ quarter: string }>(), true)) },
       (uri, variables, { format }, ctx) => {
         expectTypeOf(uri).toEqualTypeOf<string>();
-        expectTypeOf(variables).toEqualTypeOf<UriTemplateVariables>();
+        // Typed from the template literal; still assignable to the general UriTemplateVariables.
+        expectTypeOf(variables).toEqualTypeOf<{ quarter: string }>();
+        expectTypeOf(variables).toMatchTypeOf<UriTemplateVariables>();
         expectTypeOf(format).toEqualTypeOf<boolean>();
         expectTypeOf(ctx.requestState).toEqualTypeOf<string | undefined>();
         return "x";
       },
     );
-    server.resource(new UriTemplate("notes2://{id}"), { needs: needs().add("k", () => 1) }, (_uri, _variables, { k }) => {
+    server.resource(new UriTemplate("notes2://{id}"), { needs: needs().add("k", () => 1) }, (_uri, variables, { k }) => {
+      // A UriTemplate object is not a literal type: its variables stay general.
+      expectTypeOf(variables).toEqualTypeOf<UriTemplateVariables>();
       expectTypeOf(k).toEqualTypeOf<number>();
       return "x";
     });

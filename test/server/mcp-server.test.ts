@@ -22,8 +22,9 @@ function weather() {
     },
     (args) => {
       runs++;
-      if (args.city === "nowhere") return { content: [], structuredContent: { high: "hot" } };
-      if (args.city === "missing") return { content: [] };
+      // Deliberately wrong results (the types refuse them; plain JavaScript or a cast can still return them).
+      if (args.city === "nowhere") return { content: [], structuredContent: { high: "hot" } } as never;
+      if (args.city === "missing") return { content: [] } as never;
       if (args.city === "broken") return { content: [{ type: "text", text: "station down" }], isError: true };
       return { content: [{ type: "text", text: `${String(args.city)}: 21` }], structuredContent: { high: 21.5 } };
     },

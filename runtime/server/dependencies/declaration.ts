@@ -1,6 +1,5 @@
 import type { ResolvedValue } from "./questions.js";
-
-type Flatten<T> = { [K in keyof T]: T[K] } & {};
+import type { Flatten } from "../schemas/type-utils.js";
 
 /**
  * Works out one dependency: from the tool's arguments and the dependencies

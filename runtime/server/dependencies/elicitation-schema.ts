@@ -7,6 +7,7 @@
  * `new Function`, which edge runtimes forbid. The subset is small enough that
  * a direct check is shorter than the glue around a general validator.
  */
+import type { FromSchema } from "../schemas/infer.js";
 
 /** A free-text field. */
 export interface StringFieldSchema {
@@ -86,38 +87,15 @@ export interface ElicitSchema {
   readonly $schema?: string;
 }
 
-/** The TypeScript value a field schema admits. */
-export type ElicitFieldValue<P> = P extends { readonly type: "array"; readonly items: { readonly enum: readonly (infer E extends string)[] } }
-  ? E[]
-  : P extends { readonly type: "array"; readonly items: { readonly anyOf: readonly { readonly const: infer C extends string }[] } }
-    ? C[]
-    : P extends { readonly enum: readonly (infer E extends string)[] }
-      ? E
-      : P extends { readonly oneOf: readonly { readonly const: infer C extends string }[] }
-        ? C
-        : P extends { readonly type: "string" }
-          ? string
-          : P extends { readonly type: "number" | "integer" }
-            ? number
-            : P extends { readonly type: "boolean" }
-              ? boolean
-              : never;
-
-type RequiredFields<S extends ElicitSchema> = S extends { readonly required: readonly (infer K)[] }
-  ? K & keyof S["properties"]
-  : never;
-
-type Flatten<T> = { [K in keyof T]: T[K] } & {};
+/** The TypeScript value a field schema admits (read by the one schema reader, {@link FromSchema}). */
+export type ElicitFieldValue<P> = FromSchema<P>;
 
 /**
  * The validated `content` of an accepted form elicitation for schema `S`:
- * required fields present, the others optional, each typed from its schema.
+ * required fields present, the others optional, each typed from its schema
+ * (read by the one schema reader, {@link FromSchema}).
  */
-export type ElicitContent<S extends ElicitSchema> = Flatten<
-  { -readonly [K in RequiredFields<S>]: ElicitFieldValue<S["properties"][K]> } & {
-    -readonly [K in Exclude<keyof S["properties"], RequiredFields<S>>]?: ElicitFieldValue<S["properties"][K]>;
-  }
->;
+export type ElicitContent<S extends ElicitSchema> = FromSchema<S>;
 
 /** One problem found in a value: where (a JSON Pointer) and what. */
 export interface Issue {

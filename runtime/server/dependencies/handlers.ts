@@ -38,10 +38,12 @@ export type DependentPromptHandler<A extends Record<string, unknown>, R extends 
  * URI, its matched variables, every declared value resolved and typed, and
  * the request context; returns the content. It may not return an
  * `InputRequiredResult`: its dependencies own the call's round trips.
+ *
+ * @typeParam V - the variables matched from the URI (typed from a template string literal by `McpServer.resource`)
  */
-export type DependentTemplateResourceHandler<R extends object> = (
+export type DependentTemplateResourceHandler<R extends object, V extends Record<string, unknown> = UriTemplateVariables> = (
   uri: string,
-  variables: UriTemplateVariables,
+  variables: V,
   needs: R,
   ctx: ServerRequestContext,
 ) => MaybePromise<ResourceContent>;

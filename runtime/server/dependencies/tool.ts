@@ -1,6 +1,6 @@
-import type { CallToolResult } from "../../../generated/2026-07-28/index.js";
 import type { ServerRequestContext } from "../context.js";
-import type { HandlerResult, MaybePromise } from "../types.js";
+import type { MaybePromise } from "../types.js";
+import type { ToolResult } from "../schemas/tool-types.js";
 import { Needs } from "./declaration.js";
 import type { DependencyRound } from "./evaluate.js";
 import { runWithDependencies } from "./run.js";
@@ -44,12 +44,14 @@ function ownerOf(owner: string | DependencyOwner): DependencyOwner {
  * context. It returns the tool's result; it may not return an
  * `InputRequiredResult`, since its dependencies already own the call's
  * `inputResponses`/`requestState` channel.
+ *
+ * @typeParam Structured - the `structuredContent` the tool's `outputSchema` asks for; `undefined` when there is none
  */
-export type DependentToolHandler<A, R extends object> = (
+export type DependentToolHandler<A, R extends object, Structured = undefined> = (
   args: A,
   needs: R,
   ctx: ServerRequestContext,
-) => MaybePromise<HandlerResult<CallToolResult>>;
+) => MaybePromise<ToolResult<Structured>>;
 
 /** The per-call facts the dependency runner reads from a server's request context. */
 export interface DependencyRequestContext {

@@ -45,10 +45,14 @@ export type StaticResourceContext = Omit<ServerRequestContext, "inputResponses" 
 /** Reads a static resource. */
 export type StaticResourceHandler = (uri: string, ctx: StaticResourceContext) => MaybePromise<ResourceContent>;
 
-/** Reads a templated resource; may return an `InputRequiredResult` to ask the client first. */
-export type TemplateResourceHandler = (
+/**
+ * Reads a templated resource; may return an `InputRequiredResult` to ask the client first.
+ *
+ * @typeParam V - the variables matched from the URI (typed from a template string literal by `McpServer.resource`)
+ */
+export type TemplateResourceHandler<V extends Record<string, unknown> = UriTemplateVariables> = (
   uri: string,
-  variables: UriTemplateVariables,
+  variables: V,
   ctx: ServerRequestContext,
 ) => MaybePromise<ResourceContent | InputRequiredResult>;
 

@@ -19,15 +19,31 @@ import { isModernVersion } from "../../transport/era.js";
 import { checkScopes, requireScopes } from "../require-scopes.js";
 import { escalationOf } from "../tasks/escalate.js";
 import { taskDeclarationOf, type TaskDeclaration, type TaskSupport } from "../tasks/types.js";
+import { isStandardSchema, jsonSchemaOfStandard, standardValidatorOf, type StandardSchemaConverter, type StandardValidator } from "../schemas/standard.js";
+import type { ToolResult, ToolSchema } from "../schemas/tool-types.js";
 
-/** How a tool describes itself in `tools/list`. */
-export interface ToolConfig {
+/**
+ * How a tool describes itself in `tools/list`.
+ *
+ * @typeParam In - the `inputSchema`'s type; `McpServer.tool` infers it, so an `as const` (or inline) literal types `args`
+ * @typeParam Out - the `outputSchema`'s type, which types the `structuredContent` the handler returns
+ */
+export interface ToolConfig<In extends ToolSchema | undefined = ToolSchema | undefined, Out extends ToolSchema | undefined = ToolSchema | undefined> {
   title?: string;
   description?: string;
-  /** JSON Schema (2020-12 unless `$schema` says draft-07) of the arguments; checked before the handler runs. Default `{ type: "object" }`. */
-  inputSchema?: Record<string, unknown>;
-  /** JSON Schema of `structuredContent`; when given, every successful result must carry conforming `structuredContent`. */
-  outputSchema?: Record<string, unknown>;
+  /**
+   * The arguments' schema, checked before the handler runs. Default `{ type: "object" }`. Either a JSON Schema
+   * (2020-12 unless `$schema` says draft-07; written inline or `as const`, it types `args`), or a Standard Schema
+   * (zod 4, valibot, arktype, …): validated with the library's own `~standard.validate`, so its refinements,
+   * transforms and defaults apply and the handler gets its output, and advertised as the library's JSON Schema.
+   */
+  inputSchema?: In;
+  /**
+   * The schema of `structuredContent`, JSON Schema or Standard Schema as for `inputSchema`; when given, every
+   * successful result must carry conforming `structuredContent` (checked before it is sent), and a result without
+   * `content` gets one text block holding its JSON.
+   */
+  outputSchema?: Out;
   annotations?: ToolAnnotations;
   icons?: Tool["icons"];
   _meta?: Record<string, unknown>;
@@ -51,17 +67,23 @@ export interface ToolConfig {
 /**
  * A tool's body: receives the validated arguments and the request context;
  * returns the result, or an `InputRequiredResult` to ask the client first.
+ *
+ * @typeParam Args - the arguments, as the `inputSchema` types them
+ * @typeParam Structured - the `structuredContent` the `outputSchema` asks for; `undefined` when there is none
  */
-export type ToolHandler<Args = Record<string, unknown>> = (
+export type ToolHandler<Args = Record<string, unknown>, Structured = undefined> = (
   args: Args,
   ctx: ServerRequestContext,
-) => MaybePromise<HandlerResult<CallToolResult> | InputRequiredResult>;
+) => MaybePromise<ToolResult<Structured> | InputRequiredResult>;
 
 interface RegisteredTool {
   readonly definition: Tool;
   readonly handler: ToolHandler;
-  readonly checkInput: SchemaValidator;
+  /** The JSON Schema check of the arguments; `undefined` when a Standard Schema parses them instead. */
+  readonly checkInput: SchemaValidator | undefined;
+  readonly parseInput: StandardValidator | undefined;
   readonly checkOutput: SchemaValidator | undefined;
+  readonly parseOutput: StandardValidator | undefined;
   /** The `x-mcp-header` annotations of its `inputSchema`, which HTTP requests must mirror. */
   readonly paramHeaders: readonly ParamHeader[];
   /** The scopes a caller's token must carry. */
@@ -69,16 +91,29 @@ interface RegisteredTool {
   readonly task: TaskDeclaration | undefined;
 }
 
+/**
+ * A tool execution error, not a protocol error (tools.mdx, Error Handling): the model
+ * reads the message and can call again with corrected arguments.
+ */
+function invalidArguments(tool: string, message: string): HandlerResult<CallToolResult> {
+  return { content: [{ type: "text", text: `Invalid arguments for tool ${tool}: ${message}` }], isError: true };
+}
+
+const outputMismatch = (tool: string, message: string) =>
+  internalError(`Internal error: structuredContent of tool ${tool} does not match its outputSchema: ${message}`);
+
 /** The tools of an `McpServer`, in registration order. @internal */
 export class ToolRegistry {
   private readonly tools = new Map<string, RegisteredTool>();
   /** Disabled tools: registered, but neither listed nor callable. */
   private readonly parked = new Map<string, RegisteredTool>();
   private readonly compile: SchemaCompiler;
+  private readonly toJsonSchema: StandardSchemaConverter | undefined;
   private taskTools = 0;
 
-  constructor(compile: SchemaCompiler) {
+  constructor(compile: SchemaCompiler, toJsonSchema?: StandardSchemaConverter) {
     this.compile = compile;
+    this.toJsonSchema = toJsonSchema;
   }
 
   get size(): number {
@@ -90,7 +125,14 @@ export class ToolRegistry {
     if (this.tools.has(name) || this.parked.has(name)) throw new TypeError(`McpServer.tool: a tool named ${JSON.stringify(name)} is already registered`);
     if (typeof config !== "object" || config === null) throw new TypeError(`McpServer.tool(${JSON.stringify(name)}): config must be an object`);
     if (typeof handler !== "function") throw new TypeError(`McpServer.tool(${JSON.stringify(name)}): the handler must be a function`);
-    const inputSchema = config.inputSchema ?? { type: "object" };
+    const label = `McpServer.tool(${JSON.stringify(name)})`;
+    // A Standard Schema validates itself; what tools/list shows is the library's JSON Schema of it.
+    const standardInput = isStandardSchema(config.inputSchema) ? config.inputSchema : undefined;
+    const standardOutput = isStandardSchema(config.outputSchema) ? config.outputSchema : undefined;
+    const inputSchema: Record<string, unknown> =
+      standardInput !== undefined ? jsonSchemaOfStandard(standardInput, "input", `${label}: inputSchema`, this.toJsonSchema) : ((config.inputSchema as Record<string, unknown> | undefined) ?? { type: "object" });
+    const outputSchema =
+      standardOutput !== undefined ? jsonSchemaOfStandard(standardOutput, "output", `${label}: outputSchema`, this.toJsonSchema) : (config.outputSchema as Record<string, unknown> | undefined);
     if ((inputSchema as { type?: unknown }).type !== "object") {
       throw new TypeError(`McpServer.tool(${JSON.stringify(name)}): inputSchema must describe an object ({ type: "object", ... })`);
     }
@@ -101,13 +143,24 @@ export class ToolRegistry {
     }
     if (config.scopes !== undefined) checkScopes(config.scopes, `McpServer.tool(${JSON.stringify(name)})`);
     const task = taskDeclarationOf(`McpServer.tool(${JSON.stringify(name)})`, config.task);
-    const checkInput = this.compile(inputSchema, `inputSchema of tool ${JSON.stringify(name)}`);
-    const checkOutput = config.outputSchema === undefined ? undefined : this.compile(config.outputSchema, `outputSchema of tool ${JSON.stringify(name)}`);
+    const checkInput = standardInput !== undefined ? undefined : this.compile(inputSchema, `inputSchema of tool ${JSON.stringify(name)}`);
+    const checkOutput =
+      outputSchema === undefined || standardOutput !== undefined ? undefined : this.compile(outputSchema, `outputSchema of tool ${JSON.stringify(name)}`);
     const definition: Record<string, unknown> = { name, inputSchema };
     for (const key of ["title", "description", "outputSchema", "annotations", "icons", "_meta"] as const) {
-      if (config[key] !== undefined) definition[key] = config[key];
+      if (config[key] !== undefined) definition[key] = key === "outputSchema" ? outputSchema : config[key];
     }
-    this.tools.set(name, { definition: definition as unknown as Tool, handler, checkInput, checkOutput, paramHeaders: scan.headers, scopes: [...(config.scopes ?? [])], task });
+    this.tools.set(name, {
+      definition: definition as unknown as Tool,
+      handler,
+      checkInput,
+      parseInput: standardInput === undefined ? undefined : standardValidatorOf(standardInput),
+      checkOutput,
+      parseOutput: standardOutput === undefined ? undefined : standardValidatorOf(standardOutput),
+      paramHeaders: scan.headers,
+      scopes: [...(config.scopes ?? [])],
+      task,
+    });
     if (task !== undefined) this.taskTools++;
   }
 
@@ -140,24 +193,37 @@ export class ToolRegistry {
     // Only on a runtime that loads the built-in compiler asynchronously, and only until it has.
     const compilerLoading = schemaCompilerLoading();
     if (compilerLoading !== undefined) await compilerLoading;
-    const input = tool.checkInput(args);
-    if (!input.ok) {
-      // A tool execution error, not a protocol error (tools.mdx, Error Handling): the model
-      // reads the message and can call again with corrected arguments.
-      return {
-        content: [{ type: "text", text: `Invalid arguments for tool ${params.name}: ${input.message}` }],
-        isError: true,
-      };
+    let input: Record<string, unknown> = args;
+    if (tool.checkInput !== undefined) {
+      const check = tool.checkInput(args);
+      if (!check.ok) return invalidArguments(params.name, check.message);
+    } else {
+      const parsed = await tool.parseInput!(args);
+      if (!parsed.ok) return invalidArguments(params.name, parsed.message);
+      input = parsed.value as Record<string, unknown>;
     }
-    const result = await tool.handler(args, ctx);
-    if (tool.checkOutput !== undefined && !isInputRequired(result) && escalationOf(result) === undefined && typeof result === "object" && result !== null && result.isError !== true) {
+    let result = await tool.handler(input, ctx);
+    if (typeof result !== "object" || result === null) return result;
+    const checksOutput = tool.checkOutput !== undefined || tool.parseOutput !== undefined;
+    if (checksOutput && !isInputRequired(result) && escalationOf(result) === undefined && result.isError !== true) {
       if (!("structuredContent" in result)) {
         throw internalError(`Internal error: tool ${params.name} declares an outputSchema but returned no structuredContent`);
       }
-      const output = tool.checkOutput(result.structuredContent);
-      if (!output.ok) {
-        throw internalError(`Internal error: structuredContent of tool ${params.name} does not match its outputSchema: ${output.message}`);
+      if (tool.checkOutput !== undefined) {
+        const output = tool.checkOutput(result.structuredContent);
+        if (!output.ok) throw outputMismatch(params.name, output.message);
+      } else {
+        const output = await tool.parseOutput!(result.structuredContent);
+        if (!output.ok) throw outputMismatch(params.name, output.message);
+        // What goes on the wire is the library's output (its transforms and defaults applied).
+        result = { ...result, structuredContent: output.value as Record<string, unknown> };
       }
+    }
+    // The spec's SHOULD: a tool returning structured content also gives it as text, for clients that read only content.
+    // (An InputRequiredResult has no structuredContent, a runAsTask marker has content: neither is touched.)
+    const structured = result as { content?: unknown; structuredContent?: unknown };
+    if (structured.content === undefined && structured.structuredContent !== undefined) {
+      result = { ...result, content: [{ type: "text", text: JSON.stringify(structured.structuredContent) }] } as HandlerResult<CallToolResult>;
     }
     return result;
   }

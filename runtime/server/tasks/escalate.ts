@@ -13,6 +13,16 @@ export type TaskWork = (ctx: ServerRequestContext) => MaybePromise<HandlerResult
 
 const ESCALATIONS = new WeakMap<object, TaskWork>();
 
+/** Type-level only: tells a {@link runAsTask} marker from a result a handler built. */
+declare const ESCALATION: unique symbol;
+
+/**
+ * What {@link runAsTask} returns: a result marker a tool handler returns as
+ * is. Its own type so a tool with an `outputSchema` (whose successful
+ * results must carry `structuredContent`) may return it too.
+ */
+export type TaskEscalation = HandlerResult<CallToolResult> & { readonly [ESCALATION]: true };
+
 /**
  * What a tool handler returns to continue its call as a task: the client
  * gets a `CreateTaskResult` now and polls for what `work` returns. The tool
@@ -37,11 +47,11 @@ const ESCALATIONS = new WeakMap<object, TaskWork>();
  * });
  * ```
  */
-export function runAsTask(work: TaskWork): HandlerResult<CallToolResult> {
+export function runAsTask(work: TaskWork): TaskEscalation {
   if (typeof work !== "function") throw new TypeError("runAsTask: work must be a function (ctx) => result");
   const marker = Object.freeze({ content: [] });
   ESCALATIONS.set(marker, work);
-  return marker as HandlerResult<CallToolResult>;
+  return marker as unknown as TaskEscalation;
 }
 
 /** The work of a {@link runAsTask} marker, or `undefined` for any other value. @internal */

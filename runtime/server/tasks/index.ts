@@ -4,7 +4,7 @@
  *
  * @module
  */
-export { runAsTask, type TaskWork } from "./escalate.js";
+export { runAsTask, type TaskEscalation, type TaskWork } from "./escalate.js";
 export { MemoryTaskStore, TaskStoreFull, type MemoryTaskStoreOptions, type TaskLookup, type TaskRecord, type TaskStore } from "./store.js";
 export type { TasksOptions, TaskStatusListener } from "./options.js";
 export {
