@@ -43,7 +43,7 @@ export type { ToolConfig, ToolHandler } from "./registry/tools.js";
 // Typed tools: the one type-level JSON Schema reader, and what a tool's schemas make of its handler.
 export type { FromSchema, JsonSchemaObject } from "./schemas/infer.js";
 export type { StructuredToolResult, ToolArgs, ToolResult, ToolSchema, ToolStructuredContent } from "./schemas/tool-types.js";
-export type { StandardSchemaConverter, StandardSchemaV1 } from "./schemas/standard.js";
+export type { StandardSchema, StandardSchemaConverter } from "./schemas/standard.js";
 export type { PromptArgs, PromptArguments, PromptConfig, PromptHandler } from "./registry/prompts.js";
 export type { TemplateVariables } from "./schemas/template-variables.js";
 export type {

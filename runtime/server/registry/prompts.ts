@@ -14,7 +14,8 @@ import type { ServerRequestContext } from "../context.js";
 import type { HandlerResult, MaybePromise } from "../types.js";
 import { checkCompleters, complete, type Completer } from "./completions.js";
 import type { FromSchema } from "../schemas/infer.js";
-import { isStandardSchema, jsonSchemaOfStandard, standardValidatorOf, type StandardSchemaConverter, type StandardSchemaV1, type StandardValidator } from "../schemas/standard.js";
+import { isStandardSchema, jsonSchemaOfStandard, standardValidatorOf, type StandardSchemaConverter, type StandardValidator } from "../schemas/standard.js";
+import type { StandardSchemaV1 } from "@standard-schema/spec";
 import type { ToolArgs } from "../schemas/tool-types.js";
 
 /**

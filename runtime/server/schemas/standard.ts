@@ -11,7 +11,13 @@ import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { escapePointerToken } from "../../validate/issues.js";
 import { describeIssues, type SchemaIssue } from "../schema-check.js";
 
-export type { StandardSchemaV1 } from "@standard-schema/spec";
+/**
+ * Any schema object that implements Standard Schema v1 (zod 4, valibot,
+ * arktype, …), as `McpServer` takes it for a tool's `inputSchema` and
+ * `outputSchema` or a prompt's `arguments`: the interface of
+ * `@standard-schema/spec`, named here so a server needs one import.
+ */
+export type StandardSchema<Input = unknown, Output = Input> = StandardSchemaV1<Input, Output>;
 
 /**
  * Turns a Standard Schema that does not implement Standard JSON Schema
