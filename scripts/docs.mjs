@@ -1,0 +1,90 @@
+// The API reference: typedoc over every entry point in package.json "exports".
+//
+//   node scripts/docs.mjs          (npm run docs)  HTML into api-reference/ (gitignored)
+//   node scripts/docs.mjs --check  (npm test)      validation only, nothing written
+//
+// Both fail on any warning: an undocumented public export (notDocumented), a
+// {@link} that resolves to nothing (invalidLink), a public signature naming a
+// type no entry exports (notExported). Runs on the package in the current
+// directory, so test/package/apiref.test.ts can point it at a planted fixture.
+//
+// typedoc comes from tools/typedoc (a linked devDependency), which pins the
+// TypeScript 6 it runs on: the repo's typescript@7 has no compiler API for it.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Application, OptionDefaults, TSConfigReader } from "mcp-roundtrip-typedoc-tools";
+
+/** Where `npm run docs` writes the HTML reference. */
+export const OUT_DIR = "api-reference";
+
+/**
+ * Generated declarations (generated/) take their comments from the schema's
+ * descriptions, and the schema leaves many members undescribed (`type`
+ * discriminants, `_meta`, the method tables' `params`/`result`). Those are not
+ * counted as gaps; every other check (links, exports) still covers them.
+ */
+const GENERATED_UNDOCUMENTED = /, defined in [^,]+\/generated\/[^,]+, does not have any documentation$/;
+
+/** The source each export's `types` is compiled from: ./dist/runtime/x.d.ts ← runtime/x.ts. */
+const sourceOf = (types) => types.replace(/^\.\/dist\//, "").replace(/\.d\.ts$/, ".ts");
+
+/** The entry points typedoc documents: the `types` of every code subpath in package.json "exports". */
+export function entryPointsOf(dir) {
+  const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+  return Object.values(pkg.exports)
+    .filter((target) => typeof target === "object" && typeof target.types === "string")
+    .map((target) => sourceOf(target.types));
+}
+
+/**
+ * Runs typedoc on the package in `dir`. Returns the number of problems
+ * (typedoc has printed each); 0 means the reference is complete.
+ */
+export async function buildApiReference({ dir = process.cwd(), check = false } = {}) {
+  const app = await Application.bootstrapWithPlugins(
+    {
+      entryPoints: entryPointsOf(dir).map((entry) => join(dir, entry)),
+      entryPointStrategy: "resolve",
+      tsconfig: join(dir, "tsconfig.build.json"),
+      out: join(dir, OUT_DIR),
+      readme: "none",
+      excludeInternal: true,
+      excludePrivate: true,
+      // json-schema-to-typescript writes @minItems/@maxItems on bounded arrays; they are facts worth showing.
+      blockTags: [...OptionDefaults.blockTags, "@minItems", "@maxItems"],
+      // `npm test` has typechecked already; typedoc only reads the program.
+      skipErrorChecking: true,
+      validation: { notExported: true, invalidLink: true, rewrittenLink: true, notDocumented: true, unusedMergeModuleWith: true },
+      treatWarningsAsErrors: true,
+      treatValidationWarningsAsErrors: true,
+    },
+    [new TSConfigReader()],
+  );
+  let generatedUndocumented = 0;
+  const warn = app.logger.validationWarning.bind(app.logger);
+  app.logger.validationWarning = (message, ...rest) => {
+    if (GENERATED_UNDOCUMENTED.test(message)) generatedUndocumented += 1;
+    else warn(message, ...rest);
+  };
+  const project = await app.convert();
+  if (project) {
+    // Validate even after conversion warnings (typedoc's CLI stops there), so one run lists every gap.
+    app.validate(project);
+    if (!check && app.logger.errorCount + app.logger.warningCount === 0) await app.generateOutputs(project);
+  }
+  const problems = app.logger.errorCount + app.logger.warningCount + (project ? 0 : 1);
+  if (generatedUndocumented > 0) {
+    console.error(`typedoc: ${generatedUndocumented} generated members without a schema description were not counted as gaps`);
+  }
+  return problems;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const check = process.argv.includes("--check");
+  const problems = await buildApiReference({ check });
+  if (problems > 0) {
+    console.error(`✗ API reference: ${problems} problem(s) above; document the export, fix the link, or mark it @internal`);
+    process.exit(1);
+  }
+  console.error(check ? "API reference: complete" : `API reference: ${OUT_DIR}/index.html`);
+}
