@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureBuilt, root } from "../client/ensure-built.js";
+import { relativeLinks } from "../support/markdown-links.js";
 
 interface ExportTarget {
   types: string;
@@ -145,7 +146,7 @@ describe("package.json exports, loaded from dist/ by the package's own name", ()
 });
 
 describe("npm pack", () => {
-  it("packs the build and the generated code, and no examples, tests, benchmarks or spec files", () => {
+  it("packs the build, its sources and the files the README links to, and no other examples, tests, benchmarks or spec files", () => {
     const pack = spawnSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: root, encoding: "utf8" });
     expect(pack.status, pack.stderr).toBe(0);
     const files = (JSON.parse(pack.stdout) as { files: { path: string }[] }[])[0]!.files.map((file) => file.path);
@@ -156,7 +157,9 @@ describe("npm pack", () => {
     }
     expect(files).toContain("package.json");
     expect(files).toContain("README.md");
-    const stray = files.filter((path) =>
+    // The README's links must resolve in node_modules, so the files it links to ship (test/package/tarball.test.ts).
+    const readmeLinked = new Set(relativeLinks(readFileSync(join(root, "README.md"), "utf8")));
+    const stray = files.filter((path) => !readmeLinked.has(path)).filter((path) =>
       /(^|\/)(test|bench|tools|schema|codegen|scripts|examples|node_modules)\//.test(path) ||
       /\.test\.[jt]s$/.test(path) ||
       /mcp-(spec|schema)|(^|\/)shared\//.test(path),
