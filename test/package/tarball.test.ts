@@ -49,6 +49,19 @@ describe("the packed tarball, installed in a scratch project", () => {
     expect(dead, "README links that do not resolve in node_modules/mcp-roundtrip (add them to package.json files)").toEqual([]);
   });
 
+  it("tells npm where the project lives: repository, homepage and bugs name one GitHub repository", () => {
+    const installed = JSON.parse(readFileSync(join(project.packageDir, "package.json"), "utf8")) as {
+      repository: { type: string; url: string };
+      homepage: string;
+      bugs: { url: string };
+    };
+    const repo = /^git\+(https:\/\/github\.com\/[\w.-]+\/[\w.-]+)\.git$/.exec(installed.repository.url)?.[1];
+    expect(installed.repository.type).toBe("git");
+    expect(repo, installed.repository.url).toBeDefined();
+    expect(installed.homepage.startsWith(repo!)).toBe(true);
+    expect(installed.bugs.url).toBe(`${repo}/issues`);
+  });
+
   it("ships source maps whose sources are in the package or inlined", () => {
     const maps = [...filesUnder(join(project.packageDir, "dist"), ".js.map"), ...filesUnder(join(project.packageDir, "dist"), ".d.ts.map")];
     expect(maps.length).toBeGreaterThan(100);
