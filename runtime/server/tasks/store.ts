@@ -54,6 +54,7 @@ export interface TaskStore {
 
 /** Thrown by {@link TaskStore.create} when the store is full. */
 export class TaskStoreFull extends Error {
+  /** Always `"TaskStoreFull"`: test it rather than `instanceof` when two copies of the package may be loaded. */
   override readonly name = "TaskStoreFull" as const;
   /** How many tasks the store holds at most. */
   readonly limit: number;
