@@ -16,11 +16,15 @@ import { checkCompleters, complete, type Completer } from "./completions.js";
 
 /** How a prompt describes itself in `prompts/list`. */
 export interface PromptConfig {
+  /** A human-friendly name for clients to display; the registered name stays the identifier. */
   title?: string;
+  /** What the prompt produces, shown to the user picking one. */
   description?: string;
   /** The prompt's arguments; those marked `required` are checked before the handler runs. */
   arguments?: PromptArgument[];
+  /** Icons a client may show beside the prompt. */
   icons?: Prompt["icons"];
+  /** Extra metadata for the prompt's `prompts/list` entry, passed through as given. */
   _meta?: Record<string, unknown>;
   /** Completion suggestions per argument name, served on `completion/complete`. */
   complete?: Record<string, Completer>;

@@ -22,14 +22,19 @@ import { taskDeclarationOf, type TaskDeclaration, type TaskSupport } from "../ta
 
 /** How a tool describes itself in `tools/list`. */
 export interface ToolConfig {
+  /** A human-friendly name for clients to display; the registered name stays the identifier. */
   title?: string;
+  /** What the tool does and when to use it: the model reads this to choose tools, so write it for the model. */
   description?: string;
   /** JSON Schema (2020-12 unless `$schema` says draft-07) of the arguments; checked before the handler runs. Default `{ type: "object" }`. */
   inputSchema?: Record<string, unknown>;
   /** JSON Schema of `structuredContent`; when given, every successful result must carry conforming `structuredContent`. */
   outputSchema?: Record<string, unknown>;
+  /** Hints for the client (read-only, destructive, idempotent, open-world); untrusted, never a security boundary. */
   annotations?: ToolAnnotations;
+  /** Icons a client may show beside the tool. */
   icons?: Tool["icons"];
+  /** Extra metadata for the tool's `tools/list` entry, passed through as given. */
   _meta?: Record<string, unknown>;
   /**
    * OAuth scopes the caller's access token must carry to call the tool, e.g.
