@@ -10,8 +10,9 @@
 //
 // typedoc comes from tools/typedoc (a linked devDependency), which pins the
 // TypeScript 6 it runs on: the repo's typescript@7 has no compiler API for it.
-import { readFileSync } from "node:fs";
+import { readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { Application, OptionDefaults, TSConfigReader } from "mcp-roundtrip-typedoc-tools";
 
 /** Where `npm run docs` writes the HTML reference. */
@@ -25,15 +26,30 @@ export const OUT_DIR = "api-reference";
  */
 const GENERATED_UNDOCUMENTED = /, defined in [^,]+\/generated\/[^,]+, does not have any documentation$/;
 
+const REPO_ROOT = realpathSync(fileURLToPath(new URL("..", import.meta.url)));
+
+/** Names this repo's public types are built from but that no entry exports on purpose (checked for this repo only). */
+const REPO_NOT_EXPORTED = [
+  // Type-level helpers that public types are computed with; a reader never names them.
+  "Flatten", "RequiredFields", "ElicitFieldValue", "Guarded", "validators", "Validator",
+  // The form field schemas behind ElicitFieldSchema: the form reader is being reworked (issue 23,
+  // types); export and document them with it.
+  "StringFieldSchema", "NumberFieldSchema", "BooleanFieldSchema", "SingleSelectFieldSchema",
+  "TitledSingleSelectFieldSchema", "MultiSelectFieldSchema",
+];
+
 /** The source each export's `types` is compiled from: ./dist/runtime/x.d.ts ← runtime/x.ts. */
 const sourceOf = (types) => types.replace(/^\.\/dist\//, "").replace(/\.d\.ts$/, ".ts");
 
-/** The entry points typedoc documents: the `types` of every code subpath in package.json "exports". */
+/**
+ * The entry points typedoc documents, from the `types` of every code subpath
+ * in package.json "exports": source file (relative to `dir`) → the specifier
+ * users import it by, which names its page.
+ */
 export function entryPointsOf(dir) {
   const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
-  return Object.values(pkg.exports)
-    .filter((target) => typeof target === "object" && typeof target.types === "string")
-    .map((target) => sourceOf(target.types));
+  const entries = Object.entries(pkg.exports).filter(([, target]) => typeof target === "object" && typeof target.types === "string");
+  return new Map(entries.map(([subpath, target]) => [sourceOf(target.types), subpath === "." ? pkg.name : `${pkg.name}/${subpath.slice(2)}`]));
 }
 
 /**
@@ -41,28 +57,24 @@ export function entryPointsOf(dir) {
  * (typedoc has printed each); 0 means the reference is complete.
  */
 export async function buildApiReference({ dir = process.cwd(), check = false } = {}) {
+  const entries = entryPointsOf(dir);
   const app = await Application.bootstrapWithPlugins(
     {
-      entryPoints: entryPointsOf(dir).map((entry) => join(dir, entry)),
+      entryPoints: [...entries.keys()].map((entry) => join(dir, entry)),
       entryPointStrategy: "resolve",
       tsconfig: join(dir, "tsconfig.build.json"),
       out: join(dir, OUT_DIR),
       readme: "none",
       excludeInternal: true,
       excludePrivate: true,
-      intentionallyNotExported: [
-        // Type-level helpers that public types are computed with; a reader never names them.
-        "Flatten", "RequiredFields", "ElicitFieldValue", "Guarded", "validators", "Validator",
-        // The form field schemas behind ElicitFieldSchema: the form reader is being reworked (issue 23,
-        // types); export and document them with it.
-        "StringFieldSchema", "NumberFieldSchema", "BooleanFieldSchema", "SingleSelectFieldSchema",
-        "TitledSingleSelectFieldSchema", "MultiSelectFieldSchema",
-      ],
+      intentionallyNotExported: realpathSync(dir) === REPO_ROOT ? REPO_NOT_EXPORTED : [],
       // json-schema-to-typescript writes @minItems/@maxItems on bounded arrays; they are facts worth showing.
       blockTags: [...OptionDefaults.blockTags, "@minItems", "@maxItems"],
       // `npm test` has typechecked already; typedoc only reads the program.
       skipErrorChecking: true,
-      validation: { notExported: true, invalidLink: true, rewrittenLink: true, notDocumented: true, unusedMergeModuleWith: true },
+      // rewrittenLink stays off: a link to a member of an inline object type (the schema's
+      // `{@link ClientCapabilities.sampling.tools}`) lands on its parent's page, which is where that member is shown.
+      validation: { notExported: true, invalidLink: true, rewrittenLink: false, notDocumented: true, unusedMergeModuleWith: true },
       treatWarningsAsErrors: true,
       treatValidationWarningsAsErrors: true,
     },
@@ -76,6 +88,13 @@ export async function buildApiReference({ dir = process.cwd(), check = false } =
   };
   const project = await app.convert();
   if (project) {
+    // Each entry's page is named by its import specifier (`mcp-roundtrip/server`), not by its source path.
+    const specifierOf = new Map([...entries].map(([source, specifier]) => [realpathSync(join(dir, source)), specifier]));
+    for (const module of project.children ?? []) {
+      const file = module.sources?.[0]?.fullFileName;
+      const specifier = file === undefined ? undefined : specifierOf.get(realpathSync(file));
+      if (specifier !== undefined) module.name = specifier;
+    }
     // Validate even after conversion warnings (typedoc's CLI stops there), so one run lists every gap.
     app.validate(project);
     if (!check && app.logger.errorCount + app.logger.warningCount === 0) await app.generateOutputs(project);
