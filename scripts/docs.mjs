@@ -13,7 +13,7 @@
 import { readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Application, OptionDefaults, TSConfigReader } from "mcp-roundtrip-typedoc-tools";
+import { Application, OptionDefaults, ReflectionKind, TSConfigReader } from "mcp-roundtrip-typedoc-tools";
 
 /** Where `npm run docs` writes the HTML reference. */
 export const OUT_DIR = "api-reference";
@@ -90,7 +90,8 @@ export async function buildApiReference({ dir = process.cwd(), check = false } =
   if (project) {
     // Each entry's page is named by its import specifier (`mcp-roundtrip/server`), not by its source path.
     const specifierOf = new Map([...entries].map(([source, specifier]) => [realpathSync(join(dir, source)), specifier]));
-    for (const module of project.children ?? []) {
+    // (With one entry the project itself is the module and has no module children.)
+    for (const module of (project.children ?? []).filter((child) => child.kindOf(ReflectionKind.Module))) {
       const file = module.sources?.[0]?.fullFileName;
       const specifier = file === undefined ? undefined : specifierOf.get(realpathSync(file));
       if (specifier !== undefined) module.name = specifier;
