@@ -92,7 +92,7 @@ export interface ServerHandlers {
 
 /** Where the server reports what it does not put on the wire (handler crashes, rejected request state). */
 export interface ServerLogger {
-  /** Something was refused or degraded but the server carries on (a rejected request state, a dropped stream). */
+  /** Something was ignored or refused but the server carries on (a rejected request state, an undeliverable notification). */
   warn(message: string, details?: Record<string, unknown>): void;
   /** A handler failed unexpectedly; the client got only "Internal error", so this is where the cause is. */
   error(message: string, details?: Record<string, unknown>): void;

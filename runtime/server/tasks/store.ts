@@ -10,7 +10,7 @@ import type { DetailedTask, TaskStatus } from "./types.js";
 
 /** One task as a store keeps it: the wire fields, as numbers where the wire has times, plus what binds it. */
 export interface TaskRecord {
-  /** The id the server minted; unguessable, since holding it is how a client reaches the task. */
+  /** The id the server minted: unguessable, and the key every `tasks/get`, `tasks/update` and `tasks/cancel` names. */
   readonly taskId: string;
   /** Where the task stands; once terminal (completed, failed, cancelled) it never changes again. */
   status: TaskStatus;
