@@ -25,6 +25,22 @@ function addAliases(file: SourceFile, schema: SchemaDocument): void {
 }
 
 /**
+ * The schema's descriptions fuse a link's text onto its target:
+ * `{@link CallToolRequesttools/call}` was `{@link CallToolRequest | tools/call}`
+ * upstream. A target that is no definition but starts with one and goes on
+ * with a method name gets the pipe back, so the link resolves in editors and
+ * in the API reference. Known targets and anything else are left as written.
+ */
+export function repairFusedLinks(text: string, definitions: ReadonlySet<string>): string {
+  const byLength = [...definitions].sort((a, b) => b.length - a.length);
+  return text.replace(/\{@link ([^\s|}]+)\}/g, (link, target: string) => {
+    if (definitions.has(target)) return link;
+    const name = byLength.find((candidate) => target.startsWith(candidate) && /^[a-z][\w/]*\/[\w/]+$/.test(target.slice(candidate.length)));
+    return name ? `{@link ${name} | ${target.slice(name.length)}}` : link;
+  });
+}
+
+/**
  * Emits types.ts: one exported type per definition, under its own name.
  *
  * json-schema-to-typescript does the translation; ts-morph then removes the
@@ -64,8 +80,7 @@ export async function emitTypes(header: string, schema: SchemaDocument): Promise
         `duplicated ${JSON.stringify(duplicated)}, missing ${JSON.stringify(missing)}`,
     );
   }
-  const text = file
-    .getFullText()
+  const text = repairFusedLinks(file.getFullText(), expected)
     // json-schema-to-typescript's provenance note names the private wrapper; it helps no reader.
     .replace(/\n \* ?\n \* This interface was referenced by `\w+`'s JSON-Schema\n \* via the `definition` "\w+"\./g, "")
     .replace(/\/\*\*\n \* This interface was referenced by `\w+`'s JSON-Schema\n \* via the `definition` "\w+"\.\n \*\/\n/g, "")

@@ -31,6 +31,7 @@ export function isTerminalStatus(status: TaskStatus): boolean {
 export interface Task {
   /** The server-minted, unguessable task identifier. */
   taskId: string;
+  /** Where the task stands; poll until it is terminal. */
   status: TaskStatus;
   /** A human-readable note on the current status. */
   statusMessage?: string;
@@ -50,19 +51,34 @@ export interface Task {
  * `completed`, `error` once `failed`.
  */
 export interface DetailedTask extends Task {
-  inputRequests?: Record<string, { method: string; params?: Record<string, unknown> }>;
+  /** What the task waits for while `input_required`; answer with `tasks/update`. */
+  inputRequests?: Record<
+    string,
+    {
+      /** The input request's method, e.g. `elicitation/create`. */
+      method: string;
+      /** Its params, as in an `InputRequiredResult`. */
+      params?: Record<string, unknown>;
+    }
+  >;
+  /** The tool's result, once `completed`. */
   result?: Record<string, unknown>;
+  /** The JSON-RPC error the call ended with, once `failed`. */
   error?: JsonRpcErrorObject;
 }
 
 /** A `tools/call` answer that is a task handle: `resultType: "task"` and the task's fields, flat. */
 export interface CreateTaskResult extends Task {
+  /** Tells this apart from a `CallToolResult`: the work goes on, poll `tasks/get` with `taskId`. */
   resultType: "task";
+  /** The result's metadata, as on any result. */
   _meta?: Record<string, unknown>;
 }
 
 /** The `notifications/tasks/status` message a server emits on each status change. */
 export interface TaskStatusNotification {
+  /** Always `notifications/tasks/status`. */
   method: "notifications/tasks/status";
+  /** The task after the change, with what its new status implies. */
   params: DetailedTask;
 }

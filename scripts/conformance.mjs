@@ -13,6 +13,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { ensureTools } from "./run.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const tools = join(root, "tools/conformance");
@@ -32,10 +33,8 @@ function fail(message) {
 }
 
 if (!existsSync(cli) || !existsSync(node22)) {
-  console.error("conformance: installing the pinned tools (npm ci --prefix tools/conformance)…");
-  const npm = process.platform === "win32" ? "npm.cmd" : "npm";
-  const installed = spawnSync(npm, ["ci", "--prefix", tools, "--no-audit", "--no-fund"], { stdio: "inherit" });
-  if (installed.status !== 0) fail("could not install tools/conformance");
+  rmSync(join(tools, "node_modules"), { recursive: true, force: true });
+  ensureTools("conformance", "node_modules/node/bin/node");
 }
 if (!existsSync(serverMain)) fail("dist/examples is missing: run `node scripts/build.mjs` first");
 

@@ -1,5 +1,7 @@
 // Tiny helper shared by the npm scripts: run a command, inherit stdio, fail loudly.
 import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 
 /**
  * Runs `command args…` with inherited stdio and exits this process with the
@@ -23,4 +25,23 @@ export function run(step, command, args, options = {}) {
 /** Path of a binary installed in node_modules/.bin. */
 export function bin(name) {
   return new URL(`../node_modules/.bin/${name}`, import.meta.url).pathname;
+}
+
+/**
+ * Installs the pinned tools of `tools/<name>` (its own package.json and
+ * package-lock.json, kept apart from the root because they need another
+ * Node or TypeScript than the repo's) unless `marker`, a path inside that
+ * folder, already exists. Exits naming the step when the install fails.
+ */
+export function ensureTools(name, marker) {
+  const folder = new URL(`../tools/${name}/`, import.meta.url).pathname;
+  if (existsSync(join(folder, marker))) return folder;
+  console.error(`${name}: installing the pinned tools (npm ci --prefix tools/${name})…`);
+  const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+  const installed = spawnSync(npm, ["ci", "--prefix", folder, "--no-audit", "--no-fund"], { stdio: "inherit" });
+  if (installed.status !== 0) {
+    console.error(`\n✗ ${name}: could not install tools/${name} (npm ci --prefix tools/${name} exited ${installed.status ?? installed.signal})`);
+    process.exit(1);
+  }
+  return folder;
 }

@@ -4,6 +4,8 @@ import { bin, run } from "./run.mjs";
 run("codegen --check", process.execPath, ["scripts/run-codegen.mjs", "--check"]);
 run("typecheck", bin("tsc"), ["-p", "tsconfig.json", "--noEmit"]);
 run("build", process.execPath, ["scripts/build.mjs"]);
+// The API reference: every public export documented, every {@link} resolved (typedoc, offline).
+run("api reference", process.execPath, ["scripts/docs.mjs", "--check"]);
 run("vitest", bin("vitest"), ["run"]);
 // The official conformance suite against the examples built above (CLI on the pinned Node 22).
 run("conformance", process.execPath, ["scripts/conformance.mjs"]);

@@ -291,7 +291,7 @@ export interface RequestMetaObject {
   /**
    * The desired log level for this request. Optional.
    *
-   * If absent, the server MUST NOT send any {@link LoggingMessageNotificationnotifications/message}
+   * If absent, the server MUST NOT send any {@link LoggingMessageNotification | notifications/message}
    * notifications for this request. The client opts in to log messages by
    * explicitly setting a level. Replaces the former `logging/setLevel` RPC.
    */
@@ -306,7 +306,7 @@ export interface RequestMetaObject {
    */
   "io.modelcontextprotocol/protocolVersion": string;
   /**
-   * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by {@link ProgressNotificationnotifications/progress}). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
+   * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by {@link ProgressNotification | notifications/progress}). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
    */
   progressToken?: ProgressToken;
 }
@@ -319,7 +319,7 @@ export interface InputResponses {
   [k: string]: InputResponse;
 }
 /**
- * The result returned by the client for a {@link CreateMessageRequestsampling/createMessage} request.
+ * The result returned by the client for a {@link CreateMessageRequest | sampling/createMessage} request.
  * The client should inform the user before returning the sampled message, to allow them
  * to inspect the response (human in the loop) and decide whether to allow the server to see it.
  */
@@ -448,7 +448,7 @@ export interface ToolResultContent {
 /**
  * A resource that the server is capable of reading, included in a prompt or tool call result.
  *
- * Note: resource links returned by tools are not guaranteed to appear in the results of {@link ListResourcesRequestresources/list} requests.
+ * Note: resource links returned by tools are not guaranteed to appear in the results of {@link ListResourcesRequest | resources/list} requests.
  */
 export interface ResourceLink {
   _meta?: MetaObject;
@@ -570,7 +570,7 @@ export interface TextResourceContents {
   uri: string;
 }
 /**
- * The result returned by the client for a {@link ListRootsRequestroots/list} request.
+ * The result returned by the client for a {@link ListRootsRequest | roots/list} request.
  * This result contains an array of {@link Root} objects, each representing a root directory
  * or file that the server can operate on.
  */
@@ -596,7 +596,7 @@ export interface Root {
   uri: string;
 }
 /**
- * The result returned by the client for an {@link ElicitRequestelicitation/create} request.
+ * The result returned by the client for an {@link ElicitRequest | elicitation/create} request.
  */
 export interface ElicitResult {
   /**
@@ -616,7 +616,7 @@ export interface ElicitResult {
   };
 }
 /**
- * The result returned by the server for a {@link CallToolRequesttools/call} request.
+ * The result returned by the server for a {@link CallToolRequest | tools/call} request.
  */
 export interface CallToolResult {
   _meta?: ResultMetaObject;
@@ -660,7 +660,7 @@ export interface CallToolResult {
   };
 }
 /**
- * A successful response from the server for a {@link CallToolRequesttools/call} request.
+ * A successful response from the server for a {@link CallToolRequest | tools/call} request.
  */
 export interface CallToolResultResponse {
   id: RequestId;
@@ -1063,7 +1063,7 @@ export interface ElicitRequestURLParams {
 /**
  * This notification is sent by the client to indicate that it is cancelling a request it previously issued.
  *
- * On stdio, the server also sends this notification, solely to terminate a {@link SubscriptionsListenRequestsubscriptions/listen} stream: it references the ID of the `subscriptions/listen` request that opened the stream. Servers MUST NOT use this notification to cancel any other request.
+ * On stdio, the server also sends this notification, solely to terminate a {@link SubscriptionsListenRequest | subscriptions/listen} stream: it references the ID of the `subscriptions/listen` request that opened the stream. Servers MUST NOT use this notification to cancel any other request.
  *
  * The request SHOULD still be in-flight, but due to communication latency, it is always possible that this notification MAY arrive after the request has already finished.
  *
@@ -1097,7 +1097,7 @@ export interface NotificationMetaObject {
   /**
    * Identifies the subscription stream a notification was delivered on. The
    * server MUST include this key on every notification delivered via a
-   * {@link SubscriptionsListenRequestsubscriptions/listen} stream, so the
+   * {@link SubscriptionsListenRequest | subscriptions/listen} stream, so the
    * client can correlate the notification with the originating subscription.
    * The key is absent on notifications not delivered via a subscription
    * stream (e.g. progress notifications for an in-flight request), which is
@@ -1163,7 +1163,7 @@ export interface JSONObject {
 /**
  * This notification is sent by the client to indicate that it is cancelling a request it previously issued.
  *
- * On stdio, the server also sends this notification, solely to terminate a {@link SubscriptionsListenRequestsubscriptions/listen} stream: it references the ID of the `subscriptions/listen` request that opened the stream. Servers MUST NOT use this notification to cancel any other request.
+ * On stdio, the server also sends this notification, solely to terminate a {@link SubscriptionsListenRequest | subscriptions/listen} stream: it references the ID of the `subscriptions/listen` request that opened the stream. Servers MUST NOT use this notification to cancel any other request.
  *
  * The request SHOULD still be in-flight, but due to communication latency, it is always possible that this notification MAY arrive after the request has already finished.
  *
@@ -1254,7 +1254,7 @@ export interface SubscriptionsListenRequest {
   params: SubscriptionsListenRequestParams;
 }
 /**
- * Parameters for a {@link SubscriptionsListenRequestsubscriptions/listen} request.
+ * Parameters for a {@link SubscriptionsListenRequest | subscriptions/listen} request.
  */
 export interface SubscriptionsListenRequestParams {
   _meta: RequestMetaObject;
@@ -1380,7 +1380,7 @@ export interface ResourceTemplateReference {
   uri: string;
 }
 /**
- * The result returned by the server for a {@link CompleteRequestcompletion/complete} request.
+ * The result returned by the server for a {@link CompleteRequest | completion/complete} request.
  */
 export interface CompleteResult {
   _meta?: ResultMetaObject;
@@ -1412,7 +1412,7 @@ export interface CompleteResult {
   resultType: "complete";
 }
 /**
- * A successful response from the server for a {@link CompleteRequestcompletion/complete} request.
+ * A successful response from the server for a {@link CompleteRequest | completion/complete} request.
  */
 export interface CompleteResultResponse {
   id: RequestId;
@@ -1420,7 +1420,7 @@ export interface CompleteResultResponse {
   result: CompleteResult;
 }
 /**
- * The result returned by the server for a {@link DiscoverRequestserver/discover} request.
+ * The result returned by the server for a {@link DiscoverRequest | server/discover} request.
  */
 export interface DiscoverResult {
   _meta?: ResultMetaObject;
@@ -1478,7 +1478,7 @@ export interface DiscoverResult {
   ttlMs: number;
 }
 /**
- * A successful response from the server for a {@link DiscoverRequestserver/discover} request.
+ * A successful response from the server for a {@link DiscoverRequest | server/discover} request.
  */
 export interface DiscoverResultResponse {
   id: RequestId;
@@ -1502,7 +1502,7 @@ export interface Error {
   message: string;
 }
 /**
- * The result returned by the server for a {@link GetPromptRequestprompts/get} request.
+ * The result returned by the server for a {@link GetPromptRequest | prompts/get} request.
  */
 export interface GetPromptResult {
   _meta?: ResultMetaObject;
@@ -1533,7 +1533,7 @@ export interface PromptMessage {
   role: Role;
 }
 /**
- * A successful response from the server for a {@link GetPromptRequestprompts/get} request.
+ * A successful response from the server for a {@link GetPromptRequest | prompts/get} request.
  */
 export interface GetPromptResultResponse {
   id: RequestId;
@@ -1733,7 +1733,7 @@ export interface Result {
   [k: string]: unknown;
 }
 /**
- * The result returned by the server for a {@link ListPromptsRequestprompts/list} request.
+ * The result returned by the server for a {@link ListPromptsRequest | prompts/list} request.
  */
 export interface ListPromptsResult {
   _meta?: ResultMetaObject;
@@ -1844,7 +1844,7 @@ export interface PromptArgument {
   title?: string;
 }
 /**
- * A successful response from the server for a {@link ListPromptsRequestprompts/list} request.
+ * A successful response from the server for a {@link ListPromptsRequest | prompts/list} request.
  */
 export interface ListPromptsResultResponse {
   id: RequestId;
@@ -1852,7 +1852,7 @@ export interface ListPromptsResultResponse {
   result: ListPromptsResult;
 }
 /**
- * The result returned by the server for a {@link ListResourceTemplatesRequestresources/templates/list} request.
+ * The result returned by the server for a {@link ListResourceTemplatesRequest | resources/templates/list} request.
  */
 export interface ListResourceTemplatesResult {
   _meta?: ResultMetaObject;
@@ -1947,7 +1947,7 @@ export interface ResourceTemplate {
   uriTemplate: string;
 }
 /**
- * A successful response from the server for a {@link ListResourceTemplatesRequestresources/templates/list} request.
+ * A successful response from the server for a {@link ListResourceTemplatesRequest | resources/templates/list} request.
  */
 export interface ListResourceTemplatesResultResponse {
   id: RequestId;
@@ -1955,7 +1955,7 @@ export interface ListResourceTemplatesResultResponse {
   result: ListResourceTemplatesResult;
 }
 /**
- * The result returned by the server for a {@link ListResourcesRequestresources/list} request.
+ * The result returned by the server for a {@link ListResourcesRequest | resources/list} request.
  */
 export interface ListResourcesResult {
   _meta?: ResultMetaObject;
@@ -2056,7 +2056,7 @@ export interface Resource {
   uri: string;
 }
 /**
- * A successful response from the server for a {@link ListResourcesRequestresources/list} request.
+ * A successful response from the server for a {@link ListResourcesRequest | resources/list} request.
  */
 export interface ListResourcesResultResponse {
   id: RequestId;
@@ -2064,7 +2064,7 @@ export interface ListResourcesResultResponse {
   result: ListResourcesResult;
 }
 /**
- * The result returned by the server for a {@link ListToolsRequesttools/list} request.
+ * The result returned by the server for a {@link ListToolsRequest | tools/list} request.
  */
 export interface ListToolsResult {
   _meta?: ResultMetaObject;
@@ -2110,7 +2110,7 @@ export interface ListToolsResult {
   ttlMs: number;
 }
 /**
- * A successful response from the server for a {@link ListToolsRequesttools/list} request.
+ * A successful response from the server for a {@link ListToolsRequest | tools/list} request.
  */
 export interface ListToolsResultResponse {
   id: RequestId;
@@ -2313,7 +2313,7 @@ export interface ProgressNotification {
   params: ProgressNotificationParams;
 }
 /**
- * Parameters for a {@link ProgressNotificationnotifications/progress} notification.
+ * Parameters for a {@link ProgressNotification | notifications/progress} notification.
  */
 export interface ProgressNotificationParams {
   _meta?: NotificationMetaObject;
@@ -2335,7 +2335,7 @@ export interface ProgressNotificationParams {
   total?: number;
 }
 /**
- * An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This is only delivered on a {@link SubscriptionsListenRequestsubscriptions/listen} stream when the client requested it via the `promptsListChanged` filter field.
+ * An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This is only delivered on a {@link SubscriptionsListenRequest | subscriptions/listen} stream when the client requested it via the `promptsListChanged` filter field.
  */
 export interface PromptListChangedNotification {
   jsonrpc: "2.0";
@@ -2343,7 +2343,7 @@ export interface PromptListChangedNotification {
   params?: NotificationParams;
 }
 /**
- * The result returned by the server for a {@link ReadResourceRequestresources/read} request.
+ * The result returned by the server for a {@link ReadResourceRequest | resources/read} request.
  */
 export interface ReadResourceResult {
   _meta?: ResultMetaObject;
@@ -2384,7 +2384,7 @@ export interface ReadResourceResult {
   ttlMs: number;
 }
 /**
- * A successful response from the server for a {@link ReadResourceRequestresources/read} request.
+ * A successful response from the server for a {@link ReadResourceRequest | resources/read} request.
  */
 export interface ReadResourceResultResponse {
   id: RequestId;
@@ -2412,7 +2412,7 @@ export interface ResourceContents {
   uri: string;
 }
 /**
- * An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This is only delivered on a {@link SubscriptionsListenRequestsubscriptions/listen} stream when the client requested it via the `resourcesListChanged` filter field.
+ * An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This is only delivered on a {@link SubscriptionsListenRequest | subscriptions/listen} stream when the client requested it via the `resourcesListChanged` filter field.
  */
 export interface ResourceListChangedNotification {
   jsonrpc: "2.0";
@@ -2430,7 +2430,7 @@ export interface ResourceRequestParams {
   uri: string;
 }
 /**
- * A notification from the server to the client, informing it that a resource has changed and may need to be read again. This is only sent for resources the client opted in to via the `resourceSubscriptions` field of a {@link SubscriptionsListenRequestsubscriptions/listen} request.
+ * A notification from the server to the client, informing it that a resource has changed and may need to be read again. This is only sent for resources the client opted in to via the `resourceSubscriptions` field of a {@link SubscriptionsListenRequest | subscriptions/listen} request.
  */
 export interface ResourceUpdatedNotification {
   jsonrpc: "2.0";
@@ -2510,7 +2510,7 @@ export interface ServerCapabilities {
 }
 /**
  * Sent by the server to acknowledge that a
- * {@link SubscriptionsListenRequestsubscriptions/listen} subscription has been
+ * {@link SubscriptionsListenRequest | subscriptions/listen} subscription has been
  * established and to report which notification types it agreed to honor.
  *
  * This notification MUST be the first message the server sends carrying the
@@ -2526,7 +2526,7 @@ export interface SubscriptionsAcknowledgedNotification {
   params: SubscriptionsAcknowledgedNotificationParams;
 }
 /**
- * Parameters for a {@link SubscriptionsAcknowledgedNotificationnotifications/subscriptions/acknowledged} notification.
+ * Parameters for a {@link SubscriptionsAcknowledgedNotification | notifications/subscriptions/acknowledged} notification.
  */
 export interface SubscriptionsAcknowledgedNotificationParams {
   _meta?: NotificationMetaObject;
@@ -2539,7 +2539,7 @@ export interface SubscriptionsAcknowledgedNotificationParams {
   notifications: SubscriptionFilter;
 }
 /**
- * An optional notification from the server to the client, informing it that the list of tools it offers has changed. This is only delivered on a {@link SubscriptionsListenRequestsubscriptions/listen} stream when the client requested it via the `toolsListChanged` filter field.
+ * An optional notification from the server to the client, informing it that the list of tools it offers has changed. This is only delivered on a {@link SubscriptionsListenRequest | subscriptions/listen} stream when the client requested it via the `toolsListChanged` filter field.
  */
 export interface ToolListChangedNotification {
   jsonrpc: "2.0";
@@ -2547,7 +2547,7 @@ export interface ToolListChangedNotification {
   params?: NotificationParams;
 }
 /**
- * The response to a {@link SubscriptionsListenRequestsubscriptions/listen}
+ * The response to a {@link SubscriptionsListenRequest | subscriptions/listen}
  * request, signalling that the subscription has ended gracefully (for example,
  * during server shutdown). Because the listen stream is long-lived, this result
  * is sent only when the server tears the subscription down; an abrupt transport
@@ -2596,32 +2596,32 @@ export interface SubscriptionsListenResultMetaObject {
 }
 /**
  * The set of notification types a client may opt in to on a
- * {@link SubscriptionsListenRequestsubscriptions/listen} request.
+ * {@link SubscriptionsListenRequest | subscriptions/listen} request.
  *
  * Each notification type is **opt-in**; the server **MUST NOT** send
  * notification types the client has not explicitly requested here.
  */
 export interface SubscriptionFilter {
   /**
-   * If true, receive {@link PromptListChangedNotificationnotifications/prompts/list_changed}.
+   * If true, receive {@link PromptListChangedNotification | notifications/prompts/list_changed}.
    */
   promptsListChanged?: boolean;
   /**
-   * Subscribe to {@link ResourceUpdatedNotificationnotifications/resources/updated} for these resource URIs.
+   * Subscribe to {@link ResourceUpdatedNotification | notifications/resources/updated} for these resource URIs.
    * Replaces the former `resources/subscribe` RPC.
    */
   resourceSubscriptions?: string[];
   /**
-   * If true, receive {@link ResourceListChangedNotificationnotifications/resources/list_changed}.
+   * If true, receive {@link ResourceListChangedNotification | notifications/resources/list_changed}.
    */
   resourcesListChanged?: boolean;
   /**
-   * If true, receive {@link ToolListChangedNotificationnotifications/tools/list_changed}.
+   * If true, receive {@link ToolListChangedNotification | notifications/tools/list_changed}.
    */
   toolsListChanged?: boolean;
 }
 /**
- * A successful response from the server for a {@link SubscriptionsListenRequestsubscriptions/listen}
+ * A successful response from the server for a {@link SubscriptionsListenRequest | subscriptions/listen}
  * request, sent when the server tears the subscription down gracefully.
  */
 export interface SubscriptionsListenResultResponse {

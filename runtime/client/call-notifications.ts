@@ -25,8 +25,11 @@ export interface ProgressUpdate {
  * @deprecated The protocol deprecates Logging as of 2026-07-28 (SEP-2577): servers should log to stderr or to OpenTelemetry instead.
  */
 export interface LogMessage {
+  /** The severity the server gave it; only messages at or above the call's `logLevel` are sent. */
   readonly level: LoggingLevel;
+  /** Whatever the server logged: a string or any JSON value, passed through unchecked. */
   readonly data: unknown;
+  /** The name of the server-side logger it came from, when the server gave one. */
   readonly logger?: string;
 }
 

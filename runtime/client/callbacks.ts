@@ -56,6 +56,7 @@ export type ListRootsCallback = (
 
 /** The three callbacks that answer a server's input requests, in either era. */
 export interface InputCallbacks {
+  /** Answers the server's elicitation requests (forms and URLs); without it the client declares no elicitation capability. */
   onElicit?: ElicitCallback;
   /** Answers the server's sampling requests. @deprecated Sampling is deprecated as of 2026-07-28 (SEP-2577); see {@link SampleCallback}. */
   onSample?: SampleCallback;

@@ -8,6 +8,7 @@ import type { PendingRequest } from "./pending.js";
  * it by hand.
  */
 export class InputRequiredRoundsExceeded extends Error {
+  /** Always `"InputRequiredRoundsExceeded"`: test it rather than `instanceof` when two copies of the package may be loaded. */
   override readonly name = "InputRequiredRoundsExceeded" as const;
   /** How many `input_required` rounds were answered before giving up. */
   readonly rounds: number;
@@ -34,6 +35,7 @@ export class InputRequiredRoundsExceeded extends Error {
  * other callbacks are aborted through their `signal`.
  */
 export class InputRequestFailed extends Error {
+  /** Always `"InputRequestFailed"`: test it rather than `instanceof` when two copies of the package may be loaded. */
   override readonly name = "InputRequestFailed" as const;
   /** The server-assigned key of the request that failed. */
   readonly key: string;
@@ -52,6 +54,7 @@ export class InputRequestFailed extends Error {
  * the caller did not opt in with `{ allowInputRequired: true }`.
  */
 export class InputRequiredNotAllowed extends Error {
+  /** Always `"InputRequiredNotAllowed"`: test it rather than `instanceof` when two copies of the package may be loaded. */
   override readonly name = "InputRequiredNotAllowed" as const;
   /** The `InputRequiredResult` the server answered with. */
   readonly result: InputRequiredResult;
@@ -77,6 +80,7 @@ function methodToClientCall(method: string): string {
  * `requestState`. A local error, never a JSON-RPC error from the peer.
  */
 export class InvalidServerResult extends Error {
+  /** Always `"InvalidServerResult"`: test it rather than `instanceof` when two copies of the package may be loaded. */
   override readonly name = "InvalidServerResult" as const;
   /** The method whose answer was rejected. */
   readonly method: string;
@@ -95,6 +99,7 @@ export class InvalidServerResult extends Error {
  * failed. `supported` lists what the server offered, when it said.
  */
 export class ProtocolVersionUnsupported extends Error {
+  /** Always `"ProtocolVersionUnsupported"`: test it rather than `instanceof` when two copies of the package may be loaded. */
   override readonly name = "ProtocolVersionUnsupported" as const;
   /** Versions the server said it supports, if it said. */
   readonly supported: readonly string[];
@@ -107,6 +112,7 @@ export class ProtocolVersionUnsupported extends Error {
 
 /** A request was made on a client after `close()`. */
 export class ClientClosed extends Error {
+  /** Always `"ClientClosed"`: test it rather than `instanceof` when two copies of the package may be loaded. */
   override readonly name = "ClientClosed" as const;
   constructor() {
     super("This client is closed. Connect a new one with Client.connect(target, options).");
@@ -121,6 +127,7 @@ export class ClientClosed extends Error {
  * the server cannot keep a session right now.
  */
 export class SessionExpired extends Error {
+  /** Always `"SessionExpired"`: test it rather than `instanceof` when two copies of the package may be loaded. */
   override readonly name = "SessionExpired" as const;
 
   constructor(message: string, options?: { cause?: unknown }) {

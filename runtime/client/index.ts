@@ -57,6 +57,7 @@ export {
   type InputRequiredMethod,
   type InputRequiredResult,
   type InputResponse,
+  type JsonObject,
   type ListRootsRequestParams,
   type ListRootsResult,
   type ReadResourceResult,

@@ -5,8 +5,11 @@ const TYPE = "mcp-roundtrip/pending-request";
 
 /** The JSON form of a {@link PendingRequest}: plain data, safe to store between processes. */
 export interface PendingRequestJSON {
+  /** `"mcp-roundtrip/pending-request"`: lets `PendingRequest.resume` refuse a record that is something else. */
   type: typeof TYPE;
+  /** The format's version; `resume` rejects any other, rather than misread a record a newer release wrote. */
   version: 1;
+  /** The method the call was made with, and is retried with. */
   method: InputRequiredMethod;
   /** Tool or prompt name (`tools/call`, `prompts/get`). */
   name?: string;
@@ -24,8 +27,20 @@ export interface PendingRequestJSON {
 
 /** Identifies the call a round belongs to: its method and what it targets. */
 export type CallDescriptor =
-  | { method: "tools/call" | "prompts/get"; name: string; arguments?: JsonObject }
-  | { method: "resources/read"; uri: string };
+  | {
+      /** A named call: a tool or a prompt. */
+      method: "tools/call" | "prompts/get";
+      /** The tool's or prompt's name. */
+      name: string;
+      /** The arguments, sent again unchanged on every round of the call. */
+      arguments?: JsonObject;
+    }
+  | {
+      /** A resource read, which is addressed by URI and takes no arguments. */
+      method: "resources/read";
+      /** The resource's URI. */
+      uri: string;
+    };
 
 /**
  * A call that is waiting for input: the original method, name (or URI) and
@@ -47,12 +62,17 @@ export type CallDescriptor =
  * ```
  */
 export class PendingRequest {
+  /** The method the call was made with, and is retried with. */
   readonly method: InputRequiredMethod;
   /** Tool or prompt name, or resource URI. */
   readonly target: string;
+  /** The call's arguments, sent again unchanged with the answers; `undefined` for a resource read. */
   readonly arguments: JsonObject | undefined;
+  /** What the server asked for in the last round, keyed as the answers must be. */
   readonly inputRequests: Record<string, InputRequest> | undefined;
+  /** The server's sealed state from the last round, echoed exactly on the retry; the client never reads it. */
   readonly requestState: string | undefined;
+  /** How many `input_required` rounds the call has had (1 after the first), counted against the client's round limit. */
   readonly round: number;
 
   private constructor(call: CallDescriptor, result: Pick<InputRequiredResult, "inputRequests" | "requestState">, round: number) {

@@ -31,11 +31,16 @@ export interface ManualCallOptions {
 }
 
 /** {@link ManualCallOptions} that opt in to receiving `InputRequiredResult`. */
-export type AllowInputRequired = ManualCallOptions & { allowInputRequired: true };
+export type AllowInputRequired = ManualCallOptions & {
+  /** Return an `InputRequiredResult` instead of throwing `InputRequiredNotAllowed`: the caller answers the round itself. */
+  allowInputRequired: true;
+};
 
 /** Options of a plain request. */
 export interface RequestOptions {
+  /** Aborts this request, cancelling it the way the transport defines (see {@link CallOptions.signal}). */
   signal?: AbortSignal;
+  /** Extra `_meta` keys for this request; the protocol's own keys are always the client's. */
   meta?: JsonObject;
 }
 

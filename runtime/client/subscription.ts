@@ -27,9 +27,24 @@ export interface SubscriptionRequest {
  * have been missed meanwhile, so re-read what you cache.
  */
 export type SubscriptionEvent =
-  | { readonly type: "acknowledged"; readonly notifications: SubscriptionRequest; readonly reconnects: number }
-  | { readonly type: "toolsListChanged" | "promptsListChanged" | "resourcesListChanged" }
-  | { readonly type: "resourceUpdated"; readonly uri: string };
+  | {
+      /** The server opened (or reopened) the stream and confirmed what it will send. */
+      readonly type: "acknowledged";
+      /** What the server confirmed it will send on this stream. */
+      readonly notifications: SubscriptionRequest;
+      /** 0 for the first stream, then one more per reopened stream: above 0, changes may have been missed. */
+      readonly reconnects: number;
+    }
+  | {
+      /** A list changed: list it again to see how. */
+      readonly type: "toolsListChanged" | "promptsListChanged" | "resourcesListChanged";
+    }
+  | {
+      /** A subscribed resource changed: read it again. */
+      readonly type: "resourceUpdated";
+      /** The resource that changed. */
+      readonly uri: string;
+    };
 
 /** How a subscription reopens after a drop: delays from `initialMs` doubling to `maxMs`, at most `maxAttempts` in a row. */
 export interface ReconnectPolicy {
@@ -105,6 +120,7 @@ export class Subscription implements AsyncIterable<SubscriptionEvent> {
     await (await this.#run).close();
   }
 
+  /** Iterates the events in arrival order; leaving a `for await` loop early closes the subscription. */
   [Symbol.asyncIterator](): AsyncIterator<SubscriptionEvent> {
     return {
       next: async () => (await this.#run).next(),

@@ -3,7 +3,9 @@ import type { ClientTransport, MessageHandler } from "../transport/types.js";
 
 /** A command line for a stdio server: the client spawns it. */
 export interface CommandTarget {
+  /** The program to run, found on PATH like a shell would; no shell parses it, so pass arguments in `args`. */
   command: string;
+  /** Its arguments, passed as they are (no quoting or globbing). */
   args?: string[];
   /** Variables for the server, on top of the few it inherits (see `inheritEnv`). */
   env?: Record<string, string>;
@@ -13,6 +15,7 @@ export interface CommandTarget {
    * counterparts), never your API keys; a list names others, `true` passes all.
    */
   inheritEnv?: readonly string[] | true;
+  /** The server's working directory; default this process's. */
   cwd?: string;
 }
 

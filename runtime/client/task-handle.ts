@@ -148,7 +148,10 @@ export class TaskHandle {
   }
 
   /** `{ taskId }`, so a stored handle reattaches with `client.task(json.taskId)`. */
-  toJSON(): { taskId: string } {
+  toJSON(): {
+    /** The task's id; nothing else is needed to reattach. */
+    taskId: string;
+  } {
     return { taskId: this.taskId };
   }
 }

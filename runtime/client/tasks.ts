@@ -66,6 +66,7 @@ export function isCreateTaskResult(result: JsonObject): boolean {
  * again to retry.
  */
 export class TaskCancelled extends Error {
+  /** Always `"TaskCancelled"`: test it rather than `instanceof` when two copies of the package may be loaded. */
   override readonly name = "TaskCancelled" as const;
   /** The task that was cancelled. */
   readonly taskId: string;

@@ -5,30 +5,43 @@ export type JsonRpcId = string | number;
 
 /** A request as it travels: a method, an id, optional object params. */
 export interface JsonRpcRequest {
+  /** Always `"2.0"`; a message without it is not JSON-RPC and is rejected. */
   jsonrpc: "2.0";
+  /** Chosen by the sender and echoed in the response, which is how the two are paired. */
   id: JsonRpcId;
+  /** The MCP method, such as `tools/call`. */
   method: string;
+  /** The method's arguments; always an object in MCP, never a positional array. */
   params?: Record<string, unknown>;
 }
 
 /** A notification: like a request, without an id, never answered. */
 export interface JsonRpcNotification {
+  /** Always `"2.0"`. */
   jsonrpc: "2.0";
+  /** The notification method, such as `notifications/progress`. */
   method: string;
+  /** The notification's payload; an object when present. */
   params?: Record<string, unknown>;
 }
 
 /** A successful response. */
 export interface JsonRpcResultResponse {
+  /** Always `"2.0"`. */
   jsonrpc: "2.0";
+  /** The id of the request this answers. */
   id: JsonRpcId;
+  /** The method's result object (for MCP, possibly an `InputRequiredResult`). */
   result: Record<string, unknown>;
 }
 
 /** An error response; `id` is absent only when the request's id could not be read. */
 export interface JsonRpcErrorResponse {
+  /** Always `"2.0"`. */
   jsonrpc: "2.0";
+  /** The id of the failed request; absent after a parse error, when no id could be read. */
   id?: JsonRpcId;
+  /** What went wrong: code, message and optional data. */
   error: JsonRpcErrorObject;
 }
 

@@ -20,6 +20,7 @@ export type JwtRejectionReason =
  * beyond the name of the claim that failed.
  */
 export class JwtRejected extends Error {
+  /** Always `"JwtRejected"`: test it rather than `instanceof` when two copies of the package may be loaded. */
   override readonly name = "JwtRejected" as const;
   /** The category of the failure. */
   readonly reason: JwtRejectionReason;

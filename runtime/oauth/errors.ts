@@ -47,6 +47,7 @@ export type OAuthErrorCode =
  * ```
  */
 export class OAuthError extends Error {
+  /** Always `"OAuthError"`: test it rather than `instanceof` when two copies of the package may be loaded. */
   override readonly name = "OAuthError" as const;
   /** What failed. */
   readonly code: OAuthErrorCode;

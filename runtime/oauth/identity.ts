@@ -14,7 +14,9 @@ import type { OAuthClientRegistration, OAuthStore } from "./store.js";
 
 /** A client the application registered beforehand. Treat `clientSecret` and `privateKey` as secrets. */
 export interface PreRegisteredClient {
+  /** The id the authorization server issued for this client. */
   clientId: string;
+  /** For a confidential client: sent to the token endpoint; omit it for a public client that relies on PKCE alone. */
   clientSecret?: string;
   /**
    * A private key (WebCrypto, not extractable is fine) registered for

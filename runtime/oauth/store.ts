@@ -28,7 +28,9 @@ export interface OAuthTokens {
 
 /** A client registration with one authorization server (dynamic registration's answer). Treat `clientSecret` as a secret. */
 export interface OAuthClientRegistration {
+  /** The id the authorization server assigned. */
   clientId: string;
+  /** Present when the server issued one (a confidential registration). */
   clientSecret?: string;
   /** How the client authenticates at the token endpoint. */
   tokenEndpointAuthMethod?: string;
@@ -41,16 +43,21 @@ export interface OAuthClientRegistration {
  * and exchanging its code need. Holds the PKCE verifier: keep it secret.
  */
 export interface PendingAuthorization {
+  /** The random `state` sent with the request; the response must carry it back, which is how it finds this record. */
   state: string;
+  /** The PKCE verifier (RFC 7636) whose challenge the request carried; the code exchange proves possession with it. */
   codeVerifier: string;
   /** The issuer the response must come from (RFC 9207). */
   issuer: string;
+  /** The client the request was made as; the code is exchanged as the same client. */
   clientId: string;
+  /** The redirect URL of the request, which the code exchange must repeat exactly. */
   redirectUrl: string;
   /** The store key of the MCP endpoint the tokens are for. */
   endpoint: string;
   /** The `resource` (RFC 8707) asked for. */
   resource: string;
+  /** The scopes asked for, space-separated, when any were. */
   scope?: string;
   /** When it stops being accepted, in milliseconds since the epoch. */
   expiresAt: number;

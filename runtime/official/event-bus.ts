@@ -8,15 +8,38 @@ import { isSubscriptionEvent, type Broadcaster, type SubscriptionEvent } from ".
 
 /** The official SDK's change event (`ServerEvent` of `@modelcontextprotocol/server` 2.4.0), declared here so nothing of theirs is imported. */
 export type OfficialServerEvent = (
-  | { kind: "tools_list_changed" }
-  | { kind: "prompts_list_changed" }
-  | { kind: "resources_list_changed" }
-  | { kind: "resource_updated"; uri: string }
-) & { params?: Record<string, unknown> };
+  | {
+      /** The tool list changed. */
+      kind: "tools_list_changed";
+    }
+  | {
+      /** The prompt list changed. */
+      kind: "prompts_list_changed";
+    }
+  | {
+      /** The resource list changed. */
+      kind: "resources_list_changed";
+    }
+  | {
+      /** One resource changed; subscribers of `uri` are told. */
+      kind: "resource_updated";
+      /** The resource that changed. */
+      uri: string;
+    }
+) & {
+  /** Extra notification params the official SDK may attach; not carried across to this SDK's streams. */
+  params?: Record<string, unknown>;
+};
 
 /** The official SDK's `ServerEventBus` shape: what `createMcpHandler`'s `bus` option takes. */
 export interface OfficialServerEventBus {
+  /** Announces a change to every listener, on this process and (through the broadcaster) on the others. */
   publish(event: OfficialServerEvent): void;
+  /**
+   * Calls `listener` for every change published anywhere on the broadcaster.
+   *
+   * @returns a function that stops the calls
+   */
   subscribe(listener: (event: OfficialServerEvent) => void): () => void;
 }
 

@@ -19,9 +19,19 @@ export interface OfficialAuthInfo {
  */
 export interface OfficialRequestContext {
   /** The request being served: its JSON-RPC id and method. */
-  mcpReq: { id: string | number; method: string };
+  mcpReq: {
+    /** The JSON-RPC id. */
+    id: string | number;
+    /** The method; a token minted for one method is rejected on another. */
+    method: string;
+  };
   /** HTTP facts: the verified token and the original `Request`, when served over HTTP. */
-  http?: { authInfo?: OfficialAuthInfo; req?: Request };
+  http?: {
+    /** What the official SDK's auth middleware verified; the default principal binding reads it. */
+    authInfo?: OfficialAuthInfo;
+    /** The incoming request, which `capture` matches to the body it read. */
+    req?: Request;
+  };
 }
 
 /** What a token is bound to besides method, principal and audience: the tool/prompt name or resource URI, and the arguments. */
@@ -47,6 +57,7 @@ export interface FetchHandlerOptions {
  * types fit.
  */
 export type FetchHandler = {
+  /** Serves one HTTP request. (Method syntax makes the parameters bivariant; the name is never used.) */
   bivarianceHack(request: Request, options?: FetchHandlerOptions): Promise<Response>;
 }["bivarianceHack"];
 
@@ -121,7 +132,12 @@ export interface SealedRequestStateCodec<T = unknown> {
    * body (read once and handed on as `parsedBody`, so nothing is parsed
    * twice). Returns a copy of the handler with `fetch` wrapped.
    */
-  capture<H extends { fetch: FetchHandler }>(handler: H, options?: CaptureOptions): H;
+  capture<
+    H extends {
+      /** The handler's fetch-shaped entry; the copy wraps it. */
+      fetch: FetchHandler;
+    },
+  >(handler: H, options?: CaptureOptions): H;
   /** Wraps a fetch-shaped function, e.g. `(req, opts) => transport.handleRequest(req, opts)`, the same way. */
   capture(handler: FetchHandler, options?: CaptureOptions): FetchHandler;
   /** The audience every token carries. */

@@ -13,7 +13,9 @@ import type { RedisCommandClient } from "./store.js";
  * (`client.duplicate()`), never the one that publishes.
  */
 export interface RedisSubscriberClient {
+  /** Starts listening on `channel`; resolves once Redis confirmed the subscription. */
   subscribe(channel: string, listener: (message: string, channel: string) => void): Promise<unknown>;
+  /** Stops listening on `channel`, on close. */
   unsubscribe(channel: string): Promise<unknown>;
 }
 

@@ -32,6 +32,7 @@ const redis = await loadPeer<NodeRedis>("redis", "mcp-roundtrip/redis", "npm ins
 
 /** What {@link connectRedisReplayStore} returns: the store, and how to close its connection. */
 export interface ConnectedRedisReplayStore {
+  /** Pass it as the `replay` option of `RequestStateSecurity`, so a sealed state is accepted once across every instance. */
   store: RedisReplayStore;
   /** Closes the Redis connection (call it from `serveHttp`'s `onShutdown`). */
   close(): Promise<void>;
@@ -60,6 +61,7 @@ export async function connectRedisReplayStore(url?: string, options: RedisReplay
 
 /** What {@link connectRedisBroadcaster} returns: the broadcaster, and how to close its two connections. */
 export interface ConnectedRedisBroadcaster {
+  /** Pass it as `subscriptions.broadcaster`, so a change on one instance reaches the streams of all. */
   broadcaster: RedisBroadcaster;
   /** Unsubscribes and closes both Redis connections (call it from `serveHttp`'s `onShutdown`). */
   close(): Promise<void>;

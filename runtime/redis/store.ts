@@ -13,6 +13,7 @@ import { CLAIM, COMMIT, RELEASE } from "./scripts.js";
  * another client in an object with this method.
  */
 export interface RedisCommandClient {
+  /** Sends one raw command (`["SET", key, value, "NX", "PX", ttl]`) and resolves with Redis's reply. */
   sendCommand(args: string[]): Promise<unknown>;
 }
 

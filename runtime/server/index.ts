@@ -141,3 +141,6 @@ export {
   type TaskEscalation,
   type TaskWork,
 } from "./tasks/index.js";
+// Types the public signatures above name: the session contract transports drive and the 2025 session options.
+export type { LegacyMode, ServerSession, SessionHost, SessionPeer } from "../transport/types.js";
+export type { LegacySessionOptions } from "./legacy/host.js";

@@ -17,8 +17,15 @@ export type InputRequestInit =
   | CreateMessageRequest
   | ListRootsRequest
   | {
+      /** An elicitation: a form the client renders, or a URL it opens. */
       method: "elicitation/create";
-      params: ElicitRequestURLParams | (Omit<ElicitRequestFormParams, "requestedSchema"> & { requestedSchema: ElicitRequestFormParams["requestedSchema"] | ElicitSchema });
+      /** The elicitation's params as the protocol defines them, except that a form may be an `as const` literal. */
+      params:
+        | ElicitRequestURLParams
+        | (Omit<ElicitRequestFormParams, "requestedSchema"> & {
+            /** The form: a flat object of primitive fields, read-only (`as const`) or not. */
+            requestedSchema: ElicitRequestFormParams["requestedSchema"] | ElicitSchema;
+          });
     };
 
 /** What {@link inputRequired} takes: at least one of the two fields. */

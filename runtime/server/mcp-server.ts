@@ -254,13 +254,13 @@ export class McpServer implements SessionHost {
    * ```
    */
   resource<R extends object = {}, V extends Record<string, unknown> = UriTemplateVariables>(
-    template: UriTemplate,
+    uriOrTemplate: UriTemplate,
     config: ResourceConfig & { needs: ResourceNeeds<R, V> },
     handler: DependentTemplateResourceHandler<R>,
   ): this;
-  resource(template: UriTemplate, config: ResourceConfig & { needs?: undefined }, handler: TemplateResourceHandler): this;
+  resource(uriOrTemplate: UriTemplate, config: ResourceConfig & { needs?: undefined }, handler: TemplateResourceHandler): this;
   resource<U extends `${string}{${string}}${string}`, R extends object = {}, V extends Record<string, unknown> = TemplateVariables<U>>(
-    uriTemplate: U,
+    uriOrTemplate: U,
     config: ResourceConfig & { needs: ResourceNeeds<R, V> },
     handler: NoInfer<DependentTemplateResourceHandler<R, TemplateVariables<U>>>,
   ): this;

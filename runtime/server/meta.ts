@@ -10,10 +10,15 @@ export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = Object.freeze(["20
 
 /** Reserved `_meta` keys of the 2026-07-28 revision that the server reads or writes. */
 export const MetaKey = {
+  /** The revision the client speaks on this request; required, since there is no handshake to remember it. */
   protocolVersion: "io.modelcontextprotocol/protocolVersion",
+  /** What the client can answer (elicitation, sampling, roots), declared on every request. */
   clientCapabilities: "io.modelcontextprotocol/clientCapabilities",
+  /** The client's name and version, as `initialize` used to carry them. */
   clientInfo: "io.modelcontextprotocol/clientInfo",
+  /** The lowest log level the client wants `notifications/message` for, on this request. */
   logLevel: "io.modelcontextprotocol/logLevel",
+  /** Written by the server on its results: its name and version. */
   serverInfo: "io.modelcontextprotocol/serverInfo",
 } as const;
 

@@ -11,11 +11,24 @@
 export interface SchemaIssue {
   /** JSON Pointer into the value, `""` for the value itself. */
   path: string;
+  /** What is wrong there, e.g. `must be string`; read together with `path`. */
   message: string;
 }
 
 /** The outcome of checking a value against a tool's or prompt's schema. */
-export type SchemaCheck = { ok: true } | { ok: false; issues: SchemaIssue[]; message: string };
+export type SchemaCheck =
+  | {
+      /** The value conforms. */
+      ok: true;
+    }
+  | {
+      /** The value does not conform. */
+      ok: false;
+      /** Every problem found, each at its JSON Pointer. */
+      issues: SchemaIssue[];
+      /** One line summing the issues up, fit for an error message to the caller. */
+      message: string;
+    };
 
 /** A compiled JSON Schema: checks one value. */
 export type SchemaValidator = (value: unknown) => SchemaCheck;

@@ -20,7 +20,13 @@ import type { MiddlewareRequest, ServerLogger, ServerMiddleware } from "./types.
  * `InvalidRequestState` for anything it rejects.
  */
 export interface RequestStateSealer {
+  /** Seals the state a handler returned into the opaque token sent as `requestState`, bound to this request. */
   mint(input: MintInput): string | Promise<string>;
+  /**
+   * Opens an echoed token and returns the state it sealed.
+   *
+   * @throws InvalidRequestState when the token is forged, expired, or was minted for another request, principal or audience.
+   */
   verify(token: string, binding: RequestBinding): string | Promise<string>;
   /**
    * Optional: verify and hold a one-time token for the request, to be

@@ -26,10 +26,13 @@ export type MaybePromise<T> = T | Promise<T>;
  * out, so none of those are required here.
  */
 export type HandlerResult<T> = Omit<T, "resultType" | "ttlMs" | "cacheScope" | "_meta"> & {
+  /** Leave it out: the server writes `"complete"` (an `InputRequiredResult` is built with `inputRequired`). */
   resultType?: "complete";
   /** Your own `_meta` keys; `io.modelcontextprotocol/serverInfo` is added. */
   _meta?: Record<string, unknown>;
+  /** Overrides the server's caching hint for this result, see {@link CacheHint}. */
   ttlMs?: number;
+  /** Overrides the server's caching scope for this result, see {@link CacheHint}. */
   cacheScope?: "public" | "private";
 };
 
@@ -57,41 +60,53 @@ export type CacheableMethod =
  * `onReadResource` may return an `InputRequiredResult`.
  */
 export interface ServerHandlers {
+  /** Answers `tools/list`; page with `params.cursor` and `nextCursor` when the list is long. */
   onListTools?(params: PaginatedRequestParams, ctx: ServerRequestContext): MaybePromise<HandlerResult<ListToolsResult>>;
+  /** Runs `tools/call`; return an `InputRequiredResult` to ask the client for input, and get the answers on its retry. */
   onCallTool?(
     params: CallToolRequestParams,
     ctx: ServerRequestContext,
   ): MaybePromise<HandlerResult<CallToolResult> | InputRequiredResult>;
+  /** Answers `prompts/list`. */
   onListPrompts?(params: PaginatedRequestParams, ctx: ServerRequestContext): MaybePromise<HandlerResult<ListPromptsResult>>;
+  /** Renders `prompts/get`; may ask for input like `onCallTool`. */
   onGetPrompt?(
     params: GetPromptRequestParams,
     ctx: ServerRequestContext,
   ): MaybePromise<HandlerResult<GetPromptResult> | InputRequiredResult>;
+  /** Answers `resources/list`. */
   onListResources?(params: PaginatedRequestParams, ctx: ServerRequestContext): MaybePromise<HandlerResult<ListResourcesResult>>;
+  /** Answers `resources/templates/list`. */
   onListResourceTemplates?(
     params: PaginatedRequestParams,
     ctx: ServerRequestContext,
   ): MaybePromise<HandlerResult<ListResourceTemplatesResult>>;
+  /** Reads `resources/read`; may ask for input like `onCallTool`. */
   onReadResource?(
     params: ReadResourceRequestParams,
     ctx: ServerRequestContext,
   ): MaybePromise<HandlerResult<ReadResourceResult> | InputRequiredResult>;
+  /** Suggests values for a prompt argument or template variable (`completion/complete`). */
   onComplete?(params: CompleteRequestParams, ctx: ServerRequestContext): MaybePromise<HandlerResult<CompleteResult>>;
 }
 
 /** Where the server reports what it does not put on the wire (handler crashes, rejected request state). */
 export interface ServerLogger {
+  /** Something was ignored or refused but the server carries on (a rejected request state, an undeliverable notification). */
   warn(message: string, details?: Record<string, unknown>): void;
+  /** A handler failed unexpectedly; the client got only "Internal error", so this is where the cause is. */
   error(message: string, details?: Record<string, unknown>): void;
 }
 
 /** A request as middleware sees it, before the handler runs. */
 export interface MiddlewareRequest {
+  /** The JSON-RPC method, e.g. `tools/call`. */
   readonly method: string;
   /** The name in the server's `serverInfo`: the default audience of anything the middleware seals. */
   readonly serverName: string;
   /** The params the handler will receive; middleware may replace the object (never mutate the caller's). */
   params: Record<string, unknown>;
+  /** The context the handler will receive: the caller's identity, capabilities and signal. */
   readonly context: ServerRequestContext;
   /** The server's logger, for what must not go on the wire. */
   readonly logger: ServerLogger;

@@ -17,7 +17,13 @@ import { encodeAfter, wipe } from "./scratch.js";
  * SDK writes them into the bytes before `seal` and checks them after `unseal`.
  */
 export interface RequestStateCodec {
+  /** Encrypts and authenticates `bytes` into a token that is safe to put in a URL or JSON string. */
   seal(bytes: Uint8Array): string | Promise<string>;
+  /**
+   * Returns the bytes `seal` was given.
+   *
+   * @throws anything, for a token it did not seal or that was altered: the SDK rejects the state, so fail closed.
+   */
   unseal(token: string): Uint8Array | Promise<Uint8Array>;
 }
 

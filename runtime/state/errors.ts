@@ -27,6 +27,7 @@ export const INVALID_REQUEST_STATE_REASON = "invalid_request_state";
  * ```
  */
 export class InvalidRequestState extends McpError {
+  /** Always `"InvalidRequestState"`: test it rather than `instanceof` when two copies of the package may be loaded. */
   override readonly name = "InvalidRequestState" as const;
   /** Why the token was rejected, for the server's log. Never sent to the peer. */
   readonly detail: string | undefined;

@@ -6,8 +6,18 @@ import type { ReplayStore } from "./replay.js";
 
 /** Where sealing keys come from: a key ring for the built-in codec, or your own codec. Exactly one. */
 export type RequestStateKeySource =
-  | { keys: readonly RequestStateSecret[]; codec?: undefined }
-  | { codec: RequestStateCodec; keys?: undefined };
+  | {
+      /** The key ring: the first key seals, every key opens, so a rotation adds the new key first. */
+      keys: readonly RequestStateSecret[];
+      /** Not with `keys`. */
+      codec?: undefined;
+    }
+  | {
+      /** Your own sealing (a KMS, another format); the SDK still adds and checks expiry and binding. */
+      codec: RequestStateCodec;
+      /** Not with `codec`. */
+      keys?: undefined;
+    };
 
 /** Policy options of `RequestStateSecurity`. */
 export interface RequestStateSecurityOptions {
@@ -83,8 +93,11 @@ export type RequestStateRejectionReason =
 
 /** What the logger learns about a rejection. Holds no token, key, principal or arguments. */
 export interface RequestStateRejection {
+  /** Which check failed, as a stable code to count or alert on. */
   reason: RequestStateRejectionReason;
+  /** The method of the request that carried the token. */
   method: string;
+  /** Its tool or prompt name, or resource URI. */
   target: string;
   /** A human-readable explanation. */
   detail: string;
@@ -101,12 +114,15 @@ export interface RequestStateRingInfo {
   keyIds: string[];
   /** The key id new tokens are sealed under. */
   mintingKeyId: string;
+  /** The audience every token must carry, or `undefined` when each caller passes its own. */
   audience: string | undefined;
+  /** Seconds a sealed round stays valid. */
   ttl: number;
 }
 
 /** Where rejections (and, when it has `info`, the key ring at start) are reported. */
 export interface RequestStateLogger {
+  /** One rejected token, with the structured reason; the client got only the generic -32602. */
   warn(message: string, rejection: RequestStateRejection): void;
   /**
    * Optional: receives one line at construction naming the ring's key ids
@@ -139,5 +155,6 @@ export interface RequestBinding {
 
 /** What `mint` seals: the binding plus the handler's plaintext state. */
 export interface MintInput extends RequestBinding {
+  /** The handler's own state for the next round; the client cannot read or change it. */
   state: string;
 }

@@ -13,4 +13,4 @@ export {
   type HttpAuthChallenge,
   type TokenProvider,
 } from "./http/client/transport.js";
-export type { ClientTransport } from "./types.js";
+export type { ClientTransport, TransportRequestOptions } from "./types.js";

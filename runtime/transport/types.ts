@@ -70,6 +70,13 @@ export interface RequestContext {
  * It never rejects: every failure becomes a JSON-RPC error response.
  */
 export interface MessageHandler {
+  /**
+   * Handles one message.
+   *
+   * @param message - one parsed JSON value, unchecked: the handler validates it
+   * @param context - what the transport knows of the request (auth, headers, a channel for related messages)
+   * @returns the response to a request, or `undefined` for a notification or a response
+   */
   handle(message: unknown, context?: RequestContext): Promise<JsonRpcResponse | undefined>;
 }
 

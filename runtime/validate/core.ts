@@ -11,8 +11,20 @@ import { summarise, toIssues, type ValidationIssue } from "./issues.js";
 
 /** The outcome of a validation: the value (typed) when valid, otherwise the issues and a readable message. */
 export type ValidationResult<T = unknown> =
-  | { ok: true; value: T }
-  | { ok: false; issues: ValidationIssue[]; message: string };
+  | {
+      /** The value conforms. */
+      ok: true;
+      /** The same value, now typed as the definition's type. */
+      value: T;
+    }
+  | {
+      /** The value does not conform. */
+      ok: false;
+      /** Where and why, each at a JSON Pointer into the value. */
+      issues: ValidationIssue[];
+      /** One readable line, e.g. `Invalid CallToolResult: /content/0/text is required`. */
+      message: string;
+    };
 
 /** One revision's generated validators and method tables. @internal */
 export interface RevisionTables {

@@ -81,9 +81,13 @@ export type ElicitFieldSchema =
 
 /** The `requestedSchema` of a form elicitation: a flat object of primitive fields. */
 export interface ElicitSchema {
+  /** Always `"object"`: a form is one flat object. */
   readonly type: "object";
+  /** The fields, each a string, number, boolean or enum schema; nesting is not allowed. */
   readonly properties: { readonly [field: string]: ElicitFieldSchema };
+  /** The fields the user must fill; the others arrive only when filled. */
   readonly required?: readonly string[];
+  /** The JSON Schema dialect, when stated. */
   readonly $schema?: string;
 }
 

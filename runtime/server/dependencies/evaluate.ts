@@ -19,8 +19,20 @@ export interface DependencyRound {
 
 /** The outcome of one round: every dependency resolved, or questions to ask. */
 export type Evaluation<R> =
-  | { status: "ready"; values: R }
-  | { status: "input_required"; inputRequests: Record<string, InputRequest>; requestState: string };
+  | {
+      /** Every dependency has its value: run the handler. */
+      status: "ready";
+      /** The resolved values, under the names the `needs` declared. */
+      values: R;
+    }
+  | {
+      /** Some answer is still missing: return an `InputRequiredResult` with the two fields below. */
+      status: "input_required";
+      /** The questions of this round, keyed by dependency name. */
+      inputRequests: Record<string, InputRequest>;
+      /** The sealed answers gathered so far, for the client to echo on its retry. */
+      requestState: string;
+    };
 
 /** Thrown inside a resolver that reads a dependency still waiting for its answer. */
 class Waiting {

@@ -20,6 +20,7 @@ export type AnswerReading<V> = { ok: true; value: V; record: unknown } | { ok: f
  * value the tool's handler receives once the client answered.
  */
 export interface Question<V = unknown> {
+  /** @internal Brands question objects, so a resolver's plain return value is never mistaken for one. */
   readonly [QUESTION]: true;
   /** Which kind of input request this is. */
   readonly kind: "elicit" | "elicitUrl" | "sample" | "roots";
@@ -44,14 +45,31 @@ export interface Question<V = unknown> {
  * accepted, the form content validated against the schema that was asked.
  */
 export type Elicitation<C> =
-  | { readonly action: "accept"; readonly content: C }
-  | { readonly action: "decline"; readonly content?: undefined }
-  | { readonly action: "cancel"; readonly content?: undefined };
+  | {
+      /** The user submitted the form. */
+      readonly action: "accept";
+      /** What they entered, already checked against the form's schema. */
+      readonly content: C;
+    }
+  | {
+      /** The user explicitly refused to answer. */
+      readonly action: "decline";
+      /** Never set: there is no answer. */
+      readonly content?: undefined;
+    }
+  | {
+      /** The user dismissed the form without choosing (closed it, timed out). */
+      readonly action: "cancel";
+      /** Never set: there is no answer. */
+      readonly content?: undefined;
+    };
 
 /** A form elicitation; the handler receives an {@link Elicitation} of the typed content. */
 export interface ElicitQuestion<S extends ElicitSchema = ElicitSchema> extends Question<Elicitation<ElicitContent<S>>> {
   readonly kind: "elicit";
+  /** What the client shows the user above the form. */
   readonly message: string;
+  /** The form (`requestedSchema`); its literal type gives the handler's typed `content`. */
   readonly schema: S;
 }
 
@@ -61,14 +79,25 @@ export interface ElicitQuestion<S extends ElicitSchema = ElicitSchema> extends Q
  * finished; the server learns that out of band (see {@link elicitUrl}).
  */
 export type UrlElicitation =
-  | { readonly action: "accept" }
-  | { readonly action: "decline" }
-  | { readonly action: "cancel" };
+  | {
+      /** The user agreed to open the URL. */
+      readonly action: "accept";
+    }
+  | {
+      /** The user refused to open it. */
+      readonly action: "decline";
+    }
+  | {
+      /** The user dismissed the request without choosing. */
+      readonly action: "cancel";
+    };
 
 /** A URL elicitation; the handler receives a {@link UrlElicitation}. */
 export interface ElicitUrlQuestion extends Question<UrlElicitation> {
   readonly kind: "elicitUrl";
+  /** Why the user should open the URL. */
   readonly message: string;
+  /** Where the interaction happens (a sign-in, a payment); secrets entered there never pass through the client. */
   readonly url: string;
 }
 

@@ -24,7 +24,9 @@ import type { ToolArgs } from "../schemas/tool-types.js";
  * @typeParam Args - the `arguments` list's type; `McpServer.prompt` infers it, so a literal list types the handler's `args`
  */
 export interface PromptConfig<Args extends PromptArguments | undefined = PromptArguments | undefined> {
+  /** A human-friendly name for clients to display; the registered name stays the identifier. */
   title?: string;
+  /** What the prompt produces, shown to the user picking one. */
   description?: string;
   /**
    * The prompt's arguments; those marked `required` are checked before the handler runs. Written inline (or
@@ -35,7 +37,9 @@ export interface PromptConfig<Args extends PromptArguments | undefined = PromptA
    * path), and the handler gets its output.
    */
   arguments?: Args;
+  /** Icons a client may show beside the prompt. */
   icons?: Prompt["icons"];
+  /** Extra metadata for the prompt's `prompts/list` entry, passed through as given. */
   _meta?: Record<string, unknown>;
   /** Completion suggestions per argument name, served on `completion/complete`. */
   complete?: Record<string, Completer>;

@@ -21,13 +21,19 @@ import { checkCompleters, complete, type Completer } from "./completions.js";
 export interface ResourceConfig {
   /** Defaults to the URI (or template). */
   name?: string;
+  /** A human-friendly name for clients to display. */
   title?: string;
+  /** What the resource holds, for the user or model deciding whether to read it. */
   description?: string;
+  /** The MIME type listed, and given to contents returned as a plain string. */
   mimeType?: string;
+  /** Audience, priority and last-modified hints for the client. */
   annotations?: Annotations;
+  /** Icons a client may show beside the resource. */
   icons?: Resource["icons"];
   /** Size in bytes, static resources only. */
   size?: number;
+  /** Extra metadata for the resource's list entry, passed through as given. */
   _meta?: Record<string, unknown>;
   /** Completion suggestions per template variable, served on `completion/complete` (templates only). */
   complete?: Record<string, Completer>;

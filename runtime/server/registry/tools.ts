@@ -29,7 +29,9 @@ import type { ToolResult, ToolSchema } from "../schemas/tool-types.js";
  * @typeParam Out - the `outputSchema`'s type, which types the `structuredContent` the handler returns
  */
 export interface ToolConfig<In extends ToolSchema | undefined = ToolSchema | undefined, Out extends ToolSchema | undefined = ToolSchema | undefined> {
+  /** A human-friendly name for clients to display; the registered name stays the identifier. */
   title?: string;
+  /** What the tool does and when to use it: the model reads this to choose tools, so write it for the model. */
   description?: string;
   /**
    * The arguments' schema, checked before the handler runs. Default `{ type: "object" }`. Either a JSON Schema
@@ -44,8 +46,11 @@ export interface ToolConfig<In extends ToolSchema | undefined = ToolSchema | und
    * `content` gets one text block holding its JSON.
    */
   outputSchema?: Out;
+  /** Hints for the client (read-only, destructive, idempotent, open-world); untrusted, never a security boundary. */
   annotations?: ToolAnnotations;
+  /** Icons a client may show beside the tool. */
   icons?: Tool["icons"];
+  /** Extra metadata for the tool's `tools/list` entry, passed through as given. */
   _meta?: Record<string, unknown>;
   /**
    * OAuth scopes the caller's access token must carry to call the tool, e.g.

@@ -60,8 +60,11 @@ export type ToolStructuredContent<Out> = undefined extends Out
  * one text block holding the JSON of `structuredContent`.
  */
 export type StructuredToolResult<S> = Omit<HandlerResult<CallToolResult>, "content" | "structuredContent" | "isError"> & {
+  /** What a client that ignores `structuredContent` shows; omitted, it is one text block holding the JSON. */
   content?: ContentBlock[];
+  /** The result as data, typed (and checked before sending) by the tool's `outputSchema`. */
   structuredContent: S;
+  /** A successful result; an error result (`isError: true`) needs no `structuredContent`. */
   isError?: false;
 };
 
@@ -73,4 +76,7 @@ export type StructuredToolResult<S> = Omit<HandlerResult<CallToolResult>, "conte
  */
 export type ToolResult<S = undefined> = [S] extends [undefined]
   ? HandlerResult<CallToolResult>
-  : StructuredToolResult<S> | (HandlerResult<CallToolResult> & { isError: true }) | TaskEscalation;
+  : StructuredToolResult<S> | (HandlerResult<CallToolResult> & {
+      /** An error result the model reads: it needs no `structuredContent`. */
+      isError: true;
+    }) | TaskEscalation;

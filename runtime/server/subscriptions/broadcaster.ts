@@ -15,8 +15,16 @@ export type ListKind = "tools" | "prompts" | "resources";
  * 2025 sessions): a list changed, or the resource at `uri` was updated.
  */
 export type SubscriptionEvent =
-  | { readonly type: "toolsListChanged" | "promptsListChanged" | "resourcesListChanged" }
-  | { readonly type: "resourceUpdated"; readonly uri: string };
+  | {
+      /** Which list changed; listeners list it again. */
+      readonly type: "toolsListChanged" | "promptsListChanged" | "resourcesListChanged";
+    }
+  | {
+      /** One resource changed; only listeners subscribed to `uri` are told. */
+      readonly type: "resourceUpdated";
+      /** The resource that changed. */
+      readonly uri: string;
+    };
 
 /**
  * Carries {@link SubscriptionEvent}s between the servers that share it.

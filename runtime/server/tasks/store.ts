@@ -10,8 +10,11 @@ import type { DetailedTask, TaskStatus } from "./types.js";
 
 /** One task as a store keeps it: the wire fields, as numbers where the wire has times, plus what binds it. */
 export interface TaskRecord {
+  /** The id the server minted: unguessable, and the key every `tasks/get`, `tasks/update` and `tasks/cancel` names. */
   readonly taskId: string;
+  /** Where the task stands; once terminal (completed, failed, cancelled) it never changes again. */
   status: TaskStatus;
+  /** A human-readable note on the status, e.g. why it failed. */
   statusMessage?: string;
   /** Epoch milliseconds. */
   readonly createdAt: number;
@@ -23,8 +26,11 @@ export interface TaskRecord {
   pollIntervalMs: number;
   /** The caller the task belongs to (a digest of the principal); `undefined` for unauthenticated callers. */
   readonly owner?: string;
+  /** What the task waits for while `input_required`. */
   inputRequests?: DetailedTask["inputRequests"];
+  /** The tool's result, once `completed`. */
   result?: Record<string, unknown>;
+  /** The JSON-RPC error the call ended with, once `failed`. */
   error?: JsonRpcErrorObject;
 }
 
@@ -32,7 +38,18 @@ export interface TaskRecord {
  * What looking a task up finds: the task, the time a task of that id expired
  * (with its owner, so another caller learns nothing), or nothing.
  */
-export type TaskLookup = { task: TaskRecord } | { expiredAt: number; owner?: string } | undefined;
+export type TaskLookup =
+  | {
+      /** The task, live or finished. */
+      task: TaskRecord;
+    }
+  | {
+      /** When the task expired (epoch milliseconds): reported as expired, not unknown. */
+      expiredAt: number;
+      /** Its owner, so only that caller learns it existed. */
+      owner?: string;
+    }
+  | undefined;
 
 /**
  * Persists tasks. The server calls it from one process per task (the one
@@ -54,6 +71,7 @@ export interface TaskStore {
 
 /** Thrown by {@link TaskStore.create} when the store is full. */
 export class TaskStoreFull extends Error {
+  /** Always `"TaskStoreFull"`: test it rather than `instanceof` when two copies of the package may be loaded. */
   override readonly name = "TaskStoreFull" as const;
   /** How many tasks the store holds at most. */
   readonly limit: number;

@@ -28,7 +28,15 @@ export {
  * `"escalate"` runs the call as usual, over MRTR, until the handler returns
  * {@link runAsTask}, and only then creates the task.
  */
-export type TaskSupport = "optional" | "required" | { support: "optional" | "required"; start?: "call" | "escalate" };
+export type TaskSupport =
+  | "optional"
+  | "required"
+  | {
+      /** As the string forms: whether a call may or must run as a task. */
+      support: "optional" | "required";
+      /** When the task is created: at the call (default) or when the handler escalates with `runAsTask`. */
+      start?: "call" | "escalate";
+    };
 
 /** A {@link TaskSupport}, normalised. @internal */
 export interface TaskDeclaration {

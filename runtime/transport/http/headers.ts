@@ -121,7 +121,19 @@ export interface ParamHeader {
 }
 
 /** Outcome of {@link paramHeadersOf}: the annotations, or why the tool is invalid. */
-export type ParamHeaderScan = { ok: true; headers: ParamHeader[] } | { ok: false; reason: string };
+export type ParamHeaderScan =
+  | {
+      /** The schema's header annotations are valid. */
+      ok: true;
+      /** The `Mcp-Param-*` headers the tool's calls carry, one per annotated argument. */
+      headers: ParamHeader[];
+    }
+  | {
+      /** The annotations break a rule, so the tool cannot be registered. */
+      ok: false;
+      /** Which rule, in words fit for the registration error. */
+      reason: string;
+    };
 
 const COMPOSITION_KEYS = [
   "items",

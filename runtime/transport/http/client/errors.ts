@@ -5,6 +5,7 @@
 
 /** An HTTP-level failure that carried no JSON-RPC answer (401, 403, 500 with HTML, a lost session, …). */
 export class HttpTransportError extends Error {
+  /** `"HttpTransportError"`: test it rather than `instanceof` when two copies of the package may be loaded. */
   override readonly name: string = "HttpTransportError";
   /** The HTTP status. */
   readonly status: number;

@@ -116,6 +116,7 @@ export class StreamableHttpClientTransport implements ClientTransport {
   get protocolVersion(): string | undefined {
     return this.#session.version;
   }
+  /** Set by the client once `initialize` agreed a 2025 version; a 2026 client leaves it unset. */
   set protocolVersion(version: string | undefined) {
     this.#session.agree(version);
   }

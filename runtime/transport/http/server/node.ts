@@ -97,7 +97,9 @@ function clientErrorStatus(error: unknown): string {
 export interface HttpServerHandle {
   /** The endpoint URL, e.g. `http://127.0.0.1:41234/mcp`. */
   url: string;
+  /** The address it listens on, as given to `serveHttp` (default loopback). */
   host: string;
+  /** The port it listens on: the one the system picked when you asked for 0. */
   port: number;
   /** The underlying `node:http` server. */
   server: NodeHttpServer;

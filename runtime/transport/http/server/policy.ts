@@ -7,8 +7,11 @@ import { legacyAuthorization, resolveAuthorization, scopeList, type Authorizatio
 
 /** What a token verifier gets to look at besides the token. */
 export interface HttpRequestInfo {
+  /** The HTTP method (`POST`, `GET`, `DELETE`). */
   method: string;
+  /** The full request URL. */
   url: string;
+  /** Every request header, e.g. to check a DPoP proof or a client certificate header alongside the token. */
   headers: Headers;
   /** The canonical URI of this server (`authorization.resource`): the audience a token must be issued for. */
   resource?: string;
