@@ -1,31 +1,15 @@
-// docs/official-sdk.md: its code blocks are excerpts of
-// examples/official-sdk/, and that example runs: the same server before (their
+// examples/official-sdk/, which docs/official-sdk.md describes (its code blocks
+// are compiled by the doc tests, test/docs/): the same server before (their
 // HMAC codec) and after (ours), finishing a round, and what the client holds.
 import { createServer } from "node:http";
-import { readFileSync, readdirSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { Client, isInputRequired } from "mcp-roundtrip/client";
 import type { SealedRequestStateCodec } from "mcp-roundtrip/official";
 import { afterHandler, beforeHandler, behindProxy, rotationPhases } from "../../examples/official-sdk/sealed-server.js";
-import { root } from "../client/ensure-built.js";
 import { bridge } from "../interop/peers.js";
 
 const KEY = "official-example-key-0123456789abcdef";
 const NEXT = "official-example-key-next-0123456789abc";
-const lines = (text: string) => text.split("\n").map((line) => line.trim()).filter((line) => line !== "");
-
-describe("docs/official-sdk.md code blocks", () => {
-  const doc = readFileSync(join(root, "docs", "official-sdk.md"), "utf8");
-  const blocks = [...doc.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!);
-  const dir = join(root, "examples", "official-sdk");
-  const sources = readdirSync(dir).map((name) => lines(readFileSync(join(dir, name), "utf8")).join("\n"));
-
-  it.each(blocks.map((block, index) => [index + 1, block] as const))("block %i is an excerpt of examples/official-sdk/", (_index, block) => {
-    const pieces = block.split(/^\s*\/\/ …\s*$/m).map((piece) => lines(piece).join("\n")).filter((piece) => piece !== "");
-    expect(sources.some((source) => pieces.every((piece) => source.includes(piece))), block).toBe(true);
-  });
-});
 
 /** Serves `handler` on 127.0.0.1, runs `body` with its URL, and closes it. */
 async function serving<T>(handler: { fetch(request: Request): Promise<Response>; close(): Promise<void> }, body: (url: string) => Promise<T>): Promise<T> {
