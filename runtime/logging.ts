@@ -60,12 +60,28 @@ function isPinoStyle(sink: object): boolean {
 
 type Write = (message: string, fields: LogFields | undefined) => void;
 
-function writerFor(sink: Logger, level: Exclude<LogLevel, "silent">, pino: boolean): Write | undefined {
-  const method = (sink as unknown as Record<string, unknown>)[level];
+function writerFor(sink: object, level: Exclude<LogLevel, "silent">, pino: boolean): Write | undefined {
+  const method = (sink as Record<string, unknown>)[level];
   if (typeof method !== "function") return undefined;
   if (pino) return (message, fields) => method.call(sink, fields ?? {}, message);
   // console.* prints its extra arguments; leave none when there are no fields.
   return (message, fields) => (fields === undefined ? method.call(sink, message) : method.call(sink, message, fields));
+}
+
+/**
+ * `sink` as it is when its methods take `(message, fields)`; for a pino-style
+ * logger, a view whose methods reorder to `(fields, message)`. No level
+ * filter: for modules (request-state sealing) that take a sink directly.
+ * @internal
+ */
+export function withCallShape<T extends object>(sink: T): T {
+  if (!isPinoStyle(sink)) return sink;
+  const view: Record<string, unknown> = {};
+  for (const level of ["debug", "info", "warn", "error"] as const) {
+    const write = writerFor(sink, level, true);
+    if (write !== undefined) view[level] = write;
+  }
+  return view as T;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { JsonRpcErrorCode, McpError } from "../jsonrpc/errors.js";
+import { createLogger } from "../logging.js";
 import type { JsonRpcResponse } from "../jsonrpc/messages.js";
 import type { LegacyMode, RequestContext, ServerSession, SessionHost, SessionPeer } from "../transport/types.js";
 import type { Implementation, ServerCapabilities } from "../../generated/2026-07-28/index.js";
@@ -90,7 +91,10 @@ export class McpServer implements SessionHost {
    *   would then accept tokens minted by any other unnamed service)
    */
   constructor(info: Implementation, options: McpServerOptions = {}) {
-    const { requestStateSecurity, audience, capabilities, compileSchema, ...serverOptions } = options;
+    const { requestStateSecurity, audience, capabilities, compileSchema, ...given } = options;
+    // One levelled logger for the server and its sealing boundary, so logLevel governs both.
+    const logger = createLogger(given.logger ?? console, given.logLevel ?? "warn");
+    const serverOptions = { ...given, logger, logLevel: "debug" as const };
     this.tools = new ToolRegistry(resolveSchemaCompiler(compileSchema));
     if (audience !== undefined && (typeof audience !== "string" || audience.length === 0)) {
       throw new TypeError("McpServer: audience must be a non-empty string");
@@ -121,7 +125,7 @@ export class McpServer implements SessionHost {
         [TASK_HOOKS]: { support: (name: string) => this.tools.taskOf(name), enabled: () => serverOptions.tasks !== undefined || this.tools.hasTaskTools },
       } as ServerOptions,
     );
-    this.server.use(sealingBoundary(requestStateSecurity, audience, this.server.serverInfo.name, serverOptions.logger));
+    this.server.use(sealingBoundary(requestStateSecurity, audience, this.server.serverInfo.name, logger));
   }
 
   /**
