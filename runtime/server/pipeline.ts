@@ -5,6 +5,7 @@
  *
  * @internal
  */
+import type { LevelledLogger } from "../logging.js";
 import type { Implementation } from "../../generated/2026-07-28/index.js";
 import type { RequestContextImpl } from "./context.js";
 import { internalError } from "./errors.js";
@@ -17,7 +18,7 @@ export interface ServerCore {
   readonly serverInfo: Readonly<Implementation>;
   readonly handlers: ServerHandlers;
   readonly middlewares: readonly ServerMiddleware[];
-  readonly logger: ServerLogger;
+  readonly logger: LevelledLogger;
 }
 
 /** A handler of some route, called with its params and context. @internal */

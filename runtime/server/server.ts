@@ -228,6 +228,7 @@ export class Server implements SessionHost {
       // A listen stream may stay open for hours: it leaves this (large) frame behind at once.
       if (method === "subscriptions/listen") return this.listen(route, params.notifications, new RequestContextImpl(id, method, meta, context));
       ctx = new RequestContextImpl(id, method, meta, context);
+      ctx.logger = this.logger;
       this.inFlight.track(ctx);
       const result = await this.run(route, handler as AnyHandler | undefined, params, ctx);
       if (ctx.isCancelledByClient) return undefined;

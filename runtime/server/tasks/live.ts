@@ -62,5 +62,6 @@ export function liveTaskContext(ctx: RequestContextImpl): RequestContextImpl {
     { ...(ctx.authInfo === undefined ? {} : { authInfo: ctx.authInfo }), ...(ctx.headers === undefined ? {} : { headers: ctx.headers }) },
   );
   taskCtx.resolvePrincipalWith(() => principal);
+  taskCtx.logger = ctx.logger;
   return taskCtx;
 }
