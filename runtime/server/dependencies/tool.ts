@@ -1,4 +1,5 @@
 import type { CallToolResult } from "../../../generated/2026-07-28/index.js";
+import type { LevelledLogger } from "../../logging.js";
 import type { ServerRequestContext } from "../context.js";
 import type { HandlerResult, MaybePromise } from "../types.js";
 import { Needs } from "./declaration.js";
@@ -37,6 +38,12 @@ export interface DependencyOwner {
 function ownerOf(owner: string | DependencyOwner): DependencyOwner {
   return typeof owner === "string" ? { kind: "tool", name: owner } : owner;
 }
+
+const METHOD_OF_KIND = { tool: "tools/call", prompt: "prompts/get", resource: "resources/read" } as const;
+const methodOf = (kind: DependencyOwner["kind"]): string => METHOD_OF_KIND[kind];
+
+const isLevelledLogger = (value: unknown): value is LevelledLogger =>
+  typeof value === "object" && value !== null && typeof (value as LevelledLogger).enabled === "function";
 
 /**
  * The body of a tool that declares dependencies: receives the validated
@@ -110,9 +117,12 @@ export function withDependencies<A, R extends object, Ctx extends DependencyRequ
   return (...params) => {
     const input = params.slice(0, -1) as In;
     const ctx = params[params.length - 1] as Ctx;
+    const logger = (ctx as { logger?: unknown }).logger;
     const round: DependencyRound = {
       inputResponses: ctx.inputResponses as Record<string, unknown> | undefined,
       requestState: ctx.requestState,
+      // The server's context carries its logger (RequestContextImpl); a hand-made context may not.
+      ...(isLevelledLogger(logger) ? { logger, logFields: { method: methodOf(who.kind), [who.kind]: who.name } } : {}),
     };
     return runWithDependencies(
       declaration,
