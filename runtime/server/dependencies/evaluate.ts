@@ -153,13 +153,14 @@ export async function evaluateNeeds<A, R extends object>(
       if (reading.ok) {
         values[key] = reading.value;
         next.answers[key] = { d: digest, r: reading.record };
-        log.debug(`${subject}: round ${roundNumber}: accepted the answer for "${key}"`, { ...fields, inputKey: key, decision: "accepted" });
+        log.debug(`${subject}: accepted the answer for "${key}" (asked in round ${previous.round})`, { ...fields, round: previous.round, inputKey: key, decision: "accepted" });
         continue;
       }
       const violation = describeIssues(reading.issues);
       if (reasked) {
-        log.debug(`${subject}: round ${roundNumber}: the answer for "${key}" did not fit again (${violation}); ending with -32602`, {
+        log.debug(`${subject}: the answer for "${key}" (asked once more in round ${previous.round}) did not fit again (${violation}); ending with -32602`, {
           ...fields,
+          round: previous.round,
           inputKey: key,
           decision: "ended",
           reason: "invalid_input_response",
@@ -183,7 +184,6 @@ export async function evaluateNeeds<A, R extends object>(
     next.asked[key] = request === result.request ? digest : questionDigest(request);
     waiting.add(key);
     asked.push(`"${key}" (${why})`);
-    if (Object.hasOwn(next.reasked, key)) log.debug(`${subject}: round ${roundNumber}: re-asking "${key}": ${why}`, { ...fields, inputKey: key, decision: "reasked", reason: "invalid_input_response" });
   }
 
   if (Object.keys(missing).length > 0) {
@@ -206,6 +206,7 @@ export async function evaluateNeeds<A, R extends object>(
       round: roundNumber,
       decision: "asked",
       inputKeys: Object.keys(inputRequests),
+      reasked: Object.keys(next.reasked),
     });
   }
   return { status: "input_required", inputRequests, requestState: encodeState(next) };
