@@ -16,12 +16,20 @@ export class InputRequiredRoundsExceeded extends Error {
   /** The unfinished call; `pending.toJSON()` lets another process take it over. */
   readonly pending: PendingRequest;
 
-  constructor(rounds: number, lastResult: InputRequiredResult, pending: PendingRequest) {
+  /** True when some round asked exactly what an earlier one had asked: the server did not take an answer. */
+  readonly repeated: boolean;
+
+  constructor(rounds: number, lastResult: InputRequiredResult, pending: PendingRequest, options?: { repeated?: boolean }) {
+    const repeated = options?.repeated === true;
     super(
       `${pending.method} "${pending.target}" still needed input after ${rounds} round(s). ` +
-        `Raise inputRequiredMaxRounds if the server legitimately needs more rounds, ` +
-        `or drive the rounds yourself with client.session and { allowInputRequired: true }.`,
+        (repeated
+          ? `The server asked the same questions again, so it did not take the answers given: check what your callbacks answer ` +
+            `(the server's InputRequiredResult is in lastResult), or drive the rounds yourself with client.session and { allowInputRequired: true }.`
+          : `Every round asked new questions: raise inputRequiredMaxRounds if the server legitimately needs more rounds, ` +
+            `or drive the rounds yourself with client.session and { allowInputRequired: true }.`),
     );
+    this.repeated = repeated;
     this.rounds = rounds;
     this.lastResult = lastResult;
     this.pending = pending;
@@ -44,6 +52,43 @@ export class InputRequestFailed extends Error {
     super(message, options);
     this.key = key;
     this.method = method;
+  }
+}
+
+/**
+ * A callback's answer does not fit the input request it answers: an
+ * `onElicit` answer against the request's form (`requestedSchema`), an
+ * `onSample` or `onListRoots` answer against its result type. The client
+ * sends nothing: the call rejects with this error, naming the input key and
+ * each problem, instead of letting the server ask again.
+ *
+ * @example
+ * ```ts
+ * import { Client, InputResponseInvalid } from "mcp-roundtrip/client";
+ *
+ * const client = await Client.connect("http://127.0.0.1:3000/mcp", { onElicit: async () => ({ action: "accept", content: { name: 42 } }) });
+ * try {
+ *   await client.callTool("greet", {});
+ * } catch (error) {
+ *   if (error instanceof InputResponseInvalid) console.error(error.key, error.issues); // "confirm", [{ path: "/content/name", message: "must be a string" }]
+ * }
+ * ```
+ */
+export class InputResponseInvalid extends Error {
+  override readonly name = "InputResponseInvalid" as const;
+  /** The server-assigned key of the request answered; `undefined` over a 2025 server's back channel, which has no keys. */
+  readonly key: string | undefined;
+  /** The input request's method (`elicitation/create`, …). */
+  readonly method: string;
+  /** What does not fit, each a JSON Pointer into the answer (`/content/name`) and what is wrong there. */
+  readonly issues: readonly { readonly path: string; readonly message: string }[];
+
+  constructor(key: string | undefined, method: string, option: string, issues: readonly { path: string; message: string }[]) {
+    const problems = issues.map((issue) => `${issue.path === "" ? "(root)" : issue.path} ${issue.message}`).join("; ");
+    super(`${option} answer${key === undefined ? "" : ` for "${key}"`}: ${problems}. Nothing was sent; make the callback's answer fit the request.`);
+    this.key = key;
+    this.method = method;
+    this.issues = issues.map((issue) => Object.freeze({ path: issue.path, message: issue.message }));
   }
 }
 

@@ -1,5 +1,5 @@
 import { type InputCallbacks, type InputRequestContext, callbackFor, callbackOptionFor } from "./callbacks.js";
-import { InputRequestFailed } from "./errors.js";
+import { InputRequestFailed, InputResponseInvalid } from "./errors.js";
 import type { InputRequest, InputResponse } from "./protocol.js";
 
 type Answerer = (params: never, context: InputRequestContext) => unknown;
@@ -11,8 +11,11 @@ type Answerer = (params: never, context: InputRequestContext) => unknown;
  * All callbacks are looked up before any runs, so a missing one fails the
  * round without side effects. When one callback throws (or returns something
  * that is not an object), the others are aborted through their signal and
- * the round fails with {@link InputRequestFailed}. When `signal` aborts, the
- * round stops waiting and rejects with the signal's reason.
+ * the round fails with {@link InputRequestFailed}; when an answer does not
+ * fit its request (an elicitation's form, a sampling or roots result type)
+ * the round fails with {@link InputResponseInvalid} and nothing is sent.
+ * When `signal` aborts, the round stops waiting and rejects with the
+ * signal's reason.
  */
 export function fulfilRound(
   inputRequests: Record<string, InputRequest>,
@@ -56,6 +59,16 @@ export function fulfilRound(
         fail(callbackThrew(key, method, error));
         break;
       }
+      const take = (answer: unknown) => {
+        if (settled) return;
+        answers[index] = answer;
+        if (--outstanding > 0) return;
+        settled = true;
+        signal?.removeEventListener("abort", onOuterAbort);
+        const responses: Record<string, InputResponse> = {};
+        for (let i = 0; i < keys.length; i++) setOwn(responses, keys[i]!, answers[i] as InputResponse);
+        resolve(responses);
+      };
       Promise.resolve(pending).then(
         (answer) => {
           if (settled) return;
@@ -63,19 +76,31 @@ export function fulfilRound(
             fail(badAnswer(key, method, answer));
             return;
           }
-          answers[index] = answer;
-          if (--outstanding > 0) return;
-          settled = true;
-          signal?.removeEventListener("abort", onOuterAbort);
-          const responses: Record<string, InputResponse> = {};
-          for (let i = 0; i < keys.length; i++) setOwn(responses, keys[i]!, answers[i] as InputResponse);
-          resolve(responses);
+          if (needsNoCheck(method, answer as Record<string, unknown>)) return take(answer);
+          // Checked before anything is sent: a misfit rejects the call here instead of being asked again by the server.
+          checkAnswer(method, (request.params ?? {}) as Record<string, unknown>, answer as Record<string, unknown>).then(
+            (issues) => (issues.length === 0 ? take(answer) : fail(new InputResponseInvalid(key, method, callbackOptionFor(method) ?? method, issues))),
+            (error: unknown) => fail(new InputRequestFailed(key, method, `The client could not check the answer for "${key}": ${String(error)}`, { cause: error })),
+          );
         },
         (error: unknown) => fail(callbackThrew(key, method, error)),
       );
     }
   });
 }
+
+type Checker = typeof import("./answer-check.js");
+let checker: Promise<Checker> | undefined;
+
+/** The answer checker, imported on the first answer that needs it (a chunk of its own in a bundle). */
+function checkAnswer(method: string, params: Record<string, unknown>, answer: Record<string, unknown>) {
+  checker ??= import("./answer-check.js");
+  return checker.then((module) => module.checkAnswer(method, params, answer, "2026-07-28"));
+}
+
+/** A declined or cancelled elicitation carries nothing to check; everything else is checked. */
+const needsNoCheck = (method: string, answer: Record<string, unknown>): boolean =>
+  method === "elicitation/create" && (answer.action === "decline" || answer.action === "cancel");
 
 /**
  * The signal a round's callbacks share, created only when a callback reads

@@ -30,6 +30,7 @@ export type {
 export {
   ClientClosed,
   InputRequestFailed,
+  InputResponseInvalid,
   InputRequiredNotAllowed,
   InputRequiredRoundsExceeded,
   InvalidServerResult,

@@ -30,6 +30,7 @@ export interface LoopStart {
  *
  * @throws InputRequiredRoundsExceeded after `maxRounds` input-required rounds.
  * @throws InputRequestFailed when a round's request cannot be answered.
+ * @throws InputResponseInvalid when a callback's answer does not fit its request (nothing is sent).
  * @throws the signal's reason when `signal` aborts.
  */
 export async function runToCompletion(
@@ -44,15 +45,18 @@ export async function runToCompletion(
   let round = start === undefined ? 0 : start.round - 1;
   let result: JsonObject = start === undefined ? await session.round(call, undefined, undefined, signal, meta, onNotification) : (start.result as unknown as JsonObject);
   let delay = settings.backoff.initialMs;
+  // Each round's questions, compared only if the rounds run out: new questions, or the same ones asked again?
+  const asked: unknown[] = [];
   for (;;) {
     if (!classifyResult(call.method, session.era, result)) return result;
     const inputRequired = result as unknown as InputRequiredResult;
     round++;
     if (round > settings.maxRounds) {
-      throw new InputRequiredRoundsExceeded(round - 1, inputRequired, PendingRequest.from(call, inputRequired, round));
+      throw new InputRequiredRoundsExceeded(round - 1, inputRequired, PendingRequest.from(call, inputRequired, round), { repeated: anyRepeated(asked) });
     }
     let inputResponses: Record<string, InputResponse> | undefined;
     if (hasEntries(inputRequired.inputRequests)) {
+      asked.push(inputRequired.inputRequests);
       inputResponses = await fulfilRound(inputRequired.inputRequests!, settings.callbacks, signal);
       delay = settings.backoff.initialMs;
     } else {
@@ -62,4 +66,15 @@ export async function runToCompletion(
     signal?.throwIfAborted();
     result = await session.round(call, inputResponses, inputRequired.requestState, signal, meta, onNotification);
   }
+}
+
+/** True when some round asked exactly what an earlier round had asked. */
+function anyRepeated(rounds: readonly unknown[]): boolean {
+  const seen = new Set<string>();
+  for (const questions of rounds) {
+    const text = JSON.stringify(questions);
+    if (seen.has(text)) return true;
+    seen.add(text);
+  }
+  return false;
 }

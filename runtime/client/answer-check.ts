@@ -1,0 +1,53 @@
+/**
+ * Checks what a callback answered before the client sends it: an
+ * `onElicit` answer against the request's own form (`requestedSchema`), an
+ * `onSample` or `onListRoots` answer against its result type. Loaded on
+ * the first answer that needs it, so a client that never accepts a form
+ * (or never meets a server that asks) does not carry the checker.
+ *
+ * Imports nothing the client's main modules import, so a splitting bundler
+ * keeps it in a chunk of its own (docs/internals.md).
+ *
+ * @internal
+ */
+import { checkElicitContent, checkElicitSchema, type ElicitSchema } from "../validate/elicitation-form.js";
+import type { ValidationIssue } from "../validate/issues.js";
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** The revision whose result types judge sampling and roots answers. */
+export type AnswerRevision = "2026-07-28" | "2025-11-25";
+
+/**
+ * The problems with an `elicitation/create` answer: an action outside
+ * accept/decline/cancel, or (form mode, accepted) content that does not fit
+ * `requestedSchema`. A schema outside the form subset is the server's to
+ * judge, not ours: its content is not checked.
+ */
+function checkElicitAnswer(params: Record<string, unknown>, answer: Record<string, unknown>): ValidationIssue[] {
+  const { action } = answer;
+  if (action === "decline" || action === "cancel") return [];
+  if (action !== "accept") return [{ path: "/action", message: 'must be "accept", "decline" or "cancel"' }];
+  if (params.mode === "url") return [];
+  const schema = params.requestedSchema;
+  if (checkElicitSchema(schema).length > 0) return [];
+  return checkElicitContent(schema as ElicitSchema, answer.content ?? {}).map((issue) => ({ path: `/content${issue.path}`, message: issue.message }));
+}
+
+/**
+ * The problems with one callback answer, empty when it may be sent.
+ *
+ * @param method - the input request's method.
+ * @param params - the input request's params, as the server sent them.
+ * @param answer - what the callback returned (an object).
+ * @param revision - the revision whose result types apply (the 2025 back channel checks against 2025-11-25).
+ * @internal
+ */
+export async function checkAnswer(method: string, params: Record<string, unknown>, answer: Record<string, unknown>, revision: AnswerRevision): Promise<ValidationIssue[]> {
+  if (method === "elicitation/create") return checkElicitAnswer(params, answer);
+  if (method !== "sampling/createMessage" && method !== "roots/list") return [];
+  // The generated validators of these two results only, loaded on the first sampling or roots answer.
+  const { checkResultType } = await import("./answer-schemas.js");
+  return checkResultType(method, answer, revision);
+}
