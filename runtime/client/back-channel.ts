@@ -11,6 +11,7 @@ import type { JsonRpcRequest, JsonRpcResponse } from "../jsonrpc/messages.js";
 import type { ClientTransport } from "../transport/types.js";
 import type { RevisionTables, ValidationResult } from "../validate/core.js";
 import type { InputCallbacks, InputRequestContext, callbackFor, callbackOptionFor } from "./callbacks.js";
+import type { InputResponseInvalid } from "./errors.js";
 import type { JsonObject } from "./protocol.js";
 
 /**
@@ -24,6 +25,7 @@ export interface BackChannelKit {
   readonly JsonRpcErrorCode: typeof JsonRpcErrorCode;
   readonly callbackFor: typeof callbackFor;
   readonly callbackOptionFor: typeof callbackOptionFor;
+  readonly InputResponseInvalid: typeof InputResponseInvalid;
 }
 
 /** The 2025-11-25 tables, loaded on the first request a server sends: a modern-only client never pays for them. */
@@ -97,6 +99,18 @@ export async function answerServerRequest(request: JsonRpcRequest, callbacks: In
     const result = (await answer(params as never, context)) as unknown;
     if (typeof result !== "object" || result === null || Array.isArray(result)) {
       return refuse(request, JsonRpcErrorCode.InternalError, `The client's ${callbackOptionFor(request.method)} callback returned no result object.`);
+    }
+    // The same check as for a 2026 server's inputRequests, against the 2025-11-25 result types. The server is
+    // waiting on this request, so a misfit is answered with an error (never with the answer), and the call ends.
+    const { checkAnswer } = await import("./answer-check.js");
+    const issues = await checkAnswer(request.method, params as Record<string, unknown>, result as Record<string, unknown>, "2025-11-25");
+    if (issues.length > 0) {
+      const invalid = new kit.InputResponseInvalid(undefined, request.method, callbackOptionFor(request.method) ?? request.method, issues);
+      return {
+        jsonrpc: "2.0",
+        id: request.id,
+        error: { code: JsonRpcErrorCode.InternalError, message: invalid.message, data: { reason: "invalid_input_response", issues: [...invalid.issues] } },
+      };
     }
     return reply(request, result as JsonObject);
   } catch (error) {

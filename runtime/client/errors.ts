@@ -85,7 +85,9 @@ export class InputResponseInvalid extends Error {
 
   constructor(key: string | undefined, method: string, option: string, issues: readonly { path: string; message: string }[]) {
     const problems = issues.map((issue) => `${issue.path === "" ? "(root)" : issue.path} ${issue.message}`).join("; ");
-    super(`${option} answer${key === undefined ? "" : ` for "${key}"`}: ${problems}. Nothing was sent; make the callback's answer fit the request.`);
+    // Over a 2025 back channel (no key) the server waits on an answer, so it is told with an error response instead.
+    const sent = key === undefined ? "The server was answered with an error instead" : "Nothing was sent";
+    super(`${option} answer${key === undefined ? "" : ` for "${key}"`}: ${problems}. ${sent}; make the callback's answer fit the request.`);
     this.key = key;
     this.method = method;
     this.issues = issues.map((issue) => Object.freeze({ path: issue.path, message: issue.message }));
