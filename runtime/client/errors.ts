@@ -19,8 +19,14 @@ export class InputRequiredRoundsExceeded extends Error {
   /** True when some round asked exactly what an earlier one had asked: the server did not take an answer. */
   readonly repeated: boolean;
 
-  constructor(rounds: number, lastResult: InputRequiredResult, pending: PendingRequest, options?: { repeated?: boolean }) {
-    const repeated = options?.repeated === true;
+  /**
+   * @param rounds - how many rounds were answered.
+   * @param lastResult - the server's last `InputRequiredResult`.
+   * @param pending - the unfinished call.
+   * @param options - `asked`: each round's `inputRequests`, so the message can tell new questions from the same ones asked again.
+   */
+  constructor(rounds: number, lastResult: InputRequiredResult, pending: PendingRequest, options?: { asked?: readonly unknown[] }) {
+    const repeated = anyRepeated(options?.asked ?? []);
     super(
       `${pending.method} "${pending.target}" still needed input after ${rounds} round(s). ` +
         (repeated
@@ -173,4 +179,18 @@ export class SessionExpired extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
   }
+}
+
+/**
+ * True when some round asked exactly what an earlier round had asked. The
+ * requests are compared, not their keys: a task's keys carry the round.
+ */
+function anyRepeated(rounds: readonly unknown[]): boolean {
+  const seen = new Set<string>();
+  for (const questions of rounds) {
+    const text = JSON.stringify(Object.values(questions as object));
+    if (seen.has(text)) return true;
+    seen.add(text);
+  }
+  return false;
 }

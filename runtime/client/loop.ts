@@ -52,7 +52,7 @@ export async function runToCompletion(
     const inputRequired = result as unknown as InputRequiredResult;
     round++;
     if (round > settings.maxRounds) {
-      throw new InputRequiredRoundsExceeded(round - 1, inputRequired, PendingRequest.from(call, inputRequired, round), { repeated: anyRepeated(asked) });
+      throw new InputRequiredRoundsExceeded(round - 1, inputRequired, PendingRequest.from(call, inputRequired, round), { asked });
     }
     let inputResponses: Record<string, InputResponse> | undefined;
     if (hasEntries(inputRequired.inputRequests)) {
@@ -68,13 +68,3 @@ export async function runToCompletion(
   }
 }
 
-/** True when some round asked exactly what an earlier round had asked. */
-function anyRepeated(rounds: readonly unknown[]): boolean {
-  const seen = new Set<string>();
-  for (const questions of rounds) {
-    const text = JSON.stringify(questions);
-    if (seen.has(text)) return true;
-    seen.add(text);
-  }
-  return false;
-}

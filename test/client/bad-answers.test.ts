@@ -3,9 +3,10 @@
 // client.session call, a raw message) asks once more with the reason, then ends with -32602.
 import { describe, expect, it } from "vitest";
 import type { JsonRpcRequest, JsonRpcResponse } from "mcp-roundtrip";
-import { Client, InputResponseInvalid, McpError, isInputRequired, type InputRequiredResult } from "mcp-roundtrip/client";
+import { Client, InputRequiredRoundsExceeded, InputResponseInvalid, McpError, isInputRequired, type InputRequiredResult } from "mcp-roundtrip/client";
 import { McpServer, elicit, listRoots, sample } from "mcp-roundtrip/server";
 import type { MessageHandler, RequestContext } from "../../runtime/transport/types.js";
+import { fakeServer } from "./fake-server.js";
 
 const nameForm = { type: "object", properties: { name: { type: "string" } }, required: ["name"] } as const;
 const quiet = { warn() {}, error() {} };
@@ -136,5 +137,29 @@ describe("a server that receives a misfit answer anyway", () => {
     // A fitting answer to the re-asked question is taken.
     const good = await call(4, { inputResponses: { confirm: { action: "accept", content: { name: "Ada" } } }, requestState: two.result!.requestState });
     expect(good.result).toMatchObject({ content: [{ type: "text", text: "Hello, Ada" }] });
+  });
+});
+
+describe("running out of rounds says what really happened", () => {
+  const ask = (message: string) => ({ method: "elicitation/create", params: { mode: "form", message, requestedSchema: { type: "object", properties: {} } } });
+
+  it("the same question asked again: no advice to raise the limit", async () => {
+    const server = fakeServer(() => ({ resultType: "input_required", inputRequests: { ok: ask("Again?") }, requestState: "s" }));
+    const client = await Client.connect(server, { inputRequiredMaxRounds: 3, onElicit: async () => ({ action: "accept", content: {} }) });
+    const error = (await client.callTool("loop", {}).catch((thrown: unknown) => thrown)) as InputRequiredRoundsExceeded;
+    expect(error).toBeInstanceOf(InputRequiredRoundsExceeded);
+    expect(error.repeated).toBe(true);
+    expect(error.message).toBe(
+      'tools/call "loop" still needed input after 3 round(s). The server asked the same questions again, so it did not take the answers given: ' +
+        "check what your callbacks answer (the server's InputRequiredResult is in lastResult), or drive the rounds yourself with client.session and { allowInputRequired: true }.",
+    );
+  });
+
+  it("a new question every round: the advice to raise inputRequiredMaxRounds", async () => {
+    const server = fakeServer((_params, _request, index) => ({ resultType: "input_required", inputRequests: { ok: ask(`Question ${index}?`) }, requestState: "s" }));
+    const client = await Client.connect(server, { inputRequiredMaxRounds: 3, onElicit: async () => ({ action: "accept", content: {} }) });
+    const error = (await client.callTool("chain", {}).catch((thrown: unknown) => thrown)) as InputRequiredRoundsExceeded;
+    expect(error.repeated).toBe(false);
+    expect(error.message).toContain("Every round asked new questions: raise inputRequiredMaxRounds if the server legitimately needs more rounds");
   });
 });

@@ -26,6 +26,10 @@ export interface LiveTask {
   record: TaskRecord;
   readonly ctx: RequestContextImpl;
   round: number;
+  /** Each round's questions as JSON, to tell running out of new questions from asking the same ones again. */
+  asked?: Set<string>;
+  /** True once a round asked exactly what an earlier one had. */
+  repeated?: boolean;
   /** What runs each round, with what. */
   handler: AnyHandler;
   params: Record<string, unknown>;
