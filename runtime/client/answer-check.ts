@@ -10,8 +10,9 @@
  *
  * @internal
  */
-import { checkElicitContent, checkElicitSchema, type ElicitSchema } from "../validate/elicitation-form.js";
+import { checkElicitContent, type ElicitSchema } from "../validate/elicitation-form.js";
 import type { ValidationIssue } from "../validate/issues.js";
+import { InputResponseInvalid } from "./answer-errors.js";
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
@@ -30,24 +31,40 @@ function checkElicitAnswer(params: Record<string, unknown>, answer: Record<strin
   if (action === "decline" || action === "cancel") return [];
   if (action !== "accept") return [{ path: "/action", message: 'must be "accept", "decline" or "cancel"' }];
   if (params.mode === "url") return [];
-  const schema = params.requestedSchema;
-  if (checkElicitSchema(schema).length > 0) return [];
-  return checkElicitContent(schema as ElicitSchema, answer.content ?? {}).map((issue) => ({ path: `/content${issue.path}`, message: issue.message }));
+  let issues: ValidationIssue[];
+  try {
+    issues = checkElicitContent(params.requestedSchema as ElicitSchema, answer.content ?? {});
+  } catch {
+    // A schema outside the form subset (the checker cannot read it) is the server's to judge.
+    return [];
+  }
+  return Array.isArray(issues) ? issues.map((issue) => ({ path: `/content${issue.path}`, message: issue.message })) : [];
 }
 
-/**
- * The problems with one callback answer, empty when it may be sent.
- *
- * @param method - the input request's method.
- * @param params - the input request's params, as the server sent them.
- * @param answer - what the callback returned (an object).
- * @param revision - the revision whose result types apply (the 2025 back channel checks against 2025-11-25).
- * @internal
- */
-export async function checkAnswer(method: string, params: Record<string, unknown>, answer: Record<string, unknown>, revision: AnswerRevision): Promise<ValidationIssue[]> {
+async function issuesOf(method: string, params: Record<string, unknown>, answer: Record<string, unknown>, revision: AnswerRevision): Promise<ValidationIssue[]> {
   if (method === "elicitation/create") return checkElicitAnswer(params, answer);
   if (method !== "sampling/createMessage" && method !== "roots/list") return [];
   // The generated validators of these two results only, loaded on the first sampling or roots answer.
   const { checkResultType } = await import("./answer-schemas.js");
   return checkResultType(method, answer, revision);
+}
+
+/**
+ * Checks one callback answer: `undefined` when it may be sent, else the
+ * {@link InputResponseInvalid} that names each problem.
+ *
+ * @param request - the input request's key (`undefined` on a 2025 back channel), method and params.
+ * @param option - the callback's option name (`onElicit`), for the message.
+ * @param answer - what the callback returned (an object).
+ * @param revision - the revision whose result types apply (the 2025 back channel checks against 2025-11-25).
+ * @internal
+ */
+export async function checkAnswer(
+  request: { key: string | undefined; method: string; params: Record<string, unknown> },
+  option: string,
+  answer: Record<string, unknown>,
+  revision: AnswerRevision,
+): Promise<InputResponseInvalid | undefined> {
+  const issues = await issuesOf(request.method, request.params, answer, revision);
+  return issues.length === 0 ? undefined : new InputResponseInvalid(request.key, request.method, option, issues);
 }

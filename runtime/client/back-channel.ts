@@ -11,7 +11,6 @@ import type { JsonRpcRequest, JsonRpcResponse } from "../jsonrpc/messages.js";
 import type { ClientTransport } from "../transport/types.js";
 import type { RevisionTables, ValidationResult } from "../validate/core.js";
 import type { InputCallbacks, InputRequestContext, callbackFor, callbackOptionFor } from "./callbacks.js";
-import type { InputResponseInvalid } from "./errors.js";
 import type { JsonObject } from "./protocol.js";
 
 /**
@@ -25,7 +24,6 @@ export interface BackChannelKit {
   readonly JsonRpcErrorCode: typeof JsonRpcErrorCode;
   readonly callbackFor: typeof callbackFor;
   readonly callbackOptionFor: typeof callbackOptionFor;
-  readonly InputResponseInvalid: typeof InputResponseInvalid;
 }
 
 /** The 2025-11-25 tables, loaded on the first request a server sends: a modern-only client never pays for them. */
@@ -103,9 +101,9 @@ export async function answerServerRequest(request: JsonRpcRequest, callbacks: In
     // The same check as for a 2026 server's inputRequests, against the 2025-11-25 result types. The server is
     // waiting on this request, so a misfit is answered with an error (never with the answer), and the call ends.
     const { checkAnswer } = await import("./answer-check.js");
-    const issues = await checkAnswer(request.method, params as Record<string, unknown>, result as Record<string, unknown>, "2025-11-25");
-    if (issues.length > 0) {
-      const invalid = new kit.InputResponseInvalid(undefined, request.method, callbackOptionFor(request.method) ?? request.method, issues);
+    const check = { key: undefined, method: request.method, params: params as Record<string, unknown> };
+    const invalid = await checkAnswer(check, callbackOptionFor(request.method) ?? request.method, result as Record<string, unknown>, "2025-11-25");
+    if (invalid !== undefined) {
       return {
         jsonrpc: "2.0",
         id: request.id,

@@ -1,5 +1,5 @@
 import { type InputCallbacks, type InputRequestContext, callbackFor, callbackOptionFor } from "./callbacks.js";
-import { InputRequestFailed, InputResponseInvalid } from "./errors.js";
+import { InputRequestFailed } from "./errors.js";
 import type { InputRequest, InputResponse } from "./protocol.js";
 
 type Answerer = (params: never, context: InputRequestContext) => unknown;
@@ -13,7 +13,7 @@ type Answerer = (params: never, context: InputRequestContext) => unknown;
  * that is not an object), the others are aborted through their signal and
  * the round fails with {@link InputRequestFailed}; when an answer does not
  * fit its request (an elicitation's form, a sampling or roots result type)
- * the round fails with {@link InputResponseInvalid} and nothing is sent.
+ * the round fails with `InputResponseInvalid` and nothing is sent.
  * When `signal` aborts, the round stops waiting and rejects with the
  * signal's reason.
  */
@@ -78,8 +78,8 @@ export function fulfilRound(
           }
           if (needsNoCheck(method, answer as Record<string, unknown>)) return take(answer);
           // Checked before anything is sent: a misfit rejects the call here instead of being asked again by the server.
-          checkAnswer(method, (request.params ?? {}) as Record<string, unknown>, answer as Record<string, unknown>).then(
-            (issues) => (issues.length === 0 ? take(answer) : fail(new InputResponseInvalid(key, method, callbackOptionFor(method) ?? method, issues))),
+          checkAnswer(key, method, (request.params ?? {}) as Record<string, unknown>, answer as Record<string, unknown>).then(
+            (invalid) => (invalid === undefined ? take(answer) : fail(invalid)),
             (error: unknown) => fail(new InputRequestFailed(key, method, `The client could not check the answer for "${key}": ${String(error)}`, { cause: error })),
           );
         },
@@ -93,9 +93,9 @@ type Checker = typeof import("./answer-check.js");
 let checker: Promise<Checker> | undefined;
 
 /** The answer checker, imported on the first answer that needs it (a chunk of its own in a bundle). */
-function checkAnswer(method: string, params: Record<string, unknown>, answer: Record<string, unknown>) {
+function checkAnswer(key: string, method: string, params: Record<string, unknown>, answer: Record<string, unknown>) {
   checker ??= import("./answer-check.js");
-  return checker.then((module) => module.checkAnswer(method, params, answer, "2026-07-28"));
+  return checker.then((module) => module.checkAnswer({ key, method, params }, callbackOptionFor(method) ?? method, answer, "2026-07-28"));
 }
 
 /** A declined or cancelled elicitation carries nothing to check; everything else is checked. */

@@ -27,10 +27,10 @@ export type {
   ListRootsCallback,
   SampleCallback,
 } from "./callbacks.js";
+export { InputResponseInvalid } from "./answer-errors.js";
 export {
   ClientClosed,
   InputRequestFailed,
-  InputResponseInvalid,
   InputRequiredNotAllowed,
   InputRequiredRoundsExceeded,
   InvalidServerResult,

@@ -1,6 +1,6 @@
 import { JsonRpcErrorCode as ErrorCode, McpError } from "../jsonrpc/errors.js";
 import { Connection } from "./connection.js";
-import { InputResponseInvalid, ProtocolVersionUnsupported } from "./errors.js";
+import { ProtocolVersionUnsupported } from "./errors.js";
 import { callbackFor, callbackOptionFor } from "./callbacks.js";
 import type { HandshakeInput, HandshakeKit, ServerDescription } from "./handshake.js";
 import { buildEnvelope } from "./meta.js";
@@ -40,7 +40,6 @@ const HANDSHAKE_KIT: HandshakeKit = Object.freeze({
   JsonRpcErrorCode: ErrorCode,
   callbackFor,
   callbackOptionFor,
-  InputResponseInvalid,
 });
 
 /** The 2025 handshake, loaded on first fallback: a client that only meets modern servers never pays for it. */
