@@ -2,8 +2,6 @@
  * The error of a callback answer that does not fit its request. A module of
  * its own: only the answer checker (loaded on first use) builds it, so a
  * bundle that never imports it by name keeps it out of the main chunk.
- *
- * @module
  */
 /**
  * A callback's answer does not fit the input request it answers: an
