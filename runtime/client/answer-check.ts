@@ -53,18 +53,21 @@ async function issuesOf(method: string, params: Record<string, unknown>, answer:
  * Checks one callback answer: `undefined` when it may be sent, else the
  * {@link InputResponseInvalid} that names each problem.
  *
- * @param request - the input request's key (`undefined` on a 2025 back channel), method and params.
+ * @param key - the input request's key (`undefined` on a 2025 back channel).
+ * @param request - the input request: its method and params.
  * @param option - the callback's option name (`onElicit`), for the message.
  * @param answer - what the callback returned (an object).
- * @param revision - the revision whose result types apply (the 2025 back channel checks against 2025-11-25).
+ * @param revision - the revision whose result types apply (default 2026-07-28; the 2025 back channel checks against 2025-11-25).
  * @internal
  */
 export async function checkAnswer(
-  request: { key: string | undefined; method: string; params: Record<string, unknown> },
+  key: string | undefined,
+  request: { method: string; params?: unknown },
   option: string,
   answer: Record<string, unknown>,
-  revision: AnswerRevision,
+  revision: AnswerRevision = "2026-07-28",
 ): Promise<InputResponseInvalid | undefined> {
-  const issues = await issuesOf(request.method, request.params, answer, revision);
-  return issues.length === 0 ? undefined : new InputResponseInvalid(request.key, request.method, option, issues);
+  const params = (isObject(request.params) ? request.params : {}) as Record<string, unknown>;
+  const issues = await issuesOf(request.method, params, answer, revision);
+  return issues.length === 0 ? undefined : new InputResponseInvalid(key, request.method, option, issues);
 }

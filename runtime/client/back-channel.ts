@@ -101,8 +101,7 @@ export async function answerServerRequest(request: JsonRpcRequest, callbacks: In
     // The same check as for a 2026 server's inputRequests, against the 2025-11-25 result types. The server is
     // waiting on this request, so a misfit is answered with an error (never with the answer), and the call ends.
     const { checkAnswer } = await import("./answer-check.js");
-    const check = { key: undefined, method: request.method, params: params as Record<string, unknown> };
-    const invalid = await checkAnswer(check, callbackOptionFor(request.method) ?? request.method, result as Record<string, unknown>, "2025-11-25");
+    const invalid = await checkAnswer(undefined, request, callbackOptionFor(request.method) ?? request.method, result as Record<string, unknown>, "2025-11-25");
     if (invalid !== undefined) {
       return {
         jsonrpc: "2.0",

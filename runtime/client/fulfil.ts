@@ -59,16 +59,6 @@ export function fulfilRound(
         fail(callbackThrew(key, method, error));
         break;
       }
-      const take = (answer: unknown) => {
-        if (settled) return;
-        answers[index] = answer;
-        if (--outstanding > 0) return;
-        settled = true;
-        signal?.removeEventListener("abort", onOuterAbort);
-        const responses: Record<string, InputResponse> = {};
-        for (let i = 0; i < keys.length; i++) setOwn(responses, keys[i]!, answers[i] as InputResponse);
-        resolve(responses);
-      };
       Promise.resolve(pending).then(
         (answer) => {
           if (settled) return;
@@ -76,12 +66,18 @@ export function fulfilRound(
             fail(badAnswer(key, method, answer));
             return;
           }
-          if (needsNoCheck(method, answer as Record<string, unknown>)) return take(answer);
           // Checked before anything is sent: a misfit rejects the call here instead of being asked again by the server.
-          checkAnswer(key, method, (request.params ?? {}) as Record<string, unknown>, answer as Record<string, unknown>).then(
-            (invalid) => (invalid === undefined ? take(answer) : fail(invalid)),
-            (error: unknown) => fail(new InputRequestFailed(key, method, `The client could not check the answer for "${key}": ${String(error)}`, { cause: error })),
-          );
+          checkAnswer(key, request, answer as Record<string, unknown>).then((invalid) => {
+            if (settled) return;
+            if (invalid !== undefined) return fail(invalid);
+            answers[index] = answer;
+            if (--outstanding > 0) return;
+            settled = true;
+            signal?.removeEventListener("abort", onOuterAbort);
+            const responses: Record<string, InputResponse> = {};
+            for (let i = 0; i < keys.length; i++) setOwn(responses, keys[i]!, answers[i] as InputResponse);
+            resolve(responses);
+          }, fail); // a checker that did not load fails the round with that error, as is
         },
         (error: unknown) => fail(callbackThrew(key, method, error)),
       );
@@ -89,18 +85,13 @@ export function fulfilRound(
   });
 }
 
-type Checker = typeof import("./answer-check.js");
-let checker: Promise<Checker> | undefined;
-
-/** The answer checker, imported on the first answer that needs it (a chunk of its own in a bundle). */
-function checkAnswer(key: string, method: string, params: Record<string, unknown>, answer: Record<string, unknown>) {
-  checker ??= import("./answer-check.js");
-  return checker.then((module) => module.checkAnswer({ key, method, params }, callbackOptionFor(method) ?? method, answer, "2026-07-28"));
+/**
+ * Checks an answer with the checker, imported on the first answer (a chunk of its own in a bundle; the
+ * runtime caches it). Only requests with a callback get here, so the method has an option name.
+ */
+function checkAnswer(key: string, request: InputRequest, answer: Record<string, unknown>) {
+  return import("./answer-check.js").then((module) => module.checkAnswer(key, request, callbackOptionFor(request.method)!, answer));
 }
-
-/** A declined or cancelled elicitation carries nothing to check; everything else is checked. */
-const needsNoCheck = (method: string, answer: Record<string, unknown>): boolean =>
-  method === "elicitation/create" && (answer.action === "decline" || answer.action === "cancel");
 
 /**
  * The signal a round's callbacks share, created only when a callback reads

@@ -28,11 +28,11 @@ export type {
   SampleCallback,
 } from "./callbacks.js";
 export { InputResponseInvalid } from "./answer-errors.js";
+export { InputRequiredRoundsExceeded } from "./rounds-exceeded.js";
 export {
   ClientClosed,
   InputRequestFailed,
   InputRequiredNotAllowed,
-  InputRequiredRoundsExceeded,
   InvalidServerResult,
   ProtocolVersionUnsupported,
   SessionExpired,
