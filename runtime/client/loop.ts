@@ -2,6 +2,7 @@ import type { JsonRpcNotification } from "../jsonrpc/messages.js";
 import { type BackoffPolicy, nextDelay, sleep } from "./backoff.js";
 import type { InputCallbacks } from "./callbacks.js";
 import { fulfilRound } from "./fulfil.js";
+import { InputRequiredRoundsExceeded } from "./rounds-exceeded.js";
 import { type CallDescriptor, PendingRequest } from "./pending.js";
 import type { InputRequiredResult, InputResponse, JsonObject } from "./protocol.js";
 import { classifyResult, hasEntries } from "./results.js";
@@ -51,8 +52,6 @@ export async function runToCompletion(
     const inputRequired = result as unknown as InputRequiredResult;
     round++;
     if (round > settings.maxRounds) {
-      // Loaded only now: the error and its messages stay out of the path every call takes.
-      const { InputRequiredRoundsExceeded } = await import("./rounds-exceeded.js");
       throw new InputRequiredRoundsExceeded(round - 1, inputRequired, PendingRequest.from(call, inputRequired, round), { asked });
     }
     let inputResponses: Record<string, InputResponse> | undefined;

@@ -1,7 +1,7 @@
 /**
- * The error of a call that ran out of rounds. A module of its own, imported
- * when the rounds run out (and by name by whoever catches it), so the main
- * chunk of a bundle does not carry its messages.
+ * The error of a call that ran out of rounds. A module of its own because
+ * the lazy task handle builds it too: a value import from a lazy module into
+ * the main ones would split the main chunk (docs/internals.md).
  */
 import type { InputRequiredResult } from "./protocol.js";
 import type { PendingRequest } from "./pending.js";
