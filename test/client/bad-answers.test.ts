@@ -150,8 +150,8 @@ describe("running out of rounds says what really happened", () => {
     expect(error).toBeInstanceOf(InputRequiredRoundsExceeded);
     expect(error.repeated).toBe(true);
     expect(error.message).toBe(
-      'tools/call "loop" still needed input after 3 round(s). The server asked the same questions again, so it did not take the answers given: ' +
-        "check what your callbacks answer (the server's InputRequiredResult is in lastResult), or drive the rounds yourself with client.session and { allowInputRequired: true }.",
+      'tools/call "loop" still needed input after 3 round(s). The server asked the same questions again, so it did not take the answers: ' +
+        "check what your callbacks answer (see lastResult), or drive the rounds yourself with client.session and { allowInputRequired: true }.",
     );
   });
 
