@@ -3,7 +3,7 @@
 import { Writable } from "node:stream";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import pino from "pino";
-import { McpServer, createLogger, elicit, type LogLevel } from "mcp-roundtrip/server";
+import { McpServer, RequestStateSecurity, createLogger, elicit, type LogLevel, type RequestStateLogger, type ServerLogger } from "mcp-roundtrip/server";
 import { meta } from "./helpers.js";
 
 afterEach(() => vi.restoreAllMocks());
@@ -108,3 +108,20 @@ describe("the server's logger", () => {
     expect(calls).toEqual([[expect.objectContaining({ tool: "greet", decision: "asked" }), 'tools/call "greet": round 1: asking "who" (not asked yet)']]);
   });
 });
+
+describe("one shape for the server and request-state sealing", () => {
+  it("a server's logger, console and a levelled logger are RequestStateLoggers; a pino logger given to RequestStateSecurity is called (fields, message)", async () => {
+    const fromServer: ServerLogger = console;
+    const asState: RequestStateLogger[] = [fromServer, console, createLogger(console, "debug")];
+    expect(asState).toHaveLength(3);
+    const calls: unknown[][] = [];
+    const record = (...args: unknown[]) => void calls.push(args);
+    const pinoShaped = { levels: { values: { info: 30 } }, child: () => pinoShaped, debug: record, info: record, warn: record, error: record };
+    const security = new RequestStateSecurity({ keys: [new Uint8Array(32).fill(7)], logger: pinoShaped as unknown as RequestStateLogger });
+    await expect(security.verify("v1.garbage", { method: "tools/call", target: "t", arguments: {} })).rejects.toThrow();
+    const warned = calls.find(([fields]) => typeof fields === "object" && (fields as { reason?: unknown }).reason !== undefined)!;
+    expect(warned[0]).toMatchObject({ method: "tools/call", target: "t", reason: expect.any(String) });
+    expect(warned[1]).toMatch(/^requestState rejected \(\w+\) on tools\/call "t": /);
+  });
+});
+
