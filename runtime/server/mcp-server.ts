@@ -91,15 +91,14 @@ export class McpServer implements SessionHost {
    *   would then accept tokens minted by any other unnamed service)
    */
   constructor(info: Implementation, options: McpServerOptions = {}) {
-    const { requestStateSecurity, audience, capabilities, compileSchema, ...given } = options;
-    // One levelled logger for the server and its sealing boundary, so logLevel governs both.
-    const logger = createLogger(given.logger ?? console, given.logLevel ?? "warn");
-    const serverOptions = { ...given, logger, logLevel: "debug" as const };
+    const { requestStateSecurity, audience, capabilities, compileSchema, ...serverOptions } = options;
     this.tools = new ToolRegistry(resolveSchemaCompiler(compileSchema));
     if (audience !== undefined && (typeof audience !== "string" || audience.length === 0)) {
       throw new TypeError("McpServer: audience must be a non-empty string");
     }
     this.extraCapabilities = capabilities;
+    // One levelled logger for the server and its sealing boundary, so logLevel governs both.
+    const logger = createLogger(serverOptions.logger ?? console, serverOptions.logLevel ?? "warn");
     this.server = new Server(
       info,
       {
@@ -123,6 +122,8 @@ export class McpServer implements SessionHost {
         // Registrations may appear at any time, so every type is honoured even before the first one.
         subscriptions: { ...serverOptions.subscriptions, honour: serverOptions.subscriptions?.honour ?? SUBSCRIPTION_TYPES },
         [TASK_HOOKS]: { support: (name: string) => this.tools.taskOf(name), enabled: () => serverOptions.tasks !== undefined || this.tools.hasTaskTools },
+        logger,
+        logLevel: "debug",
       } as ServerOptions,
     );
     this.server.use(sealingBoundary(requestStateSecurity, audience, this.server.serverInfo.name, logger));

@@ -5,13 +5,13 @@
  *
  * @internal
  */
-import type { LevelledLogger } from "../logging.js";
 import type { Implementation } from "../../generated/2026-07-28/index.js";
 import type { RequestContextImpl } from "./context.js";
 import { internalError } from "./errors.js";
 import type { Route } from "./routes.js";
 import { snapshotJson } from "./snapshot.js";
 import type { MiddlewareRequest, ServerHandlers, ServerLogger, ServerMiddleware } from "./types.js";
+import type { LevelledLogger } from "../logging.js";
 
 /** What a server shares with its per-generation request paths. @internal */
 export interface ServerCore {

@@ -1,11 +1,11 @@
 import type { CallToolResult } from "../../../generated/2026-07-28/index.js";
-import type { LevelledLogger } from "../../logging.js";
 import type { ServerRequestContext } from "../context.js";
 import type { HandlerResult, MaybePromise } from "../types.js";
 import { Needs } from "./declaration.js";
 import type { DependencyRound } from "./evaluate.js";
 import { runWithDependencies } from "./run.js";
 import type { InputRequiredResult } from "./wire.js";
+import type { LevelledLogger } from "../../logging.js";
 
 /**
  * The `needs` option of a tool, prompt or resource template: a declaration
