@@ -21,17 +21,25 @@ export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
  * then dropped.
  */
 export interface Logger {
+  /** Each decision the SDK makes (a round's questions, a session opened or closed); only at `logLevel: "debug"`. */
   debug?(message: string, fields?: LogFields): void;
+  /** Start-up facts (the request-state key ring). */
   info?(message: string, fields?: LogFields): void;
+  /** Something was ignored or refused but the server carries on (a rejected request state, a skipped progress value). */
   warn(message: string, fields?: LogFields): void;
+  /** A handler failed unexpectedly; the client got only "Internal error", so this is where the cause is. */
   error(message: string, fields?: LogFields): void;
 }
 
-/** A {@link Logger} with every level present: what the SDK's modules call. @internal */
+/** A {@link Logger} with every level present and its level applied: what {@link createLogger} returns and the SDK's modules call. */
 export interface LevelledLogger {
+  /** Writes a `debug` line, when the level admits it. */
   debug(message: string, fields?: LogFields): void;
+  /** Writes an `info` line, when the level admits it. */
   info(message: string, fields?: LogFields): void;
+  /** Writes a `warn` line, when the level admits it. */
   warn(message: string, fields?: LogFields): void;
+  /** Writes an `error` line, when the level admits it. */
   error(message: string, fields?: LogFields): void;
   /** Whether a line at `level` would be written (to skip building costly fields). */
   enabled(level: Exclude<LogLevel, "silent">): boolean;

@@ -23,6 +23,7 @@
  * ```
  */
 export class InputResponseInvalid extends Error {
+  /** Always `"InputResponseInvalid"`: test it rather than `instanceof` when two copies of the package may be loaded. */
   override readonly name = "InputResponseInvalid" as const;
   /** The server-assigned key of the request answered; `undefined` over a 2025 server's back channel, which has no keys. */
   readonly key: string | undefined;

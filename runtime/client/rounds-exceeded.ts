@@ -13,6 +13,7 @@ import type { PendingRequest } from "./pending.js";
  * it by hand.
  */
 export class InputRequiredRoundsExceeded extends Error {
+  /** Always `"InputRequiredRoundsExceeded"`: test it rather than `instanceof` when two copies of the package may be loaded. */
   override readonly name = "InputRequiredRoundsExceeded" as const;
   /** How many `input_required` rounds were answered before giving up. */
   readonly rounds: number;
