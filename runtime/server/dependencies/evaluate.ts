@@ -107,8 +107,10 @@ export async function evaluateNeeds<A, R extends object>(
   const inputRequests: Record<string, InputRequest> = {};
   const missing: Record<string, unknown> = {};
   const log = round.logger ?? SILENT_LOGGER;
+  // The debug lines are built only when they are written: every accepted answer passes here.
+  const debugging = log.enabled("debug");
   const fields: LogFields = round.logFields ?? {};
-  const subject = describeOwner(fields);
+  const subject = debugging ? describeOwner(fields) : "";
   const roundNumber = previous.round + 1;
   /** `"key" (why)` for each question put this round, for the debug line. */
   const asked: string[] = [];
@@ -147,13 +149,13 @@ export async function evaluateNeeds<A, R extends object>(
     const reasked = reaskedDigest(previous, key) === digest;
     const askedThis = reasked || askedDigest(previous, key) === digest;
     let request = result.request;
-    let why = recorded !== undefined ? "its question changed since it was answered" : askedThis ? "no answer came" : "not asked yet";
+    let why: string | undefined;
     if (askedThis && Object.hasOwn(incoming, key)) {
       const reading = result.read(incoming[key]);
       if (reading.ok) {
         values[key] = reading.value;
         next.answers[key] = { d: digest, r: reading.record };
-        log.debug(`${subject}: accepted the answer for "${key}" (asked in round ${previous.round})`, { ...fields, round: previous.round, inputKey: key, decision: "accepted" });
+        if (debugging) log.debug(`${subject}: accepted the answer for "${key}" (asked in round ${previous.round})`, { ...fields, round: previous.round, inputKey: key, decision: "accepted" });
         continue;
       }
       const violation = describeIssues(reading.issues);
@@ -183,7 +185,10 @@ export async function evaluateNeeds<A, R extends object>(
     inputRequests[key] = request;
     next.asked[key] = request === result.request ? digest : questionDigest(request);
     waiting.add(key);
-    asked.push(`"${key}" (${why})`);
+    if (debugging) {
+      why ??= recorded !== undefined ? "its question changed since it was answered" : askedThis ? "no answer came" : "not asked yet";
+      asked.push(`"${key}" (${why})`);
+    }
   }
 
   if (Object.keys(missing).length > 0) {
@@ -194,11 +199,11 @@ export async function evaluateNeeds<A, R extends object>(
     );
   }
   if (waiting.size === 0) {
-    if (previous.round > 0) log.debug(`${subject}: every need resolved after ${previous.round} round(s); running the handler`, { ...fields, round: previous.round, decision: "ready" });
+    if (debugging && previous.round > 0) log.debug(`${subject}: every need resolved after ${previous.round} round(s); running the handler`, { ...fields, round: previous.round, decision: "ready" });
     return { status: "ready", values: values as R };
   }
   next.round = roundNumber;
-  if (log.enabled("debug")) {
+  if (debugging) {
     const held = [...waiting].filter((key) => !Object.hasOwn(inputRequests, key));
     const also = held.length > 0 ? `; waiting on those for ${held.map((key) => `"${key}"`).join(", ")}` : "";
     log.debug(`${subject}: round ${roundNumber}: asking ${asked.join(", ") || "nothing new"}${also}`, {

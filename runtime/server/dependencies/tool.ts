@@ -114,6 +114,7 @@ export function withDependencies<A, R extends object, Ctx extends DependencyRequ
   const who = ownerOf(owner);
   const declaration = declarationOf(who, option);
   if (typeof handler !== "function") throw new TypeError(`McpServer.${who.kind}(${JSON.stringify(who.name)}): the handler must be a function`);
+  const logFields = Object.freeze({ method: methodOf(who.kind), [who.kind]: who.name });
   return (...params) => {
     const input = params.slice(0, -1) as In;
     const ctx = params[params.length - 1] as Ctx;
@@ -122,7 +123,7 @@ export function withDependencies<A, R extends object, Ctx extends DependencyRequ
       inputResponses: ctx.inputResponses as Record<string, unknown> | undefined,
       requestState: ctx.requestState,
       // The server's context carries its logger (RequestContextImpl); a hand-made context may not.
-      ...(isLevelledLogger(logger) ? { logger, logFields: { method: methodOf(who.kind), [who.kind]: who.name } } : {}),
+      ...(isLevelledLogger(logger) ? { logger, logFields } : {}),
     };
     return runWithDependencies(
       declaration,
