@@ -85,12 +85,15 @@ export function fulfilRound(
   });
 }
 
+let checker: Promise<typeof import("./answer-check.js")> | undefined;
+
 /**
  * Checks an answer with the checker, imported on the first answer (a chunk of its own in a bundle; the
  * runtime caches it). Only requests with a callback get here, so the method has an option name.
  */
 function checkAnswer(key: string, request: InputRequest, answer: Record<string, unknown>) {
-  return import("./answer-check.js").then((module) => module.checkAnswer(key, request, callbackOptionFor(request.method)!, answer));
+  // Kept: a repeated import() walks the module loader every time, a measurable share of an in-memory call.
+  return (checker ??= import("./answer-check.js")).then((module) => module.checkAnswer(key, request, callbackOptionFor(request.method)!, answer));
 }
 
 /**
