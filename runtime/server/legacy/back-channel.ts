@@ -13,6 +13,7 @@ import { assertClientCanAnswer } from "../capabilities.js";
 import type { RequestContextImpl } from "../context.js";
 import { isDependencyRound } from "../dependencies/run.js";
 import { internalError } from "../errors.js";
+import { anyRoundRepeated } from "../rounds.js";
 import { callHandler, type AnyHandler, type Invocation } from "../pipeline.js";
 import type { LegacyHost } from "./host.js";
 import type { LegacyScope } from "./lifecycle.js";
@@ -57,7 +58,8 @@ export async function settleInputRequired(
   scope: LegacyScope,
 ): Promise<Record<string, unknown>> {
   let raw = invocation.raw;
-  const rounds = new RoundHistory();
+  // Each round's questions: running out of rounds on new questions is not the same as asking the same again.
+  const asked: Record<string, unknown>[] = [];
   for (let round = 1; raw.resultType === "input_required"; round++) {
     if (!isDependencyRound(raw)) {
       throw internalError(`Internal error: ${what(ctx, invocation.params)} answered a 2025 client with an InputRequiredResult: ${BY_HAND_NEEDS_2026}`);
@@ -68,12 +70,12 @@ export async function settleInputRequired(
     if (round > host.options.maxRounds) {
       throw internalError(
         `Internal error: ${what(ctx, invocation.params)} still needed input after ${host.options.maxRounds} rounds of questions over the session; ` +
-          (rounds.repeated
+          (anyRoundRepeated(asked)
             ? "some rounds asked the same questions again, so the client's answers were not taken (a tool whose needs never settle, or answers that never fit)"
             : "every round asked new questions (raise legacySessions.maxRounds if the tool really asks this much)"),
       );
     }
-    rounds.add(requests);
+    asked.push(requests);
     // The same gate as the 2026 path: never ask what the client did not declare it can answer.
     assertClientCanAnswer(requests, scope.clientCapabilities);
     ctx.inputResponses = (await session.askAll(requests, ctx)) as unknown as RequestContextImpl["inputResponses"];
@@ -81,18 +83,6 @@ export async function settleInputRequired(
     raw = await callHandler(handler, invocation.params, ctx);
   }
   return raw;
-}
-
-/** The rounds asked so far, to tell a tool that asks many distinct questions from one that asks the same again. */
-class RoundHistory {
-  readonly #seen = new Set<string>();
-  repeated = false;
-
-  add(requests: Record<string, unknown>): void {
-    const fingerprint = JSON.stringify(requests);
-    if (this.#seen.has(fingerprint)) this.repeated = true;
-    else this.#seen.add(fingerprint);
-  }
 }
 
 function withoutBackChannel(ctx: RequestContextImpl, params: Record<string, unknown>, requests: Record<string, unknown>): Record<string, unknown> {

@@ -26,10 +26,8 @@ export interface LiveTask {
   record: TaskRecord;
   readonly ctx: RequestContextImpl;
   round: number;
-  /** Each round's questions as JSON, to tell running out of new questions from asking the same ones again. */
-  asked?: Set<string>;
-  /** True once a round asked exactly what an earlier one had. */
-  repeated?: boolean;
+  /** Each round's questions, compared only if the rounds run out: new questions, or the same ones asked again? */
+  asked?: Record<string, unknown>[];
   /** What runs each round, with what. */
   handler: AnyHandler;
   params: Record<string, unknown>;
