@@ -3,6 +3,7 @@
  * the lazy task handle builds it too: a value import from a lazy module into
  * the main ones would split the main chunk (docs/internals.md).
  */
+import { anyRoundRepeated } from "../rounds.js";
 import type { InputRequiredResult } from "./protocol.js";
 import type { PendingRequest } from "./pending.js";
 
@@ -32,7 +33,7 @@ export class InputRequiredRoundsExceeded extends Error {
    * @param options - `asked`: each round's `inputRequests`, so the message can tell new questions from the same ones asked again.
    */
   constructor(rounds: number, lastResult: InputRequiredResult, pending: PendingRequest, options?: { asked?: readonly unknown[] }) {
-    const repeated = anyRepeated(options?.asked ?? []);
+    const repeated = anyRoundRepeated(options?.asked ?? []);
     super(
       `${pending.method} "${pending.target}" still needed input after ${rounds} round(s). ` +
         (repeated
@@ -47,16 +48,3 @@ export class InputRequiredRoundsExceeded extends Error {
   }
 }
 
-/**
- * True when some round asked exactly what an earlier round had asked. The
- * requests are compared, not their keys: a task's keys carry the round.
- */
-function anyRepeated(rounds: readonly unknown[]): boolean {
-  const seen = new Set<string>();
-  for (const questions of rounds) {
-    const text = JSON.stringify(Object.values(questions as object));
-    if (seen.has(text)) return true;
-    seen.add(text);
-  }
-  return false;
-}
