@@ -11,6 +11,7 @@ import type { JsonRpcRequest, JsonRpcResponse } from "../jsonrpc/messages.js";
 import type { ClientTransport } from "../transport/types.js";
 import type { RevisionTables, ValidationResult } from "../validate/core.js";
 import type { InputCallbacks, InputRequestContext, callbackFor, callbackOptionFor } from "./callbacks.js";
+import type { InputResponseInvalid } from "./answer-errors.js";
 import type { JsonObject } from "./protocol.js";
 
 /**
@@ -46,13 +47,50 @@ function paramsCheck(method: string, params: unknown): Promise<ValidationResult>
  * where it can carry them, and starts loading the 2025 validators, so the
  * server's first request does not wait for them.
  *
+ * @returns the transport the connection should send through: `transport`
+ *   itself, or (where server requests arrive) a view of it whose calls fail
+ *   with the client's own `InputResponseInvalid` when the server ended them
+ *   because a callback's answer did not fit (see {@link namingRefusals}).
  * @internal
  */
-export function installBackChannel(transport: ClientTransport, callbacks: InputCallbacks, kit: BackChannelKit): void {
-  if (transport.setServerRequestHandler === undefined) return;
-  transport.setServerRequestHandler((request) => answerServerRequest(request, callbacks, kit));
+export function installBackChannel(transport: ClientTransport, callbacks: InputCallbacks, kit: BackChannelKit): ClientTransport {
+  if (transport.setServerRequestHandler === undefined) return transport;
+  const refused: InputResponseInvalid[] = [];
+  transport.setServerRequestHandler((request) => answerServerRequest(request, callbacks, kit, refused));
   loadTables().catch(() => {
     // Reported by the first request that needs them.
+  });
+  return namingRefusals(transport, refused);
+}
+
+/** How many refused answers are remembered for the call errors they cause (the oldest are dropped). */
+const REFUSALS_KEPT = 16;
+
+/**
+ * A 2025 server's request carries no reference to the call it belongs to,
+ * so a misfit answer cannot reject that call directly: the server is told
+ * with an error response, and ends the call with an error that quotes ours
+ * (`The client refused elicitation/create: onElicit answer: …`). This view
+ * of the transport recognises that error and throws the client's own
+ * `InputResponseInvalid` in its place, so the caller sees the same typed
+ * error from either generation. Every other member is the transport's own,
+ * bound to it.
+ */
+function namingRefusals(transport: ClientTransport, refused: InputResponseInvalid[]): ClientTransport {
+  const request: ClientTransport["request"] = async (message, options) => {
+    const response = await transport.request(message, options);
+    const error = (response as { error?: { message?: unknown; data?: { reason?: unknown } } }).error;
+    if (error?.data?.reason !== "invalid_input_response" || typeof error.message !== "string") return response;
+    const index = refused.findIndex((mine) => (error.message as string).includes(mine.message));
+    if (index < 0) return response;
+    throw refused.splice(index, 1)[0]!;
+  };
+  return new Proxy(transport, {
+    get(target, property) {
+      if (property === "request") return request;
+      const value = Reflect.get(target, property, target) as unknown;
+      return typeof value === "function" ? value.bind(target) : value;
+    },
   });
 }
 
@@ -69,7 +107,12 @@ const refuse = (request: JsonRpcRequest, code: number, message: string): JsonRpc
  *
  * @internal
  */
-export async function answerServerRequest(request: JsonRpcRequest, callbacks: InputCallbacks, kit: BackChannelKit): Promise<JsonRpcResponse> {
+export async function answerServerRequest(
+  request: JsonRpcRequest,
+  callbacks: InputCallbacks,
+  kit: BackChannelKit,
+  refused?: InputResponseInvalid[],
+): Promise<JsonRpcResponse> {
   const { JsonRpcErrorCode, callbackFor, callbackOptionFor } = kit;
   if (request.method === "ping") return reply(request, {});
   const answer = callbackFor(callbacks, request.method);
@@ -97,6 +140,18 @@ export async function answerServerRequest(request: JsonRpcRequest, callbacks: In
     const result = (await answer(params as never, context)) as unknown;
     if (typeof result !== "object" || result === null || Array.isArray(result)) {
       return refuse(request, JsonRpcErrorCode.InternalError, `The client's ${callbackOptionFor(request.method)} callback returned no result object.`);
+    }
+    // The same check as for a 2026 server's inputRequests, against the 2025-11-25 result types. The server is
+    // waiting on this request, so a misfit is answered with an error (never with the answer), and the call ends.
+    const { checkAnswer } = await import("./answer-check.js");
+    const invalid = await checkAnswer(undefined, request, callbackOptionFor(request.method) ?? request.method, result as Record<string, unknown>, "2025-11-25");
+    if (invalid !== undefined) {
+      if (refused !== undefined && refused.push(invalid) > REFUSALS_KEPT) refused.shift();
+      return {
+        jsonrpc: "2.0",
+        id: request.id,
+        error: { code: JsonRpcErrorCode.InternalError, message: invalid.message, data: { reason: "invalid_input_response", issues: [...invalid.issues] } },
+      };
     }
     return reply(request, result as JsonObject);
   } catch (error) {

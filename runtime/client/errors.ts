@@ -1,33 +1,4 @@
 import type { InputRequiredResult } from "./protocol.js";
-import type { PendingRequest } from "./pending.js";
-
-/**
- * The server kept answering `input_required` beyond the client's
- * `inputRequiredMaxRounds`. Carries the last `InputRequiredResult` and the
- * call as a {@link PendingRequest}, so the caller can inspect it or resume
- * it by hand.
- */
-export class InputRequiredRoundsExceeded extends Error {
-  /** Always `"InputRequiredRoundsExceeded"`: test it rather than `instanceof` when two copies of the package may be loaded. */
-  override readonly name = "InputRequiredRoundsExceeded" as const;
-  /** How many `input_required` rounds were answered before giving up. */
-  readonly rounds: number;
-  /** The last `InputRequiredResult` the server sent. */
-  readonly lastResult: InputRequiredResult;
-  /** The unfinished call; `pending.toJSON()` lets another process take it over. */
-  readonly pending: PendingRequest;
-
-  constructor(rounds: number, lastResult: InputRequiredResult, pending: PendingRequest) {
-    super(
-      `${pending.method} "${pending.target}" still needed input after ${rounds} round(s). ` +
-        `Raise inputRequiredMaxRounds if the server legitimately needs more rounds, ` +
-        `or drive the rounds yourself with client.session and { allowInputRequired: true }.`,
-    );
-    this.rounds = rounds;
-    this.lastResult = lastResult;
-    this.pending = pending;
-  }
-}
 
 /**
  * An input request of a round could not be answered: no callback was given
@@ -134,3 +105,4 @@ export class SessionExpired extends Error {
     super(message, options);
   }
 }
+

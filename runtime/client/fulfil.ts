@@ -11,8 +11,11 @@ type Answerer = (params: never, context: InputRequestContext) => unknown;
  * All callbacks are looked up before any runs, so a missing one fails the
  * round without side effects. When one callback throws (or returns something
  * that is not an object), the others are aborted through their signal and
- * the round fails with {@link InputRequestFailed}. When `signal` aborts, the
- * round stops waiting and rejects with the signal's reason.
+ * the round fails with {@link InputRequestFailed}; when an answer does not
+ * fit its request (an elicitation's form, a sampling or roots result type)
+ * the round fails with `InputResponseInvalid` and nothing is sent.
+ * When `signal` aborts, the round stops waiting and rejects with the
+ * signal's reason.
  */
 export function fulfilRound(
   inputRequests: Record<string, InputRequest>,
@@ -63,18 +66,34 @@ export function fulfilRound(
             fail(badAnswer(key, method, answer));
             return;
           }
-          answers[index] = answer;
-          if (--outstanding > 0) return;
-          settled = true;
-          signal?.removeEventListener("abort", onOuterAbort);
-          const responses: Record<string, InputResponse> = {};
-          for (let i = 0; i < keys.length; i++) setOwn(responses, keys[i]!, answers[i] as InputResponse);
-          resolve(responses);
+          // Checked before anything is sent: a misfit rejects the call here instead of being asked again by the server.
+          checkAnswer(key, request, answer as Record<string, unknown>).then((invalid) => {
+            if (settled) return;
+            if (invalid !== undefined) return fail(invalid);
+            answers[index] = answer;
+            if (--outstanding > 0) return;
+            settled = true;
+            signal?.removeEventListener("abort", onOuterAbort);
+            const responses: Record<string, InputResponse> = {};
+            for (let i = 0; i < keys.length; i++) setOwn(responses, keys[i]!, answers[i] as InputResponse);
+            resolve(responses);
+          }, fail); // a checker that did not load fails the round with that error, as is
         },
         (error: unknown) => fail(callbackThrew(key, method, error)),
       );
     }
   });
+}
+
+let checker: Promise<typeof import("./answer-check.js")> | undefined;
+
+/**
+ * Checks an answer with the checker, imported on the first answer (a chunk of its own in a bundle; the
+ * runtime caches it). Only requests with a callback get here, so the method has an option name.
+ */
+function checkAnswer(key: string, request: InputRequest, answer: Record<string, unknown>) {
+  // Kept: a repeated import() walks the module loader every time, a measurable share of an in-memory call.
+  return (checker ??= import("./answer-check.js")).then((module) => module.checkAnswer(key, request, callbackOptionFor(request.method)!, answer));
 }
 
 /**

@@ -75,8 +75,8 @@ export async function initializeLegacy(
   lastId: number,
   kit: HandshakeKit,
 ): Promise<{ connection: Connection; server: ServerDescription }> {
-  const { transport } = input;
-  installBackChannel(transport, input.callbacks, kit);
+  // The calls go through what the back channel returns, so a call the server ended over a misfit answer throws the typed error.
+  const transport = installBackChannel(input.transport, input.callbacks, kit);
   if (input.onNotification !== undefined) transport.setNotificationHandler?.(input.onNotification);
   const connection = new kit.Connection({
     transport,

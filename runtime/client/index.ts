@@ -27,11 +27,12 @@ export type {
   ListRootsCallback,
   SampleCallback,
 } from "./callbacks.js";
+export { InputResponseInvalid } from "./answer-errors.js";
+export { InputRequiredRoundsExceeded } from "./rounds-exceeded.js";
 export {
   ClientClosed,
   InputRequestFailed,
   InputRequiredNotAllowed,
-  InputRequiredRoundsExceeded,
   InvalidServerResult,
   ProtocolVersionUnsupported,
   SessionExpired,

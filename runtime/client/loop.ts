@@ -1,8 +1,8 @@
 import type { JsonRpcNotification } from "../jsonrpc/messages.js";
 import { type BackoffPolicy, nextDelay, sleep } from "./backoff.js";
 import type { InputCallbacks } from "./callbacks.js";
-import { InputRequiredRoundsExceeded } from "./errors.js";
 import { fulfilRound } from "./fulfil.js";
+import { InputRequiredRoundsExceeded } from "./rounds-exceeded.js";
 import { type CallDescriptor, PendingRequest } from "./pending.js";
 import type { InputRequiredResult, InputResponse, JsonObject } from "./protocol.js";
 import { classifyResult, hasEntries } from "./results.js";
@@ -30,6 +30,7 @@ export interface LoopStart {
  *
  * @throws InputRequiredRoundsExceeded after `maxRounds` input-required rounds.
  * @throws InputRequestFailed when a round's request cannot be answered.
+ * @throws InputResponseInvalid when a callback's answer does not fit its request (nothing is sent).
  * @throws the signal's reason when `signal` aborts.
  */
 export async function runToCompletion(
@@ -44,15 +45,18 @@ export async function runToCompletion(
   let round = start === undefined ? 0 : start.round - 1;
   let result: JsonObject = start === undefined ? await session.round(call, undefined, undefined, signal, meta, onNotification) : (start.result as unknown as JsonObject);
   let delay = settings.backoff.initialMs;
+  // Each round's questions, compared only if the rounds run out: new questions, or the same ones asked again?
+  const asked: unknown[] = [];
   for (;;) {
     if (!classifyResult(call.method, session.era, result)) return result;
     const inputRequired = result as unknown as InputRequiredResult;
     round++;
     if (round > settings.maxRounds) {
-      throw new InputRequiredRoundsExceeded(round - 1, inputRequired, PendingRequest.from(call, inputRequired, round));
+      throw new InputRequiredRoundsExceeded(round - 1, inputRequired, PendingRequest.from(call, inputRequired, round), { asked });
     }
     let inputResponses: Record<string, InputResponse> | undefined;
     if (hasEntries(inputRequired.inputRequests)) {
+      asked.push(inputRequired.inputRequests);
       inputResponses = await fulfilRound(inputRequired.inputRequests!, settings.callbacks, signal);
       delay = settings.backoff.initialMs;
     } else {
@@ -63,3 +67,4 @@ export async function runToCompletion(
     result = await session.round(call, inputResponses, inputRequired.requestState, signal, meta, onNotification);
   }
 }
+

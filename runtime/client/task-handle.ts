@@ -10,7 +10,8 @@
  */
 import type { JsonRpcErrorObject, McpError } from "../jsonrpc/errors.js";
 import type { DetailedTask, TaskStatus } from "../tasks-wire.js";
-import type { InputRequiredRoundsExceeded, InvalidServerResult } from "./errors.js";
+import type { InvalidServerResult } from "./errors.js";
+import { InputRequiredRoundsExceeded } from "./rounds-exceeded.js";
 import type { fulfilRound } from "./fulfil.js";
 import type { CallDescriptor, PendingRequest } from "./pending.js";
 import type { CallToolResult, InputRequest, InputRequiredResult, JsonObject } from "./protocol.js";
@@ -21,7 +22,6 @@ import type { sleep } from "../sleep.js";
 /** What the handle borrows from the client's modules. @internal */
 export interface TaskKit {
   readonly InvalidServerResult: typeof InvalidServerResult;
-  readonly InputRequiredRoundsExceeded: typeof InputRequiredRoundsExceeded;
   readonly McpError: typeof McpError;
   readonly PendingRequest: typeof PendingRequest;
   readonly TaskCancelled: typeof TaskCancelled;
@@ -106,6 +106,7 @@ export class TaskHandle {
     const { tasks, callbacks, maxRounds } = this.settings;
     let rounds = 0;
     let answered = false;
+    const asked: unknown[] = [];
     for (;;) {
       const suggested = this.last?.pollIntervalMs;
       const interval = Math.min(typeof suggested === "number" && suggested > 0 ? suggested : tasks.pollIntervalMs, tasks.maxPollIntervalMs);
@@ -118,7 +119,8 @@ export class TaskHandle {
           continue;
         case "input_required": {
           const requests = (task.inputRequests ?? {}) as Record<string, InputRequest>;
-          if (++rounds > maxRounds) throw this.roundsExceeded(rounds - 1, requests);
+          if (++rounds > maxRounds) throw this.roundsExceeded(rounds - 1, requests, asked);
+          asked.push(requests);
           const responses = await this.kit.fulfilRound(requests, callbacks, signal);
           await this.update(responses, { signal });
           answered = true;
@@ -141,10 +143,10 @@ export class TaskHandle {
     }
   }
 
-  private roundsExceeded(rounds: number, requests: Record<string, InputRequest>): InputRequiredRoundsExceeded {
+  private roundsExceeded(rounds: number, requests: Record<string, InputRequest>, asked: readonly unknown[]): InputRequiredRoundsExceeded {
     const last = { resultType: "input_required", inputRequests: requests } as InputRequiredResult;
     const call: CallDescriptor = { method: "tools/call", name: `task ${this.taskId}` };
-    return new this.kit.InputRequiredRoundsExceeded(rounds, last, this.kit.PendingRequest.from(call, last, rounds + 1));
+    return new InputRequiredRoundsExceeded(rounds, last, this.kit.PendingRequest.from(call, last, rounds + 1), { asked });
   }
 
   /** `{ taskId }`, so a stored handle reattaches with `client.task(json.taskId)`. */

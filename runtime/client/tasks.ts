@@ -10,7 +10,7 @@
 import { McpError } from "../jsonrpc/errors.js";
 import { TASKS_EXTENSION, type DetailedTask } from "../tasks-wire.js";
 import type { InputCallbacks } from "./callbacks.js";
-import { InputRequiredRoundsExceeded, InvalidServerResult } from "./errors.js";
+import { InvalidServerResult } from "./errors.js";
 import { fulfilRound } from "./fulfil.js";
 import { PendingRequest } from "./pending.js";
 import type { CallToolResult, ClientCapabilities, JsonObject } from "./protocol.js";
@@ -96,7 +96,7 @@ export interface FollowSettings {
  * holds: importing them there would split the browser bundle's 2026 chunk
  * (see docs/internals.md).
  */
-const TASK_KIT: TaskKit = Object.freeze({ InvalidServerResult, InputRequiredRoundsExceeded, McpError, PendingRequest, TaskCancelled, fulfilRound, sleep });
+const TASK_KIT: TaskKit = Object.freeze({ InvalidServerResult, McpError, PendingRequest, TaskCancelled, fulfilRound, sleep });
 
 /**
  * A {@link TaskHandle} on `taskId`, its module loaded on the first task a

@@ -6,6 +6,7 @@ import {
   type RequestStateRejectionReason,
   type RequestStateSecurity,
 } from "../state/index.js";
+import { withCallShape } from "../logging.js";
 import { captureHandler, capturedRequest, SEALED_METHODS } from "./capture.js";
 import { principalOfOfficialAuthInfo } from "./principal.js";
 import type { BoundRequest, OfficialRequestContext, SealedRequestStateCodec, SealedRequestStateCodecOptions } from "./types.js";
@@ -103,7 +104,7 @@ export function createSealedRequestStateCodec<T = unknown>(
   if (options.logger !== undefined && typeof options.logger?.warn !== "function") {
     throw new TypeError('createSealedRequestStateCodec: "logger" expected an object with a warn() method');
   }
-  const logger = options.logger ?? consoleLogger;
+  const logger = options.logger === undefined ? consoleLogger : withCallShape(options.logger);
 
   /** The binding of the request `ctx` serves; a Rejection when it cannot be known. */
   const bindingOf = (ctx: OfficialRequestContext): RequestBinding | Rejection => {

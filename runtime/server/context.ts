@@ -1,4 +1,5 @@
 import type { JsonRpcId, JsonRpcNotification } from "../jsonrpc/messages.js";
+import { SILENT_LOGGER, type LevelledLogger } from "../logging.js";
 import type { AuthInfo, RequestContext } from "../transport/types.js";
 import type { ClientCapabilities, Implementation, InputResponses, LoggingLevel } from "../../generated/2026-07-28/index.js";
 import { principalOf } from "../state/index.js";
@@ -59,10 +60,16 @@ export interface ServerRequestContext {
    * Resolves without sending when the client asked for no progress (no
    * token), or once the request is over or cancelled.
    *
-   * @param done - work done so far; must increase from one call to the next
+   * A `done` that is not a finite number greater than the last one is
+   * skipped (the spec makes progress increase) and warned about once per
+   * request through the server's logger, whether or not the client sent a
+   * token, so a tool behaves the same for every client.
+   *
+   * @param done - work done so far; should increase from one call to the next
    * @param total - the total, when known
    * @param message - what is happening, for people
-   * @throws RangeError when `done` is not a finite number greater than the last one sent
+   * @throws RangeError when `total` is given but not a finite number
+   * @throws TypeError when `message` is given but not a string
    * @example
    * ```ts
    * for (const [i, file] of files.entries()) {
@@ -123,6 +130,9 @@ export class RequestContextImpl implements ServerRequestContext {
   private resolvingPrincipal = false;
   private detach: (() => void) | undefined;
   private lastProgress = Number.NEGATIVE_INFINITY;
+  private progressWarned = false;
+  /** The server's logger (set by whoever creates the context); silent until then. @internal */
+  logger: LevelledLogger = SILENT_LOGGER;
   private answered = false;
   private onCancelled: (() => void) | undefined;
   /** Whether log messages flow when no level was asked for (2025 sessions: yes; 2026-07-28: never). */
@@ -198,20 +208,32 @@ export class RequestContextImpl implements ServerRequestContext {
   }
 
   progress(done: number, total?: number, message?: string): Promise<void> {
-    if (typeof done !== "number" || !Number.isFinite(done) || done <= this.lastProgress) {
-      throw new RangeError(
-        `ctx.progress: done must be a finite number greater than the last one sent (${this.lastProgress === Number.NEGATIVE_INFINITY ? "none yet" : this.lastProgress}), got ${String(done)}; the spec makes progress increase`,
-      );
-    }
     if (total !== undefined && (typeof total !== "number" || !Number.isFinite(total))) throw new RangeError(`ctx.progress: total must be a finite number, got ${String(total)}`);
     if (message !== undefined && typeof message !== "string") throw new TypeError(`ctx.progress: message must be a string, got ${typeof message}`);
+    // Judged the same with or without a progressToken, so a tool behaves alike for every client:
+    // a value that does not increase is skipped (the spec makes progress increase), never thrown.
+    if (typeof done !== "number" || !Number.isFinite(done) || done <= this.lastProgress) {
+      this.warnProgressOnce(done);
+      return Promise.resolve();
+    }
+    this.lastProgress = done;
     const token = this.meta.progressToken;
     if (typeof token !== "string" && typeof token !== "number") return Promise.resolve();
-    this.lastProgress = done;
     const params: Record<string, unknown> = { progressToken: token, progress: done };
     if (total !== undefined) params.total = total;
     if (message !== undefined) params.message = message;
     return this.sendNotification({ jsonrpc: "2.0", method: "notifications/progress", params });
+  }
+
+  private warnProgressOnce(done: unknown): void {
+    if (this.progressWarned) return;
+    this.progressWarned = true;
+    const last = this.lastProgress === Number.NEGATIVE_INFINITY ? "none yet" : String(this.lastProgress);
+    this.logger.warn(
+      `${this.method}: ctx.progress(${String(done)}) skipped: done must be a finite number greater than the last one (${last}); ` +
+        "later skips in this request are not logged",
+      { method: this.method, requestId: this.requestId, reason: "progress_not_increasing", done: String(done), last },
+    );
   }
 
   log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {

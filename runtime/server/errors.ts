@@ -3,36 +3,6 @@ import type { JsonRpcErrorObject } from "../jsonrpc/errors.js";
 import type { JsonRpcErrorResponse, JsonRpcId } from "../jsonrpc/messages.js";
 import type { ServerLogger } from "./types.js";
 
-/** Writes to the console; what `Server` uses when no logger is given. @internal */
-export const consoleLogger: ServerLogger = {
-  warn: (message, details) => console.warn(message, details ?? ""),
-  error: (message, details) => console.error(message, details ?? ""),
-};
-
-/**
- * Wraps a user's logger so that a broken one cannot turn an answer into a
- * rejected `handle` (which must never reject).
- * @internal
- */
-export function safeLogger(logger: ServerLogger): ServerLogger {
-  return {
-    warn(message, details) {
-      try {
-        logger.warn(message, details);
-      } catch {
-        // Logging is best effort.
-      }
-    },
-    error(message, details) {
-      try {
-        logger.error(message, details);
-      } catch {
-        // Logging is best effort.
-      }
-    },
-  };
-}
-
 /** An error response for `id` (absent when the request's id could not be read). @internal */
 export function errorResponse(id: JsonRpcId | undefined, error: JsonRpcErrorObject): JsonRpcErrorResponse {
   return id === undefined ? { jsonrpc: "2.0", error } : { jsonrpc: "2.0", id, error };

@@ -1,4 +1,5 @@
 import { JsonRpcErrorCode, McpError } from "../jsonrpc/errors.js";
+import { createLogger } from "../logging.js";
 import type { JsonRpcResponse } from "../jsonrpc/messages.js";
 import type { LegacyMode, RequestContext, ServerSession, SessionHost, SessionPeer } from "../transport/types.js";
 import type { Implementation, ServerCapabilities } from "../../generated/2026-07-28/index.js";
@@ -111,6 +112,8 @@ export class McpServer implements SessionHost {
       throw new TypeError("McpServer: audience must be a non-empty string");
     }
     this.extraCapabilities = capabilities;
+    // One levelled logger for the server and its sealing boundary, so logLevel governs both.
+    const logger = createLogger(serverOptions.logger ?? console, serverOptions.logLevel ?? "warn");
     this.server = new Server(
       info,
       {
@@ -134,9 +137,11 @@ export class McpServer implements SessionHost {
         // Registrations may appear at any time, so every type is honoured even before the first one.
         subscriptions: { ...serverOptions.subscriptions, honour: serverOptions.subscriptions?.honour ?? SUBSCRIPTION_TYPES },
         [TASK_HOOKS]: { support: (name: string) => this.tools.taskOf(name), enabled: () => serverOptions.tasks !== undefined || this.tools.hasTaskTools },
+        logger,
+        logLevel: "debug",
       } as ServerOptions,
     );
-    this.server.use(sealingBoundary(requestStateSecurity, audience, this.server.serverInfo.name, serverOptions.logger));
+    this.server.use(sealingBoundary(requestStateSecurity, audience, this.server.serverInfo.name, logger));
   }
 
   /**

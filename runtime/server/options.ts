@@ -3,6 +3,7 @@
  *
  * @module
  */
+import type { LogLevel } from "../logging.js";
 import type { LegacyMode } from "../transport/types.js";
 import type { ServerCapabilities } from "../../generated/2026-07-28/index.js";
 import type { LegacySessionOptions } from "./legacy/host.js";
@@ -52,8 +53,18 @@ export interface ServerOptions {
    * wrong; `server/discover` defaults to `"public"`.
    */
   cache?: Partial<Record<CacheableMethod, CacheHint>>;
-  /** Receives what never goes on the wire: handler crashes, rejected request state. Default: the console. */
+  /**
+   * Receives what never goes on the wire: handler crashes, rejected request
+   * state, and at `debug` each round's decision and each 2025 session's open
+   * and close. `console` (the default) or a pino logger fit as they are.
+   */
   logger?: ServerLogger;
+  /**
+   * The least severe level written to `logger` (default `"warn"`):
+   * `"debug"` adds every round's decision (which input keys were asked and
+   * why, answers accepted or refused), `"silent"` writes nothing.
+   */
+  logLevel?: LogLevel;
   /**
    * Check every result a handler returns against the protocol schema before
    * sending it (default `true`): a malformed result becomes a clear `-32603`

@@ -11,13 +11,14 @@ import { internalError } from "./errors.js";
 import type { Route } from "./routes.js";
 import { snapshotJson } from "./snapshot.js";
 import type { MiddlewareRequest, ServerHandlers, ServerLogger, ServerMiddleware } from "./types.js";
+import type { LevelledLogger } from "../logging.js";
 
 /** What a server shares with its per-generation request paths. @internal */
 export interface ServerCore {
   readonly serverInfo: Readonly<Implementation>;
   readonly handlers: ServerHandlers;
   readonly middlewares: readonly ServerMiddleware[];
-  readonly logger: ServerLogger;
+  readonly logger: LevelledLogger;
 }
 
 /** A handler of some route, called with its params and context. @internal */

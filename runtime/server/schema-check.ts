@@ -6,14 +6,10 @@
  *
  * @module
  */
+import type { ValidationIssue } from "../validate/issues.js";
 
-/** One problem a JSON Schema found in a value. */
-export interface SchemaIssue {
-  /** JSON Pointer into the value, `""` for the value itself. */
-  path: string;
-  /** What is wrong there, e.g. `must be string`; read together with `path`. */
-  message: string;
-}
+/** One problem a JSON Schema found in a value: the package's one issue shape, `{ path, message }`. */
+export type SchemaIssue = ValidationIssue;
 
 /** The outcome of checking a value against a tool's or prompt's schema. */
 export type SchemaCheck =

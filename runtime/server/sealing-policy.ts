@@ -57,7 +57,7 @@ export function sealingBoundary(
   let security = requestStateSecurity;
   if (security === undefined) {
     // Rejections are reported where the rest of this server's diagnostics go.
-    security = RequestStateSecurity.ephemeral(logger === undefined ? {} : { logger: { warn: (message, rejection) => logger.warn(message, { ...rejection }) } });
+    security = RequestStateSecurity.ephemeral(logger === undefined ? {} : { logger });
   } else if (audience === undefined && audienceOf(security) === undefined && !isDistinctiveName(name)) {
     throw new TypeError(
       `McpServer: an explicit requestStateSecurity needs a distinctive server name or an audience, and ${JSON.stringify(name)} is neither. ` +

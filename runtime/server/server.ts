@@ -6,7 +6,8 @@ import type { LegacyMode, RequestContext, ServerSession, SessionHost, SessionPee
 import type { Implementation, InputRequiredResult, ServerCapabilities } from "../../generated/2026-07-28/index.js";
 import { assertClientCanAnswer, deriveCapabilities } from "./capabilities.js";
 import { RequestContextImpl } from "./context.js";
-import { consoleLogger, errorResponse, internalError, safeLogger, toErrorObject } from "./errors.js";
+import { errorResponse, internalError, toErrorObject } from "./errors.js";
+import { createLogger, type LevelledLogger } from "../logging.js";
 import { InFlightRequests } from "./in-flight.js";
 import { copyToExtend } from "../copy.js";
 import { ResultFinisher } from "./results.js";
@@ -20,7 +21,7 @@ import { cacheHintsOf, legacyInputRequiredOf, legacyModeOf, nestingLimitOf, subs
 import { listEvent } from "./subscriptions/broadcaster.js";
 import { SubscriptionHub } from "./subscriptions/hub.js";
 import { SUBSCRIPTION_ID_META } from "./subscriptions/streams.js";
-import type { MiddlewareRequest, ServerHandlers, ServerLogger, ServerMiddleware } from "./types.js";
+import type { MiddlewareRequest, ServerHandlers, ServerMiddleware } from "./types.js";
 import { assertValidRequest, checkNotification } from "./validation.js";
 import { createTaskEngine, isCreatedTask, isTaskMethod, TASK_ROUTE, type TaskEngine, type TaskStatusListener } from "./tasks/setup.js";
 
@@ -76,7 +77,7 @@ export class Server implements SessionHost {
   readonly legacy: LegacyMode;
   private readonly handlers: ServerHandlers;
   private readonly middlewares: ServerMiddleware[] = [];
-  private readonly logger: ServerLogger;
+  private readonly logger: LevelledLogger;
   private readonly capabilitiesSource: () => ServerCapabilities;
   private readonly instructions: string | undefined;
   private readonly inFlight = new InFlightRequests();
@@ -108,7 +109,7 @@ export class Server implements SessionHost {
       }
     }
     this.serverInfo = Object.freeze({ ...info });
-    this.logger = options.logger === undefined ? consoleLogger : safeLogger(options.logger);
+    this.logger = createLogger(options.logger ?? console, options.logLevel ?? "warn");
     this.finisher = new ResultFinisher(this.serverInfo, cacheHintsOf(options.cache), options.validateResults ?? true);
     this.tasks = createTaskEngine(this.serverInfo, this.logger, this.finisher, options);
     this.handlers = this.tasks === undefined || handlers.onCallTool === undefined ? handlers : { ...handlers, onCallTool: this.tasks.wrapToolCall(handlers.onCallTool as AnyHandler) as ServerHandlers["onCallTool"] };
@@ -228,6 +229,7 @@ export class Server implements SessionHost {
       // A listen stream may stay open for hours: it leaves this (large) frame behind at once.
       if (method === "subscriptions/listen") return this.listen(route, params.notifications, new RequestContextImpl(id, method, meta, context));
       ctx = new RequestContextImpl(id, method, meta, context);
+      ctx.logger = this.logger;
       this.inFlight.track(ctx);
       const result = await this.run(route, handler as AnyHandler | undefined, params, ctx);
       if (ctx.isCancelledByClient) return undefined;

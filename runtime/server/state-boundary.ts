@@ -143,7 +143,7 @@ export function requestStateBoundary(security: RequestStateSealer, options: Requ
   const reject = (request: MiddlewareRequest, cause: unknown): McpError => {
     if (!(reportsItself && cause instanceof InvalidRequestState)) {
       const reason = cause instanceof InvalidRequestState ? (cause.detail ?? "rejected") : "verification threw; failing closed";
-      (logger ?? request.logger).warn(`${request.method}: requestState rejected (${reason})`, { cause });
+      (logger ?? request.logger).warn(`${request.method}: requestState rejected (${reason})`, { method: request.method, reason, cause });
     }
     // The cause rides along on this side only (telemetry reads its reason); the wire gets the fixed bytes.
     return invalidRequestStateError(cause);
@@ -156,7 +156,7 @@ export function requestStateBoundary(security: RequestStateSealer, options: Requ
       if (!SEALED_METHODS.has(method)) return;
       const token = params.requestState;
       if (token === undefined || token === null || typeof token === "string") return;
-      (logger ?? serverLogger).warn(`${method}: requestState rejected (not a string: ${Array.isArray(token) ? "array" : typeof token})`);
+      (logger ?? serverLogger).warn(`${method}: requestState rejected (not a string: ${Array.isArray(token) ? "array" : typeof token})`, { method, reason: "not_a_string" });
       throw invalidRequestStateError();
     },
 

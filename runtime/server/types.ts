@@ -14,6 +14,7 @@ import type {
   ReadResourceRequestParams,
   ReadResourceResult,
 } from "../../generated/2026-07-28/index.js";
+import type { Logger } from "../logging.js";
 import type { RequestContext } from "../transport/types.js";
 import type { ServerRequestContext } from "./context.js";
 
@@ -90,13 +91,14 @@ export interface ServerHandlers {
   onComplete?(params: CompleteRequestParams, ctx: ServerRequestContext): MaybePromise<HandlerResult<CompleteResult>>;
 }
 
-/** Where the server reports what it does not put on the wire (handler crashes, rejected request state). */
-export interface ServerLogger {
-  /** Something was ignored or refused but the server carries on (a rejected request state, an undeliverable notification). */
-  warn(message: string, details?: Record<string, unknown>): void;
-  /** A handler failed unexpectedly; the client got only "Internal error", so this is where the cause is. */
-  error(message: string, details?: Record<string, unknown>): void;
-}
+/**
+ * Where the server reports what it does not put on the wire (handler
+ * crashes, rejected request state, and at `debug` every round's decision and
+ * every 2025 session's open and close): the package's one {@link Logger}
+ * shape, `debug`/`info`/`warn`/`error`, each `(message, fields?)`. `console`
+ * and pino loggers fit as they are.
+ */
+export type ServerLogger = Logger;
 
 /** A request as middleware sees it, before the handler runs. */
 export interface MiddlewareRequest {

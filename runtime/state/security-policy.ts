@@ -10,6 +10,7 @@ import type { RequestContext } from "../transport/types.js";
 import { describe } from "./keys.js";
 import type { ReplayStore } from "./replay.js";
 import { checkFunction, checkNonNegative, checkPositive } from "./security-checks.js";
+import { withCallShape } from "../logging.js";
 import type { RequestStateLogger, RequestStateRejection, RequestStateSecurityOptions } from "./security-types.js";
 
 /** Clock skew tolerated between minting and verifying instances, both ways, in seconds. */
@@ -63,7 +64,7 @@ export function resolvePolicy(settings: RequestStateSecurityOptions): SecurityPo
     replay: settings.replay,
     replayLease: checkPositive("replayLeaseSeconds", settings.replayLeaseSeconds ?? DEFAULT_REPLAY_LEASE_SECONDS, false),
     clockSkew: checkNonNegative("clockSkewSeconds", settings.clockSkewSeconds ?? DEFAULT_CLOCK_SKEW_SECONDS),
-    logger: settings.logger ?? consoleLogger,
+    logger: settings.logger === undefined ? consoleLogger : withCallShape(settings.logger),
     now: checkFunction("now", settings.now) ?? (() => Date.now() / 1000),
   };
 }

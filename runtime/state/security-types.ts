@@ -91,8 +91,8 @@ export type RequestStateRejectionReason =
   /** Something the checks rely on (the `now` clock, a digest) threw; rejected rather than let through. */
   | "internal_error";
 
-/** What the logger learns about a rejection. Holds no token, key, principal or arguments. */
-export interface RequestStateRejection {
+/** What the logger learns about a rejection (its structured fields). Holds no token, key, principal or arguments. */
+export type RequestStateRejection = {
   /** Which check failed, as a stable code to count or alert on. */
   reason: RequestStateRejectionReason;
   /** The method of the request that carried the token. */
@@ -109,7 +109,7 @@ export interface RequestStateRejection {
 }
 
 /** What the start-up log says about the key ring. Holds key ids, never keys. */
-export interface RequestStateRingInfo {
+export type RequestStateRingInfo = {
   /** Every key id of the ring, the minting one first. */
   keyIds: string[];
   /** The key id new tokens are sealed under. */
@@ -120,7 +120,12 @@ export interface RequestStateRingInfo {
   ttl: number;
 }
 
-/** Where rejections (and, when it has `info`, the key ring at start) are reported. */
+/**
+ * Where rejections (and, when it has `info`, the key ring at start) are
+ * reported, each as `(message, fields)`. A server's logger (`ServerLogger`),
+ * `console` and a pino logger (recognised and called as `(fields, message)`)
+ * all fit.
+ */
 export interface RequestStateLogger {
   /** One rejected token, with the structured reason; the client got only the generic -32602. */
   warn(message: string, rejection: RequestStateRejection): void;

@@ -104,8 +104,12 @@ export function toIssues(errors: readonly ValidationError[] | null | undefined):
   });
 }
 
+/** The issues as one line, each `path message` (`/content/name must be a string; /content/age is required`). */
+export function describeIssues(issues: readonly ValidationIssue[]): string {
+  return issues.map((issue) => `${issue.path === "" ? "(root)" : issue.path} ${issue.message}`).join("; ");
+}
+
 /** The readable one-line summary of a failed validation, naming each path. */
 export function summarise(subject: string, issues: readonly ValidationIssue[]): string {
-  const parts = issues.map((issue) => `${issue.path === "" ? "(root)" : issue.path} ${issue.message}`);
-  return `Invalid ${subject}: ${parts.join("; ")}`;
+  return `Invalid ${subject}: ${describeIssues(issues)}`;
 }

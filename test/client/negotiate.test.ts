@@ -197,7 +197,7 @@ describe("protocol negotiation", () => {
             jsonrpc: "2.0",
             id: "srv-1",
             method: "elicitation/create",
-            params: { message: "Region?", requestedSchema: { type: "object", properties: {} } },
+            params: { message: "Region?", requestedSchema: { type: "object", properties: { region: { type: "string" } } } },
           });
           const roots = await serverRequestHandler!({ jsonrpc: "2.0", id: "srv-2", method: "roots/list" });
           const sample = await serverRequestHandler!({ jsonrpc: "2.0", id: "srv-3", method: "sampling/createMessage", params: {} });

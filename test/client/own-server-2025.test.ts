@@ -3,7 +3,7 @@
 // 2025 session (HTTP with its session id, and stdio), while mode "auto"
 // keeps the same server on 2026-07-28 and multi round-trip.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client } from "mcp-roundtrip/client";
+import { Client, InputResponseInvalid } from "mcp-roundtrip/client";
 import { McpServer, elicit } from "mcp-roundtrip/server";
 import { serveHttp, StreamableHttpClientTransport, type HttpServerHandle } from "mcp-roundtrip/http";
 
@@ -46,6 +46,29 @@ describe("this client against this SDK's server, both eras over HTTP", () => {
       await client.close();
     }
     expect(transport.sessionId).toBeUndefined();
+  });
+
+  it("pinned to 2025-11-25: an onElicit answer that does not fit the form is refused to the server with an error, and the call throws InputResponseInvalid", async () => {
+    let asked = 0;
+    const transport = new StreamableHttpClientTransport(http.url);
+    const client = await Client.connect(transport, {
+      mode: "2025-11-25",
+      onElicit: () => {
+        asked++;
+        return { action: "accept", content: { region: 42 } } as never;
+      },
+    });
+    try {
+      const error = (await client.callTool("provision", {}).catch((thrown: unknown) => thrown)) as InputResponseInvalid;
+      expect(error).toBeInstanceOf(InputResponseInvalid);
+      expect(error.message).toBe("onElicit answer: /content/region must be a string. The server was answered with an error instead; make the callback's answer fit the request.");
+      expect(error).toMatchObject({ key: undefined, method: "elicitation/create", issues: [{ path: "/content/region", message: "must be a string" }] });
+      expect(asked).toBe(1);
+      // The session is still usable: the server was answered, not left waiting.
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["provision"]);
+    } finally {
+      await client.close();
+    }
   });
 
   it("auto: stays on 2026-07-28, where the same need is a multi round-trip input request", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { Client, isInputRequired, McpError, type ElicitRequestParams, type ElicitResult, type InputRequiredResult } from "mcp-roundtrip/client";
+import { Client, InputResponseInvalid, isInputRequired, McpError, type ElicitRequestParams, type ElicitResult, type InputRequiredResult } from "mcp-roundtrip/client";
 import { McpServer, RequestStateSecurity, elicit, listRoots, needs, sample } from "mcp-roundtrip/server";
 import type { JsonRpcResponse } from "mcp-roundtrip";
 import type { MessageHandler, RequestContext } from "../../runtime/transport/types.js";
@@ -114,7 +114,7 @@ describe("declared dependencies end to end through Client", () => {
     expect(body.mock.calls[0]![1]).toMatchObject({ region: { action: "decline" }, size: { action: "cancel" } });
   });
 
-  it("re-asks an answer that does not fit the question's schema", async () => {
+  it("an answer that does not fit the question's schema is stopped by the client, naming the key and the path (the server would ask once more)", async () => {
     let sizeAsks = 0;
     const client = await Client.connect(provisioner(), {
       onElicit: async (params) => {
@@ -122,14 +122,16 @@ describe("declared dependencies end to end through Client", () => {
         if (message.startsWith("Which region")) return accept({ region: "eu-west-1" });
         if (message.startsWith("How many")) {
           sizeAsks += 1;
-          return accept({ gb: sizeAsks === 1 ? 500 : 5 });
+          return accept({ gb: 500 });
         }
         return accept({ yes: true });
       },
     });
-    const result = await client.callTool("provision", { name: "orders" });
-    expect(result.content).toEqual([{ type: "text", text: "Provisioned orders: 5 GB in eu-west-1." }]);
-    expect(sizeAsks).toBe(2);
+    const error = (await client.callTool("provision", { name: "orders" }).catch((thrown: unknown) => thrown)) as InputResponseInvalid;
+    expect(error).toBeInstanceOf(InputResponseInvalid);
+    expect(error.key).toBe("size");
+    expect(error.issues).toEqual([{ path: "/content/gb", message: expect.stringMatching(/^must be ≤ \d+$/) }]);
+    expect(sizeAsks).toBe(1);
   });
 
   it("does not consume an answer sent without the echoed state", async () => {

@@ -30,7 +30,7 @@ const behaviour = (key: "region" | "size" | "confirm") => {
 };
 
 describe("rounds under any client behaviour (property)", () => {
-  it("asks dependents only after their inputs, never re-asks a kept answer, and resolves to the answers given", async () => {
+  it("asks dependents only after their inputs, never re-asks a kept answer, asks a misfit once more, ends on a second misfit, and resolves to the answers given", async () => {
     const plan = fc.array(fc.record({ region: behaviour("region"), size: behaviour("size"), confirm: behaviour("confirm") }), {
       minLength: 12,
       maxLength: 12,
@@ -40,8 +40,18 @@ describe("rounds under any client behaviour (property)", () => {
         const kept = new Map<string, unknown>();
         let state: string | undefined;
         let inputResponses: Record<string, unknown> | undefined;
+        /** Keys whose last answer did not fit, so they are asked once more; a second misfit ends the call. */
+        const misfit = new Set<string>();
+        const ending: string[] = [];
         for (const choices of rounds) {
-          const result = await evaluateNeeds(declaration, {}, { requestState: state, inputResponses, clientCapabilities: { elicitation: {} } });
+          const evaluation = evaluateNeeds(declaration, {}, { requestState: state, inputResponses, clientCapabilities: { elicitation: {} } });
+          if (ending.length > 0) {
+            const error = await evaluation.then(() => undefined, (thrown: unknown) => thrown as { code: number; data: { reason: string; inputKey: string } });
+            expect(error).toMatchObject({ code: -32602, data: { reason: "invalid_input_response" } });
+            expect(ending).toContain(error!.data.inputKey);
+            return;
+          }
+          const result = await evaluation;
           if (result.status === "ready") {
             expect(kept.size).toBe(3);
             expect(result.values).toEqual(Object.fromEntries(kept));
@@ -50,12 +60,20 @@ describe("rounds under any client behaviour (property)", () => {
           const asked = Object.keys(result.inputRequests);
           expect(asked.length).toBeGreaterThan(0);
           for (const key of asked) expect(kept.has(key)).toBe(false);
+          for (const key of asked) {
+            const message = (result.inputRequests[key]!.params as { message: string }).message;
+            expect(message.includes("(Your previous answer was not accepted: ")).toBe(misfit.has(key));
+          }
           if (asked.includes("confirm")) expect(kept.has("region") && kept.has("size")).toBe(true);
           else expect(kept.has("region") && kept.has("size")).toBe(false);
           inputResponses = {};
           for (const key of asked as Array<"region" | "size" | "confirm">) {
             const choice = choices[key];
             if (choice.answer !== undefined) inputResponses[key] = choice.answer;
+            if (!choice.valid && choice.answer !== undefined) {
+              if (misfit.has(key)) ending.push(key);
+              misfit.add(key);
+            } else misfit.delete(key);
             if (choice.valid) {
               const answer = choice.answer as { action: string; content?: unknown };
               kept.set(key, answer.action === "accept" ? answer : { action: answer.action });

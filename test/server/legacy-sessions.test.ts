@@ -183,13 +183,59 @@ describe("what a 2025 client cannot do, each with a clear error", () => {
     expect(response.error.message).toContain("did not answer elicitation/create within 0.05 s");
   });
 
-  it("a client whose answers never satisfy the needs: the call gives up after maxRounds", async () => {
-    const raw = rawSession(provisioner({ maxRounds: 3 }), () => ({ action: "accept", content: { region: "mars" } }));
+  it("a client whose answer does not fit the form is asked once more with the reason, then the call ends with -32602 naming the key and the path", async () => {
+    const logger = { ...recordingLogger(), debug: vi.fn() };
+    const server = new McpServer({ name: "provisioner-2025", version: "1.0.0" }, { logger, logLevel: "debug", legacySessions: { maxRounds: 16 } });
+    server.tool(
+      "provision",
+      { inputSchema: { type: "object" }, needs: (need) => need.add("region", () => elicit({ message: "Which region?", schema: regionForm })) },
+      () => text("unreachable"),
+    );
+    const raw = rawSession(server, () => ({ action: "accept", content: { region: "mars" } }));
     await raw.initialize();
-    const response = (await raw.request("tools/call", { name: "provision", arguments: { name: "x" } })) as { error: { code: number; message: string } };
-    expect(response.error).toMatchObject({ code: -32603 });
-    expect(response.error.message).toContain("after 3 rounds");
-    expect(raw.outbound.filter((message) => "method" in message)).toHaveLength(3);
+    const response = (await raw.request("tools/call", { name: "provision", arguments: {} })) as { error: { code: number; message: string; data: unknown } };
+    const asked = raw.outbound.filter((message) => "method" in message) as unknown as { params: { message: string } }[];
+    expect(asked.map((request) => request.params.message)).toEqual([
+      "Which region?",
+      'Which region? (Your previous answer was not accepted: /content/region must be one of ["eu-west-1","us-east-1"])',
+    ]);
+    expect(response.error).toEqual({
+      code: -32602,
+      message: 'The answer for input "region" did not fit its request, again after it was asked once more: /content/region must be one of ["eu-west-1","us-east-1"]',
+      data: { reason: "invalid_input_response", inputKey: "region", issues: [{ path: "/content/region", message: 'must be one of ["eu-west-1","us-east-1"]' }] },
+    });
+    const calls = logger.debug.mock.calls.filter(([message]) => !String(message).startsWith("2025 session "));
+    const lines = calls.map(([message]) => message as string);
+    expect(calls[1]![1]).toMatchObject({ method: "tools/call", tool: "provision", round: 2, decision: "asked", inputKeys: ["region"], reasked: ["region"] });
+    expect(lines).toEqual([
+      'tools/call "provision": round 1: asking "region" (not asked yet)',
+      'tools/call "provision": round 2: asking "region" (the answer did not fit (/content/region must be one of ["eu-west-1","us-east-1"]); asked once more)',
+      'tools/call "provision": the answer for "region" (asked once more in round 2) did not fit again (/content/region must be one of ["eu-west-1","us-east-1"]); ending with -32602',
+    ]);
+  });
+
+  it("distinct questions that outrun maxRounds end with -32603 and the advice to raise it", async () => {
+    const server = new McpServer({ name: "chain-2025", version: "1.0.0" }, { logger: recordingLogger(), legacySessions: { maxRounds: 2 } });
+    const yes = { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"] } as const;
+    server.tool(
+      "chain",
+      {
+        inputSchema: { type: "object" },
+        needs: (need) =>
+          need
+            .add("one", () => elicit({ message: "First?", schema: yes }))
+            .add("two", (_args, { one }) => elicit({ message: `Second after ${one.action}?`, schema: yes }))
+            .add("three", (_args, { two }) => elicit({ message: `Third after ${two.action}?`, schema: yes })),
+      },
+      () => text("unreachable"),
+    );
+    const raw = rawSession(server, () => ({ action: "accept", content: { ok: true } }));
+    await raw.initialize();
+    const response = (await raw.request("tools/call", { name: "chain", arguments: {} })) as { error: { code: number; message: string } };
+    expect(response.error.code).toBe(-32603);
+    expect(response.error.message).toContain("after 2 rounds");
+    expect(response.error.message).toContain("every round asked new questions (raise legacySessions.maxRounds if the tool really asks this much)");
+    expect(raw.outbound.filter((message) => "method" in message)).toHaveLength(2);
   });
 
   it("a client that refuses the request: its error is named", async () => {

@@ -70,6 +70,18 @@ describe('legacyInputRequired: "shim" with our Client', () => {
     expect(seen["2025"]).toEqual(expected);
   });
 
+  it("at logLevel debug, says each round it asks over the session, with its keys", async () => {
+    const lines: Array<{ message: string; fields?: Record<string, unknown> }> = [];
+    const logger = { ...recordingLogger(), debug: (message: string, fields?: Record<string, unknown>) => void lines.push({ message, fields }) };
+    const server = onboardingServer({ legacyInputRequired: "shim", logger, logLevel: "debug" });
+    const legacy = await Client.connect(server, { onElicit: async (params: { message: string }) => answerOnboarding(params.message), mode: "2025-11-25" });
+    expect(await legacy.callTool("onboard", {})).toMatchObject(text(welcomeText("Ana", "platform")));
+    await legacy.close();
+    const shimLines = lines.filter((line) => line.fields?.decision === "shim");
+    expect(shimLines.map((line) => line.fields?.inputKeys)).toEqual([["name"], ["team"]]);
+    expect(shimLines[0]!.message).toMatch(/round 1 built by hand, asking "name" over the 2025 session \(legacyInputRequired: "shim"\)/);
+  });
+
   it("without the option the same call is -32603 naming it, and nothing is asked", async () => {
     const server = onboardingServer({ logger: recordingLogger() });
     const onElicit = vi.fn(async (params: { message: string }) => answerOnboarding(params.message));

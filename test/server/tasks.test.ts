@@ -316,3 +316,32 @@ describe("tasks: cancellation, expiry, bounds, ownership", () => {
     expect(() => new MemoryTaskStore({ maxTasks: 0 })).toThrow(RangeError);
   });
 });
+
+describe("a task that runs out of input rounds", () => {
+  async function runOut(ask: (round: number) => string) {
+    const logger = recordingLogger();
+    const mcp = new McpServer({ name: "jobs", version: "1.0.0" }, { logger, tasks: { maxInputRounds: 2 } });
+    let round = 0;
+    mcp.tool("ask", { task: "optional" }, () => inputRequired({ inputRequests: { q: askConfirm(ask(++round)) }, requestState: "s" }));
+    const client = pair(mcp, WITH_ELICIT);
+    const { taskId } = (await client.result("tools/call", { name: "ask" })) as { taskId: string };
+    for (;;) {
+      const task = await until(client, taskId);
+      if (task.status === "failed") break;
+      const [key] = Object.keys(task.inputRequests!);
+      await client.result("tasks/update", { taskId, inputResponses: { [key!]: accept({ ok: true }) } });
+    }
+    return logger.errors.map((entry) => entry.message).join("\n");
+  }
+
+  it("the same question every round: says the answers were not taken, no advice to raise the limit", async () => {
+    const logged = await runOut(() => "Again?");
+    expect(logged).toContain("the task still asked for input after 2 rounds; some rounds asked the same questions again, so the answers given were not taken");
+    expect(logged).not.toContain("raise tasks.maxInputRounds");
+  });
+
+  it("a new question every round: the advice to raise tasks.maxInputRounds", async () => {
+    const logged = await runOut((round) => `Question ${round}?`);
+    expect(logged).toContain("every round asked new questions: raise tasks.maxInputRounds if the tool really asks this much");
+  });
+});

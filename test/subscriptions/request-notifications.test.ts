@@ -75,18 +75,33 @@ describe("progress and log messages of one call", () => {
     expect(seen).toEqual([]);
   });
 
-  it("ctx.progress refuses progress that does not increase, before anything is sent", async () => {
-    const mcp = new McpServer({ name: "p", version: "1" });
+  it.each([
+    ["with a progressToken", { progressToken: "t" }],
+    ["without a progressToken", {}],
+  ])("%s: ctx.progress skips a value that does not increase (or is not finite), warns once, and the tool still answers", async (_label, extra) => {
+    const warnings: [string, Record<string, unknown> | undefined][] = [];
+    const logger = { warn: (message: string, fields?: Record<string, unknown>) => warnings.push([message, fields]), error: () => {} };
+    const mcp = new McpServer({ name: "p", version: "1" }, { logger });
     mcp.tool("backwards", {}, async (_args, ctx) => {
       await ctx.progress(5);
       await ctx.progress(5);
-      return text("unreachable");
+      await ctx.progress(3);
+      await ctx.progress(Number.NaN);
+      await ctx.progress(6);
+      return text("finished");
     });
+    const sent: unknown[] = [];
     const response = (await mcp.handle(
-      { jsonrpc: "2.0", id: 1, method: "tools/call", params: { _meta: { ...meta(), progressToken: "t" }, name: "backwards" } },
-      { sendNotification: () => {} },
-    )) as unknown as { error: { code: number } };
-    expect(response.error.code).toBe(-32603);
+      { jsonrpc: "2.0", id: 1, method: "tools/call", params: { _meta: { ...meta(), ...extra }, name: "backwards" } },
+      { sendNotification: (notification) => void sent.push(notification.params) },
+    )) as unknown as { result: { content: { text: string }[] } };
+    expect(response.result.content[0]!.text).toBe("finished");
+    expect(sent).toEqual("progressToken" in extra ? [{ progressToken: "t", progress: 5 }, { progressToken: "t", progress: 6 }] : []);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]![0]).toBe(
+      "tools/call: ctx.progress(5) skipped: done must be a finite number greater than the last one (5); later skips in this request are not logged",
+    );
+    expect(warnings[0]![1]).toMatchObject({ method: "tools/call", requestId: 1, reason: "progress_not_increasing" });
   });
 });
 

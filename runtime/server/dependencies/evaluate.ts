@@ -1,7 +1,10 @@
 import { JsonRpcErrorCode, McpError } from "../../jsonrpc/errors.js";
 import type { Needs } from "./declaration.js";
 import { isQuestion, type Question } from "./questions.js";
-import { askedDigest, decodeState, emptyState, encodeState, recordedAnswer } from "./state.js";
+import { askedDigest, decodeState, emptyState, encodeState, reaskedDigest, recordedAnswer } from "./state.js";
+import { questionDigest } from "./digest.js";
+import { SILENT_LOGGER, type LevelledLogger, type LogFields } from "../../logging.js";
+import { describeIssues } from "../../validate/issues.js";
 import type { ClientCapabilities, InputRequest } from "./wire.js";
 
 /** What one call brings to dependency evaluation. */
@@ -15,6 +18,10 @@ export interface DependencyRound {
    * cannot answer is a `-32021`; when absent the check is left to the server.
    */
   clientCapabilities?: ClientCapabilities | undefined;
+  /** Where each round's decisions are logged at `debug` (which keys were asked and why, answers accepted or refused). */
+  logger?: LevelledLogger | undefined;
+  /** Fields every line of this call carries (`method`, `tool` / `prompt` / `resource`). */
+  logFields?: LogFields | undefined;
 }
 
 /** The outcome of one round: every dependency resolved, or questions to ask. */
@@ -83,13 +90,18 @@ function mergeMissing(missing: Record<string, unknown>, more: Record<string, unk
  * key, same digest of the rendered request, as recorded in the echoed state)
  * and passes validation; accepted answers are kept in the state, so later
  * rounds need not repeat them, and are dropped when the question they answered
- * changes.
+ * changes. An answer that does not fit its question is asked for once more,
+ * the reason added to the message; a second misfit ends the call, so a
+ * client that keeps sending the same wrong answer is told why instead of
+ * being asked until its rounds run out.
  *
  * @param declaration - the tool's {@link Needs}.
  * @param args - the tool's (validated) arguments.
  * @param round - this call's `inputResponses`, plaintext `requestState` and client capabilities.
  * @returns `ready` with every value, or `input_required` with the requests and the plaintext state to seal.
  * @throws McpError `-32021` when a question must be asked that the client declared no capability for.
+ * @throws McpError `-32602` when the answer to a question asked once more still does not fit; its
+ *   `data` is `{ reason: "invalid_input_response", inputKey, issues }`.
  * @throws TypeError when a resolver reads a dependency declared after it.
  * @throws whatever a resolver throws.
  */
@@ -106,6 +118,14 @@ export async function evaluateNeeds<A, R extends object>(
   const next = emptyState();
   const inputRequests: Record<string, InputRequest> = {};
   const missing: Record<string, unknown> = {};
+  const log = round.logger ?? SILENT_LOGGER;
+  // The debug lines are built only when they are written: every accepted answer passes here.
+  const debugging = log.enabled("debug");
+  const fields: LogFields = round.logFields ?? {};
+  const subject = debugging ? describeOwner(fields) : "";
+  const roundNumber = previous.round + 1;
+  /** `"key" (why)` for each question put this round, for the debug line. */
+  const asked: string[] = [];
 
   for (const entry of declaration.entries) {
     const view = resolvedView(entry.key, values, waiting, declared);
@@ -126,31 +146,61 @@ export async function evaluateNeeds<A, R extends object>(
       values[entry.key] = result;
       continue;
     }
+    const key = entry.key;
     const digest = result.digest;
-    const recorded = recordedAnswer(previous, entry.key);
+    const recorded = recordedAnswer(previous, key);
     if (recorded !== undefined && recorded.d === digest) {
       const reading = result.read(recorded.r);
       if (reading.ok) {
-        values[entry.key] = reading.value;
-        next.answers[entry.key] = recorded;
+        values[key] = reading.value;
+        next.answers[key] = recorded;
         continue;
       }
     }
-    if (askedDigest(previous, entry.key) === digest && Object.hasOwn(incoming, entry.key)) {
-      const reading = result.read(incoming[entry.key]);
+    // The answer counts for this very question: asked as is last round, or asked again (with a reason) after a misfit.
+    const reasked = reaskedDigest(previous, key) === digest;
+    const askedThis = reasked || askedDigest(previous, key) === digest;
+    let request = result.request;
+    let why: string | undefined;
+    if (askedThis && Object.hasOwn(incoming, key)) {
+      const reading = result.read(incoming[key]);
       if (reading.ok) {
-        values[entry.key] = reading.value;
-        next.answers[entry.key] = { d: digest, r: reading.record };
+        values[key] = reading.value;
+        next.answers[key] = { d: digest, r: reading.record };
+        if (debugging) log.debug(`${subject}: accepted the answer for "${key}" (asked in round ${previous.round})`, { ...fields, round: previous.round, inputKey: key, decision: "accepted" });
         continue;
       }
+      const violation = describeIssues(reading.issues);
+      if (reasked) {
+        log.debug(`${subject}: the answer for "${key}" (asked once more in round ${previous.round}) did not fit again (${violation}); ending with -32602`, {
+          ...fields,
+          round: previous.round,
+          inputKey: key,
+          decision: "ended",
+          reason: "invalid_input_response",
+          issues: reading.issues,
+        });
+        throw new McpError(
+          JsonRpcErrorCode.InvalidParams,
+          `The answer for input "${key}" did not fit its request, again after it was asked once more: ${violation}`,
+          { reason: "invalid_input_response", inputKey: key, issues: reading.issues },
+        );
+      }
+      request = result.reask?.(violation) ?? request;
+      next.reasked[key] = digest;
+      why = `the answer did not fit (${violation}); asked once more`;
     }
     if (round.clientCapabilities !== undefined) {
       const lacking = missingCapabilities(result, round.clientCapabilities);
       if (lacking) mergeMissing(missing, lacking);
     }
-    inputRequests[entry.key] = result.request;
-    next.asked[entry.key] = digest;
-    waiting.add(entry.key);
+    inputRequests[key] = request;
+    next.asked[key] = request === result.request ? digest : questionDigest(request);
+    waiting.add(key);
+    if (debugging) {
+      why ??= recorded !== undefined ? "its question changed since it was answered" : askedThis ? "no answer came" : "not asked yet";
+      asked.push(`"${key}" (${why})`);
+    }
   }
 
   if (Object.keys(missing).length > 0) {
@@ -160,8 +210,30 @@ export async function evaluateNeeds<A, R extends object>(
       { requiredCapabilities: missing },
     );
   }
-  if (waiting.size === 0) return { status: "ready", values: values as R };
+  if (waiting.size === 0) {
+    if (debugging && previous.round > 0) log.debug(`${subject}: every need resolved after ${previous.round} round(s); running the handler`, { ...fields, round: previous.round, decision: "ready" });
+    return { status: "ready", values: values as R };
+  }
+  next.round = roundNumber;
+  if (debugging) {
+    const held = [...waiting].filter((key) => !Object.hasOwn(inputRequests, key));
+    const also = held.length > 0 ? `; waiting on those for ${held.map((key) => `"${key}"`).join(", ")}` : "";
+    log.debug(`${subject}: round ${roundNumber}: asking ${asked.join(", ") || "nothing new"}${also}`, {
+      ...fields,
+      round: roundNumber,
+      decision: "asked",
+      inputKeys: Object.keys(inputRequests),
+      reasked: Object.keys(next.reasked),
+    });
+  }
   return { status: "input_required", inputRequests, requestState: encodeState(next) };
+}
+
+/** `tools/call "deploy"` from the log fields, for the start of each line. */
+function describeOwner(fields: LogFields): string {
+  const name = fields.tool ?? fields.prompt ?? fields.resource;
+  const method = typeof fields.method === "string" ? fields.method : "needs";
+  return typeof name === "string" ? `${method} ${JSON.stringify(name)}` : method;
 }
 
 /**

@@ -36,6 +36,12 @@ export interface Question<V = unknown> {
    * @internal
    */
   read(response: unknown): AnswerReading<V>;
+  /**
+   * The request asked a second time after an answer that did not fit:
+   * `reason` is added to its message where it has one.
+   * @internal
+   */
+  reask?(reason: string): InputRequest;
   /** Type-level only: the value the handler receives. Never set. */
   readonly __value?: V;
 }
@@ -136,6 +142,9 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 
 const refuse = (path: string, message: string): { ok: false; issues: Issue[] } => ({ ok: false, issues: [{ path, message }] });
 
+/** An elicitation's message when it is asked again, telling the user why. */
+const reaskMessage = (message: string, reason: string): string => `${message} (Your previous answer was not accepted: ${reason})`;
+
 /**
  * Declares a form elicitation: the client shows `message` and a form built
  * from `schema`, and the handler receives the user's action and, on accept,
@@ -183,6 +192,10 @@ export function elicit<const S extends ElicitSchema>(question: { message: string
     message,
     schema,
     request: { method: "elicitation/create" as const, params: { mode: "form" as const, message, requestedSchema: schema as never } },
+    reask: (reason: string) => ({
+      method: "elicitation/create" as const,
+      params: { mode: "form" as const, message: reaskMessage(message, reason), requestedSchema: schema as never },
+    }),
     digest: elicitDigest(message, schema),
     requires: { elicitation: { form: {} } },
     read,
@@ -269,6 +282,7 @@ export function elicitUrl(question: { message: string; url: string }): ElicitUrl
     message,
     url,
     request,
+    reask: (reason: string) => ({ ...request, params: { ...request.params, message: reaskMessage(message, reason) } }),
     digest: questionDigest(request),
     requires: { elicitation: { url: {} } },
     read,

@@ -7,6 +7,12 @@
  *   so an answer the client volunteers without the echoed state, or for a
  *   question that has since changed, is never consumed.
  * - `a`: the answers accepted so far, input key → `{ d: digest, r: answer }`.
+ * - `r`: the questions asked again last round because their answer did not
+ *   fit, input key → digest of the question as first asked. The re-asked
+ *   request carries the reason in its message, so its own digest (in `q`)
+ *   differs; the next answer is matched through this entry, and a second
+ *   misfit ends the call instead of asking a third time.
+ * - `n`: the round number (1 for the first `input_required`), for the log.
  *
  * A version tag guards the format: a state from an older release, from a
  * hand-written handler, or simply not JSON reads as empty, so the worst case
@@ -28,6 +34,10 @@ export interface DependencyState {
   asked: Record<string, unknown>;
   /** Input key → the answer kept for it. Entries are checked where used, so a malformed one is simply not found. */
   answers: Record<string, unknown>;
+  /** Input key → digest of the question (as first asked) that was asked again after a misfit answer. */
+  reasked: Record<string, unknown>;
+  /** How many `input_required` rounds came before this one. */
+  round: number;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -35,7 +45,12 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 
 /** An empty state: nothing asked, nothing answered. */
 export function emptyState(): DependencyState {
-  return { asked: Object.create(null) as Record<string, unknown>, answers: Object.create(null) as Record<string, unknown> };
+  return {
+    asked: Object.create(null) as Record<string, unknown>,
+    answers: Object.create(null) as Record<string, unknown>,
+    reasked: Object.create(null) as Record<string, unknown>,
+    round: 0,
+  };
 }
 
 /**
@@ -54,12 +69,23 @@ export function decodeState(plaintext: unknown): DependencyState {
   }
   if (!isObject(parsed) || parsed.v !== STATE_VERSION) return emptyState();
   const empty = emptyState();
-  return { asked: isObject(parsed.q) ? parsed.q : empty.asked, answers: isObject(parsed.a) ? parsed.a : empty.answers };
+  return {
+    asked: isObject(parsed.q) ? parsed.q : empty.asked,
+    answers: isObject(parsed.a) ? parsed.a : empty.answers,
+    reasked: isObject(parsed.r) ? parsed.r : empty.reasked,
+    round: Number.isSafeInteger(parsed.n) && (parsed.n as number) > 0 ? (parsed.n as number) : 0,
+  };
 }
 
 /** The digest the question under `key` was asked with last round, if any. */
 export function askedDigest(state: DependencyState, key: string): string | undefined {
   const digest = Object.hasOwn(state.asked, key) ? state.asked[key] : undefined;
+  return typeof digest === "string" ? digest : undefined;
+}
+
+/** The digest of the question under `key` that was asked again last round after a misfit answer, if any. */
+export function reaskedDigest(state: DependencyState, key: string): string | undefined {
+  const digest = Object.hasOwn(state.reasked, key) ? state.reasked[key] : undefined;
   return typeof digest === "string" ? digest : undefined;
 }
 
@@ -75,5 +101,12 @@ export function recordedAnswer(state: DependencyState, key: string): RecordedAns
  * @param state - the questions asked this round and every answer to keep.
  */
 export function encodeState(state: DependencyState): string {
-  return JSON.stringify({ v: STATE_VERSION, q: state.asked, a: state.answers });
+  const encoded: Record<string, unknown> = { v: STATE_VERSION, q: state.asked, a: state.answers };
+  // Only when something was asked again, so the common state stays as it was.
+  for (const _key in state.reasked) {
+    encoded.r = state.reasked;
+    break;
+  }
+  if (state.round > 0) encoded.n = state.round;
+  return JSON.stringify(encoded);
 }

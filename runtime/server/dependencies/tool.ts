@@ -5,6 +5,7 @@ import { Needs } from "./declaration.js";
 import type { DependencyRound } from "./evaluate.js";
 import { runWithDependencies } from "./run.js";
 import type { InputRequiredResult } from "./wire.js";
+import type { LevelledLogger } from "../../logging.js";
 
 /**
  * The `needs` option of a tool, prompt or resource template: a declaration
@@ -37,6 +38,12 @@ export interface DependencyOwner {
 function ownerOf(owner: string | DependencyOwner): DependencyOwner {
   return typeof owner === "string" ? { kind: "tool", name: owner } : owner;
 }
+
+const METHOD_OF_KIND = { tool: "tools/call", prompt: "prompts/get", resource: "resources/read" } as const;
+const methodOf = (kind: DependencyOwner["kind"]): string => METHOD_OF_KIND[kind];
+
+const isLevelledLogger = (value: unknown): value is LevelledLogger =>
+  typeof value === "object" && value !== null && typeof (value as LevelledLogger).enabled === "function";
 
 /**
  * The body of a tool that declares dependencies: receives the validated
@@ -109,12 +116,16 @@ export function withDependencies<A, R extends object, Ctx extends DependencyRequ
   const who = ownerOf(owner);
   const declaration = declarationOf(who, option);
   if (typeof handler !== "function") throw new TypeError(`McpServer.${who.kind}(${JSON.stringify(who.name)}): the handler must be a function`);
+  const logFields = Object.freeze({ method: methodOf(who.kind), [who.kind]: who.name });
   return (...params) => {
     const input = params.slice(0, -1) as In;
     const ctx = params[params.length - 1] as Ctx;
+    const logger = (ctx as { logger?: unknown }).logger;
     const round: DependencyRound = {
       inputResponses: ctx.inputResponses as Record<string, unknown> | undefined,
       requestState: ctx.requestState,
+      // The server's context carries its logger (RequestContextImpl); a hand-made context may not.
+      ...(isLevelledLogger(logger) ? { logger, logFields } : {}),
     };
     return runWithDependencies(
       declaration,

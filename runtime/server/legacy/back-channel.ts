@@ -13,6 +13,7 @@ import { assertClientCanAnswer } from "../capabilities.js";
 import type { RequestContextImpl } from "../context.js";
 import { isDependencyRound } from "../dependencies/run.js";
 import { internalError } from "../errors.js";
+import { anyRoundRepeated } from "../../rounds.js";
 import { callHandler, type AnyHandler, type Invocation } from "../pipeline.js";
 import { describeTarget as what } from "./describe.js";
 import type { LegacyHost } from "./host.js";
@@ -50,6 +51,8 @@ export async function settleInputRequired(
   // A round trip the handler built by hand: the legacyInputRequired option decides (shim.ts).
   if (!isDependencyRound(invocation.raw)) return settleByHand(host, handler, invocation, ctx, scope);
   let raw = invocation.raw;
+  // Each round's questions: running out of rounds on new questions is not the same as asking the same again.
+  const asked: Record<string, unknown>[] = [];
   for (let round = 1; raw.resultType === "input_required"; round++) {
     if (!isDependencyRound(raw)) throw handBuiltRejection(host, ctx, invocation.params, scope);
     const requests = (raw.inputRequests ?? {}) as Record<string, { method: string; params?: Record<string, unknown> }>;
@@ -58,9 +61,12 @@ export async function settleInputRequired(
     if (round > host.options.maxRounds) {
       throw internalError(
         `Internal error: ${what(ctx, invocation.params)} still needed input after ${host.options.maxRounds} rounds of questions over the session; ` +
-          "the client's answers never satisfied its needs (raise legacySessions.maxRounds if the tool really asks this much)",
+          (anyRoundRepeated(asked)
+            ? "some rounds asked the same questions again, so the client's answers were not taken (a tool whose needs never settle, or answers that never fit)"
+            : "every round asked new questions (raise legacySessions.maxRounds if the tool really asks this much)"),
       );
     }
+    asked.push(requests);
     // The same gate as the 2026 path: never ask what the client did not declare it can answer.
     assertClientCanAnswer(requests, scope.clientCapabilities);
     ctx.inputResponses = (await session.askAll(requests, ctx)) as unknown as RequestContextImpl["inputResponses"];

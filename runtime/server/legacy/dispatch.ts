@@ -56,6 +56,7 @@ export async function answerLegacyRequest(
     await assertValidLegacyRequest(method, message, host.maxNestingDepth);
     const params = paramsOf(message);
     ctx = new RequestContextImpl(id, method, metaOf(scope, params), context);
+    ctx.logger = host.logger;
     scope.session?.track(ctx);
     const invocation = await invokeHandler(host, route, handler, params, ctx);
     let result: Record<string, unknown>;

@@ -64,3 +64,12 @@ export interface LegacyHost extends ServerCore {
   /** Tells the server a session ended, so broadcasts stop reaching it. */
   sessionClosed(session: Broadcastable): void;
 }
+
+/**
+ * What logs name a 2025 session by: the first 8 characters of its id. The
+ * whole id lets whoever holds it speak as the session, so it is never logged.
+ * @internal
+ */
+export function sessionLabel(id: string): string {
+  return id.slice(0, 8);
+}

@@ -7,7 +7,7 @@
  */
 import type { JsonRpcId, JsonRpcNotification, JsonRpcResponse } from "../../jsonrpc/messages.js";
 import type { RequestContext, ServerSession, SessionPeer } from "../../transport/types.js";
-import type { LegacyHost } from "./host.js";
+import { sessionLabel, type LegacyHost } from "./host.js";
 import type { LegacySession } from "./session.js";
 
 type LegacyModules = typeof import("./loaded.js");
@@ -74,6 +74,10 @@ export class LazySession implements ServerSession, Broadcastable {
     if (this.#real !== undefined) return this.#real.close(reason);
     if (this.#closed) return;
     this.#closed = true;
+    this.#host.logger.debug(`2025 session ${sessionLabel(this.id)} closed before initialize: ${reason ?? "The session was closed."}`, {
+      session: sessionLabel(this.id),
+      reason: reason ?? "The session was closed.",
+    });
     this.#host.sessionClosed(this);
   }
 

@@ -6,6 +6,7 @@
  *
  * @internal
  */
+import { sessionLabel } from "./host.js";
 import { JsonRpcErrorCode, McpError } from "../../jsonrpc/errors.js";
 import { isValidRequestId, type JsonRpcId, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from "../../jsonrpc/messages.js";
 import { claimsModern } from "../../transport/era.js";
@@ -236,6 +237,7 @@ export class LegacySession implements ServerSession, Broadcastable {
   close(reason = "The session was closed."): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.#host.logger.debug(`2025 session ${sessionLabel(this.id)} closed: ${reason}`, { session: sessionLabel(this.id), reason });
     const error = new McpError(JsonRpcErrorCode.InternalError, reason);
     for (const waiter of [...this.#waiting.values()]) waiter.reject(error);
     this.#waiting.clear();
@@ -268,6 +270,12 @@ export class LegacySession implements ServerSession, Broadcastable {
     this.#protocolVersion = version;
     this.#clientCapabilities = declared.capabilities;
     this.#clientInfo = declared.clientInfo;
+    const client = declared.clientInfo === undefined ? "a client" : `${declared.clientInfo.name} ${declared.clientInfo.version}`;
+    this.#host.logger.debug(`2025 session ${sessionLabel(this.id)} opened: ${client}, protocol ${version}`, {
+      session: sessionLabel(this.id),
+      protocolVersion: version,
+      client: declared.clientInfo?.name,
+    });
     return { jsonrpc: "2.0", id, result: initializeResult(this.#host, version, true) };
   }
 

@@ -24,7 +24,7 @@ import { assertValidResult } from "../validation.js";
 import { describeTarget } from "./describe.js";
 import type { LegacyHost } from "./host.js";
 import type { LegacyScope } from "./lifecycle.js";
-import { RoundHistory } from "./round-history.js";
+import { anyRoundRepeated } from "../../rounds.js";
 
 type InputRequests = Record<string, { method: string; params?: Record<string, unknown> }>;
 
@@ -85,12 +85,20 @@ export async function settleByHand(
   delete call.inputResponses;
   delete call.requestState;
   let raw = invocation.raw;
-  const rounds = new RoundHistory();
+  // Each round's questions: running out of rounds on new questions is not the same as asking the same again.
+  const rounds: InputRequests[] = [];
   for (let round = 1; raw.resultType === "input_required"; round++) {
-    if (round > host.options.maxRounds) throw roundsExhausted(host, ctx, invocation.params, rounds.repeated);
+    if (round > host.options.maxRounds) throw roundsExhausted(host, ctx, invocation.params, anyRoundRepeated(rounds));
     const asked = roundOf(host, ctx, raw);
     const requests = (asked.inputRequests ?? {}) as InputRequests;
-    rounds.add(requests);
+    rounds.push(requests);
+    if (host.logger.enabled("debug")) {
+      const keys = Object.keys(requests);
+      host.logger.debug(
+        `${describeTarget(ctx, invocation.params)}: round ${round} built by hand, asking ${keys.map((key) => `"${key}"`).join(", ") || "nothing (state only)"} over the 2025 session (legacyInputRequired: "shim")`,
+        { method: ctx.method, round, inputKeys: keys, decision: "shim" },
+      );
+    }
     // The same gate as the 2026 path: never ask what the client did not declare it can answer.
     assertClientCanAnswer(requests, scope.clientCapabilities);
     const sealed = await passInputRequired(host, asked, invocation.request);

@@ -8,6 +8,7 @@
  *
  * @internal
  */
+import { anyRoundRepeated } from "../../rounds.js";
 import { copyToExtend } from "../../copy.js";
 import type { RequestContextImpl } from "../context.js";
 import { internalError, toErrorObject } from "../errors.js";
@@ -189,10 +190,16 @@ export class TaskEngine {
       }
       if (raw.resultType === "input_required") {
         if (++live.round > this.maxRounds) {
-          throw internalError(`Internal error: the task still asked for input after ${this.maxRounds} rounds; raise tasks.maxInputRounds if the tool really asks this much`);
+          throw internalError(
+            `Internal error: the task still asked for input after ${this.maxRounds} rounds; ` +
+              (anyRoundRepeated(live.asked ?? [])
+                ? "some rounds asked the same questions again, so the answers given were not taken"
+                : "every round asked new questions: raise tasks.maxInputRounds if the tool really asks this much"),
+          );
         }
         const round = this.host.finishInput(raw, ctx);
         const requests = round.inputRequests as Record<string, { method: string; params?: Record<string, unknown> }> | undefined;
+        if (requests !== undefined && hasKeys(requests)) (live.asked ??= []).push(requests);
         if (requests === undefined || !hasKeys(requests)) {
           // Only state: run again at once with it, as a client would retry.
           this.rerun(live, {}, round.requestState);

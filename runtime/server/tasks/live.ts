@@ -26,6 +26,8 @@ export interface LiveTask {
   record: TaskRecord;
   readonly ctx: RequestContextImpl;
   round: number;
+  /** Each round's questions, compared only if the rounds run out: new questions, or the same ones asked again? */
+  asked?: Record<string, unknown>[];
   /** What runs each round, with what. */
   handler: AnyHandler;
   params: Record<string, unknown>;
@@ -62,5 +64,6 @@ export function liveTaskContext(ctx: RequestContextImpl): RequestContextImpl {
     { ...(ctx.authInfo === undefined ? {} : { authInfo: ctx.authInfo }), ...(ctx.headers === undefined ? {} : { headers: ctx.headers }) },
   );
   taskCtx.resolvePrincipalWith(() => principal);
+  taskCtx.logger = ctx.logger;
   return taskCtx;
 }

@@ -1,0 +1,73 @@
+/**
+ * Checks what a callback answered before the client sends it: an
+ * `onElicit` answer against the request's own form (`requestedSchema`), an
+ * `onSample` or `onListRoots` answer against its result type. Loaded on
+ * the first answer that needs it, so a client that never accepts a form
+ * (or never meets a server that asks) does not carry the checker.
+ *
+ * Imports nothing the client's main modules import, so a splitting bundler
+ * keeps it in a chunk of its own (docs/internals.md).
+ *
+ * @internal
+ */
+import { checkElicitContent, type ElicitSchema } from "../validate/elicitation-form.js";
+import type { ValidationIssue } from "../validate/issues.js";
+import { InputResponseInvalid } from "./answer-errors.js";
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** The revision whose result types judge sampling and roots answers. */
+export type AnswerRevision = "2026-07-28" | "2025-11-25";
+
+/**
+ * The problems with an `elicitation/create` answer: an action outside
+ * accept/decline/cancel, or (form mode, accepted) content that does not fit
+ * `requestedSchema`. A schema outside the form subset is the server's to
+ * judge, not ours: its content is not checked.
+ */
+function checkElicitAnswer(params: Record<string, unknown>, answer: Record<string, unknown>): ValidationIssue[] {
+  const { action } = answer;
+  if (action === "decline" || action === "cancel") return [];
+  if (action !== "accept") return [{ path: "/action", message: 'must be "accept", "decline" or "cancel"' }];
+  if (params.mode === "url") return [];
+  let issues: ValidationIssue[];
+  try {
+    issues = checkElicitContent(params.requestedSchema as ElicitSchema, answer.content ?? {});
+  } catch {
+    // A schema outside the form subset (the checker cannot read it) is the server's to judge.
+    return [];
+  }
+  return Array.isArray(issues) ? issues.map((issue) => ({ path: `/content${issue.path}`, message: issue.message })) : [];
+}
+
+async function issuesOf(method: string, params: Record<string, unknown>, answer: Record<string, unknown>, revision: AnswerRevision): Promise<ValidationIssue[]> {
+  if (method === "elicitation/create") return checkElicitAnswer(params, answer);
+  if (method !== "sampling/createMessage" && method !== "roots/list") return [];
+  // The generated validators of these two results only, loaded on the first sampling or roots answer.
+  const { checkResultType } = await import("./answer-schemas.js");
+  return checkResultType(method, answer, revision);
+}
+
+/**
+ * Checks one callback answer: `undefined` when it may be sent, else the
+ * {@link InputResponseInvalid} that names each problem.
+ *
+ * @param key - the input request's key (`undefined` on a 2025 back channel).
+ * @param request - the input request: its method and params.
+ * @param option - the callback's option name (`onElicit`), for the message.
+ * @param answer - what the callback returned (an object).
+ * @param revision - the revision whose result types apply (default 2026-07-28; the 2025 back channel checks against 2025-11-25).
+ * @internal
+ */
+export async function checkAnswer(
+  key: string | undefined,
+  request: { method: string; params?: unknown },
+  option: string,
+  answer: Record<string, unknown>,
+  revision: AnswerRevision = "2026-07-28",
+): Promise<InputResponseInvalid | undefined> {
+  const params = (isObject(request.params) ? request.params : {}) as Record<string, unknown>;
+  const issues = await issuesOf(request.method, params, answer, revision);
+  return issues.length === 0 ? undefined : new InputResponseInvalid(key, request.method, option, issues);
+}

@@ -1,0 +1,151 @@
+/**
+ * The one logger shape of the package (server, request-state sealing,
+ * transports): `debug`, `info`, `warn`, `error`, each `(message, fields?)`
+ * with structured fields (`method`, `tool`, `round`, `inputKey`, `reason`,
+ * `session`, …). `console` fits it as is; a pino logger (whose methods take
+ * `(fields, message)`) is recognised and called its own way.
+ *
+ * No imports: every layer may use it.
+ */
+
+/** Structured fields of one log line. Never a token, key or secret. */
+export type LogFields = Record<string, unknown>;
+
+/** How much is logged, least to most severe; `"silent"` logs nothing. */
+export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
+
+/**
+ * Where the SDK writes what never goes on the wire. `console` is one; so is
+ * a pino logger (detected by its `levels` and `child`, and called as
+ * `(fields, message)`). `debug` and `info` may be left out: those lines are
+ * then dropped.
+ */
+export interface Logger {
+  /** Each decision the SDK makes (a round's questions, a session opened or closed); only at `logLevel: "debug"`. */
+  debug?(message: string, fields?: LogFields): void;
+  /** Start-up facts (the request-state key ring). */
+  info?(message: string, fields?: LogFields): void;
+  /** Something was ignored or refused but the server carries on (a rejected request state, a skipped progress value). */
+  warn(message: string, fields?: LogFields): void;
+  /** A handler failed unexpectedly; the client got only "Internal error", so this is where the cause is. */
+  error(message: string, fields?: LogFields): void;
+}
+
+/** A {@link Logger} with every level present and its level applied: what {@link createLogger} returns and the SDK's modules call. */
+export interface LevelledLogger {
+  /** Writes a `debug` line, when the level admits it. */
+  debug(message: string, fields?: LogFields): void;
+  /** Writes an `info` line, when the level admits it. */
+  info(message: string, fields?: LogFields): void;
+  /** Writes a `warn` line, when the level admits it. */
+  warn(message: string, fields?: LogFields): void;
+  /** Writes an `error` line, when the level admits it. */
+  error(message: string, fields?: LogFields): void;
+  /** Whether a line at `level` would be written (to skip building costly fields). */
+  enabled(level: Exclude<LogLevel, "silent">): boolean;
+}
+
+const RANK: Readonly<Record<LogLevel, number>> = { debug: 10, info: 20, warn: 30, error: 40, silent: Number.POSITIVE_INFINITY };
+
+/** True for a value accepted as a `logLevel` option. */
+export function isLogLevel(value: unknown): value is LogLevel {
+  return typeof value === "string" && Object.hasOwn(RANK, value);
+}
+
+/**
+ * True for a pino-style logger: `levels.values` (pino's level table) and a
+ * `child` function. Its methods take the fields object first.
+ */
+function isPinoStyle(sink: object): boolean {
+  const levels = (sink as { levels?: unknown }).levels;
+  return (
+    typeof (sink as { child?: unknown }).child === "function" &&
+    typeof levels === "object" &&
+    levels !== null &&
+    typeof (levels as { values?: unknown }).values === "object"
+  );
+}
+
+type Write = (message: string, fields: LogFields | undefined) => void;
+
+function writerFor(sink: object, level: Exclude<LogLevel, "silent">, pino: boolean): Write | undefined {
+  const method = (sink as Record<string, unknown>)[level];
+  if (typeof method !== "function") return undefined;
+  if (pino) return (message, fields) => method.call(sink, fields ?? {}, message);
+  // console.* prints its extra arguments; leave none when there are no fields.
+  return (message, fields) => (fields === undefined ? method.call(sink, message) : method.call(sink, message, fields));
+}
+
+/**
+ * `sink` as it is when its methods take `(message, fields)`; for a pino-style
+ * logger, a view whose methods reorder to `(fields, message)`. No level
+ * filter: for modules (request-state sealing) that take a sink directly.
+ * @internal
+ */
+export function withCallShape<T extends object>(sink: T): T {
+  if (!isPinoStyle(sink)) return sink;
+  const view: Record<string, unknown> = {};
+  for (const level of ["debug", "info", "warn", "error"] as const) {
+    const write = writerFor(sink, level, true);
+    if (write !== undefined) view[level] = write;
+  }
+  return view as T;
+}
+
+/**
+ * Wraps `sink` at `level`: lines below the level are dropped before any
+ * formatting, a missing method drops its lines, and a sink that throws
+ * cannot break the caller (logging is best effort).
+ *
+ * @param sink - `console`, a pino logger, or any {@link Logger}.
+ * @param level - the least severe level written (default `"warn"`).
+ * @throws TypeError when `sink` has no `warn` and `error` methods, or `level` is not a {@link LogLevel}.
+ * @example
+ * ```ts
+ * import { createLogger } from "mcp-roundtrip/server";
+ *
+ * const log = createLogger(console, "debug");
+ * log.debug("asked again", { tool: "deploy", inputKey: "region" });
+ * ```
+ */
+export function createLogger(sink: Logger = console, level: LogLevel = "warn"): LevelledLogger {
+  if (typeof sink !== "object" || sink === null || typeof sink.warn !== "function" || typeof sink.error !== "function") {
+    throw new TypeError('logger: expected an object with warn() and error() methods, such as console or a pino logger');
+  }
+  if (!isLogLevel(level)) {
+    throw new TypeError(`logLevel: expected "debug", "info", "warn", "error" or "silent", got ${JSON.stringify(level)}`);
+  }
+  const pino = isPinoStyle(sink);
+  const floor = RANK[level];
+  const line = (at: Exclude<LogLevel, "silent">): ((message: string, fields?: LogFields) => void) => {
+    const write = RANK[at] >= floor ? writerFor(sink, at, pino) : undefined;
+    if (write === undefined) return () => {};
+    return (message, fields) => {
+      try {
+        write(message, fields);
+      } catch {
+        // Logging is best effort: a broken sink never changes an answer.
+      }
+    };
+  };
+  const debug = line("debug");
+  const info = line("info");
+  const warn = line("warn");
+  const error = line("error");
+  return Object.freeze({
+    debug,
+    info,
+    warn,
+    error,
+    enabled: (at: Exclude<LogLevel, "silent">) => RANK[at] >= floor && typeof (sink as unknown as Record<string, unknown>)[at] === "function",
+  });
+}
+
+/** A logger that writes nothing. @internal */
+export const SILENT_LOGGER: LevelledLogger = Object.freeze({
+  debug: () => {},
+  info: () => {},
+  warn: () => {},
+  error: () => {},
+  enabled: () => false,
+});
