@@ -110,12 +110,12 @@ export interface TypecheckResult {
  *
  * @throws Error when tsc cannot be started or prints something that is not a diagnostic
  */
-export function typecheckSnippets(snippets: readonly Snippet[], options: { packageRoot: string; workDir: string }): TypecheckResult {
-  const { packageRoot, workDir } = options;
+export function typecheckSnippets(snippets: readonly Snippet[], options: { packageRoot: string; workDir: string; packageDir?: string }): TypecheckResult {
+  const { packageRoot, workDir, packageDir = packageRoot } = options;
   const typescript = snippets.filter(isTypeScript);
   rmSync(workDir, { recursive: true, force: true });
   mkdirSync(join(workDir, "node_modules"), { recursive: true });
-  symlinkSync(relative(join(workDir, "node_modules"), packageRoot) || ".", join(workDir, "node_modules", "mcp-roundtrip"), "dir");
+  symlinkSync(relative(join(workDir, "node_modules"), packageDir) || ".", join(workDir, "node_modules", "mcp-roundtrip"), "dir");
   writeFileSync(join(workDir, "package.json"), `${JSON.stringify({ name: "doc-snippets", private: true, type: "module" }, null, 2)}\n`);
   writeFileSync(join(workDir, "tsconfig.json"), `${JSON.stringify(TSCONFIG, null, 2)}\n`);
   const byFile = new Map<string, Snippet>();

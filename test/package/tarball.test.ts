@@ -8,6 +8,7 @@ import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { relativeLinksOf } from "../docs/doc-links.js";
+import { extractSnippets, formatDiagnostic, typecheckSnippets } from "../docs/doc-snippets.js";
 import { createScratchProject, type ScratchProject } from "../support/scratch-project.js";
 
 /** The optional peers, at the versions the repo tests with, so their entries (mcp-roundtrip/redis, …) load. */
@@ -16,10 +17,13 @@ const repoPackage = JSON.parse(readFileSync(fileURLToPath(new URL("../../package
   devDependencies: Record<string, string>;
 };
 const peers = Object.keys(repoPackage.peerDependencies).map((name) => `${name}@${repoPackage.devDependencies[name]}`);
+/** What a TypeScript user of the package has beside it: Node's types, for the README's snippets. */
+const typings = [`@types/node@${repoPackage.devDependencies["@types/node"]}`];
+const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
 
 let project: ScratchProject;
 beforeAll(() => {
-  project = createScratchProject(peers);
+  project = createScratchProject([...peers, ...typings]);
   console.log(`tarball: packed and installed (${project.install}) in ${project.seconds.toFixed(1)}s`);
 }, 180_000);
 afterAll(() => project?.remove());
@@ -47,6 +51,14 @@ describe("the packed tarball, installed in a scratch project", () => {
       return !target.startsWith(project.packageDir + sep) || !existsSync(target);
     });
     expect(dead, "README links that do not resolve in node_modules/mcp-roundtrip (add them to package.json files)").toEqual([]);
+  });
+
+  it("compiles every ts block of the installed README against the installed package", () => {
+    const readme = readFileSync(join(project.packageDir, "README.md"), "utf8");
+    const snippets = extractSnippets(readme, "README.md");
+    const result = typecheckSnippets(snippets, { packageRoot: repoRoot, packageDir: project.packageDir, workDir: join(project.dir, "readme-snippets") });
+    expect(result.modules).toBeGreaterThan(5);
+    expect(result.diagnostics.map(formatDiagnostic), result.output).toEqual([]);
   });
 
   it("tells npm where the project lives: repository, homepage and bugs name one GitHub repository", () => {
