@@ -2,7 +2,11 @@ import { copyToExtend } from "../copy.js";
 import type { InputCallbacks } from "./callbacks.js";
 import { type ClientCapabilities, type Implementation, type JsonObject, MetaKey } from "./protocol.js";
 
-/** Reported as `clientInfo` when the caller gives none. */
+/**
+ * Reported as `clientInfo` when the caller gives none: this package, at the
+ * version package.json names (scripts/version-packages.mjs keeps the two equal
+ * at each release, and test/package/version.test.ts checks it).
+ */
 export const DEFAULT_CLIENT_INFO: Implementation = Object.freeze({ name: "mcp-roundtrip", version: "0.0.0" });
 
 /**
