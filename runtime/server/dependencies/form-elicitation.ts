@@ -98,6 +98,13 @@ export function elicit<S extends StandardSchemaV1>(question: {
   schema: S;
   toJsonSchema?: StandardSchemaConverter;
 }): ElicitQuestion<S>;
+/**
+ * Declares a form elicitation from a JSON Schema form, a flat object of primitive fields: written inline or
+ * `as const`, its literal type gives the handler's typed `content`.
+ *
+ * @param question - `message` shown to the user and the form's `schema`, sent as `requestedSchema`.
+ * @throws TypeError when the message is empty or the schema is outside the elicitation subset; the message names each bad path.
+ */
 export function elicit<const S extends ElicitSchema>(question: { message: string; schema: S }): ElicitQuestion<S>;
 export function elicit(question: { message: string; schema: ElicitSchema | StandardSchemaV1; toJsonSchema?: StandardSchemaConverter }): ElicitQuestion<any> {
   if (!isObject(question)) throw new TypeError("elicit() expects { message, schema }");
