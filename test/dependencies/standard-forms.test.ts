@@ -101,6 +101,33 @@ describe("zod 4 forms", () => {
     expect(elicit({ message: "Your profile?", schema: profile.extend({ note: z.string().optional() }) }).digest).not.toBe(first.digest);
   });
 
+  it("reads a kept answer through zod again in later rounds, so a question built on it sees the transformed value", async () => {
+    const yes = { type: "object", properties: { yes: { type: "boolean" } }, required: ["yes"] } as const;
+    const asked: string[] = [];
+    const server = new McpServer({ name: "forms", version: "1.0.0" }).tool(
+      "signup",
+      {
+        needs: (need) =>
+          need
+            .add("profile", () => elicit({ message: "Your profile?", schema: profile }))
+            .add("confirm", (_args, { profile: answer }) => elicit({ message: `Sign up ${answer.content?.name} (${answer.content?.plan})?`, schema: yes })),
+      },
+      (_args, { profile: answer, confirm }) => text(`${answer.content?.name}: ${confirm.content?.yes}`),
+    );
+    const client = await Client.connect(server, {
+      onElicit: async (params): Promise<ElicitResult> => {
+        asked.push(params.message);
+        return { action: "accept", content: params.message === "Your profile?" ? { name: "ada", age: 30 } : { yes: true } };
+      },
+    });
+    expect(await client.callTool("signup", {})).toMatchObject(text("ADA: true"));
+    expect(asked).toEqual(["Your profile?", "Sign up ADA (free)?"]);
+  });
+
+  it("refuses a schema zod cannot express as JSON Schema when elicit() is called", () => {
+    expect(() => elicit({ message: "When?", schema: z.object({ at: z.date() }) })).toThrow(/^elicit\(\): "schema": the zod schema cannot be expressed as JSON Schema/);
+  });
+
   it("awaits an async refinement", async () => {
     const unique = z.object({ handle: z.string().refine(async (handle) => handle !== "taken", "is taken") });
     const client = await Client.connect(asking(unique), { onElicit: answering({ handle: "ada" }) });
