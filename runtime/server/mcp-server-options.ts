@@ -41,7 +41,8 @@ export interface McpServerOptions extends Omit<ServerOptions, "capabilities"> {
    * Schema `tools/list` advertises (or `prompts/list` lists the arguments of), for a library that does not implement Standard JSON Schema
    * (`~standard.jsonSchema`; zod 4 and arktype do): its own converter, e.g.
    * `toJsonSchema` from `@valibot/to-json-schema`. Runs once per schema, at
-   * registration.
+   * registration. (An elicitation form is built inside a resolver, out of the
+   * server's reach: `elicit` takes its own `toJsonSchema`.)
    */
   toJsonSchema?: StandardSchemaConverter;
 }
