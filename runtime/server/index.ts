@@ -102,6 +102,7 @@ export {
   type DependentToolHandler,
   type ElicitContent,
   type ElicitFieldSchema,
+  type ElicitFormContent,
   type ElicitQuestion,
   type ElicitSchema,
   type ElicitUrlQuestion,

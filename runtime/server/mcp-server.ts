@@ -1,4 +1,3 @@
-import { JsonRpcErrorCode, McpError } from "../jsonrpc/errors.js";
 import { createLogger } from "../logging.js";
 import type { JsonRpcResponse } from "../jsonrpc/messages.js";
 import type { LegacyMode, RequestContext, ServerSession, SessionHost, SessionPeer } from "../transport/types.js";
@@ -12,57 +11,20 @@ import {
 } from "./registry/resources.js";
 import { ToolRegistry, type ToolConfig, type ToolHandler } from "./registry/tools.js";
 import type { ToolArgs, ToolSchema, ToolStructuredContent } from "./schemas/tool-types.js";
-import type { StandardSchemaConverter } from "./schemas/standard.js";
 import { withDependencies, type DependentToolHandler, type NeedsOption, type ToolNeeds } from "./dependencies/tool.js";
 import type { DependentPromptHandler, DependentTemplateResourceHandler, PromptNeeds, ResourceNeeds } from "./dependencies/handlers.js";
 import { Server, type ServerOptions } from "./server.js";
-import type { RequestStateSealer } from "./state-boundary.js";
+import type { HandlerArgs, McpServerOptions } from "./mcp-server-options.js";
+import { registerResource } from "./registry/register-resource.js";
+import { registryCapabilities, registryHandlers } from "./registry/handlers.js";
 import { sealingBoundary } from "./sealing-policy.js";
-import { UriTemplate, type UriTemplateVariables } from "./uri-template.js";
+import type { UriTemplate, UriTemplateVariables } from "./uri-template.js";
 import type { TemplateVariables } from "./schemas/template-variables.js";
 import { resolveSchemaCompiler } from "#schema-compiler";
-import type { SchemaCompilerChoice } from "./schema-check.js";
-import type { ServerRequestContext } from "./context.js";
 import { TASK_HOOKS } from "./tasks/options.js";
 import { SUBSCRIPTION_TYPES } from "./subscriptions/filter.js";
 
-/** Options of {@link McpServer}. */
-export interface McpServerOptions extends Omit<ServerOptions, "capabilities"> {
-  /**
-   * How `requestState` is sealed. Default: `RequestStateSecurity.ephemeral()`,
-   * a key that lives and dies with this process, which suits stdio and a
-   * single HTTP worker. Pass `new RequestStateSecurity({ keys: [...] })`
-   * whenever a retry may reach another instance or outlive a restart.
-   */
-  requestStateSecurity?: RequestStateSealer;
-  /**
-   * The audience sealed into every token. Default: the security's own
-   * audience, else the server's name.
-   */
-  audience?: string;
-  /** Extra capabilities to advertise on top of the ones the registrations imply. */
-  capabilities?: ServerCapabilities;
-  /**
-   * Compiles tool input and output schemas (2020-12, and draft-07 via
-   * `$schema`). `"auto"` (the default): AJV, which generates code at
-   * registration, where the runtime allows it and the package resolved
-   * under the `node` condition; else the eval-free validator
-   * (`@cfworker/json-schema`), as on Cloudflare Workers and in browser
-   * bundles. `"ajv"` or `"eval-free"` forces one; a function is your own.
-   */
-  compileSchema?: SchemaCompilerChoice;
-  /**
-   * Turns a tool's (or a prompt's arguments') Standard Schema into the JSON
-   * Schema `tools/list` advertises (or `prompts/list` lists the arguments of), for a library that does not implement Standard JSON Schema
-   * (`~standard.jsonSchema`; zod 4 and arktype do): its own converter, e.g.
-   * `toJsonSchema` from `@valibot/to-json-schema`. Runs once per schema, at
-   * registration.
-   */
-  toJsonSchema?: StandardSchemaConverter;
-}
-
-/** The handler's `args`: typed from `inputSchema` when one is given, else from the `needs` declaration's arguments. */
-type HandlerArgs<In, Args> = [In] extends [undefined] ? Args : ToolArgs<In>;
+export type { McpServerOptions } from "./mcp-server-options.js";
 
 // Lists of an McpServer are the same for every caller (reads may not be); ttl 0 because registrations may change.
 const PUBLIC = Object.freeze({ ttlMs: 0, cacheScope: "public" as const });
@@ -116,20 +78,7 @@ export class McpServer implements SessionHost {
     const logger = createLogger(serverOptions.logger ?? console, serverOptions.logLevel ?? "warn");
     this.server = new Server(
       info,
-      {
-        onListTools: () => (this.require(this.tools.size, "Tools"), this.tools.list()),
-        onCallTool: (params, ctx) => (this.require(this.tools.size, "Tools"), this.tools.call(params, ctx)),
-        onListPrompts: () => (this.require(this.prompts.size, "Prompts"), this.prompts.list()),
-        onGetPrompt: (params, ctx) => (this.require(this.prompts.size, "Prompts"), this.prompts.get(params, ctx)),
-        onListResources: () => (this.require(this.resources.size, "Resources"), this.resources.list()),
-        onListResourceTemplates: () => (this.require(this.resources.size, "Resources"), this.resources.listTemplates()),
-        onReadResource: (params, ctx) => (this.require(this.resources.size, "Resources"), this.resources.read(params, ctx)),
-        onComplete: (params) => {
-          const { ref, argument, context } = params;
-          if (ref.type === "ref/prompt") return this.prompts.complete(ref.name, argument.name, argument.value, context?.arguments);
-          return this.resources.complete(ref.uri, argument.name, argument.value, context?.arguments);
-        },
-      },
+      registryHandlers(this.tools, this.prompts, this.resources),
       {
         ...serverOptions,
         cache: { "tools/list": PUBLIC, "prompts/list": PUBLIC, "resources/list": PUBLIC, "resources/templates/list": PUBLIC, ...serverOptions.cache },
@@ -279,34 +228,7 @@ export class McpServer implements SessionHost {
     config: ResourceConfig & { needs?: ResourceNeeds<any, any> },
     handler: StaticResourceHandler | TemplateResourceHandler | DependentTemplateResourceHandler<any>,
   ): this {
-    if (typeof config !== "object" || config === null) throw new TypeError("McpServer.resource: config must be an object");
-    if (typeof handler !== "function") throw new TypeError("McpServer.resource: the handler must be a function");
-    let template: UriTemplate | undefined;
-    if (uriOrTemplate instanceof UriTemplate) template = uriOrTemplate;
-    else if (typeof uriOrTemplate === "string" && UriTemplate.isTemplate(uriOrTemplate)) template = new UriTemplate(uriOrTemplate);
-    else if (typeof uriOrTemplate !== "string") throw new TypeError("McpServer.resource: the first argument must be a URI string or a UriTemplate");
-    const needs = config.needs;
-    if (template === undefined) {
-      if (needs !== undefined) {
-        throw new TypeError(
-          `McpServer.resource(${JSON.stringify(uriOrTemplate)}): a static resource cannot declare needs, because it receives no ` +
-            "round-trip context to ask with; register a resource template instead (a URI with a {variable}, or new UriTemplate(...))",
-        );
-      }
-      this.resources.registerStatic(uriOrTemplate as string, config, handler as StaticResourceHandler);
-      this.server.sendListChanged("resources");
-      return this;
-    }
-    const body =
-      needs === undefined
-        ? (handler as TemplateResourceHandler)
-        : (withDependencies<Record<string, unknown>, object, ServerRequestContext, unknown, [string, UriTemplateVariables]>(
-            { kind: "resource", name: template.template },
-            needs,
-            handler as DependentTemplateResourceHandler<object>,
-            (_uri, variables) => variables,
-          ) as TemplateResourceHandler);
-    this.resources.registerTemplate(template, config, body);
+    registerResource(this.resources, uriOrTemplate, config, handler);
     this.server.sendListChanged("resources");
     return this;
   }
@@ -409,19 +331,6 @@ export class McpServer implements SessionHost {
   }
 
   private capabilities(): ServerCapabilities {
-    const capabilities: Record<string, unknown> = {};
-    if (this.tools.size > 0) capabilities.tools = { listChanged: true };
-    if (this.prompts.size > 0) capabilities.prompts = { listChanged: true };
-    if (this.resources.size > 0) capabilities.resources = { listChanged: true, subscribe: true };
-    if (this.prompts.hasCompleters || this.resources.hasCompleters) capabilities.completions = {};
-    return { ...capabilities, ...this.extraCapabilities } as ServerCapabilities;
-  }
-
-  private require(count: number, feature: string): void {
-    if (count === 0) {
-      throw new McpError(JsonRpcErrorCode.MethodNotFound, `${feature} not supported`, {
-        reason: `Server does not support the ${feature.toLowerCase()} capability`,
-      });
-    }
+    return { ...registryCapabilities(this.tools, this.prompts, this.resources), ...this.extraCapabilities } as ServerCapabilities;
   }
 }

@@ -50,3 +50,38 @@ describe("a typed tool and the sdk 1.32.2 client", () => {
     expect(seen).toEqual([{ app: "orders", replicas: 2 }]);
   });
 });
+
+describe("a zod elicitation form and the sdk 1.32.2 client", () => {
+  const profile = z.object({ name: z.string().trim().min(2).transform((name) => name.toUpperCase()), plan: z.enum(["free", "pro"]).default("free") });
+  let http: HttpServerHandle;
+  const received: unknown[] = [];
+  beforeAll(async () => {
+    const server = new McpServer({ name: "typed-forms", version: "1.0.0" }).tool(
+      "signup",
+      { needs: (need) => need.add("profile", () => elicit({ message: "Your profile?", schema: profile })) },
+      (_args, { profile: answer }) => {
+        received.push(answer);
+        return { content: [{ type: "text", text: answer.action === "accept" ? `${answer.content.name} on ${answer.content.plan}` : answer.action }] };
+      },
+    );
+    http = await serveHttp(server, { host: "127.0.0.1", port: 0 });
+  });
+  afterAll(() => http.close());
+
+  it("is sent zod's JSON Schema over the session, and the handler receives zod's output", async () => {
+    const client = new Client({ name: "sdk1", version: "1.32.2" }, { capabilities: { elicitation: {} } });
+    const schemas: unknown[] = [];
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      schemas.push((request.params as { requestedSchema?: unknown }).requestedSchema);
+      return { action: "accept", content: { name: " ada " } };
+    });
+    await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
+    onTestFinished(() => client.close());
+    const result = await client.callTool({ name: "signup", arguments: {} });
+    expect(result.content).toEqual([{ type: "text", text: "ADA on free" }]);
+    // The sdk's own request schema parses away the "$schema" member; the rest is zod's JSON Schema as sent.
+    const { $schema: _dialect, ...sent } = z.toJSONSchema(profile, { io: "input" });
+    expect(schemas).toEqual([sent]);
+    expect(received).toEqual([{ action: "accept", content: { name: "ADA", plan: "free" } }]);
+  });
+});

@@ -7,6 +7,7 @@
  * `new Function`, which edge runtimes forbid. The subset is small enough that
  * a direct check is shorter than the glue around a general validator.
  */
+import { checkElicitSchema } from "../../validate/elicitation-form.js";
 import type { ElicitSchema } from "../../validate/elicitation-form.js";
 import type { FromSchema } from "../schemas/infer.js";
 
@@ -33,3 +34,27 @@ export type ElicitFieldValue<P> = FromSchema<P>;
  * (read by the one schema reader, {@link FromSchema}).
  */
 export type ElicitContent<S extends ElicitSchema> = FromSchema<S>;
+
+/**
+ * Form schemas already found valid. Resolvers run every round and usually
+ * pass the same constant schema object, so each is checked once.
+ */
+const checkedSchemas = new WeakSet<object>();
+
+/**
+ * Throws unless `schema` is a form `requestedSchema` the protocol admits.
+ *
+ * @param schema - the candidate form (a JSON Schema, or a library's converted one).
+ * @param what - what it is, for the message: `"schema" is not` or `the zod schema converts to JSON Schema that is not`.
+ * @throws TypeError naming each bad path.
+ * @internal
+ */
+export function assertElicitSchema(schema: unknown, what: string): asserts schema is ElicitSchema {
+  if (typeof schema === "object" && schema !== null && checkedSchemas.has(schema)) return;
+  const problems = checkElicitSchema(schema);
+  if (problems.length > 0) {
+    const list = problems.map((issue) => `${issue.path || "/"}: ${issue.message}`).join("; ");
+    throw new TypeError(`elicit(): ${what} a valid elicitation form schema (${list})`);
+  }
+  checkedSchemas.add(schema as object);
+}

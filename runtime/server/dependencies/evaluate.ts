@@ -150,7 +150,7 @@ export async function evaluateNeeds<A, R extends object>(
     const digest = result.digest;
     const recorded = recordedAnswer(previous, key);
     if (recorded !== undefined && recorded.d === digest) {
-      const reading = result.read(recorded.r);
+      const reading = await result.read(recorded.r);
       if (reading.ok) {
         values[key] = reading.value;
         next.answers[key] = recorded;
@@ -163,7 +163,7 @@ export async function evaluateNeeds<A, R extends object>(
     let request = result.request;
     let why: string | undefined;
     if (askedThis && Object.hasOwn(incoming, key)) {
-      const reading = result.read(incoming[key]);
+      const reading = await result.read(incoming[key]);
       if (reading.ok) {
         values[key] = reading.value;
         next.answers[key] = { d: digest, r: reading.record };

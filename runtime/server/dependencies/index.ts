@@ -6,18 +6,13 @@
  *
  * @packageDocumentation
  */
-export { elicit, elicitUrl, sample, listRoots } from "./questions.js";
-export type {
-  Question,
-  ElicitQuestion,
-  ElicitUrlQuestion,
-  SampleQuestion,
-  ListRootsQuestion,
-  SampleParams,
-  Elicitation,
-  UrlElicitation,
-  ResolvedValue,
-} from "./questions.js";
+export { elicit } from "./form-elicitation.js";
+export { elicitUrl } from "./url-elicitation.js";
+export { sample, listRoots } from "./client-queries.js";
+export type { Question, ResolvedValue } from "./questions.js";
+export type { ElicitQuestion, Elicitation, ElicitFormContent } from "./form-elicitation.js";
+export type { ElicitUrlQuestion, UrlElicitation } from "./url-elicitation.js";
+export type { SampleQuestion, ListRootsQuestion, SampleParams } from "./client-queries.js";
 export { needs, Needs } from "./declaration.js";
 export type { Resolver, NeedsValues } from "./declaration.js";
 export { evaluateNeeds } from "./evaluate.js";

@@ -92,6 +92,7 @@ export function standardValidatorOf(schema: StandardSchemaV1): StandardValidator
  * @param io - `"input"` for an `inputSchema` (what callers send), `"output"` for an `outputSchema` (what is sent)
  * @param label - what the schema belongs to, e.g. `McpServer.tool("add"): inputSchema`
  * @param convert - the server's `toJsonSchema` option, if given
+ * @param use - where the JSON Schema goes and which option gives a converter, for the error when there is none
  * @throws TypeError when there is no converter, or the converter fails or answers something else than an object
  * @internal
  */
@@ -100,15 +101,16 @@ export function jsonSchemaOfStandard(
   io: "input" | "output",
   label: string,
   convert: StandardSchemaConverter | undefined,
+  use: { shownIn: string; option: string } = { shownIn: "tools/list could not advertise it", option: "McpServer's toJsonSchema option" },
 ): Record<string, unknown> {
   const props = schema["~standard"] as StandardSchemaV1.Props & { jsonSchema?: { input?: unknown; output?: unknown } };
   const vendor = typeof props.vendor === "string" ? props.vendor : "Standard Schema";
   const native = props.jsonSchema?.[io];
   if (typeof native !== "function" && convert === undefined) {
     throw new TypeError(
-      `${label} is a ${vendor} schema without a JSON Schema converter, so tools/list could not advertise it: use a library that ` +
+      `${label} is a ${vendor} schema without a JSON Schema converter, so ${use.shownIn}: use a library that ` +
         "implements Standard JSON Schema (~standard.jsonSchema, as zod 4 and arktype do), wrap a valibot schema with " +
-        "toStandardJsonSchema(...) from @valibot/to-json-schema, or pass McpServer's toJsonSchema option",
+        `toStandardJsonSchema(...) from @valibot/to-json-schema, or pass ${use.option}`,
     );
   }
   let converted: unknown;
