@@ -7,12 +7,14 @@ import { bin, run } from "./run.mjs";
 
 run("changeset version", bin("changeset"), ["version"]);
 const { version } = JSON.parse(readFileSync("package.json", "utf8"));
-const file = "runtime/client/meta.ts";
-const source = readFileSync(file, "utf8");
-const pattern = /(DEFAULT_CLIENT_INFO: Implementation = Object\.freeze\(\{ name: "mcp-roundtrip", version: ")[^"]*(" \}\))/;
-if (!pattern.test(source)) {
-  console.error(`✗ version-packages: ${file} no longer declares DEFAULT_CLIENT_INFO as this script expects; set its version to ${version} by hand`);
-  process.exit(1);
+// Both places the client names itself: meta.ts's DEFAULT_CLIENT_INFO and the 2025 handshake's copy of it.
+const pattern = () => /(\{ name: "mcp-roundtrip", version: ")[^"]*(" \})/g;
+for (const file of ["runtime/client/meta.ts", "runtime/client/handshake.ts"]) {
+  const source = readFileSync(file, "utf8");
+  if (!pattern().test(source)) {
+    console.error(`✗ version-packages: ${file} no longer names { name: "mcp-roundtrip", version } as this script expects; set it to ${version} by hand`);
+    process.exit(1);
+  }
+  writeFileSync(file, source.replace(pattern(), `$1${version}$2`));
+  console.error(`✓ ${file}: the client's own version = ${version}`);
 }
-writeFileSync(file, source.replace(pattern, `$1${version}$2`));
-console.error(`✓ ${file}: DEFAULT_CLIENT_INFO.version = ${version}`);

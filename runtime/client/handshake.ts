@@ -12,7 +12,6 @@ import type { ClientTransport } from "../transport/types.js";
 import { type BackChannelKit, installBackChannel } from "./back-channel.js";
 import type { InputCallbacks } from "./callbacks.js";
 import type { Connection } from "./connection.js";
-import { DEFAULT_CLIENT_INFO } from "./meta.js";
 import type { ProtocolVersionUnsupported } from "./errors.js";
 import type { ClientCapabilities, Implementation, JsonObject, SPOKEN, isLegacyVersion } from "./protocol.js";
 
@@ -108,7 +107,9 @@ async function handshake(
     protocolVersion: offered,
     capabilities: capabilitiesFor(offered, input.capabilities),
     // initialize requires clientInfo even when the caller chose to send none on modern requests.
-    clientInfo: input.clientInfo === false ? DEFAULT_CLIENT_INFO : input.clientInfo,
+    // The same identity as meta.ts's DEFAULT_CLIENT_INFO, written out: importing it would split a shared chunk
+    // off the browser entry (scripts/version-packages.mjs sets both at a release).
+    clientInfo: input.clientInfo === false ? { name: "mcp-roundtrip", version: "0.0.0" } : input.clientInfo,
   };
   const result = await connection.sendDirect("initialize", params, signal);
   const agreed = result.protocolVersion;

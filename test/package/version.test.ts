@@ -22,4 +22,17 @@ describe("the client's default clientInfo", () => {
       { name: "mcp-roundtrip", version },
     ]);
   });
+
+  it("is what a 2025 initialize sends when the caller asked for no clientInfo (initialize requires one)", async () => {
+    const seen: unknown[] = [];
+    const server = new McpServer({ name: "version-check", version: "1.0.0" });
+    server.tool("who", {}, (_args, ctx) => {
+      seen.push(ctx.clientInfo);
+      return { content: [{ type: "text", text: "ok" }] };
+    });
+    const client = await Client.connect(server, { mode: "2025-11-25", clientInfo: false });
+    await client.callTool("who", {});
+    await client.close();
+    expect(seen, "runtime/client/handshake.ts's copy of the client's identity must carry package.json's version").toEqual([{ name: "mcp-roundtrip", version }]);
+  });
 });
