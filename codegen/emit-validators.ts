@@ -46,7 +46,7 @@ function usesKeyword(schema: SchemaDocument, keyword: string): boolean {
 }
 
 /** Export name of a method's params or result validator: `params$tools_call`. */
-export function methodExportName(kind: "params" | "result", method: string): string {
+function methodExportName(kind: "params" | "result", method: string): string {
   return `${kind}$${method.replace(/[^A-Za-z0-9]/g, "_")}`;
 }
 

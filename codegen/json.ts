@@ -28,7 +28,7 @@ export function walkNodes(root: unknown, visit: (node: SchemaNode, pointer: stri
 }
 
 /** Escapes one JSON Pointer reference token (RFC 6901 §3). */
-export function escapePointer(token: string): string {
+function escapePointer(token: string): string {
   return token.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 

@@ -1,7 +1,7 @@
 import { isObject, refName, type SchemaDocument, type SchemaNode } from "./json.js";
 
 /** Who sends a request: the client to the server, the server inside an InputRequiredResult, or the server over the 2025-era back-channel. */
-export type Direction = "client" | "input" | "server";
+type Direction = "client" | "input" | "server";
 
 /** How one request method links to its definitions. */
 export interface MethodEntry {

@@ -47,7 +47,7 @@ export interface ResolveOptions {
 }
 
 /** How a reader learns what to do when nothing could be found; every unavailability error ends with it. */
-export const PROVIDE_HINT =
+const PROVIDE_HINT =
   "set MCP_SCHEMA_DIR to a folder holding <rev>/schema.json and <rev>/examples/ (a checkout of the specification repository's schema/ folder), or run `npm run schema:fetch` where the network is reachable";
 
 /** A file was found, but its bytes are not the pinned ones. */

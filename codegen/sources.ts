@@ -21,7 +21,7 @@ export interface PinnedSource {
 }
 
 /** A revision's example messages: one base address and each file's sha256. */
-export interface PinnedExamples {
+interface PinnedExamples {
   /** Base URL or folder ending in `/`; a file's address is `source + name`. */
   source: string;
   /** `"<Definition>/<example>.json"` → sha256. */
@@ -104,7 +104,7 @@ function isSafeName(name: string): boolean {
 }
 
 /** A source as the resolver takes it: URLs as they are, paths made absolute from the repository root. */
-export function absoluteSource(root: string, source: string): string {
+function absoluteSource(root: string, source: string): string {
   return isUrl(source) ? source : resolve(root, source);
 }
 

@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
  * generator always leads to a full regeneration; it lives in the gitignored
  * .codegen-out/ and is never committed.
  */
-export interface Stamp {
+interface Stamp {
   key: string;
   files: Record<string, string>;
 }

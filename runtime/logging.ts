@@ -48,7 +48,7 @@ export interface LevelledLogger {
 const RANK: Readonly<Record<LogLevel, number>> = { debug: 10, info: 20, warn: 30, error: 40, silent: Number.POSITIVE_INFINITY };
 
 /** True for a value accepted as a `logLevel` option. */
-export function isLogLevel(value: unknown): value is LogLevel {
+function isLogLevel(value: unknown): value is LogLevel {
   return typeof value === "string" && Object.hasOwn(RANK, value);
 }
 

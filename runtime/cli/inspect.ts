@@ -22,7 +22,7 @@ const PREFIX = "v1.";
 const OVERHEAD_BYTES = 4 + 12 + 16;
 
 /** What `inspect` reports. @internal */
-export interface TokenReport {
+interface TokenReport {
   format: "v1";
   keyId: string;
   tokenBytes: number;
@@ -43,7 +43,7 @@ export interface TokenReport {
 }
 
 /** Reads the clear parts of a v1 token. @throws {CliError} when it is not one. */
-export function readHeader(token: string): TokenReport {
+function readHeader(token: string): TokenReport {
   if (!token.startsWith(PREFIX)) throw new CliError("not a v1 token: it does not start with \"v1.\" (a custom codec's token cannot be inspected)");
   const body = token.slice(PREFIX.length);
   if (!isCanonicalBase64url(body)) throw new CliError("not a v1 token: the part after \"v1.\" is not canonical unpadded base64url");

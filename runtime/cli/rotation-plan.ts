@@ -14,7 +14,7 @@ import { selectBackend } from "../state/select-backend.js";
 import { CliError } from "./errors.js";
 
 /** One phase of the plan. @internal */
-export interface RotationPhase {
+interface RotationPhase {
   phase: 1 | 2 | 3;
   what: string;
   value: string;
@@ -27,7 +27,7 @@ export interface RotationPhase {
 }
 
 /** Builds the plan from the old and new entries. @internal */
-export function rotationPlan(oldEntry: string, newEntry: string, ttl: number, skew: number, variable: string): RotationPhase[] {
+function rotationPlan(oldEntry: string, newEntry: string, ttl: number, skew: number, variable: string): RotationPhase[] {
   const backend = selectBackend("auto");
   const oldId = kidHex(backend, decodeKeyEntry(oldEntry, "--old"));
   const newId = kidHex(backend, decodeKeyEntry(newEntry, "--new"));

@@ -107,7 +107,7 @@ const refuse = (request: JsonRpcRequest, code: number, message: string): JsonRpc
  *
  * @internal
  */
-export async function answerServerRequest(
+async function answerServerRequest(
   request: JsonRpcRequest,
   callbacks: InputCallbacks,
   kit: BackChannelKit,

@@ -12,7 +12,7 @@ export interface BackoffPolicy {
 }
 
 /** The default policy: 50 ms, doubling, capped at 250 ms. */
-export const DEFAULT_BACKOFF: Readonly<BackoffPolicy> = Object.freeze({ initialMs: 50, maxMs: 250 });
+const DEFAULT_BACKOFF: Readonly<BackoffPolicy> = Object.freeze({ initialMs: 50, maxMs: 250 });
 
 /** The delay after `previous` under `policy`. */
 export function nextDelay(previous: number, policy: BackoffPolicy): number {

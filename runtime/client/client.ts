@@ -3,7 +3,9 @@ import type { InputCallbacks } from "./callbacks.js";
 import type { Connection, ProtocolEra } from "./connection.js";
 import { type LoopSettings, runToCompletion } from "./loop.js";
 import { DEFAULT_CLIENT_INFO, deriveCapabilities } from "./meta.js";
-import { type ServerDescription, isKnownMode, negotiate } from "./negotiate.js";
+import { checkConnectOptions } from "./connect-options.js";
+import { type ServerDescription, negotiate } from "./negotiate.js";
+import { collectAll, paginate, requestPage } from "./pagination.js";
 import type { NegotiatedOutcome } from "./outcomes.js";
 import { PendingRequest, type PendingRequestJSON } from "./pending.js";
 import type {
@@ -27,24 +29,10 @@ import { ClientSession, type RequestOptions } from "./session.js";
 import { isCreateTaskResult, openTaskHandle, taskSettingsOf, withTasksExtension, type TaskSettings } from "./tasks.js";
 import type { TaskHandle } from "./task-handle.js";
 import { Subscription, type SubscribeOptions, type SubscriptionRequest } from "./subscription.js";
-import type { CallOptions, ClientOptions } from "./options.js";
+import type { CallOptions, ClientOptions, ToolCallOptions } from "./options.js";
 import { type ConnectTarget, negotiationKey, openTransport } from "./targets.js";
 
-export type { CallOptions, ClientOptions } from "./options.js";
-
-/** Options of {@link Client.callTool}. */
-export interface ToolCallOptions extends CallOptions {
-  /**
-   * What to do when the server answers with a task: `"follow"` (default)
-   * waits for its result; `"handle"` returns the {@link TaskHandle} at once
-   * (a server that answers synchronously still gets you the result).
-   * Aborting `signal` while following sends `tasks/cancel`.
-   */
-  task?: "follow" | "handle";
-}
-
-/** Upper bound on pages fetched by the `listAll*` helpers, against servers whose cursors never end. */
-const MAX_PAGES = 10_000;
+export type { CallOptions, ClientOptions, ToolCallOptions } from "./options.js";
 
 /**
  * An MCP client. `callTool`, `getPrompt` and `readResource` run the
@@ -64,17 +52,17 @@ const MAX_PAGES = 10_000;
 export class Client {
   /** One request per call, no automatic rounds; see {@link ClientSession}. */
   readonly session: ClientSession;
-  private readonly connection: Connection;
-  private readonly server: ServerDescription;
-  private readonly loop: LoopSettings;
-  private readonly tasks: TaskSettings;
+  readonly #connection: Connection;
+  readonly #server: ServerDescription;
+  readonly #loop: LoopSettings;
+  readonly #tasks: TaskSettings;
 
   private constructor(connection: Connection, server: ServerDescription, loop: LoopSettings, tasks: TaskSettings | undefined) {
-    this.connection = connection;
-    this.server = server;
-    this.loop = loop;
+    this.#connection = connection;
+    this.#server = server;
+    this.#loop = loop;
     // A server that sends a task unasked is still followed, with the default polling bounds.
-    this.tasks = tasks ?? taskSettingsOf(true)!;
+    this.#tasks = tasks ?? taskSettingsOf(true)!;
     this.session = new ClientSession(connection);
   }
 
@@ -88,32 +76,7 @@ export class Client {
    * @throws HttpTransportError when an HTTP server refuses the client (401/403: never taken for an older server) or fails.
    */
   static async connect(target: ConnectTarget, options: ClientOptions = {}): Promise<Client> {
-    const maxRounds = options.inputRequiredMaxRounds ?? 10;
-    if (!Number.isInteger(maxRounds) || maxRounds < 0) {
-      throw new RangeError(`inputRequiredMaxRounds must be an integer ≥ 0, got ${String(maxRounds)}.`);
-    }
-    const mode = options.mode ?? "auto";
-    if (!isKnownMode(mode)) {
-      throw new RangeError(
-        `mode must be "auto" or one of "2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"; got ${JSON.stringify(mode)}.`,
-      );
-    }
-    const probeTimeoutMs = options.probeTimeoutMs ?? 10_000;
-    if (typeof probeTimeoutMs !== "number" || !(probeTimeoutMs > 0)) {
-      throw new RangeError(`probeTimeoutMs must be a positive number of milliseconds, got ${String(probeTimeoutMs)}.`);
-    }
-    for (const name of ["onElicit", "onSample", "onListRoots", "onNotification"] as const) {
-      if (options[name] !== undefined && typeof options[name] !== "function") {
-        throw new TypeError(`${name} must be a function, got ${typeof options[name]}.`);
-      }
-    }
-    const prior = options.negotiated;
-    if (prior !== undefined && (typeof prior !== "object" || prior === null || typeof prior.protocolVersion !== "string")) {
-      throw new TypeError(`negotiated must be what client.negotiated returned, e.g. { protocolVersion: "2025-11-25" }; got ${JSON.stringify(prior)}.`);
-    }
-    if (prior !== undefined && !isKnownMode(prior.protocolVersion)) {
-      throw new RangeError(`negotiated.protocolVersion ${JSON.stringify(prior.protocolVersion)} is no version this client speaks.`);
-    }
+    const { maxRounds, mode, probeTimeoutMs, prior } = checkConnectOptions(options);
     const backoff = checkBackoff(options.stateOnlyBackoff);
     const tasks = taskSettingsOf(options.tasks);
     const callbacks: InputCallbacks = { onElicit: options.onElicit, onSample: options.onSample, onListRoots: options.onListRoots };
@@ -141,7 +104,7 @@ export class Client {
 
   /** The protocol version in use: `"2026-07-28"`, or the handshake-era version agreed with an older server. */
   get protocolVersion(): string {
-    return this.connection.protocolVersion;
+    return this.#connection.protocolVersion;
   }
 
   /**
@@ -156,27 +119,27 @@ export class Client {
    * ```
    */
   get negotiated(): NegotiatedOutcome {
-    return { protocolVersion: this.connection.protocolVersion };
+    return { protocolVersion: this.#connection.protocolVersion };
   }
 
   /** `"modern"` (per-request `_meta`, multi-round results) or `"legacy"` (2025 handshake, back-channel). */
   get era(): ProtocolEra {
-    return this.connection.era;
+    return this.#connection.era;
   }
 
   /** The server's self-reported name and version, if it gave them. */
   get serverInfo(): Implementation | undefined {
-    return this.server.serverInfo;
+    return this.#server.serverInfo;
   }
 
   /** What the server said it supports. */
   get serverCapabilities(): ServerCapabilities {
-    return this.server.capabilities;
+    return this.#server.capabilities;
   }
 
   /** The server's guidance for models, if any. */
   get instructions(): string | undefined {
-    return this.server.instructions;
+    return this.#server.instructions;
   }
 
   /**
@@ -196,9 +159,9 @@ export class Client {
       throw new TypeError(`callTool: task must be "follow" or "handle", got ${JSON.stringify(options.task)}.`);
     }
     const call = { method: "tools/call" as const, name, ...(args === undefined ? {} : { arguments: args }) };
-    const result = await this.run(call, options);
+    const result = await this.#run(call, options);
     if (!isCreateTaskResult(result)) return result as unknown as CallToolResult;
-    const handle = await this.taskFrom(String(result.taskId), result);
+    const handle = await this.#taskFrom(String(result.taskId), result);
     return options?.task === "handle" ? handle : handle.result({ signal: options?.signal });
   }
 
@@ -211,11 +174,11 @@ export class Client {
    */
   async task(taskId: string): Promise<TaskHandle> {
     if (typeof taskId !== "string" || taskId === "") throw new TypeError(`client.task needs the taskId a CreateTaskResult carried, got ${JSON.stringify(taskId)}.`);
-    return this.taskFrom(taskId, undefined);
+    return this.#taskFrom(taskId, undefined);
   }
 
-  private taskFrom(taskId: string, created: JsonObject | undefined): Promise<TaskHandle> {
-    const settings = { callbacks: this.loop.callbacks, maxRounds: this.loop.maxRounds, tasks: this.tasks };
+  #taskFrom(taskId: string, created: JsonObject | undefined): Promise<TaskHandle> {
+    const settings = { callbacks: this.#loop.callbacks, maxRounds: this.#loop.maxRounds, tasks: this.#tasks };
     return openTaskHandle(this.session, settings, taskId, created as never);
   }
 
@@ -223,13 +186,13 @@ export class Client {
   async getPrompt(name: string, args?: Record<string, string>, options?: CallOptions): Promise<GetPromptResult> {
     checkTarget("getPrompt", name);
     const call = { method: "prompts/get" as const, name, ...(args === undefined ? {} : { arguments: args }) };
-    return (await this.run(call, options)) as unknown as GetPromptResult;
+    return (await this.#run(call, options)) as unknown as GetPromptResult;
   }
 
   /** Reads a resource, running the rounds like {@link Client.callTool}. */
   async readResource(uri: string, options?: CallOptions): Promise<ReadResourceResult> {
     checkTarget("readResource", uri);
-    return (await this.run({ method: "resources/read", uri }, options)) as unknown as ReadResourceResult;
+    return (await this.#run({ method: "resources/read", uri }, options)) as unknown as ReadResourceResult;
   }
 
   /**
@@ -244,17 +207,17 @@ export class Client {
     const result = { resultType: "input_required" as const, inputRequests: call.inputRequests, requestState: call.requestState };
     if (result.inputRequests === undefined) delete result.inputRequests;
     if (result.requestState === undefined) delete result.requestState;
-    return this.run(call.call, options, { result, round: call.round });
+    return this.#run(call.call, options, { result, round: call.round });
   }
 
-  private async run(call: Parameters<typeof runToCompletion>[2], options: CallOptions | undefined, start?: Parameters<typeof runToCompletion>[5]): Promise<JsonObject> {
+  async #run(call: Parameters<typeof runToCompletion>[2], options: CallOptions | undefined, start?: Parameters<typeof runToCompletion>[5]): Promise<JsonObject> {
     if (options?.onProgress === undefined && options?.onLog === undefined) {
-      return runToCompletion(this.session, this.loop, call, options?.signal, options?.meta, start);
+      return runToCompletion(this.session, this.#loop, call, options?.signal, options?.meta, start);
     }
     // Its own chunk: calls without per-call callbacks do not load it.
     const { wireCall } = await import("./call-notifications.js");
     const wiring = wireCall(options, options.meta);
-    return runToCompletion(this.session, this.loop, call, options.signal, wiring.meta, start, wiring.onNotification);
+    return runToCompletion(this.session, this.#loop, call, options.signal, wiring.meta, start, wiring.onNotification);
   }
 
   /**
@@ -263,7 +226,7 @@ export class Client {
    * @throws Error on a connection to a 2025-era server, which has no such method (read `serverCapabilities`).
    */
   async discover(options?: RequestOptions): Promise<JsonObject> {
-    if (this.connection.era === "legacy") {
+    if (this.#connection.era === "legacy") {
       throw new Error(
         `server/discover is a 2026-07-28 method; this server speaks ${this.protocolVersion}. ` +
           `What it said at initialize is in client.serverCapabilities, serverInfo and instructions.`,
@@ -291,10 +254,10 @@ export class Client {
    * ```
    */
   subscribe(filter: SubscriptionRequest, options?: SubscribeOptions): Subscription {
-    if (this.connection.era === "legacy") {
+    if (this.#connection.era === "legacy") {
       throw new Error(`subscribe: a ${this.protocolVersion} server has no subscriptions/listen; use onNotification of Client.connect`);
     }
-    return new Subscription(this.connection, filter, options);
+    return new Subscription(this.#connection, filter, options);
   }
 
   /**
@@ -309,36 +272,36 @@ export class Client {
 
   /** One page of `tools/list`. */
   listTools(cursor?: string, options?: RequestOptions): Promise<ListToolsResult> {
-    return this.page("tools/list", cursor, options) as unknown as Promise<ListToolsResult>;
+    return requestPage(this.session, "tools/list", cursor, options) as unknown as Promise<ListToolsResult>;
   }
   /** One page of `prompts/list`. */
   listPrompts(cursor?: string, options?: RequestOptions): Promise<ListPromptsResult> {
-    return this.page("prompts/list", cursor, options) as unknown as Promise<ListPromptsResult>;
+    return requestPage(this.session, "prompts/list", cursor, options) as unknown as Promise<ListPromptsResult>;
   }
   /** One page of `resources/list`. */
   listResources(cursor?: string, options?: RequestOptions): Promise<ListResourcesResult> {
-    return this.page("resources/list", cursor, options) as unknown as Promise<ListResourcesResult>;
+    return requestPage(this.session, "resources/list", cursor, options) as unknown as Promise<ListResourcesResult>;
   }
   /** One page of `resources/templates/list`. */
   listResourceTemplates(cursor?: string, options?: RequestOptions): Promise<ListResourceTemplatesResult> {
-    return this.page("resources/templates/list", cursor, options) as unknown as Promise<ListResourceTemplatesResult>;
+    return requestPage(this.session, "resources/templates/list", cursor, options) as unknown as Promise<ListResourceTemplatesResult>;
   }
 
   /** Every tool, following `nextCursor` across pages. */
   listAllTools(options?: RequestOptions): Promise<Tool[]> {
-    return this.collect<Tool>("tools/list", "tools", options);
+    return collectAll<Tool>(this.session, "tools/list", "tools", options);
   }
   /** Every prompt, across pages. */
   listAllPrompts(options?: RequestOptions): Promise<Prompt[]> {
-    return this.collect<Prompt>("prompts/list", "prompts", options);
+    return collectAll<Prompt>(this.session, "prompts/list", "prompts", options);
   }
   /** Every resource, across pages. */
   listAllResources(options?: RequestOptions): Promise<Resource[]> {
-    return this.collect<Resource>("resources/list", "resources", options);
+    return collectAll<Resource>(this.session, "resources/list", "resources", options);
   }
   /** Every resource template, across pages. */
   listAllResourceTemplates(options?: RequestOptions): Promise<ResourceTemplate[]> {
-    return this.collect<ResourceTemplate>("resources/templates/list", "resourceTemplates", options);
+    return collectAll<ResourceTemplate>(this.session, "resources/templates/list", "resourceTemplates", options);
   }
 
   /**
@@ -347,20 +310,8 @@ export class Client {
    *
    * @throws Error when the server repeats a cursor (it would loop forever).
    */
-  async *paginate<T = JsonObject>(method: string, itemsKey: string, options?: RequestOptions): AsyncGenerator<T, void, undefined> {
-    const seen = new Set<string>();
-    let cursor: string | undefined;
-    for (let pages = 0; pages < MAX_PAGES; pages++) {
-      const page = await this.page(method, cursor, options);
-      const items = page[itemsKey];
-      if (Array.isArray(items)) yield* items as T[];
-      const next = page.nextCursor;
-      if (typeof next !== "string") return;
-      if (seen.has(next)) throw new Error(`${method}: the server returned cursor ${JSON.stringify(next)} twice; stopping instead of looping.`);
-      seen.add(next);
-      cursor = next;
-    }
-    throw new Error(`${method}: more than ${MAX_PAGES} pages; stopping.`);
+  paginate<T = JsonObject>(method: string, itemsKey: string, options?: RequestOptions): AsyncGenerator<T, void, undefined> {
+    return paginate<T>(this.session, method, itemsKey, options);
   }
 
   /** Asks for completions of a prompt or resource-template argument (`completion/complete`). */
@@ -370,22 +321,12 @@ export class Client {
 
   /** Closes the transport (ending a 2025 HTTP session with DELETE). Later calls throw `ClientClosed`. */
   close(): Promise<void> {
-    return this.connection.close();
+    return this.#connection.close();
   }
 
   /** `await using client = await Client.connect(…)` closes it at scope end. */
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
-  }
-
-  private page(method: string, cursor: string | undefined, options: RequestOptions | undefined): Promise<JsonObject> {
-    return this.session.request(method, cursor === undefined ? {} : { cursor }, options);
-  }
-
-  private async collect<T>(method: string, key: string, options: RequestOptions | undefined): Promise<T[]> {
-    const all: T[] = [];
-    for await (const item of this.paginate<T>(method, key, options)) all.push(item);
-    return all;
   }
 }
 

@@ -142,7 +142,7 @@ async function handshake(
  * did not exist in 2025-03-26. `roots` never claims `listChanged`, since
  * this client sends no roots list-changed notification.
  */
-export function capabilitiesFor(version: string, capabilities: ClientCapabilities): JsonObject {
+function capabilitiesFor(version: string, capabilities: ClientCapabilities): JsonObject {
   const shaped: JsonObject = {};
   for (const [key, value] of Object.entries(capabilities)) {
     if (value === undefined) continue;

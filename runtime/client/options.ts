@@ -9,6 +9,7 @@ import type { InputCallbacks } from "./callbacks.js";
 import type { CallNotificationOptions } from "./call-notifications.js";
 import type { NegotiatedOutcome } from "./outcomes.js";
 import type { ClientCapabilities, Implementation, JsonObject } from "./protocol.js";
+import type { TaskHandle } from "./task-handle.js";
 import type { TaskClientOptions } from "./tasks.js";
 
 /** Options of `Client.connect`. */
@@ -73,3 +74,13 @@ export interface CallOptions extends CallNotificationOptions {
   meta?: JsonObject;
 }
 
+/** Options of {@link Client.callTool}. */
+export interface ToolCallOptions extends CallOptions {
+  /**
+   * What to do when the server answers with a task: `"follow"` (default)
+   * waits for its result; `"handle"` returns the {@link TaskHandle} at once
+   * (a server that answers synchronously still gets you the result).
+   * Aborting `signal` while following sends `tasks/cancel`.
+   */
+  task?: "follow" | "handle";
+}

@@ -7,12 +7,9 @@
 import type { InputRequestMap } from "../../generated/2026-07-28/methods.js";
 import { LEGACY_VERSIONS, MODERN_VERSIONS } from "../transport/era.js";
 import type {
-  CallToolResult,
-  GetPromptResult,
   InputRequest as SchemaInputRequest,
   InputRequiredResult,
   InputResponse as SchemaInputResponse,
-  ReadResourceResult,
 } from "../../generated/2026-07-28/types.js";
 
 export type {
@@ -21,7 +18,6 @@ export type {
   CompleteResult,
   CreateMessageRequestParams,
   CreateMessageResult,
-  DiscoverResult,
   ElicitRequestParams,
   ElicitResult,
   GetPromptResult,
@@ -77,12 +73,5 @@ export const MetaKey = {
 
 /** A JSON object as the protocol carries it. */
 export type JsonObject = Record<string, unknown>;
-
-/** What each input-required method returns once complete. */
-export interface CompleteResultOf {
-  "tools/call": CallToolResult;
-  "prompts/get": GetPromptResult;
-  "resources/read": ReadResourceResult;
-}
 
 export { isInputRequired } from "../input-required-guard.js";

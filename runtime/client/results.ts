@@ -5,7 +5,7 @@ import type { ProtocolEra } from "./connection.js";
 const INPUT_REQUIRED_METHODS: ReadonlySet<string> = new Set(["tools/call", "prompts/get", "resources/read"]);
 
 /** True for the three methods a server may answer with `input_required`. */
-export function mayRequireInput(method: string): boolean {
+function mayRequireInput(method: string): boolean {
   return INPUT_REQUIRED_METHODS.has(method);
 }
 

@@ -28,7 +28,7 @@ export function secureUrl(value: unknown, what: string): URL {
 }
 
 /** The metadata URLs of `issuer`, in the order the MCP spec gives. @internal */
-export function metadataUrls(issuer: string): string[] {
+function metadataUrls(issuer: string): string[] {
   const url = new URL(issuer);
   const path = url.pathname.replace(/\/+$/, "");
   if (path === "") {

@@ -9,61 +9,21 @@
 import type * as oauth from "oauth4webapi";
 import type { HttpAuthChallenge, HttpClientAuth } from "../transport/http/client/auth.js";
 import { bearerChallenge } from "./challenge.js";
+import { checkOAuthClientOptions, type OAuthClientOptions } from "./client-options.js";
 import { canonicalResource, discoverAuthorizationServer, discoverResource, type ResourceMetadata } from "./discovery.js";
 import { OAuthError } from "./errors.js";
 import { beginAuthorization, clientCredentialsGrant, completeAuthorization, refreshGrant, type AuthorizeCallback } from "./grants.js";
-import { isLoopback, type OAuthHttp } from "./http.js";
-import { identifyClient, registrationMetadata, type ClientIdentity, type IdentityConfig, type PreRegisteredClient } from "./identity.js";
+import type { OAuthHttp } from "./http.js";
+import { identifyClient, registrationMetadata, type ClientIdentity, type IdentityConfig } from "./identity.js";
 import { InMemoryOAuthStore, type OAuthStore, type OAuthTokens } from "./store.js";
 import { unionScopes } from "./scopes.js";
 
 export type { AuthorizeCallback } from "./grants.js";
+export type { OAuthClientOptions } from "./client-options.js";
 export type { PreRegisteredClient } from "./identity.js";
 
 /** Refresh this long before the access token's announced expiry. */
 const EXPIRY_MARGIN_MS = 30_000;
-
-/** Options of {@link OAuthClient}. */
-export interface OAuthClientOptions {
-  /**
-   * `"authorization_code"` (default): a user authorizes, through `authorize`.
-   * `"client_credentials"`: the client acts on its own behalf with `client`'s credentials.
-   */
-  grant?: "authorization_code" | "client_credentials";
-  /** Where the authorization server sends the user back (registered with it). Required for the authorization code grant. */
-  redirectUrl?: string | URL;
-  /**
-   * The user step: open `authorizationUrl` (a browser, a popup, a printed
-   * link) and resolve with the URL the user was redirected back to, query
-   * included. `mcp-roundtrip/oauth/node`'s `loopbackAuthorization()`
-   * provides one for CLIs. Without it, a needed authorization fails with
-   * `OAuthError` `interaction_required`.
-   */
-  authorize?: AuthorizeCallback;
-  /** A client registered beforehand (used first, per the spec's order). Required for `client_credentials`. */
-  client?: PreRegisteredClient;
-  /** The https URL of this client's Client ID Metadata Document, used as `client_id` where the authorization server supports them. */
-  clientMetadataUrl?: string;
-  /**
-   * Dynamic client registration (RFC 7591), the last resort: extra client
-   * metadata for the request (`client_name`, `application_type`, …), or
-   * `false` to never register. `redirect_uris`, `grant_types` and
-   * `application_type` (native for a loopback redirect, else web) are filled in.
-   */
-  registration?: Record<string, unknown> | false;
-  /** Scopes to ask for on top of what the server's challenge or metadata names. */
-  scope?: string | readonly string[];
-  /** Ask for a refresh token with `offline_access` when the authorization server lists it (default true). */
-  offlineAccess?: boolean;
-  /** Token and registration storage (default: a new {@link InMemoryOAuthStore}). */
-  store?: OAuthStore;
-  /** The `fetch` for discovery, registration and token requests (default: global `fetch`). */
-  fetch?: typeof fetch;
-  /** Allow plain http to non-loopback hosts (test setups only; default false). */
-  allowInsecureHttp?: boolean;
-  /** Receives progress lines (which server, which step); they never hold a token, secret or code. */
-  onLog?: (line: string) => void;
-}
 
 /**
  * An OAuth 2.1 client for one or more MCP endpoints; pass it as the HTTP
@@ -103,47 +63,7 @@ export class OAuthClient implements HttpClientAuth {
    *   `client_credentials` grant without `client`, or a `clientMetadataUrl` that is not an https URL with a path.
    */
   constructor(options: OAuthClientOptions = {}) {
-    const grant = options.grant ?? "authorization_code";
-    if (grant !== "authorization_code" && grant !== "client_credentials") {
-      throw new TypeError(`grant must be "authorization_code" or "client_credentials", got ${JSON.stringify(grant)}.`);
-    }
-    if (options.authorize !== undefined && typeof options.authorize !== "function") throw new TypeError("authorize must be a function.");
-    let redirectUrl: string | undefined;
-    if (options.redirectUrl !== undefined) {
-      let parsed: URL;
-      try {
-        parsed = new URL(String(options.redirectUrl));
-      } catch {
-        throw new TypeError("redirectUrl must be an absolute URL, e.g. http://127.0.0.1:8765/callback.");
-      }
-      // "All redirect URIs MUST be either localhost or use HTTPS" (security considerations, communication security).
-      if (parsed.protocol !== "https:" && !(parsed.protocol === "http:" && (isLoopback(parsed) || options.allowInsecureHttp === true))) {
-        throw new TypeError(`redirectUrl must use https, or http on a loopback host (127.0.0.1, [::1], localhost); got a ${parsed.protocol} URL.`);
-      }
-      redirectUrl = parsed.href;
-    }
-    if (grant === "authorization_code" && options.authorize !== undefined && redirectUrl === undefined) {
-      throw new TypeError("authorize needs a redirectUrl: the address the authorization server sends the user back to.");
-    }
-    if (grant === "client_credentials" && options.client === undefined) {
-      throw new TypeError("The client_credentials grant needs client: { clientId, clientSecret or privateKey } registered with the authorization server.");
-    }
-    if (options.client !== undefined && (typeof options.client !== "object" || typeof options.client.clientId !== "string" || options.client.clientId === "")) {
-      throw new TypeError("client must be { clientId: string, clientSecret?: string }.");
-    }
-    if (options.clientMetadataUrl !== undefined) {
-      let url: URL | undefined;
-      try {
-        url = new URL(options.clientMetadataUrl);
-      } catch {
-        url = undefined;
-      }
-      // "The client_id URL MUST use the "https" scheme and contain a path component."
-      if (url?.protocol !== "https:" || url.pathname === "/") {
-        throw new TypeError("clientMetadataUrl must be an https URL with a path, e.g. https://app.example.com/oauth/client.json.");
-      }
-    }
-    if (options.fetch !== undefined && typeof options.fetch !== "function") throw new TypeError("fetch must be a function.");
+    const { grant, redirectUrl } = checkOAuthClientOptions(options);
     const fetchImpl = options.fetch ?? globalThis.fetch;
     this.#grant = grant;
     this.#redirectUrl = redirectUrl;
@@ -364,5 +284,4 @@ export class OAuthClient implements HttpClientAuth {
     this.#servers.set(as.issuer, as);
     return as;
   }
-
 }

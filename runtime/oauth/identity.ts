@@ -118,7 +118,7 @@ export function registrationMetadata(
 }
 
 /** The token endpoint authentication method a registration request asks for, from what the server supports. @internal */
-export function preferredAuthMethod(as: oauth.AuthorizationServer): string {
+function preferredAuthMethod(as: oauth.AuthorizationServer): string {
   const supported = as.token_endpoint_auth_methods_supported;
   if (supported === undefined || supported.includes("none")) return "none";
   if (supported.includes("client_secret_basic")) return "client_secret_basic";

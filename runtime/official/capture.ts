@@ -51,7 +51,7 @@ export function capturedRequest(ctx: OfficialRequestContext): BoundRequest | und
  * arguments) of `resources/read`.
  * @internal
  */
-export function boundRequestOf(method: string, params: unknown): BoundRequest | undefined {
+function boundRequestOf(method: string, params: unknown): BoundRequest | undefined {
   if (!SEALED_METHODS.has(method) || !isObject(params)) return undefined;
   if (method === "resources/read") return typeof params.uri === "string" ? { target: params.uri } : undefined;
   return typeof params.name === "string" ? { target: params.name, arguments: params.arguments } : undefined;

@@ -35,7 +35,7 @@ function supportsElicitationMode(declared: unknown, mode: string): boolean {
  *   `undefined` when the client can answer every request
  * @internal
  */
-export function missingClientCapabilities(
+function missingClientCapabilities(
   inputRequests: Record<string, unknown> | undefined,
   declared: ClientCapabilities,
 ): ClientCapabilities | undefined {

@@ -4,7 +4,7 @@ import { lazyModule, requireSync } from "../require-sync.js";
 import { describeIssues, dialectOf, notValid, OK, UNCHECKABLE, type Dialect, type SchemaCheck, type SchemaIssue, type SchemaValidator } from "./schema-check.js";
 import { assertSchemaObject, simpleValidatorOf } from "./simple-schema.js";
 
-export type { SchemaCheck, SchemaCompiler, SchemaIssue, SchemaValidator } from "./schema-check.js";
+export type { SchemaValidator } from "./schema-check.js";
 
 type FormatsPlugin = (ajv: Ajv | Ajv2020) => void;
 

@@ -21,7 +21,7 @@ const GENERIC_NAMES: ReadonlySet<string> = new Set([
  * sealed request state.
  * @internal
  */
-export function isDistinctiveName(name: string): boolean {
+function isDistinctiveName(name: string): boolean {
   return !GENERIC_NAMES.has(name.toLowerCase().replace(/[^a-z0-9]/g, ""));
 }
 

@@ -1,42 +1,29 @@
 export type { ServerOptions } from "./options.js";
 import { JsonRpcErrorCode, McpError } from "../jsonrpc/errors.js";
-import { isValidRequestId, type JsonRpcId, type JsonRpcNotification, type JsonRpcResponse } from "../jsonrpc/messages.js";
-import { claimsModern, LEGACY_VERSIONS, MODERN_VERSIONS } from "../transport/era.js";
+import type { JsonRpcId, JsonRpcResponse } from "../jsonrpc/messages.js";
+import { LEGACY_VERSIONS, MODERN_VERSIONS } from "../transport/era.js";
 import type { LegacyMode, RequestContext, ServerSession, SessionHost, SessionPeer } from "../transport/types.js";
-import type { Implementation, InputRequiredResult, ServerCapabilities } from "../../generated/2026-07-28/index.js";
-import { assertClientCanAnswer, deriveCapabilities } from "./capabilities.js";
+import type { Implementation, ServerCapabilities } from "../../generated/2026-07-28/index.js";
+import { answerRequest, discoverResult, type AnswerHost } from "./answer.js";
+import { deriveCapabilities } from "./capabilities.js";
 import { RequestContextImpl } from "./context.js";
-import { errorResponse, internalError, toErrorObject } from "./errors.js";
+import { classifyMessage, isObject } from "./envelope.js";
+import { errorResponse, toErrorObject } from "./errors.js";
 import { createLogger, type LevelledLogger } from "../logging.js";
 import { InFlightRequests } from "./in-flight.js";
-import { copyToExtend } from "../copy.js";
 import { ResultFinisher } from "./results.js";
-import { MetaKey, readRequestMeta } from "./meta.js";
-import { invokeHandler, isThenable, passInputRequired, settle, type AnyHandler, type ServerCore } from "./pipeline.js";
-import { ROUTES, type Route } from "./routes.js";
+import { readRequestMeta } from "./meta.js";
+import type { AnyHandler, ServerCore } from "./pipeline.js";
 import { resolveLegacyOptions, type LegacyHost } from "./legacy/host.js";
 import { LazySession, loadLegacy } from "./legacy/lazy.js";
 import { SessionSet } from "./legacy/session-set.js";
 import { cacheHintsOf, legacyInputRequiredOf, legacyModeOf, nestingLimitOf, subscriptionOptionsOf, type ServerOptions } from "./options.js";
 import { listEvent } from "./subscriptions/broadcaster.js";
-import { SubscriptionHub } from "./subscriptions/hub.js";
-import { SUBSCRIPTION_ID_META } from "./subscriptions/streams.js";
-import type { MiddlewareRequest, ServerHandlers, ServerMiddleware } from "./types.js";
+import type { SubscriptionHub } from "./subscriptions/hub.js";
+import { answerListen, createServerHub, type ListenHost } from "./subscriptions/server-hub.js";
+import type { ServerHandlers, ServerMiddleware } from "./types.js";
 import { assertValidRequest, checkNotification } from "./validation.js";
-import { createTaskEngine, isCreatedTask, isTaskMethod, TASK_ROUTE, type TaskEngine, type TaskStatusListener } from "./tasks/setup.js";
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function readableId(message: Record<string, unknown>): JsonRpcId | undefined {
-  const id = message.id;
-  return isValidRequestId(id) ? id : undefined;
-}
-
-function invalidRequest(detail: string): McpError {
-  return new McpError(JsonRpcErrorCode.InvalidRequest, `Invalid Request: ${detail}`);
-}
+import { createTaskEngine, routeOf, TASK_ROUTE, withTaskToolCall, type TaskEngine, type TaskStatusListener } from "./tasks/setup.js";
 
 /**
  * The low-level MCP server for protocol revision 2026-07-28, which also
@@ -91,6 +78,8 @@ export class Server implements SessionHost {
   /** The tasks extension, when `tasks` is set (McpServer: always; it answers once a tool declares `task`). */
   private readonly tasks: TaskEngine | undefined;
   private readonly hub: SubscriptionHub;
+  private readonly listenHost: ListenHost;
+  private readonly answerHost: AnswerHost;
 
   /**
    * @param info - the server's name and version (`serverInfo`)
@@ -112,7 +101,7 @@ export class Server implements SessionHost {
     this.logger = createLogger(options.logger ?? console, options.logLevel ?? "warn");
     this.finisher = new ResultFinisher(this.serverInfo, cacheHintsOf(options.cache), options.validateResults ?? true);
     this.tasks = createTaskEngine(this.serverInfo, this.logger, this.finisher, options);
-    this.handlers = this.tasks === undefined || handlers.onCallTool === undefined ? handlers : { ...handlers, onCallTool: this.tasks.wrapToolCall(handlers.onCallTool as AnyHandler) as ServerHandlers["onCallTool"] };
+    this.handlers = withTaskToolCall(handlers, this.tasks);
     const extra = options.capabilities;
     this.capabilitiesSource = typeof extra === "function" ? extra : (() => {
       const fixed = deriveCapabilities(this.handlers, extra);
@@ -135,10 +124,14 @@ export class Server implements SessionHost {
       handleModern: (message, context) => this.handle(message, context),
       sessionClosed: (session) => this.sessions.delete(session),
     };
-    this.hub = new SubscriptionHub(subscriptionOptionsOf(options.subscriptions), this.logger, (event) => {
-      if (event.type === "resourceUpdated") this.sessions.resourceUpdated(event.uri);
-      else this.sessions.listChanged(event.type.slice(0, -"ListChanged".length) as "tools");
-    });
+    this.hub = createServerHub(subscriptionOptionsOf(options.subscriptions), this.logger, this.sessions);
+    this.listenHost = { hub: this.hub, inFlight: this.inFlight, finisher: this.finisher, logger: this.logger, capabilities: this.capabilitiesSource };
+    this.answerHost = {
+      core: this.coreView,
+      finisher: this.finisher,
+      tasks: this.tasks,
+      discover: () => discoverResult(this.versions, this.capabilitiesSource(), this.instructions, this.tasks),
+    };
   }
 
   /**
@@ -178,60 +171,46 @@ export class Server implements SessionHost {
    * @param context - what the transport knows about the caller
    */
   async handle(message: unknown, context?: RequestContext): Promise<JsonRpcResponse | undefined> {
-    if (!isObject(message)) {
-      return errorResponse(undefined, invalidRequest("expected one JSON-RPC 2.0 message object").toJSON());
-    }
-    const method = message.method;
-    if (typeof method !== "string") {
-      // A response: 2026-07-28 servers send no requests, so there is nothing to match it to.
-      if ("result" in message || "error" in message) return undefined;
-      return errorResponse(readableId(message), invalidRequest('"method" must be a string').toJSON());
-    }
-    if (!("id" in message)) {
+    const classified = classifyMessage(message, context);
+    if (classified.kind === "refused") return classified.response;
+    if (classified.kind === "response") return undefined;
+    const method = classified.method;
+    if (classified.kind === "notification") {
       try {
-        this.handleNotification(method, message, context);
+        this.handleNotification(method, classified.message, context);
       } catch (error) {
         // handle() never rejects: a notification has no answer, so its failure can only be logged.
         this.logger.warn(`${method} ignored: handling it threw`, { error });
       }
       return undefined;
     }
-    const id = readableId(message);
-    if (id === undefined) {
-      return errorResponse(undefined, invalidRequest('"id" must be a string or a safe integer (MCP forbids null, fractions and integers beyond 2^53)').toJSON());
-    }
-    if (message.jsonrpc !== "2.0") {
-      return errorResponse(id, invalidRequest('"jsonrpc" must be "2.0"').toJSON());
-    }
-    // Per message, as the versioning page says: the 2026 envelope makes a request modern; anything else
-    // (initialize first of all) is 2025-era. server/discover exists only in 2026, so it always takes that path.
-    if (method !== "server/discover" && !claimsModern(message, context?.protocolVersionHeader)) {
-      return this.answerStateless(id, method, message, context);
-    }
+    const id = classified.id;
+    let request = classified.message;
+    if (classified.era === "legacy") return this.answerStateless(id, method, request, context);
     let ctx: RequestContextImpl | undefined;
     try {
-      const route = ROUTES.get(method) ?? (this.tasks?.enabled() === true && isTaskMethod(method) ? TASK_ROUTE : undefined);
+      const route = routeOf(method, this.tasks);
       if (route === undefined) throw new McpError(JsonRpcErrorCode.MethodNotFound, `Method not found: ${method}`);
       const handler = route.handler === undefined ? undefined : this.handlers[route.handler];
       if (route.handler !== undefined && handler === undefined) {
         throw new McpError(JsonRpcErrorCode.MethodNotFound, `Method not found: ${method} (this server does not provide it)`);
       }
-      const meta = readRequestMeta(message.params, MODERN_VERSIONS, this.versions);
-      let params = message.params as Record<string, unknown>;
+      const meta = readRequestMeta(request.params, MODERN_VERSIONS, this.versions);
+      let params = request.params as Record<string, unknown>;
       if (route.mayAskInput && params.requestState === null) {
         // JSON null means "no state": some clients send it rather than omitting the field.
         params = { ...params };
         delete params.requestState;
-        message = { ...message, params };
+        request = { ...request, params };
       }
       for (const middleware of this.middlewares) middleware.screen?.(method, params, this.logger);
-      if (route !== TASK_ROUTE) assertValidRequest(method, message, this.legacyHost.maxNestingDepth);
+      if (route !== TASK_ROUTE) assertValidRequest(method, request, this.legacyHost.maxNestingDepth);
       // A listen stream may stay open for hours: it leaves this (large) frame behind at once.
-      if (method === "subscriptions/listen") return this.listen(route, params.notifications, new RequestContextImpl(id, method, meta, context));
+      if (method === "subscriptions/listen") return answerListen(this.listenHost, route, params.notifications, new RequestContextImpl(id, method, meta, context));
       ctx = new RequestContextImpl(id, method, meta, context);
       ctx.logger = this.logger;
       this.inFlight.track(ctx);
-      const result = await this.run(route, handler as AnyHandler | undefined, params, ctx);
+      const result = await answerRequest(this.answerHost, route, handler as AnyHandler | undefined, params, ctx);
       if (ctx.isCancelledByClient) return undefined;
       return { jsonrpc: "2.0", id, result };
     } catch (error) {
@@ -317,20 +296,6 @@ export class Server implements SessionHost {
     this.hub.close(reason);
   }
 
-  private async listen(route: Route, filter: unknown, ctx: RequestContextImpl): Promise<JsonRpcResponse | undefined> {
-    this.inFlight.track(ctx);
-    try {
-      const end = await this.hub.listen(ctx, filter, this.capabilitiesSource);
-      if (end === "gone" || ctx.isCancelledByClient) return undefined;
-      return { jsonrpc: "2.0", id: ctx.requestId, result: this.finisher.complete(route, ctx.method, { _meta: { [SUBSCRIPTION_ID_META]: ctx.requestId } }) };
-    } catch (error) {
-      if (ctx.isCancelledByClient) return undefined;
-      return errorResponse(ctx.requestId, toErrorObject(error, ctx.method, this.logger));
-    } finally {
-      this.inFlight.untrack(ctx);
-    }
-  }
-
   /**
    * Subscribes to the status changes of this server's tasks (the tasks
    * extension), each as the `DetailedTask` a `notifications/tasks/status`
@@ -352,51 +317,6 @@ export class Server implements SessionHost {
 
   private answerStateless(id: JsonRpcId, method: string, message: Record<string, unknown>, context: RequestContext | undefined): Promise<JsonRpcResponse | undefined> {
     return loadLegacy().then(({ answerStateless }) => answerStateless(this.legacyHost, this.versions, id, method, message, context));
-  }
-
-  private async run(
-    route: Route,
-    handler: AnyHandler | undefined,
-    params: Record<string, unknown>,
-    ctx: RequestContextImpl,
-  ): Promise<Record<string, unknown>> {
-    if (route === TASK_ROUTE) return this.tasks!.answer(ctx.method, params, ctx);
-    if (handler === undefined) return this.finisher.complete(route, ctx.method, this.discoverResult());
-    const { raw, request } = await invokeHandler(this.coreView, route, handler, params, ctx);
-    let result: Record<string, unknown>;
-    try {
-      result = await this.finish(route, raw, request, ctx);
-    } catch (error) {
-      await settle(this.coreView, request, false, error);
-      throw error;
-    }
-    void settle(this.coreView, request, true, result);
-    return result;
-  }
-
-  /** The wire form of what a handler returned: checked, stamped, and sealed when it asks for input. */
-  private async finish(route: Route, raw: Record<string, unknown>, request: MiddlewareRequest | undefined, ctx: RequestContextImpl): Promise<Record<string, unknown>> {
-    if (isCreatedTask(raw)) return raw;
-    if (raw.resultType === "input_required") {
-      let result = this.finisher.inputRequired(route, ctx.method, raw as unknown as InputRequiredResult);
-      assertClientCanAnswer(result.inputRequests as Record<string, unknown> | undefined, ctx.clientCapabilities);
-      const passed = passInputRequired(this.coreView, result, request);
-      result = isThenable<InputRequiredResult>(passed) ? await passed : passed;
-      return result as unknown as Record<string, unknown>;
-    }
-    if (raw.resultType !== undefined && raw.resultType !== "complete") {
-      throw internalError(`Internal error: the ${ctx.method} handler returned resultType ${JSON.stringify(raw.resultType)}; use "complete" or "input_required"`);
-    }
-    return this.finisher.complete(route, ctx.method, copyToExtend(raw));
-  }
-
-  private discoverResult(): Record<string, unknown> {
-    const result: Record<string, unknown> = {
-      supportedVersions: [...this.versions],
-      capabilities: this.tasks?.advertise(this.capabilitiesSource() as Record<string, unknown>) ?? this.capabilitiesSource(),
-    };
-    if (this.instructions !== undefined) result.instructions = this.instructions;
-    return result;
   }
 
   private handleNotification(method: string, message: Record<string, unknown>, context: RequestContext | undefined): void {

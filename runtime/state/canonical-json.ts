@@ -40,7 +40,7 @@ export function canonicalJson(value: unknown): string {
 }
 
 /** About the nesting Python's json gives up at (its recursion limit of 1000), so no reference token binds deeper arguments. */
-export const MAX_DEPTH = 1000;
+const MAX_DEPTH = 1000;
 
 function write(value: unknown, depth: number): string {
   switch (typeof value) {
@@ -147,7 +147,7 @@ function isHighSurrogate(code: number): boolean {
  * so the comparison works on code units and decodes code points only at the
  * first difference.
  */
-export function compareCodePoints(a: string, b: string): number {
+function compareCodePoints(a: string, b: string): number {
   const length = Math.min(a.length, b.length);
   let i = 0;
   while (i < length && a.charCodeAt(i) === b.charCodeAt(i)) i++;

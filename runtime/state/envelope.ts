@@ -33,7 +33,7 @@ const PRINCIPAL_LABEL = new TextEncoder().encode("mcp/request-state/principal:")
 const ARGUMENT_DIGEST_BYTES = 16;
 const DIGEST_CACHE_ENTRIES = 512;
 /** Canonical JSON longer than this is not worth remembering. */
-export const DIGEST_CACHE_MAX_JSON = 1024;
+const DIGEST_CACHE_MAX_JSON = 1024;
 
 /**
  * `base64url(SHA-256(canonical JSON of arguments, or {} when absent)[0..16])`.

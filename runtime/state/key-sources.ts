@@ -17,10 +17,10 @@ import { selectBackend } from "./select-backend.js";
 export const DEFAULT_KEYS_ENV = "MCP_REQUEST_STATE_KEYS";
 
 /** The encodings a key entry may name, in the order an error lists them. */
-export const KEY_ENCODINGS = ["base64url", "base64", "hex"] as const;
+const KEY_ENCODINGS = ["base64url", "base64", "hex"] as const;
 
 /** One encoding a key entry may name. */
-export type KeyEncoding = (typeof KEY_ENCODINGS)[number];
+type KeyEncoding = (typeof KEY_ENCODINGS)[number];
 
 const KEY_INFO = new TextEncoder().encode("mcp/request-state/v1/aes-256-gcm");
 const KID_LABEL = new TextEncoder().encode("mcp/request-state/v1/kid:");

@@ -1,16 +1,13 @@
 import type { RequestContext } from "../transport/types.js";
 import type { CryptoBackend } from "./backend.js";
-import { AesGcmCodec, type RequestStateCodec, UnknownKeyId } from "./codec.js";
+import { AesGcmCodec, type RequestStateCodec } from "./codec.js";
 import { DEFAULT_KEYS_ENV, keyRingFromEnv, keyRingFromFile } from "./key-sources.js";
 import {
   argumentsDigest,
   type Envelope,
   newPrincipalClaim,
-  parseEnvelope,
-  principalClaimMatches,
   serializeEnvelope,
 } from "./envelope.js";
-import { checkBinding, checkWindow } from "./envelope-checks.js";
 import { InvalidRequestState } from "./errors.js";
 import { describe, KEY_GENERATION_HINT, secretBytes } from "./keys.js";
 import { principalOf } from "./principal.js";
@@ -23,21 +20,14 @@ import type {
   RequestStateKeySource,
   RequestStateLogger,
   RequestStateRejection,
-  RequestStateRejectionReason,
   RequestStateSecurityOptions,
 } from "./security-types.js";
 import { selectBackend } from "./select-backend.js";
-import { claimOnce } from "./security-replay.js";
+import { checkToken, type Rejected, type TokenVerifier } from "./verify-token.js";
 import { logRejection, logRing, resolvePolicy } from "./security-policy.js";
 
 /** Year 5138 in seconds; a larger clock reading is almost surely milliseconds. */
 const MAX_PLAUSIBLE_SECONDS = 1e11;
-
-/** What #check answers for a token it refuses. */
-type Rejected = { reason: RequestStateRejectionReason; detail: string; keyId?: string };
-
-/** A rejection of #check (a module function, so a verify allocates no closure for it). */
-const fail = (reason: RequestStateRejectionReason, detail: string) => ({ reason, detail });
 
 /** @internal Lets `__TESTS` inject a deterministic random source. */
 export const RANDOM_SOURCE: unique symbol = Symbol("mcp-roundtrip/request-state/random");
@@ -88,6 +78,8 @@ export class RequestStateSecurity {
   readonly #logger: RequestStateLogger;
   readonly #now: () => number;
   readonly #digests = new Map<string, string>();
+  /** What checking a token needs of this object, gathered once. */
+  readonly #verifier: TokenVerifier;
 
   /**
    * @param source - `{ keys }` (secrets of 32+ bytes, `Uint8Array` or UTF-8 string; the first mints)
@@ -136,6 +128,20 @@ export class RequestStateSecurity {
     this.#logger = policy.logger;
     this.#now = policy.now;
     this.keyIds = this.codec instanceof AesGcmCodec ? this.codec.keyIds : Object.freeze([]);
+    this.#verifier = {
+      codec: this.codec,
+      maxStateBytes: this.maxStateBytes,
+      backend: this.#backend,
+      ttl: this.ttl,
+      clockSkew: this.clockSkew,
+      audience: this.audience,
+      digests: this.#digests,
+      replay: this.#replay,
+      replayLease: this.#replayLease,
+      logger: this.#logger,
+      now: this.#now,
+      principalFor: (context) => this.principalFor(context),
+    };
     if (settings[EPHEMERAL] !== true) logRing(this.#logger, this.keyIds, this.audience, this.ttl);
   }
 
@@ -289,7 +295,7 @@ export class RequestStateSecurity {
     assertBinding(binding, "verify");
     let outcome: RequestStateUse | Rejected;
     try {
-      outcome = await this.#check(token, binding);
+      outcome = await checkToken(this.#verifier, token, binding);
     } catch (error) {
       // Fail closed: an unexpected throw (a broken clock, say) is one more rejection, never an escape hatch.
       outcome = { reason: "internal_error", detail: `verification threw ${describeError(error, typeof token === "string" ? token : "")}; failing closed` };
@@ -298,70 +304,5 @@ export class RequestStateSecurity {
     const details: RequestStateRejection = { ...outcome, method: binding.method, target: binding.target };
     logRejection(this.#logger, details);
     throw new InvalidRequestState(`${details.reason}: ${details.detail}`, { reason: details.reason });
-  }
-
-  /** Runs every check in order; returns the state, or the first failure. */
-  async #check(
-    token: unknown,
-    binding: RequestBinding,
-  ): Promise<RequestStateUse | Rejected> {
-    if (typeof token !== "string") return fail("not_a_string", `requestState is ${describe(token)}, not a string`);
-    // The size cap comes before any crypto, so oversized input costs nothing.
-    if (
-      token.length > this.maxStateBytes ||
-      (token.length * 3 > this.maxStateBytes && utf8Length(token) > this.maxStateBytes)
-    ) {
-      return fail("too_large", `requestState is over maxStateBytes (${this.maxStateBytes})`);
-    }
-    let bytes: unknown;
-    try {
-      const unsealed = this.codec.unseal(token);
-      // The built-in codec answers synchronously; awaiting only a real promise saves a tick per token.
-      bytes = typeof (unsealed as { then?: unknown } | null)?.then === "function" ? await unsealed : unsealed;
-    } catch (error) {
-      // The key id is public (every token carries it in the clear) and names the key this instance lacks.
-      if (error instanceof UnknownKeyId) return { reason: "unknown_key", detail: error.detail!, keyId: error.keyId };
-      if (error instanceof InvalidRequestState) return fail("unseal_failed", error.detail ?? "codec rejected the token");
-      return fail("codec_error", `codec.unseal threw ${describeError(error, token)}; failing closed`);
-    }
-    if (!(bytes instanceof Uint8Array)) return fail("codec_error", `codec.unseal returned ${describe(bytes)}, not a Uint8Array`);
-    const envelope = parseEnvelope(bytes);
-    if (typeof envelope === "string") return fail("malformed_envelope", envelope);
-
-    const now = binding.now ?? this.#now();
-    const skew = this.clockSkew;
-    const refused =
-      checkWindow(envelope, now, this.ttl, skew) ??
-      checkBinding(this.#backend, envelope, binding, this.audience ?? binding.audience, this.#digests, token);
-    if (refused !== undefined) return refused;
-
-    let principal: string | undefined;
-    try {
-      principal = binding.principal ?? (binding.context ? this.principalFor(binding.context) : undefined);
-    } catch (error) {
-      return fail("principal_unavailable", `could not determine the principal: ${describeError(error, token)}`);
-    }
-    if (envelope.p === undefined) {
-      if (principal !== undefined) return fail("principal_missing", "request has a principal, the token is bound to none");
-    } else if (principal === undefined) {
-      return fail("principal_unexpected", "token is bound to a principal, the request has none");
-    } else if (!principalClaimMatches(this.#backend, envelope.p, principal)) {
-      return fail("principal_mismatch", "sealed for another principal");
-    }
-
-    const replay = this.#replay;
-    if (replay === undefined) return { state: envelope.s, commit: NO_USE.commit, release: NO_USE.release };
-    return claimOnce({
-      store: replay,
-      backend: this.#backend,
-      token,
-      state: envelope.s,
-      expiresAt: Math.min(envelope.exp, envelope.iat + this.ttl) + skew,
-      now,
-      leaseSeconds: this.#replayLease,
-      principal,
-      clock: this.#now,
-      logger: this.#logger,
-    });
   }
 }

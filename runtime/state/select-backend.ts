@@ -12,7 +12,7 @@ let nodeBackend: CryptoBackend | null | undefined;
  *
  * @internal
  */
-export function nodeCryptoBackend(): CryptoBackend | undefined {
+function nodeCryptoBackend(): CryptoBackend | undefined {
   if (nodeBackend === undefined) {
     const crypto = nodeBuiltin<typeof import("node:crypto")>("node:crypto");
     const buffer = nodeBuiltin<typeof import("node:buffer")>("node:buffer");

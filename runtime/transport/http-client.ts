@@ -5,12 +5,8 @@
  *
  * @packageDocumentation
  */
-export {
-  StreamableHttpClientTransport,
-  HttpTransportError,
-  type HttpClientTransportOptions,
-  type HttpClientAuth,
-  type HttpAuthChallenge,
-  type TokenProvider,
-} from "./http/client/transport.js";
+export { StreamableHttpClientTransport } from "./http/client/transport.js";
+export { HttpTransportError } from "./http/client/errors.js";
+export type { HttpClientAuth, HttpAuthChallenge } from "./http/client/auth.js";
+export type { HttpClientTransportOptions, TokenProvider } from "./http/client/options.js";
 export type { ClientTransport, TransportRequestOptions } from "./types.js";

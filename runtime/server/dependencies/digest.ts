@@ -11,7 +11,7 @@ const utf8 = new TextEncoder();
  * @param value - a JSON-compatible value.
  * @throws TypeError when `value` holds something JSON cannot carry (a function, a bigint, a non-finite number) or is nested deeper than 64 levels (a cycle included).
  */
-export function canonicalJson(value: unknown): string {
+function canonicalJson(value: unknown): string {
   return write(value, 0);
 }
 
@@ -80,7 +80,7 @@ export function questionDigest(rendered: unknown): string {
  * The digest of a question whose canonical JSON the caller already has.
  * @internal
  */
-export function digestOfCanonical(text: string): string {
+function digestOfCanonical(text: string): string {
   return base64url(sha256(utf8.encode(text)).subarray(0, 16));
 }
 

@@ -30,7 +30,7 @@ export function isDependencyRound(value: unknown): boolean {
  * True when a handler's result is (or looks like) an `InputRequiredResult`.
  * @internal
  */
-export function looksInputRequired(result: unknown): boolean {
+function looksInputRequired(result: unknown): boolean {
   return (
     isObject(result) &&
     (result.resultType === "input_required" || result.inputRequests !== undefined || result.requestState !== undefined)

@@ -20,7 +20,7 @@
  */
 
 /** Identifies this format inside the sealed envelope's `s`. */
-export const STATE_VERSION = "mcp-roundtrip/needs@1";
+const STATE_VERSION = "mcp-roundtrip/needs@1";
 
 /** One accepted answer, pinned to the digest of the question it answered. */
 export interface RecordedAnswer {

@@ -74,7 +74,7 @@ export interface DependencyRequestContext {
  * @throws TypeError when `needs` is neither a declaration nor a function returning one.
  * @internal
  */
-export function declarationOf<A, R extends object>(owner: string | DependencyOwner, option: NeedsOption<A, R>): Needs<A, R> {
+function declarationOf<A, R extends object>(owner: string | DependencyOwner, option: NeedsOption<A, R>): Needs<A, R> {
   const { kind, name } = ownerOf(owner);
   const declaration = typeof option === "function" ? option(new Needs<A, {}>()) : option;
   if (!(declaration instanceof Needs)) {

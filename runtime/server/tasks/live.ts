@@ -14,7 +14,7 @@ import type { AnyHandler } from "../pipeline.js";
 import type { TaskRecord } from "./store.js";
 
 /** The questions a task waits on: the round's key prefix, the answers so far, the state to run on with. @internal */
-export interface Waiting {
+interface Waiting {
   /** `r<round>.`: a wire key is the prefix and the handler's key. */
   readonly prefix: string;
   readonly answers: Record<string, unknown>;

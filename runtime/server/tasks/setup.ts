@@ -8,12 +8,13 @@ import type { InputRequiredResult } from "../../../generated/2026-07-28/index.js
 import { assertClientCanAnswer } from "../capabilities.js";
 import type { ResultFinisher } from "../results.js";
 import { ROUTES, type Route } from "../routes.js";
-import type { ServerLogger } from "../types.js";
+import type { AnyHandler } from "../pipeline.js";
+import type { ServerHandlers, ServerLogger } from "../types.js";
+import { isTaskMethod } from "../../tasks-wire.js";
 import { TaskEngine } from "./engine.js";
 import { TASK_HOOKS, type TaskHooks, type TaskHost, type TasksOptions } from "./options.js";
 
 export { isCreatedTask } from "./records.js";
-export { isTaskMethod } from "../../tasks-wire.js";
 export { TaskEngine } from "./engine.js";
 export type { TaskStatusListener } from "./options.js";
 
@@ -44,4 +45,23 @@ export function createTaskEngine(
     },
   };
   return new TaskEngine(host, options.tasks ?? {}, hooks);
+}
+
+/**
+ * The handlers a server with tasks runs: `onCallTool` wrapped by the engine,
+ * so a call may become a task; the rest as given.
+ * @internal
+ */
+export function withTaskToolCall(handlers: ServerHandlers, tasks: TaskEngine | undefined): ServerHandlers {
+  if (tasks === undefined || handlers.onCallTool === undefined) return handlers;
+  return { ...handlers, onCallTool: tasks.wrapToolCall(handlers.onCallTool as AnyHandler) as ServerHandlers["onCallTool"] };
+}
+
+/**
+ * The route of `method`: a core route, or the task route while the tasks
+ * extension answers; `undefined` when nothing serves it.
+ * @internal
+ */
+export function routeOf(method: string, tasks: TaskEngine | undefined): Route | undefined {
+  return ROUTES.get(method) ?? (tasks?.enabled() === true && isTaskMethod(method) ? TASK_ROUTE : undefined);
 }

@@ -11,7 +11,7 @@ export function sseEvent(message: unknown): string {
 }
 
 /** An SSE event longer than the reader accepts: the stream is abandoned rather than buffered without end. */
-export class SseEventTooLarge extends Error {
+class SseEventTooLarge extends Error {
   override readonly name: string = "SseEventTooLarge";
   /** The bound, in characters. */
   readonly limit: number;

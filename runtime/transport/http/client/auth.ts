@@ -36,7 +36,7 @@ export interface HttpClientAuth {
 }
 
 /** How many times one request is sent again after a refusal before the refusal is final (the spec: "no more than a few times"). */
-export const MAX_AUTH_RETRIES = 3;
+const MAX_AUTH_RETRIES = 3;
 
 
 /**

@@ -47,3 +47,19 @@ export function sessionLostError(what: string): HttpTransportError {
 export class AuthFailure {
   constructor(readonly error: unknown) {}
 }
+
+/**
+ * What a failed fetch is reported as: the error an auth provider threw, the
+ * caller's abort reason, the close, or an unreachable server.
+ *
+ * @param closed - whether the transport was closed meanwhile
+ * @param url - the endpoint, named in the unreachable-server message
+ * @internal
+ */
+export function fetchFailure(error: unknown, signal: AbortSignal | undefined, closed: boolean, url: URL): unknown {
+  if (error instanceof AuthFailure) return error.error;
+  if (signal?.aborted) return signal.reason;
+  if (closed) return new Error("The HTTP transport was closed.", { cause: error });
+  const cause = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
+  return new Error(`Could not reach the MCP server at ${url.href}: ${cause}`, { cause: error });
+}

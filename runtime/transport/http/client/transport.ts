@@ -10,24 +10,17 @@ import { isJsonRpcErrorResponse, type JsonRpcNotification, type JsonRpcRequest, 
 import type { ClientTransport, TransportRequestOptions } from "../../types.js";
 import { answerOf } from "./answer.js";
 import type { HttpClientAuth } from "./auth.js";
-import { AuthFailure, HttpTransportError, sessionLostError } from "./errors.js";
-import type { EventStreamListener, StreamHost, StreamKit } from "./event-stream.js";
+import { AuthFailure, fetchFailure, HttpTransportError, sessionLostError } from "./errors.js";
+import type { EventStreamListener, StreamHost } from "./event-stream.js";
 import { InFlight } from "./in-flight.js";
 import { postHeaders } from "./post-headers.js";
 import { ServerMessages } from "./server-messages.js";
 import { HttpSession } from "./session.js";
-import { readEventStream } from "./sse-read.js";
+import { readStreamAnswer, STREAM_KIT } from "./sse-response.js";
 import { readBoundedText } from "./body.js";
 import { checkOptions, type HttpClientTransportOptions, type TokenProvider } from "./options.js";
-import { CLOSED_MESSAGE, eitherSignal, mediaTypeOf, reasonOf, sleep } from "./shared.js";
+import { CLOSED_MESSAGE, mediaTypeOf } from "./shared.js";
 import { ToolHeaders } from "./tool-headers.js";
-
-export { HttpTransportError } from "./errors.js";
-export type { HttpAuthChallenge, HttpClientAuth } from "./auth.js";
-export type { HttpClientTransportOptions, TokenProvider } from "./options.js";
-
-/** What the lazily loaded event-stream module borrows from this one (see `StreamHost.kit`). */
-const STREAM_KIT: StreamKit = Object.freeze({ HttpTransportError, readEventStream, mediaTypeOf, reasonOf, sleep });
 
 /**
  * A {@link ClientTransport} for Streamable HTTP. `Client.connect(url)`
@@ -260,12 +253,10 @@ export class StreamableHttpClientTransport implements ClientTransport {
     const link = signal ? this.#inFlight.link(signal) : undefined;
     let response: Response;
     try {
-      const init: RequestInit = { method: "POST", headers, body: JSON.stringify(message) };
-      if (link) init.signal = link.controller.signal;
-      response = this.#auth ? await this.#fetchAuthorized(init, headers, this.#auth) : await this.#fetch(this.url, init);
+      response = await this.#send(message, headers, link?.controller.signal);
     } catch (error) {
       if (link) this.#inFlight.unlink(link);
-      throw this.#fetchFailure(error, signal);
+      throw fetchFailure(error, signal, this.#closed, this.url);
     }
     if (this.#closed) {
       // Closed while the answer was on its way: release the connection, report the close.
@@ -280,7 +271,7 @@ export class StreamableHttpClientTransport implements ClientTransport {
       }
       let answer: JsonRpcResponse;
       if (response.ok && mediaTypeOf(response.headers.get("content-type")) === "text/event-stream") {
-        answer = await this.#readStream(response, message, options);
+        answer = await readStreamAnswer(response, message, options, this.#messages, this.#streamHost, () => this.#session.legacy && !this.#closed, this.#shutdown.signal);
       } else {
         answer = answerOf(response, message, await readBoundedText(response, this.#maxResponseBytes, message.method), headers["mcp-session-id"] !== undefined);
       }
@@ -323,8 +314,15 @@ export class StreamableHttpClientTransport implements ClientTransport {
     try {
       return await this.#fetch(this.url, { method: "GET", headers, signal });
     } catch (error) {
-      throw this.#fetchFailure(error, signal);
+      throw fetchFailure(error, signal, this.#closed, this.url);
     }
+  }
+
+  /** One POST of `message`, through `auth` when it is set; `signal` aborts it on the wire. */
+  #send(message: JsonRpcRequest | JsonRpcNotification | JsonRpcResponse, headers: Record<string, string>, signal: AbortSignal | undefined): Promise<Response> {
+    const init: RequestInit = { method: "POST", headers, body: JSON.stringify(message) };
+    if (signal) init.signal = signal;
+    return this.#auth ? this.#fetchAuthorized(init, headers, this.#auth) : this.#fetch(this.url, init);
   }
 
   /** A fetch with `auth`'s credentials and its recovery from refusals; its module loads with the first such request. */
@@ -333,59 +331,16 @@ export class StreamableHttpClientTransport implements ClientTransport {
     return fetchAuthorized(this.#fetch, this.url, init, headers, auth, AuthFailure);
   }
 
-  /** What a failed fetch is reported as: the caller's abort reason, the close, or an unreachable server. */
-  #fetchFailure(error: unknown, signal: AbortSignal | undefined): unknown {
-    if (error instanceof AuthFailure) return error.error;
-    if (signal?.aborted) return signal.reason;
-    if (this.#closed) return new Error("The HTTP transport was closed.", { cause: error });
-    const cause = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
-    return new Error(`Could not reach the MCP server at ${this.url.href}: ${cause}`, { cause: error });
-  }
-
   /** POSTs a message whose answer is not read (a notification, or the answer to a server's request). */
   async #post(message: JsonRpcNotification | JsonRpcResponse): Promise<{ response: Response; sentSession: boolean }> {
     if (this.#closed) throw new Error(CLOSED_MESSAGE);
     const headers = postHeaders(message, this.#headers, this.#session, this.#tools);
     if (this.#token) await this.#authorize(headers);
     try {
-      const init: RequestInit = { method: "POST", headers, body: JSON.stringify(message) };
-      const response = this.#auth ? await this.#fetchAuthorized(init, headers, this.#auth) : await this.#fetch(this.url, init);
+      const response = await this.#send(message, headers, undefined);
       return { response, sentSession: headers["mcp-session-id"] !== undefined };
     } catch (error) {
-      throw this.#fetchFailure(error, undefined);
+      throw fetchFailure(error, undefined, this.#closed, this.url);
     }
-  }
-
-  /**
-   * Reads an SSE response to its answer. A 2025-era stream that ends early
-   * after giving an event id is resumed with GET and `Last-Event-ID`.
-   */
-  async #readStream(response: Response, message: JsonRpcRequest, options: TransportRequestOptions): Promise<JsonRpcResponse> {
-    const body = response.body;
-    if (!body) throw new HttpTransportError(response.status, `${message.method}: the SSE response had no body.`);
-    const serverRequests: Promise<void>[] = [];
-    const onMessage = (parsed: unknown) => this.#messages.dispatch(parsed, options.onNotification, serverRequests);
-    let answer: JsonRpcResponse | undefined;
-    try {
-      const outcome = await readEventStream(body, message.id, onMessage, this.#inFlight.streams, this.#maxResponseBytes);
-      answer = outcome.answer;
-      if (answer === undefined && this.#session.legacy && outcome.lastEventId !== undefined && !this.#closed) {
-        const { signal, release } = eitherSignal(this.#shutdown.signal, options.signal);
-        try {
-          const { resumeForAnswer } = await import("./event-stream.js");
-          answer = await resumeForAnswer(this.#streamHost, message.method, message.id, outcome, onMessage, signal);
-        } finally {
-          release();
-        }
-      }
-    } catch (error) {
-      if (options.signal?.aborted) throw options.signal.reason;
-      throw error;
-    }
-    await Promise.all(serverRequests);
-    if (!answer) {
-      throw new HttpTransportError(response.status, `${message.method}: the server closed the SSE stream without a response.`);
-    }
-    return answer;
   }
 }

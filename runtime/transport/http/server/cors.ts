@@ -11,7 +11,7 @@ import type { HttpReply, HttpStream } from "./exchange.js";
 import { hostNameOf, type ResolvedHttpOptions } from "./policy.js";
 
 /** What a browser script may read of an answer besides the CORS-safelisted headers. */
-export const CORS_EXPOSED_HEADERS = "Mcp-Session-Id, MCP-Protocol-Version, WWW-Authenticate";
+const CORS_EXPOSED_HEADERS = "Mcp-Session-Id, MCP-Protocol-Version, WWW-Authenticate";
 
 /** What a preflight allows when the browser names no headers: everything an MCP client sends. */
 const DEFAULT_ALLOWED_HEADERS = "Content-Type, Accept, Authorization, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Session-Id, Last-Event-ID";

@@ -1,0 +1,63 @@
+/**
+ * How a `Server` wires its subscription hub: every change also reaches its
+ * open 2025 sessions, and a `subscriptions/listen` request is tracked in
+ * flight while its stream stays open, then answered with its result.
+ *
+ * @internal
+ * @module
+ */
+import type { ServerCapabilities } from "../../../generated/2026-07-28/index.js";
+import type { JsonRpcResponse } from "../../jsonrpc/messages.js";
+import type { RequestContextImpl } from "../context.js";
+import { errorResponse, toErrorObject } from "../errors.js";
+import type { InFlightRequests } from "../in-flight.js";
+import type { ResultFinisher } from "../results.js";
+import type { Route } from "../routes.js";
+import type { ServerLogger } from "../types.js";
+import { SubscriptionHub, type HubSettings } from "./hub.js";
+import { SUBSCRIPTION_ID_META } from "./streams.js";
+
+/** What a hub forwards each change to besides its listener streams: the server's 2025 sessions. @internal */
+export interface SessionNotifier {
+  resourceUpdated(uri: string): void;
+  listChanged(list: "tools" | "prompts" | "resources"): void;
+}
+
+/**
+ * The hub of one server, whose events also go to its 2025 sessions.
+ * @internal
+ */
+export function createServerHub(settings: HubSettings, logger: ServerLogger, sessions: SessionNotifier): SubscriptionHub {
+  return new SubscriptionHub(settings, logger, (event) => {
+    if (event.type === "resourceUpdated") sessions.resourceUpdated(event.uri);
+    else sessions.listChanged(event.type.slice(0, -"ListChanged".length) as "tools");
+  });
+}
+
+/** What answering a listen request needs from its server. @internal */
+export interface ListenHost {
+  readonly hub: SubscriptionHub;
+  readonly inFlight: InFlightRequests;
+  readonly finisher: ResultFinisher;
+  readonly logger: ServerLogger;
+  readonly capabilities: () => ServerCapabilities;
+}
+
+/**
+ * Serves one `subscriptions/listen` request until its stream ends: its result
+ * on a graceful end, nothing when the client cancelled or went away.
+ * @internal
+ */
+export async function answerListen(host: ListenHost, route: Route, filter: unknown, ctx: RequestContextImpl): Promise<JsonRpcResponse | undefined> {
+  host.inFlight.track(ctx);
+  try {
+    const end = await host.hub.listen(ctx, filter, host.capabilities);
+    if (end === "gone" || ctx.isCancelledByClient) return undefined;
+    return { jsonrpc: "2.0", id: ctx.requestId, result: host.finisher.complete(route, ctx.method, { _meta: { [SUBSCRIPTION_ID_META]: ctx.requestId } }) };
+  } catch (error) {
+    if (ctx.isCancelledByClient) return undefined;
+    return errorResponse(ctx.requestId, toErrorObject(error, ctx.method, host.logger));
+  } finally {
+    host.inFlight.untrack(ctx);
+  }
+}

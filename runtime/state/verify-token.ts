@@ -1,0 +1,108 @@
+/**
+ * The checks a `requestState` token passes, in order, before
+ * `RequestStateSecurity.verify` hands its state back: type and size first
+ * (before any crypto), then unsealing, the envelope's shape, its time
+ * window and binding, its principal, and last the replay store. The first
+ * failure is the answer; nothing here throws for a bad token.
+ *
+ * @internal
+ * @module
+ */
+import type { CryptoBackend } from "./backend.js";
+import { type RequestStateCodec, UnknownKeyId } from "./codec.js";
+import { parseEnvelope, principalClaimMatches } from "./envelope.js";
+import { checkBinding, checkWindow } from "./envelope-checks.js";
+import { InvalidRequestState } from "./errors.js";
+import { describe } from "./keys.js";
+import type { ReplayStore } from "./replay.js";
+import { describeError, utf8Length } from "./security-checks.js";
+import { claimOnce } from "./security-replay.js";
+import type { RequestBinding, RequestStateLogger, RequestStateRejectionReason } from "./security-types.js";
+import { NO_USE, type RequestStateUse } from "./use.js";
+
+/** What `checkToken` answers for a token it refuses. @internal */
+export type Rejected = { reason: RequestStateRejectionReason; detail: string; keyId?: string };
+
+/** A rejection of `checkToken` (a module function, so a verify allocates no closure for it). */
+const fail = (reason: RequestStateRejectionReason, detail: string) => ({ reason, detail });
+
+/** What checking a token needs of its `RequestStateSecurity`: its codec, policy and clock. @internal */
+export interface TokenVerifier {
+  readonly codec: RequestStateCodec;
+  readonly maxStateBytes: number;
+  readonly backend: CryptoBackend;
+  readonly ttl: number;
+  readonly clockSkew: number;
+  readonly audience: string | undefined;
+  readonly digests: Map<string, string>;
+  readonly replay: ReplayStore | undefined;
+  readonly replayLease: number;
+  readonly logger: RequestStateLogger;
+  readonly now: () => number;
+  readonly principalFor: (context: NonNullable<RequestBinding["context"]>) => string | undefined;
+}
+
+/**
+ * Runs every check in order; returns the state, or the first failure.
+ * @internal
+ */
+export async function checkToken(verifier: TokenVerifier, token: unknown, binding: RequestBinding): Promise<RequestStateUse | Rejected> {
+  if (typeof token !== "string") return fail("not_a_string", `requestState is ${describe(token)}, not a string`);
+  // The size cap comes before any crypto, so oversized input costs nothing.
+  if (
+    token.length > verifier.maxStateBytes ||
+    (token.length * 3 > verifier.maxStateBytes && utf8Length(token) > verifier.maxStateBytes)
+  ) {
+    return fail("too_large", `requestState is over maxStateBytes (${verifier.maxStateBytes})`);
+  }
+  let bytes: unknown;
+  try {
+    const unsealed = verifier.codec.unseal(token);
+    // The built-in codec answers synchronously; awaiting only a real promise saves a tick per token.
+    bytes = typeof (unsealed as { then?: unknown } | null)?.then === "function" ? await unsealed : unsealed;
+  } catch (error) {
+    // The key id is public (every token carries it in the clear) and names the key this instance lacks.
+    if (error instanceof UnknownKeyId) return { reason: "unknown_key", detail: error.detail!, keyId: error.keyId };
+    if (error instanceof InvalidRequestState) return fail("unseal_failed", error.detail ?? "codec rejected the token");
+    return fail("codec_error", `codec.unseal threw ${describeError(error, token)}; failing closed`);
+  }
+  if (!(bytes instanceof Uint8Array)) return fail("codec_error", `codec.unseal returned ${describe(bytes)}, not a Uint8Array`);
+  const envelope = parseEnvelope(bytes);
+  if (typeof envelope === "string") return fail("malformed_envelope", envelope);
+
+  const now = binding.now ?? verifier.now();
+  const skew = verifier.clockSkew;
+  const refused =
+    checkWindow(envelope, now, verifier.ttl, skew) ??
+    checkBinding(verifier.backend, envelope, binding, verifier.audience ?? binding.audience, verifier.digests, token);
+  if (refused !== undefined) return refused;
+
+  let principal: string | undefined;
+  try {
+    principal = binding.principal ?? (binding.context ? verifier.principalFor(binding.context) : undefined);
+  } catch (error) {
+    return fail("principal_unavailable", `could not determine the principal: ${describeError(error, token)}`);
+  }
+  if (envelope.p === undefined) {
+    if (principal !== undefined) return fail("principal_missing", "request has a principal, the token is bound to none");
+  } else if (principal === undefined) {
+    return fail("principal_unexpected", "token is bound to a principal, the request has none");
+  } else if (!principalClaimMatches(verifier.backend, envelope.p, principal)) {
+    return fail("principal_mismatch", "sealed for another principal");
+  }
+
+  const replay = verifier.replay;
+  if (replay === undefined) return { state: envelope.s, commit: NO_USE.commit, release: NO_USE.release };
+  return claimOnce({
+    store: replay,
+    backend: verifier.backend,
+    token,
+    state: envelope.s,
+    expiresAt: Math.min(envelope.exp, envelope.iat + verifier.ttl) + skew,
+    now,
+    leaseSeconds: verifier.replayLease,
+    principal,
+    clock: verifier.now,
+    logger: verifier.logger,
+  });
+}
