@@ -36,7 +36,7 @@ export type StandardSchemaConverter = {
 }["convert"];
 
 /** What checking a value with a Standard Schema gives: the library's output value, or the issues. @internal */
-type StandardCheck = { ok: true; value: unknown } | { ok: false; issues: SchemaIssue[]; message: string };
+export type StandardCheck = { ok: true; value: unknown } | { ok: false; issues: SchemaIssue[]; message: string };
 
 /** A Standard Schema's validation as the registry calls it; async only when the library's `validate` is. @internal */
 export type StandardValidator = (value: unknown) => StandardCheck | Promise<StandardCheck>;
