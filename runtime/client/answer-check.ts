@@ -13,9 +13,7 @@
 import { checkElicitContent, type ElicitSchema } from "../validate/elicitation-form.js";
 import type { ValidationIssue } from "../validate/issues.js";
 import { InputResponseInvalid } from "./answer-errors.js";
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
+import { isObject } from "../protocol/guards.js";
 
 /** The revision whose result types judge sampling and roots answers. */
 export type AnswerRevision = "2026-07-28" | "2025-11-25";

@@ -14,6 +14,7 @@ import type { InputCallbacks } from "./callbacks.js";
 import type { Connection } from "./connection.js";
 import type { ProtocolVersionUnsupported } from "./errors.js";
 import type { ClientCapabilities, Implementation, JsonObject, SPOKEN, isLegacyVersion } from "./protocol.js";
+import { isObject } from "../protocol/guards.js";
 
 /** What the server said about itself while the version was agreed. */
 export interface ServerDescription {
@@ -155,10 +156,6 @@ export function capabilitiesFor(version: string, capabilities: ClientCapabilitie
     }
   }
   return shaped;
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function asImplementation(value: unknown): Implementation | undefined {

@@ -1,4 +1,4 @@
-import { copyToExtend } from "../copy.js";
+import { copyToExtend } from "../protocol/copy.js";
 import type { InputCallbacks } from "./callbacks.js";
 import { type ClientCapabilities, type Implementation, type JsonObject, MetaKey } from "./protocol.js";
 

@@ -6,6 +6,7 @@ import type { HandshakeInput, HandshakeKit, ServerDescription } from "./handshak
 import { buildEnvelope } from "./meta.js";
 import { type NegotiatedOutcome, forget, recall, remember } from "./outcomes.js";
 import { type JsonObject, LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSION, MetaKey, SPOKEN, isLegacyVersion } from "./protocol.js";
+import { isObject } from "../protocol/guards.js";
 
 export type { ServerDescription } from "./handshake.js";
 
@@ -231,10 +232,6 @@ function unsupported(error: unknown, version: string): unknown {
 function supportedFrom(data: unknown): string[] {
   const supported = isObject(data) ? data.supported : undefined;
   return Array.isArray(supported) ? supported.filter((v): v is string => typeof v === "string") : [];
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function asImplementation(value: unknown): ServerDescription["serverInfo"] {

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { sleep } from "../sleep.js";
+import { sleep } from "../protocol/sleep.js";
 import type { Connection } from "./connection.js";
 import type { SubscriptionRun, SubscriptionSink } from "./subscription-loop.js";
 

@@ -15,7 +15,7 @@ import { fulfilRound } from "./fulfil.js";
 import { PendingRequest } from "./pending.js";
 import type { CallToolResult, ClientCapabilities, JsonObject } from "./protocol.js";
 import type { ClientSession } from "./session.js";
-import { sleep } from "../sleep.js";
+import { sleep } from "../protocol/sleep.js";
 import type { TaskHandle, TaskKit } from "./task-handle.js";
 
 /** The `tasks` option of `Client.connect`. */

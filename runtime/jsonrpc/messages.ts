@@ -1,4 +1,5 @@
 import type { JsonRpcErrorObject } from "./errors.js";
+import { isObject } from "../protocol/guards.js";
 
 /** A JSON-RPC request id: MCP forbids `null`. */
 export type JsonRpcId = string | number;
@@ -51,10 +52,6 @@ export type JsonRpcResponse = JsonRpcResultResponse | JsonRpcErrorResponse;
 /** Any JSON-RPC message. */
 export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcResponse;
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /**
  * True for an id MCP accepts: a string, or a safe integer. A fraction, an
  * integer beyond 2^53 (which JSON parsing has already rounded, so the echo
@@ -62,6 +59,17 @@ function isObject(value: unknown): value is Record<string, unknown> {
  */
 export function isValidRequestId(id: unknown): id is JsonRpcId {
   return typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id));
+}
+
+/** A message's `id` when it is a valid request id, else `undefined`. @internal */
+export function readableId(message: Record<string, unknown>): JsonRpcId | undefined {
+  const id = message.id;
+  return isValidRequestId(id) ? id : undefined;
+}
+
+/** A map key for a request id: ids 1 and "1" are different requests, so the key says which type the id had. @internal */
+export function keyOf(id: JsonRpcId): string {
+  return typeof id === "number" ? "n" + id : "s" + id;
 }
 
 /** True for a message with a `method` and an `id`. */

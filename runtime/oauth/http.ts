@@ -7,6 +7,7 @@
  */
 import * as oauth from "oauth4webapi";
 import { OAuthError } from "./errors.js";
+import { isObject } from "../protocol/guards.js";
 
 /** The largest metadata document read, in bytes. */
 const MAX_DOCUMENT_BYTES = 256 * 1024;
@@ -98,7 +99,3 @@ export function describe(value: unknown): string {
   return `a ${typeof value}`;
 }
 
-/** True for a JSON object. @internal */
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}

@@ -1,4 +1,4 @@
-import type { JsonRpcId } from "../jsonrpc/messages.js";
+import { keyOf, type JsonRpcId } from "../jsonrpc/messages.js";
 import type { RequestContext } from "../transport/types.js";
 import { principalOf } from "../state/index.js";
 import type { RequestContextImpl } from "./context.js";
@@ -50,7 +50,3 @@ export class InFlightRequests {
   }
 }
 
-/** Ids 1 and "1" are different requests: the key says which type the id had. */
-function keyOf(id: JsonRpcId): string {
-  return typeof id === "number" ? "n" + id : "s" + id;
-}

@@ -1,7 +1,7 @@
 export type { ServerOptions } from "./options.js";
 import { JsonRpcErrorCode, McpError } from "../jsonrpc/errors.js";
-import { isValidRequestId, type JsonRpcId, type JsonRpcNotification, type JsonRpcResponse } from "../jsonrpc/messages.js";
-import { claimsModern, LEGACY_VERSIONS, MODERN_VERSIONS } from "../transport/era.js";
+import { isValidRequestId, readableId, type JsonRpcId, type JsonRpcNotification, type JsonRpcResponse } from "../jsonrpc/messages.js";
+import { claimsModern, LEGACY_VERSIONS, MODERN_VERSIONS } from "../protocol/era.js";
 import type { LegacyMode, RequestContext, ServerSession, SessionHost, SessionPeer } from "../transport/types.js";
 import type { Implementation, InputRequiredResult, ServerCapabilities } from "../../generated/2026-07-28/index.js";
 import { assertClientCanAnswer, deriveCapabilities } from "./capabilities.js";
@@ -9,10 +9,10 @@ import { RequestContextImpl } from "./context.js";
 import { errorResponse, internalError, toErrorObject } from "./errors.js";
 import { createLogger, type LevelledLogger } from "../logging.js";
 import { InFlightRequests } from "./in-flight.js";
-import { copyToExtend } from "../copy.js";
+import { copyToExtend } from "../protocol/copy.js";
 import { ResultFinisher } from "./results.js";
 import { MetaKey, readRequestMeta } from "./meta.js";
-import { invokeHandler, isThenable, passInputRequired, settle, type AnyHandler, type ServerCore } from "./pipeline.js";
+import { invokeHandler, passInputRequired, settle, type AnyHandler, type ServerCore } from "./pipeline.js";
 import { ROUTES, type Route } from "./routes.js";
 import { resolveLegacyOptions, type LegacyHost } from "./legacy/host.js";
 import { LazySession, loadLegacy } from "./legacy/lazy.js";
@@ -24,15 +24,7 @@ import { SUBSCRIPTION_ID_META } from "./subscriptions/streams.js";
 import type { MiddlewareRequest, ServerHandlers, ServerMiddleware } from "./types.js";
 import { assertValidRequest, checkNotification } from "./validation.js";
 import { createTaskEngine, isCreatedTask, isTaskMethod, TASK_ROUTE, type TaskEngine, type TaskStatusListener } from "./tasks/setup.js";
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function readableId(message: Record<string, unknown>): JsonRpcId | undefined {
-  const id = message.id;
-  return isValidRequestId(id) ? id : undefined;
-}
+import { isObject, isThenable } from "../protocol/guards.js";
 
 function invalidRequest(detail: string): McpError {
   return new McpError(JsonRpcErrorCode.InvalidRequest, `Invalid Request: ${detail}`);

@@ -10,6 +10,7 @@
  * time, and compiling would need `new Function`, which edge runtimes forbid.
  */
 import type { ValidationIssue } from "./issues.js";
+import { isObject } from "../protocol/guards.js";
 /** A free-text field. */
 export interface StringFieldSchema {
   readonly type: "string";
@@ -92,13 +93,8 @@ export interface ElicitSchema {
   readonly $schema?: string;
 }
 
-
-
 /** One problem found in a value: where (a JSON Pointer) and what; the package's one issue shape. */
 export type Issue = ValidationIssue;
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
 
 const isStringArray = (value: unknown): value is string[] =>
   Array.isArray(value) && value.every((item) => typeof item === "string");

@@ -3,6 +3,7 @@ import { checkDefinition } from "../../validate/core.js";
 import { TABLES_2026 } from "../../validate/tables-2026.js";
 import { elicitDigest, questionDigest } from "./digest.js";
 import type { ClientCapabilities, CreateMessageRequestParams, CreateMessageResult, InputRequest, Root } from "./wire.js";
+import { isObject } from "../../protocol/guards.js";
 
 /**
  * Marks question objects. `Symbol.for` rather than a private symbol so two
@@ -136,9 +137,6 @@ export function isQuestion(value: unknown): value is Question {
  * pass the same constant schema object, so each is checked once.
  */
 const checkedSchemas = new WeakSet<object>();
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
 
 const refuse = (path: string, message: string): { ok: false; issues: Issue[] } => ({ ok: false, issues: [{ path, message }] });
 

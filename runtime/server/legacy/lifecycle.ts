@@ -4,10 +4,11 @@
  *
  * @internal
  */
-import { LEGACY_VERSIONS } from "../../transport/era.js";
+import { LEGACY_VERSIONS } from "../../protocol/era.js";
 import type { ClientCapabilities, Implementation, LoggingLevel } from "../../../generated/2026-07-28/index.js";
 import type { LegacyHost } from "./host.js";
 import type { LegacySession } from "./session.js";
+import { isObject } from "../../protocol/guards.js";
 
 /** What a 2025 request is answered with: the agreed version and what the client declared. @internal */
 export interface LegacyScope {
@@ -17,10 +18,6 @@ export interface LegacyScope {
   readonly logLevel: LoggingLevel | undefined;
   /** The session, when there is one: the back channel needs ask over. */
   readonly session: LegacySession | undefined;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /**

@@ -8,8 +8,8 @@
  */
 import { sessionLabel } from "./host.js";
 import { JsonRpcErrorCode, McpError } from "../../jsonrpc/errors.js";
-import { isValidRequestId, type JsonRpcId, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from "../../jsonrpc/messages.js";
-import { claimsModern } from "../../transport/era.js";
+import { isValidRequestId, keyOf, readableId, type JsonRpcId, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from "../../jsonrpc/messages.js";
+import { claimsModern } from "../../protocol/era.js";
 import type { RequestContext, ServerSession, SessionPeer } from "../../transport/types.js";
 import type { ClientCapabilities, Implementation, LoggingLevel } from "../../../generated/2026-07-28/index.js";
 import type { RequestContextImpl } from "../context.js";
@@ -20,20 +20,12 @@ import { toLegacyParams } from "./input-requests.js";
 import type { Broadcastable } from "./lazy.js";
 import { agreeVersion, declaredBy, initializeResult, type LegacyScope } from "./lifecycle.js";
 import { assertValidLegacyRequest } from "./validation.js";
+import { isObject } from "../../protocol/guards.js";
 
 interface Waiter {
   readonly method: string;
   resolve(result: Record<string, unknown>): void;
   reject(error: unknown): void;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** Ids 1 and "1" are different requests: the key says which type the id had. */
-function keyOf(id: JsonRpcId): string {
-  return typeof id === "number" ? "n" + id : "s" + id;
 }
 
 function invalid(id: JsonRpcId | undefined, detail: string): JsonRpcResponse {
@@ -312,9 +304,4 @@ export class LegacySession implements ServerSession, Broadcastable {
     if (sendRelated !== undefined && !related!.isCancelled) return sendRelated(message);
     return this.#peer.send(message);
   }
-}
-
-function readableId(message: Record<string, unknown>): JsonRpcId | undefined {
-  const id = message.id;
-  return isValidRequestId(id) ? id : undefined;
 }

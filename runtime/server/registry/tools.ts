@@ -15,7 +15,7 @@ import { schemaCompilerLoading } from "#schema-compiler";
 import type { SchemaCompiler, SchemaValidator } from "../schema-check.js";
 import type { HandlerResult, MaybePromise } from "../types.js";
 import { paramHeadersMismatch, paramHeadersOf, type ParamHeader } from "../../transport/http/headers.js";
-import { isModernVersion } from "../../transport/era.js";
+import { isModernVersion } from "../../protocol/era.js";
 import { checkScopes, requireScopes } from "../require-scopes.js";
 import { escalationOf } from "../tasks/escalate.js";
 import { taskDeclarationOf, type TaskDeclaration, type TaskSupport } from "../tasks/types.js";

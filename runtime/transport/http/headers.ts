@@ -7,19 +7,20 @@
  */
 
 import { isTaskMethod } from "../../tasks-wire.js";
+import { HeaderName, MetaKey } from "../../protocol/names.js";
 
-/** Header names, lower-cased as `Headers` reports them. */
-export const HeaderName = {
-  protocolVersion: "mcp-protocol-version",
-  method: "mcp-method",
-  name: "mcp-name",
-  paramPrefix: "mcp-param-",
-} as const;
+export { HeaderName } from "../../protocol/names.js";
 
 /** `_meta` key carrying the protocol version in every 2026-07-28 request. */
-export const META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
+export const META_PROTOCOL_VERSION = MetaKey.protocolVersion;
 /** `_meta` key carrying the client capabilities in every 2026-07-28 request. */
-export const META_CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
+export const META_CLIENT_CAPABILITIES = MetaKey.clientCapabilities;
+
+/** The media type of a `Content-Type` (or one `Accept` entry) value, lower-cased and without parameters. */
+export function mediaTypeOf(value: string | null): string {
+  if (value === "application/json") return value;
+  return (value ?? "").split(";")[0]!.trim().toLowerCase();
+}
 
 /** Methods whose `params.name` / `params.uri` (`params.taskId` for the task methods) is mirrored into `Mcp-Name`. */
 export function nameSourceOf(method: string, params: unknown): string | undefined {

@@ -8,7 +8,8 @@
 import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../../../jsonrpc/messages.js";
 import { encodeHeaderValue, META_PROTOCOL_VERSION, nameSourceOf } from "../headers.js";
 import type { HttpSession } from "./session.js";
-import { ACCEPT_POST, isRecord } from "./shared.js";
+import { ACCEPT_POST } from "./shared.js";
+import { isObject } from "../../../protocol/guards.js";
 import type { ToolHeaders } from "./tool-headers.js";
 
 /** The version a request carries when neither its `_meta` nor an agreed handshake names one. */
@@ -31,8 +32,8 @@ export function postHeaders(
     : { "content-type": "application/json", accept: ACCEPT_POST };
   if ("method" in message) {
     const params = message.params;
-    const meta = isRecord(params) ? params._meta : undefined;
-    const version = isRecord(meta) && typeof meta[META_PROTOCOL_VERSION] === "string" ? (meta[META_PROTOCOL_VERSION] as string) : session.version;
+    const meta = isObject(params) ? params._meta : undefined;
+    const version = isObject(meta) && typeof meta[META_PROTOCOL_VERSION] === "string" ? (meta[META_PROTOCOL_VERSION] as string) : session.version;
     if (version && message.method !== "initialize") headers["mcp-protocol-version"] = version;
     else if (!version && message.method !== "initialize" && "id" in message) headers["mcp-protocol-version"] = DEFAULT_PROTOCOL_VERSION;
     headers["mcp-method"] = message.method;

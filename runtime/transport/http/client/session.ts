@@ -7,7 +7,7 @@
  *
  * @internal
  */
-import { isModernVersion } from "../../era.js";
+import { isModernVersion } from "../../../protocol/era.js";
 
 /** How long `close()` waits for the server to acknowledge the DELETE. */
 const DELETE_TIMEOUT_MS = 2_000;

@@ -9,22 +9,14 @@
 import { JsonRpcErrorCode } from "../../../jsonrpc/errors.js";
 import type { JsonRpcId, JsonRpcMessage, JsonRpcResponse } from "../../../jsonrpc/messages.js";
 import type { AuthInfo, RequestContext } from "../../types.js";
-import { JSON_HEADERS, SSE_HEADERS, type HttpReply, type IncomingHttp } from "./exchange.js";
+import { JSON_HEADERS, refuse, SSE_HEADERS, type HttpReply, type IncomingHttp } from "./exchange.js";
 import type { HttpSession, HttpSessions } from "./sessions.js";
 import { scopeChallengeOf } from "./auth.js";
 import type { ResolvedAuthorization } from "./authorization.js";
+import { HeaderName, MetaKey } from "../../../protocol/names.js";
 
 /** The header that names a 2025 session. */
-export const SESSION_HEADER = "mcp-session-id";
-
-function body(id: unknown, code: number, message: string): string {
-  const idPart = typeof id === "string" || typeof id === "number" ? { id } : {};
-  return JSON.stringify({ jsonrpc: "2.0", ...idPart, error: { code, message } });
-}
-
-function refuse(reply: HttpReply, status: number, code: number, message: string, id?: unknown, extra?: Record<string, string>): void {
-  reply.send(status, extra === undefined ? JSON_HEADERS : { ...JSON_HEADERS, ...extra }, body(id, code, message));
-}
+export const SESSION_HEADER = HeaderName.sessionId;
 
 /**
  * HTTP status of a 2025 answer. Only transport-level rejections are 4xx:
@@ -240,7 +232,7 @@ function contextFor(entry: HttpSession, request: IncomingHttp, reply: HttpReply,
 
 function isModernClaim(message: Record<string, unknown>): boolean {
   const params = message.params as { _meta?: Record<string, unknown> } | undefined;
-  return typeof params?._meta?.["io.modelcontextprotocol/protocolVersion"] === "string";
+  return typeof params?._meta?.[MetaKey.protocolVersion] === "string";
 }
 
 function acceptsSse(accept: string | null): boolean {
