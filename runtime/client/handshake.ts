@@ -14,7 +14,7 @@ import type { InputCallbacks } from "./callbacks.js";
 import type { Connection } from "./connection.js";
 import type { ProtocolVersionUnsupported } from "./errors.js";
 import type { ClientCapabilities, Implementation, JsonObject, SPOKEN, isLegacyVersion } from "./protocol.js";
-import { isObject } from "../protocol/guards.js";
+import type { isObject } from "../protocol/guards.js";
 
 /** What the server said about itself while the version was agreed. */
 export interface ServerDescription {
@@ -50,6 +50,7 @@ export interface HandshakeKit extends BackChannelKit {
   readonly ProtocolVersionUnsupported: typeof ProtocolVersionUnsupported;
   readonly SPOKEN: typeof SPOKEN;
   readonly isLegacyVersion: typeof isLegacyVersion;
+  readonly isObject: typeof isObject;
 }
 
 /** How long `initialized` waits for the server to answer the event stream's GET: a server slow to flush stream headers must not stall every connect. */
@@ -102,7 +103,7 @@ async function handshake(
   input: HandshakeInput,
   offered: string,
   signal: AbortSignal | undefined,
-  { ProtocolVersionUnsupported, SPOKEN, isLegacyVersion }: HandshakeKit,
+  { ProtocolVersionUnsupported, SPOKEN, isLegacyVersion, isObject }: HandshakeKit,
 ): Promise<ServerDescription> {
   const params: JsonObject = {
     protocolVersion: offered,
@@ -128,7 +129,7 @@ async function handshake(
   if (listening !== undefined) await settledWithin(listening, EVENT_STREAM_WAIT_MS);
   await connection.notify("notifications/initialized");
   return {
-    serverInfo: asImplementation(result.serverInfo),
+    serverInfo: asImplementation(result.serverInfo, isObject),
     capabilities: isObject(result.capabilities) ? result.capabilities : {},
     instructions: typeof result.instructions === "string" ? result.instructions : undefined,
     supportedVersions: [agreed],
@@ -158,6 +159,6 @@ export function capabilitiesFor(version: string, capabilities: ClientCapabilitie
   return shaped;
 }
 
-function asImplementation(value: unknown): Implementation | undefined {
+function asImplementation(value: unknown, isObject: HandshakeKit["isObject"]): Implementation | undefined {
   return isObject(value) && typeof value.name === "string" ? (value as unknown as Implementation) : undefined;
 }

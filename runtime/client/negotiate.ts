@@ -38,6 +38,7 @@ const HANDSHAKE_KIT: HandshakeKit = Object.freeze({
   ProtocolVersionUnsupported,
   SPOKEN,
   isLegacyVersion,
+  isObject,
   JsonRpcErrorCode: ErrorCode,
   callbackFor,
   callbackOptionFor,
