@@ -15,8 +15,9 @@ import type { ValidationIssue } from "../validate/issues.js";
 import { InputResponseInvalid } from "./answer-errors.js";
 import { isObject } from "../protocol/guards.js";
 
-/** The revision whose result types judge sampling and roots answers. */
-export type AnswerRevision = "2026-07-28" | "2025-11-25";
+import type { AnswerRevision } from "./answer-schemas.js";
+
+export type { AnswerRevision } from "./answer-schemas.js";
 
 /**
  * The problems with an `elicitation/create` answer: an action outside

@@ -16,7 +16,7 @@ import type { fulfilRound } from "./fulfil.js";
 import type { CallDescriptor, PendingRequest } from "./pending.js";
 import type { CallToolResult, InputRequest, InputRequiredResult, JsonObject } from "./protocol.js";
 import type { ClientSession } from "./session.js";
-import type { FollowSettings, TaskCancelled } from "./tasks.js";
+import type { FollowSettings, TaskCancelled } from "./task-types.js";
 import type { sleep } from "../protocol/sleep.js";
 
 /** What the handle borrows from the client's modules. @internal */

@@ -6,7 +6,7 @@
  * paths it is served at (RFC 9728 §3.1, path-aware), and the scopes the
  * `WWW-Authenticate` challenge names.
  */
-import type { TokenVerifier } from "./policy.js";
+import type { TokenVerifier } from "./token-verifier.js";
 import { SCOPE_TOKEN } from "../../../scopes.js";
 
 /** The `authorization` option of `createHttpHandler`, `serveHttp` and `toNodeHandler`. */
