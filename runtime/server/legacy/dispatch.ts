@@ -18,7 +18,8 @@ import { invokeHandler, settle, type AnyHandler } from "../pipeline.js";
 import { ROUTES } from "../routes.js";
 import { settleInputRequired } from "./back-channel.js";
 import type { LegacyHost } from "./host.js";
-import { initializeResult, agreeVersion, declaredBy, type LegacyScope } from "./lifecycle.js";
+import { initializeResult, agreeVersion, declaredBy } from "./lifecycle.js";
+import type { LegacyScope } from "./types.js";
 import { assertValidLegacyRequest, assertValidLegacyResult } from "./validation.js";
 import { isObject } from "../../protocol/guards.js";
 

@@ -5,20 +5,11 @@
  * @internal
  */
 import { LEGACY_VERSIONS } from "../../protocol/era.js";
-import type { ClientCapabilities, Implementation, LoggingLevel } from "../../../generated/2026-07-28/index.js";
+import type { ClientCapabilities, Implementation } from "../../../generated/2026-07-28/index.js";
 import type { LegacyHost } from "./host.js";
-import type { LegacySession } from "./session.js";
 import { isObject } from "../../protocol/guards.js";
 
-/** What a 2025 request is answered with: the agreed version and what the client declared. @internal */
-export interface LegacyScope {
-  readonly protocolVersion: string;
-  readonly clientCapabilities: ClientCapabilities;
-  readonly clientInfo: Implementation | undefined;
-  readonly logLevel: LoggingLevel | undefined;
-  /** The session, when there is one: the back channel needs ask over. */
-  readonly session: LegacySession | undefined;
-}
+export type { LegacyScope } from "./types.js";
 
 /**
  * The version to answer `initialize` with: the client's own when this

@@ -17,8 +17,8 @@ import { errorResponse } from "../errors.js";
 import { answerLegacyRequest } from "./dispatch.js";
 import type { LegacyHost } from "./host.js";
 import { toLegacyParams } from "./input-requests.js";
-import type { Broadcastable } from "./lazy.js";
-import { agreeVersion, declaredBy, initializeResult, type LegacyScope } from "./lifecycle.js";
+import type { Broadcastable, LegacyChannel, LegacyScope } from "./types.js";
+import { agreeVersion, declaredBy, initializeResult } from "./lifecycle.js";
 import { assertValidLegacyRequest } from "./validation.js";
 import { isObject } from "../../protocol/guards.js";
 
@@ -33,7 +33,7 @@ function invalid(id: JsonRpcId | undefined, detail: string): JsonRpcResponse {
 }
 
 /** A 2025 session held by a `Server`. @internal */
-export class LegacySession implements ServerSession, Broadcastable {
+export class LegacySession implements ServerSession, Broadcastable, LegacyChannel {
   readonly id: string;
   #protocolVersion: string | undefined;
   #clientCapabilities: ClientCapabilities = {};
