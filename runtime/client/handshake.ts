@@ -8,7 +8,7 @@
  * @internal
  */
 import type { JsonRpcNotification } from "../jsonrpc/messages.js";
-import type { ClientTransport } from "../transport/types.js";
+import type { ClientTransport } from "../protocol/contracts.js";
 import { type BackChannelKit, installBackChannel } from "./back-channel.js";
 import type { InputCallbacks } from "./callbacks.js";
 import type { Connection } from "./connection.js";

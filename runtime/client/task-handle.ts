@@ -9,7 +9,7 @@
  * @module
  */
 import type { JsonRpcErrorObject, McpError } from "../jsonrpc/errors.js";
-import type { DetailedTask, TaskStatus } from "../tasks-wire.js";
+import type { DetailedTask, TaskStatus } from "../protocol/tasks-wire.js";
 import type { InvalidServerResult } from "./errors.js";
 import { InputRequiredRoundsExceeded } from "./rounds-exceeded.js";
 import type { fulfilRound } from "./fulfil.js";

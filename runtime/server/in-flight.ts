@@ -1,5 +1,5 @@
 import { keyOf, type JsonRpcId } from "../jsonrpc/messages.js";
-import type { RequestContext } from "../transport/types.js";
+import type { RequestContext } from "../protocol/context.js";
 import { principalOf } from "../state/index.js";
 import type { RequestContextImpl } from "./context.js";
 

@@ -143,5 +143,6 @@ export {
   type TaskWork,
 } from "./tasks/index.js";
 // Types the public signatures above name: the session contract transports drive and the 2025 session options.
-export type { LegacyMode, ServerSession, SessionHost, SessionPeer } from "../transport/types.js";
+export type { LegacyMode } from "../protocol/context.js";
+export type { ServerSession, SessionHost, SessionPeer } from "../protocol/contracts.js";
 export type { LegacySessionOptions } from "./legacy/host.js";

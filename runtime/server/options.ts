@@ -4,7 +4,7 @@
  * @module
  */
 import type { LogLevel } from "../logging.js";
-import type { LegacyMode } from "../transport/types.js";
+import type { LegacyMode } from "../protocol/context.js";
 import type { ServerCapabilities } from "../../generated/2026-07-28/index.js";
 import type { LegacySessionOptions } from "./legacy/host.js";
 import { DEFAULT_MAX_NESTING_DEPTH } from "./nesting.js";

@@ -7,7 +7,7 @@ import {
   type RequestBinding,
   type RequestStateUse,
 } from "../state/index.js";
-import type { RequestContext } from "../transport/types.js";
+import type { RequestContext } from "../protocol/context.js";
 import type { InputRequiredResult } from "../../generated/2026-07-28/index.js";
 import { RequestContextImpl, type ServerRequestContext } from "./context.js";
 import { internalError } from "./errors.js";

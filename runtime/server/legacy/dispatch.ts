@@ -9,7 +9,7 @@
  */
 import { JsonRpcErrorCode, McpError } from "../../jsonrpc/errors.js";
 import type { JsonRpcId, JsonRpcResponse } from "../../jsonrpc/messages.js";
-import type { RequestContext } from "../../transport/types.js";
+import type { RequestContext } from "../../protocol/context.js";
 import { copyToExtend } from "../../protocol/copy.js";
 import { isLoggingLevel, RequestContextImpl } from "../context.js";
 import { errorResponse, toErrorObject } from "../errors.js";

@@ -6,7 +6,8 @@
  * @internal
  */
 import type { JsonRpcId, JsonRpcNotification, JsonRpcResponse } from "../../jsonrpc/messages.js";
-import type { RequestContext, ServerSession, SessionPeer } from "../../transport/types.js";
+import type { RequestContext } from "../../protocol/context.js";
+import type { ServerSession, SessionPeer } from "../../protocol/contracts.js";
 import { sessionLabel, type LegacyHost } from "./host.js";
 import type { LegacySession } from "./session.js";
 import type { Broadcastable } from "./types.js";

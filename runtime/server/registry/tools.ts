@@ -14,7 +14,7 @@ import { isInputRequired } from "../../input-required-guard.js";
 import { schemaCompilerLoading } from "#schema-compiler";
 import type { SchemaCompiler, SchemaValidator } from "../schema-check.js";
 import type { HandlerResult, MaybePromise } from "../types.js";
-import { paramHeadersMismatch, paramHeadersOf, type ParamHeader } from "../../transport/http/headers.js";
+import { paramHeadersMismatch, paramHeadersOf, type ParamHeader } from "../../protocol/headers.js";
 import { isModernVersion } from "../../protocol/era.js";
 import { checkScopes, requireScopes } from "../require-scopes.js";
 import { escalationOf } from "../tasks/escalate.js";

@@ -13,7 +13,7 @@ import { TaskEngine } from "./engine.js";
 import { TASK_HOOKS, type TaskHooks, type TaskHost, type TasksOptions } from "./options.js";
 
 export { isCreatedTask } from "./records.js";
-export { isTaskMethod } from "../../tasks-wire.js";
+export { isTaskMethod } from "../../protocol/tasks-wire.js";
 export { TaskEngine } from "./engine.js";
 export type { TaskStatusListener } from "./options.js";
 

@@ -6,7 +6,7 @@
  * @internal
  */
 import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../../../jsonrpc/messages.js";
-import { encodeHeaderValue, META_PROTOCOL_VERSION, nameSourceOf } from "../headers.js";
+import { encodeHeaderValue, META_PROTOCOL_VERSION, nameSourceOf } from "../../../protocol/headers.js";
 import type { HttpSession } from "./session.js";
 import { ACCEPT_POST } from "./shared.js";
 import { isObject } from "../../../protocol/guards.js";

@@ -7,7 +7,7 @@
  * @internal
  */
 import type { JsonRpcRequest, JsonRpcResponse } from "../../../jsonrpc/messages.js";
-import { type ParamHeader, paramHeadersOf, paramHeaderValue } from "../headers.js";
+import { type ParamHeader, paramHeadersOf, paramHeaderValue } from "../../../protocol/headers.js";
 import { isObject } from "../../../protocol/guards.js";
 
 /** Pages of `tools/list` read when learning a tool's annotations after a `-32020`. */

@@ -9,7 +9,7 @@ import { JsonRpcErrorCode } from "../../../jsonrpc/errors.js";
 import { isValidRequestId } from "../../../jsonrpc/messages.js";
 import { decodeJson } from "../../decode.js";
 import { claimsModern, isModernVersion } from "../../../protocol/era.js";
-import { decodeHeaderValue, HeaderName, mediaTypeOf, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, methodRequiresName, nameSourceOf } from "../headers.js";
+import { decodeHeaderValue, HeaderName, mediaTypeOf, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, methodRequiresName, nameSourceOf } from "../../../protocol/headers.js";
 import { isSessionHost, type AuthInfo, type MessageHandler } from "../../types.js";
 import { authenticate } from "./auth.js";
 import { answerPreflight, withCors } from "./cors.js";
