@@ -67,8 +67,6 @@ export function isLegacyVersion(version: unknown): version is string {
 /** The versions this client speaks, for error messages. @internal */
 export const SPOKEN = [...MODERN_VERSIONS, ...LEGACY_VERSIONS].join(", ");
 
-export { MetaKey } from "../protocol/names.js";
-
 /** A JSON object as the protocol carries it. */
 export type JsonObject = Record<string, unknown>;
 

@@ -7,10 +7,10 @@
  * @internal
  */
 
-import { MetaKey } from "./names.js";
+import { META_PROTOCOL_VERSION } from "./names.js";
 
 /** The reserved `_meta` key carrying a modern request's protocol version. */
-export const META_PROTOCOL_VERSION_KEY = MetaKey.protocolVersion;
+export const META_PROTOCOL_VERSION_KEY = META_PROTOCOL_VERSION;
 
 /** Modern (per-request `_meta`) revisions, newest first. */
 export const MODERN_VERSIONS: readonly string[] = Object.freeze(["2026-07-28"]);

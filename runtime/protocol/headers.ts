@@ -7,14 +7,11 @@
  */
 
 import { isTaskMethod } from "./tasks-wire.js";
-import { HeaderName, MetaKey } from "./names.js";
+import { HeaderName, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION } from "./names.js";
 
 export { HeaderName } from "./names.js";
 
-/** `_meta` key carrying the protocol version in every 2026-07-28 request. */
-export const META_PROTOCOL_VERSION = MetaKey.protocolVersion;
-/** `_meta` key carrying the client capabilities in every 2026-07-28 request. */
-export const META_CLIENT_CAPABILITIES = MetaKey.clientCapabilities;
+export { META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION } from "./names.js";
 
 /** The media type of a `Content-Type` (or one `Accept` entry) value, lower-cased and without parameters. */
 export function mediaTypeOf(value: string | null): string {

@@ -22,6 +22,7 @@ import type { Broadcastable, LegacyChannel, LegacyScope } from "./types.js";
 import { agreeVersion, declaredBy, initializeResult } from "./lifecycle.js";
 import { assertValidLegacyRequest } from "./validation.js";
 import { isObject } from "../../protocol/guards.js";
+import { MetaKey } from "../../protocol/names.js";
 
 interface Waiter {
   readonly method: string;
@@ -103,7 +104,7 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
       return invalid(
         id,
         `${method} before initialize: a 2025 client must send initialize first; a 2026-07-28 request must carry ` +
-          `_meta["io.modelcontextprotocol/protocolVersion"] (and over HTTP the MCP-Protocol-Version header)`,
+          `_meta["${MetaKey.protocolVersion}"] (and over HTTP the MCP-Protocol-Version header)`,
       );
     }
     return answerLegacyRequest(this.#host, id, method, message, this.#scope(), context);

@@ -10,6 +10,7 @@ import { encodeHeaderValue, META_PROTOCOL_VERSION, nameSourceOf } from "../../..
 import type { HttpSession } from "./session.js";
 import { ACCEPT_POST } from "./shared.js";
 import { isObject } from "../../../protocol/guards.js";
+import { SESSION_HEADER } from "../../../protocol/names.js";
 import type { ToolHeaders } from "./tool-headers.js";
 
 /** The version a request carries when neither its `_meta` nor an agreed handshake names one. */
@@ -45,6 +46,6 @@ export function postHeaders(
     headers["mcp-protocol-version"] = session.version;
   }
   // "MUST include it in the Mcp-Session-Id header on all of their subsequent HTTP requests" (2025-11-25 transports).
-  if (session.id !== undefined) headers["mcp-session-id"] = session.id;
+  if (session.id !== undefined) headers[SESSION_HEADER] = session.id;
   return headers;
 }

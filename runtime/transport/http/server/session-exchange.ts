@@ -13,10 +13,10 @@ import { JSON_HEADERS, refuse, SSE_HEADERS, type HttpReply, type IncomingHttp } 
 import type { HttpSession, HttpSessions } from "./sessions.js";
 import { scopeChallengeOf } from "./auth.js";
 import type { ResolvedAuthorization } from "./authorization.js";
-import { HeaderName, MetaKey } from "../../../protocol/names.js";
+import { HeaderName, META_PROTOCOL_VERSION, SESSION_HEADER } from "../../../protocol/names.js";
 
 /** The header that names a 2025 session. */
-export const SESSION_HEADER = HeaderName.sessionId;
+export { SESSION_HEADER } from "../../../protocol/names.js";
 
 /**
  * HTTP status of a 2025 answer. Only transport-level rejections are 4xx:
@@ -142,7 +142,7 @@ export async function serveSessionPost(
 ): Promise<void> {
   const found = sessions.find(sessionId, authInfo);
   if (found === undefined || found === "expired") return notFound(reply, sessions, found, message.id);
-  const version = request.header("mcp-protocol-version");
+  const version = request.header(HeaderName.protocolVersion);
   const agreed = found.session.protocolVersion;
   if (version !== null && agreed !== undefined && version !== agreed && "method" in message && !isModernClaim(message)) {
     refuse(
@@ -225,14 +225,14 @@ export function serveSessionDelete(sessions: HttpSessions, request: IncomingHttp
 function contextFor(entry: HttpSession, request: IncomingHttp, reply: HttpReply, authInfo: AuthInfo | undefined): SessionRequestContext {
   const context = new SessionRequestContext(entry, request, reply);
   if (authInfo !== undefined) context.authInfo = authInfo;
-  const version = request.header("mcp-protocol-version");
+  const version = request.header(HeaderName.protocolVersion);
   if (version !== null) context.protocolVersionHeader = version;
   return context;
 }
 
 function isModernClaim(message: Record<string, unknown>): boolean {
   const params = message.params as { _meta?: Record<string, unknown> } | undefined;
-  return typeof params?._meta?.[MetaKey.protocolVersion] === "string";
+  return typeof params?._meta?.[META_PROTOCOL_VERSION] === "string";
 }
 
 function acceptsSse(accept: string | null): boolean {
