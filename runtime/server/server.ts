@@ -1,6 +1,7 @@
 export type { ServerOptions } from "./options.js";
 import { JsonRpcErrorCode, McpError } from "../jsonrpc/errors.js";
-import { isValidRequestId, readableId, type JsonRpcId, type JsonRpcNotification, type JsonRpcResponse } from "../jsonrpc/messages.js";
+import { isValidRequestId, type JsonRpcId, type JsonRpcNotification, type JsonRpcResponse } from "../jsonrpc/messages.js";
+import { readableId } from "../protocol/jsonrpc/ids.js";
 import { claimsModern, LEGACY_VERSIONS, MODERN_VERSIONS } from "../protocol/era.js";
 import type { LegacyMode, RequestContext } from "../protocol/context.js";
 import type { ServerSession, SessionHost, SessionPeer } from "../protocol/contracts.js";

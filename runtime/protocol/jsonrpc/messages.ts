@@ -61,17 +61,6 @@ export function isValidRequestId(id: unknown): id is JsonRpcId {
   return typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id));
 }
 
-/** A message's `id` when it is a valid request id, else `undefined`. @internal */
-export function readableId(message: Record<string, unknown>): JsonRpcId | undefined {
-  const id = message.id;
-  return isValidRequestId(id) ? id : undefined;
-}
-
-/** A map key for a request id: ids 1 and "1" are different requests, so the key says which type the id had. @internal */
-export function keyOf(id: JsonRpcId): string {
-  return typeof id === "number" ? "n" + id : "s" + id;
-}
-
 /** True for a message with a `method` and an `id`. */
 export function isJsonRpcRequest(message: unknown): message is JsonRpcRequest {
   return isObject(message) && typeof message.method === "string" && "id" in message;
