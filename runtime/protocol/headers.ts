@@ -8,6 +8,7 @@
 
 import { isTaskMethod } from "./tasks-wire.js";
 import { HeaderName, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION } from "./names.js";
+import { isObject } from "./guards.js";
 
 export { HeaderName } from "./names.js";
 
@@ -199,7 +200,7 @@ export function paramHeadersOf(inputSchema: unknown): ParamHeaderScan {
       headers.push({ header, path: [...path], type });
     }
     for (const [key, value] of Object.entries(node)) {
-      if (key === "properties" && typeof value === "object" && value !== null && !Array.isArray(value)) {
+      if (key === "properties" && isObject(value)) {
         for (const [name, child] of Object.entries(value as Record<string, unknown>)) {
           visit(child, [...path, name], reachable);
         }
@@ -265,7 +266,7 @@ export function paramHeadersMismatch(params: readonly ParamHeader[], args: unkno
   for (const param of params) {
     let value: unknown = args;
     for (const key of param.path) {
-      value = typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>)[key] : undefined;
+      value = isObject(value) ? value[key] : undefined;
     }
     const name = `Mcp-Param-${param.header}`;
     const raw = headers.get(`${HeaderName.paramPrefix}${param.header.toLowerCase()}`);
