@@ -13,7 +13,8 @@ import { JSON_HEADERS, refuse, SSE_HEADERS, type HttpReply, type IncomingHttp } 
 import type { HttpSession, HttpSessions } from "./sessions.js";
 import { scopeChallengeOf } from "./auth.js";
 import type { ResolvedAuthorization } from "./authorization.js";
-import { HeaderName, META_PROTOCOL_VERSION, SESSION_HEADER } from "../../../protocol/names.js";
+import { HeaderName, SESSION_HEADER } from "../../../protocol/names.js";
+import { bodyVersionOf } from "../../../protocol/era.js";
 
 /** The header that names a 2025 session. */
 export { SESSION_HEADER } from "../../../protocol/names.js";
@@ -144,7 +145,7 @@ export async function serveSessionPost(
   if (found === undefined || found === "expired") return notFound(reply, sessions, found, message.id);
   const version = request.header(HeaderName.protocolVersion);
   const agreed = found.session.protocolVersion;
-  if (version !== null && agreed !== undefined && version !== agreed && "method" in message && !isModernClaim(message)) {
+  if (version !== null && agreed !== undefined && version !== agreed && "method" in message && typeof bodyVersionOf(message) !== "string") {
     refuse(
       reply,
       400,
@@ -228,11 +229,6 @@ function contextFor(entry: HttpSession, request: IncomingHttp, reply: HttpReply,
   const version = request.header(HeaderName.protocolVersion);
   if (version !== null) context.protocolVersionHeader = version;
   return context;
-}
-
-function isModernClaim(message: Record<string, unknown>): boolean {
-  const params = message.params as { _meta?: Record<string, unknown> } | undefined;
-  return typeof params?._meta?.[META_PROTOCOL_VERSION] === "string";
 }
 
 function acceptsSse(accept: string | null): boolean {
