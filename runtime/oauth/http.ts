@@ -7,7 +7,6 @@
  */
 import * as oauth from "oauth4webapi";
 import { OAuthError } from "./errors.js";
-import { isObject } from "../protocol/guards.js";
 
 /** The largest metadata document read, in bytes. */
 const MAX_DOCUMENT_BYTES = 256 * 1024;

@@ -7,8 +7,8 @@
  *
  * @module
  */
-import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "./jsonrpc/messages.js";
-import type { AuthInfo, LegacyMode, RequestContext } from "./context.js";
+import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "./jsonrpc/messages.js";
+import type { LegacyMode, RequestContext } from "./context.js";
 
 /**
  * Anything that answers decoded JSON-RPC messages: `Server`, `McpServer`.

@@ -7,7 +7,7 @@
  */
 
 import { isTaskMethod } from "./tasks-wire.js";
-import { HeaderName, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION } from "./names.js";
+import { HeaderName } from "./names.js";
 import { isObject } from "./guards.js";
 
 export { HeaderName } from "./names.js";

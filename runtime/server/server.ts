@@ -1,6 +1,6 @@
 export type { ServerOptions } from "./options.js";
 import { JsonRpcErrorCode, McpError } from "../jsonrpc/errors.js";
-import { isValidRequestId, type JsonRpcId, type JsonRpcNotification, type JsonRpcResponse } from "../jsonrpc/messages.js";
+import type { JsonRpcId, JsonRpcNotification, JsonRpcResponse } from "../jsonrpc/messages.js";
 import { readableId } from "../protocol/jsonrpc/ids.js";
 import { claimsModern, LEGACY_VERSIONS, MODERN_VERSIONS } from "../protocol/era.js";
 import type { LegacyMode, RequestContext } from "../protocol/context.js";

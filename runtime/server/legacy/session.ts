@@ -8,7 +8,7 @@
  */
 import { sessionLabel } from "./host.js";
 import { JsonRpcErrorCode, McpError } from "../../jsonrpc/errors.js";
-import { isValidRequestId, type JsonRpcId, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from "../../jsonrpc/messages.js";
+import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../../jsonrpc/messages.js";
 import { keyOf, readableId } from "../../protocol/jsonrpc/ids.js";
 import { claimsModern } from "../../protocol/era.js";
 import type { RequestContext } from "../../protocol/context.js";

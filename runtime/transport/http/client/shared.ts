@@ -1,4 +1,3 @@
-import { isObject } from "../../../protocol/guards.js";
 /**
  * Small helpers the HTTP client's modules share (POST exchange, 2025
  * session, GET event stream).
