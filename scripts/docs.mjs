@@ -44,10 +44,6 @@ const REPO_NOT_EXPORTED = [
   // Type-level helpers that public types are computed with; a reader never names them.
   "Flatten", "Guarded", "validators", "Validator", "AllOf", "Branches", "OfType", "ObjectOf", "ArrayOf",
   "Expressions", "UnionToIntersection", "Bindings", "ObjectOr", "HandlerArgs",
-  // The form field schemas behind ElicitFieldSchema: the form reader is being reworked (issue 23,
-  // types); export and document them with it.
-  "StringFieldSchema", "NumberFieldSchema", "BooleanFieldSchema", "SingleSelectFieldSchema",
-  "TitledSingleSelectFieldSchema", "MultiSelectFieldSchema",
 ];
 
 /** The source each export's `types` is compiled from: ./dist/runtime/x.d.ts ← runtime/x.ts. */

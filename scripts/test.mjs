@@ -5,6 +5,9 @@ run("codegen --check", process.execPath, ["scripts/run-codegen.mjs", "--check"])
 run("typecheck", bin("tsc"), ["-p", "tsconfig.json", "--noEmit"]);
 // Unused files, exports and dependencies (knip.json names the entry points; a public export is used through package.json exports).
 run("unused code", bin("knip"), ["--no-progress"]);
+
+// The runtime's layers and no import circle (.dependency-cruiser.cjs); fails on any violation.
+run("layers", bin("depcruise"), ["runtime", "--config", ".dependency-cruiser.cjs", "--output-type", "err"]);
 run("build", process.execPath, ["scripts/build.mjs"]);
 // The API reference: every public export documented, every {@link} resolved (typedoc, offline).
 run("api reference", process.execPath, ["scripts/docs.mjs", "--check"]);

@@ -13,12 +13,11 @@
 import { checkElicitContent, type ElicitSchema } from "../validate/elicitation-form.js";
 import type { ValidationIssue } from "../validate/issues.js";
 import { InputResponseInvalid } from "./answer-errors.js";
+import { isObject } from "../protocol/guards.js";
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
+import type { AnswerRevision } from "./answer-schemas.js";
 
-/** The revision whose result types judge sampling and roots answers. */
-export type AnswerRevision = "2026-07-28" | "2025-11-25";
+export type { AnswerRevision } from "./answer-schemas.js";
 
 /**
  * The problems with an `elicitation/create` answer: an action outside

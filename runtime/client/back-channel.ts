@@ -8,7 +8,7 @@
  */
 import type { JsonRpcErrorCode } from "../jsonrpc/errors.js";
 import type { JsonRpcRequest, JsonRpcResponse } from "../jsonrpc/messages.js";
-import type { ClientTransport } from "../transport/types.js";
+import type { ClientTransport } from "../protocol/contracts.js";
 import type { RevisionTables, ValidationResult } from "../validate/core.js";
 import type { InputCallbacks, InputRequestContext, callbackFor, callbackOptionFor } from "./callbacks.js";
 import type { InputResponseInvalid } from "./answer-errors.js";

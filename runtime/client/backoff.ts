@@ -19,7 +19,7 @@ export function nextDelay(previous: number, policy: BackoffPolicy): number {
   return Math.min(previous * 2, policy.maxMs);
 }
 
-export { sleep } from "../sleep.js";
+export { sleep } from "../protocol/sleep.js";
 
 /** Validates a caller-supplied policy. @throws RangeError for negative or non-finite delays. */
 export function checkBackoff(policy: Partial<BackoffPolicy> | undefined): BackoffPolicy {

@@ -1,6 +1,6 @@
 import { McpError } from "../jsonrpc/errors.js";
 import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../jsonrpc/messages.js";
-import type { ClientTransport, TransportRequestOptions } from "../transport/types.js";
+import type { ClientTransport, TransportRequestOptions } from "../protocol/contracts.js";
 import { ClientClosed, InvalidServerResult, SessionExpired } from "./errors.js";
 import { mergeMeta } from "./meta.js";
 import type { JsonObject } from "./protocol.js";

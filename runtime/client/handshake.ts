@@ -8,12 +8,13 @@
  * @internal
  */
 import type { JsonRpcNotification } from "../jsonrpc/messages.js";
-import type { ClientTransport } from "../transport/types.js";
+import type { ClientTransport } from "../protocol/contracts.js";
 import { type BackChannelKit, installBackChannel } from "./back-channel.js";
 import type { InputCallbacks } from "./callbacks.js";
 import type { Connection } from "./connection.js";
 import type { ProtocolVersionUnsupported } from "./errors.js";
 import type { ClientCapabilities, Implementation, JsonObject, SPOKEN, isLegacyVersion } from "./protocol.js";
+import type { isObject } from "../protocol/guards.js";
 
 /** What the server said about itself while the version was agreed. */
 export interface ServerDescription {
@@ -49,6 +50,7 @@ export interface HandshakeKit extends BackChannelKit {
   readonly ProtocolVersionUnsupported: typeof ProtocolVersionUnsupported;
   readonly SPOKEN: typeof SPOKEN;
   readonly isLegacyVersion: typeof isLegacyVersion;
+  readonly isObject: typeof isObject;
 }
 
 /** How long `initialized` waits for the server to answer the event stream's GET: a server slow to flush stream headers must not stall every connect. */
@@ -101,7 +103,7 @@ async function handshake(
   input: HandshakeInput,
   offered: string,
   signal: AbortSignal | undefined,
-  { ProtocolVersionUnsupported, SPOKEN, isLegacyVersion }: HandshakeKit,
+  { ProtocolVersionUnsupported, SPOKEN, isLegacyVersion, isObject }: HandshakeKit,
 ): Promise<ServerDescription> {
   const params: JsonObject = {
     protocolVersion: offered,
@@ -129,7 +131,7 @@ async function handshake(
   if (listening !== undefined) await settledWithin(listening, EVENT_STREAM_WAIT_MS);
   await connection.notify("notifications/initialized");
   return {
-    serverInfo: asImplementation(result.serverInfo),
+    serverInfo: asImplementation(result.serverInfo, isObject),
     capabilities: isObject(result.capabilities) ? result.capabilities : {},
     instructions: typeof result.instructions === "string" ? result.instructions : undefined,
     supportedVersions: [agreed],
@@ -159,10 +161,6 @@ function capabilitiesFor(version: string, capabilities: ClientCapabilities): Jso
   return shaped;
 }
 
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function asImplementation(value: unknown): Implementation | undefined {
+function asImplementation(value: unknown, isObject: HandshakeKit["isObject"]): Implementation | undefined {
   return isObject(value) && typeof value.name === "string" ? (value as unknown as Implementation) : undefined;
 }

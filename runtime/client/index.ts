@@ -8,7 +8,7 @@
 export { Client, type CallOptions, type ClientOptions, type ToolCallOptions } from "./client.js";
 export { TaskCancelled, type TaskClientOptions } from "./tasks.js";
 export type { TaskHandle } from "./task-handle.js";
-export { TASKS_EXTENSION, type CreateTaskResult, type DetailedTask, type Task, type TaskStatus } from "../tasks-wire.js";
+export { TASKS_EXTENSION, type CreateTaskResult, type DetailedTask, type Task, type TaskStatus } from "../protocol/tasks-wire.js";
 export {
   Subscription,
   type ReconnectingInfo,

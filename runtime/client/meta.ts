@@ -1,6 +1,7 @@
-import { copyToExtend } from "../copy.js";
+import { copyToExtend } from "../protocol/copy.js";
 import type { InputCallbacks } from "./callbacks.js";
-import { type ClientCapabilities, type Implementation, type JsonObject, MetaKey } from "./protocol.js";
+import type { ClientCapabilities, Implementation, JsonObject } from "./protocol.js";
+import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION } from "../protocol/names.js";
 
 /**
  * Reported as `clientInfo` when the caller gives none: this package, at the
@@ -35,10 +36,10 @@ export function buildEnvelope(
   clientInfo: Implementation | false,
 ): Readonly<JsonObject> {
   const envelope: JsonObject = {
-    [MetaKey.protocolVersion]: protocolVersion,
-    [MetaKey.clientCapabilities]: capabilities,
+    [META_PROTOCOL_VERSION]: protocolVersion,
+    [META_CLIENT_CAPABILITIES]: capabilities,
   };
-  if (clientInfo) envelope[MetaKey.clientInfo] = clientInfo;
+  if (clientInfo) envelope[META_CLIENT_INFO] = clientInfo;
   return Object.freeze(envelope);
 }
 

@@ -5,7 +5,9 @@ import { callbackFor, callbackOptionFor } from "./callbacks.js";
 import type { HandshakeInput, HandshakeKit, ServerDescription } from "./handshake.js";
 import { buildEnvelope } from "./meta.js";
 import { type NegotiatedOutcome, forget, recall, remember } from "./outcomes.js";
-import { type JsonObject, LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSION, MetaKey, SPOKEN, isLegacyVersion } from "./protocol.js";
+import { type JsonObject, LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSION, SPOKEN, isLegacyVersion } from "./protocol.js";
+import { isObject } from "../protocol/guards.js";
+import { META_SERVER_INFO } from "../protocol/names.js";
 
 export type { ServerDescription } from "./handshake.js";
 
@@ -37,6 +39,7 @@ const HANDSHAKE_KIT: HandshakeKit = Object.freeze({
   ProtocolVersionUnsupported,
   SPOKEN,
   isLegacyVersion,
+  isObject,
   JsonRpcErrorCode: ErrorCode,
   callbackFor,
   callbackOptionFor,
@@ -139,7 +142,7 @@ async function probe(input: NegotiationInput, pinned: boolean): Promise<Negotiat
   return {
     connection: modern,
     server: {
-      serverInfo: asImplementation(meta?.[MetaKey.serverInfo]),
+      serverInfo: asImplementation(meta?.[META_SERVER_INFO]),
       capabilities: isObject(discovered.capabilities) ? discovered.capabilities : {},
       instructions: typeof discovered.instructions === "string" ? discovered.instructions : undefined,
       supportedVersions: listed,
@@ -231,10 +234,6 @@ function unsupported(error: unknown, version: string): unknown {
 function supportedFrom(data: unknown): string[] {
   const supported = isObject(data) ? data.supported : undefined;
   return Array.isArray(supported) ? supported.filter((v): v is string => typeof v === "string") : [];
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function asImplementation(value: unknown): ServerDescription["serverInfo"] {

@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 import type { InputRequestMap } from "../../generated/2026-07-28/methods.js";
-import { LEGACY_VERSIONS, MODERN_VERSIONS } from "../transport/era.js";
+import { LEGACY_VERSIONS, MODERN_VERSIONS } from "../protocol/era.js";
 import type {
   InputRequest as SchemaInputRequest,
   InputRequiredResult,
@@ -62,14 +62,6 @@ export function isLegacyVersion(version: unknown): version is string {
 
 /** The versions this client speaks, for error messages. @internal */
 export const SPOKEN = [...MODERN_VERSIONS, ...LEGACY_VERSIONS].join(", ");
-
-/** Reserved `_meta` keys of the per-request envelope (2026-07-28, basic/index). */
-export const MetaKey = {
-  protocolVersion: "io.modelcontextprotocol/protocolVersion",
-  clientInfo: "io.modelcontextprotocol/clientInfo",
-  clientCapabilities: "io.modelcontextprotocol/clientCapabilities",
-  serverInfo: "io.modelcontextprotocol/serverInfo",
-} as const;
 
 /** A JSON object as the protocol carries it. */
 export type JsonObject = Record<string, unknown>;

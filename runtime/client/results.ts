@@ -1,16 +1,13 @@
 import { InvalidServerResult } from "./errors.js";
 import type { JsonObject } from "./protocol.js";
 import type { ProtocolEra } from "./connection.js";
+import { isObject } from "../protocol/guards.js";
 
 const INPUT_REQUIRED_METHODS: ReadonlySet<string> = new Set(["tools/call", "prompts/get", "resources/read"]);
 
 /** True for the three methods a server may answer with `input_required`. */
 function mayRequireInput(method: string): boolean {
   return INPUT_REQUIRED_METHODS.has(method);
-}
-
-function isPlainObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /**
@@ -70,12 +67,12 @@ function checkInputRequired(method: string, result: JsonObject): void {
     throw new InvalidServerResult(method, `input_required carries a requestState that is not a string.`, result);
   }
   if (inputRequests !== undefined) {
-    if (!isPlainObject(inputRequests)) {
+    if (!isObject(inputRequests)) {
       throw new InvalidServerResult(method, `input_required carries inputRequests that is not an object.`, result);
     }
     for (const key in inputRequests) {
       const request = inputRequests[key];
-      if (!isPlainObject(request) || typeof request.method !== "string") {
+      if (!isObject(request) || typeof request.method !== "string") {
         throw new InvalidServerResult(
           method,
           `inputRequests["${key}"] is not a request object with a method.`,

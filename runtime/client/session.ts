@@ -1,5 +1,5 @@
 import type { JsonRpcNotification } from "../jsonrpc/messages.js";
-import { copyToExtend } from "../copy.js";
+import { copyToExtend } from "../protocol/copy.js";
 import type { Connection } from "./connection.js";
 import { InputRequiredNotAllowed } from "./errors.js";
 import { type CallDescriptor, PendingRequest } from "./pending.js";

@@ -11,7 +11,7 @@
 import type { JsonRpcNotification } from "../jsonrpc/messages.js";
 import type { Connection } from "./connection.js";
 import type { JsonObject } from "./protocol.js";
-import type { ReconnectPolicy, SubscribeOptions, SubscriptionEvent, SubscriptionRequest } from "./subscription.js";
+import type { ReconnectPolicy, SubscribeOptions, SubscriptionEvent, SubscriptionRequest } from "./subscription-types.js";
 
 /** What a subscription hands its loop. @internal */
 export interface SubscriptionSink {

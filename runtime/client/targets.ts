@@ -1,5 +1,5 @@
 import { StreamableHttpClientTransport } from "../transport/http/client/transport.js";
-import type { ClientTransport, MessageHandler } from "../transport/types.js";
+import type { ClientTransport, MessageHandler } from "../protocol/contracts.js";
 
 /** A command line for a stdio server: the client spawns it. */
 export interface CommandTarget {

@@ -9,15 +9,15 @@
  * @module
  */
 import type { JsonRpcErrorObject, McpError } from "../jsonrpc/errors.js";
-import type { DetailedTask, TaskStatus } from "../tasks-wire.js";
+import type { DetailedTask, TaskStatus } from "../protocol/tasks-wire.js";
 import type { InvalidServerResult } from "./errors.js";
 import { InputRequiredRoundsExceeded } from "./rounds-exceeded.js";
 import type { fulfilRound } from "./fulfil.js";
 import type { CallDescriptor, PendingRequest } from "./pending.js";
 import type { CallToolResult, InputRequest, InputRequiredResult, JsonObject } from "./protocol.js";
 import type { ClientSession } from "./session.js";
-import type { FollowSettings, TaskCancelled } from "./tasks.js";
-import type { sleep } from "../sleep.js";
+import type { FollowSettings, TaskCancelled } from "./task-types.js";
+import type { sleep } from "../protocol/sleep.js";
 
 /** What the handle borrows from the client's modules. @internal */
 export interface TaskKit {

@@ -8,15 +8,17 @@
  * @module
  */
 import { McpError } from "../jsonrpc/errors.js";
-import { TASKS_EXTENSION, type DetailedTask } from "../tasks-wire.js";
-import type { InputCallbacks } from "./callbacks.js";
+import { TASKS_EXTENSION, type DetailedTask } from "../protocol/tasks-wire.js";
 import { InvalidServerResult } from "./errors.js";
 import { fulfilRound } from "./fulfil.js";
 import { PendingRequest } from "./pending.js";
 import type { CallToolResult, ClientCapabilities, JsonObject } from "./protocol.js";
 import type { ClientSession } from "./session.js";
-import { sleep } from "../sleep.js";
+import { sleep } from "../protocol/sleep.js";
 import type { TaskHandle, TaskKit } from "./task-handle.js";
+import { TaskCancelled, type FollowSettings, type TaskSettings } from "./task-types.js";
+
+export { TaskCancelled, type FollowSettings, type TaskSettings } from "./task-types.js";
 
 /** The `tasks` option of `Client.connect`. */
 export interface TaskClientOptions {
@@ -24,12 +26,6 @@ export interface TaskClientOptions {
   pollIntervalMs?: number;
   /** Ceiling on any polling interval, whatever the server suggests, in milliseconds. Default 30,000. */
   maxPollIntervalMs?: number;
-}
-
-/** The checked `tasks` option. @internal */
-export interface TaskSettings {
-  readonly pollIntervalMs: number;
-  readonly maxPollIntervalMs: number;
 }
 
 /**
@@ -58,37 +54,6 @@ export function withTasksExtension(capabilities: ClientCapabilities): ClientCapa
 /** True for the `CreateTaskResult` a `tools/call` may answer with. @internal */
 export function isCreateTaskResult(result: JsonObject): boolean {
   return result.resultType === "task";
-}
-
-/**
- * The task of a call ended `cancelled` (by this client's signal, another
- * client, or the server). The tool may have done part of its work; call it
- * again to retry.
- */
-export class TaskCancelled extends Error {
-  /** Always `"TaskCancelled"`: test it rather than `instanceof` when two copies of the package may be loaded. */
-  override readonly name = "TaskCancelled" as const;
-  /** The task that was cancelled. */
-  readonly taskId: string;
-  /** The server's note on why, if it gave one. */
-  readonly statusMessage: string | undefined;
-
-  /**
-   * @param taskId - the task
-   * @param statusMessage - the server's `statusMessage`
-   */
-  constructor(taskId: string, statusMessage: string | undefined) {
-    super(`Task ${taskId} was cancelled${statusMessage === undefined ? "" : `: ${statusMessage}`}. The tool may have done part of its work; call it again to retry.`);
-    this.taskId = taskId;
-    this.statusMessage = statusMessage;
-  }
-}
-
-/** What following a task needs from its client. @internal */
-export interface FollowSettings {
-  readonly callbacks: InputCallbacks;
-  readonly maxRounds: number;
-  readonly tasks: TaskSettings;
 }
 
 /**

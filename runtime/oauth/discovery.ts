@@ -8,7 +8,8 @@
  */
 import * as oauth from "oauth4webapi";
 import { OAuthError } from "./errors.js";
-import { checkUrl, describe, getJson, isObject, type OAuthHttp } from "./http.js";
+import { checkUrl, describe, getJson, type OAuthHttp } from "./http.js";
+import { isObject } from "../protocol/guards.js";
 
 /** The fields of protected-resource metadata (RFC 9728 §2) the client uses. @internal */
 export interface ResourceMetadata {

@@ -98,7 +98,3 @@ export function describe(value: unknown): string {
   return `a ${typeof value}`;
 }
 
-/** True for a JSON object. @internal */
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}

@@ -10,6 +10,7 @@
  * @internal
  */
 import type { BoundRequest, CaptureOptions, FetchHandler, FetchHandlerOptions, OfficialRequestContext } from "./types.js";
+import { isObject } from "../protocol/guards.js";
 
 /** The official handler's own default body limit (4 MiB). */
 const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -21,7 +22,6 @@ export const SEALED_METHODS: ReadonlySet<string> = new Set(["tools/call", "promp
 const bodies = new WeakMap<Request, unknown>();
 
 type Obj = Record<string, unknown>;
-const isObject = (value: unknown): value is Obj => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
  * The target and arguments of the request `ctx` serves, from its captured

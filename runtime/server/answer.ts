@@ -8,11 +8,12 @@
  * @module
  */
 import type { InputRequiredResult, ServerCapabilities } from "../../generated/2026-07-28/index.js";
-import { copyToExtend } from "../copy.js";
+import { copyToExtend } from "../protocol/copy.js";
+import { isThenable } from "../protocol/guards.js";
 import { assertClientCanAnswer } from "./capabilities.js";
 import type { RequestContextImpl } from "./context.js";
 import { internalError } from "./errors.js";
-import { invokeHandler, isThenable, passInputRequired, settle, type AnyHandler, type ServerCore } from "./pipeline.js";
+import { invokeHandler, passInputRequired, settle, type AnyHandler, type ServerCore } from "./pipeline.js";
 import type { ResultFinisher } from "./results.js";
 import type { Route } from "./routes.js";
 import { isCreatedTask, TASK_ROUTE, type TaskEngine } from "./tasks/setup.js";

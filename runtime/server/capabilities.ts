@@ -1,12 +1,9 @@
 import { JsonRpcErrorCode, McpError } from "../jsonrpc/errors.js";
 import type { ClientCapabilities, ServerCapabilities } from "../../generated/2026-07-28/index.js";
 import type { ServerHandlers } from "./types.js";
+import { isObject } from "../protocol/guards.js";
 
 type CapabilityBag = Record<string, Record<string, object>>;
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 function add(missing: CapabilityBag, capability: string, mode?: string): void {
   const entry = (missing[capability] ??= {});

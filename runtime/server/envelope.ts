@@ -9,19 +9,12 @@
  */
 import { JsonRpcErrorCode, McpError } from "../jsonrpc/errors.js";
 import { isValidRequestId, type JsonRpcId, type JsonRpcResponse } from "../jsonrpc/messages.js";
-import { claimsModern } from "../transport/era.js";
-import type { RequestContext } from "../transport/types.js";
+import { claimsModern } from "../protocol/era.js";
+import type { RequestContext } from "../protocol/context.js";
+import { isObject } from "../protocol/guards.js";
+import { readableId } from "../protocol/jsonrpc/ids.js";
 import { errorResponse } from "./errors.js";
 
-/** @internal */
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function readableId(message: Record<string, unknown>): JsonRpcId | undefined {
-  const id = message.id;
-  return isValidRequestId(id) ? id : undefined;
-}
 
 function invalidRequest(detail: string): McpError {
   return new McpError(JsonRpcErrorCode.InvalidRequest, `Invalid Request: ${detail}`);

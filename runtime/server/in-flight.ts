@@ -1,5 +1,6 @@
 import type { JsonRpcId } from "../jsonrpc/messages.js";
-import type { RequestContext } from "../transport/types.js";
+import { keyOf } from "../protocol/jsonrpc/ids.js";
+import type { RequestContext } from "../protocol/context.js";
 import { principalOf } from "../state/index.js";
 import type { RequestContextImpl } from "./context.js";
 
@@ -50,7 +51,3 @@ export class InFlightRequests {
   }
 }
 
-/** Ids 1 and "1" are different requests: the key says which type the id had. */
-function keyOf(id: JsonRpcId): string {
-  return typeof id === "number" ? "n" + id : "s" + id;
-}

@@ -101,6 +101,7 @@ export {
   type DependentTemplateResourceHandler,
   type DependentToolHandler,
   type ElicitContent,
+  type BooleanFieldSchema,
   type ElicitFieldSchema,
   type ElicitFormContent,
   type ElicitQuestion,
@@ -109,6 +110,8 @@ export {
   type Elicitation,
   type Evaluation,
   type ListRootsQuestion,
+  type MultiSelectFieldSchema,
+  type NumberFieldSchema,
   type NeedsOption,
   type NeedsValues,
   type PromptNeeds,
@@ -118,6 +121,9 @@ export {
   type Resolver,
   type SampleParams,
   type SampleQuestion,
+  type SingleSelectFieldSchema,
+  type StringFieldSchema,
+  type TitledSingleSelectFieldSchema,
   type ToolNeeds,
   type UrlElicitation,
 } from "./dependencies/index.js";
@@ -144,5 +150,6 @@ export {
   type TaskWork,
 } from "./tasks/index.js";
 // Types the public signatures above name: the session contract transports drive and the 2025 session options.
-export type { LegacyMode, ServerSession, SessionHost, SessionPeer } from "../transport/types.js";
+export type { LegacyMode } from "../protocol/context.js";
+export type { ServerSession, SessionHost, SessionPeer } from "../protocol/contracts.js";
 export type { LegacySessionOptions } from "./legacy/host.js";

@@ -1,5 +1,7 @@
 import { JsonRpcErrorCode, McpError } from "../jsonrpc/errors.js";
 import type { ClientCapabilities, Implementation, LoggingLevel } from "../../generated/2026-07-28/index.js";
+import { isObject } from "../protocol/guards.js";
+import { MetaKey } from "../protocol/names.js";
 
 /**
  * The protocol revisions a `Server` speaks by default, newest first: the
@@ -8,19 +10,7 @@ import type { ClientCapabilities, Implementation, LoggingLevel } from "../../gen
  */
 export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = Object.freeze(["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"]);
 
-/** Reserved `_meta` keys of the 2026-07-28 revision that the server reads or writes. */
-export const MetaKey = {
-  /** The revision the client speaks on this request; required, since there is no handshake to remember it. */
-  protocolVersion: "io.modelcontextprotocol/protocolVersion",
-  /** What the client can answer (elicitation, sampling, roots), declared on every request. */
-  clientCapabilities: "io.modelcontextprotocol/clientCapabilities",
-  /** The client's name and version, as `initialize` used to carry them. */
-  clientInfo: "io.modelcontextprotocol/clientInfo",
-  /** The lowest log level the client wants `notifications/message` for, on this request. */
-  logLevel: "io.modelcontextprotocol/logLevel",
-  /** Written by the server on its results: its name and version. */
-  serverInfo: "io.modelcontextprotocol/serverInfo",
-} as const;
+export { MetaKey } from "../protocol/names.js";
 
 /** What a request's `_meta` says about its sender. */
 export interface RequestMeta {
@@ -33,10 +23,6 @@ export interface RequestMeta {
   logLevel?: LoggingLevel | undefined;
   /** Whether log messages flow when no level was asked for (a 2025 session before `logging/setLevel`). */
   logsWithoutLevel?: boolean;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /**
@@ -56,8 +42,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * @internal
  */
 export function readRequestMeta(params: unknown, modern: readonly string[], advertised: readonly string[] = modern): RequestMeta {
-  const meta = isPlainObject(params) ? params._meta : undefined;
-  if (!isPlainObject(meta)) {
+  const meta = isObject(params) ? params._meta : undefined;
+  if (!isObject(meta)) {
     throw new McpError(
       JsonRpcErrorCode.InvalidParams,
       `Invalid params: /params/_meta is required and must be an object carrying "${MetaKey.protocolVersion}" and "${MetaKey.clientCapabilities}"`,
@@ -78,7 +64,7 @@ export function readRequestMeta(params: unknown, modern: readonly string[], adve
     });
   }
   const capabilities = meta[MetaKey.clientCapabilities];
-  if (!isPlainObject(capabilities)) {
+  if (!isObject(capabilities)) {
     throw new McpError(
       JsonRpcErrorCode.InvalidParams,
       `Invalid params: /params/_meta/${MetaKey.clientCapabilities} is required and must be an object (send {} when the client supports no optional capability)`,
@@ -89,7 +75,7 @@ export function readRequestMeta(params: unknown, modern: readonly string[], adve
   return {
     protocolVersion: version,
     clientCapabilities: capabilities as ClientCapabilities,
-    clientInfo: isPlainObject(clientInfo) ? (clientInfo as unknown as Implementation) : undefined,
+    clientInfo: isObject(clientInfo) ? (clientInfo as unknown as Implementation) : undefined,
     raw: meta,
     // The schema check that follows rejects a level that is not one of the eight.
     logLevel: typeof logLevel === "string" ? (logLevel as LoggingLevel) : undefined,

@@ -4,7 +4,7 @@
  * @module
  */
 import type { LogLevel } from "../logging.js";
-import type { LegacyMode } from "../transport/types.js";
+import type { LegacyMode } from "../protocol/context.js";
 import type { ServerCapabilities } from "../../generated/2026-07-28/index.js";
 import type { LegacySessionOptions } from "./legacy/host.js";
 import { DEFAULT_MAX_NESTING_DEPTH } from "./nesting.js";
@@ -14,6 +14,7 @@ import type { TasksOptions } from "./tasks/options.js";
 import type { Broadcaster } from "./subscriptions/broadcaster.js";
 import { SUBSCRIPTION_TYPES, type SubscriptionType } from "./subscriptions/filter.js";
 import { DEFAULT_MAX_LISTENERS } from "./subscriptions/streams.js";
+import { isObject } from "../protocol/guards.js";
 
 /** How a server serves `subscriptions/listen` (the `subscriptions` option). */
 export interface SubscriptionOptions {
@@ -116,10 +117,6 @@ export interface ServerOptions {
 }
 
 const LEGACY_MODES: ReadonlySet<unknown> = new Set(["sessions", "stateless", "reject"]);
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /**
  * The `legacy` option, checked.

@@ -12,6 +12,7 @@ import type { Route } from "./routes.js";
 import { snapshotJson } from "./snapshot.js";
 import type { MiddlewareRequest, ServerHandlers, ServerLogger, ServerMiddleware } from "./types.js";
 import type { LevelledLogger } from "../logging.js";
+import { isObject, isThenable } from "../protocol/guards.js";
 
 /** What a server shares with its per-generation request paths. @internal */
 export interface ServerCore {
@@ -32,15 +33,6 @@ export interface Invocation {
   params: Record<string, unknown>;
   /** The middleware view of the request; `undefined` when no middleware is installed. */
   request: MiddlewareRequest | undefined;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** True for a promise or any other thenable. @internal */
-export function isThenable<T>(value: unknown): value is PromiseLike<T> {
-  return typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
 }
 
 /**

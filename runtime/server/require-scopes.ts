@@ -3,7 +3,7 @@
  * and {@link requireScopes} check against the verified token.
  */
 import { insufficientScopeError, missingScopes, SCOPE_TOKEN } from "../scopes.js";
-import type { AuthInfo } from "../transport/types.js";
+import type { AuthInfo } from "../protocol/context.js";
 
 /**
  * Checks that the caller's verified token carries every scope in `scopes`,

@@ -1,17 +1,14 @@
 import type { Implementation, InputRequiredResult } from "../../generated/2026-07-28/index.js";
-import { copyToExtend } from "../copy.js";
+import { copyToExtend } from "../protocol/copy.js";
 import { internalError } from "./errors.js";
 import { MetaKey } from "./meta.js";
 import type { Route } from "./routes.js";
 import type { CacheHint } from "./types.js";
 import { assertValidResult } from "./validation.js";
+import { isObject } from "../protocol/guards.js";
 
 const PRIVATE_NOW: CacheHint = Object.freeze({ ttlMs: 0, cacheScope: "private" });
 const PUBLIC_NOW: CacheHint = Object.freeze({ ttlMs: 0, cacheScope: "public" });
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /**
  * Turns what a handler returned into what goes on the wire: `resultType`,

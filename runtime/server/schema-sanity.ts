@@ -1,3 +1,4 @@
+import { isObject } from "../protocol/guards.js";
 /**
  * The schema checks a compiler must make before it validates anything with
  * a schema, for the eval-free path: AJV refuses a schema its meta-schema
@@ -25,9 +26,6 @@ const SCHEMA_MAPS = ["properties", "patternProperties", "$defs", "definitions", 
 const NUMBERS = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"] as const;
 const COUNTS = ["minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties", "minContains", "maxContains"] as const;
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
-
 function patternError(pattern: unknown): string | undefined {
   if (typeof pattern !== "string") return "must be a string";
   try {
@@ -50,11 +48,11 @@ function resolvesLocally(root: unknown, ref: string): boolean {
     } catch {
       return false;
     }
-    if (!isRecord(node) && !Array.isArray(node)) return false;
+    if (!isObject(node) && !Array.isArray(node)) return false;
     if (!Object.hasOwn(node, segment)) return false;
     node = (node as Record<string, unknown>)[segment];
   }
-  return typeof node === "boolean" || isRecord(node);
+  return typeof node === "boolean" || isObject(node);
 }
 
 /**
@@ -71,7 +69,7 @@ export function schemaProblem(schema: unknown, dialect: "2020-12" | "draft-07"):
 
 function problemAt(root: unknown, schema: unknown, at: string, draft7: boolean): string | undefined {
   if (typeof schema === "boolean") return undefined;
-  if (!isRecord(schema)) return `${at} must be a schema (an object or a boolean)`;
+  if (!isObject(schema)) return `${at} must be a schema (an object or a boolean)`;
   const type = schema.type;
   if (type !== undefined) {
     const list = Array.isArray(type) ? type : [type];
@@ -136,7 +134,7 @@ function problemAt(root: unknown, schema: unknown, at: string, draft7: boolean):
   for (const key of SCHEMA_MAPS) {
     const map = schema[key];
     if (map === undefined) continue;
-    if (!isRecord(map)) return `${at}/${key} must be an object of schemas`;
+    if (!isObject(map)) return `${at}/${key} must be an object of schemas`;
     for (const [name, item] of Object.entries(map)) {
       if (key === "patternProperties") {
         const problem = patternError(name);

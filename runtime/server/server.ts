@@ -1,13 +1,15 @@
 export type { ServerOptions } from "./options.js";
 import { JsonRpcErrorCode, McpError } from "../jsonrpc/errors.js";
 import type { JsonRpcId, JsonRpcResponse } from "../jsonrpc/messages.js";
-import { LEGACY_VERSIONS, MODERN_VERSIONS } from "../transport/era.js";
-import type { LegacyMode, RequestContext, ServerSession, SessionHost, SessionPeer } from "../transport/types.js";
+import { LEGACY_VERSIONS, MODERN_VERSIONS } from "../protocol/era.js";
+import type { LegacyMode, RequestContext } from "../protocol/context.js";
+import type { ServerSession, SessionHost, SessionPeer } from "../protocol/contracts.js";
+import { isObject } from "../protocol/guards.js";
 import type { Implementation, ServerCapabilities } from "../../generated/2026-07-28/index.js";
 import { answerRequest, discoverResult, type AnswerHost } from "./answer.js";
 import { deriveCapabilities } from "./capabilities.js";
 import { RequestContextImpl } from "./context.js";
-import { classifyMessage, isObject } from "./envelope.js";
+import { classifyMessage } from "./envelope.js";
 import { errorResponse, toErrorObject } from "./errors.js";
 import { createLogger, type LevelledLogger } from "../logging.js";
 import { InFlightRequests } from "./in-flight.js";

@@ -1,4 +1,5 @@
 import { describeIssues, OK, type SchemaIssue, type SchemaValidator } from "./schema-check.js";
+import { isPlainObject } from "../protocol/guards.js";
 
 /**
  * Checks the simplest tool schemas without AJV, answering exactly what AJV
@@ -38,12 +39,6 @@ interface Property {
   readonly message: string;
 }
 
-function isPlainRecord(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  const prototype: unknown = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
-}
-
 /** Only own string-valued annotations besides the allowed keywords: AJV's meta-schema rejects non-string ones. */
 function onlyKeywords(schema: Record<string, unknown>, allowed: ReadonlySet<string>): boolean {
   for (const key of Object.keys(schema)) {
@@ -63,12 +58,12 @@ export type IssueFinder = (value: unknown) => SchemaIssue[] | undefined;
  * @internal
  */
 export function simpleObjectChecker(schema: object): IssueFinder | undefined {
-  if (!isPlainRecord(schema) || schema.type !== "object" || !onlyKeywords(schema, ROOT_KEYWORDS)) return undefined;
+  if (!isPlainObject(schema) || schema.type !== "object" || !onlyKeywords(schema, ROOT_KEYWORDS)) return undefined;
   const properties: Property[] = [];
   if (schema.properties !== undefined) {
-    if (!isPlainRecord(schema.properties)) return undefined;
+    if (!isPlainObject(schema.properties)) return undefined;
     for (const [name, member] of Object.entries(schema.properties)) {
-      if (name === "__proto__" || !isPlainRecord(member) || !onlyKeywords(member, MEMBER_KEYWORDS)) return undefined;
+      if (name === "__proto__" || !isPlainObject(member) || !onlyKeywords(member, MEMBER_KEYWORDS)) return undefined;
       const type = member.type;
       if (typeof type !== "string" || !Object.hasOwn(TYPE_TESTS, type)) return undefined;
       properties.push({

@@ -7,12 +7,13 @@ import {
   type RequestBinding,
   type RequestStateUse,
 } from "../state/index.js";
-import type { RequestContext } from "../transport/types.js";
+import type { RequestContext } from "../protocol/context.js";
 import type { InputRequiredResult } from "../../generated/2026-07-28/index.js";
 import { RequestContextImpl, type ServerRequestContext } from "./context.js";
 import { internalError } from "./errors.js";
-import { nextTurn } from "../sleep.js";
+import { nextTurn } from "../protocol/sleep.js";
 import type { MiddlewareRequest, ServerLogger, ServerMiddleware } from "./types.js";
+import { isThenable } from "../protocol/guards.js";
 
 /**
  * The part of `RequestStateSecurity` the boundary uses; either call may be
@@ -60,10 +61,6 @@ export interface RequestStateBoundaryOptions {
 }
 
 const SEALED_METHODS: ReadonlySet<string> = new Set(["tools/call", "prompts/get", "resources/read"]);
-
-function isThenable<T>(value: unknown): value is PromiseLike<T> {
-  return typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
-}
 
 const NO_CONTEXT: RequestContext = Object.freeze({});
 

@@ -15,7 +15,7 @@ import type {
   ReadResourceResult,
 } from "../../generated/2026-07-28/index.js";
 import type { Logger } from "../logging.js";
-import type { RequestContext } from "../transport/types.js";
+import type { RequestContext } from "../protocol/context.js";
 import type { ServerRequestContext } from "./context.js";
 
 /** A value or a promise of it. */

@@ -28,7 +28,7 @@ export interface RequestStateCodec {
 }
 
 /** The built-in codec's token prefix, also the start of its associated data. */
-export const TOKEN_PREFIX = "v1.";
+const TOKEN_PREFIX = "v1.";
 
 const KID_BYTES = 4;
 const NONCE_BYTES = 12;

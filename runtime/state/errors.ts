@@ -1,5 +1,30 @@
 import { JsonRpcErrorCode, McpError } from "../jsonrpc/errors.js";
-import type { RequestStateRejectionReason } from "./security-types.js";
+
+/** Why a token was rejected. Logged, never sent to the peer. */
+export type RequestStateRejectionReason =
+  | "not_a_string"
+  | "too_large"
+  | "unseal_failed"
+  /** Sealed under a key this ring does not hold; the log names its key id. */
+  | "unknown_key"
+  | "codec_error"
+  | "malformed_envelope"
+  | "issued_in_future"
+  | "expired"
+  | "method_mismatch"
+  | "target_mismatch"
+  | "arguments_mismatch"
+  | "audience_mismatch"
+  | "principal_missing"
+  | "principal_unexpected"
+  | "principal_mismatch"
+  | "principal_unavailable"
+  | "replayed"
+  /** The replay store refused the principal: it holds as many live one-time tokens as it may. */
+  | "replay_quota_exceeded"
+  | "replay_store_error"
+  /** Something the checks rely on (the `now` clock, a digest) threw; rejected rather than let through. */
+  | "internal_error";
 
 /** The one message every rejected `requestState` answers with, whatever the cause. */
 export const INVALID_REQUEST_STATE_MESSAGE = "Invalid or expired requestState";

@@ -1,4 +1,4 @@
-import type { AuthInfo } from "../transport/types.js";
+import type { AuthInfo } from "../protocol/context.js";
 import { canonicalJson } from "./canonical-json.js";
 
 /**

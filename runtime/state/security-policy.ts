@@ -6,7 +6,7 @@
  * @module
  * @internal
  */
-import type { RequestContext } from "../transport/types.js";
+import type { RequestContext } from "../protocol/context.js";
 import { describe } from "./keys.js";
 import type { ReplayStore } from "./replay.js";
 import { checkFunction, checkNonNegative, checkPositive } from "./security-checks.js";

@@ -1,6 +1,7 @@
-import type { RequestContext } from "../transport/types.js";
+import type { RequestContext } from "../protocol/context.js";
 import type { CryptoBackendChoice } from "./backend.js";
 import type { RequestStateCodec } from "./codec.js";
+import type { RequestStateRejectionReason } from "./errors.js";
 import type { RequestStateSecret } from "./keys.js";
 import type { ReplayStore } from "./replay.js";
 
@@ -65,31 +66,7 @@ export interface RequestStateSecurityOptions {
   crypto?: CryptoBackendChoice;
 }
 
-/** Why a token was rejected. Logged, never sent to the peer. */
-export type RequestStateRejectionReason =
-  | "not_a_string"
-  | "too_large"
-  | "unseal_failed"
-  /** Sealed under a key this ring does not hold; the log names its key id. */
-  | "unknown_key"
-  | "codec_error"
-  | "malformed_envelope"
-  | "issued_in_future"
-  | "expired"
-  | "method_mismatch"
-  | "target_mismatch"
-  | "arguments_mismatch"
-  | "audience_mismatch"
-  | "principal_missing"
-  | "principal_unexpected"
-  | "principal_mismatch"
-  | "principal_unavailable"
-  | "replayed"
-  /** The replay store refused the principal: it holds as many live one-time tokens as it may. */
-  | "replay_quota_exceeded"
-  | "replay_store_error"
-  /** Something the checks rely on (the `now` clock, a digest) threw; rejected rather than let through. */
-  | "internal_error";
+export type { RequestStateRejectionReason } from "./errors.js";
 
 /** What the logger learns about a rejection (its structured fields). Holds no token, key, principal or arguments. */
 export type RequestStateRejection = {

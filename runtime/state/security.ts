@@ -1,4 +1,4 @@
-import type { RequestContext } from "../transport/types.js";
+import type { RequestContext } from "../protocol/context.js";
 import type { CryptoBackend } from "./backend.js";
 import { AesGcmCodec, type RequestStateCodec } from "./codec.js";
 import { DEFAULT_KEYS_ENV, keyRingFromEnv, keyRingFromFile } from "./key-sources.js";

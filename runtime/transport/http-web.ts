@@ -12,5 +12,5 @@ export { statusForError } from "./http/server/handler.js";
 export { DEFAULT_MAX_BODY_BYTES } from "./http/server/policy.js";
 export type { HttpHandlerOptions, HttpRequestInfo, TokenVerifier } from "./http/server/policy.js";
 export type { AuthorizationOptions } from "./http/server/authorization.js";
-export { decodeHeaderValue, encodeHeaderValue, paramHeaderMismatch, paramHeadersOf, type ParamHeader, type ParamHeaderScan } from "./http/headers.js";
+export { decodeHeaderValue, encodeHeaderValue, paramHeaderMismatch, paramHeadersOf, type ParamHeader, type ParamHeaderScan } from "../protocol/headers.js";
 export type { AuthInfo, MessageHandler, RequestContext } from "./types.js";

@@ -2,7 +2,7 @@
 // resultType and serverInfo; the copy must be exactly what a spread gives.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { copyToExtend } from "../../runtime/copy.js";
+import { copyToExtend } from "../../runtime/protocol/copy.js";
 
 function sameAsSpread(source: Record<string, unknown>): void {
   const copy = copyToExtend(source);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import fc from "fast-check";
 import { HttpTransportError, serveHttp, StreamableHttpClientTransport, type HttpServerHandle } from "mcp-roundtrip/http";
 import type { JsonRpcNotification } from "mcp-roundtrip";
-import { decodeHeaderValue, encodeHeaderValue, paramHeaderMismatch, paramHeadersOf } from "../../runtime/transport/http/headers.js";
+import { decodeHeaderValue, encodeHeaderValue, paramHeaderMismatch, paramHeadersOf } from "../../runtime/protocol/headers.js";
 import { META, rpc, stubServer } from "./helpers.js";
 
 /** A scripted HTTP peer: records each request and answers with what `reply` returns. */

@@ -5,10 +5,11 @@
  *
  * @module
  */
+import { isObject } from "../../protocol/guards.js";
 import { checkDefinition } from "../../validate/core.js";
 import { TABLES_2026 } from "../../validate/tables-2026.js";
 import { questionDigest } from "./digest.js";
-import { QUESTION, isObject, refuse, type AnswerReading, type Question } from "./questions.js";
+import { QUESTION, refuse, type AnswerReading, type Question } from "./questions.js";
 import type { CreateMessageRequestParams, CreateMessageResult, Root } from "./wire.js";
 
 /** The parameters of `sampling/createMessage` (`messages` and `maxTokens` at least). */

@@ -25,9 +25,6 @@ export type {
 } from "../../validate/elicitation-form.js";
 export { checkElicitContent, checkElicitSchema } from "../../validate/elicitation-form.js";
 
-/** The TypeScript value a field schema admits (read by the one schema reader, {@link FromSchema}). */
-export type ElicitFieldValue<P> = FromSchema<P>;
-
 /**
  * The validated `content` of an accepted form elicitation for schema `S`:
  * required fields present, the others optional, each typed from its schema

@@ -6,6 +6,7 @@ import { questionDigest } from "./digest.js";
 import { SILENT_LOGGER, type LevelledLogger, type LogFields } from "../../logging.js";
 import { describeIssues } from "../../validate/issues.js";
 import type { ClientCapabilities, InputRequest } from "./wire.js";
+import { isObject } from "../../protocol/guards.js";
 
 /** What one call brings to dependency evaluation. */
 export interface DependencyRound {
@@ -45,9 +46,6 @@ export type Evaluation<R> =
 class Waiting {
   constructor(readonly on: string) {}
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** Which of the capabilities `question` needs are missing from `declared`; `undefined` when none. */
 function missingCapabilities(question: Question, capabilities: ClientCapabilities): Record<string, unknown> | undefined {

@@ -22,15 +22,13 @@ export type {
   ElicitSchema,
   ElicitFieldSchema,
   ElicitContent,
-  ElicitFieldValue,
   StringFieldSchema,
   NumberFieldSchema,
   BooleanFieldSchema,
   SingleSelectFieldSchema,
   TitledSingleSelectFieldSchema,
   MultiSelectFieldSchema,
-  Issue,
 } from "./elicitation-schema.js";
 
-export type { NeedsOption, ToolNeeds, DependentToolHandler, DependencyRequestContext } from "./tool.js";
+export type { NeedsOption, ToolNeeds, DependentToolHandler } from "./tool.js";
 export type { PromptNeeds, ResourceNeeds, DependentPromptHandler, DependentTemplateResourceHandler } from "./handlers.js";

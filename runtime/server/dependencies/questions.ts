@@ -67,12 +67,6 @@ export function isQuestion(value: unknown): value is Question {
   return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[QUESTION] === true;
 }
 
-/**
- * Whether `value` is a plain (non-array) object.
- * @internal
- */
-export const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
  * A refused answer with one issue.

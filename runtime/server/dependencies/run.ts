@@ -2,11 +2,9 @@ import { JsonRpcErrorCode, McpError } from "../../jsonrpc/errors.js";
 import type { Needs } from "./declaration.js";
 import { evaluateNeeds, type DependencyRound } from "./evaluate.js";
 import type { InputRequiredResult } from "./wire.js";
+import { isObject } from "../../protocol/guards.js";
 
 const KIND_LABEL: Readonly<Record<string, string>> = { tool: "Tool", prompt: "Prompt", resource: "Resource template" };
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
  * The `InputRequiredResult`s the dependency engine built, as opposed to

@@ -1,3 +1,4 @@
+import { isObject } from "../../protocol/guards.js";
 /**
  * The plaintext the dependency runner keeps in `requestState` between rounds
  * (the server seals it; this module never sees a token).
@@ -39,9 +40,6 @@ export interface DependencyState {
   /** How many `input_required` rounds came before this one. */
   round: number;
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** An empty state: nothing asked, nothing answered. */
 export function emptyState(): DependencyState {

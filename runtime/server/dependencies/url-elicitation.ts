@@ -5,8 +5,9 @@
  *
  * @module
  */
+import { isObject } from "../../protocol/guards.js";
 import { questionDigest } from "./digest.js";
-import { QUESTION, isObject, reaskMessage, refuse, type AnswerReading, type Question } from "./questions.js";
+import { QUESTION, reaskMessage, refuse, type AnswerReading, type Question } from "./questions.js";
 
 /**
  * The handler's view of a URL elicitation: the user's choice only. `accept`

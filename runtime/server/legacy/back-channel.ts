@@ -17,7 +17,7 @@ import { anyRoundRepeated } from "../../rounds.js";
 import { callHandler, type AnyHandler, type Invocation } from "../pipeline.js";
 import { describeTarget as what } from "./describe.js";
 import type { LegacyHost } from "./host.js";
-import type { LegacyScope } from "./lifecycle.js";
+import type { LegacyScope } from "./types.js";
 import { handBuiltRejection, settleByHand } from "./shim.js";
 
 function methodsOf(requests: Record<string, unknown>): string {

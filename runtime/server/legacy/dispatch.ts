@@ -9,8 +9,8 @@
  */
 import { JsonRpcErrorCode, McpError } from "../../jsonrpc/errors.js";
 import type { JsonRpcId, JsonRpcResponse } from "../../jsonrpc/messages.js";
-import type { RequestContext } from "../../transport/types.js";
-import { copyToExtend } from "../../copy.js";
+import type { RequestContext } from "../../protocol/context.js";
+import { copyToExtend } from "../../protocol/copy.js";
 import { isLoggingLevel, RequestContextImpl } from "../context.js";
 import { errorResponse, toErrorObject } from "../errors.js";
 import type { RequestMeta } from "../meta.js";
@@ -18,12 +18,10 @@ import { invokeHandler, settle, type AnyHandler } from "../pipeline.js";
 import { ROUTES } from "../routes.js";
 import { settleInputRequired } from "./back-channel.js";
 import type { LegacyHost } from "./host.js";
-import { initializeResult, agreeVersion, declaredBy, type LegacyScope } from "./lifecycle.js";
+import { initializeResult, agreeVersion, declaredBy } from "./lifecycle.js";
+import type { LegacyScope } from "./types.js";
 import { assertValidLegacyRequest, assertValidLegacyResult } from "./validation.js";
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+import { isObject } from "../../protocol/guards.js";
 
 /** Members a 2026 result may carry that the 2025 schema does not know. */
 const MODERN_ONLY_RESULT_KEYS = ["resultType", "ttlMs", "cacheScope"] as const;

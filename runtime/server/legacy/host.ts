@@ -5,10 +5,10 @@
  * @internal
  */
 import type { JsonRpcResponse } from "../../jsonrpc/messages.js";
-import type { LegacyMode, RequestContext } from "../../transport/types.js";
+import type { LegacyMode, RequestContext } from "../../protocol/context.js";
 import type { ServerCapabilities } from "../../../generated/2026-07-28/index.js";
 import type { ServerCore } from "../pipeline.js";
-import type { Broadcastable } from "./lazy.js";
+import type { Broadcastable } from "./types.js";
 
 /** Options of the 2025 sessions a server holds. */
 export interface LegacySessionOptions {

@@ -6,9 +6,12 @@
  * @internal
  */
 import type { JsonRpcId, JsonRpcNotification, JsonRpcResponse } from "../../jsonrpc/messages.js";
-import type { RequestContext, ServerSession, SessionPeer } from "../../transport/types.js";
+import type { RequestContext } from "../../protocol/context.js";
+import type { ServerSession, SessionPeer } from "../../protocol/contracts.js";
 import { sessionLabel, type LegacyHost } from "./host.js";
 import type { LegacySession } from "./session.js";
+import type { Broadcastable } from "./types.js";
+
 
 type LegacyModules = typeof import("./loaded.js");
 
@@ -18,12 +21,6 @@ let loading: Promise<LegacyModules> | undefined;
 export function loadLegacy(): Promise<LegacyModules> {
   loading ??= import("./loaded.js");
   return loading;
-}
-
-/** What a broadcast needs of a session. @internal */
-export interface Broadcastable {
-  notify(notification: JsonRpcNotification): void;
-  isSubscribed(uri: string): boolean;
 }
 
 /**

@@ -4,24 +4,11 @@
  *
  * @internal
  */
-import { LEGACY_VERSIONS } from "../../transport/era.js";
-import type { ClientCapabilities, Implementation, LoggingLevel } from "../../../generated/2026-07-28/index.js";
+import { LEGACY_VERSIONS } from "../../protocol/era.js";
+import type { ClientCapabilities, Implementation } from "../../../generated/2026-07-28/index.js";
 import type { LegacyHost } from "./host.js";
-import type { LegacySession } from "./session.js";
+import { isObject } from "../../protocol/guards.js";
 
-/** What a 2025 request is answered with: the agreed version and what the client declared. @internal */
-export interface LegacyScope {
-  readonly protocolVersion: string;
-  readonly clientCapabilities: ClientCapabilities;
-  readonly clientInfo: Implementation | undefined;
-  readonly logLevel: LoggingLevel | undefined;
-  /** The session, when there is one: the back channel needs ask over. */
-  readonly session: LegacySession | undefined;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /**
  * The version to answer `initialize` with: the client's own when this
@@ -39,7 +26,7 @@ export function agreeVersion(requested: unknown): string {
  * without one (stateless) it promises nothing it cannot send.
  * @internal
  */
-export function legacyCapabilities(host: LegacyHost, withSession: boolean): Record<string, unknown> {
+function legacyCapabilities(host: LegacyHost, withSession: boolean): Record<string, unknown> {
   const modern = host.capabilities() as Record<string, unknown>;
   const capabilities: Record<string, unknown> = {};
   if (isObject(modern.experimental)) capabilities.experimental = modern.experimental;

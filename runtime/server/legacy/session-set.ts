@@ -4,7 +4,7 @@
  *
  * @internal
  */
-import type { Broadcastable } from "./lazy.js";
+import type { Broadcastable } from "./types.js";
 
 /** @internal */
 export class SessionSet {

@@ -8,18 +8,22 @@
  */
 import { sessionLabel } from "./host.js";
 import { JsonRpcErrorCode, McpError } from "../../jsonrpc/errors.js";
-import { isValidRequestId, type JsonRpcId, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from "../../jsonrpc/messages.js";
-import { claimsModern } from "../../transport/era.js";
-import type { RequestContext, ServerSession, SessionPeer } from "../../transport/types.js";
+import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../../jsonrpc/messages.js";
+import { keyOf, readableId } from "../../protocol/jsonrpc/ids.js";
+import { claimsModern } from "../../protocol/era.js";
+import type { RequestContext } from "../../protocol/context.js";
+import type { ServerSession, SessionPeer } from "../../protocol/contracts.js";
 import type { ClientCapabilities, Implementation, LoggingLevel } from "../../../generated/2026-07-28/index.js";
 import type { RequestContextImpl } from "../context.js";
 import { errorResponse } from "../errors.js";
 import { answerLegacyRequest } from "./dispatch.js";
 import type { LegacyHost } from "./host.js";
 import { toLegacyParams } from "./input-requests.js";
-import type { Broadcastable } from "./lazy.js";
-import { agreeVersion, declaredBy, initializeResult, type LegacyScope } from "./lifecycle.js";
+import type { Broadcastable, LegacyChannel, LegacyScope } from "./types.js";
+import { agreeVersion, declaredBy, initializeResult } from "./lifecycle.js";
 import { assertValidLegacyRequest } from "./validation.js";
+import { isObject } from "../../protocol/guards.js";
+import { MetaKey } from "../../protocol/names.js";
 
 interface Waiter {
   readonly method: string;
@@ -27,21 +31,12 @@ interface Waiter {
   reject(error: unknown): void;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** Ids 1 and "1" are different requests: the key says which type the id had. */
-function keyOf(id: JsonRpcId): string {
-  return typeof id === "number" ? "n" + id : "s" + id;
-}
-
 function invalid(id: JsonRpcId | undefined, detail: string): JsonRpcResponse {
   return errorResponse(id, { code: JsonRpcErrorCode.InvalidRequest, message: `Invalid Request: ${detail}` });
 }
 
 /** A 2025 session held by a `Server`. @internal */
-export class LegacySession implements ServerSession, Broadcastable {
+export class LegacySession implements ServerSession, Broadcastable, LegacyChannel {
   readonly id: string;
   #protocolVersion: string | undefined;
   #clientCapabilities: ClientCapabilities = {};
@@ -110,7 +105,7 @@ export class LegacySession implements ServerSession, Broadcastable {
       return invalid(
         id,
         `${method} before initialize: a 2025 client must send initialize first; a 2026-07-28 request must carry ` +
-          `_meta["io.modelcontextprotocol/protocolVersion"] (and over HTTP the MCP-Protocol-Version header)`,
+          `_meta["${MetaKey.protocolVersion}"] (and over HTTP the MCP-Protocol-Version header)`,
       );
     }
     return answerLegacyRequest(this.#host, id, method, message, this.#scope(), context);
@@ -312,9 +307,4 @@ export class LegacySession implements ServerSession, Broadcastable {
     if (sendRelated !== undefined && !related!.isCancelled) return sendRelated(message);
     return this.#peer.send(message);
   }
-}
-
-function readableId(message: Record<string, unknown>): JsonRpcId | undefined {
-  const id = message.id;
-  return isValidRequestId(id) ? id : undefined;
 }

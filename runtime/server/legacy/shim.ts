@@ -23,7 +23,7 @@ import { ROUTES } from "../routes.js";
 import { assertValidResult } from "../validation.js";
 import { describeTarget } from "./describe.js";
 import type { LegacyHost } from "./host.js";
-import type { LegacyScope } from "./lifecycle.js";
+import type { LegacyScope } from "./types.js";
 import { anyRoundRepeated } from "../../rounds.js";
 
 type InputRequests = Record<string, { method: string; params?: Record<string, unknown> }>;

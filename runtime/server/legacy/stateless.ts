@@ -7,8 +7,8 @@
  */
 import { JsonRpcErrorCode } from "../../jsonrpc/errors.js";
 import type { JsonRpcId, JsonRpcResponse } from "../../jsonrpc/messages.js";
-import { LEGACY_DEFAULT_VERSION, LEGACY_VERSIONS } from "../../transport/era.js";
-import type { RequestContext } from "../../transport/types.js";
+import { LEGACY_DEFAULT_VERSION, LEGACY_VERSIONS } from "../../protocol/era.js";
+import type { RequestContext } from "../../protocol/context.js";
 import { errorResponse } from "../errors.js";
 import { answerLegacyRequest } from "./dispatch.js";
 import type { LegacyHost } from "./host.js";

@@ -14,7 +14,7 @@ let tables: RevisionTables | undefined;
 let loading: Promise<RevisionTables> | undefined;
 
 /** The 2025-11-25 tables, loading them on first use. @internal */
-export function legacyTables(): RevisionTables | Promise<RevisionTables> {
+function legacyTables(): RevisionTables | Promise<RevisionTables> {
   if (tables !== undefined) return tables;
   loading ??= import("../../validate/tables-2025.js").then((module) => (tables = module.TABLES_2025));
   return loading;

@@ -7,6 +7,7 @@
 import { JsonRpcErrorCode, McpError } from "../../jsonrpc/errors.js";
 import type { ServerCapabilities, SubscriptionFilter } from "../../../generated/2026-07-28/index.js";
 import type { SubscriptionEvent } from "./broadcaster.js";
+import { isObject } from "../../protocol/guards.js";
 
 /** One notification type a `subscriptions/listen` request can opt in to (the keys of its filter). */
 export type SubscriptionType = "toolsListChanged" | "promptsListChanged" | "resourcesListChanged" | "resourceSubscriptions";
@@ -20,10 +21,6 @@ export const SUBSCRIPTION_TYPES: readonly SubscriptionType[] = Object.freeze([
 ]);
 
 const KNOWN: ReadonlySet<string> = new Set(SUBSCRIPTION_TYPES);
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /**
  * What one listener agreed to receive: the acknowledged filter, in the form

@@ -6,7 +6,7 @@
  * @module
  */
 import type { ServerCapabilities } from "../../../generated/2026-07-28/index.js";
-import { isThenable } from "../pipeline.js";
+import { isThenable } from "../../protocol/guards.js";
 import type { RequestContextImpl } from "../context.js";
 import type { ServerLogger } from "../types.js";
 import { InProcessBroadcaster, type Broadcaster, type SubscriptionEvent } from "./broadcaster.js";

@@ -12,9 +12,10 @@ import type { RequestContextImpl } from "../context.js";
 import type { ServerLogger } from "../types.js";
 import type { SubscriptionEvent } from "./broadcaster.js";
 import { agreeFilter, methodOf, receives, type AgreedFilter, type SubscriptionType } from "./filter.js";
+import { MetaKey } from "../../protocol/names.js";
 
 /** The `_meta` key every message of a subscription stream carries: the id of the `subscriptions/listen` request. */
-export const SUBSCRIPTION_ID_META = "io.modelcontextprotocol/subscriptionId";
+export const SUBSCRIPTION_ID_META = MetaKey.subscriptionId;
 
 /**
  * The JSON-RPC error code of a `subscriptions/listen` the server refuses to

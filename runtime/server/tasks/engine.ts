@@ -9,7 +9,7 @@
  * @internal
  */
 import { anyRoundRepeated } from "../../rounds.js";
-import { copyToExtend } from "../../copy.js";
+import { copyToExtend } from "../../protocol/copy.js";
 import type { RequestContextImpl } from "../context.js";
 import { internalError, toErrorObject } from "../errors.js";
 import { MetaKey } from "../meta.js";

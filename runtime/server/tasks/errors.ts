@@ -7,6 +7,7 @@
  */
 import { JsonRpcErrorCode, McpError } from "../../jsonrpc/errors.js";
 import { TASKS_EXTENSION, type TaskStatus } from "./types.js";
+import { MetaKey } from "../../protocol/names.js";
 
 /** `-32602` for a task id this server does not know (or that belongs to another caller). @internal */
 export function unknownTask(taskId: string): McpError {
@@ -46,7 +47,7 @@ export function extensionNotDeclared(what: string): McpError {
   return new McpError(
     JsonRpcErrorCode.MissingRequiredClientCapability,
     `${what} needs the ${TASKS_EXTENSION} extension, which this request did not declare: ` +
-      `add "${TASKS_EXTENSION}": {} under _meta["io.modelcontextprotocol/clientCapabilities"].extensions`,
+      `add "${TASKS_EXTENSION}": {} under _meta["${MetaKey.clientCapabilities}"].extensions`,
     { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
   );
 }

@@ -12,7 +12,7 @@ export {
   type Task,
   type TaskStatus,
   type TaskStatusNotification,
-} from "../../tasks-wire.js";
+} from "../../protocol/tasks-wire.js";
 
 /**
  * How a tool takes part in the tasks extension (the `task` option of

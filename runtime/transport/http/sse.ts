@@ -4,10 +4,19 @@
  * into messages, ignoring comments and keep-alives.
  */
 
-/** One SSE event carrying a JSON-RPC message. */
-export function sseEvent(message: unknown): string {
+/**
+ * One SSE event carrying a JSON-RPC message.
+ * @param id - the event id a resumable stream gives it (`Last-Event-ID` names it back); none by default.
+ */
+export function sseEvent(message: unknown, id?: string): string {
   // JSON.stringify never emits raw newlines, so one `data:` line suffices.
-  return `event: message\ndata: ${JSON.stringify(message)}\n\n`;
+  const data = `event: message\ndata: ${JSON.stringify(message)}\n\n`;
+  return id === undefined ? data : `id: ${id}\n${data}`;
+}
+
+/** The priming event of a resumable stream: an id and empty data, so the client can resume from it before any message. */
+export function ssePrimingEvent(id: string): string {
+  return `id: ${id}\ndata: \n\n`;
 }
 
 /** An SSE event longer than the reader accepts: the stream is abandoned rather than buffered without end. */

@@ -18,6 +18,7 @@ import type { ClientTransport, TransportRequestOptions } from "../types.js";
 import { peekRequestId } from "../decode.js";
 import { childEnvironment } from "./env.js";
 import { DEFAULT_MAX_LINE_BYTES, errorResponse, lineReader } from "./framing.js";
+import { META_SUBSCRIPTION_ID } from "../../protocol/names.js";
 
 /** Options of {@link StdioClientTransport}. */
 export interface StdioClientOptions {
@@ -302,7 +303,7 @@ export class StdioClientTransport implements ClientTransport {
     const token = params?.progressToken;
     const meta = params?._meta;
     // Every message of a subscriptions/listen stream names the request that opened it.
-    const subscription = typeof meta === "object" && meta !== null ? (meta as Record<string, unknown>)["io.modelcontextprotocol/subscriptionId"] : undefined;
+    const subscription = typeof meta === "object" && meta !== null ? (meta as Record<string, unknown>)[META_SUBSCRIPTION_ID] : undefined;
     let target: Pending | undefined;
     if (typeof subscription === "string" || typeof subscription === "number") {
       target = this.#pending.get(subscription);

@@ -6,9 +6,11 @@
  * @internal
  */
 import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../../../jsonrpc/messages.js";
-import { encodeHeaderValue, META_PROTOCOL_VERSION, nameSourceOf } from "../headers.js";
+import { encodeHeaderValue, META_PROTOCOL_VERSION, nameSourceOf } from "../../../protocol/headers.js";
 import type { HttpSession } from "./session.js";
-import { ACCEPT_POST, isRecord } from "./shared.js";
+import { ACCEPT_POST } from "./shared.js";
+import { isObject } from "../../../protocol/guards.js";
+import { SESSION_HEADER } from "../../../protocol/names.js";
 import type { ToolHeaders } from "./tool-headers.js";
 
 /** The version a request carries when neither its `_meta` nor an agreed handshake names one. */
@@ -31,8 +33,8 @@ export function postHeaders(
     : { "content-type": "application/json", accept: ACCEPT_POST };
   if ("method" in message) {
     const params = message.params;
-    const meta = isRecord(params) ? params._meta : undefined;
-    const version = isRecord(meta) && typeof meta[META_PROTOCOL_VERSION] === "string" ? (meta[META_PROTOCOL_VERSION] as string) : session.version;
+    const meta = isObject(params) ? params._meta : undefined;
+    const version = isObject(meta) && typeof meta[META_PROTOCOL_VERSION] === "string" ? (meta[META_PROTOCOL_VERSION] as string) : session.version;
     if (version && message.method !== "initialize") headers["mcp-protocol-version"] = version;
     else if (!version && message.method !== "initialize" && "id" in message) headers["mcp-protocol-version"] = DEFAULT_PROTOCOL_VERSION;
     headers["mcp-method"] = message.method;
@@ -44,6 +46,6 @@ export function postHeaders(
     headers["mcp-protocol-version"] = session.version;
   }
   // "MUST include it in the Mcp-Session-Id header on all of their subsequent HTTP requests" (2025-11-25 transports).
-  if (session.id !== undefined) headers["mcp-session-id"] = session.id;
+  if (session.id !== undefined) headers[SESSION_HEADER] = session.id;
   return headers;
 }

@@ -7,7 +7,8 @@
  *
  * @internal
  */
-import { isModernVersion } from "../../era.js";
+import { isModernVersion } from "../../../protocol/era.js";
+import { SESSION_HEADER } from "../../../protocol/names.js";
 
 /** How long `close()` waits for the server to acknowledge the DELETE. */
 const DELETE_TIMEOUT_MS = 2_000;
@@ -43,7 +44,7 @@ export class HttpSession {
    * @returns a warning when the server sent an id the spec forbids (it is then ignored).
    */
   adopt(response: Response): string | undefined {
-    const id = response.headers.get("mcp-session-id");
+    const id = response.headers.get(SESSION_HEADER);
     if (id === null || id === "") return undefined;
     if (!SESSION_ID.test(id)) {
       return "The server sent an Mcp-Session-Id with characters outside visible ASCII; ignoring it, so the session may not hold.";
@@ -68,7 +69,7 @@ export class HttpSession {
     const id = this.id;
     if (id === undefined) return;
     this.id = undefined;
-    headers["mcp-session-id"] = id;
+    headers[SESSION_HEADER] = id;
     if (this.version !== undefined) headers["mcp-protocol-version"] = this.version;
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), DELETE_TIMEOUT_MS);

@@ -11,23 +11,14 @@ export const ACCEPT_POST = "application/json, text/event-stream";
 /** What a request sent after `close()` is told. */
 export const CLOSED_MESSAGE = "The HTTP transport is closed; connect again to send more requests.";
 
-/** The media type of a `Content-Type` value, lower-cased and without parameters. */
-export function mediaTypeOf(value: string | null): string {
-  if (value === "application/json") return value;
-  return (value ?? "").split(";")[0]!.trim().toLowerCase();
-}
-
-/** True for a JSON object (not an array, not null). */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+export { mediaTypeOf } from "../../../protocol/headers.js";
 
 /** The message of an error, or the value as text. */
 export function reasonOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-export { sleep } from "../../../sleep.js";
+export { sleep } from "../../../protocol/sleep.js";
 
 /**
  * A signal that aborts when either input does (`AbortSignal.any` is missing

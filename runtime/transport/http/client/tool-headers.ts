@@ -7,8 +7,8 @@
  * @internal
  */
 import type { JsonRpcRequest, JsonRpcResponse } from "../../../jsonrpc/messages.js";
-import { type ParamHeader, paramHeadersOf, paramHeaderValue } from "../headers.js";
-import { isRecord } from "./shared.js";
+import { type ParamHeader, paramHeadersOf, paramHeaderValue } from "../../../protocol/headers.js";
+import { isObject } from "../../../protocol/guards.js";
 
 /** Pages of `tools/list` read when learning a tool's annotations after a `-32020`. */
 const MAX_TOOL_PAGES = 20;
@@ -49,7 +49,7 @@ export class ToolHeaders {
     let cursor: string | undefined;
     for (let page = 0; page < MAX_TOOL_PAGES; page++) {
       const params: Record<string, unknown> = {};
-      if (isRecord(meta)) params._meta = meta;
+      if (isObject(meta)) params._meta = meta;
       if (cursor) params.cursor = cursor;
       const listed = await list(params, page);
       // The exchange learned the page's annotations on its way back.
@@ -67,7 +67,7 @@ export class ToolHeaders {
     if (!Array.isArray(tools)) return;
     const kept: unknown[] = [];
     for (const tool of tools) {
-      if (!isRecord(tool) || typeof tool.name !== "string") {
+      if (!isObject(tool) || typeof tool.name !== "string") {
         kept.push(tool);
         continue;
       }

@@ -6,7 +6,7 @@
  * paths it is served at (RFC 9728 §3.1, path-aware), and the scopes the
  * `WWW-Authenticate` challenge names.
  */
-import type { TokenVerifier } from "./policy.js";
+import type { TokenVerifier } from "./token-verifier.js";
 import { SCOPE_TOKEN } from "../../../scopes.js";
 
 /** The `authorization` option of `createHttpHandler`, `serveHttp` and `toNodeHandler`. */
@@ -58,7 +58,7 @@ export interface ResolvedAuthorization {
 }
 
 /** RFC 9728 §3.1: the well-known suffix of protected-resource metadata. */
-export const RESOURCE_METADATA_PATH = "/.well-known/oauth-protected-resource";
+const RESOURCE_METADATA_PATH = "/.well-known/oauth-protected-resource";
 
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
 

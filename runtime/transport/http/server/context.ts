@@ -7,6 +7,7 @@ import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../..
 import { sseEvent } from "../sse.js";
 import type { AuthInfo, MessageHandler, RequestContext } from "../../types.js";
 import { JSON_HEADERS, SSE_HEADERS, type HttpReply, type HttpStream, type IncomingHttp } from "./exchange.js";
+import { HeaderName } from "../../../protocol/names.js";
 import type { ResolvedHttpOptions } from "./policy.js";
 import { scopeChallengeOf } from "./auth.js";
 
@@ -64,7 +65,7 @@ class HttpRequestContext implements RequestContext {
   }
 
   get protocolVersionHeader(): string | undefined {
-    return this.#request.header("mcp-protocol-version") ?? undefined;
+    return this.#request.header(HeaderName.protocolVersion) ?? undefined;
   }
 
   /** Starts watching for the client going away; it may report at once. */

@@ -50,3 +50,24 @@ export const SSE_HEADERS = {
   "x-accel-buffering": "no",
 } as const;
 
+
+/**
+ * A JSON-RPC error response body; the id is echoed only when it is one a
+ * response may carry (a string or a number).
+ * @internal
+ */
+export function errorBody(id: unknown, code: number, message: string, data?: unknown): string {
+  const error = data === undefined ? { code, message } : { code, message, data };
+  const idPart = typeof id === "string" || typeof id === "number" ? { id } : {};
+  return JSON.stringify({ jsonrpc: "2.0", ...idPart, error });
+}
+
+/**
+ * Answers with a JSON-RPC error and the HTTP status that goes with it.
+ * @param id - echoed in the body when it is a string or a number.
+ * @param extra - headers sent besides `content-type`.
+ * @internal
+ */
+export function refuse(reply: HttpReply, status: number, code: number, message: string, id?: unknown, extra?: Record<string, string>): void {
+  reply.send(status, extra === undefined ? JSON_HEADERS : { ...JSON_HEADERS, ...extra }, errorBody(id, code, message));
+}

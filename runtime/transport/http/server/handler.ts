@@ -8,17 +8,18 @@
 import { JsonRpcErrorCode } from "../../../jsonrpc/errors.js";
 import { isValidRequestId } from "../../../jsonrpc/messages.js";
 import { decodeJson } from "../../decode.js";
-import { claimsModern, isModernVersion } from "../../era.js";
-import { decodeHeaderValue, HeaderName, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, methodRequiresName, nameSourceOf } from "../headers.js";
+import { claimsModern, isModernVersion } from "../../../protocol/era.js";
+import { decodeHeaderValue, HeaderName, mediaTypeOf, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, methodRequiresName, nameSourceOf } from "../../../protocol/headers.js";
 import { isSessionHost, type AuthInfo, type MessageHandler } from "../../types.js";
 import { authenticate } from "./auth.js";
 import { answerPreflight, withCors } from "./cors.js";
 import { dispatch } from "./context.js";
-import { JSON_HEADERS, type HttpReply, type IncomingHttp } from "./exchange.js";
+import { errorBody, JSON_HEADERS, refuse, type HttpReply, type IncomingHttp } from "./exchange.js";
 import { hostNameOf, type ResolvedHttpOptions } from "./policy.js";
 import { legacyStatus, serveInitialize, serveSessionDelete, serveSessionGet, serveSessionPost, SESSION_HEADER } from "./session-exchange.js";
 import { HttpSessions } from "./sessions.js";
 import { isResourceMetadataPath, pathOf, serveResourceMetadata } from "./resource-metadata.js";
+import { isObject } from "../../../protocol/guards.js";
 
 /** One endpoint: the server it serves, its resolved options, and its 2025 sessions when the server holds them. @internal */
 export interface HttpEndpoint {
@@ -38,12 +39,6 @@ export function createEndpoint(handler: MessageHandler, options: ResolvedHttpOpt
       ? new HttpSessions(handler, { maxSessions: options.maxSessions, idleTimeoutMs: options.sessionIdleTimeoutMs, onError: options.onError })
       : undefined;
   return { handler, options, sessions };
-}
-
-function errorBody(id: unknown, code: number, message: string, data?: unknown): string {
-  const error = data === undefined ? { code, message } : { code, message, data };
-  const idPart = typeof id === "string" || typeof id === "number" ? { id } : {};
-  return JSON.stringify({ jsonrpc: "2.0", ...idPart, error });
 }
 
 /**
@@ -73,12 +68,6 @@ function clip(value: string): string {
   return value.length > 80 ? `${value.slice(0, 77)}...` : value;
 }
 
-function mediaTypeOf(value: string | null): string {
-  if (value === "application/json") return value;
-  return (value ?? "").split(";")[0]!.trim().toLowerCase();
-}
-
-
 /** True when an `Accept` header admits both JSON and SSE (wildcards count). */
 function acceptsJsonAndSse(accept: string | null): boolean {
   if (accept === "application/json, text/event-stream") return true;
@@ -91,17 +80,8 @@ function acceptsJsonAndSse(accept: string | null): boolean {
   return admits("application/json") && admits("text/event-stream");
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** Answers with a JSON-RPC error and the HTTP status that goes with it. */
-function refuse(reply: HttpReply, status: number, code: number, message: string, extra?: Record<string, string>, id?: unknown): void {
-  reply.send(status, extra === undefined ? JSON_HEADERS : { ...JSON_HEADERS, ...extra }, errorBody(id, code, message));
-}
-
 function refuseTooLarge(reply: HttpReply, maxBodyBytes: number): void {
-  refuse(reply, 413, JsonRpcErrorCode.InvalidRequest, `Payload Too Large: the body exceeds ${maxBodyBytes} bytes.`, { connection: "close" });
+  refuse(reply, 413, JsonRpcErrorCode.InvalidRequest, `Payload Too Large: the body exceeds ${maxBodyBytes} bytes.`, undefined, { connection: "close" });
 }
 
 /**
@@ -129,7 +109,7 @@ export async function serveHttpExchange(endpoint: HttpEndpoint, request: Incomin
   const reply = origin !== null && options.originAllowed(origin) ? withCors(answer, origin) : answer;
   if (method !== "POST" && !(sessions !== undefined && (method === "GET" || method === "DELETE"))) {
     const why = sessions === undefined ? "send each JSON-RPC message as an HTTP POST" : "POST messages, GET a session's event stream, DELETE a session";
-    refuse(reply, 405, JsonRpcErrorCode.InvalidRequest, `Method ${method} is not allowed: ${why}.`, { allow });
+    refuse(reply, 405, JsonRpcErrorCode.InvalidRequest, `Method ${method} is not allowed: ${why}.`, undefined, { allow });
     return;
   }
   const admitted = await admit(options, request, reply);
@@ -153,7 +133,6 @@ export async function serveHttpExchange(endpoint: HttpEndpoint, request: Incomin
       isResponse
         ? "Invalid Request: clients must not send JSON-RPC responses to this endpoint without the Mcp-Session-Id of the session that asked."
         : 'Invalid Request: "method" must be a string.',
-      undefined,
       id,
     );
     return;
@@ -164,8 +143,8 @@ export async function serveHttpExchange(endpoint: HttpEndpoint, request: Incomin
     return;
   }
   const params = message.params;
-  if (params !== undefined && !isRecord(params)) {
-    refuse(reply, 400, JsonRpcErrorCode.InvalidRequest, 'Invalid Request: "params" must be an object.', undefined, id);
+  if (params !== undefined && !isObject(params)) {
+    refuse(reply, 400, JsonRpcErrorCode.InvalidRequest, 'Invalid Request: "params" must be an object.', id);
     return;
   }
   const headerVersion = request.header(HeaderName.protocolVersion);
@@ -184,7 +163,6 @@ export async function serveHttpExchange(endpoint: HttpEndpoint, request: Incomin
       `Bad Request: ${message.method} carries neither the 2026-07-28 _meta envelope nor an Mcp-Session-Id. ` +
         "A 2025 client sends initialize first and then the Mcp-Session-Id it returns; a 2026-07-28 client puts " +
         `_meta["${META_PROTOCOL_VERSION}"] in every request.`,
-      undefined,
       id,
     );
     return;
@@ -192,12 +170,12 @@ export async function serveHttpExchange(endpoint: HttpEndpoint, request: Incomin
 
   const mismatch = headerMismatch(request, message.method, params, isRequest, options.preferBodyVersion);
   if (mismatch) {
-    refuse(reply, 400, JsonRpcErrorCode.HeaderMismatch, mismatch, undefined, id);
+    refuse(reply, 400, JsonRpcErrorCode.HeaderMismatch, mismatch, id);
     return;
   }
   const meta = params?._meta;
   const envelopeInvalid =
-    isRequest && (!isRecord(meta) || meta[META_PROTOCOL_VERSION] === undefined || meta[META_CLIENT_CAPABILITIES] === undefined);
+    isRequest && (!isObject(meta) || meta[META_PROTOCOL_VERSION] === undefined || meta[META_CLIENT_CAPABILITIES] === undefined);
   // Returned, not awaited: a long-lived answer (a listen stream) then holds dispatch's frame alone, not this one too.
   return dispatch(handler, options, request, reply, message, isRequest, envelopeInvalid ? envelopeStatus : modernStatus, authInfo);
 }
@@ -271,7 +249,7 @@ async function readMessage(options: ResolvedHttpOptions, request: IncomingHttp, 
     refuse(reply, 400, JsonRpcErrorCode.InvalidRequest, "Invalid Request: JSON-RPC batches are not supported; send one message per POST.");
     return undefined;
   }
-  if (!isRecord(message) || message.jsonrpc !== "2.0") {
+  if (!isObject(message) || message.jsonrpc !== "2.0") {
     refuse(reply, 400, JsonRpcErrorCode.InvalidRequest, 'Invalid Request: the body must be a JSON-RPC 2.0 object with "jsonrpc": "2.0".');
     return undefined;
   }
@@ -297,7 +275,7 @@ function headerMismatch(
   const version = request.header(HeaderName.protocolVersion);
   if (version === null) return "Header mismatch: the MCP-Protocol-Version header is required on every request.";
   const meta = params?._meta;
-  const bodyVersion = isRecord(meta) ? meta[META_PROTOCOL_VERSION] : undefined;
+  const bodyVersion = isObject(meta) ? meta[META_PROTOCOL_VERSION] : undefined;
   // A hosted client in the wild sends a 2025 header with a 2026 body; the tolerance option lets the body win.
   const tolerated = preferBodyVersion && !isModernVersion(version) && isModernVersion(bodyVersion);
   if (bodyVersion !== undefined && bodyVersion !== version && !tolerated) {

@@ -8,6 +8,7 @@
  * instance, but never a POST that was cut mid-answer.
  */
 import type { Server as NodeHttpServer, ServerResponse } from "node:http";
+import { sleep } from "../../../protocol/sleep.js";
 
 /** Default grace of `close()` and of a signal-triggered shutdown: 5 seconds. */
 export const DEFAULT_DRAIN_GRACE_MS = 5_000;
@@ -68,7 +69,7 @@ export class NodeDrain {
     this.#draining = true;
     for (const response of this.#active) if (!response.headersSent) response.setHeader("connection", "close");
     beforeWait();
-    this.#settled = (keepAcceptingMs > 0 ? sleep(keepAcceptingMs) : Promise.resolve()).then(() => this.#finish(graceMs));
+    this.#settled = (keepAcceptingMs > 0 ? sleep(keepAcceptingMs, undefined) : Promise.resolve()).then(() => this.#finish(graceMs));
     return this.#settled;
   }
 
@@ -93,10 +94,6 @@ export class NodeDrain {
       return closed;
     });
   }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** Options of a signal-triggered shutdown. @internal */

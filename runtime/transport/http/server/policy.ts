@@ -2,29 +2,10 @@
  * What a Streamable HTTP endpoint accepts and from whom: the handler
  * options, their defaults, and the Origin/Host rules they resolve to.
  */
-import type { AuthInfo } from "../../types.js";
+import type { TokenVerifier } from "./token-verifier.js";
 import { legacyAuthorization, resolveAuthorization, scopeList, type AuthorizationOptions, type ResolvedAuthorization } from "./authorization.js";
 
-/** What a token verifier gets to look at besides the token. */
-export interface HttpRequestInfo {
-  /** The HTTP method (`POST`, `GET`, `DELETE`). */
-  method: string;
-  /** The full request URL. */
-  url: string;
-  /** Every request header, e.g. to check a DPoP proof or a client certificate header alongside the token. */
-  headers: Headers;
-  /** The canonical URI of this server (`authorization.resource`): the audience a token must be issued for. */
-  resource?: string;
-}
-
-/**
- * Checks a bearer token. Resolve the identity it proves, or `null` when the
- * token is not acceptable; a throw is treated like `null` (fails closed).
- */
-export type TokenVerifier = (
-  token: string,
-  request: HttpRequestInfo,
-) => AuthInfo | null | undefined | Promise<AuthInfo | null | undefined>;
+export type { HttpRequestInfo, TokenVerifier } from "./token-verifier.js";
 
 /** Options shared by {@link createHttpHandler} and `serveHttp`. */
 export interface HttpHandlerOptions {
@@ -114,16 +95,16 @@ function reportToStderr(error: unknown): void {
 }
 
 /** Default interval of the comment line that keeps an idle listen stream open: 15 seconds. */
-export const DEFAULT_SSE_KEEPALIVE_MS = 15_000;
+const DEFAULT_SSE_KEEPALIVE_MS = 15_000;
 
 /** Default lifetime of a cached CORS preflight answer: 10 minutes. */
-export const DEFAULT_CORS_MAX_AGE_SECONDS = 600;
+const DEFAULT_CORS_MAX_AGE_SECONDS = 600;
 
 /** Default bound on 2025 sessions held at once. */
-export const DEFAULT_MAX_SESSIONS = 1_000;
+const DEFAULT_MAX_SESSIONS = 1_000;
 
 /** Default idle lifetime of a 2025 session: 30 minutes. */
-export const DEFAULT_SESSION_IDLE_TIMEOUT_MS = 30 * 60 * 1000;
+const DEFAULT_SESSION_IDLE_TIMEOUT_MS = 30 * 60 * 1000;
 
 const LOOPBACK_HOSTS = ["localhost", "127.0.0.1", "[::1]", "::1"];
 

@@ -9,22 +9,15 @@
 import { JsonRpcErrorCode } from "../../../jsonrpc/errors.js";
 import type { JsonRpcId, JsonRpcMessage, JsonRpcResponse } from "../../../jsonrpc/messages.js";
 import type { AuthInfo, RequestContext } from "../../types.js";
-import { JSON_HEADERS, SSE_HEADERS, type HttpReply, type IncomingHttp } from "./exchange.js";
+import { JSON_HEADERS, refuse, SSE_HEADERS, type HttpReply, type IncomingHttp } from "./exchange.js";
 import type { HttpSession, HttpSessions } from "./sessions.js";
 import { scopeChallengeOf } from "./auth.js";
 import type { ResolvedAuthorization } from "./authorization.js";
+import { HeaderName, SESSION_HEADER } from "../../../protocol/names.js";
+import { bodyVersionOf } from "../../../protocol/era.js";
 
 /** The header that names a 2025 session. */
-export const SESSION_HEADER = "mcp-session-id";
-
-function body(id: unknown, code: number, message: string): string {
-  const idPart = typeof id === "string" || typeof id === "number" ? { id } : {};
-  return JSON.stringify({ jsonrpc: "2.0", ...idPart, error: { code, message } });
-}
-
-function refuse(reply: HttpReply, status: number, code: number, message: string, id?: unknown, extra?: Record<string, string>): void {
-  reply.send(status, extra === undefined ? JSON_HEADERS : { ...JSON_HEADERS, ...extra }, body(id, code, message));
-}
+export { SESSION_HEADER } from "../../../protocol/names.js";
 
 /**
  * HTTP status of a 2025 answer. Only transport-level rejections are 4xx:
@@ -150,9 +143,9 @@ export async function serveSessionPost(
 ): Promise<void> {
   const found = sessions.find(sessionId, authInfo);
   if (found === undefined || found === "expired") return notFound(reply, sessions, found, message.id);
-  const version = request.header("mcp-protocol-version");
+  const version = request.header(HeaderName.protocolVersion);
   const agreed = found.session.protocolVersion;
-  if (version !== null && agreed !== undefined && version !== agreed && "method" in message && !isModernClaim(message)) {
+  if (version !== null && agreed !== undefined && version !== agreed && "method" in message && typeof bodyVersionOf(message) !== "string") {
     refuse(
       reply,
       400,
@@ -233,14 +226,9 @@ export function serveSessionDelete(sessions: HttpSessions, request: IncomingHttp
 function contextFor(entry: HttpSession, request: IncomingHttp, reply: HttpReply, authInfo: AuthInfo | undefined): SessionRequestContext {
   const context = new SessionRequestContext(entry, request, reply);
   if (authInfo !== undefined) context.authInfo = authInfo;
-  const version = request.header("mcp-protocol-version");
+  const version = request.header(HeaderName.protocolVersion);
   if (version !== null) context.protocolVersionHeader = version;
   return context;
-}
-
-function isModernClaim(message: Record<string, unknown>): boolean {
-  const params = message.params as { _meta?: Record<string, unknown> } | undefined;
-  return typeof params?._meta?.["io.modelcontextprotocol/protocolVersion"] === "string";
 }
 
 function acceptsSse(accept: string | null): boolean {

@@ -11,6 +11,7 @@
 import type { JsonRpcMessage } from "../../../jsonrpc/messages.js";
 import type { AuthInfo, ServerSession, SessionHost } from "../../types.js";
 import type { HttpStream } from "./exchange.js";
+import { ssePrimingEvent, sseEvent } from "../sse.js";
 
 /** Events kept per stream for `Last-Event-ID` resumption; older ones are forgotten. */
 const EVENTS_PER_STREAM = 256;
@@ -58,7 +59,7 @@ export class EventLog {
   /** Attaches a connection and writes the priming event (an id, empty data) so the client can resume from it. */
   attach(writer: HttpStream): void {
     this.#writer = writer;
-    this.#write(`id: ${this.stream}-${this.#nextSeq++}\ndata: \n\n`, false);
+    this.#write(ssePrimingEvent(`${this.stream}-${this.#nextSeq++}`), false);
   }
 
   /** The connection dropped; events keep being logged for a resume. */
@@ -69,7 +70,7 @@ export class EventLog {
   append(message: JsonRpcMessage): void {
     if (this.#ended) return;
     const seq = this.#nextSeq++;
-    const text = `id: ${this.stream}-${seq}\nevent: message\ndata: ${JSON.stringify(message)}\n\n`;
+    const text = sseEvent(message, `${this.stream}-${seq}`);
     this.#events.push({ seq, text, message });
     if (this.#events.length > EVENTS_PER_STREAM) this.#events.shift();
     if (this.#write(text, false)) this.#delivered = seq;

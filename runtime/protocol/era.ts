@@ -7,8 +7,10 @@
  * @internal
  */
 
+import { META_PROTOCOL_VERSION } from "./names.js";
+
 /** The reserved `_meta` key carrying a modern request's protocol version. */
-export const META_PROTOCOL_VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
+const META_PROTOCOL_VERSION_KEY = META_PROTOCOL_VERSION;
 
 /** Modern (per-request `_meta`) revisions, newest first. */
 export const MODERN_VERSIONS: readonly string[] = Object.freeze(["2026-07-28"]);

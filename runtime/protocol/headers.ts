@@ -6,20 +6,19 @@
  * client (which writes them).
  */
 
-import { isTaskMethod } from "../../tasks-wire.js";
+import { isTaskMethod } from "./tasks-wire.js";
+import { HeaderName } from "./names.js";
+import { isObject } from "./guards.js";
 
-/** Header names, lower-cased as `Headers` reports them. */
-export const HeaderName = {
-  protocolVersion: "mcp-protocol-version",
-  method: "mcp-method",
-  name: "mcp-name",
-  paramPrefix: "mcp-param-",
-} as const;
+export { HeaderName } from "./names.js";
 
-/** `_meta` key carrying the protocol version in every 2026-07-28 request. */
-export const META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
-/** `_meta` key carrying the client capabilities in every 2026-07-28 request. */
-export const META_CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
+export { META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION } from "./names.js";
+
+/** The media type of a `Content-Type` (or one `Accept` entry) value, lower-cased and without parameters. */
+export function mediaTypeOf(value: string | null): string {
+  if (value === "application/json") return value;
+  return (value ?? "").split(";")[0]!.trim().toLowerCase();
+}
 
 /** Methods whose `params.name` / `params.uri` (`params.taskId` for the task methods) is mirrored into `Mcp-Name`. */
 export function nameSourceOf(method: string, params: unknown): string | undefined {
@@ -46,7 +45,7 @@ const SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
  * inner spaces only, no leading or trailing whitespace, and not shaped like
  * the Base64 sentinel (which would be ambiguous).
  */
-export function isPlainHeaderSafe(value: string): boolean {
+function isPlainHeaderSafe(value: string): boolean {
   if (value !== value.trim()) return false;
   for (let i = 0; i < value.length; i++) {
     const code = value.charCodeAt(i);
@@ -201,7 +200,7 @@ export function paramHeadersOf(inputSchema: unknown): ParamHeaderScan {
       headers.push({ header, path: [...path], type });
     }
     for (const [key, value] of Object.entries(node)) {
-      if (key === "properties" && typeof value === "object" && value !== null && !Array.isArray(value)) {
+      if (key === "properties" && isObject(value)) {
         for (const [name, child] of Object.entries(value as Record<string, unknown>)) {
           visit(child, [...path, name], reachable);
         }
@@ -267,7 +266,7 @@ export function paramHeadersMismatch(params: readonly ParamHeader[], args: unkno
   for (const param of params) {
     let value: unknown = args;
     for (const key of param.path) {
-      value = typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>)[key] : undefined;
+      value = isObject(value) ? value[key] : undefined;
     }
     const name = `Mcp-Param-${param.header}`;
     const raw = headers.get(`${HeaderName.paramPrefix}${param.header.toLowerCase()}`);

@@ -1,0 +1,24 @@
+// The runtime's layers, checked in `npm test` (scripts/test.mjs) by dependency-cruiser.
+// TypeScript 7 has no compiler API for the cruiser to parse with, so it parses with swc;
+// type-only imports count like any other (a type circle is still a circle).
+/** A rule that fails `npm test`: no module matching `from` imports one matching `to`. */
+const forbid = (name, comment, from, to) => ({ name, severity: "error", comment, from, to });
+
+/** @type {import("dependency-cruiser").IConfiguration} */
+module.exports = {
+  forbidden: [
+    forbid("no-circular", "No import circle in runtime/: move what two modules share down a layer (a types module, runtime/protocol/).", { path: "^runtime/" }, { circular: true }),
+    forbid("protocol-is-the-floor", "runtime/protocol/ is the bottom layer: it imports nothing else from runtime/ (generated/ is fine).", { path: "^runtime/protocol/" }, { path: "^runtime/", pathNot: "^runtime/protocol/" }),
+    forbid("state-below-the-sides", "runtime/state/ (request-state sealing) never imports the server, the client or a transport: what it needs of a request lives in runtime/protocol/.", { path: "^runtime/state/" }, { path: "^runtime/(server|client|transport)/" }),
+    forbid("server-without-transport", "runtime/server/ never imports a transport: the contracts it shares with them (request context, message handler, sessions) and the header rules live in runtime/protocol/.", { path: "^runtime/server/" }, { path: "^runtime/transport/" }),
+    forbid("transport-without-sides", "runtime/transport/ never imports the server or the client: it drives them through the contracts in runtime/protocol/.", { path: "^runtime/transport/" }, { path: "^runtime/(server|client)/" }),
+    forbid("core-without-extensions", "The core never imports an extension folder (redis, otel, jwt, oauth, official); extensions import the core.", { path: "^runtime/", pathNot: "^runtime/(redis|otel|jwt|oauth|official)/" }, { path: "^runtime/(redis|otel|jwt|oauth|official)/" }),
+  ],
+  options: {
+    parser: "swc",
+    tsConfig: { fileName: "tsconfig.json" },
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "^(node_modules|dist)/" },
+    moduleSystems: ["es6"],
+  },
+};
