@@ -12,6 +12,7 @@ module.exports = {
     forbid("state-below-the-sides", "runtime/state/ (request-state sealing) never imports the server, the client or a transport: what it needs of a request lives in runtime/protocol/.", { path: "^runtime/state/" }, { path: "^runtime/(server|client|transport)/" }),
     forbid("server-without-transport", "runtime/server/ never imports a transport: the contracts it shares with them (request context, message handler, sessions) and the header rules live in runtime/protocol/.", { path: "^runtime/server/" }, { path: "^runtime/transport/" }),
     forbid("transport-without-sides", "runtime/transport/ never imports the server or the client: it drives them through the contracts in runtime/protocol/.", { path: "^runtime/transport/" }, { path: "^runtime/(server|client)/" }),
+    forbid("generated-types-through-protocol", "Outside runtime/protocol/ and runtime/validate/, no runtime module imports generated/2026-07-28: its types come through runtime/protocol/types.ts, its validators and method tables through runtime/validate/.", { path: "^runtime/", pathNot: "^runtime/(protocol|validate)/" }, { path: "^generated/2026-07-28/" }),
     forbid("core-without-extensions", "The core never imports an extension folder (redis, otel, jwt, oauth, official); extensions import the core.", { path: "^runtime/", pathNot: "^runtime/(redis|otel|jwt|oauth|official)/" }, { path: "^runtime/(redis|otel|jwt|oauth|official)/" }),
   ],
   options: {

@@ -5,7 +5,7 @@
  *
  * @internal
  */
-import type { Implementation, InputRequiredResult } from "../../generated/2026-07-28/index.js";
+import type { Implementation, InputRequiredResult } from "../protocol/types.js";
 import type { RequestContextImpl } from "./context.js";
 import { internalError } from "./errors.js";
 import type { Route } from "./routes.js";

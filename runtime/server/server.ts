@@ -5,7 +5,7 @@ import { LEGACY_VERSIONS, MODERN_VERSIONS } from "../protocol/era.js";
 import type { LegacyMode, RequestContext } from "../protocol/context.js";
 import type { ServerSession, SessionHost, SessionPeer } from "../protocol/contracts.js";
 import { isObject } from "../protocol/guards.js";
-import type { Implementation, ServerCapabilities } from "../../generated/2026-07-28/index.js";
+import type { Implementation, ServerCapabilities } from "../protocol/types.js";
 import { answerRequest, discoverResult, type AnswerHost } from "./answer.js";
 import { deriveCapabilities } from "./capabilities.js";
 import { RequestContextImpl } from "./context.js";

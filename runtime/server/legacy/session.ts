@@ -13,7 +13,7 @@ import { keyOf, readableId } from "../../protocol/jsonrpc/ids.js";
 import { claimsModern } from "../../protocol/era.js";
 import type { RequestContext } from "../../protocol/context.js";
 import type { ServerSession, SessionPeer } from "../../protocol/contracts.js";
-import type { ClientCapabilities, Implementation, LoggingLevel } from "../../../generated/2026-07-28/index.js";
+import type { ClientCapabilities, Implementation, LoggingLevel } from "../../protocol/types.js";
 import type { RequestContextImpl } from "../context.js";
 import { errorResponse } from "../errors.js";
 import { answerLegacyRequest } from "./dispatch.js";

@@ -14,7 +14,7 @@
  *
  * @internal
  */
-import type { InputRequiredResult } from "../../../generated/2026-07-28/index.js";
+import type { InputRequiredResult } from "../../protocol/types.js";
 import { assertClientCanAnswer } from "../capabilities.js";
 import type { RequestContextImpl } from "../context.js";
 import { internalError } from "../errors.js";

@@ -9,7 +9,7 @@ import type {
   ReadResourceResult,
   Resource,
   ResourceTemplate,
-} from "../../../generated/2026-07-28/index.js";
+} from "../../protocol/types.js";
 import type { ServerRequestContext } from "../context.js";
 import { internalError } from "../errors.js";
 import { isInputRequired } from "../../input-required-guard.js";

@@ -4,7 +4,7 @@
  *
  * @internal
  */
-import type { InputRequiredResult } from "../../../generated/2026-07-28/index.js";
+import type { InputRequiredResult } from "../../protocol/types.js";
 import { assertClientCanAnswer } from "../capabilities.js";
 import type { ResultFinisher } from "../results.js";
 import { ROUTES, type Route } from "../routes.js";
