@@ -40,7 +40,7 @@ export {
 export type { NegotiatedOutcome } from "./outcomes.js";
 export type { BackoffPolicy } from "./backoff.js";
 export type { ProtocolEra } from "./connection.js";
-export type { CommandTarget, ConnectTarget } from "./targets.js";
+export type { CommandTarget, ConnectTarget } from "../protocol/targets.js";
 export { McpError } from "../jsonrpc/errors.js";
 export {
   LEGACY_PROTOCOL_VERSIONS,
