@@ -66,4 +66,4 @@ export const SPOKEN = [...MODERN_VERSIONS, ...LEGACY_VERSIONS].join(", ");
 /** A JSON object as the protocol carries it. */
 export type JsonObject = Record<string, unknown>;
 
-export { isInputRequired } from "../input-required-guard.js";
+export { isInputRequired } from "../protocol/input-required-guard.js";

@@ -1,5 +1,5 @@
 import type { JsonRpcId, JsonRpcNotification } from "../jsonrpc/messages.js";
-import { SILENT_LOGGER, type LevelledLogger } from "../logging.js";
+import { SILENT_LOGGER, type LevelledLogger } from "../protocol/logging.js";
 import type { AuthInfo, RequestContext } from "../protocol/context.js";
 import type { ClientCapabilities, Implementation, InputResponses, LoggingLevel } from "../protocol/types.js";
 import { principalOf } from "../state/index.js";

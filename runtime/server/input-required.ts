@@ -86,4 +86,4 @@ export function inputRequired(init: InputRequiredInit): InputRequiredResult {
   return result;
 }
 
-export { isInputRequired } from "../input-required-guard.js";
+export { isInputRequired } from "../protocol/input-required-guard.js";

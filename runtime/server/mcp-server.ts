@@ -1,4 +1,4 @@
-import { createLogger } from "../logging.js";
+import { createLogger } from "../protocol/logging.js";
 import type { JsonRpcResponse } from "../jsonrpc/messages.js";
 import type { LegacyMode, RequestContext } from "../protocol/context.js";
 import type { ServerSession, SessionHost, SessionPeer } from "../protocol/contracts.js";

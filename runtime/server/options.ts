@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { LogLevel } from "../logging.js";
+import type { LogLevel } from "../protocol/logging.js";
 import type { LegacyMode } from "../protocol/context.js";
 import type { ServerCapabilities } from "../protocol/types.js";
 import type { LegacySessionOptions } from "./legacy/host.js";

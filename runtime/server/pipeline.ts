@@ -11,7 +11,7 @@ import { internalError } from "./errors.js";
 import type { Route } from "./routes.js";
 import { snapshotJson } from "./snapshot.js";
 import type { MiddlewareRequest, ServerHandlers, ServerLogger, ServerMiddleware } from "./types.js";
-import type { LevelledLogger } from "../logging.js";
+import type { LevelledLogger } from "../protocol/logging.js";
 import { isObject, isThenable } from "../protocol/guards.js";
 
 /** What a server shares with its per-generation request paths. @internal */

@@ -11,7 +11,7 @@ import { deriveCapabilities } from "./capabilities.js";
 import { RequestContextImpl } from "./context.js";
 import { classifyMessage } from "./envelope.js";
 import { errorResponse, toErrorObject } from "./errors.js";
-import { createLogger, type LevelledLogger } from "../logging.js";
+import { createLogger, type LevelledLogger } from "../protocol/logging.js";
 import { InFlightRequests } from "./in-flight.js";
 import { ResultFinisher } from "./results.js";
 import { readRequestMeta } from "./meta.js";

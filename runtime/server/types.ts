@@ -14,7 +14,7 @@ import type {
   ReadResourceRequestParams,
   ReadResourceResult,
 } from "../protocol/types.js";
-import type { Logger } from "../logging.js";
+import type { Logger } from "../protocol/logging.js";
 import type { RequestContext } from "../protocol/context.js";
 import type { ServerRequestContext } from "./context.js";
 

@@ -24,7 +24,7 @@ import { assertValidResult } from "../validation.js";
 import { describeTarget } from "./describe.js";
 import type { LegacyHost } from "./host.js";
 import type { LegacyScope } from "./types.js";
-import { anyRoundRepeated } from "../../rounds.js";
+import { anyRoundRepeated } from "../../protocol/rounds.js";
 
 type InputRequests = Record<string, { method: string; params?: Record<string, unknown> }>;
 

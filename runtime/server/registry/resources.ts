@@ -12,7 +12,7 @@ import type {
 } from "../../protocol/types.js";
 import type { ServerRequestContext } from "../context.js";
 import { internalError } from "../errors.js";
-import { isInputRequired } from "../../input-required-guard.js";
+import { isInputRequired } from "../../protocol/input-required-guard.js";
 import type { HandlerResult, MaybePromise } from "../types.js";
 import { UriTemplate, type UriTemplateVariables } from "../uri-template.js";
 import { checkCompleters, complete, type Completer } from "./completions.js";

@@ -10,7 +10,7 @@ import type {
 } from "../../protocol/types.js";
 import type { ServerRequestContext } from "../context.js";
 import { internalError } from "../errors.js";
-import { isInputRequired } from "../../input-required-guard.js";
+import { isInputRequired } from "../../protocol/input-required-guard.js";
 import { schemaCompilerLoading } from "#schema-compiler";
 import type { SchemaCompiler, SchemaValidator } from "../schema-check.js";
 import type { HandlerResult, MaybePromise } from "../types.js";

@@ -10,7 +10,7 @@ import type { ResultFinisher } from "../results.js";
 import { ROUTES, type Route } from "../routes.js";
 import type { AnyHandler } from "../pipeline.js";
 import type { ServerHandlers, ServerLogger } from "../types.js";
-import { isTaskMethod } from "../../tasks-wire.js";
+import { isTaskMethod } from "../../protocol/tasks-wire.js";
 import { TaskEngine } from "./engine.js";
 import { TASK_HOOKS, type TaskHooks, type TaskHost, type TasksOptions } from "./options.js";
 

@@ -8,7 +8,7 @@ import type { JsonRpcResponse } from "../../../jsonrpc/messages.js";
 import type { AuthInfo } from "../../types.js";
 import type { ResolvedAuthorization } from "./authorization.js";
 import type { IncomingHttp } from "./exchange.js";
-import { INSUFFICIENT_SCOPE, missingScopes, SCOPE_TOKEN } from "../../../scopes.js";
+import { INSUFFICIENT_SCOPE, missingScopes, SCOPE_TOKEN } from "../../../protocol/scopes.js";
 
 /** The verdict on one request's credentials. */
 export type AuthOutcome =

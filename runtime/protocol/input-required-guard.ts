@@ -5,7 +5,7 @@
  * @module
  * @internal
  */
-import type { InputRequiredResult } from "./protocol/types.js";
+import type { InputRequiredResult } from "./types.js";
 
 /**
  * True when `value` is an `InputRequiredResult` (`resultType:
