@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { JsonRpcNotification } from "../jsonrpc/messages.js";
+import type { JsonRpcNotification } from "../protocol/jsonrpc/messages.js";
 import type { LoggingLevel } from "../protocol/types.js";
 import type { JsonObject } from "./protocol.js";
 

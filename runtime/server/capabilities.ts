@@ -1,4 +1,4 @@
-import { JsonRpcErrorCode, McpError } from "../jsonrpc/errors.js";
+import { JsonRpcErrorCode, McpError } from "../protocol/jsonrpc/errors.js";
 import type { ClientCapabilities, ServerCapabilities } from "../protocol/types.js";
 import type { ServerHandlers } from "./types.js";
 import { isObject } from "../protocol/guards.js";

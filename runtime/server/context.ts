@@ -1,4 +1,4 @@
-import type { JsonRpcId, JsonRpcNotification } from "../jsonrpc/messages.js";
+import type { JsonRpcId, JsonRpcNotification } from "../protocol/jsonrpc/messages.js";
 import { SILENT_LOGGER, type LevelledLogger } from "../protocol/logging.js";
 import type { AuthInfo, RequestContext } from "../protocol/context.js";
 import type { ClientCapabilities, Implementation, InputResponses, LoggingLevel } from "../protocol/types.js";

@@ -1,5 +1,5 @@
 import { createLogger } from "../protocol/logging.js";
-import type { JsonRpcResponse } from "../jsonrpc/messages.js";
+import type { JsonRpcResponse } from "../protocol/jsonrpc/messages.js";
 import type { LegacyMode, RequestContext } from "../protocol/context.js";
 import type { ServerSession, SessionHost, SessionPeer } from "../protocol/contracts.js";
 import type { Implementation, ServerCapabilities } from "../protocol/types.js";

@@ -1,6 +1,6 @@
 export type { ServerOptions } from "./options.js";
-import { JsonRpcErrorCode, McpError } from "../jsonrpc/errors.js";
-import type { JsonRpcId, JsonRpcResponse } from "../jsonrpc/messages.js";
+import { JsonRpcErrorCode, McpError } from "../protocol/jsonrpc/errors.js";
+import type { JsonRpcId, JsonRpcResponse } from "../protocol/jsonrpc/messages.js";
 import { LEGACY_VERSIONS, MODERN_VERSIONS } from "../protocol/era.js";
 import type { LegacyMode, RequestContext } from "../protocol/context.js";
 import type { ServerSession, SessionHost, SessionPeer } from "../protocol/contracts.js";

@@ -1,4 +1,4 @@
-import { McpError } from "../jsonrpc/errors.js";
+import { McpError } from "../protocol/jsonrpc/errors.js";
 import {
   InvalidRequestState,
   invalidRequestStateError,

@@ -4,7 +4,7 @@
  *
  * @internal
  */
-import type { JsonRpcResponse } from "../../jsonrpc/messages.js";
+import type { JsonRpcResponse } from "../../protocol/jsonrpc/messages.js";
 import type { LegacyMode, RequestContext } from "../../protocol/context.js";
 import type { ServerCapabilities } from "../../protocol/types.js";
 import type { ServerCore } from "../pipeline.js";

@@ -7,8 +7,8 @@
  * @internal
  */
 import { sessionLabel } from "./host.js";
-import { JsonRpcErrorCode, McpError } from "../../jsonrpc/errors.js";
-import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../../jsonrpc/messages.js";
+import { JsonRpcErrorCode, McpError } from "../../protocol/jsonrpc/errors.js";
+import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../../protocol/jsonrpc/messages.js";
 import { keyOf, readableId } from "../../protocol/jsonrpc/ids.js";
 import { claimsModern } from "../../protocol/era.js";
 import type { RequestContext } from "../../protocol/context.js";

@@ -8,7 +8,7 @@
  * @module
  * @internal
  */
-import type { JsonRpcNotification } from "../../jsonrpc/messages.js";
+import type { JsonRpcNotification } from "../../protocol/jsonrpc/messages.js";
 import type { ClientCapabilities, Implementation, LoggingLevel } from "../../protocol/types.js";
 import type { RequestContextImpl } from "../context.js";
 

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { JsonRpcErrorCode, McpError } from "../../jsonrpc/errors.js";
+import { JsonRpcErrorCode, McpError } from "../../protocol/jsonrpc/errors.js";
 import type { ServerCapabilities, SubscriptionFilter } from "../../protocol/types.js";
 import type { SubscriptionEvent } from "./broadcaster.js";
 import { isObject } from "../../protocol/guards.js";
