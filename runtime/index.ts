@@ -6,4 +6,5 @@
  *
  * @packageDocumentation
  */
-export * from "./jsonrpc/index.js";
+export * from "./protocol/jsonrpc/errors.js";
+export * from "./protocol/jsonrpc/messages.js";

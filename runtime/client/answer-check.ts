@@ -15,9 +15,9 @@ import type { ValidationIssue } from "../validate/issues.js";
 import { InputResponseInvalid } from "./answer-errors.js";
 import { isObject } from "../protocol/guards.js";
 
-import type { AnswerRevision } from "./answer-schemas.js";
+import type { AnswerRevision } from "../validate/answer-schemas.js";
 
-export type { AnswerRevision } from "./answer-schemas.js";
+export type { AnswerRevision } from "../validate/answer-schemas.js";
 
 /**
  * The problems with an `elicitation/create` answer: an action outside
@@ -44,7 +44,7 @@ async function issuesOf(method: string, params: Record<string, unknown>, answer:
   if (method === "elicitation/create") return checkElicitAnswer(params, answer);
   if (method !== "sampling/createMessage" && method !== "roots/list") return [];
   // The generated validators of these two results only, loaded on the first sampling or roots answer.
-  const { checkResultType } = await import("./answer-schemas.js");
+  const { checkResultType } = await import("../validate/answer-schemas.js");
   return checkResultType(method, answer, revision);
 }
 

@@ -6,8 +6,8 @@
  *
  * @internal
  */
-import type { JsonRpcErrorCode } from "../jsonrpc/errors.js";
-import type { JsonRpcRequest, JsonRpcResponse } from "../jsonrpc/messages.js";
+import type { JsonRpcErrorCode } from "../protocol/jsonrpc/errors.js";
+import type { JsonRpcRequest, JsonRpcResponse } from "../protocol/jsonrpc/messages.js";
 import type { ClientTransport } from "../protocol/contracts.js";
 import type { RevisionTables, ValidationResult } from "../validate/core.js";
 import type { InputCallbacks, InputRequestContext, callbackFor, callbackOptionFor } from "./callbacks.js";

@@ -6,8 +6,8 @@
  *
  * @module
  */
-import type { JsonRpcNotification } from "../jsonrpc/messages.js";
-import type { LoggingLevel } from "../../generated/2026-07-28/index.js";
+import type { JsonRpcNotification } from "../protocol/jsonrpc/messages.js";
+import type { LoggingLevel } from "../protocol/types.js";
 import type { JsonObject } from "./protocol.js";
 
 /** One `notifications/progress` of a call. */

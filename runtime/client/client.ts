@@ -30,7 +30,9 @@ import { isCreateTaskResult, openTaskHandle, taskSettingsOf, withTasksExtension,
 import type { TaskHandle } from "./task-handle.js";
 import { Subscription, type SubscribeOptions, type SubscriptionRequest } from "./subscription.js";
 import type { CallOptions, ClientOptions, ToolCallOptions } from "./options.js";
-import { type ConnectTarget, negotiationKey, openTransport } from "./targets.js";
+import { openTransport } from "../connect/targets.js";
+import type { ConnectTarget } from "../protocol/targets.js";
+import { negotiationKey } from "./targets.js";
 
 export type { CallOptions, ClientOptions, ToolCallOptions } from "./options.js";
 

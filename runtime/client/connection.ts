@@ -1,5 +1,5 @@
-import { McpError } from "../jsonrpc/errors.js";
-import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../jsonrpc/messages.js";
+import { McpError } from "../protocol/jsonrpc/errors.js";
+import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../protocol/jsonrpc/messages.js";
 import type { ClientTransport, TransportRequestOptions } from "../protocol/contracts.js";
 import { ClientClosed, InvalidServerResult, SessionExpired } from "./errors.js";
 import { mergeMeta } from "./meta.js";

@@ -7,7 +7,7 @@
  *
  * @internal
  */
-import type { JsonRpcNotification } from "../jsonrpc/messages.js";
+import type { JsonRpcNotification } from "../protocol/jsonrpc/messages.js";
 import type { ClientTransport } from "../protocol/contracts.js";
 import { type BackChannelKit, installBackChannel } from "./back-channel.js";
 import type { InputCallbacks } from "./callbacks.js";

@@ -40,8 +40,8 @@ export {
 export type { NegotiatedOutcome } from "./outcomes.js";
 export type { BackoffPolicy } from "./backoff.js";
 export type { ProtocolEra } from "./connection.js";
-export type { CommandTarget, ConnectTarget } from "./targets.js";
-export { McpError } from "../jsonrpc/errors.js";
+export type { CommandTarget, ConnectTarget } from "../protocol/targets.js";
+export { McpError } from "../protocol/jsonrpc/errors.js";
 export {
   LEGACY_PROTOCOL_VERSIONS,
   MODERN_PROTOCOL_VERSION,

@@ -1,4 +1,4 @@
-import type { JsonRpcNotification } from "../jsonrpc/messages.js";
+import type { JsonRpcNotification } from "../protocol/jsonrpc/messages.js";
 import { type BackoffPolicy, nextDelay, sleep } from "./backoff.js";
 import type { InputCallbacks } from "./callbacks.js";
 import { fulfilRound } from "./fulfil.js";

@@ -1,4 +1,4 @@
-import { JsonRpcErrorCode as ErrorCode, McpError } from "../jsonrpc/errors.js";
+import { JsonRpcErrorCode as ErrorCode, McpError } from "../protocol/jsonrpc/errors.js";
 import { Connection } from "./connection.js";
 import { ProtocolVersionUnsupported } from "./errors.js";
 import { callbackFor, callbackOptionFor } from "./callbacks.js";

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { JsonRpcNotification } from "../jsonrpc/messages.js";
+import type { JsonRpcNotification } from "../protocol/jsonrpc/messages.js";
 import type { BackoffPolicy } from "./backoff.js";
 import type { InputCallbacks } from "./callbacks.js";
 import type { CallNotificationOptions } from "./call-notifications.js";

@@ -4,13 +4,13 @@
  *
  * @packageDocumentation
  */
-import type { InputRequestMap } from "../../generated/2026-07-28/methods.js";
+import type { InputRequestMap } from "../protocol/types.js";
 import { LEGACY_VERSIONS, MODERN_VERSIONS } from "../protocol/era.js";
 import type {
   InputRequest as SchemaInputRequest,
   InputRequiredResult,
   InputResponse as SchemaInputResponse,
-} from "../../generated/2026-07-28/types.js";
+} from "../protocol/types.js";
 
 export type {
   CallToolResult,
@@ -34,8 +34,8 @@ export type {
   ResourceTemplate,
   ServerCapabilities,
   Tool,
-} from "../../generated/2026-07-28/types.js";
-export type { InputRequiredMethod } from "../../generated/2026-07-28/methods.js";
+} from "../protocol/types.js";
+export type { InputRequiredMethod } from "../protocol/types.js";
 
 // The schema gives these two unions no description; named here so editors show one.
 /** One question in an `InputRequiredResult`'s `inputRequests`: an elicitation, a sampling request or a roots request. */
@@ -66,4 +66,4 @@ export const SPOKEN = [...MODERN_VERSIONS, ...LEGACY_VERSIONS].join(", ");
 /** A JSON object as the protocol carries it. */
 export type JsonObject = Record<string, unknown>;
 
-export { isInputRequired } from "../input-required-guard.js";
+export { isInputRequired } from "../protocol/input-required-guard.js";

@@ -3,7 +3,7 @@
  * the lazy task handle builds it too: a value import from a lazy module into
  * the main ones would split the main chunk (docs/internals.md).
  */
-import { anyRoundRepeated } from "../rounds.js";
+import { anyRoundRepeated } from "../protocol/rounds.js";
 import type { InputRequiredResult } from "./protocol.js";
 import type { PendingRequest } from "./pending.js";
 

@@ -1,4 +1,4 @@
-import type { JsonRpcNotification } from "../jsonrpc/messages.js";
+import type { JsonRpcNotification } from "../protocol/jsonrpc/messages.js";
 import { copyToExtend } from "../protocol/copy.js";
 import type { Connection } from "./connection.js";
 import { InputRequiredNotAllowed } from "./errors.js";

@@ -8,7 +8,7 @@
  */
 // Type imports only: a value shared with the client's own chunk would move into a third chunk that
 // every call then loads (docs/internals.md); what the loop needs at run time comes through the sink.
-import type { JsonRpcNotification } from "../jsonrpc/messages.js";
+import type { JsonRpcNotification } from "../protocol/jsonrpc/messages.js";
 import type { Connection } from "./connection.js";
 import type { JsonObject } from "./protocol.js";
 import type { ReconnectPolicy, SubscribeOptions, SubscriptionEvent, SubscriptionRequest } from "./subscription-types.js";

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { JsonRpcErrorObject, McpError } from "../jsonrpc/errors.js";
+import type { JsonRpcErrorObject, McpError } from "../protocol/jsonrpc/errors.js";
 import type { DetailedTask, TaskStatus } from "../protocol/tasks-wire.js";
 import type { InvalidServerResult } from "./errors.js";
 import { InputRequiredRoundsExceeded } from "./rounds-exceeded.js";

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { McpError } from "../jsonrpc/errors.js";
+import { McpError } from "../protocol/jsonrpc/errors.js";
 import { TASKS_EXTENSION, type DetailedTask } from "../protocol/tasks-wire.js";
 import { InvalidServerResult } from "./errors.js";
 import { fulfilRound } from "./fulfil.js";

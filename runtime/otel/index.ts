@@ -8,7 +8,7 @@
  * @packageDocumentation
  */
 import type * as OtelApi from "@opentelemetry/api";
-import { loadPeer } from "../peer.js";
+import { loadPeer } from "../protocol/peer.js";
 import { createTelemetry, type TelemetryOptions } from "./middleware.js";
 import type { ServerMiddleware } from "../server/types.js";
 

@@ -7,7 +7,7 @@
  * @internal
  * @module
  */
-import type { InputRequiredResult, ServerCapabilities } from "../../generated/2026-07-28/index.js";
+import type { InputRequiredResult, ServerCapabilities } from "../protocol/types.js";
 import { copyToExtend } from "../protocol/copy.js";
 import { isThenable } from "../protocol/guards.js";
 import { assertClientCanAnswer } from "./capabilities.js";

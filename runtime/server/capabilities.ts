@@ -1,5 +1,5 @@
-import { JsonRpcErrorCode, McpError } from "../jsonrpc/errors.js";
-import type { ClientCapabilities, ServerCapabilities } from "../../generated/2026-07-28/index.js";
+import { JsonRpcErrorCode, McpError } from "../protocol/jsonrpc/errors.js";
+import type { ClientCapabilities, ServerCapabilities } from "../protocol/types.js";
 import type { ServerHandlers } from "./types.js";
 import { isObject } from "../protocol/guards.js";
 

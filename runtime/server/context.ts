@@ -1,7 +1,7 @@
-import type { JsonRpcId, JsonRpcNotification } from "../jsonrpc/messages.js";
-import { SILENT_LOGGER, type LevelledLogger } from "../logging.js";
+import type { JsonRpcId, JsonRpcNotification } from "../protocol/jsonrpc/messages.js";
+import { SILENT_LOGGER, type LevelledLogger } from "../protocol/logging.js";
 import type { AuthInfo, RequestContext } from "../protocol/context.js";
-import type { ClientCapabilities, Implementation, InputResponses, LoggingLevel } from "../../generated/2026-07-28/index.js";
+import type { ClientCapabilities, Implementation, InputResponses, LoggingLevel } from "../protocol/types.js";
 import { principalOf } from "../state/index.js";
 import type { RequestMeta } from "./meta.js";
 

@@ -1,6 +1,6 @@
-import { JsonRpcErrorCode, McpError } from "../jsonrpc/errors.js";
-import type { JsonRpcErrorObject } from "../jsonrpc/errors.js";
-import type { JsonRpcErrorResponse, JsonRpcId } from "../jsonrpc/messages.js";
+import { JsonRpcErrorCode, McpError } from "../protocol/jsonrpc/errors.js";
+import type { JsonRpcErrorObject } from "../protocol/jsonrpc/errors.js";
+import type { JsonRpcErrorResponse, JsonRpcId } from "../protocol/jsonrpc/messages.js";
 import type { ServerLogger } from "./types.js";
 
 /** An error response for `id` (absent when the request's id could not be read). @internal */

@@ -1,4 +1,4 @@
-import type { JsonRpcId } from "../jsonrpc/messages.js";
+import type { JsonRpcId } from "../protocol/jsonrpc/messages.js";
 import { keyOf } from "../protocol/jsonrpc/ids.js";
 import type { RequestContext } from "../protocol/context.js";
 import { principalOf } from "../state/index.js";

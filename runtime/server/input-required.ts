@@ -5,7 +5,7 @@ import type {
   InputRequest,
   InputRequiredResult,
   ListRootsRequest,
-} from "../../generated/2026-07-28/index.js";
+} from "../protocol/types.js";
 import type { ElicitSchema } from "./dependencies/elicitation-schema.js";
 
 /**
@@ -86,4 +86,4 @@ export function inputRequired(init: InputRequiredInit): InputRequiredResult {
   return result;
 }
 
-export { isInputRequired } from "../input-required-guard.js";
+export { isInputRequired } from "../protocol/input-required-guard.js";

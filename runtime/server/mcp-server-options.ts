@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { ServerCapabilities } from "../../generated/2026-07-28/index.js";
+import type { ServerCapabilities } from "../protocol/types.js";
 import type { SchemaCompilerChoice } from "./schema-check.js";
 import type { ToolArgs } from "./schemas/tool-types.js";
 import type { StandardSchemaConverter } from "./schemas/standard.js";

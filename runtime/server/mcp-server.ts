@@ -1,8 +1,8 @@
-import { createLogger } from "../logging.js";
-import type { JsonRpcResponse } from "../jsonrpc/messages.js";
+import { createLogger } from "../protocol/logging.js";
+import type { JsonRpcResponse } from "../protocol/jsonrpc/messages.js";
 import type { LegacyMode, RequestContext } from "../protocol/context.js";
 import type { ServerSession, SessionHost, SessionPeer } from "../protocol/contracts.js";
-import type { Implementation, ServerCapabilities } from "../../generated/2026-07-28/index.js";
+import type { Implementation, ServerCapabilities } from "../protocol/types.js";
 import { PromptRegistry, type PromptArgs, type PromptArguments, type PromptConfig, type PromptHandler } from "./registry/prompts.js";
 import {
   ResourceRegistry,

@@ -1,5 +1,5 @@
-import { JsonRpcErrorCode, McpError } from "../jsonrpc/errors.js";
-import type { ClientCapabilities, Implementation, LoggingLevel } from "../../generated/2026-07-28/index.js";
+import { JsonRpcErrorCode, McpError } from "../protocol/jsonrpc/errors.js";
+import type { ClientCapabilities, Implementation, LoggingLevel } from "../protocol/types.js";
 import { isObject } from "../protocol/guards.js";
 import { MetaKey } from "../protocol/names.js";
 

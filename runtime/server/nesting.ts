@@ -6,7 +6,7 @@
  *
  * @internal
  */
-import { JsonRpcErrorCode, McpError } from "../jsonrpc/errors.js";
+import { JsonRpcErrorCode, McpError } from "../protocol/jsonrpc/errors.js";
 
 /** Default deepest nesting of a request's `params`: far beyond any real tool's arguments. */
 export const DEFAULT_MAX_NESTING_DEPTH = 100;

@@ -3,9 +3,9 @@
  *
  * @module
  */
-import type { LogLevel } from "../logging.js";
+import type { LogLevel } from "../protocol/logging.js";
 import type { LegacyMode } from "../protocol/context.js";
-import type { ServerCapabilities } from "../../generated/2026-07-28/index.js";
+import type { ServerCapabilities } from "../protocol/types.js";
 import type { LegacySessionOptions } from "./legacy/host.js";
 import { DEFAULT_MAX_NESTING_DEPTH } from "./nesting.js";
 import { ROUTES } from "./routes.js";

@@ -5,13 +5,13 @@
  *
  * @internal
  */
-import type { Implementation, InputRequiredResult } from "../../generated/2026-07-28/index.js";
+import type { Implementation, InputRequiredResult } from "../protocol/types.js";
 import type { RequestContextImpl } from "./context.js";
 import { internalError } from "./errors.js";
 import type { Route } from "./routes.js";
 import { snapshotJson } from "./snapshot.js";
 import type { MiddlewareRequest, ServerHandlers, ServerLogger, ServerMiddleware } from "./types.js";
-import type { LevelledLogger } from "../logging.js";
+import type { LevelledLogger } from "../protocol/logging.js";
 import { isObject, isThenable } from "../protocol/guards.js";
 
 /** What a server shares with its per-generation request paths. @internal */

@@ -2,7 +2,7 @@
  * Per-operation OAuth scopes on the server: what a tool's `scopes` option
  * and {@link requireScopes} check against the verified token.
  */
-import { insufficientScopeError, missingScopes, SCOPE_TOKEN } from "../scopes.js";
+import { insufficientScopeError, missingScopes, SCOPE_TOKEN } from "../protocol/scopes.js";
 import type { AuthInfo } from "../protocol/context.js";
 
 /**

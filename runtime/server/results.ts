@@ -1,4 +1,4 @@
-import type { Implementation, InputRequiredResult } from "../../generated/2026-07-28/index.js";
+import type { Implementation, InputRequiredResult } from "../protocol/types.js";
 import { copyToExtend } from "../protocol/copy.js";
 import { internalError } from "./errors.js";
 import { MetaKey } from "./meta.js";

@@ -1,4 +1,4 @@
-import { McpError } from "../jsonrpc/errors.js";
+import { McpError } from "../protocol/jsonrpc/errors.js";
 import {
   InvalidRequestState,
   invalidRequestStateError,
@@ -8,7 +8,7 @@ import {
   type RequestStateUse,
 } from "../state/index.js";
 import type { RequestContext } from "../protocol/context.js";
-import type { InputRequiredResult } from "../../generated/2026-07-28/index.js";
+import type { InputRequiredResult } from "../protocol/types.js";
 import { RequestContextImpl, type ServerRequestContext } from "./context.js";
 import { internalError } from "./errors.js";
 import { nextTurn } from "../protocol/sleep.js";

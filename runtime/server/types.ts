@@ -13,8 +13,8 @@ import type {
   PaginatedRequestParams,
   ReadResourceRequestParams,
   ReadResourceResult,
-} from "../../generated/2026-07-28/index.js";
-import type { Logger } from "../logging.js";
+} from "../protocol/types.js";
+import type { Logger } from "../protocol/logging.js";
 import type { RequestContext } from "../protocol/context.js";
 import type { ServerRequestContext } from "./context.js";
 

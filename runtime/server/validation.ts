@@ -1,4 +1,4 @@
-import { JsonRpcErrorCode, McpError } from "../jsonrpc/errors.js";
+import { JsonRpcErrorCode, McpError } from "../protocol/jsonrpc/errors.js";
 import { checkDefinition, checkNotification as checkNotificationWith, checkRequest } from "../validate/core.js";
 import { TABLES_2026 } from "../validate/tables-2026.js";
 import { internalError } from "./errors.js";

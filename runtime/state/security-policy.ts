@@ -10,7 +10,7 @@ import type { RequestContext } from "../protocol/context.js";
 import { describe } from "./keys.js";
 import type { ReplayStore } from "./replay.js";
 import { checkFunction, checkNonNegative, checkPositive } from "./security-checks.js";
-import { withCallShape } from "../logging.js";
+import { withCallShape } from "../protocol/logging.js";
 import type { RequestStateLogger, RequestStateRejection, RequestStateSecurityOptions } from "./security-types.js";
 
 /** Clock skew tolerated between minting and verifying instances, both ways, in seconds. */

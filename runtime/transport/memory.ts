@@ -6,7 +6,7 @@
  *
  * @packageDocumentation
  */
-import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../jsonrpc/messages.js";
+import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../protocol/jsonrpc/messages.js";
 import {
   isSessionHost,
   type AuthInfo,

@@ -1,9 +1,9 @@
-import { JsonRpcErrorCode, McpError } from "../../jsonrpc/errors.js";
+import { JsonRpcErrorCode, McpError } from "../../protocol/jsonrpc/errors.js";
 import type { Needs } from "./declaration.js";
 import { isQuestion, type Question } from "./questions.js";
 import { askedDigest, decodeState, emptyState, encodeState, reaskedDigest, recordedAnswer } from "./state.js";
 import { questionDigest } from "./digest.js";
-import { SILENT_LOGGER, type LevelledLogger, type LogFields } from "../../logging.js";
+import { SILENT_LOGGER, type LevelledLogger, type LogFields } from "../../protocol/logging.js";
 import { describeIssues } from "../../validate/issues.js";
 import type { ClientCapabilities, InputRequest } from "./wire.js";
 import { isObject } from "../../protocol/guards.js";

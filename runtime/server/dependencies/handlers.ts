@@ -1,4 +1,4 @@
-import type { GetPromptResult, PromptMessage } from "../../../generated/2026-07-28/index.js";
+import type { GetPromptResult, PromptMessage } from "../../protocol/types.js";
 import type { ServerRequestContext } from "../context.js";
 import type { ResourceContent } from "../registry/resources.js";
 import type { HandlerResult, MaybePromise } from "../types.js";

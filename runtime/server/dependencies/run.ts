@@ -1,4 +1,4 @@
-import { JsonRpcErrorCode, McpError } from "../../jsonrpc/errors.js";
+import { JsonRpcErrorCode, McpError } from "../../protocol/jsonrpc/errors.js";
 import type { Needs } from "./declaration.js";
 import { evaluateNeeds, type DependencyRound } from "./evaluate.js";
 import type { InputRequiredResult } from "./wire.js";

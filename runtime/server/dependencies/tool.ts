@@ -5,7 +5,7 @@ import { Needs } from "./declaration.js";
 import type { DependencyRound } from "./evaluate.js";
 import { runWithDependencies } from "./run.js";
 import type { InputRequiredResult } from "./wire.js";
-import type { LevelledLogger } from "../../logging.js";
+import type { LevelledLogger } from "../../protocol/logging.js";
 
 /**
  * The `needs` option of a tool, prompt or resource template: a declaration

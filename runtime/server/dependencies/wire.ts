@@ -11,4 +11,4 @@ export type {
   InputRequest,
   InputRequiredResult,
   Root,
-} from "../../../generated/2026-07-28/index.js";
+} from "../../protocol/types.js";

@@ -8,12 +8,12 @@
  *
  * @internal
  */
-import { JsonRpcErrorCode, McpError } from "../../jsonrpc/errors.js";
+import { JsonRpcErrorCode, McpError } from "../../protocol/jsonrpc/errors.js";
 import { assertClientCanAnswer } from "../capabilities.js";
 import type { RequestContextImpl } from "../context.js";
 import { isDependencyRound } from "../dependencies/run.js";
 import { internalError } from "../errors.js";
-import { anyRoundRepeated } from "../../rounds.js";
+import { anyRoundRepeated } from "../../protocol/rounds.js";
 import { callHandler, type AnyHandler, type Invocation } from "../pipeline.js";
 import { describeTarget as what } from "./describe.js";
 import type { LegacyHost } from "./host.js";

@@ -7,8 +7,8 @@
  *
  * @internal
  */
-import { JsonRpcErrorCode, McpError } from "../../jsonrpc/errors.js";
-import type { JsonRpcId, JsonRpcResponse } from "../../jsonrpc/messages.js";
+import { JsonRpcErrorCode, McpError } from "../../protocol/jsonrpc/errors.js";
+import type { JsonRpcId, JsonRpcResponse } from "../../protocol/jsonrpc/messages.js";
 import type { RequestContext } from "../../protocol/context.js";
 import { copyToExtend } from "../../protocol/copy.js";
 import { isLoggingLevel, RequestContextImpl } from "../context.js";

@@ -4,9 +4,9 @@
  *
  * @internal
  */
-import type { JsonRpcResponse } from "../../jsonrpc/messages.js";
+import type { JsonRpcResponse } from "../../protocol/jsonrpc/messages.js";
 import type { LegacyMode, RequestContext } from "../../protocol/context.js";
-import type { ServerCapabilities } from "../../../generated/2026-07-28/index.js";
+import type { ServerCapabilities } from "../../protocol/types.js";
 import type { ServerCore } from "../pipeline.js";
 import type { Broadcastable } from "./types.js";
 

@@ -5,7 +5,7 @@
  *
  * @internal
  */
-import type { JsonRpcId, JsonRpcNotification, JsonRpcResponse } from "../../jsonrpc/messages.js";
+import type { JsonRpcId, JsonRpcNotification, JsonRpcResponse } from "../../protocol/jsonrpc/messages.js";
 import type { RequestContext } from "../../protocol/context.js";
 import type { ServerSession, SessionPeer } from "../../protocol/contracts.js";
 import { sessionLabel, type LegacyHost } from "./host.js";

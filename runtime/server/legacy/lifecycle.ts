@@ -5,7 +5,7 @@
  * @internal
  */
 import { LEGACY_VERSIONS } from "../../protocol/era.js";
-import type { ClientCapabilities, Implementation } from "../../../generated/2026-07-28/index.js";
+import type { ClientCapabilities, Implementation } from "../../protocol/types.js";
 import type { LegacyHost } from "./host.js";
 import { isObject } from "../../protocol/guards.js";
 

@@ -7,13 +7,13 @@
  * @internal
  */
 import { sessionLabel } from "./host.js";
-import { JsonRpcErrorCode, McpError } from "../../jsonrpc/errors.js";
-import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../../jsonrpc/messages.js";
+import { JsonRpcErrorCode, McpError } from "../../protocol/jsonrpc/errors.js";
+import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../../protocol/jsonrpc/messages.js";
 import { keyOf, readableId } from "../../protocol/jsonrpc/ids.js";
 import { claimsModern } from "../../protocol/era.js";
 import type { RequestContext } from "../../protocol/context.js";
 import type { ServerSession, SessionPeer } from "../../protocol/contracts.js";
-import type { ClientCapabilities, Implementation, LoggingLevel } from "../../../generated/2026-07-28/index.js";
+import type { ClientCapabilities, Implementation, LoggingLevel } from "../../protocol/types.js";
 import type { RequestContextImpl } from "../context.js";
 import { errorResponse } from "../errors.js";
 import { answerLegacyRequest } from "./dispatch.js";

@@ -14,7 +14,7 @@
  *
  * @internal
  */
-import type { InputRequiredResult } from "../../../generated/2026-07-28/index.js";
+import type { InputRequiredResult } from "../../protocol/types.js";
 import { assertClientCanAnswer } from "../capabilities.js";
 import type { RequestContextImpl } from "../context.js";
 import { internalError } from "../errors.js";
@@ -24,7 +24,7 @@ import { assertValidResult } from "../validation.js";
 import { describeTarget } from "./describe.js";
 import type { LegacyHost } from "./host.js";
 import type { LegacyScope } from "./types.js";
-import { anyRoundRepeated } from "../../rounds.js";
+import { anyRoundRepeated } from "../../protocol/rounds.js";
 
 type InputRequests = Record<string, { method: string; params?: Record<string, unknown> }>;
 

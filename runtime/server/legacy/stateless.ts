@@ -5,8 +5,8 @@
  *
  * @internal
  */
-import { JsonRpcErrorCode } from "../../jsonrpc/errors.js";
-import type { JsonRpcId, JsonRpcResponse } from "../../jsonrpc/messages.js";
+import { JsonRpcErrorCode } from "../../protocol/jsonrpc/errors.js";
+import type { JsonRpcId, JsonRpcResponse } from "../../protocol/jsonrpc/messages.js";
 import { LEGACY_DEFAULT_VERSION, LEGACY_VERSIONS } from "../../protocol/era.js";
 import type { RequestContext } from "../../protocol/context.js";
 import { errorResponse } from "../errors.js";

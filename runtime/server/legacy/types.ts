@@ -8,8 +8,8 @@
  * @module
  * @internal
  */
-import type { JsonRpcNotification } from "../../jsonrpc/messages.js";
-import type { ClientCapabilities, Implementation, LoggingLevel } from "../../../generated/2026-07-28/index.js";
+import type { JsonRpcNotification } from "../../protocol/jsonrpc/messages.js";
+import type { ClientCapabilities, Implementation, LoggingLevel } from "../../protocol/types.js";
 import type { RequestContextImpl } from "../context.js";
 
 /** What a broadcast needs of a session. @internal */

@@ -5,7 +5,7 @@
  *
  * @internal
  */
-import { JsonRpcErrorCode, McpError } from "../../jsonrpc/errors.js";
+import { JsonRpcErrorCode, McpError } from "../../protocol/jsonrpc/errors.js";
 import { checkRequest, checkResult, type RevisionTables } from "../../validate/core.js";
 import { internalError } from "../errors.js";
 import { assertNestingWithin } from "../nesting.js";

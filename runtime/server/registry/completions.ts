@@ -1,4 +1,4 @@
-import type { CompleteResult } from "../../../generated/2026-07-28/index.js";
+import type { CompleteResult } from "../../protocol/types.js";
 import type { HandlerResult, MaybePromise } from "../types.js";
 
 /**

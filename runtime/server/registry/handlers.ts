@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { JsonRpcErrorCode, McpError } from "../../jsonrpc/errors.js";
+import { JsonRpcErrorCode, McpError } from "../../protocol/jsonrpc/errors.js";
 import type { ServerHandlers } from "../types.js";
 import type { PromptRegistry } from "./prompts.js";
 import type { ResourceRegistry } from "./resources.js";

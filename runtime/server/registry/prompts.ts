@@ -1,4 +1,4 @@
-import { JsonRpcErrorCode, McpError } from "../../jsonrpc/errors.js";
+import { JsonRpcErrorCode, McpError } from "../../protocol/jsonrpc/errors.js";
 import { removeEntry, setEntryEnabled } from "./toggle.js";
 import type {
   CompleteResult,
@@ -9,7 +9,7 @@ import type {
   Prompt,
   PromptArgument,
   PromptMessage,
-} from "../../../generated/2026-07-28/index.js";
+} from "../../protocol/types.js";
 import type { ServerRequestContext } from "../context.js";
 import type { HandlerResult, MaybePromise } from "../types.js";
 import { checkCompleters, complete, type Completer } from "./completions.js";

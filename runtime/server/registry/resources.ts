@@ -1,4 +1,4 @@
-import { JsonRpcErrorCode, McpError } from "../../jsonrpc/errors.js";
+import { JsonRpcErrorCode, McpError } from "../../protocol/jsonrpc/errors.js";
 import type {
   Annotations,
   CompleteResult,
@@ -9,10 +9,10 @@ import type {
   ReadResourceResult,
   Resource,
   ResourceTemplate,
-} from "../../../generated/2026-07-28/index.js";
+} from "../../protocol/types.js";
 import type { ServerRequestContext } from "../context.js";
 import { internalError } from "../errors.js";
-import { isInputRequired } from "../../input-required-guard.js";
+import { isInputRequired } from "../../protocol/input-required-guard.js";
 import type { HandlerResult, MaybePromise } from "../types.js";
 import { UriTemplate, type UriTemplateVariables } from "../uri-template.js";
 import { checkCompleters, complete, type Completer } from "./completions.js";

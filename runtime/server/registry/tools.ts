@@ -1,4 +1,4 @@
-import { JsonRpcErrorCode, McpError } from "../../jsonrpc/errors.js";
+import { JsonRpcErrorCode, McpError } from "../../protocol/jsonrpc/errors.js";
 import { removeEntry, setEntryEnabled } from "./toggle.js";
 import type {
   CallToolRequestParams,
@@ -7,10 +7,10 @@ import type {
   ListToolsResult,
   Tool,
   ToolAnnotations,
-} from "../../../generated/2026-07-28/index.js";
+} from "../../protocol/types.js";
 import type { ServerRequestContext } from "../context.js";
 import { internalError } from "../errors.js";
-import { isInputRequired } from "../../input-required-guard.js";
+import { isInputRequired } from "../../protocol/input-required-guard.js";
 import { schemaCompilerLoading } from "#schema-compiler";
 import type { SchemaCompiler, SchemaValidator } from "../schema-check.js";
 import type { HandlerResult, MaybePromise } from "../types.js";

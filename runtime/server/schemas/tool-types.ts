@@ -8,7 +8,7 @@
  * @module
  */
 import type { StandardSchemaV1 } from "@standard-schema/spec";
-import type { CallToolResult, ContentBlock } from "../../../generated/2026-07-28/index.js";
+import type { CallToolResult, ContentBlock } from "../../protocol/types.js";
 import type { HandlerResult } from "../types.js";
 import type { TaskEscalation } from "../tasks/escalate.js";
 import type { FromSchema, JsonSchemaObject } from "./infer.js";

@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { JsonRpcErrorCode, McpError } from "../../jsonrpc/errors.js";
-import type { ServerCapabilities, SubscriptionFilter } from "../../../generated/2026-07-28/index.js";
+import { JsonRpcErrorCode, McpError } from "../../protocol/jsonrpc/errors.js";
+import type { ServerCapabilities, SubscriptionFilter } from "../../protocol/types.js";
 import type { SubscriptionEvent } from "./broadcaster.js";
 import { isObject } from "../../protocol/guards.js";
 

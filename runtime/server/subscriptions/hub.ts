@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { ServerCapabilities } from "../../../generated/2026-07-28/index.js";
+import type { ServerCapabilities } from "../../protocol/types.js";
 import { isThenable } from "../../protocol/guards.js";
 import type { RequestContextImpl } from "../context.js";
 import type { ServerLogger } from "../types.js";

@@ -6,8 +6,8 @@
  * @internal
  * @module
  */
-import type { ServerCapabilities } from "../../../generated/2026-07-28/index.js";
-import type { JsonRpcResponse } from "../../jsonrpc/messages.js";
+import type { ServerCapabilities } from "../../protocol/types.js";
+import type { JsonRpcResponse } from "../../protocol/jsonrpc/messages.js";
 import type { RequestContextImpl } from "../context.js";
 import { errorResponse, toErrorObject } from "../errors.js";
 import type { InFlightRequests } from "../in-flight.js";

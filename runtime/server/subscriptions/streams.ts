@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { McpError } from "../../jsonrpc/errors.js";
-import type { JsonRpcId, JsonRpcNotification } from "../../jsonrpc/messages.js";
+import { McpError } from "../../protocol/jsonrpc/errors.js";
+import type { JsonRpcId, JsonRpcNotification } from "../../protocol/jsonrpc/messages.js";
 import type { RequestContextImpl } from "../context.js";
 import type { ServerLogger } from "../types.js";
 import type { SubscriptionEvent } from "./broadcaster.js";

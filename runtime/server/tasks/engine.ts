@@ -8,7 +8,7 @@
  *
  * @internal
  */
-import { anyRoundRepeated } from "../../rounds.js";
+import { anyRoundRepeated } from "../../protocol/rounds.js";
 import { copyToExtend } from "../../protocol/copy.js";
 import type { RequestContextImpl } from "../context.js";
 import { internalError, toErrorObject } from "../errors.js";

@@ -5,7 +5,7 @@
  *
  * @internal
  */
-import { JsonRpcErrorCode, McpError } from "../../jsonrpc/errors.js";
+import { JsonRpcErrorCode, McpError } from "../../protocol/jsonrpc/errors.js";
 import { TASKS_EXTENSION, type TaskStatus } from "./types.js";
 import { MetaKey } from "../../protocol/names.js";
 

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { CallToolResult, InputRequiredResult } from "../../../generated/2026-07-28/index.js";
+import type { CallToolResult, InputRequiredResult } from "../../protocol/types.js";
 import type { ServerRequestContext } from "../context.js";
 import type { HandlerResult, MaybePromise } from "../types.js";
 

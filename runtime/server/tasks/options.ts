@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { InputRequiredResult } from "../../../generated/2026-07-28/index.js";
+import type { InputRequiredResult } from "../../protocol/types.js";
 import type { RequestContextImpl } from "../context.js";
 import type { ServerLogger } from "../types.js";
 import type { MemoryTaskStore, TaskStore } from "./store.js";

@@ -5,7 +5,7 @@
  *
  * @internal
  */
-import { JsonRpcErrorCode, McpError } from "../../jsonrpc/errors.js";
+import { JsonRpcErrorCode, McpError } from "../../protocol/jsonrpc/errors.js";
 import { checkDefinition } from "../../validate/core.js";
 import { TABLES_2026 } from "../../validate/tables-2026.js";
 

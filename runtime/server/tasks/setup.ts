@@ -4,13 +4,13 @@
  *
  * @internal
  */
-import type { InputRequiredResult } from "../../../generated/2026-07-28/index.js";
+import type { InputRequiredResult } from "../../protocol/types.js";
 import { assertClientCanAnswer } from "../capabilities.js";
 import type { ResultFinisher } from "../results.js";
 import { ROUTES, type Route } from "../routes.js";
 import type { AnyHandler } from "../pipeline.js";
 import type { ServerHandlers, ServerLogger } from "../types.js";
-import { isTaskMethod } from "../../tasks-wire.js";
+import { isTaskMethod } from "../../protocol/tasks-wire.js";
 import { TaskEngine } from "./engine.js";
 import { TASK_HOOKS, type TaskHooks, type TaskHost, type TasksOptions } from "./options.js";
 

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { JsonRpcErrorObject } from "../../jsonrpc/errors.js";
+import type { JsonRpcErrorObject } from "../../protocol/jsonrpc/errors.js";
 import type { MaybePromise } from "../types.js";
 import type { DetailedTask, TaskStatus } from "./types.js";
 

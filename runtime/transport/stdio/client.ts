@@ -4,7 +4,7 @@
  */
 import type { ChildProcess } from "node:child_process";
 import type { Readable } from "node:stream";
-import { JsonRpcErrorCode } from "../../jsonrpc/errors.js";
+import { JsonRpcErrorCode } from "../../protocol/jsonrpc/errors.js";
 import {
   isJsonRpcNotification,
   isJsonRpcRequest,
@@ -13,7 +13,7 @@ import {
   type JsonRpcNotification,
   type JsonRpcRequest,
   type JsonRpcResponse,
-} from "../../jsonrpc/messages.js";
+} from "../../protocol/jsonrpc/messages.js";
 import type { ClientTransport, TransportRequestOptions } from "../types.js";
 import { peekRequestId } from "../decode.js";
 import { childEnvironment } from "./env.js";

@@ -5,7 +5,7 @@
  * @internal
  */
 import type { Readable } from "node:stream";
-import type { JsonRpcId, JsonRpcResponse } from "../../jsonrpc/messages.js";
+import type { JsonRpcId, JsonRpcResponse } from "../../protocol/jsonrpc/messages.js";
 import { decodeJson, type Decoded } from "../decode.js";
 
 /** Longest line accepted from the peer, in bytes: a guard against unbounded buffering. Default 4 MiB. */

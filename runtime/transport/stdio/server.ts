@@ -3,7 +3,7 @@
  * newline-delimited JSON-RPC on this process's stdin/stdout.
  */
 import type { Readable, Writable } from "node:stream";
-import { JsonRpcErrorCode } from "../../jsonrpc/errors.js";
+import { JsonRpcErrorCode } from "../../protocol/jsonrpc/errors.js";
 import {
   isJsonRpcNotification,
   isJsonRpcRequest,
@@ -12,7 +12,7 @@ import {
   type JsonRpcNotification,
   type JsonRpcRequest,
   type JsonRpcResponse,
-} from "../../jsonrpc/messages.js";
+} from "../../protocol/jsonrpc/messages.js";
 import { isSessionHost, type MessageHandler, type RequestContext } from "../types.js";
 import { peekRequestId, type Decoded } from "../decode.js";
 import { DEFAULT_MAX_LINE_BYTES, errorResponse, messageReader } from "./framing.js";

@@ -10,7 +10,7 @@ import {
   isJsonRpcResponse,
   type JsonRpcRequest,
   type JsonRpcResponse,
-} from "../../../jsonrpc/messages.js";
+} from "../../../protocol/jsonrpc/messages.js";
 import { HttpTransportError, sessionLostError } from "./errors.js";
 
 /** How a 400 says the session id names no session. */

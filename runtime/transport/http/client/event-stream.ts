@@ -8,7 +8,7 @@
  *
  * @internal
  */
-import type { JsonRpcId, JsonRpcResponse } from "../../../jsonrpc/messages.js";
+import type { JsonRpcId, JsonRpcResponse } from "../../../protocol/jsonrpc/messages.js";
 import type { HttpTransportError } from "./errors.js";
 import type { readEventStream, StreamOutcome, StreamReader } from "./sse-read.js";
 import type { mediaTypeOf, reasonOf, sleep } from "./shared.js";

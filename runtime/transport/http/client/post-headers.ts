@@ -5,7 +5,7 @@
  *
  * @internal
  */
-import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../../../jsonrpc/messages.js";
+import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../../../protocol/jsonrpc/messages.js";
 import { encodeHeaderValue, META_PROTOCOL_VERSION, nameSourceOf } from "../../../protocol/headers.js";
 import type { HttpSession } from "./session.js";
 import { ACCEPT_POST } from "./shared.js";

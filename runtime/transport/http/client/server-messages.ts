@@ -5,7 +5,7 @@
  *
  * @internal
  */
-import { JsonRpcErrorCode } from "../../../jsonrpc/errors.js";
+import { JsonRpcErrorCode } from "../../../protocol/jsonrpc/errors.js";
 import {
   isJsonRpcNotification,
   isJsonRpcRequest,
@@ -13,7 +13,7 @@ import {
   type JsonRpcNotification,
   type JsonRpcRequest,
   type JsonRpcResponse,
-} from "../../../jsonrpc/messages.js";
+} from "../../../protocol/jsonrpc/messages.js";
 import { reasonOf } from "./shared.js";
 
 /** Receives one notification. */

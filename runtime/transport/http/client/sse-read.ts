@@ -5,7 +5,7 @@
  *
  * @internal
  */
-import { isJsonRpcResponse, type JsonRpcId, type JsonRpcResponse } from "../../../jsonrpc/messages.js";
+import { isJsonRpcResponse, type JsonRpcId, type JsonRpcResponse } from "../../../protocol/jsonrpc/messages.js";
 import { SseParser } from "../sse.js";
 
 /** A reader of a decoded SSE body, tracked so `close()` can cancel it. */

@@ -8,7 +8,7 @@
  * @internal
  * @module
  */
-import type { JsonRpcRequest, JsonRpcResponse } from "../../../jsonrpc/messages.js";
+import type { JsonRpcRequest, JsonRpcResponse } from "../../../protocol/jsonrpc/messages.js";
 import type { TransportRequestOptions } from "../../types.js";
 import { HttpTransportError } from "./errors.js";
 import type { StreamHost, StreamKit } from "./event-stream.js";

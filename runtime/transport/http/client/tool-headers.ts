@@ -6,7 +6,7 @@
  *
  * @internal
  */
-import type { JsonRpcRequest, JsonRpcResponse } from "../../../jsonrpc/messages.js";
+import type { JsonRpcRequest, JsonRpcResponse } from "../../../protocol/jsonrpc/messages.js";
 import { type ParamHeader, paramHeadersOf, paramHeaderValue } from "../../../protocol/headers.js";
 import { isObject } from "../../../protocol/guards.js";
 

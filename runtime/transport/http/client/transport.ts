@@ -5,8 +5,8 @@
  * After a fallback to a 2025-era version it also keeps that era's session
  * (`session.ts`) and reads its GET event stream (`event-stream.ts`).
  */
-import { JsonRpcErrorCode } from "../../../jsonrpc/errors.js";
-import { isJsonRpcErrorResponse, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from "../../../jsonrpc/messages.js";
+import { JsonRpcErrorCode } from "../../../protocol/jsonrpc/errors.js";
+import { isJsonRpcErrorResponse, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from "../../../protocol/jsonrpc/messages.js";
 import type { ClientTransport, TransportRequestOptions } from "../../types.js";
 import { answerOf } from "./answer.js";
 import type { HttpClientAuth } from "./auth.js";

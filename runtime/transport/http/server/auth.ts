@@ -4,11 +4,11 @@
  * (RFC 6750 §3, MCP 2026-07-28 basic/authorization "Error Handling"), and
  * the `403` a handler's `insufficient_scope` error becomes.
  */
-import type { JsonRpcResponse } from "../../../jsonrpc/messages.js";
+import type { JsonRpcResponse } from "../../../protocol/jsonrpc/messages.js";
 import type { AuthInfo } from "../../types.js";
 import type { ResolvedAuthorization } from "./authorization.js";
 import type { IncomingHttp } from "./exchange.js";
-import { INSUFFICIENT_SCOPE, missingScopes, SCOPE_TOKEN } from "../../../scopes.js";
+import { INSUFFICIENT_SCOPE, missingScopes, SCOPE_TOKEN } from "../../../protocol/scopes.js";
 
 /** The verdict on one request's credentials. */
 export type AuthOutcome =

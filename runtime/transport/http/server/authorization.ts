@@ -7,7 +7,7 @@
  * `WWW-Authenticate` challenge names.
  */
 import type { TokenVerifier } from "./token-verifier.js";
-import { SCOPE_TOKEN } from "../../../scopes.js";
+import { SCOPE_TOKEN } from "../../../protocol/scopes.js";
 
 /** The `authorization` option of `createHttpHandler`, `serveHttp` and `toNodeHandler`. */
 export interface AuthorizationOptions {

@@ -2,8 +2,8 @@
  * The request context and answer of a stateless Streamable HTTP exchange:
  * a 2026-07-28 request, or a 2025 one the server answers without a session.
  */
-import { JsonRpcErrorCode } from "../../../jsonrpc/errors.js";
-import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../../../jsonrpc/messages.js";
+import { JsonRpcErrorCode } from "../../../protocol/jsonrpc/errors.js";
+import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../../../protocol/jsonrpc/messages.js";
 import { sseEvent } from "../sse.js";
 import type { AuthInfo, MessageHandler, RequestContext } from "../../types.js";
 import { JSON_HEADERS, SSE_HEADERS, type HttpReply, type HttpStream, type IncomingHttp } from "./exchange.js";

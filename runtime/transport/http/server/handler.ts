@@ -5,8 +5,8 @@
  * both behave identically and the node path never pays for building
  * `Request`/`Response` objects.
  */
-import { JsonRpcErrorCode } from "../../../jsonrpc/errors.js";
-import { isValidRequestId } from "../../../jsonrpc/messages.js";
+import { JsonRpcErrorCode } from "../../../protocol/jsonrpc/errors.js";
+import { isValidRequestId } from "../../../protocol/jsonrpc/messages.js";
 import { decodeJson } from "../../decode.js";
 import { claimsModern, isModernVersion } from "../../../protocol/era.js";
 import { decodeHeaderValue, HeaderName, mediaTypeOf, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, methodRequiresName, nameSourceOf } from "../../../protocol/headers.js";

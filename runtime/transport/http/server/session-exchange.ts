@@ -6,8 +6,8 @@
  * stream once the server sends something related to them (a progress
  * notification, an `elicitation/create` its needs ask).
  */
-import { JsonRpcErrorCode } from "../../../jsonrpc/errors.js";
-import type { JsonRpcId, JsonRpcMessage, JsonRpcResponse } from "../../../jsonrpc/messages.js";
+import { JsonRpcErrorCode } from "../../../protocol/jsonrpc/errors.js";
+import type { JsonRpcId, JsonRpcMessage, JsonRpcResponse } from "../../../protocol/jsonrpc/messages.js";
 import type { AuthInfo, RequestContext } from "../../types.js";
 import { JSON_HEADERS, refuse, SSE_HEADERS, type HttpReply, type IncomingHttp } from "./exchange.js";
 import type { HttpSession, HttpSessions } from "./sessions.js";

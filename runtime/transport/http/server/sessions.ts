@@ -8,7 +8,7 @@
  * the same instance (sticky routing on `Mcp-Session-Id`); 2026-07-28
  * clients need no such thing.
  */
-import type { JsonRpcMessage } from "../../../jsonrpc/messages.js";
+import type { JsonRpcMessage } from "../../../protocol/jsonrpc/messages.js";
 import type { AuthInfo, ServerSession, SessionHost } from "../../types.js";
 import type { HttpStream } from "./exchange.js";
 import { ssePrimingEvent, sseEvent } from "../sse.js";

@@ -8,7 +8,7 @@
  */
 import { CreateMessageResult as CreateMessageResult2025, ListRootsResult as ListRootsResult2025 } from "../../generated/2025-11-25/validators.js";
 import { CreateMessageResult, ListRootsResult } from "../../generated/2026-07-28/validators.js";
-import { toIssues, type ValidationIssue } from "../validate/issues.js";
+import { toIssues, type ValidationIssue } from "./issues.js";
 
 /** The revision whose result types judge sampling and roots answers. */
 export type AnswerRevision = "2026-07-28" | "2025-11-25";

@@ -5,7 +5,7 @@
  * @module
  * @internal
  */
-import type { InputRequiredResult } from "../generated/2026-07-28/index.js";
+import type { InputRequiredResult } from "./types.js";
 
 /**
  * True when `value` is an `InputRequiredResult` (`resultType:

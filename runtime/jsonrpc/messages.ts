@@ -1,2 +1,0 @@
-// Moved to the protocol floor (runtime/protocol/jsonrpc/); this path stays for the modules that still import it.
-export * from "../protocol/jsonrpc/messages.js";
