@@ -7,6 +7,7 @@
  * @internal
  */
 import type { JsonRpcErrorCode } from "../protocol/jsonrpc/errors.js";
+import type { errorResponse } from "../protocol/jsonrpc/responses.js";
 import type { JsonRpcRequest, JsonRpcResponse } from "../protocol/jsonrpc/messages.js";
 import type { ClientTransport } from "../protocol/contracts.js";
 import type { RevisionTables, ValidationResult } from "../validate/core.js";
@@ -25,6 +26,7 @@ export interface BackChannelKit {
   readonly JsonRpcErrorCode: typeof JsonRpcErrorCode;
   readonly callbackFor: typeof callbackFor;
   readonly callbackOptionFor: typeof callbackOptionFor;
+  readonly errorResponse: typeof errorResponse;
 }
 
 /** The 2025-11-25 tables, loaded on the first request a server sends: a modern-only client never pays for them. */
@@ -95,11 +97,6 @@ function namingRefusals(transport: ClientTransport, refused: InputResponseInvali
 }
 
 const reply = (request: JsonRpcRequest, result: JsonObject): JsonRpcResponse => ({ jsonrpc: "2.0", id: request.id, result });
-const refuse = (request: JsonRpcRequest, code: number, message: string): JsonRpcResponse => ({
-  jsonrpc: "2.0",
-  id: request.id,
-  error: { code, message },
-});
 
 /**
  * One answer: `ping` at once; a method with a callback after its params
@@ -113,13 +110,13 @@ async function answerServerRequest(
   kit: BackChannelKit,
   refused?: InputResponseInvalid[],
 ): Promise<JsonRpcResponse> {
-  const { JsonRpcErrorCode, callbackFor, callbackOptionFor } = kit;
+  const { JsonRpcErrorCode, callbackFor, callbackOptionFor, errorResponse } = kit;
+  const refuse = (code: number, message: string): JsonRpcResponse => errorResponse(request.id, { code, message });
   if (request.method === "ping") return reply(request, {});
   const answer = callbackFor(callbacks, request.method);
   if (answer === undefined) {
     const option = callbackOptionFor(request.method);
     return refuse(
-      request,
       JsonRpcErrorCode.MethodNotFound,
       option === undefined
         ? `Method not found: this client does not handle ${request.method}`
@@ -131,15 +128,15 @@ async function answerServerRequest(
   try {
     checked = await paramsCheck(request.method, params);
   } catch (error) {
-    return refuse(request, JsonRpcErrorCode.InternalError, `The client could not check the request: ${String(error)}`);
+    return refuse(JsonRpcErrorCode.InternalError, `The client could not check the request: ${String(error)}`);
   }
-  if (!checked.ok) return refuse(request, JsonRpcErrorCode.InvalidParams, `Invalid params: ${checked.message}`);
+  if (!checked.ok) return refuse(JsonRpcErrorCode.InvalidParams, `Invalid params: ${checked.message}`);
   const controller = new AbortController();
   const context: InputRequestContext = { key: undefined, method: request.method, signal: controller.signal };
   try {
     const result = (await answer(params as never, context)) as unknown;
     if (typeof result !== "object" || result === null || Array.isArray(result)) {
-      return refuse(request, JsonRpcErrorCode.InternalError, `The client's ${callbackOptionFor(request.method)} callback returned no result object.`);
+      return refuse(JsonRpcErrorCode.InternalError, `The client's ${callbackOptionFor(request.method)} callback returned no result object.`);
     }
     // The same check as for a 2026 server's inputRequests, against the 2025-11-25 result types. The server is
     // waiting on this request, so a misfit is answered with an error (never with the answer), and the call ends.
@@ -147,16 +144,16 @@ async function answerServerRequest(
     const invalid = await checkAnswer(undefined, request, callbackOptionFor(request.method) ?? request.method, result as Record<string, unknown>, "2025-11-25");
     if (invalid !== undefined) {
       if (refused !== undefined && refused.push(invalid) > REFUSALS_KEPT) refused.shift();
-      return {
-        jsonrpc: "2.0",
-        id: request.id,
-        error: { code: JsonRpcErrorCode.InternalError, message: invalid.message, data: { reason: "invalid_input_response", issues: [...invalid.issues] } },
-      };
+      return errorResponse(request.id, {
+        code: JsonRpcErrorCode.InternalError,
+        message: invalid.message,
+        data: { reason: "invalid_input_response", issues: [...invalid.issues] },
+      });
     }
     return reply(request, result as JsonObject);
   } catch (error) {
     controller.abort(error);
     const reason = error instanceof Error ? error.message : String(error);
-    return refuse(request, JsonRpcErrorCode.InternalError, `The client's callback failed: ${reason}`);
+    return refuse(JsonRpcErrorCode.InternalError, `The client's callback failed: ${reason}`);
   }
 }

@@ -8,6 +8,7 @@ import { type NegotiatedOutcome, forget, recall, remember } from "./outcomes.js"
 import { type JsonObject, LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSION, SPOKEN, isLegacyVersion } from "./protocol.js";
 import { isObject } from "../protocol/guards.js";
 import { META_SERVER_INFO } from "../protocol/names.js";
+import { errorResponse } from "../protocol/jsonrpc/responses.js";
 
 export type { ServerDescription } from "./handshake.js";
 
@@ -43,6 +44,7 @@ const HANDSHAKE_KIT: HandshakeKit = Object.freeze({
   JsonRpcErrorCode: ErrorCode,
   callbackFor,
   callbackOptionFor,
+  errorResponse,
 });
 
 /** The 2025 handshake, loaded on first fallback: a client that only meets modern servers never pays for it. */

@@ -13,7 +13,7 @@ import { claimsModern } from "../protocol/era.js";
 import type { RequestContext } from "../protocol/context.js";
 import { isObject } from "../protocol/guards.js";
 import { readableId } from "../protocol/jsonrpc/ids.js";
-import { errorResponse } from "./errors.js";
+import { errorResponse } from "../protocol/jsonrpc/responses.js";
 
 
 function invalidRequest(detail: string): McpError {

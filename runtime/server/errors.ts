@@ -1,12 +1,6 @@
 import { JsonRpcErrorCode, McpError } from "../protocol/jsonrpc/errors.js";
 import type { JsonRpcErrorObject } from "../protocol/jsonrpc/errors.js";
-import type { JsonRpcErrorResponse, JsonRpcId } from "../protocol/jsonrpc/messages.js";
 import type { ServerLogger } from "./types.js";
-
-/** An error response for `id` (absent when the request's id could not be read). @internal */
-export function errorResponse(id: JsonRpcId | undefined, error: JsonRpcErrorObject): JsonRpcErrorResponse {
-  return id === undefined ? { jsonrpc: "2.0", error } : { jsonrpc: "2.0", id, error };
-}
 
 /** `-32603` with a message the caller may read; the details stay in the log. @internal */
 export function internalError(message: string, cause?: unknown): McpError {

@@ -10,7 +10,7 @@ import { answerRequest, discoverResult, type AnswerHost } from "./answer.js";
 import { deriveCapabilities } from "./capabilities.js";
 import { RequestContextImpl } from "./context.js";
 import { classifyMessage } from "./envelope.js";
-import { errorResponse, toErrorObject } from "./errors.js";
+import { toErrorObject } from "./errors.js";
 import { createLogger, type LevelledLogger } from "../protocol/logging.js";
 import { InFlightRequests } from "./in-flight.js";
 import { ResultFinisher } from "./results.js";
@@ -26,6 +26,7 @@ import { answerListen, createServerHub, type ListenHost } from "./subscriptions/
 import type { ServerHandlers, ServerMiddleware } from "./types.js";
 import { assertValidRequest, checkNotification } from "./validation.js";
 import { createTaskEngine, routeOf, TASK_ROUTE, withTaskToolCall, type TaskEngine, type TaskStatusListener } from "./tasks/setup.js";
+import { errorResponse } from "../protocol/jsonrpc/responses.js";
 
 /**
  * The low-level MCP server for protocol revision 2026-07-28, which also

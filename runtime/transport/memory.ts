@@ -121,6 +121,9 @@ export class InMemoryClientTransport implements ClientTransport {
     }
     const request = message;
     const handler = this.serverRequestHandler;
+    // Written out rather than built by protocol/jsonrpc/responses.ts: the browser client loads this module lazily and
+    // its main chunk uses that builder, so importing it here would split the builder into a chunk of its own that
+    // every browser client then loads (test/bundle counts the chunks).
     const answer: Promise<JsonRpcResponse> = handler
       ? handler(request).catch(() => ({ jsonrpc: "2.0", id: request.id, error: { code: -32603, message: "The client failed to handle the request" } }))
       : Promise.resolve({ jsonrpc: "2.0", id: request.id, error: { code: -32601, message: `Method not found: ${request.method}` } });

@@ -12,7 +12,7 @@ import type { JsonRpcId, JsonRpcResponse } from "../../protocol/jsonrpc/messages
 import type { RequestContext } from "../../protocol/context.js";
 import { copyToExtend } from "../../protocol/copy.js";
 import { isLoggingLevel, RequestContextImpl } from "../context.js";
-import { errorResponse, toErrorObject } from "../errors.js";
+import { toErrorObject } from "../errors.js";
 import type { RequestMeta } from "../meta.js";
 import { invokeHandler, settle, type AnyHandler } from "../pipeline.js";
 import { ROUTES } from "../routes.js";
@@ -22,6 +22,7 @@ import { initializeResult, agreeVersion, declaredBy } from "./lifecycle.js";
 import type { LegacyScope } from "./types.js";
 import { assertValidLegacyRequest, assertValidLegacyResult } from "./validation.js";
 import { isObject } from "../../protocol/guards.js";
+import { errorResponse } from "../../protocol/jsonrpc/responses.js";
 
 /** Members a 2026 result may carry that the 2025 schema does not know. */
 const MODERN_ONLY_RESULT_KEYS = ["resultType", "ttlMs", "cacheScope"] as const;

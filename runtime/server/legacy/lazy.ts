@@ -5,12 +5,13 @@
  *
  * @internal
  */
-import type { JsonRpcId, JsonRpcNotification, JsonRpcResponse } from "../../protocol/jsonrpc/messages.js";
+import type { JsonRpcNotification, JsonRpcResponse } from "../../protocol/jsonrpc/messages.js";
 import type { RequestContext } from "../../protocol/context.js";
 import type { ServerSession, SessionPeer } from "../../protocol/contracts.js";
 import { sessionLabel, type LegacyHost } from "./host.js";
 import type { LegacySession } from "./session.js";
 import type { Broadcastable } from "./types.js";
+import { errorResponse } from "../../protocol/jsonrpc/responses.js";
 
 
 type LegacyModules = typeof import("./loaded.js");
@@ -54,7 +55,7 @@ export class LazySession implements ServerSession, Broadcastable {
     if (this.#closed && this.#real === undefined) {
       const id = (message as { id?: unknown } | null)?.id;
       const error = { code: -32600, message: "Invalid Request: this session has ended; start a new one with initialize" };
-      return typeof id === "string" || typeof id === "number" ? { jsonrpc: "2.0", id: id as JsonRpcId, error } : undefined;
+      return typeof id === "string" || typeof id === "number" ? errorResponse(id, error) : undefined;
     }
     return (await this.#session()).handle(message, context);
   }

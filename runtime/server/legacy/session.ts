@@ -15,7 +15,6 @@ import type { RequestContext } from "../../protocol/context.js";
 import type { ServerSession, SessionPeer } from "../../protocol/contracts.js";
 import type { ClientCapabilities, Implementation, LoggingLevel } from "../../protocol/types.js";
 import type { RequestContextImpl } from "../context.js";
-import { errorResponse } from "../errors.js";
 import { answerLegacyRequest } from "./dispatch.js";
 import type { LegacyHost } from "./host.js";
 import { toLegacyParams } from "./input-requests.js";
@@ -24,6 +23,7 @@ import { agreeVersion, declaredBy, initializeResult } from "./lifecycle.js";
 import { assertValidLegacyRequest } from "./validation.js";
 import { isObject } from "../../protocol/guards.js";
 import { MetaKey } from "../../protocol/names.js";
+import { errorResponse } from "../../protocol/jsonrpc/responses.js";
 
 interface Waiter {
   readonly method: string;

@@ -9,10 +9,10 @@ import { JsonRpcErrorCode } from "../../protocol/jsonrpc/errors.js";
 import type { JsonRpcId, JsonRpcResponse } from "../../protocol/jsonrpc/messages.js";
 import { LEGACY_DEFAULT_VERSION, LEGACY_VERSIONS } from "../../protocol/era.js";
 import type { RequestContext } from "../../protocol/context.js";
-import { errorResponse } from "../errors.js";
 import { answerLegacyRequest } from "./dispatch.js";
 import type { LegacyHost } from "./host.js";
 import { declaredBy } from "./lifecycle.js";
+import { errorResponse } from "../../protocol/jsonrpc/responses.js";
 
 /**
  * Answers one sessionless 2025 request. `versions` is every version the

@@ -9,13 +9,14 @@
 import type { ServerCapabilities } from "../../protocol/types.js";
 import type { JsonRpcResponse } from "../../protocol/jsonrpc/messages.js";
 import type { RequestContextImpl } from "../context.js";
-import { errorResponse, toErrorObject } from "../errors.js";
+import { toErrorObject } from "../errors.js";
 import type { InFlightRequests } from "../in-flight.js";
 import type { ResultFinisher } from "../results.js";
 import type { Route } from "../routes.js";
 import type { ServerLogger } from "../types.js";
 import { SubscriptionHub, type HubSettings } from "./hub.js";
 import { SUBSCRIPTION_ID_META } from "./streams.js";
+import { errorResponse } from "../../protocol/jsonrpc/responses.js";
 
 /** What a hub forwards each change to besides its listener streams: the server's 2025 sessions. @internal */
 export interface SessionNotifier {

@@ -17,8 +17,9 @@ import {
 import type { ClientTransport, TransportRequestOptions } from "../types.js";
 import { peekRequestId } from "../decode.js";
 import { childEnvironment } from "./env.js";
-import { DEFAULT_MAX_LINE_BYTES, errorResponse, lineReader } from "./framing.js";
+import { DEFAULT_MAX_LINE_BYTES, lineReader } from "./framing.js";
 import { META_SUBSCRIPTION_ID } from "../../protocol/names.js";
+import { errorResponse } from "../../protocol/jsonrpc/responses.js";
 
 /** Options of {@link StdioClientTransport}. */
 export interface StdioClientOptions {
@@ -325,8 +326,8 @@ export class StdioClientTransport implements ClientTransport {
   async #answerServerRequest(request: JsonRpcRequest): Promise<void> {
     const handler = this.#serverRequestHandler;
     const response: JsonRpcResponse = handler
-      ? await handler(request).catch(() => errorResponse(request.id, JsonRpcErrorCode.InternalError, "The client failed to handle the request"))
-      : errorResponse(request.id, JsonRpcErrorCode.MethodNotFound, `Method not found: ${request.method}`);
+      ? await handler(request).catch(() => errorResponse(request.id, { code: JsonRpcErrorCode.InternalError, message: "The client failed to handle the request" }))
+      : errorResponse(request.id, { code: JsonRpcErrorCode.MethodNotFound, message: `Method not found: ${request.method}` });
     this.#send(response);
   }
 }

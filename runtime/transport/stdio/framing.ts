@@ -5,7 +5,6 @@
  * @internal
  */
 import type { Readable } from "node:stream";
-import type { JsonRpcId, JsonRpcResponse } from "../../protocol/jsonrpc/messages.js";
 import { decodeJson, type Decoded } from "../decode.js";
 
 /** Longest line accepted from the peer, in bytes: a guard against unbounded buffering. Default 4 MiB. */
@@ -91,8 +90,4 @@ function splitLines(stream: Readable, maxBytes: number, onLine: (line: Uint8Arra
 function isBlank(line: Uint8Array): boolean {
   for (const byte of line) if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0d) return false;
   return true;
-}
-
-export function errorResponse(id: JsonRpcId | undefined, code: number, message: string): JsonRpcResponse {
-  return id === undefined ? { jsonrpc: "2.0", error: { code, message } } : { jsonrpc: "2.0", id, error: { code, message } };
 }

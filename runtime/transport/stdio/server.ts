@@ -15,7 +15,8 @@ import {
 } from "../../protocol/jsonrpc/messages.js";
 import { isSessionHost, type MessageHandler, type RequestContext } from "../types.js";
 import { peekRequestId, type Decoded } from "../decode.js";
-import { DEFAULT_MAX_LINE_BYTES, errorResponse, messageReader } from "./framing.js";
+import { DEFAULT_MAX_LINE_BYTES, messageReader } from "./framing.js";
+import { errorResponse } from "../../protocol/jsonrpc/responses.js";
 
 /** Default bound on requests answered at once over one stdio connection. */
 const DEFAULT_MAX_CONCURRENT_REQUESTS = 1_024;
@@ -117,12 +118,12 @@ export function serveStdio(server: MessageHandler, options: ServeStdioOptions = 
   const handleLine = (line: Decoded) => {
     if (!line.ok) {
       // The same answer, word for word, as the HTTP transport gives a body that is not a message.
-      write(errorResponse(undefined, JsonRpcErrorCode.ParseError, "Parse error: the line is not valid UTF-8 JSON; send one JSON-RPC message per line."));
+      write(errorResponse(undefined, { code: JsonRpcErrorCode.ParseError, message: "Parse error: the line is not valid UTF-8 JSON; send one JSON-RPC message per line." }));
       return;
     }
     const message = line.value;
     if (Array.isArray(message)) {
-      write(errorResponse(undefined, JsonRpcErrorCode.InvalidRequest, "Invalid Request: JSON-RPC batches are not supported."));
+      write(errorResponse(undefined, { code: JsonRpcErrorCode.InvalidRequest, message: "Invalid Request: JSON-RPC batches are not supported." }));
       return;
     }
     if (isJsonRpcNotification(message) && message.method === "notifications/cancelled") {
@@ -153,7 +154,7 @@ export function serveStdio(server: MessageHandler, options: ServeStdioOptions = 
       .handle(message, context)
       .catch((error: unknown): JsonRpcResponse | undefined => {
         report(error instanceof Error ? error : new Error(String(error)));
-        return isRequest ? errorResponse(id, JsonRpcErrorCode.InternalError, "Internal error") : undefined;
+        return isRequest ? errorResponse(id, { code: JsonRpcErrorCode.InternalError, message: "Internal error" }) : undefined;
       })
       .then((response) => {
         if (id !== undefined) inFlight.delete(id);
@@ -170,7 +171,7 @@ export function serveStdio(server: MessageHandler, options: ServeStdioOptions = 
 
   messageReader(stdin, maxLineBytes, handleLine, (head) =>
     // The request's id, when its first bytes name one, lets the client settle that very call.
-    write(errorResponse(peekRequestId(head), JsonRpcErrorCode.InvalidRequest, `Invalid Request: a line exceeded ${maxLineBytes} bytes (maxLineBytes) and was dropped.`)),
+    write(errorResponse(peekRequestId(head), { code: JsonRpcErrorCode.InvalidRequest, message: `Invalid Request: a line exceeded ${maxLineBytes} bytes (maxLineBytes) and was dropped.` })),
   );
 
   let resolveClosed!: () => void;

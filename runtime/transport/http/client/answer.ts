@@ -12,6 +12,7 @@ import {
   type JsonRpcResponse,
 } from "../../../protocol/jsonrpc/messages.js";
 import { HttpTransportError, sessionLostError } from "./errors.js";
+import { errorResponse } from "../../../protocol/jsonrpc/responses.js";
 
 /** How a 400 says the session id names no session. */
 const SESSION_GONE = /\b(no valid|invalid|unknown|expired)\b.*\bsession\b|\bsession\b.*\b(not found|expired|unknown)\b/i;
@@ -55,7 +56,7 @@ export function answerOf(response: Response, message: JsonRpcRequest, text: stri
   if (isJsonRpcResponse(body)) {
     // Some servers answer protocol rejections without an id; it is still this request's answer.
     if (isJsonRpcErrorResponse(body) && (body.id === undefined || body.id === null)) {
-      return { jsonrpc: "2.0", id: message.id, error: body.error };
+      return errorResponse(message.id, body.error);
     }
     return body;
   }

@@ -15,6 +15,7 @@ import {
   type JsonRpcResponse,
 } from "../../../protocol/jsonrpc/messages.js";
 import { reasonOf } from "./shared.js";
+import { errorResponse } from "../../../protocol/jsonrpc/responses.js";
 
 /** Receives one notification. */
 export type NotificationListener = (notification: JsonRpcNotification) => void;
@@ -62,12 +63,10 @@ export class ServerMessages {
   async #answer(request: JsonRpcRequest): Promise<void> {
     const handler = this.requestHandler;
     const reply: JsonRpcResponse = handler
-      ? await handler(request).catch(() => ({
-          jsonrpc: "2.0" as const,
-          id: request.id,
-          error: { code: JsonRpcErrorCode.InternalError, message: "The client failed to handle the request" },
-        }))
-      : { jsonrpc: "2.0", id: request.id, error: { code: JsonRpcErrorCode.MethodNotFound, message: `Method not found: ${request.method}` } };
+      ? await handler(request).catch(() =>
+          errorResponse(request.id, { code: JsonRpcErrorCode.InternalError, message: "The client failed to handle the request" }),
+        )
+      : errorResponse(request.id, { code: JsonRpcErrorCode.MethodNotFound, message: `Method not found: ${request.method}` });
     try {
       const response = await this.#reply(reply);
       await response.body?.cancel().catch(() => {});

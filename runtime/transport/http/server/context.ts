@@ -10,6 +10,7 @@ import { JSON_HEADERS, SSE_HEADERS, type HttpReply, type HttpStream, type Incomi
 import { HeaderName } from "../../../protocol/names.js";
 import type { ResolvedHttpOptions } from "./policy.js";
 import { scopeChallengeOf } from "./auth.js";
+import { errorResponse } from "../../../protocol/jsonrpc/responses.js";
 
 const CLIENT_GONE = "The client closed the HTTP request.";
 
@@ -154,7 +155,7 @@ export async function dispatch(
     // The MessageHandler contract says handle() never rejects; if one does, answer anyway.
     options.onError(error);
     response = isRequest
-      ? { jsonrpc: "2.0", id: message.id as string | number, error: { code: JsonRpcErrorCode.InternalError, message: "Internal error" } }
+      ? errorResponse(message.id as string | number, { code: JsonRpcErrorCode.InternalError, message: "Internal error" })
       : undefined;
   }
 
@@ -170,7 +171,7 @@ export async function dispatch(
     return;
   }
   if (response === undefined) {
-    response = { jsonrpc: "2.0", id: message.id as string | number, error: { code: JsonRpcErrorCode.InternalError, message: "Internal error: the server produced no response" } };
+    response = errorResponse(message.id as string | number, { code: JsonRpcErrorCode.InternalError, message: "Internal error: the server produced no response" });
   }
   if (stream) {
     stream.write(sseEvent(response));

@@ -3,6 +3,7 @@
  * exchange's request side and reply side. The web-standard handler and the
  * `node:http` adapter each implement them.
  */
+import { errorResponse } from "../../../protocol/jsonrpc/responses.js";
 
 /** The request side of one HTTP exchange, as the core needs it. */
 export interface IncomingHttp {
@@ -58,8 +59,7 @@ export const SSE_HEADERS = {
  */
 export function errorBody(id: unknown, code: number, message: string, data?: unknown): string {
   const error = data === undefined ? { code, message } : { code, message, data };
-  const idPart = typeof id === "string" || typeof id === "number" ? { id } : {};
-  return JSON.stringify({ jsonrpc: "2.0", ...idPart, error });
+  return JSON.stringify(errorResponse(typeof id === "string" || typeof id === "number" ? id : undefined, error));
 }
 
 /**

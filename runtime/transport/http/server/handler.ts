@@ -16,8 +16,9 @@ import { answerPreflight, withCors } from "./cors.js";
 import { dispatch } from "./context.js";
 import { errorBody, JSON_HEADERS, refuse, type HttpReply, type IncomingHttp } from "./exchange.js";
 import { hostNameOf, type ResolvedHttpOptions } from "./policy.js";
-import { legacyStatus, serveInitialize, serveSessionDelete, serveSessionGet, serveSessionPost, SESSION_HEADER } from "./session-exchange.js";
+import { serveInitialize, serveSessionDelete, serveSessionGet, serveSessionPost, SESSION_HEADER } from "./session-exchange.js";
 import { HttpSessions } from "./sessions.js";
+import { httpStatusOfError, legacyErrorStatus } from "./status.js";
 import { isResourceMetadataPath, pathOf, serveResourceMetadata } from "./resource-metadata.js";
 import { isObject } from "../../../protocol/guards.js";
 
@@ -46,22 +47,7 @@ export function createEndpoint(handler: MessageHandler, options: ResolvedHttpOpt
  * the status the spec names; errors a handler produced stay `200`.
  */
 export function statusForError(code: number, envelopeInvalid: boolean): number {
-  switch (code) {
-    case JsonRpcErrorCode.ParseError:
-    case JsonRpcErrorCode.InvalidRequest:
-    case JsonRpcErrorCode.HeaderMismatch:
-    case JsonRpcErrorCode.MissingRequiredClientCapability:
-    case JsonRpcErrorCode.UnsupportedProtocolVersion:
-      return 400;
-    case JsonRpcErrorCode.MethodNotFound:
-      return 404;
-    case JsonRpcErrorCode.InvalidParams:
-      // Only the per-request `_meta` envelope check is an HTTP-level 400; a
-      // tool's bad arguments are an ordinary in-band error.
-      return envelopeInvalid ? 400 : 200;
-    default:
-      return 200;
-  }
+  return httpStatusOfError(code, envelopeInvalid ? "2026-envelope" : "2026");
 }
 
 function clip(value: string): string {
@@ -150,7 +136,7 @@ export async function serveHttpExchange(endpoint: HttpEndpoint, request: Incomin
   const headerVersion = request.header(HeaderName.protocolVersion);
   if (!claimsModern(message, headerVersion)) {
     // 2025-era: no 2026 header rules; a session when the server holds them, else answered on its own.
-    if (sessions === undefined) return dispatch(handler, options, request, reply, message, isRequest, legacyStatus, authInfo);
+    if (sessions === undefined) return dispatch(handler, options, request, reply, message, isRequest, legacyErrorStatus, authInfo);
     if (message.method === "initialize" && isRequest) return serveInitialize(sessions, request, reply, message, authInfo);
     if (!isRequest) {
       reply.send(202, {}, ""); // a 2025 notification outside any session has nothing to act on
@@ -180,8 +166,8 @@ export async function serveHttpExchange(endpoint: HttpEndpoint, request: Incomin
   return dispatch(handler, options, request, reply, message, isRequest, envelopeInvalid ? envelopeStatus : modernStatus, authInfo);
 }
 
-const envelopeStatus = (code: number) => statusForError(code, true);
-const modernStatus = (code: number) => statusForError(code, false);
+const envelopeStatus = (code: number) => httpStatusOfError(code, "2026-envelope");
+const modernStatus = (code: number) => httpStatusOfError(code, "2026");
 
 /** The checks every method shares: Host, Origin, bearer token. Resolves the caller's identity, or `false` once refused. */
 async function admit(options: ResolvedHttpOptions, request: IncomingHttp, reply: HttpReply): Promise<AuthInfo | undefined | false> {

@@ -6,6 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { JSON_HEADERS, type HttpReply, type HttpStream, type IncomingHttp } from "./exchange.js";
+import { errorResponse } from "../../../protocol/jsonrpc/responses.js";
 
 /** Most bytes read away after a 413 before the connection is cut anyway. */
 const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
@@ -195,7 +196,7 @@ function drainBody(request: IncomingMessage, then: () => void): void {
 export function answerUnexpectedFailure(response: ServerResponse): void {
   if (!response.headersSent) {
     response.writeHead(500, { "content-type": "application/json" });
-    response.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32603, message: "Internal error" } }));
+    response.end(JSON.stringify(errorResponse(undefined, { code: -32603, message: "Internal error" })));
   } else {
     response.destroy();
   }

@@ -10,6 +10,7 @@ import { isResourceMetadataPath, serveResourceMetadata } from "./resource-metada
 import { DEFAULT_DRAIN_GRACE_MS, graceOf, installSignalHandlers, NodeDrain } from "./node-drain.js";
 import { isLoopbackHost, resolveHttpOptions, type HttpHandlerOptions, type ResolvedHttpOptions } from "./policy.js";
 import type { MessageHandler } from "../../types.js";
+import { errorResponse } from "../../../protocol/jsonrpc/responses.js";
 
 /** Options of {@link serveHttp}: where to listen, plus every handler option. */
 export interface ServeHttpOptions extends HttpHandlerOptions {
@@ -198,7 +199,7 @@ export async function serveHttp(server: MessageHandler, options: ServeHttpOption
         answerHealth(response, drain.draining, request.method === "HEAD");
         return;
       }
-      const body = JSON.stringify({ jsonrpc: "2.0", error: { code: -32600, message: `Not Found: the MCP endpoint is ${path}.` } });
+      const body = JSON.stringify(errorResponse(undefined, { code: -32600, message: `Not Found: the MCP endpoint is ${path}.` }));
       response.writeHead(404, { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) });
       response.end(body);
       return;

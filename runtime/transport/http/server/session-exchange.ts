@@ -15,19 +15,11 @@ import { scopeChallengeOf } from "./auth.js";
 import type { ResolvedAuthorization } from "./authorization.js";
 import { HeaderName, SESSION_HEADER } from "../../../protocol/names.js";
 import { bodyVersionOf } from "../../../protocol/era.js";
+import { legacyErrorStatus } from "./status.js";
+import { errorResponse } from "../../../protocol/jsonrpc/responses.js";
 
 /** The header that names a 2025 session. */
 export { SESSION_HEADER } from "../../../protocol/names.js";
-
-/**
- * HTTP status of a 2025 answer. Only transport-level rejections are 4xx:
- * a 404 in particular would tell a 2025 client its session is gone, so a
- * method the server lacks stays a 200 carrying the JSON-RPC error.
- * @internal
- */
-export function legacyStatus(code: number): number {
-  return code === JsonRpcErrorCode.ParseError || code === JsonRpcErrorCode.InvalidRequest || code === JsonRpcErrorCode.UnsupportedProtocolVersion ? 400 : 200;
-}
 
 function notFound(reply: HttpReply, sessions: HttpSessions, found: "expired" | undefined, id?: unknown): void {
   const message =
@@ -82,7 +74,7 @@ class SessionRequestContext implements RequestContext {
       this.#reply.send(403, { ...JSON_HEADERS, "www-authenticate": challenge }, JSON.stringify(response));
       return;
     }
-    const status = "error" in response ? legacyStatus(response.error.code) : 200;
+    const status = "error" in response ? legacyErrorStatus(response.error.code) : 200;
     this.#reply.send(status, JSON_HEADERS, JSON.stringify(response));
   }
 
@@ -125,7 +117,7 @@ export async function serveInitialize(
   if (response === undefined || "error" in response) {
     // A failed handshake leaves nothing behind.
     sessions.close(entry, "initialize failed", false);
-    context.answer(response ?? { jsonrpc: "2.0", id: message.id as JsonRpcId, error: { code: JsonRpcErrorCode.InternalError, message: "Internal error" } });
+    context.answer(response ?? errorResponse(message.id as JsonRpcId, { code: JsonRpcErrorCode.InternalError, message: "Internal error" }));
     return;
   }
   reply.send(200, { ...JSON_HEADERS, [SESSION_HEADER]: entry.id }, JSON.stringify(response));

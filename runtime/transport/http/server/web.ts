@@ -7,6 +7,7 @@ import { readBounded } from "../read-bounded.js";
 import type { HttpReply, HttpStream, IncomingHttp } from "./exchange.js";
 import { createEndpoint, serveHttpExchange, type HttpEndpoint } from "./handler.js";
 import { resolveHttpOptions, type HttpHandlerOptions } from "./policy.js";
+import { errorResponse } from "../../../protocol/jsonrpc/responses.js";
 
 const encoder = new TextEncoder();
 
@@ -38,7 +39,7 @@ function answer(endpoint: HttpEndpoint, incoming: IncomingHttp, onError: (error:
     serveHttpExchange(endpoint, incoming, replyToPromise(resolve)).catch((error: unknown) => {
       onError(error);
       resolve(
-        new Response(JSON.stringify({ jsonrpc: "2.0", error: { code: -32603, message: "Internal error" } }), {
+        new Response(JSON.stringify(errorResponse(undefined, { code: -32603, message: "Internal error" })), {
           status: 500,
           headers: { "content-type": "application/json" },
         }),
