@@ -16,41 +16,12 @@ import {
 } from "../../protocol/jsonrpc/messages.js";
 import type { ClientTransport, TransportRequestOptions } from "../types.js";
 import { peekRequestId } from "../decode.js";
-import { childEnvironment } from "./env.js";
+import { startChild, type StdioClientOptions } from "./child.js";
 import { DEFAULT_MAX_LINE_BYTES, lineReader } from "./framing.js";
 import { META_SUBSCRIPTION_ID } from "../../protocol/names.js";
 import { errorResponse } from "../../protocol/jsonrpc/responses.js";
 
-/** Options of {@link StdioClientTransport}. */
-export interface StdioClientOptions {
-  /** The executable to spawn, e.g. `"node"`. */
-  command: string;
-  /** Its arguments. */
-  args?: readonly string[];
-  /**
-   * Variables for the child, on top of the ones it inherits from this
-   * process (`inheritEnv`); an `undefined` value removes one.
-   */
-  env?: Record<string, string | undefined>;
-  /**
-   * Which of this process's variables the child inherits. Default: a short
-   * allow-list ({@link DEFAULT_INHERITED_ENV}: PATH, HOME, USER, LOGNAME,
-   * SHELL, TERM, TMPDIR, LANG and their Windows counterparts), so API keys
-   * and cloud credentials in this process's environment do not reach the
-   * server. A list names others; `true` passes everything (not recommended).
-   */
-  inheritEnv?: readonly string[] | true;
-  /** Working directory of the child. */
-  cwd?: string;
-  /** What to do with the child's stderr (its logs). Default `"inherit"`. */
-  stderr?: "inherit" | "pipe" | "ignore";
-  /** Longest accepted line from the child, in bytes; a longer reply fails its request with an error saying so. Default 4 MiB. */
-  maxLineBytes?: number;
-  /** How long `close()` waits for the child to exit before signalling it, in ms. Default 2000. */
-  shutdownTimeoutMs?: number;
-  /** Receives notifications no pending request claims. */
-  onNotification?: (notification: JsonRpcNotification) => void;
-}
+export type { StdioClientOptions } from "./child.js";
 
 interface Pending {
   resolve(response: JsonRpcResponse): void;
@@ -105,7 +76,7 @@ export class StdioClientTransport implements ClientTransport {
     if (!Array.isArray(args) || args.some((arg) => typeof arg !== "string")) {
       throw new TypeError("stdio args must be an array of strings.");
     }
-    return new StdioClientTransport(await start(options), options);
+    return new StdioClientTransport(await startChild(options), options);
   }
 
   /** The command line this transport runs, e.g. `["node", "server.js"]`. */
@@ -149,7 +120,7 @@ export class StdioClientTransport implements ClientTransport {
   async reopen(): Promise<boolean> {
     if (this.#closed) throw new Error("The stdio transport is closed; connect again to send more requests.");
     if (this.#exitReason === undefined) return false;
-    const child = await start(this.#options);
+    const child = await startChild(this.#options);
     this.#child = child;
     this.#exitReason = undefined;
     this.#attach(child);
@@ -330,22 +301,4 @@ export class StdioClientTransport implements ClientTransport {
       : errorResponse(request.id, { code: JsonRpcErrorCode.MethodNotFound, message: `Method not found: ${request.method}` });
     this.#send(response);
   }
-}
-
-/** Spawns the command and resolves once the process has started. */
-async function start(options: StdioClientOptions): Promise<ChildProcess> {
-  const { spawn } = await import("node:child_process");
-  const child = spawn(options.command, [...(options.args ?? [])], {
-    env: childEnvironment(options.env, options.inheritEnv),
-    cwd: options.cwd,
-    stdio: ["pipe", "pipe", options.stderr ?? "inherit"],
-    windowsHide: true,
-  });
-  await new Promise<void>((resolve, reject) => {
-    child.once("spawn", () => resolve());
-    child.once("error", (error) =>
-      reject(new Error(`Could not start the MCP server "${options.command}": ${error.message}`, { cause: error })),
-    );
-  });
-  return child;
 }
