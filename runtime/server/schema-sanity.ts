@@ -1,4 +1,5 @@
 import { isObject } from "../protocol/guards.js";
+import { escapePointerToken } from "../validate/issues.js";
 /**
  * The schema checks a compiler must make before it validates anything with
  * a schema, for the eval-free path: AJV refuses a schema its meta-schema
@@ -140,7 +141,7 @@ function problemAt(root: unknown, schema: unknown, at: string, draft7: boolean):
         const problem = patternError(name);
         if (problem) return `${at}/patternProperties key ${JSON.stringify(name)} ${problem}`;
       }
-      const problem = problemAt(root, item, `${at}/${key}/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`, draft7);
+      const problem = problemAt(root, item, `${at}/${key}/${escapePointerToken(name)}`, draft7);
       if (problem) return problem;
     }
   }

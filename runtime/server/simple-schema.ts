@@ -1,5 +1,6 @@
 import { describeIssues, OK, type SchemaIssue, type SchemaValidator } from "./schema-check.js";
 import { isPlainObject } from "../protocol/guards.js";
+import { escapePointerToken } from "../validate/issues.js";
 
 /**
  * Checks the simplest tool schemas without AJV, answering exactly what AJV
@@ -69,7 +70,7 @@ export function simpleObjectChecker(schema: object): IssueFinder | undefined {
       properties.push({
         name,
         test: TYPE_TESTS[type as Primitive],
-        path: "/" + name.replace(/~/g, "~0").replace(/\//g, "~1"),
+        path: "/" + escapePointerToken(name),
         message: `must be ${type}`,
       });
     }

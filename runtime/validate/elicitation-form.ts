@@ -32,6 +32,7 @@ const isStringArray = (value: unknown): value is string[] =>
 
 const isNonNegativeInteger = (value: unknown): boolean => Number.isInteger(value) && (value as number) >= 0;
 
+// escapePointerToken (./issues.ts) spelt out: importing it would split a shared chunk off the browser client's entry.
 const pointer = (field: string): string =>
   field.includes("~") || field.includes("/") ? `/${field.replace(/~/g, "~0").replace(/\//g, "~1")}` : `/${field}`;
 
