@@ -20,7 +20,9 @@ export function cloneJson<T>(value: T): T {
 /** Calls `visit` on every object node of `root`, depth first, parents before children. */
 export function walkNodes(root: unknown, visit: (node: SchemaNode, pointer: string) => void, pointer = ""): void {
   if (Array.isArray(root)) {
-    root.forEach((item, index) => walkNodes(item, visit, `${pointer}/${index}`));
+    root.forEach((item, index) => {
+      walkNodes(item, visit, `${pointer}/${index}`);
+    });
   } else if (isObject(root)) {
     visit(root, pointer);
     for (const [key, value] of Object.entries(root)) walkNodes(value, visit, `${pointer}/${escapePointer(key)}`);

@@ -2,6 +2,8 @@
 import { bin, run } from "./run.mjs";
 
 run("codegen --check", process.execPath, ["scripts/run-codegen.mjs", "--check"]);
+// Lint and format (biome.jsonc): any finding, warnings included, and any file Biome would format differently fails.
+run("lint", bin("biome"), ["ci", "--error-on-warnings", "."]);
 run("typecheck", bin("tsc"), ["-p", "tsconfig.json", "--noEmit"]);
 // Unused files, exports and dependencies (knip.json names the entry points; a public export is used through package.json exports).
 run("unused code", bin("knip"), ["--no-progress"]);

@@ -36,20 +36,20 @@ export function renderChart({ environment, rows }) {
   for (const panel of PANELS) {
     const panelRows = rows.filter((row) => panel.pick(row));
     if (panelRows.length === 0) continue;
-    parts.push(`<text x="16" y="${y}" class="title">${escape(panel.title)}</text>`);
+    parts.push(`<text x="16" y="${y}" class="title">${escapeXml(panel.title)}</text>`);
     y += 10;
     const measured = panelRows.filter((row) => !row.error).map((row) => panel.value(row));
     const max = Math.max(1e-9, ...measured);
     for (const row of panelRows) {
       const label = shortLabel(row);
-      parts.push(`<text x="${LABEL_WIDTH - 8}" y="${y + 15}" class="label" text-anchor="end">${escape(label)}</text>`);
+      parts.push(`<text x="${LABEL_WIDTH - 8}" y="${y + 15}" class="label" text-anchor="end">${escapeXml(label)}</text>`);
       if (row.error) {
         parts.push(`<text x="${LABEL_WIDTH + 4}" y="${y + 15}" class="value">did not run</text>`);
       } else {
         const value = panel.value(row);
         const width = Math.max(1, (value / max) * BAR_WIDTH);
         parts.push(`<rect x="${LABEL_WIDTH}" y="${y + 3}" width="${width.toFixed(1)}" height="${ROW - 6}" fill="${COLOURS[row.side] ?? COLOURS.baseline}"/>`);
-        parts.push(`<text x="${(LABEL_WIDTH + width + 6).toFixed(1)}" y="${y + 15}" class="value">${escape(panel.format(value, row))}</text>`);
+        parts.push(`<text x="${(LABEL_WIDTH + width + 6).toFixed(1)}" y="${y + 15}" class="value">${escapeXml(panel.format(value, row))}</text>`);
       }
       y += ROW;
     }
@@ -59,7 +59,7 @@ export function renderChart({ environment, rows }) {
     .map(([side, name], i) => `<rect x="${16 + i * 170}" y="${y - 8}" width="12" height="12" fill="${COLOURS[side]}"/><text x="${34 + i * 170}" y="${y + 2}" class="label">${name}</text>`)
     .join("");
   y += 14;
-  const footer = `<text x="16" y="${y + 8}" class="note">${escape(`${environment.profile} profile · median of ${environment.reps} · node ${environment.node} · ${environment.cpu} · ${environment.date}`)}</text>`;
+  const footer = `<text x="16" y="${y + 8}" class="note">${escapeXml(`${environment.profile} profile · median of ${environment.reps} · node ${environment.node} · ${environment.cpu} · ${environment.date}`)}</text>`;
   const height = y + 20;
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" font-family="system-ui, -apple-system, Segoe UI, sans-serif">`,
@@ -99,6 +99,6 @@ function shortLabel(row) {
   return row.concurrency ? `${who}, c=${row.concurrency}` : who;
 }
 
-function escape(text) {
+function escapeXml(text) {
   return String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 }

@@ -38,7 +38,7 @@ function controlFor(field: FormField, id: string): Control {
   return input;
 }
 
-function valueOf(control: Control): FormValue {
+function controlValue(control: Control): FormValue {
   if (control instanceof HTMLSelectElement) {
     return control.multiple ? [...control.selectedOptions].map((option) => option.value) : control.value;
   }
@@ -85,7 +85,7 @@ export function askWithForm(host: HTMLElement, message: string, requestedSchema:
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       const values: Record<string, FormValue> = {};
-      for (const [name, control] of controls) values[name] = valueOf(control);
+      for (const [name, control] of controls) values[name] = controlValue(control);
       const outcome = formContent(fields, values);
       if ("issues" in outcome) {
         problems.replaceChildren(...outcome.issues.map((issue) => element("li", { textContent: issue.message })));

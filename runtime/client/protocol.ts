@@ -8,7 +8,6 @@ import type { InputRequestMap } from "../protocol/types.js";
 import { LEGACY_VERSIONS, MODERN_VERSIONS } from "../protocol/era.js";
 import type {
   InputRequest as SchemaInputRequest,
-  InputRequiredResult,
   InputResponse as SchemaInputResponse,
 } from "../protocol/types.js";
 

@@ -12,7 +12,7 @@ import { TASKS_EXTENSION, type DetailedTask } from "../protocol/tasks-wire.js";
 import { InvalidServerResult } from "./errors.js";
 import { fulfilRound } from "./fulfil.js";
 import { PendingRequest } from "./pending.js";
-import type { CallToolResult, ClientCapabilities, JsonObject } from "./protocol.js";
+import type { ClientCapabilities, JsonObject } from "./protocol.js";
 import type { ClientSession } from "./session.js";
 import { sleep } from "../protocol/sleep.js";
 import type { TaskHandle, TaskKit } from "./task-handle.js";

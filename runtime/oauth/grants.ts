@@ -18,6 +18,7 @@ import type { OAuthTokens, PendingAuthorization } from "./store.js";
  * then fails with `authorization_pending`, and the page the user comes back
  * to calls `OAuthClient.finishAuthorization(location.href)`.
  */
+// biome-ignore lint/suspicious/noConfusingVoidType: a callback whose body returns nothing (not even undefined) must still type-check
 export type AuthorizeCallback = (authorizationUrl: URL, options: { signal?: AbortSignal }) => Promise<string | URL | undefined | void>;
 
 /** One authorization request's parameters. @internal */

@@ -8,7 +8,7 @@
  * @module
  */
 import { JsonRpcErrorCode, McpError } from "../protocol/jsonrpc/errors.js";
-import { isValidRequestId, type JsonRpcId, type JsonRpcResponse } from "../protocol/jsonrpc/messages.js";
+import type { JsonRpcId, JsonRpcResponse } from "../protocol/jsonrpc/messages.js";
 import { claimsModern } from "../protocol/era.js";
 import type { RequestContext } from "../protocol/context.js";
 import { isObject } from "../protocol/guards.js";

@@ -10,7 +10,7 @@ import type { RequestContextImpl } from "./context.js";
 import { internalError } from "./errors.js";
 import type { Route } from "./routes.js";
 import { snapshotJson } from "./snapshot.js";
-import type { MiddlewareRequest, ServerHandlers, ServerLogger, ServerMiddleware } from "./types.js";
+import type { MiddlewareRequest, ServerHandlers, ServerMiddleware } from "./types.js";
 import type { LevelledLogger } from "../protocol/logging.js";
 import { isObject, isThenable } from "../protocol/guards.js";
 

@@ -1,4 +1,4 @@
-import { McpError } from "../protocol/jsonrpc/errors.js";
+import type { McpError } from "../protocol/jsonrpc/errors.js";
 import {
   InvalidRequestState,
   invalidRequestStateError,

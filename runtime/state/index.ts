@@ -6,7 +6,7 @@
  *
  * @packageDocumentation
  */
-export { type RequestStateCodec } from "./codec.js";
+export type { RequestStateCodec } from "./codec.js";
 export type { CryptoBackendChoice } from "./backend.js";
 export {
   INVALID_REQUEST_STATE_MESSAGE,

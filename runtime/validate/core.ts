@@ -35,7 +35,7 @@ export interface RevisionTables {
   notificationTable: Record<string, { notification: string }>;
 }
 
-const own = (table: object, key: string) => Object.prototype.hasOwnProperty.call(table, key);
+const own = (table: object, key: string) => Object.hasOwn(table, key);
 
 function run<T>(validator: Validator, subject: string, value: unknown): ValidationResult<T> {
   if (validator(value)) return { ok: true, value: value as T };

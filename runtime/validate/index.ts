@@ -37,7 +37,7 @@ const REVISIONS: Record<Revision, RevisionTables> = { "2026-07-28": TABLES_2026,
 function tablesFor(options: ValidateOptions | undefined): RevisionTables {
   const revision = options?.revision ?? "2026-07-28";
   // Own keys only: "toString" or "__proto__" must be reported as unknown revisions, not looked up on the prototype.
-  const tables = Object.prototype.hasOwnProperty.call(REVISIONS, revision) ? REVISIONS[revision] : undefined;
+  const tables = Object.hasOwn(REVISIONS, revision) ? REVISIONS[revision] : undefined;
   if (!tables) {
     throw new RangeError(`revision must be one of ${Object.keys(REVISIONS).join(", ")}; got ${JSON.stringify(revision)}`);
   }

@@ -3,7 +3,7 @@
 // a server left open) without measuring anything. Figures come from
 // `npm run bench`, never from here.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { ensureBuilt } from "../client/ensure-built.js";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -12,10 +12,7 @@ import {
 } from "mcp-roundtrip/client";
 import {
   McpServer,
-  RequestStateSecurity,
-  Server,
   inputRequired,
-  requestStateBoundary,
   type ServerRequestContext,
 } from "mcp-roundtrip/server";
 import type { MessageHandler, RequestContext } from "../../runtime/transport/types.js";

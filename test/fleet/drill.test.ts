@@ -108,7 +108,9 @@ describe.skipIf(programs === undefined)("fleet drill behind nginx", () => {
   it("the example: an SDK client through nginx round-robin, across a rolling restart", async () => {
     const outcome = await runFleetExample({ nginx: programs!.nginx!, instanceScript: join(root, "dist/examples/fleet/instance.js") }, OLD, `${OLD},${NEW}`, 6);
     expect(outcome.results).toHaveLength(12);
-    outcome.results.forEach((text, index) => expect(text).toMatch(new RegExp(`^provisioned shop-${index} in eu-west-1 by i[0-2]$`)));
+    outcome.results.forEach((text, index) => {
+      expect(text).toMatch(new RegExp(`^provisioned shop-${index} in eu-west-1 by i[0-2]$`));
+    });
     expect(outcome.instances.length).toBeGreaterThan(1);
     for (const ring of outcome.rings) expect(ring).toContain(`mints with ${OLD_ID}; verifies ${OLD_ID}, ${NEW_ID}`);
   }, 40_000);

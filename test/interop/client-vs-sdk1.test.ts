@@ -146,7 +146,7 @@ describe("against sdk 1.32.2 McpServer over Streamable HTTP with sessions", () =
     try {
       const error = await client.callTool("roots-seen").catch((e: unknown) => e);
       expect(error).toBeInstanceOf(SessionExpired);
-      expect((error as Error).message).toMatch(/lost this client's session \(HTTP 404[^]*lost that one at once too[^]*Connect again/);
+      expect((error as Error).message).toMatch(/lost this client's session \(HTTP 404[\s\S]*lost that one at once too[\s\S]*Connect again/);
       expect(textOf(await client.callTool("echo", { text: "still here" }))).toBe("echo: still here");
       expect(textOf(await bystander.callTool("forecast", { day: "Sunday" }))).toBe("Sunday in Porto: sunny");
     } finally {

@@ -70,7 +70,7 @@ async function exercise(target: Parameters<typeof Client.connect>[0]) {
     expect(elicited).toHaveLength(1);
     expect(elicited[0]).toMatchObject({ message: "Please provide inputs for the following fields:", key: undefined });
     expect(elicited[0]!.fields).toEqual(expect.arrayContaining(["name", "check", "email", "integer"]));
-    expect(texts(elicitation)).toMatch(/Name: Ada Lovelace[^]*Agreed to terms: true[^]*Favorite Integer: 7/);
+    expect(texts(elicitation)).toMatch(/Name: Ada Lovelace[\s\S]*Agreed to terms: true[\s\S]*Favorite Integer: 7/);
 
     const sampling = await call(() => client.callTool("trigger-sampling-request", { prompt: "a haiku", maxTokens: 42 }));
     expect(sampled).toEqual([{ prompt: "Resource trigger-sampling-request context: a haiku", maxTokens: 42 }]);
@@ -78,7 +78,7 @@ async function exercise(target: Parameters<typeof Client.connect>[0]) {
     expect(texts(sampling)).toContain('"model": "test-model"');
 
     // The roots it got at connect time are what it reports now.
-    expect(texts(await call(() => client.callTool("get-roots-list", {})))).toMatch(/Everything workspace[^]*file:\/\/\/workspace\/everything/);
+    expect(texts(await call(() => client.callTool("get-roots-list", {})))).toMatch(/Everything workspace[\s\S]*file:\/\/\/workspace\/everything/);
   } finally {
     await client.close();
   }

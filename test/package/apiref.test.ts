@@ -30,6 +30,7 @@ function fixturePackage(source: string): string {
 /** Runs the repo's check on the package in `dir`; returns its exit status and its output without colours. */
 function checkApiReference(dir: string): { status: number | null; output: string } {
   const run = spawnSync(process.execPath, [join(root, "scripts/docs.mjs"), "--check"], { cwd: dir, encoding: "utf8" });
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: strips the ANSI colour codes (ESC [ ... m) from the tool's output
   return { status: run.status, output: `${run.stdout}${run.stderr}`.replace(/\x1b\[[0-9;]*m/g, "") };
 }
 

@@ -103,7 +103,7 @@ describe('legacyInputRequired: "shim" with our Client', () => {
       if (tone === undefined) return inputRequired({ inputRequests: { tone: question("Which tone?") }, requestState: "asked-tone" });
       return [{ role: "user", content: { type: "text", text: `Brief in a ${String((tone as ElicitResult).content?.tone)} tone (${ctx.requestState})` } }];
     });
-    server.resource("notes://{topic}", { name: "notes" }, (uri, { topic }, ctx) => {
+    server.resource("notes://{topic}", { name: "notes" }, (_uri, { topic }, ctx) => {
       const tone = ctx.inputResponses?.tone;
       if (tone === undefined) return inputRequired({ inputRequests: { tone: question(`Which tone for ${String(topic)}?`) } });
       return `${String(topic)} notes, ${String((tone as ElicitResult).content?.tone)}`;

@@ -7,9 +7,8 @@ import {
   RequestStateSecurity,
   requestStateBoundary,
   Server,
-  type ServerRequestContext,
 } from "mcp-roundtrip/server";
-import type { CallToolRequestParams, ElicitRequest, ElicitResult } from "mcp-roundtrip/types";
+import type { ElicitRequest, ElicitResult } from "mcp-roundtrip/types";
 import { PROVISIONER_INFO, provisionHandlers } from "../../examples/demo/provision-server.js";
 import { ASK_REGION, pair, recordingLogger, type Pairing } from "./helpers.js";
 

@@ -1,6 +1,5 @@
 // The simplest tool schemas are checked without AJV: for any schema of the
 // subset and any value, the answer must be AJV's, issue for issue.
-import { Ajv2020 } from "ajv/dist/2020.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compileJsonSchema } from "../../runtime/server/json-schema.js";

@@ -191,7 +191,9 @@ describe("canonical JSON", () => {
       { numRuns: 400, seed: 7 },
     );
     const expected = pythonCanonical(values)!;
-    values.forEach((value, i) => expect(__TESTS.canonicalJson(value)).toBe(expected[i]));
+    values.forEach((value, i) => {
+      expect(__TESTS.canonicalJson(value)).toBe(expected[i]);
+    });
   });
 });
 

@@ -7,7 +7,7 @@ const NEW = Uint8Array.from({ length: 32 }, (_, i) => 200 - i);
 const call = { method: "tools/call", target: "provision", arguments: { name: "orders" } };
 
 describe.each(BACKENDS)("key rotation on the %s backend", (backend) => {
-  let clock = 1_767_225_600;
+  const clock = 1_767_225_600;
   const fleet = (keys: (string | Uint8Array)[], logger = recordingLogger()) =>
     new RequestStateSecurity({ keys }, { crypto: backend, now: () => clock, logger });
 

@@ -55,7 +55,7 @@ describe("subscription filters", () => {
         const expected = events.filter((event) =>
           event.type === "resourceUpdated" ? ((want.resourceSubscriptions as string[] | undefined) ?? []).includes(event.uri) : want[event.type] === true,
         );
-        expect(received.slice(1).map((n) => [n.method, n.params?.uri, (n.params?._meta as Record<string, unknown>)["io.modelcontextprotocol/subscriptionId"]])).toEqual(
+        expect(received.slice(1).map((n) => [n.method, n.params?.uri, (n.params?._meta as Record<string, unknown> | undefined)?.["io.modelcontextprotocol/subscriptionId"]])).toEqual(
           expected.map((event) => [METHOD[event.type], event.type === "resourceUpdated" ? event.uri : undefined, id]),
         );
         abort.abort();

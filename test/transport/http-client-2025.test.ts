@@ -237,7 +237,7 @@ describe("a lost session answered with 400, as the older SDK's README wiring doe
 
 describe("refusals of the caller", () => {
   it("surface a 403 with a JSON-RPC body (an Origin or Host check) as HttpTransportError, not as a reason to fall back", async () => {
-    const peer = await legacyServer((req, res) => {
+    const peer = await legacyServer((_req, res) => {
       res.writeHead(403, { "content-type": "application/json" });
       res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: "Invalid Host header: 127.0.0.1" }, id: null }));
     });

@@ -47,7 +47,7 @@ describe("StreamableHttpClientTransport against this SDK's HTTP server", () => {
       });
       return { resultType: "complete", released: true };
     },
-    "slow/stream": async (params, context) => {
+    "slow/stream": async (_params, context) => {
       const signal = context.signal!;
       await context.sendNotification!({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: 1, progress: 1 } });
       await new Promise<void>((resolve) => {

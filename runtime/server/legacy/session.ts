@@ -134,7 +134,9 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
         ),
       );
       const byKey: Record<string, Record<string, unknown>> = {};
-      keys.forEach((key, index) => (byKey[key] = answers[index]!));
+      keys.forEach((key, index) => {
+        byKey[key] = answers[index]!;
+      });
       return byKey;
     } finally {
       ctx.signal.removeEventListener("abort", onAbort);

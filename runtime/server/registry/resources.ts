@@ -14,7 +14,7 @@ import type { ServerRequestContext } from "../context.js";
 import { internalError } from "../errors.js";
 import { isInputRequired } from "../../protocol/input-required-guard.js";
 import type { HandlerResult, MaybePromise } from "../types.js";
-import { UriTemplate, type UriTemplateVariables } from "../uri-template.js";
+import type { UriTemplate, UriTemplateVariables } from "../uri-template.js";
 import { checkCompleters, complete, type Completer } from "./completions.js";
 
 /** How a resource or resource template describes itself in the lists. */

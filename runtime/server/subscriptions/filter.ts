@@ -86,7 +86,7 @@ export function receives(filter: AgreedFilter, event: SubscriptionEvent): boolea
     case "resourcesListChanged":
       return filter.resources;
     case "resourceUpdated":
-      return filter.uris !== undefined && filter.uris.has(event.uri);
+      return filter.uris?.has(event.uri) === true;
     default:
       return false;
   }

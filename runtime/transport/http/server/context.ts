@@ -3,7 +3,7 @@
  * a 2026-07-28 request, or a 2025 one the server answers without a session.
  */
 import { JsonRpcErrorCode } from "../../../protocol/jsonrpc/errors.js";
-import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../../../protocol/jsonrpc/messages.js";
+import type { JsonRpcNotification, JsonRpcResponse } from "../../../protocol/jsonrpc/messages.js";
 import { sseEvent } from "../sse.js";
 import type { AuthInfo, MessageHandler, RequestContext } from "../../types.js";
 import { JSON_HEADERS, SSE_HEADERS, type HttpReply, type HttpStream, type IncomingHttp } from "./exchange.js";
