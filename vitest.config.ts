@@ -26,7 +26,7 @@ export default defineConfig({
       { find: /^mcp-roundtrip\/oauth\/node$/, replacement: here("./runtime/oauth/node.ts") },
       // The package's own import map (package.json "imports"), under the node condition the tests run with.
       { find: /^#stdio-spawn$/, replacement: here("./runtime/transport/stdio/spawn-node.ts") },
-      { find: /^#schema-compiler$/, replacement: here("./runtime/server/schema-compiler-node.ts") },
+      { find: /^#schema-compiler$/, replacement: here("./runtime/server/schema/schema-compiler-node.ts") },
     ],
   },
   test: {

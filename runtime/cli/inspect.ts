@@ -9,12 +9,12 @@
  * @internal
  */
 import type { Command } from "commander";
-import { isCanonicalBase64url, decodeBase64url } from "../state/base64url.js";
-import { UnknownKeyId } from "../state/codec.js";
-import { parseEnvelope, type Envelope } from "../state/envelope.js";
-import { InvalidRequestState } from "../state/errors.js";
-import { hexOf } from "../state/key-sources.js";
-import { RequestStateSecurity } from "../state/security.js";
+import { isCanonicalBase64url, decodeBase64url } from "../state/primitives/base64url.js";
+import { UnknownKeyId } from "../state/primitives/codec.js";
+import { parseEnvelope, type Envelope } from "../state/token/envelope.js";
+import { InvalidRequestState } from "../state/primitives/errors.js";
+import { hexOf } from "../state/primitives/key-sources.js";
+import { RequestStateSecurity } from "../state/token/security.js";
 import { CliError, ExitCode } from "./errors.js";
 import { readKeyRing, type KeyRingOptions } from "./keys-input.js";
 

@@ -7,8 +7,8 @@
  * @internal
  */
 import type { Command } from "commander";
-import { hexOf, kidHex } from "../state/key-sources.js";
-import { selectBackend } from "../state/select-backend.js";
+import { hexOf, kidHex } from "../state/primitives/key-sources.js";
+import { selectBackend } from "../state/primitives/select-backend.js";
 import { CliError } from "./errors.js";
 
 const ENCODERS: Record<string, (bytes: Uint8Array) => string> = {

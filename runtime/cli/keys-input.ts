@@ -6,7 +6,7 @@
  * @module
  * @internal
  */
-import { keyRingFromEnv, keyRingFromFile, parseKeyRing } from "../state/key-sources.js";
+import { keyRingFromEnv, keyRingFromFile, parseKeyRing } from "../state/primitives/key-sources.js";
 import { CliError } from "./errors.js";
 
 /** The ring options a command accepts. @internal */

@@ -7,9 +7,9 @@
  * @internal
  */
 import type { Command } from "commander";
-import { decodeKeyEntry, kidHex } from "../state/key-sources.js";
-import { secretBytes } from "../state/keys.js";
-import { selectBackend } from "../state/select-backend.js";
+import { decodeKeyEntry, kidHex } from "../state/primitives/key-sources.js";
+import { secretBytes } from "../state/primitives/keys.js";
+import { selectBackend } from "../state/primitives/select-backend.js";
 import { CliError } from "./errors.js";
 import { readKeyRing, type KeyRingOptions } from "./keys-input.js";
 

@@ -9,8 +9,8 @@
  * @internal
  */
 import type { Command } from "commander";
-import { DEFAULT_KEYS_ENV, decodeKeyEntry, kidHex } from "../state/key-sources.js";
-import { selectBackend } from "../state/select-backend.js";
+import { DEFAULT_KEYS_ENV, decodeKeyEntry, kidHex } from "../state/primitives/key-sources.js";
+import { selectBackend } from "../state/primitives/select-backend.js";
 import { CliError } from "./errors.js";
 
 /** One phase of the plan. @internal */

@@ -42,11 +42,11 @@ export { MetaKey, SUPPORTED_PROTOCOL_VERSIONS } from "./meta.js";
 export { UriTemplate, type UriTemplateVariables } from "./uri-template.js";
 export type { ToolConfig, ToolHandler } from "./registry/tools.js";
 // Typed tools: the one type-level JSON Schema reader, and what a tool's schemas make of its handler.
-export type { FromSchema, JsonSchemaObject } from "./schemas/infer.js";
-export type { StructuredToolResult, ToolArgs, ToolResult, ToolSchema, ToolStructuredContent } from "./schemas/tool-types.js";
-export type { StandardSchema, StandardSchemaConverter } from "./schemas/standard.js";
+export type { FromSchema, JsonSchemaObject } from "./schema/types/infer.js";
+export type { StructuredToolResult, ToolArgs, ToolResult, ToolSchema, ToolStructuredContent } from "./schema/types/tool-types.js";
+export type { StandardSchema, StandardSchemaConverter } from "./schema/standard.js";
 export type { PromptArgs, PromptArguments, PromptConfig, PromptHandler } from "./registry/prompts.js";
-export type { TemplateVariables } from "./schemas/template-variables.js";
+export type { TemplateVariables } from "./schema/types/template-variables.js";
 export type {
   ResourceConfig,
   ResourceContent,
@@ -55,7 +55,7 @@ export type {
   TemplateResourceHandler,
 } from "./registry/resources.js";
 export type { Completer } from "./registry/completions.js";
-export type { SchemaCheck, SchemaCompiler, SchemaCompilerChoice, SchemaIssue, SchemaValidator } from "./schema-check.js";
+export type { SchemaCheck, SchemaCompiler, SchemaCompilerChoice, SchemaIssue, SchemaValidator } from "./schema/schema-check.js";
 // The public names of request-state security, so a server needs one import (its __TESTS hook stays behind).
 export {
   INVALID_REQUEST_STATE_MESSAGE,

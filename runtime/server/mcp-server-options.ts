@@ -5,9 +5,9 @@
  * @module
  */
 import type { ServerCapabilities } from "../protocol/types.js";
-import type { SchemaCompilerChoice } from "./schema-check.js";
-import type { ToolArgs } from "./schemas/tool-types.js";
-import type { StandardSchemaConverter } from "./schemas/standard.js";
+import type { SchemaCompilerChoice } from "./schema/schema-check.js";
+import type { ToolArgs } from "./schema/types/tool-types.js";
+import type { StandardSchemaConverter } from "./schema/standard.js";
 import type { ServerOptions } from "./server.js";
 import type { RequestStateSealer } from "./state-boundary.js";
 

@@ -11,7 +11,7 @@ import {
   type TemplateResourceHandler,
 } from "./registry/resources.js";
 import { ToolRegistry, type ToolConfig, type ToolHandler } from "./registry/tools.js";
-import type { ToolArgs, ToolSchema, ToolStructuredContent } from "./schemas/tool-types.js";
+import type { ToolArgs, ToolSchema, ToolStructuredContent } from "./schema/types/tool-types.js";
 import { withDependencies, type DependentToolHandler, type NeedsOption, type ToolNeeds } from "./dependencies/tool.js";
 import type { DependentPromptHandler, DependentTemplateResourceHandler, PromptNeeds, ResourceNeeds } from "./dependencies/handlers.js";
 import { Server, type ServerOptions } from "./server.js";
@@ -20,7 +20,7 @@ import { registerResource } from "./registry/register-resource.js";
 import { registryCapabilities, registryHandlers } from "./registry/handlers.js";
 import { sealingBoundary } from "./sealing-policy.js";
 import type { UriTemplate, UriTemplateVariables } from "./uri-template.js";
-import type { TemplateVariables } from "./schemas/template-variables.js";
+import type { TemplateVariables } from "./schema/types/template-variables.js";
 import { resolveSchemaCompiler } from "#schema-compiler";
 import { TASK_HOOKS } from "./tasks/options.js";
 import { SUBSCRIPTION_TYPES } from "./subscriptions/filter.js";

@@ -6,20 +6,20 @@
  *
  * @packageDocumentation
  */
-export type { RequestStateCodec } from "./codec.js";
-export type { CryptoBackendChoice } from "./backend.js";
+export type { RequestStateCodec } from "./primitives/codec.js";
+export type { CryptoBackendChoice } from "./primitives/backend.js";
 export {
   INVALID_REQUEST_STATE_MESSAGE,
   INVALID_REQUEST_STATE_REASON,
   InvalidRequestState,
   invalidRequestStateError,
-} from "./errors.js";
-export { MIN_SECRET_BYTES, type RequestStateSecret } from "./keys.js";
-export { decodeKeyEntry, DEFAULT_KEYS_ENV, keyIdOf } from "./key-sources.js";
-export { principalOf } from "./principal.js";
-export { MemoryReplayStore, type MemoryReplayStoreOptions, type ReplayLease, type ReplayQuotaExceeded, type ReplayStore } from "./replay.js";
-export type { RequestStateUse } from "./use.js";
-export { RequestStateSecurity } from "./security.js";
+} from "./primitives/errors.js";
+export { MIN_SECRET_BYTES, type RequestStateSecret } from "./primitives/keys.js";
+export { decodeKeyEntry, DEFAULT_KEYS_ENV, keyIdOf } from "./primitives/key-sources.js";
+export { principalOf } from "./policy/principal.js";
+export { MemoryReplayStore, type MemoryReplayStoreOptions, type ReplayLease, type ReplayQuotaExceeded, type ReplayStore } from "./policy/replay.js";
+export type { RequestStateUse } from "./policy/use.js";
+export { RequestStateSecurity } from "./token/security.js";
 // security-types.ts holds only the public option and binding shapes, so all of it is exported.
-export type * from "./security-types.js";
-export { __TESTS } from "./testing.js";
+export type * from "./policy/security-types.js";
+export { __TESTS } from "./token/testing.js";

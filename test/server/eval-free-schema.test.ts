@@ -12,11 +12,11 @@ import { createServer as createProvisionServer } from "../../examples/dependenci
 import { createEverythingServer } from "../../examples/everything-server/server.js";
 import { createWorkerServer } from "../../examples/worker/worker.js";
 import { Client } from "../../runtime/client/index.js";
-import { compileJsonSchema } from "../../runtime/server/json-schema.js";
+import { compileJsonSchema } from "../../runtime/server/schema/json-schema.js";
 import { McpServer } from "../../runtime/server/index.js";
-import type { SchemaCompiler } from "../../runtime/server/schema-check.js";
-import { resolveSchemaCompiler as portableCompiler } from "../../runtime/server/schema-compiler-portable.js";
-import { createEvalFreeCompiler } from "../../runtime/server/schema-eval-free.js";
+import type { SchemaCompiler } from "../../runtime/server/schema/schema-check.js";
+import { resolveSchemaCompiler as portableCompiler } from "../../runtime/server/schema/schema-compiler-portable.js";
+import { createEvalFreeCompiler } from "../../runtime/server/schema/schema-eval-free.js";
 
 const evalFree = createEvalFreeCompiler(Validator);
 

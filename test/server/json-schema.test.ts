@@ -3,7 +3,7 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { compileJsonSchema } from "../../runtime/server/json-schema.js";
+import { compileJsonSchema } from "../../runtime/server/schema/json-schema.js";
 
 describe("the bare object schema", () => {
   const ours = compileJsonSchema({ type: "object" }, "inputSchema of tool \"t\"");

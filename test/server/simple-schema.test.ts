@@ -2,8 +2,8 @@
 // subset and any value, the answer must be AJV's, issue for issue.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { compileJsonSchema } from "../../runtime/server/json-schema.js";
-import { simpleObjectChecker } from "../../runtime/server/simple-schema.js";
+import { compileJsonSchema } from "../../runtime/server/schema/json-schema.js";
+import { simpleObjectChecker } from "../../runtime/server/schema/simple-schema.js";
 
 const TYPES = ["string", "number", "integer", "boolean", "null"] as const;
 const names = fc.oneof(fc.constantFrom("a", "b", "x/y", "t~1", "", "0", "10", "é", "constructor", "toString"), fc.string({ maxLength: 4 }));

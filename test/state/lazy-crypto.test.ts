@@ -4,11 +4,11 @@
 import { createCipheriv, createHmac, hkdfSync } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createNobleBackend } from "../../runtime/state/backend-noble.js";
-import { AesGcmCodec } from "../../runtime/state/codec.js";
-import { NobleGcmKey } from "../../runtime/state/gcm-noble.js";
-import { hkdfSha256, hmacSha256 } from "../../runtime/state/hkdf.js";
-import { type AesCore, type AesCoreLoader, nobleAesLoader } from "../../runtime/state/noble-aes.js";
+import { createNobleBackend } from "../../runtime/state/primitives/backend-noble.js";
+import { AesGcmCodec } from "../../runtime/state/primitives/codec.js";
+import { NobleGcmKey } from "../../runtime/state/primitives/gcm-noble.js";
+import { hkdfSha256, hmacSha256 } from "../../runtime/state/primitives/hkdf.js";
+import { type AesCore, type AesCoreLoader, nobleAesLoader } from "../../runtime/state/primitives/noble-aes.js";
 import { __TESTS, InvalidRequestState } from "../../runtime/state/index.js";
 import { SECRET } from "./helpers.js";
 

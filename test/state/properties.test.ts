@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { decodeBase64url, encodeBase64url } from "../../runtime/state/base64url.js";
+import { decodeBase64url, encodeBase64url } from "../../runtime/state/primitives/base64url.js";
 import { __TESTS, InvalidRequestState, RequestStateSecurity } from "../../runtime/state/index.js";
 import { BACKENDS, SECRET } from "./helpers.js";
 
@@ -199,7 +199,7 @@ describe("canonical JSON", () => {
 
 describe("the short-input SHA-256", () => {
   it("matches node:crypto for every length around the block boundaries and random inputs", async () => {
-    const { sha256 } = await import("../../runtime/state/sha256.js");
+    const { sha256 } = await import("../../runtime/state/primitives/sha256.js");
     const { createHash } = await import("node:crypto");
     const digest = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
     for (let length = 0; length <= 200; length++) {
@@ -217,7 +217,7 @@ describe("the short-input SHA-256", () => {
 
 describe("the portable AES-256-GCM", () => {
   it("matches node:crypto's for random keys, nonces, associated data and payloads", async () => {
-    const { NobleGcmKey } = await import("../../runtime/state/gcm-noble.js");
+    const { NobleGcmKey } = await import("../../runtime/state/primitives/gcm-noble.js");
     const { createCipheriv } = await import("node:crypto");
     fc.assert(
       fc.property(

@@ -1,5 +1,5 @@
 import type { ResolvedValue } from "./questions.js";
-import type { Flatten } from "../schemas/type-utils.js";
+import type { Flatten } from "../schema/types/type-utils.js";
 
 /**
  * Works out one dependency: from the tool's arguments and the dependencies

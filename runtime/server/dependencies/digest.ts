@@ -1,4 +1,4 @@
-import { sha256 } from "../../state/sha256.js";
+import { sha256 } from "../../state/primitives/sha256.js";
 
 const utf8 = new TextEncoder();
 

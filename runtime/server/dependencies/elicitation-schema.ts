@@ -9,7 +9,7 @@
  */
 import { checkElicitSchema } from "../../validate/elicitation-form.js";
 import type { ElicitSchema } from "../../validate/elicitation-form.js";
-import type { FromSchema } from "../schemas/infer.js";
+import type { FromSchema } from "../schema/types/infer.js";
 
 // The field schemas and the checkers live where the client (which checks its own onElicit answers) may import them.
 export type {

@@ -8,7 +8,7 @@
  */
 import { isObject } from "../../protocol/guards.js";
 import type { StandardSchemaV1 } from "@standard-schema/spec";
-import { isStandardSchema, type StandardCheck, type StandardSchemaConverter, type StandardValidator } from "../schemas/standard.js";
+import { isStandardSchema, type StandardCheck, type StandardSchemaConverter, type StandardValidator } from "../schema/standard.js";
 import { assertElicitSchema, checkElicitContent, type ElicitContent, type ElicitSchema, type Issue } from "./elicitation-schema.js";
 import { elicitDigest } from "./digest.js";
 import { QUESTION, reaskMessage, refuse, type AnswerReading, type Question } from "./questions.js";

@@ -8,7 +8,7 @@
  * @module
  */
 import type { StandardSchemaV1 } from "@standard-schema/spec";
-import { jsonSchemaOfStandard, standardValidatorOf, type StandardSchemaConverter, type StandardValidator } from "../schemas/standard.js";
+import { jsonSchemaOfStandard, standardValidatorOf, type StandardSchemaConverter, type StandardValidator } from "../schema/standard.js";
 import { assertElicitSchema, type ElicitSchema } from "./elicitation-schema.js";
 
 /** A Standard Schema form, converted: what is sent as `requestedSchema`, and the library's check of an answer. */

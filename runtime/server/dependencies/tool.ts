@@ -1,6 +1,6 @@
 import type { ServerRequestContext } from "../context.js";
 import type { MaybePromise } from "../types.js";
-import type { ToolResult } from "../schemas/tool-types.js";
+import type { ToolResult } from "../schema/types/tool-types.js";
 import { Needs } from "./declaration.js";
 import type { DependencyRound } from "./evaluate.js";
 import { runWithDependencies } from "./run.js";

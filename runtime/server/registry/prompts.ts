@@ -13,10 +13,10 @@ import type {
 import type { ServerRequestContext } from "../context.js";
 import type { HandlerResult, MaybePromise } from "../types.js";
 import { checkCompleters, complete, type Completer } from "./completions.js";
-import type { FromSchema } from "../schemas/infer.js";
-import { isStandardSchema, jsonSchemaOfStandard, standardValidatorOf, type StandardSchemaConverter, type StandardValidator } from "../schemas/standard.js";
+import type { FromSchema } from "../schema/types/infer.js";
+import { isStandardSchema, jsonSchemaOfStandard, standardValidatorOf, type StandardSchemaConverter, type StandardValidator } from "../schema/standard.js";
 import type { StandardSchemaV1 } from "@standard-schema/spec";
-import type { ToolArgs } from "../schemas/tool-types.js";
+import type { ToolArgs } from "../schema/types/tool-types.js";
 
 /**
  * How a prompt describes itself in `prompts/list`.

@@ -12,15 +12,15 @@ import type { ServerRequestContext } from "../context.js";
 import { internalError } from "../errors.js";
 import { isInputRequired } from "../../protocol/input-required-guard.js";
 import { schemaCompilerLoading } from "#schema-compiler";
-import type { SchemaCompiler, SchemaValidator } from "../schema-check.js";
+import type { SchemaCompiler, SchemaValidator } from "../schema/schema-check.js";
 import type { HandlerResult, MaybePromise } from "../types.js";
 import { paramHeadersMismatch, paramHeadersOf, type ParamHeader } from "../../protocol/headers.js";
 import { isModernVersion } from "../../protocol/era.js";
 import { checkScopes, requireScopes } from "../require-scopes.js";
 import { escalationOf } from "../tasks/escalate.js";
 import { taskDeclarationOf, type TaskDeclaration, type TaskSupport } from "../tasks/types.js";
-import { isStandardSchema, jsonSchemaOfStandard, standardValidatorOf, type StandardSchemaConverter, type StandardValidator } from "../schemas/standard.js";
-import type { ToolResult, ToolSchema } from "../schemas/tool-types.js";
+import { isStandardSchema, jsonSchemaOfStandard, standardValidatorOf, type StandardSchemaConverter, type StandardValidator } from "../schema/standard.js";
+import type { ToolResult, ToolSchema } from "../schema/types/tool-types.js";
 
 /**
  * How a tool describes itself in `tools/list`.

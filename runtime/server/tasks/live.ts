@@ -6,9 +6,9 @@
  *
  * @internal
  */
-import { sha256 } from "../../state/sha256.js";
+import { sha256 } from "../../state/primitives/sha256.js";
 import { principalOf } from "../../state/index.js";
-import { encodeBase64url } from "../../state/base64url.js";
+import { encodeBase64url } from "../../state/primitives/base64url.js";
 import { RequestContextImpl } from "../context.js";
 import type { AnyHandler } from "../pipeline.js";
 import type { TaskRecord } from "./store.js";

@@ -1,19 +1,19 @@
-import type { RequestContext } from "../protocol/context.js";
-import type { CryptoBackend } from "./backend.js";
-import { AesGcmCodec, type RequestStateCodec } from "./codec.js";
-import { DEFAULT_KEYS_ENV, keyRingFromEnv, keyRingFromFile } from "./key-sources.js";
+import type { RequestContext } from "../../protocol/context.js";
+import type { CryptoBackend } from "../primitives/backend.js";
+import { AesGcmCodec, type RequestStateCodec } from "../primitives/codec.js";
+import { DEFAULT_KEYS_ENV, keyRingFromEnv, keyRingFromFile } from "../primitives/key-sources.js";
 import {
   argumentsDigest,
   type Envelope,
   newPrincipalClaim,
   serializeEnvelope,
 } from "./envelope.js";
-import { InvalidRequestState } from "./errors.js";
-import { describe, KEY_GENERATION_HINT, secretBytes } from "./keys.js";
-import { principalOf } from "./principal.js";
-import type { ReplayStore } from "./replay.js";
-import { NO_USE, type RequestStateUse } from "./use.js";
-import { assertBinding, assertCodec, describeError, utf8Length } from "./security-checks.js";
+import { InvalidRequestState } from "../primitives/errors.js";
+import { describe, KEY_GENERATION_HINT, secretBytes } from "../primitives/keys.js";
+import { principalOf } from "../policy/principal.js";
+import type { ReplayStore } from "../policy/replay.js";
+import { NO_USE, type RequestStateUse } from "../policy/use.js";
+import { assertBinding, assertCodec, describeError, utf8Length } from "../policy/security-checks.js";
 import type {
   MintInput,
   RequestBinding,
@@ -21,10 +21,10 @@ import type {
   RequestStateLogger,
   RequestStateRejection,
   RequestStateSecurityOptions,
-} from "./security-types.js";
-import { selectBackend } from "./select-backend.js";
+} from "../policy/security-types.js";
+import { selectBackend } from "../primitives/select-backend.js";
 import { checkToken, type Rejected, type TokenVerifier } from "./verify-token.js";
-import { logRejection, logRing, resolvePolicy } from "./security-policy.js";
+import { logRejection, logRing, resolvePolicy } from "../policy/security-policy.js";
 
 /** Year 5138 in seconds; a larger clock reading is almost surely milliseconds. */
 const MAX_PLAUSIBLE_SECONDS = 1e11;

@@ -10,7 +10,7 @@
  * @internal
  */
 import type * as CfworkerModule from "@cfworker/json-schema";
-import { lazyModule, requireSync } from "../protocol/require-sync.js";
+import { lazyModule, requireSync } from "../../protocol/require-sync.js";
 import { compileJsonSchema, schemaCompilerLoading as ajvLoading } from "./json-schema.js";
 import { pickCompiler, type SchemaCompiler, type SchemaCompilerChoice, type SchemaValidator } from "./schema-check.js";
 import { createEvalFreeCompiler } from "./schema-eval-free.js";

@@ -1,11 +1,11 @@
-import type { CryptoBackend, CryptoBackendChoice } from "./backend.js";
-import { AesGcmCodec } from "./codec.js";
+import type { CryptoBackend, CryptoBackendChoice } from "../primitives/backend.js";
+import { AesGcmCodec } from "../primitives/codec.js";
 import { argumentsDigest, principalClaim } from "./envelope.js";
-import { deriveKey, type RequestStateSecret, secretBytes } from "./keys.js";
+import { deriveKey, type RequestStateSecret, secretBytes } from "../primitives/keys.js";
 import { RANDOM_SOURCE } from "./security.js";
-import type { RequestStateSecurityOptions } from "./security-types.js";
-import { selectBackend } from "./select-backend.js";
-import { canonicalJson } from "./canonical-json.js";
+import type { RequestStateSecurityOptions } from "../policy/security-types.js";
+import { selectBackend } from "../primitives/select-backend.js";
+import { canonicalJson } from "../primitives/canonical-json.js";
 
 function hexOf(bytes: Uint8Array): string {
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");

@@ -9,7 +9,7 @@
  */
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { escapePointerToken } from "../../validate/issues.js";
-import { describeIssues, type SchemaIssue } from "../schema-check.js";
+import { describeIssues, type SchemaIssue } from "./schema-check.js";
 
 /**
  * Any schema object that implements Standard Schema v1 (zod 4, valibot,

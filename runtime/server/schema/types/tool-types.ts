@@ -8,9 +8,9 @@
  * @module
  */
 import type { StandardSchemaV1 } from "@standard-schema/spec";
-import type { CallToolResult, ContentBlock } from "../../protocol/types.js";
-import type { HandlerResult } from "../types.js";
-import type { TaskEscalation } from "../tasks/escalate.js";
+import type { CallToolResult, ContentBlock } from "../../../protocol/types.js";
+import type { HandlerResult } from "../../types.js";
+import type { TaskEscalation } from "../../tasks/escalate.js";
 import type { FromSchema, JsonSchemaObject } from "./infer.js";
 
 /** A schema a tool takes: a JSON Schema object (an `as const` literal types the handler) or a Standard Schema (zod 4, valibot, arktype, …). */

@@ -1,6 +1,6 @@
 import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
 import type { Ajv2020 } from "ajv/dist/2020.js";
-import { lazyModule, requireSync } from "../protocol/require-sync.js";
+import { lazyModule, requireSync } from "../../protocol/require-sync.js";
 import { describeIssues, dialectOf, notValid, OK, UNCHECKABLE, type Dialect, type SchemaCheck, type SchemaIssue, type SchemaValidator } from "./schema-check.js";
 import { assertSchemaObject, simpleValidatorOf } from "./simple-schema.js";
 

@@ -1,5 +1,5 @@
 import type * as NobleAesModule from "@noble/ciphers/aes.js";
-import { lazyModule, requireSync } from "../protocol/require-sync.js";
+import { lazyModule, requireSync } from "../../protocol/require-sync.js";
 
 /** The block-level AES of `@noble/ciphers` that {@link NobleGcmKey} builds GCM on. @internal */
 export type AesCore = typeof NobleAesModule.unsafe;

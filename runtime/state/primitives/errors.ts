@@ -1,4 +1,4 @@
-import { JsonRpcErrorCode, McpError } from "../protocol/jsonrpc/errors.js";
+import { JsonRpcErrorCode, McpError } from "../../protocol/jsonrpc/errors.js";
 
 /** Why a token was rejected. Logged, never sent to the peer. */
 export type RequestStateRejectionReason =

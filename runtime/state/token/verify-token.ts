@@ -8,17 +8,17 @@
  * @internal
  * @module
  */
-import type { CryptoBackend } from "./backend.js";
-import { type RequestStateCodec, UnknownKeyId } from "./codec.js";
+import type { CryptoBackend } from "../primitives/backend.js";
+import { type RequestStateCodec, UnknownKeyId } from "../primitives/codec.js";
 import { parseEnvelope, principalClaimMatches } from "./envelope.js";
 import { checkBinding, checkWindow } from "./envelope-checks.js";
-import { InvalidRequestState } from "./errors.js";
-import { describe } from "./keys.js";
-import type { ReplayStore } from "./replay.js";
-import { describeError, utf8Length } from "./security-checks.js";
+import { InvalidRequestState } from "../primitives/errors.js";
+import { describe } from "../primitives/keys.js";
+import type { ReplayStore } from "../policy/replay.js";
+import { describeError, utf8Length } from "../policy/security-checks.js";
 import { claimOnce } from "./security-replay.js";
-import type { RequestBinding, RequestStateLogger, RequestStateRejectionReason } from "./security-types.js";
-import { NO_USE, type RequestStateUse } from "./use.js";
+import type { RequestBinding, RequestStateLogger, RequestStateRejectionReason } from "../policy/security-types.js";
+import { NO_USE, type RequestStateUse } from "../policy/use.js";
 
 /** What `checkToken` answers for a token it refuses. @internal */
 export type Rejected = { reason: RequestStateRejectionReason; detail: string; keyId?: string };

@@ -1,8 +1,8 @@
-import type { RequestContext } from "../protocol/context.js";
-import type { CryptoBackendChoice } from "./backend.js";
-import type { RequestStateCodec } from "./codec.js";
-import type { RequestStateRejectionReason } from "./errors.js";
-import type { RequestStateSecret } from "./keys.js";
+import type { RequestContext } from "../../protocol/context.js";
+import type { CryptoBackendChoice } from "../primitives/backend.js";
+import type { RequestStateCodec } from "../primitives/codec.js";
+import type { RequestStateRejectionReason } from "../primitives/errors.js";
+import type { RequestStateSecret } from "../primitives/keys.js";
 import type { ReplayStore } from "./replay.js";
 
 /** Where sealing keys come from: a key ring for the built-in codec, or your own codec. Exactly one. */
@@ -66,7 +66,7 @@ export interface RequestStateSecurityOptions {
   crypto?: CryptoBackendChoice;
 }
 
-export type { RequestStateRejectionReason } from "./errors.js";
+export type { RequestStateRejectionReason } from "../primitives/errors.js";
 
 /** What the logger learns about a rejection (its structured fields). Holds no token, key, principal or arguments. */
 export type RequestStateRejection = {

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { UriTemplateVariables } from "../uri-template.js";
+import type { UriTemplateVariables } from "../../uri-template.js";
 import type { Flatten } from "./type-utils.js";
 
 type Expressions<T extends string> = T extends `${string}{${infer Expression}}${infer Rest}` ? Expression | Expressions<Rest> : never;

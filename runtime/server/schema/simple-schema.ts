@@ -1,6 +1,6 @@
 import { describeIssues, OK, type SchemaIssue, type SchemaValidator } from "./schema-check.js";
-import { isPlainObject } from "../protocol/guards.js";
-import { escapePointerToken } from "../validate/issues.js";
+import { isPlainObject } from "../../protocol/guards.js";
+import { escapePointerToken } from "../../validate/issues.js";
 
 /**
  * Checks the simplest tool schemas without AJV, answering exactly what AJV

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { ValidationIssue } from "../validate/issues.js";
+import type { ValidationIssue } from "../../validate/issues.js";
 
 /** One problem a JSON Schema found in a value: the package's one issue shape, `{ path, message }`. */
 export type SchemaIssue = ValidationIssue;

@@ -6,11 +6,11 @@
  * @module
  * @internal
  */
-import type { RequestContext } from "../protocol/context.js";
-import { describe } from "./keys.js";
+import type { RequestContext } from "../../protocol/context.js";
+import { describe } from "../primitives/keys.js";
 import type { ReplayStore } from "./replay.js";
 import { checkFunction, checkNonNegative, checkPositive } from "./security-checks.js";
-import { withCallShape } from "../protocol/logging.js";
+import { withCallShape } from "../../protocol/logging.js";
 import type { RequestStateLogger, RequestStateRejection, RequestStateSecurityOptions } from "./security-types.js";
 
 /** Clock skew tolerated between minting and verifying instances, both ways, in seconds. */

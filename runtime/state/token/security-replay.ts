@@ -6,11 +6,11 @@
  * @module
  * @internal
  */
-import type { CryptoBackend } from "./backend.js";
-import type { ReplayStore } from "./replay.js";
-import { describeError } from "./security-checks.js";
-import type { RequestStateLogger, RequestStateRejectionReason } from "./security-types.js";
-import type { RequestStateUse } from "./use.js";
+import type { CryptoBackend } from "../primitives/backend.js";
+import type { ReplayStore } from "../policy/replay.js";
+import { describeError } from "../policy/security-checks.js";
+import type { RequestStateLogger, RequestStateRejectionReason } from "../policy/security-types.js";
+import type { RequestStateUse } from "../policy/use.js";
 
 const REPLAY_ID_BYTES = 16;
 

@@ -1,5 +1,5 @@
-import type { RequestStateCodec } from "./codec.js";
-import { describe } from "./keys.js";
+import type { RequestStateCodec } from "../primitives/codec.js";
+import { describe } from "../primitives/keys.js";
 import type { RequestBinding } from "./security-types.js";
 
 /**

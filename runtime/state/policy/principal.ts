@@ -1,5 +1,5 @@
-import type { AuthInfo } from "../protocol/context.js";
-import { canonicalJson } from "./canonical-json.js";
+import type { AuthInfo } from "../../protocol/context.js";
+import { canonicalJson } from "../primitives/canonical-json.js";
 
 /**
  * The principal string a verified bearer token stands for: the compact JSON

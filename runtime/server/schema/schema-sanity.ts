@@ -1,5 +1,5 @@
-import { isObject } from "../protocol/guards.js";
-import { escapePointerToken } from "../validate/issues.js";
+import { isObject } from "../../protocol/guards.js";
+import { escapePointerToken } from "../../validate/issues.js";
 /**
  * The schema checks a compiler must make before it validates anything with
  * a schema, for the eval-free path: AJV refuses a schema its meta-schema

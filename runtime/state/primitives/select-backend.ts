@@ -1,7 +1,7 @@
 import type { CryptoBackend, CryptoBackendChoice } from "./backend.js";
 import { createNodeBackend } from "./backend-node.js";
 import { nobleBackend } from "./backend-noble.js";
-import { nodeBuiltin } from "../protocol/require-sync.js";
+import { nodeBuiltin } from "../../protocol/require-sync.js";
 
 let nodeBackend: CryptoBackend | null | undefined;
 

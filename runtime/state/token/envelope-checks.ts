@@ -6,10 +6,10 @@
  * @module
  * @internal
  */
-import type { CryptoBackend } from "./backend.js";
+import type { CryptoBackend } from "../primitives/backend.js";
 import { argumentsDigest, type Envelope } from "./envelope.js";
-import { describeError } from "./security-checks.js";
-import type { RequestBinding, RequestStateRejectionReason } from "./security-types.js";
+import { describeError } from "../policy/security-checks.js";
+import type { RequestBinding, RequestStateRejectionReason } from "../policy/security-types.js";
 
 /** A refused envelope: the reason, and what the log says about it. @internal */
 export interface EnvelopeRejection {

@@ -1,7 +1,7 @@
-import type { CryptoBackend } from "./backend.js";
-import { decodeBase64url } from "./base64url.js";
-import { canonicalJson } from "./canonical-json.js";
-import { encodeAfter, wipe } from "./scratch.js";
+import type { CryptoBackend } from "../primitives/backend.js";
+import { decodeBase64url } from "../primitives/base64url.js";
+import { canonicalJson } from "../primitives/canonical-json.js";
+import { encodeAfter, wipe } from "../primitives/scratch.js";
 
 /**
  * The sealed plaintext, field for field as the reference SDK writes it.

@@ -9,7 +9,7 @@
  */
 import type { CryptoBackend, CryptoBackendChoice } from "./backend.js";
 import { decodeBase64url } from "./base64url.js";
-import { loadNodeBuiltin } from "../protocol/require-sync.js";
+import { loadNodeBuiltin } from "../../protocol/require-sync.js";
 import { describe, KEY_GENERATION_HINT, MIN_SECRET_BYTES, type RequestStateSecret, secretBytes } from "./keys.js";
 import { selectBackend } from "./select-backend.js";
 
