@@ -173,7 +173,9 @@ describe("npm pack", () => {
 
   it("packs no tests, benchmarks, tooling or spec files", () => {
     const stray = files.filter((path) =>
-      /(^|\/)(bench|tools|schema|codegen|scripts|node_modules)\//.test(path) ||
+      /(^|\/)(bench|tools|codegen|scripts|node_modules)\//.test(path) ||
+      // The schema sources and overlays are the top-level schema/ (runtime/server/schema/ is runtime code).
+      /^schema\//.test(path) ||
       // test/: only the known-answer vectors docs/request-state-format.md links to, as data.
       (/^test\//.test(path) && !/^test\/vectors\/[^/]+\.json$/.test(path)) ||
       /\.(test|spec)\.[cm]?[jt]s$/.test(path) ||
