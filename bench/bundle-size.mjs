@@ -114,7 +114,10 @@ const OUR_FLOW = `
 /** `entry`, `answer-check`, `chunk` (a shared chunk): a chunk's file name without esbuild's hash. */
 function chunkName(file, entry) {
   if (file === entry) return "entry";
-  return file.split(/[\\/]/).pop().replace(/-[A-Z0-9]{8}\.js$/, "");
+  return file
+    .split(/[\\/]/)
+    .pop()
+    .replace(/-[A-Z0-9]{8}\.js$/, "");
 }
 
 /** Measures one contender: every chunk, and the chunks the flow loaded. */
@@ -169,7 +172,7 @@ function report({ ours, official, budget, esbuild }, started) {
     "Recipe, both clients: `esbuild --bundle --minify --format=esm --platform=browser --splitting`, no externals, each chunk gzip -9.",
     "Ours: `Client` from `mcp-roundtrip/client` and `StreamableHttpClientTransport` from `mcp-roundtrip/http/client`;",
     "theirs: `Client` and `StreamableHTTPClientTransport` from `@modelcontextprotocol/client`.",
-    "\"Loaded\" is what the bundle imports to connect to a 2026-07-28 server over Streamable HTTP and finish an MRTR call (recorded, not estimated);",
+    '"Loaded" is what the bundle imports to connect to a 2026-07-28 server over Streamable HTTP and finish an MRTR call (recorded, not estimated);',
     "the rest are lazy chunks for the 2025 fallback (its validators) and stdio.",
     "",
     "| client | loaded, min+gz | loaded, min | chunks loaded / emitted | all chunks, min+gz |",

@@ -50,9 +50,33 @@ export function workloads() {
     for (const concurrency of CONCURRENCY) {
       const common = { mode: "async", unit: "calls/s", concurrency, roundTrips, options: { mrtr } };
       list.push(
-        { ...common, id: `inproc.${kind}.ours.c${concurrency}`, group: `inproc.${kind}`, label: "mcp-roundtrip, in memory (2026-07-28)", side: "ours", module: OURS, factory: "inMemory" },
-        { ...common, id: `inproc.${kind}.official2026.c${concurrency}`, group: `inproc.${kind}`, label: "official SDK, HTTP handler via fetch shim (2026-07-28)", side: "official", module: OFFICIAL, factory: "inProcess2026" },
-        { ...common, id: `inproc.${kind}.official2025.c${concurrency}`, group: `inproc.${kind}`, label: "official SDK, InMemoryTransport (2025-11-25)", side: "official", module: OFFICIAL, factory: "inMemory2025" },
+        {
+          ...common,
+          id: `inproc.${kind}.ours.c${concurrency}`,
+          group: `inproc.${kind}`,
+          label: "mcp-roundtrip, in memory (2026-07-28)",
+          side: "ours",
+          module: OURS,
+          factory: "inMemory",
+        },
+        {
+          ...common,
+          id: `inproc.${kind}.official2026.c${concurrency}`,
+          group: `inproc.${kind}`,
+          label: "official SDK, HTTP handler via fetch shim (2026-07-28)",
+          side: "official",
+          module: OFFICIAL,
+          factory: "inProcess2026",
+        },
+        {
+          ...common,
+          id: `inproc.${kind}.official2025.c${concurrency}`,
+          group: `inproc.${kind}`,
+          label: "official SDK, InMemoryTransport (2025-11-25)",
+          side: "official",
+          module: OFFICIAL,
+          factory: "inMemory2025",
+        },
       );
     }
   }
@@ -64,8 +88,22 @@ export function workloads() {
     for (const concurrency of CONCURRENCY) {
       const common = { mode: "async", unit: "calls/s", concurrency, roundTrips, options: { elicitation }, group: `legacy.inproc.${kind}` };
       list.push(
-        { ...common, id: `legacy.inproc.${kind}.ours.c${concurrency}`, label: 'mcp-roundtrip, in-memory 2025 session (Client mode "2025-11-25")', side: "ours", module: OURS, factory: "legacyInMemory" },
-        { ...common, id: `legacy.inproc.${kind}.official.c${concurrency}`, label: "official SDK, InMemoryTransport (2025-11-25)", side: "official", module: OFFICIAL, factory: "legacyInMemory" },
+        {
+          ...common,
+          id: `legacy.inproc.${kind}.ours.c${concurrency}`,
+          label: 'mcp-roundtrip, in-memory 2025 session (Client mode "2025-11-25")',
+          side: "ours",
+          module: OURS,
+          factory: "legacyInMemory",
+        },
+        {
+          ...common,
+          id: `legacy.inproc.${kind}.official.c${concurrency}`,
+          label: "official SDK, InMemoryTransport (2025-11-25)",
+          side: "official",
+          module: OFFICIAL,
+          factory: "legacyInMemory",
+        },
       );
     }
   }
@@ -75,13 +113,47 @@ export function workloads() {
     for (const concurrency of CONCURRENCY) {
       const common = { mode: "async", unit: "calls/s", concurrency, roundTrips, options: { mrtr } };
       list.push(
-        { ...common, id: `http.${kind}.ours.c${concurrency}`, group: `http.${kind}`, label: "mcp-roundtrip, Streamable HTTP", side: "ours", module: OURS, factory: "http" },
-        { ...common, id: `http.${kind}.official.c${concurrency}`, group: `http.${kind}`, label: "official SDK, Streamable HTTP", side: "official", module: OFFICIAL, factory: "http" },
+        {
+          ...common,
+          id: `http.${kind}.ours.c${concurrency}`,
+          group: `http.${kind}`,
+          label: "mcp-roundtrip, Streamable HTTP",
+          side: "ours",
+          module: OURS,
+          factory: "http",
+        },
+        {
+          ...common,
+          id: `http.${kind}.official.c${concurrency}`,
+          group: `http.${kind}`,
+          label: "official SDK, Streamable HTTP",
+          side: "official",
+          module: OFFICIAL,
+          factory: "http",
+        },
       );
       if (!mrtr) {
         list.push(
-          { ...common, id: `http.echo.c${concurrency}`, group: "http.plain", label: "bare node:http JSON echo (ceiling)", side: "baseline", module: ECHO, factory: "httpEcho", options: {} },
-          { ...common, id: `http.echo-undici.c${concurrency}`, group: "http.plain", label: "bare node:http JSON echo, global fetch client (reference)", side: "baseline", module: ECHO, factory: "httpEcho", options: { client: "global" } },
+          {
+            ...common,
+            id: `http.echo.c${concurrency}`,
+            group: "http.plain",
+            label: "bare node:http JSON echo (ceiling)",
+            side: "baseline",
+            module: ECHO,
+            factory: "httpEcho",
+            options: {},
+          },
+          {
+            ...common,
+            id: `http.echo-undici.c${concurrency}`,
+            group: "http.plain",
+            label: "bare node:http JSON echo, global fetch client (reference)",
+            side: "baseline",
+            module: ECHO,
+            factory: "httpEcho",
+            options: { client: "global" },
+          },
         );
       }
     }
@@ -94,37 +166,232 @@ export function workloads() {
     for (const concurrency of CONCURRENCY) {
       const common = { mode: "async", unit: "calls/s", concurrency, roundTrips, options: { elicitation }, group: `legacy.http.${kind}` };
       list.push(
-        { ...common, id: `legacy.http.${kind}.ours.c${concurrency}`, label: 'mcp-roundtrip, serveHttp 2025 session + our client (mode "2025-11-25")', side: "ours", module: OURS, factory: "legacyHttp" },
-        { ...common, id: `legacy.http.${kind}.official.c${concurrency}`, label: "official SDK, WebStandardStreamableHTTPServerTransport with sessionIdGenerator, JSON responses", side: "official", module: OFFICIAL, factory: "legacyHttp" },
-        { ...common, options: { elicitation, jsonResponse: false }, id: `legacy.http.${kind}.officialSse.c${concurrency}`, label: "official SDK, WebStandardStreamableHTTPServerTransport with sessionIdGenerator, default SSE responses", side: "official", module: OFFICIAL, factory: "legacyHttp" },
+        {
+          ...common,
+          id: `legacy.http.${kind}.ours.c${concurrency}`,
+          label: 'mcp-roundtrip, serveHttp 2025 session + our client (mode "2025-11-25")',
+          side: "ours",
+          module: OURS,
+          factory: "legacyHttp",
+        },
+        {
+          ...common,
+          id: `legacy.http.${kind}.official.c${concurrency}`,
+          label: "official SDK, WebStandardStreamableHTTPServerTransport with sessionIdGenerator, JSON responses",
+          side: "official",
+          module: OFFICIAL,
+          factory: "legacyHttp",
+        },
+        {
+          ...common,
+          options: { elicitation, jsonResponse: false },
+          id: `legacy.http.${kind}.officialSse.c${concurrency}`,
+          label: "official SDK, WebStandardStreamableHTTPServerTransport with sessionIdGenerator, default SSE responses",
+          side: "official",
+          module: OFFICIAL,
+          factory: "legacyHttp",
+        },
       );
     }
   }
   const fixedWork = { mode: "async", unit: "calls/s", concurrency: 16, roundTrips: 2, options: { mrtr: true }, group: "rss", fixedOps: RSS_CALLS };
   list.push(
-    { ...fixedWork, id: "rss.mrtr.ours", label: `mcp-roundtrip, in memory, ${RSS_CALLS.toLocaleString("en-US")} MRTR calls, c=16`, side: "ours", module: OURS, factory: "inMemory" },
-    { ...fixedWork, id: "rss.mrtr.official2026", label: `official SDK, fetch shim, ${RSS_CALLS.toLocaleString("en-US")} MRTR calls, c=16`, side: "official", module: OFFICIAL, factory: "inProcess2026" },
+    {
+      ...fixedWork,
+      id: "rss.mrtr.ours",
+      label: `mcp-roundtrip, in memory, ${RSS_CALLS.toLocaleString("en-US")} MRTR calls, c=16`,
+      side: "ours",
+      module: OURS,
+      factory: "inMemory",
+    },
+    {
+      ...fixedWork,
+      id: "rss.mrtr.official2026",
+      label: `official SDK, fetch shim, ${RSS_CALLS.toLocaleString("en-US")} MRTR calls, c=16`,
+      side: "official",
+      module: OFFICIAL,
+      factory: "inProcess2026",
+    },
   );
   list.push(
-    { id: "seal.ours.node", group: "seal", label: "mcp-roundtrip, AES-256-GCM, node:crypto backend", side: "ours", module: OURS, factory: "sealVerify", options: { backend: "node" }, mode: "async", concurrency: 1, unit: "ops/s" },
-    { id: "seal.ours.noble", group: "seal", label: "mcp-roundtrip, AES-256-GCM, @noble/ciphers backend", side: "ours", module: OURS, factory: "sealVerify", options: { backend: "noble" }, mode: "async", concurrency: 1, unit: "ops/s" },
-    { id: "seal.floor", group: "seal", label: "node:crypto AES-256-GCM seal + open alone, no token format (floor)", side: "baseline", module: CRYPTO_FLOOR, factory: "aesGcmFloor", options: {}, mode: "async", concurrency: 1, unit: "ops/s" },
-    { id: "seal.official", group: "seal", label: "official SDK, HMAC-SHA256 codec (signed only)", side: "official", module: OFFICIAL, factory: "sealVerify", options: {}, mode: "async", concurrency: 1, unit: "ops/s" },
-    { id: "validate.ours", group: "validate", label: "mcp-roundtrip, AJV standalone validators", side: "ours", module: OURS, factory: "validate", options: {}, mode: "sync", unit: "ops/s" },
-    { id: "validate.official", group: "validate", label: "official SDK, zod schemas (specTypeSchemas)", side: "official", module: OFFICIAL, factory: "validate", options: {}, mode: "sync", unit: "ops/s" },
-    { id: "pending.ours", group: "pending", label: "mcp-roundtrip McpServer, sealed requestState", side: "ours", module: OURS, factory: "pending", options: {}, mode: "custom", unit: "bytes", nodeFlags: ["--expose-gc"] },
-    { id: "pending.stateful", group: "pending", label: "stateful server, exchanges kept in a Map", side: "baseline", module: PENDING, factory: "statefulPending", options: {}, mode: "custom", unit: "bytes", nodeFlags: ["--expose-gc"] },
-    { id: "pending.tasks", group: "pending", label: "mcp-roundtrip McpServer, tasks parked in input_required (tasks extension)", side: "ours", module: TASKS, factory: "pendingTasks", options: {}, mode: "custom", unit: "bytes", nodeFlags: ["--expose-gc"] },
-    { id: "listeners.ours", group: "listeners", label: "mcp-roundtrip McpServer, idle subscriptions/listen streams", side: "ours", module: LISTENERS, factory: "idleListeners", options: {}, mode: "custom", unit: "bytes", nodeFlags: ["--expose-gc"] },
-    { id: "listeners.floor", group: "listeners", label: "floor: the same requests and contexts, a handler that only waits", side: "baseline", module: LISTENERS, factory: "idleListenersFloor", options: {}, mode: "custom", unit: "bytes", nodeFlags: ["--expose-gc"] },
-    { id: "listeners.web.ours", group: "listeners", label: "mcp-roundtrip createHttpHandler, idle listen SSE responses", side: "ours", module: LISTENERS, factory: "webListeners", options: { sdk: "ours" }, mode: "custom", unit: "bytes", nodeFlags: ["--expose-gc"] },
-    { id: "listeners.web.official", group: "listeners", label: "official SDK createMcpHandler, idle listen SSE responses", side: "official", module: LISTENERS, factory: "webListeners", options: { sdk: "official" }, mode: "custom", unit: "bytes", nodeFlags: ["--expose-gc"] },
+    {
+      id: "seal.ours.node",
+      group: "seal",
+      label: "mcp-roundtrip, AES-256-GCM, node:crypto backend",
+      side: "ours",
+      module: OURS,
+      factory: "sealVerify",
+      options: { backend: "node" },
+      mode: "async",
+      concurrency: 1,
+      unit: "ops/s",
+    },
+    {
+      id: "seal.ours.noble",
+      group: "seal",
+      label: "mcp-roundtrip, AES-256-GCM, @noble/ciphers backend",
+      side: "ours",
+      module: OURS,
+      factory: "sealVerify",
+      options: { backend: "noble" },
+      mode: "async",
+      concurrency: 1,
+      unit: "ops/s",
+    },
+    {
+      id: "seal.floor",
+      group: "seal",
+      label: "node:crypto AES-256-GCM seal + open alone, no token format (floor)",
+      side: "baseline",
+      module: CRYPTO_FLOOR,
+      factory: "aesGcmFloor",
+      options: {},
+      mode: "async",
+      concurrency: 1,
+      unit: "ops/s",
+    },
+    {
+      id: "seal.official",
+      group: "seal",
+      label: "official SDK, HMAC-SHA256 codec (signed only)",
+      side: "official",
+      module: OFFICIAL,
+      factory: "sealVerify",
+      options: {},
+      mode: "async",
+      concurrency: 1,
+      unit: "ops/s",
+    },
+    {
+      id: "validate.ours",
+      group: "validate",
+      label: "mcp-roundtrip, AJV standalone validators",
+      side: "ours",
+      module: OURS,
+      factory: "validate",
+      options: {},
+      mode: "sync",
+      unit: "ops/s",
+    },
+    {
+      id: "validate.official",
+      group: "validate",
+      label: "official SDK, zod schemas (specTypeSchemas)",
+      side: "official",
+      module: OFFICIAL,
+      factory: "validate",
+      options: {},
+      mode: "sync",
+      unit: "ops/s",
+    },
+    {
+      id: "pending.ours",
+      group: "pending",
+      label: "mcp-roundtrip McpServer, sealed requestState",
+      side: "ours",
+      module: OURS,
+      factory: "pending",
+      options: {},
+      mode: "custom",
+      unit: "bytes",
+      nodeFlags: ["--expose-gc"],
+    },
+    {
+      id: "pending.stateful",
+      group: "pending",
+      label: "stateful server, exchanges kept in a Map",
+      side: "baseline",
+      module: PENDING,
+      factory: "statefulPending",
+      options: {},
+      mode: "custom",
+      unit: "bytes",
+      nodeFlags: ["--expose-gc"],
+    },
+    {
+      id: "pending.tasks",
+      group: "pending",
+      label: "mcp-roundtrip McpServer, tasks parked in input_required (tasks extension)",
+      side: "ours",
+      module: TASKS,
+      factory: "pendingTasks",
+      options: {},
+      mode: "custom",
+      unit: "bytes",
+      nodeFlags: ["--expose-gc"],
+    },
+    {
+      id: "listeners.ours",
+      group: "listeners",
+      label: "mcp-roundtrip McpServer, idle subscriptions/listen streams",
+      side: "ours",
+      module: LISTENERS,
+      factory: "idleListeners",
+      options: {},
+      mode: "custom",
+      unit: "bytes",
+      nodeFlags: ["--expose-gc"],
+    },
+    {
+      id: "listeners.floor",
+      group: "listeners",
+      label: "floor: the same requests and contexts, a handler that only waits",
+      side: "baseline",
+      module: LISTENERS,
+      factory: "idleListenersFloor",
+      options: {},
+      mode: "custom",
+      unit: "bytes",
+      nodeFlags: ["--expose-gc"],
+    },
+    {
+      id: "listeners.web.ours",
+      group: "listeners",
+      label: "mcp-roundtrip createHttpHandler, idle listen SSE responses",
+      side: "ours",
+      module: LISTENERS,
+      factory: "webListeners",
+      options: { sdk: "ours" },
+      mode: "custom",
+      unit: "bytes",
+      nodeFlags: ["--expose-gc"],
+    },
+    {
+      id: "listeners.web.official",
+      group: "listeners",
+      label: "official SDK createMcpHandler, idle listen SSE responses",
+      side: "official",
+      module: LISTENERS,
+      factory: "webListeners",
+      options: { sdk: "official" },
+      mode: "custom",
+      unit: "bytes",
+      nodeFlags: ["--expose-gc"],
+    },
   );
   const coldStart = { group: "coldstart", module: COLD_START, factory: "coldStart", mode: "custom", unit: "ms" };
   list.push(
-    { ...coldStart, id: "coldstart.ours", label: "mcp-roundtrip, Client.connect(mcpServer), default mode (2026-07-28)", side: "ours", options: { sdk: "ours", protocolVersion: "2026-07-28" } },
-    { ...coldStart, id: "coldstart.official", label: "official SDK, InMemoryTransport (2025-11-25)", side: "official", options: { sdk: "official", protocolVersion: "2025-11-25" } },
-    { ...coldStart, id: "coldstart.ours2025", label: 'mcp-roundtrip, Client.connect(mcpServer, { mode: "2025-11-25" }) (loads the 2025 validators)', side: "ours", options: { sdk: "ours", mode: "2025-11-25", protocolVersion: "2025-11-25" } },
+    {
+      ...coldStart,
+      id: "coldstart.ours",
+      label: "mcp-roundtrip, Client.connect(mcpServer), default mode (2026-07-28)",
+      side: "ours",
+      options: { sdk: "ours", protocolVersion: "2026-07-28" },
+    },
+    {
+      ...coldStart,
+      id: "coldstart.official",
+      label: "official SDK, InMemoryTransport (2025-11-25)",
+      side: "official",
+      options: { sdk: "official", protocolVersion: "2025-11-25" },
+    },
+    {
+      ...coldStart,
+      id: "coldstart.ours2025",
+      label: 'mcp-roundtrip, Client.connect(mcpServer, { mode: "2025-11-25" }) (loads the 2025 validators)',
+      side: "ours",
+      options: { sdk: "ours", mode: "2025-11-25", protocolVersion: "2025-11-25" },
+    },
   );
   return list;
 }
@@ -138,7 +405,11 @@ export function workloads() {
 export function workload(id) {
   const found = workloads().find((w) => w.id === id);
   if (!found) {
-    throw new RangeError(`unknown workload "${id}"; known: ${workloads().map((w) => w.id).join(", ")}`);
+    throw new RangeError(
+      `unknown workload "${id}"; known: ${workloads()
+        .map((w) => w.id)
+        .join(", ")}`,
+    );
   }
   return found;
 }

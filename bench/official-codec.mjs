@@ -77,12 +77,17 @@ async function once({ codec, ctx }) {
 /** What a client holding the token can read of the payload (the `user` field, sealed in every token). */
 async function inspect(contender) {
   const token = await contender.codec.mint(payload, contender.ctx);
-  const decoded = token.split(".").map((part) => Buffer.from(part, "base64url").toString("latin1")).join(".");
+  const decoded = token
+    .split(".")
+    .map((part) => Buffer.from(part, "base64url").toString("latin1"))
+    .join(".");
   return { tokenBytes: Buffer.byteLength(token), readable: decoded.includes(payload.user) };
 }
 
 const started = new Date();
-const load = loadavg().map((v) => v.toFixed(2)).join(" ");
+const load = loadavg()
+  .map((v) => v.toFixed(2))
+  .join(" ");
 for (const contender of contenders) {
   Object.assign(contender, await inspect(contender));
   const deadline = performance.now() + Math.min(2000, seconds * 250);
@@ -116,7 +121,11 @@ writeFileSync(values.out, markdown);
 // The default run also puts its table in RESULTS.md, beside the other figures.
 if (values.out === DEFAULT_OUT) writeResultsSection("official-codec", "bench/official-codec.mjs", markdown.replace(/^# /, "## "));
 if (values.json) console.log(JSON.stringify(results, null, 2));
-else for (const r of results) console.log(`${r.contender.padEnd(52)} ${r.microsecondsPerOp.toFixed(2).padStart(8)} µs/op wall ${r.cpuMicrosecondsPerOp.toFixed(2).padStart(8)} µs/op CPU  ${r.speedupVsOfficial}× theirs`);
+else
+  for (const r of results)
+    console.log(
+      `${r.contender.padEnd(52)} ${r.microsecondsPerOp.toFixed(2).padStart(8)} µs/op wall ${r.cpuMicrosecondsPerOp.toFixed(2).padStart(8)} µs/op CPU  ${r.speedupVsOfficial}× theirs`,
+    );
 
 function renderMarkdown(rows) {
   const cpu = cpus();
@@ -128,12 +137,13 @@ function renderMarkdown(rows) {
     `- Node ${process.version}, ${process.platform} ${process.arch}, ${cpu[0]?.model.trim() ?? "unknown CPU"} × ${cpu.length}; load average at start ${load}; ${seconds} s in ${slices} interleaved slices per contender, best slice kept.`,
     "- One operation: `codec.mint(payload, ctx)` then `codec.verify(token, ctx)`, exactly the calls their handler and their `ServerOptions.requestState.verify` seam make, for a payload whose compact JSON is 300 bytes and the ctx their server builds for an authenticated `tools/call` over HTTP.",
     "- Ours reads the tool name and arguments from the request `codec.capture` remembered (their ctx carries neither); that capture is one JSON parse per HTTP request, which their handler then skips (it is handed `parsedBody`), so it is not in the figures.",
-    "- \"Payload readable\" is measured: the token is base64url-decoded and searched for a field of the payload.",
+    '- "Payload readable" is measured: the token is base64url-decoded and searched for a field of the payload.',
     "",
     "| contender | µs per mint + verify (wall) | CPU µs per op | ops/s | vs their HMAC (wall) | vs their HMAC (CPU) | token bytes | payload readable by the client | bound to |",
     "|---|---|---|---|---|---|---|---|---|",
-    ...rows.map((r) =>
-      `| ${r.contender} | ${r.microsecondsPerOp.toFixed(1)} | ${r.cpuMicrosecondsPerOp.toFixed(1)} | ${r.opsPerSecond.toLocaleString("en-US")} | ${r.speedupVsOfficial.toFixed(2)}× | ${r.cpuSpeedupVsOfficial.toFixed(2)}× | ${r.tokenBytes} | ${r.payloadReadable ? "yes" : "no"} | ${r.binds} |`,
+    ...rows.map(
+      (r) =>
+        `| ${r.contender} | ${r.microsecondsPerOp.toFixed(1)} | ${r.cpuMicrosecondsPerOp.toFixed(1)} | ${r.opsPerSecond.toLocaleString("en-US")} | ${r.speedupVsOfficial.toFixed(2)}× | ${r.cpuSpeedupVsOfficial.toFixed(2)}× | ${r.tokenBytes} | ${r.payloadReadable ? "yes" : "no"} | ${r.binds} |`,
     ),
     "",
   ];

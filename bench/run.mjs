@@ -17,8 +17,31 @@ import { renderChart } from "./lib/chart.mjs";
 
 /** Measurement profiles: `full` for figures, `smoke` to prove the harness runs. */
 export const PROFILES = {
-  full: { reps: 5, warmup: { sliceMs: 250, minMs: 1000, maxMs: 10_000, plateauSlices: 6 }, windowMs: 2000, maxOps: 50_000_000, pendingCount: 10_000, pendingWarmup: 1_000, coldStartSpawns: 15, parallel: 1, timeoutMs: 120_000, fixedDeadlineMs: 90_000 },
-  smoke: { reps: 1, warmup: { sliceMs: 10, minMs: 10, maxMs: 40, plateauSlices: 2 }, windowMs: 40, maxOps: 2_000, pendingCount: 200, pendingWarmup: 20, coldStartSpawns: 1, parallel: 2, timeoutMs: 60_000, fixedDeadlineMs: 20_000, maxFixedOps: 20 },
+  full: {
+    reps: 5,
+    warmup: { sliceMs: 250, minMs: 1000, maxMs: 10_000, plateauSlices: 6 },
+    windowMs: 2000,
+    maxOps: 50_000_000,
+    pendingCount: 10_000,
+    pendingWarmup: 1_000,
+    coldStartSpawns: 15,
+    parallel: 1,
+    timeoutMs: 120_000,
+    fixedDeadlineMs: 90_000,
+  },
+  smoke: {
+    reps: 1,
+    warmup: { sliceMs: 10, minMs: 10, maxMs: 40, plateauSlices: 2 },
+    windowMs: 40,
+    maxOps: 2_000,
+    pendingCount: 200,
+    pendingWarmup: 20,
+    coldStartSpawns: 1,
+    parallel: 2,
+    timeoutMs: 60_000,
+    fixedDeadlineMs: 20_000,
+    maxFixedOps: 20,
+  },
 };
 
 const WORKER = fileURLToPath(new URL("./worker.mjs", import.meta.url));
@@ -39,7 +62,9 @@ const WORKER = fileURLToPath(new URL("./worker.mjs", import.meta.url));
 
 export async function runBench({ smoke = false, inProcess = false, reps, only, update = false, out, log = (line) => console.error(line) } = {}) {
   if (update && (!only?.length || !out || smoke)) {
-    throw new RangeError("--update measures again the workloads named by --only and keeps every other row of the results.json in --out: pass --only (and not --smoke)");
+    throw new RangeError(
+      "--update measures again the workloads named by --only and keeps every other row of the results.json in --out: pass --only (and not --smoke)",
+    );
   }
   const profile = { ...(smoke ? PROFILES.smoke : PROFILES.full) };
   if (reps !== undefined) profile.reps = reps;
@@ -162,7 +187,9 @@ function describeEnvironment(profile, smoke) {
     node: process.version,
     platform: `${process.platform} ${process.arch}`,
     cpu: `${cpuList[0]?.model ?? "unknown"} × ${cpuList.length}`,
-    loadAverageAtStart: loadavg().map((v) => v.toFixed(2)).join(" "),
+    loadAverageAtStart: loadavg()
+      .map((v) => v.toFixed(2))
+      .join(" "),
     profile: smoke ? "smoke" : "full",
     ...profile,
   };

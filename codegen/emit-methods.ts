@@ -12,8 +12,7 @@ function resultType(entry: MethodEntry, model: ProtocolModel): string {
 
 function requestMap(name: string, doc: string, entries: MethodEntry[], model: ProtocolModel): string {
   const lines = entries.map(
-    (entry) =>
-      `  ${quote(entry.method)}: { request: ${entry.request}; params: ${paramsType(entry, entry.request)}; result: ${resultType(entry, model)} };`,
+    (entry) => `  ${quote(entry.method)}: { request: ${entry.request}; params: ${paramsType(entry, entry.request)}; result: ${resultType(entry, model)} };`,
   );
   return `/** ${doc} */\nexport interface ${name} {\n${lines.join("\n")}\n}\n`;
 }
@@ -69,8 +68,20 @@ export function emitMethods(header: string, model: ProtocolModel): string {
   out.push(`export const INPUT_REQUIRED_METHODS = [${inputRequired.map(quote).join(", ")}] as const;\n`);
   out.push(`/** A method whose result may be an InputRequiredResult. */`);
   out.push(`export type InputRequiredMethod = (typeof INPUT_REQUIRED_METHODS)[number];\n`);
-  out.push(notificationMap("ClientNotificationMap", "Notifications a client sends: method → params.", model.notifications.filter((e) => e.direction === "client")));
-  out.push(notificationMap("ServerNotificationMap", "Notifications a server sends: method → params.", model.notifications.filter((e) => e.direction === "server")));
+  out.push(
+    notificationMap(
+      "ClientNotificationMap",
+      "Notifications a client sends: method → params.",
+      model.notifications.filter((e) => e.direction === "client"),
+    ),
+  );
+  out.push(
+    notificationMap(
+      "ServerNotificationMap",
+      "Notifications a server sends: method → params.",
+      model.notifications.filter((e) => e.direction === "server"),
+    ),
+  );
   out.push(`/** JSON-RPC and MCP error codes of this revision. */\nexport const ErrorCode = {`);
   for (const [name, code] of model.errorCodes) out.push(`  ${name}: ${code},`);
   out.push(`} as const;\n`);
@@ -79,12 +90,17 @@ export function emitMethods(header: string, model: ProtocolModel): string {
   out.push(`export interface MethodDefinitions {`);
   out.push(`  /** Who sends it: the client, the server inside an InputRequiredResult ("input"), or the server over the back-channel. */`);
   out.push(`  readonly directions: readonly ("client" | "input" | "server")[];`);
-  out.push(`  readonly request: string;\n  readonly params: string | null;\n  readonly result: string;\n  readonly response: string | null;\n  readonly inputRequired: boolean;\n}\n`);
+  out.push(
+    `  readonly request: string;\n  readonly params: string | null;\n  readonly result: string;\n  readonly response: string | null;\n  readonly inputRequired: boolean;\n}\n`,
+  );
   out.push(`/** Request method → definition names (data, derived from the schema's method constants and result responses). */`);
   out.push(`export const METHOD_TABLE = {`);
   for (const entry of uniqueByMethod(model.methods)) {
     const fields = [
-      `directions: [${model.methods.filter((e) => e.method === entry.method).map((e) => quote(e.direction)).join(", ")}]`,
+      `directions: [${model.methods
+        .filter((e) => e.method === entry.method)
+        .map((e) => quote(e.direction))
+        .join(", ")}]`,
       `request: ${quote(entry.request)}`,
       `params: ${entry.params ? quote(entry.params) : "null"}`,
       `result: ${quote(entry.result)}`,

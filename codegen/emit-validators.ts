@@ -103,7 +103,10 @@ export function emitValidators(header: string, schema: SchemaDocument, model: Pr
     if (seen.has(entry.method)) continue;
     seen.add(entry.method);
     const { params, result } = methodSchemas(entry, model);
-    for (const [kind, body] of [["params", params], ["result", result]] as const) {
+    for (const [kind, body] of [
+      ["params", params],
+      ["result", result],
+    ] as const) {
       const id = `urn:mcp-roundtrip:${kind}:${encodeURIComponent(entry.method)}`;
       ajv.addSchema({ $id: id, ...body });
       exports[methodExportName(kind, entry.method)] = id;

@@ -116,7 +116,7 @@ export function buildModel(revision: string, schema: SchemaDocument, extraErrorC
     for (const request of members(defs, union)) {
       const def = defs[request]!;
       const method = methodOf(def)!;
-      const params = isObject(def.properties) ? refName(def.properties.params) ?? null : null;
+      const params = isObject(def.properties) ? (refName(def.properties.params) ?? null) : null;
       entries.push({ method, direction, request, params, ...resultOf(defs, request, inputRequiredResult) });
     }
   }
@@ -128,10 +128,13 @@ export function buildModel(revision: string, schema: SchemaDocument, extraErrorC
     methods.set(entry.method, entry);
   }
   const notifications: NotificationEntry[] = [];
-  for (const [direction, union] of [["client", "ClientNotification"], ["server", "ServerNotification"]] as const) {
+  for (const [direction, union] of [
+    ["client", "ClientNotification"],
+    ["server", "ServerNotification"],
+  ] as const) {
     for (const notification of members(defs, union)) {
       const def = defs[notification]!;
-      const params = isObject(def.properties) ? refName(def.properties.params) ?? null : null;
+      const params = isObject(def.properties) ? (refName(def.properties.params) ?? null) : null;
       notifications.push({ method: methodOf(def)!, direction, notification, params });
     }
   }

@@ -184,13 +184,7 @@ export async function resolvePinned(file: PinnedFile, options: ResolveOptions = 
       const bytes = readFileSync(location);
       const actual = sha256Hex(bytes);
       if (actual !== file.sha256) {
-        throw new PinMismatch(
-          file,
-          location,
-          actual,
-          bytes,
-          `MCP_SCHEMA_DIR holds another release; point it at the pinned one, or ${adoptAdvice(file)}`,
-        );
+        throw new PinMismatch(file, location, actual, bytes, `MCP_SCHEMA_DIR holds another release; point it at the pinned one, or ${adoptAdvice(file)}`);
       }
       putInCache(cacheDir, file.sha256, bytes);
       return { file, bytes, location, origin: "schema-dir" };

@@ -67,9 +67,7 @@ function summarize(output, leg, set = revision, label = leg) {
   const passing = scored.filter((name) => scores.get(name)?.ok);
   const checks = scored.reduce((sum, name) => sum + (scores.get(name)?.passed ?? 0), 0);
   const failedChecks = scored.reduce((sum, name) => sum + (scores.get(name)?.failed ?? 0), 0);
-  console.error(
-    `conformance ${label}: ${passing.length}/${scored.length} required scenarios pass (${checks} checks passed, ${failedChecks} failed)`,
-  );
+  console.error(`conformance ${label}: ${passing.length}/${scored.length} required scenarios pass (${checks} checks passed, ${failedChecks} failed)`);
   for (const name of scored.filter((n) => !scores.get(n)?.ok)) console.error(`  ✗ ${name}${missing.includes(name) ? " (did not run)" : ""}`);
   // The set's not_scored scenarios (extensions, pending, added after the release) never count toward
   // conformance, but every one passes today, so each is held to that: one that fails is a regression.

@@ -42,8 +42,20 @@ const REPO_ROOT = realpathSync(fileURLToPath(new URL("..", import.meta.url)));
 /** Names this repo's public types are built from but that no entry exports on purpose (checked for this repo only). */
 const REPO_NOT_EXPORTED = [
   // Type-level helpers that public types are computed with; a reader never names them.
-  "Flatten", "Guarded", "validators", "Validator", "AllOf", "Branches", "OfType", "ObjectOf", "ArrayOf",
-  "Expressions", "UnionToIntersection", "Bindings", "ObjectOr", "HandlerArgs",
+  "Flatten",
+  "Guarded",
+  "validators",
+  "Validator",
+  "AllOf",
+  "Branches",
+  "OfType",
+  "ObjectOf",
+  "ArrayOf",
+  "Expressions",
+  "UnionToIntersection",
+  "Bindings",
+  "ObjectOr",
+  "HandlerArgs",
 ];
 
 /** The source each export's `types` is compiled from: ./dist/runtime/x.d.ts ← runtime/x.ts. */

@@ -54,7 +54,8 @@ server.tool("hand", {}, (_args, ctx) => {
     }
     return inputRequired({ inputRequests: { region: ask("Region?", regionForm), size: ask("Size?", sizeForm) } });
   }
-  if (!answers.confirm?.content) return inputRequired({ inputRequests: { confirm: ask(`Create ${earlier.gb} GB in ${earlier.region}?`, yesNo) }, requestState: ctx.requestState });
+  if (!answers.confirm?.content)
+    return inputRequired({ inputRequests: { confirm: ask(`Create ${earlier.gb} GB in ${earlier.region}?`, yesNo) }, requestState: ctx.requestState });
   return done(earlier.region, earlier.gb);
 });
 

@@ -41,27 +41,31 @@ const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 function call(url, name, args, extra = {}) {
   const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args, ...extra, _meta: META } });
   return new Promise((resolve, reject) => {
-    const req = request(url, {
-      method: "POST",
-      agent,
-      headers: {
-        "content-type": "application/json",
-        "content-length": Buffer.byteLength(body),
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": "2026-07-28",
-        "mcp-method": "tools/call",
-        "mcp-name": name,
+    const req = request(
+      url,
+      {
+        method: "POST",
+        agent,
+        headers: {
+          "content-type": "application/json",
+          "content-length": Buffer.byteLength(body),
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": "2026-07-28",
+          "mcp-method": "tools/call",
+          "mcp-name": name,
+        },
       },
-    }, (res) => {
-      let text = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk) => (text += chunk));
-      res.on("end", () => {
-        const message = JSON.parse(text);
-        if (res.statusCode !== 200 || message.error) reject(new Error(`${res.statusCode} ${text.slice(0, 100)}`));
-        else resolve(message.result);
-      });
-    });
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk) => (text += chunk));
+        res.on("end", () => {
+          const message = JSON.parse(text);
+          if (res.statusCode !== 200 || message.error) reject(new Error(`${res.statusCode} ${text.slice(0, 100)}`));
+          else resolve(message.result);
+        });
+      },
+    );
     req.on("error", reject);
     req.end(body);
   });
@@ -71,7 +75,10 @@ const plain = (url) => call(url, "ping", {});
 async function mrtr(url) {
   const args = { app: "bench" };
   const first = await call(url, "provision", args);
-  const second = await call(url, "provision", args, { requestState: first.requestState, inputResponses: { region: { action: "accept", content: { region: "eu" } } } });
+  const second = await call(url, "provision", args, {
+    requestState: first.requestState,
+    inputResponses: { region: { action: "accept", content: { region: "eu" } } },
+  });
   const done = await call(url, "provision", args, { requestState: second.requestState, inputResponses: { confirm: { action: "accept", content: { yes: true } } } });
   if (!String(done.content?.[0]?.text).startsWith("provisioned bench")) throw new Error(`unexpected ${JSON.stringify(done)}`);
 }
@@ -81,12 +88,14 @@ async function measure(operation, url) {
   let ops = 0;
   const deadline = Date.now() + SECONDS * 1000;
   const started = process.hrtime.bigint();
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (Date.now() < deadline && ops < MAX_OPS) {
-      await operation(url);
-      ops++;
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (Date.now() < deadline && ops < MAX_OPS) {
+        await operation(url);
+        ops++;
+      }
+    }),
+  );
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   return ops / seconds;
 }
@@ -111,7 +120,7 @@ const section = [
   "",
   `Calls per second, concurrency ${CONCURRENCY}, one ${SECONDS} s window per row after a warm-up, ${cpus().length} cores, Node ${process.version}, ${nginxVersion}.`,
   "Three instances of `examples/fleet/instance.ts` behind nginx round-robin (no stickiness, a new upstream connection per request),",
-  "client keep-alive to nginx; \"one instance\" is the same client straight to one instance. An MRTR call is three requests,",
+  'client keep-alive to nginx; "one instance" is the same client straight to one instance. An MRTR call is three requests,',
   "each round possibly answered by another instance. One run, not a median: `node bench/fleet/run.mjs` to reproduce.",
   "",
   "| workload | path | calls/s |",

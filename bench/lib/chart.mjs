@@ -17,13 +17,33 @@ const PANELS = [
   { title: "2025 path in process, one elicitation per call (calls/s)", pick: (r) => r.group === "legacy.inproc.elicit", value: (r) => r.median, format: formatRate },
   { title: "Streamable HTTP, plain (calls/s)", pick: (r) => r.group === "http.plain", value: (r) => r.median, format: formatRate },
   { title: "Streamable HTTP, full MRTR (calls/s)", pick: (r) => r.group === "http.mrtr", value: (r) => r.median, format: formatRate },
-  { title: "2025 path over Streamable HTTP with sessions, plain (calls/s)", pick: (r) => r.group === "legacy.http.plain", value: (r) => r.median, format: formatRate },
-  { title: "2025 path over Streamable HTTP with sessions, one elicitation per call (calls/s)", pick: (r) => r.group === "legacy.http.elicit", value: (r) => r.median, format: formatRate },
+  {
+    title: "2025 path over Streamable HTTP with sessions, plain (calls/s)",
+    pick: (r) => r.group === "legacy.http.plain",
+    value: (r) => r.median,
+    format: formatRate,
+  },
+  {
+    title: "2025 path over Streamable HTTP with sessions, one elicitation per call (calls/s)",
+    pick: (r) => r.group === "legacy.http.elicit",
+    value: (r) => r.median,
+    format: formatRate,
+  },
   { title: "Seal + verify of a 300-byte state (ops/s)", pick: (r) => r.group === "seal", value: (r) => r.median, format: formatRate },
   { title: "Validate tools/call request + result (ops/s)", pick: (r) => r.group === "validate", value: (r) => r.median, format: formatRate },
   { title: "Peak RSS, the same in-process MRTR calls, c=16 (lower is better)", pick: (r) => r.group === "rss", value: (r) => r.medianRss, format: formatBytes },
-  { title: "Cold start above bare node: import, connect in process, one call (ms, lower is better)", pick: (r) => r.group === "coldstart", value: (r) => Math.max(0, r.median), format: (_, r) => formatMillis(r.median) },
-  { title: "Heap growth, 10,000 pending exchanges (lower is better)", pick: (r) => r.group === "pending", value: (r) => Math.max(0, r.median), format: (_, r) => formatBytes(r.median) },
+  {
+    title: "Cold start above bare node: import, connect in process, one call (ms, lower is better)",
+    pick: (r) => r.group === "coldstart",
+    value: (r) => Math.max(0, r.median),
+    format: (_, r) => formatMillis(r.median),
+  },
+  {
+    title: "Heap growth, 10,000 pending exchanges (lower is better)",
+    pick: (r) => r.group === "pending",
+    value: (r) => Math.max(0, r.median),
+    format: (_, r) => formatBytes(r.median),
+  },
 ];
 
 /**
@@ -56,7 +76,10 @@ export function renderChart({ environment, rows }) {
     y += PANEL_GAP;
   }
   const legend = Object.entries({ ours: "mcp-roundtrip", official: "official SDK 2.4.0", baseline: "baseline" })
-    .map(([side, name], i) => `<rect x="${16 + i * 170}" y="${y - 8}" width="12" height="12" fill="${COLOURS[side]}"/><text x="${34 + i * 170}" y="${y + 2}" class="label">${name}</text>`)
+    .map(
+      ([side, name], i) =>
+        `<rect x="${16 + i * 170}" y="${y - 8}" width="12" height="12" fill="${COLOURS[side]}"/><text x="${34 + i * 170}" y="${y + 2}" class="label">${name}</text>`,
+    )
     .join("");
   y += 14;
   const footer = `<text x="16" y="${y + 8}" class="note">${escapeXml(`${environment.profile} profile · median of ${environment.reps} · node ${environment.node} · ${environment.cpu} · ${environment.date}`)}</text>`;
@@ -85,7 +108,8 @@ function shortLabel(row) {
     stateful: "stateful Map server",
   };
   const [first, second, third, fourth] = row.id.split(".");
-  if (first === "coldstart") return { ours: "mcp-roundtrip (2026-07-28)", ours2025: "mcp-roundtrip pinned to 2025-11-25", official: "official (InMemoryTransport)" }[second] ?? second;
+  if (first === "coldstart")
+    return { ours: "mcp-roundtrip (2026-07-28)", ours2025: "mcp-roundtrip pinned to 2025-11-25", official: "official (InMemoryTransport)" }[second] ?? second;
   if (first === "legacy") {
     const who = fourth === "ours" ? names.ours : names.official;
     return `${who}, c=${row.concurrency}`;
@@ -93,9 +117,13 @@ function shortLabel(row) {
   if (row.group === "rss") return row.side === "ours" ? "mcp-roundtrip" : names.official2026;
   if (row.group === "seal" || row.group === "validate" || row.group === "pending") {
     const detail = row.id.split(".").slice(1).join(" ");
-    return detail.replace(/^ours /, "mcp-roundtrip ").replace(/^ours$/, "mcp-roundtrip").replace(/^official$/, "official").replace(/^stateful$/, names.stateful);
+    return detail
+      .replace(/^ours /, "mcp-roundtrip ")
+      .replace(/^ours$/, "mcp-roundtrip")
+      .replace(/^official$/, "official")
+      .replace(/^stateful$/, names.stateful);
   }
-  const who = second === "echo" ? names.echo : second === "echo-undici" ? `${names.echo}, global fetch` : names[third] ?? third;
+  const who = second === "echo" ? names.echo : second === "echo-undici" ? `${names.echo}, global fetch` : (names[third] ?? third);
   return row.concurrency ? `${who}, c=${row.concurrency}` : who;
 }
 

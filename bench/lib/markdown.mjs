@@ -3,20 +3,68 @@ import { formatBytes, formatFigure, formatMicros, formatMillis, formatRate, form
 
 /** Report sections, in print order: group prefix → heading and what the rows measure. */
 export const SECTIONS = [
-  { group: "inproc.plain", title: "In-process tool calls, plain (2026-07-28)", note: "One `tools/call` of an echo tool through each SDK's client and server in one process." },
-  { group: "inproc.mrtr", title: "In-process tool calls, full MRTR (2026-07-28)", note: "One call = first round → `input_required` (one elicitation, sealed `requestState`) → the client answers → retry → complete. The official 2025 row runs the same tool through their legacy shim, which turns the round into a server-to-client `elicitation/create`." },
-  { group: "legacy.inproc.plain", title: "2025 path in process, plain (2025-11-25)", note: "A client pinned to 2025-11-25 on one in-memory session: ours is `Client.connect(mcpServer, { mode: \"2025-11-25\" })`, theirs their linked `InMemoryTransport` pair with the default (2025) handshake. One `tools/call` of the echo tool." },
-  { group: "legacy.inproc.elicit", title: "2025 path in process, one elicitation per call", note: "One call asks one form question over the session mid-call (a real `elicitation/create` the client answers) and then completes. Ours: a tool whose `needs` declare `elicit(...)`; theirs: a tool that awaits `ctx.mcpReq.elicitInput(...)`. Two requests per call (the call and the server's question)." },
-  { group: "http.plain", title: "Streamable HTTP on 127.0.0.1, plain", note: "Client and server in one process over real loopback sockets. Every client, the echo's included, uses the same keep-alive `node:http` fetch (both SDKs' HTTP transports take a `fetch` option; the global fetch, undici, costs about 1 ms per loopback request here and would hide both SDKs behind it: see the reference row)." },
+  {
+    group: "inproc.plain",
+    title: "In-process tool calls, plain (2026-07-28)",
+    note: "One `tools/call` of an echo tool through each SDK's client and server in one process.",
+  },
+  {
+    group: "inproc.mrtr",
+    title: "In-process tool calls, full MRTR (2026-07-28)",
+    note: "One call = first round → `input_required` (one elicitation, sealed `requestState`) → the client answers → retry → complete. The official 2025 row runs the same tool through their legacy shim, which turns the round into a server-to-client `elicitation/create`.",
+  },
+  {
+    group: "legacy.inproc.plain",
+    title: "2025 path in process, plain (2025-11-25)",
+    note: 'A client pinned to 2025-11-25 on one in-memory session: ours is `Client.connect(mcpServer, { mode: "2025-11-25" })`, theirs their linked `InMemoryTransport` pair with the default (2025) handshake. One `tools/call` of the echo tool.',
+  },
+  {
+    group: "legacy.inproc.elicit",
+    title: "2025 path in process, one elicitation per call",
+    note: "One call asks one form question over the session mid-call (a real `elicitation/create` the client answers) and then completes. Ours: a tool whose `needs` declare `elicit(...)`; theirs: a tool that awaits `ctx.mcpReq.elicitInput(...)`. Two requests per call (the call and the server's question).",
+  },
+  {
+    group: "http.plain",
+    title: "Streamable HTTP on 127.0.0.1, plain",
+    note: "Client and server in one process over real loopback sockets. Every client, the echo's included, uses the same keep-alive `node:http` fetch (both SDKs' HTTP transports take a `fetch` option; the global fetch, undici, costs about 1 ms per loopback request here and would hide both SDKs behind it: see the reference row).",
+  },
   { group: "http.mrtr", title: "Streamable HTTP on 127.0.0.1, full MRTR", note: "Two HTTP requests per call." },
-  { group: "legacy.http.plain", title: "2025 path over Streamable HTTP with sessions, plain", note: "`initialize` opens a session (`Mcp-Session-Id`), every later request carries it. Ours: `serveHttp` and our `StreamableHttpClientTransport` under `Client.connect(…, { mode: \"2025-11-25\" })`; theirs: one `WebStandardStreamableHTTPServerTransport` with `sessionIdGenerator` and its own McpServer per session, routed by `Mcp-Session-Id` behind `node:http` (their documented stateful wiring), measured twice: with their default SSE answers, and with `enableJsonResponse` (their fastest mode, about 25% less CPU per call); their client with its default handshake. Both clients on the keep-alive `node:http` fetch. Against the JSON mode no server here can lead by more than the bare echo does (the ceiling row in the ratios)." },
-  { group: "legacy.http.elicit", title: "2025 path over Streamable HTTP with sessions, one elicitation per call", note: "The server's `elicitation/create` goes out while the call is open (ours on the call's SSE response stream; theirs on the call's stream in SSE mode, on the session's GET stream in JSON-response mode); the client POSTs its answer; the call then completes. Two HTTP requests per call besides the standing GET stream." },
-  { group: "rss", title: "Peak RSS, the same MRTR work for both", note: "A fixed number of in-process MRTR calls at c=16 for both SDKs (no warm-up, bounded at 90 s), each repetition in a fresh process; peak RSS is the worker's (client, server and runtime), and the last column is that peak minus the RSS once the workload was set up, before its first call (what the calls themselves cost, without Node and the loaded modules). A count rather than a time window: in a window, the faster SDK does tens of times more calls and allocates that much more garbage, so the figure would penalise speed rather than measure memory per unit of work." },
-  { group: "seal", title: "Seal + verify of a 300-byte state", note: "One mint and one verify of a state whose compact JSON is 300 bytes. Ours encrypts (AES-256-GCM, HKDF-derived key); theirs signs only (HMAC-SHA256, WebCrypto). The floor row is node:crypto sealing and opening the same bytes with nothing else: no AES-GCM token on node:crypto can beat it." },
+  {
+    group: "legacy.http.plain",
+    title: "2025 path over Streamable HTTP with sessions, plain",
+    note: '`initialize` opens a session (`Mcp-Session-Id`), every later request carries it. Ours: `serveHttp` and our `StreamableHttpClientTransport` under `Client.connect(…, { mode: "2025-11-25" })`; theirs: one `WebStandardStreamableHTTPServerTransport` with `sessionIdGenerator` and its own McpServer per session, routed by `Mcp-Session-Id` behind `node:http` (their documented stateful wiring), measured twice: with their default SSE answers, and with `enableJsonResponse` (their fastest mode, about 25% less CPU per call); their client with its default handshake. Both clients on the keep-alive `node:http` fetch. Against the JSON mode no server here can lead by more than the bare echo does (the ceiling row in the ratios).',
+  },
+  {
+    group: "legacy.http.elicit",
+    title: "2025 path over Streamable HTTP with sessions, one elicitation per call",
+    note: "The server's `elicitation/create` goes out while the call is open (ours on the call's SSE response stream; theirs on the call's stream in SSE mode, on the session's GET stream in JSON-response mode); the client POSTs its answer; the call then completes. Two HTTP requests per call besides the standing GET stream.",
+  },
+  {
+    group: "rss",
+    title: "Peak RSS, the same MRTR work for both",
+    note: "A fixed number of in-process MRTR calls at c=16 for both SDKs (no warm-up, bounded at 90 s), each repetition in a fresh process; peak RSS is the worker's (client, server and runtime), and the last column is that peak minus the RSS once the workload was set up, before its first call (what the calls themselves cost, without Node and the loaded modules). A count rather than a time window: in a window, the faster SDK does tens of times more calls and allocates that much more garbage, so the figure would penalise speed rather than measure memory per unit of work.",
+  },
+  {
+    group: "seal",
+    title: "Seal + verify of a 300-byte state",
+    note: "One mint and one verify of a state whose compact JSON is 300 bytes. Ours encrypts (AES-256-GCM, HKDF-derived key); theirs signs only (HMAC-SHA256, WebCrypto). The floor row is node:crypto sealing and opening the same bytes with nothing else: no AES-GCM token on node:crypto can beat it.",
+  },
   { group: "validate", title: "Validation of a `tools/call` request and its result", note: "One operation validates the request and the `CallToolResult`." },
-  { group: "coldstart", title: "Cold start: a fresh node that imports server and client, connects in process and finishes one call", note: "Each repetition spawns bare `node -e \"\"` and the cold-start script alternately (both under a 5-line CommonJS preload that reports the process's CPU time on exit) and reports the median of the paired differences (whole start minus bare node), so load on the machine hits both. Ours: `Client.connect(mcpServer)` with the client's default mode; theirs: their server and client over `InMemoryTransport` (their in-process route); each script closes its client and exits by itself. A separate untimed run under a resolve hook (`workloads/cold-start/record-imports.mjs`) lists the ES modules loaded: the 2025-11-25 validators (`validate/tables-2025.js`) must be absent from a 2026-only run and present once a 2025 session opens." },
-  { group: "pending", title: "Server heap growth, 10,000 pending exchanges", note: "First round answered, retry never sent; heap measured after two forced collections before and after (node --expose-gc), with warm-up exchanges already in the baseline. Each worker then finishes the last exchange to prove it was resumable." },
-  { group: "listeners", title: "Server heap growth, 10,000 idle subscriptions/listen streams", note: "Each stream is opened (acknowledged) in process, the way a connection-holding transport opens it (a request, an AbortController, a notification sink), then left idle; heap measured after two forced collections before and after (node --expose-gc), with warm-up streams opened and closed first. Each worker then registers a tool, checks the change reached every stream, and cancels them all. The floor row holds the same requests and contexts in a handler that keeps nothing: the difference is what the server itself keeps per stream. The two web rows open the same streams through each SDK's web-standard handler with `Request` objects (POST, SSE response, acknowledgement read), default SSE keep-alive on both; their change is published with `handler.notify.toolsChanged()`." },
+  {
+    group: "coldstart",
+    title: "Cold start: a fresh node that imports server and client, connects in process and finishes one call",
+    note: "Each repetition spawns bare `node -e \"\"` and the cold-start script alternately (both under a 5-line CommonJS preload that reports the process's CPU time on exit) and reports the median of the paired differences (whole start minus bare node), so load on the machine hits both. Ours: `Client.connect(mcpServer)` with the client's default mode; theirs: their server and client over `InMemoryTransport` (their in-process route); each script closes its client and exits by itself. A separate untimed run under a resolve hook (`workloads/cold-start/record-imports.mjs`) lists the ES modules loaded: the 2025-11-25 validators (`validate/tables-2025.js`) must be absent from a 2026-only run and present once a 2025 session opens.",
+  },
+  {
+    group: "pending",
+    title: "Server heap growth, 10,000 pending exchanges",
+    note: "First round answered, retry never sent; heap measured after two forced collections before and after (node --expose-gc), with warm-up exchanges already in the baseline. Each worker then finishes the last exchange to prove it was resumable.",
+  },
+  {
+    group: "listeners",
+    title: "Server heap growth, 10,000 idle subscriptions/listen streams",
+    note: "Each stream is opened (acknowledged) in process, the way a connection-holding transport opens it (a request, an AbortController, a notification sink), then left idle; heap measured after two forced collections before and after (node --expose-gc), with warm-up streams opened and closed first. Each worker then registers a tool, checks the change reached every stream, and cancels them all. The floor row holds the same requests and contexts in a handler that keeps nothing: the difference is what the server itself keeps per stream. The two web rows open the same streams through each SDK's web-standard handler with `Request` objects (POST, SSE response, acknowledgement read), default SSE keep-alive on both; their change is published with `handler.notify.toolsChanged()`.",
+  },
 ];
 
 /**
@@ -29,27 +77,35 @@ export function renderMarkdown({ environment: env, rows, ratios, budgets }) {
   lines.push(`Generated by \`npm run bench\` (bench/run.mjs) on ${env.date}; rerun it rather than editing this file.`);
   if (env.profile === "smoke") lines.push("", "**Smoke profile: tiny counts that only prove the harness runs. These figures mean nothing.**");
   lines.push("", "![Benchmark chart](chart.svg)", "");
-  lines.push("Their requestState codec against ours through their own seam: [RESULTS-official-codec.md](RESULTS-official-codec.md) (`node bench/official-codec.mjs`).", "");
+  lines.push(
+    "Their requestState codec against ours through their own seam: [RESULTS-official-codec.md](RESULTS-official-codec.md) (`node bench/official-codec.mjs`).",
+    "",
+  );
   lines.push("## Method", "");
   lines.push(
     `- Node ${env.node}, ${env.platform}, ${env.cpu}; load average at start ${env.loadAverageAtStart} (a shared machine: read the ratios, not the absolute figures); whole run ${env.durationSeconds ?? "?"} s.`,
     `- Every figure is the median of ${env.reps} repetition(s). Each repetition is a fresh worker process: a warm-up until throughput stops rising (slices of ${env.warmup.sliceMs} ms until ${env.warmup.plateauSlices} in a row fail to beat the best slice by 3%; at least ${env.warmup.minMs} ms, at most ${env.warmup.maxMs} ms), then a ${env.windowMs} ms timed window (also capped at ${env.maxOps.toLocaleString("en-US")} operations); the peak-RSS pair instead runs a fixed number of calls each (see its section); the pending-exchange figure uses ${env.pendingCount.toLocaleString("en-US")} exchanges after ${env.pendingWarmup.toLocaleString("en-US")} warm-up ones.`,
-    "- Why a warm-up to a plateau rather than a fixed one: throughput keeps rising for seconds while V8 compiles the hot paths (on the reference machine ~3 s for our HTTP path and the echo, ~7 s for the official SDK's), so a short fixed warm-up timed each contender part-way through its own compilation. The warm-up column gives the median time each took to level off; \"cap\" counts repetitions that hit the maximum still rising.",
+    '- Why a warm-up to a plateau rather than a fixed one: throughput keeps rising for seconds while V8 compiles the hot paths (on the reference machine ~3 s for our HTTP path and the echo, ~7 s for the official SDK\'s), so a short fixed warm-up timed each contender part-way through its own compilation. The warm-up column gives the median time each took to level off; "cap" counts repetitions that hit the maximum still rising.',
     "- Repetitions are interleaved: repetition *i* of every workload runs before repetition *i + 1* of any, and compared workloads run back to back. A ratio is the median over repetitions of (numerator *i* / denominator *i*).",
     `- Isolation: ${env.isolation}. Peak RSS is \`process.resourceUsage().maxRSS\` of the worker, which holds client and server: the whole workload.`,
     "- CPU per op is the worker's process CPU time (user + system, every thread) over the timed window divided by the operations: steadier than wall-clock on a shared machine, and it counts work the official codec hands to the Web Crypto thread pool.",
     "- Every worker checks its first result (right text, state round-tripped) before timing, and must exit on its own after closing its servers and clients.",
   );
   for (const update of env.updates ?? []) {
-    lines.push(`- Measured again on ${update.date} (\`--only … --update\`, load average at start ${update.loadAverageAtStart}), every ratio and budget judged again: ${update.rows.map((id) => `\`${id}\``).join(", ")}.`);
+    lines.push(
+      `- Measured again on ${update.date} (\`--only … --update\`, load average at start ${update.loadAverageAtStart}), every ratio and budget judged again: ${update.rows.map((id) => `\`${id}\``).join(", ")}.`,
+    );
   }
   lines.push("");
 
   lines.push("## Budgets (bench/budgets.mjs)", "");
   lines.push("| budget | target | measured | status | why this target |", "|---|---|---|---|---|");
   for (const b of budgets) {
-    const figure = b.unit === "bytes" ? formatBytes(b.figure) : b.unit === "ms" ? formatMillis(b.figure) : b.unit === "flag" ? (b.figure ? "yes" : "no") : formatRatio(b.figure);
-    lines.push(`| ${b.label} | ${b.budget.replace(/< (\d+) bytes/, (_, n) => `< ${formatBytes(Number(n))}`)} | ${b.status === "unavailable" ? "–" : figure} | ${b.status} | ${b.reason ?? ""} |`);
+    const figure =
+      b.unit === "bytes" ? formatBytes(b.figure) : b.unit === "ms" ? formatMillis(b.figure) : b.unit === "flag" ? (b.figure ? "yes" : "no") : formatRatio(b.figure);
+    lines.push(
+      `| ${b.label} | ${b.budget.replace(/< (\d+) bytes/, (_, n) => `< ${formatBytes(Number(n))}`)} | ${b.status === "unavailable" ? "–" : figure} | ${b.status} | ${b.reason ?? ""} |`,
+    );
   }
   lines.push("");
 
@@ -65,11 +121,22 @@ export function renderMarkdown({ environment: env, rows, ratios, budgets }) {
     const bytes = section.group === "pending" || section.group === "listeners";
     const header = bytes
       ? ["workload", "heap growth (median)", section.group === "listeners" ? "per stream" : "per exchange", "min … max", "peak RSS"]
-      : ["workload", "c", `${sectionRows[0].unit} (median)`, micro ? "per op" : "requests/s", "CPU per op", "min … max", "peak RSS", section.group === "rss" ? "RSS growth above set-up" : "warm-up"];
+      : [
+          "workload",
+          "c",
+          `${sectionRows[0].unit} (median)`,
+          micro ? "per op" : "requests/s",
+          "CPU per op",
+          "min … max",
+          "peak RSS",
+          section.group === "rss" ? "RSS growth above set-up" : "warm-up",
+        ];
     lines.push(`| ${header.join(" | ")} |`, `|${header.map(() => "---").join("|")}|`);
     for (const row of sectionRows) {
       if (row.error) {
-        lines.push(`| ${row.label} | ${bytes ? "" : `${row.concurrency ?? ""} | `}failed: ${escapeCell(row.error.split("\n")[0])} |${" |".repeat(header.length - (bytes ? 2 : 3))}`);
+        lines.push(
+          `| ${row.label} | ${bytes ? "" : `${row.concurrency ?? ""} | `}failed: ${escapeCell(row.error.split("\n")[0])} |${" |".repeat(header.length - (bytes ? 2 : 3))}`,
+        );
         continue;
       }
       const range = bytes ? `${formatBytes(row.min)} … ${formatBytes(row.max)}` : `${formatRate(row.min)} … ${formatRate(row.max)}`;
@@ -79,7 +146,9 @@ export function renderMarkdown({ environment: env, rows, ratios, budgets }) {
         const extra = micro ? formatMicros(row.median) : formatRate(row.median * (row.roundTrips ?? 1));
         const cpu = row.medianCpu === undefined ? "–" : formatMicros(1e6 / row.medianCpu);
         const last = section.group === "rss" ? formatBytes(row.medianRssGrowth) : formatWarmup(row.warmup);
-        lines.push(`| ${row.label} | ${row.concurrency ?? 1} | ${formatFigure(row.median, row.unit)} | ${extra} | ${cpu} | ${range} | ${formatBytes(row.medianRss)} | ${last} |`);
+        lines.push(
+          `| ${row.label} | ${row.concurrency ?? 1} | ${formatFigure(row.median, row.unit)} | ${extra} | ${cpu} | ${range} | ${formatBytes(row.medianRss)} | ${last} |`,
+        );
       }
     }
     lines.push("");
@@ -97,7 +166,16 @@ export function renderMarkdown({ environment: env, rows, ratios, budgets }) {
 
 /** The cold-start rows: time above bare node, the whole start, bare node alone, modules loaded, the 2025 validators. */
 function coldStartTable(rows, env) {
-  const header = ["workload", "above bare node (median)", "min … max", "CPU time above bare node", "whole start", "bare node", "ES modules loaded", "2025 validators loaded"];
+  const header = [
+    "workload",
+    "above bare node (median)",
+    "min … max",
+    "CPU time above bare node",
+    "whole start",
+    "bare node",
+    "ES modules loaded",
+    "2025 validators loaded",
+  ];
   const lines = [`| ${header.join(" | ")} |`, `|${header.map(() => "---").join("|")}|`];
   for (const row of rows) {
     if (row.error) {

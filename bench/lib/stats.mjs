@@ -32,9 +32,7 @@ export function median(values) {
  */
 export function pairedRatio(numerator, denominator) {
   if (numerator.length !== denominator.length || numerator.length === 0) {
-    throw new RangeError(
-      `pairedRatio: expected two equally long non-empty lists, got ${numerator.length} and ${denominator.length}`,
-    );
+    throw new RangeError(`pairedRatio: expected two equally long non-empty lists, got ${numerator.length} and ${denominator.length}`);
   }
   const ratios = numerator.map((value, i) => {
     if (denominator[i] === 0) throw new RangeError(`pairedRatio: repetition ${i} has a zero denominator`);

@@ -25,7 +25,8 @@ export function summarise({ workloads, samples, failures, environment }) {
     const growth = reps.every((r) => Number.isFinite(r.setupRssBytes)) ? reps.map((r) => Math.max(RSS_PAGE_BYTES, r.maxRssBytes - r.setupRssBytes)) : undefined;
     // A flag a custom workload raises in any repetition stays raised for the row.
     const flagged = reps.filter((r) => r.flags);
-    const flags = flagged.length === 0 ? undefined : Object.fromEntries(Object.keys(flagged[0].flags).map((name) => [name, flagged.some((r) => r.flags[name] === true)]));
+    const flags =
+      flagged.length === 0 ? undefined : Object.fromEntries(Object.keys(flagged[0].flags).map((name) => [name, flagged.some((r) => r.flags[name] === true)]));
     const extras = coldStartExtras(reps);
     const warmups = reps.filter((r) => r.warmup).map((r) => r.warmup);
     const warmup = warmups.length === 0 ? undefined : { medianMs: median(warmups.map((w) => w.ms)), capped: warmups.filter((w) => !w.plateaued).length };
@@ -75,7 +76,10 @@ export function judge(rows) {
       entry.unavailable = `${comparison.denominator} has a ${comparison.field ?? "value"} of 0 or less in a repetition`;
     } else {
       const scale = comparison.numeratorScale ?? 1;
-      entry.ratio = pairedRatio(top[field].map((v) => v * scale), bottom[field]);
+      entry.ratio = pairedRatio(
+        top[field].map((v) => v * scale),
+        bottom[field],
+      );
     }
     ratios.push(entry);
   }

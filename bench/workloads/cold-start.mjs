@@ -65,7 +65,11 @@ function recordedRun(args) {
   const log = join(dir, "imports.txt");
   try {
     const { stdout } = runNode(["--import", RECORD_IMPORTS, ...args], { ...process.env, BENCH_IMPORT_LOG: log });
-    const urls = new Set(readFileSync(log, "utf8").split("\n").filter((url) => url.startsWith("file:")));
+    const urls = new Set(
+      readFileSync(log, "utf8")
+        .split("\n")
+        .filter((url) => url.startsWith("file:")),
+    );
     return { stdout, modulesLoaded: urls.size, tables2025Loaded: [...urls].some((url) => TABLES_2025.test(url)) };
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -36,7 +36,11 @@ export async function idleListeners({ count, warmup }) {
 export async function idleListenersFloor({ count, warmup }) {
   const waiting = new Set();
   const floor = {
-    server: { get openSubscriptions() { return waiting.size; } },
+    server: {
+      get openSubscriptions() {
+        return waiting.size;
+      },
+    },
     async handle(message, context) {
       context.sendNotification({ jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { notifications: message.params.notifications } });
       await new Promise((resolve) => {

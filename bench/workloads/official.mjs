@@ -30,16 +30,7 @@ import {
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import * as z from "zod/v4";
 import { clientFetch } from "../lib/keepalive-fetch.mjs";
-import {
-  CONFIRM_ANSWER,
-  CONFIRM_SCHEMA,
-  ECHO_TEXT,
-  confirmedText,
-  stateOf300Bytes,
-  textOf,
-  toolsCallRequest,
-  toolsCallResult,
-} from "./fixtures.mjs";
+import { CONFIRM_ANSWER, CONFIRM_SCHEMA, ECHO_TEXT, confirmedText, stateOf300Bytes, textOf, toolsCallRequest, toolsCallResult } from "./fixtures.mjs";
 
 const MODERN = { versionNegotiation: { mode: { pin: "2026-07-28" } } };
 const SECRET = "bench-secret-bench-secret-bench-secret!";
@@ -47,10 +38,7 @@ const SECRET = "bench-secret-bench-secret-bench-secret!";
 /** Their McpServer with the two bench tools, sealing state with their HMAC codec. */
 function officialServer() {
   const codec = createRequestStateCodec({ key: SECRET });
-  const server = new McpServer(
-    { name: "bench", version: "1.0.0" },
-    { requestState: { verify: codec.verify } },
-  );
+  const server = new McpServer({ name: "bench", version: "1.0.0" }, { requestState: { verify: codec.verify } });
   const input = { inputSchema: z.object({ text: z.string() }) };
   server.registerTool("echo", input, async ({ text }) => ({ content: [{ type: "text", text }] }));
   server.registerTool("confirm", input, async ({ text }, ctx) => {
@@ -84,10 +72,7 @@ function officialLegacyServer() {
 }
 
 function officialClient(options = {}) {
-  const client = new Client(
-    { name: "bench-client", version: "1.0.0" },
-    { capabilities: { elicitation: {} }, ...options },
-  );
+  const client = new Client({ name: "bench-client", version: "1.0.0" }, { capabilities: { elicitation: {} }, ...options });
   client.setRequestHandler("elicitation/create", async () => CONFIRM_ANSWER);
   return client;
 }

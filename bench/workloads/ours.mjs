@@ -7,16 +7,7 @@ import { McpServer, RequestStateSecurity, elicit, inputRequired } from "mcp-roun
 import { validateRequest, validateResult } from "mcp-roundtrip/validate";
 import { clientFetch } from "../lib/keepalive-fetch.mjs";
 import { confirmRequest, confirmRetry, measurePending } from "./pending.mjs";
-import {
-  CONFIRM_ANSWER,
-  CONFIRM_SCHEMA,
-  ECHO_TEXT,
-  confirmedText,
-  stateOf300Bytes,
-  textOf,
-  toolsCallRequest,
-  toolsCallResult,
-} from "./fixtures.mjs";
+import { CONFIRM_ANSWER, CONFIRM_SCHEMA, ECHO_TEXT, confirmedText, stateOf300Bytes, textOf, toolsCallRequest, toolsCallResult } from "./fixtures.mjs";
 
 const SECRET = "bench-secret-bench-secret-bench-secret!";
 const TEXT_ARGUMENTS = { type: "object", properties: { text: { type: "string" } }, required: ["text"] };

@@ -28,7 +28,12 @@ function taskServer(maxTasks) {
 
 function request(id, method, params) {
   const meta = confirmRequest(0).params._meta;
-  return { jsonrpc: "2.0", id, method, params: { ...params, _meta: { ...meta, "io.modelcontextprotocol/clientCapabilities": { elicitation: {}, extensions: { [TASKS]: {} } } } } };
+  return {
+    jsonrpc: "2.0",
+    id,
+    method,
+    params: { ...params, _meta: { ...meta, "io.modelcontextprotocol/clientCapabilities": { elicitation: {}, extensions: { [TASKS]: {} } } } },
+  };
 }
 
 async function status(server, taskId) {

@@ -141,7 +141,10 @@ function checkList(field: FormField, list: string[]): string | undefined {
  * @param values - Each control's value by field name; a missing one counts as empty.
  * @returns `{ content }` when every field is fine, else `{ issues }`, one per bad field.
  */
-export function formContent(fields: readonly FormField[], values: Readonly<Record<string, FormValue | undefined>>): { content: FormContent } | { issues: FormIssue[] } {
+export function formContent(
+  fields: readonly FormField[],
+  values: Readonly<Record<string, FormValue | undefined>>,
+): { content: FormContent } | { issues: FormIssue[] } {
   const content: FormContent = {};
   const issues: FormIssue[] = [];
   for (const field of fields) {

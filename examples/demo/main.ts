@@ -12,22 +12,24 @@ const prompt = interactive ? createInterface({ input: process.stdin, output: pro
 const url = process.argv[2];
 
 try {
-  await runDemo({
-    print: (line) => console.log(line),
-    async ask(question, fallback) {
-      if (prompt === undefined) {
-        console.log(`  ? ${question} (no terminal: answering ${fallback})`);
-        return fallback;
-      }
-      // End of input (Ctrl+D) counts as taking the default rather than failing the demo.
-      const answer = await prompt.question(`  ? ${question} [${fallback}] `).catch(() => "");
-      return answer.trim() === "" ? fallback : answer.trim();
+  await runDemo(
+    {
+      print: (line) => console.log(line),
+      async ask(question, fallback) {
+        if (prompt === undefined) {
+          console.log(`  ? ${question} (no terminal: answering ${fallback})`);
+          return fallback;
+        }
+        // End of input (Ctrl+D) counts as taking the default rather than failing the demo.
+        const answer = await prompt.question(`  ? ${question} [${fallback}] `).catch(() => "");
+        return answer.trim() === "" ? fallback : answer.trim();
+      },
     },
-  }, url);
+    url,
+  );
 } catch (error) {
   console.error(`The demo failed: ${error instanceof Error ? error.message : String(error)}`);
   process.exitCode = 1;
 } finally {
   prompt?.close();
 }
-

@@ -1,14 +1,7 @@
 // The seed's provision tool on the low-level Server: it asks which region to
 // use by returning an InputRequiredResult, and its requestState is sealed.
 import type { ElicitResult, InputRequest } from "mcp-roundtrip/client";
-import {
-  RequestStateSecurity,
-  Server,
-  inputRequired,
-  requestStateBoundary,
-  type ServerHandlers,
-  type ServerLogger,
-} from "mcp-roundtrip/server";
+import { RequestStateSecurity, Server, inputRequired, requestStateBoundary, type ServerHandlers, type ServerLogger } from "mcp-roundtrip/server";
 
 /** The question the server asks; the answer comes back under the key "region". */
 export const ASK_REGION = {
@@ -53,9 +46,7 @@ export function createProvisionServer(logger?: ServerLogger): Server {
   const logged = logger === undefined ? {} : { logger };
   const server = new Server(PROVISIONER_INFO, provisionHandlers(), logged);
   // One line opts the low-level server into sealing: the client only ever sees an opaque token.
-  const security = RequestStateSecurity.ephemeral(
-    logger === undefined ? {} : { logger: { warn: (message, rejection) => logger.warn(message, { ...rejection }) } },
-  );
+  const security = RequestStateSecurity.ephemeral(logger === undefined ? {} : { logger: { warn: (message, rejection) => logger.warn(message, { ...rejection }) } });
   server.use(requestStateBoundary(security, { audience: PROVISIONER_INFO.name, ...logged }));
   return server;
 }

@@ -30,8 +30,7 @@ function preview(token: string | undefined): string {
  *   URL of one served over Streamable HTTP (`serve-http.ts`).
  */
 export async function runDemo(io: DemoIO, target?: string | Server): Promise<void> {
-  const server =
-    target ?? createProvisionServer({ warn: (m) => io.print(`server warning: ${m}`), error: (m) => io.print(`server error: ${m}`) });
+  const server = target ?? createProvisionServer({ warn: (m) => io.print(`server warning: ${m}`), error: (m) => io.print(`server error: ${m}`) });
 
   const answerElicitation = async (params: ElicitRequestParams): Promise<ElicitResult> => {
     const region = await io.ask(params.message, DEFAULT_REGION);

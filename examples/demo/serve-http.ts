@@ -12,10 +12,7 @@ import { createProvisionServer } from "./provision-server.js";
 
 /** The slice of `Deno.serve` this file uses. */
 interface DenoLike {
-  serve(
-    options: { hostname: string; port: number; onListen(address: { port: number }): void },
-    handler: (request: Request) => Promise<Response>,
-  ): unknown;
+  serve(options: { hostname: string; port: number; onListen(address: { port: number }): void }, handler: (request: Request) => Promise<Response>): unknown;
 }
 
 /** The slice of `Bun.serve` this file uses. */

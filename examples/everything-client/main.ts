@@ -120,9 +120,7 @@ async function run(target: string): Promise<void> {
       case "sep-2322-client-request-state": {
         const tools = (await client.listAllTools()).map((tool) => tool.name);
         // The echo-state call and an unrelated call run side by side: their rounds must not mix.
-        await Promise.all(
-          ["test_mrtr_echo_state", "test_mrtr_unrelated"].filter((name) => tools.includes(name)).map((name) => client.callTool(name, {})),
-        );
+        await Promise.all(["test_mrtr_echo_state", "test_mrtr_unrelated"].filter((name) => tools.includes(name)).map((name) => client.callTool(name, {})));
         for (const name of ["test_mrtr_no_state", "test_mrtr_no_result_type"]) {
           if (tools.includes(name)) await client.callTool(name, {});
         }

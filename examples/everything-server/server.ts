@@ -9,8 +9,7 @@ import type { LoggingLevel } from "mcp-roundtrip/types";
 import { registerTaskTools } from "./tasks.js";
 
 /** A 1×1 red PNG. */
-export const TEST_IMAGE_BASE64 =
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
+export const TEST_IMAGE_BASE64 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
 /** A minimal WAV header with two bytes of silence. */
 export const TEST_AUDIO_BASE64 = "UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAAB9AAACABAAZGF0YQIAAAA=";
 
@@ -157,9 +156,7 @@ export function createEverythingServer(options: { name?: string } = {}): McpServ
   );
 
   // ---- content tools ----
-  mcp.tool("test_simple_text", { description: "Returns simple text content", inputSchema: NO_ARGS }, () =>
-    text("This is a simple text response for testing."),
-  );
+  mcp.tool("test_simple_text", { description: "Returns simple text content", inputSchema: NO_ARGS }, () => text("This is a simple text response for testing."));
   mcp.tool("test_image_content", { description: "Returns image content", inputSchema: NO_ARGS }, () => ({
     content: [{ type: "image", data: TEST_IMAGE_BASE64, mimeType: "image/png" }],
   }));
@@ -167,9 +164,7 @@ export function createEverythingServer(options: { name?: string } = {}): McpServ
     content: [{ type: "audio", data: TEST_AUDIO_BASE64, mimeType: "audio/wav" }],
   }));
   mcp.tool("test_embedded_resource", { description: "Returns an embedded resource", inputSchema: NO_ARGS }, () => ({
-    content: [
-      { type: "resource", resource: { uri: "test://embedded-resource", mimeType: "text/plain", text: "This is an embedded resource content." } },
-    ],
+    content: [{ type: "resource", resource: { uri: "test://embedded-resource", mimeType: "text/plain", text: "This is an embedded resource content." } }],
   }));
   mcp.tool("test_multiple_content_types", { description: "Returns text, image and resource content", inputSchema: NO_ARGS }, () => ({
     content: [
@@ -339,9 +334,7 @@ export function createEverythingServer(options: { name?: string } = {}): McpServ
       description: "Asks the client's model to answer a prompt",
       inputSchema: { type: "object", properties: { prompt: { type: "string", description: "The prompt to send to the LLM" } }, required: ["prompt"] },
       needs: (need) =>
-        need.add("completion", (args) =>
-          sample({ messages: [{ role: "user", content: { type: "text", text: String(args.prompt) } }], maxTokens: 100 }),
-        ),
+        need.add("completion", (args) => sample({ messages: [{ role: "user", content: { type: "text", text: String(args.prompt) } }], maxTokens: 100 })),
     },
     (_args, { completion }) => {
       const reply = completion.content;
@@ -378,16 +371,12 @@ export function createEverythingServer(options: { name?: string } = {}): McpServ
 
   // ---- subscriptions ----
   let watchedVersion = 0;
-  mcp.tool(
-    "test_touch_watched_resource",
-    { description: `Changes ${WATCHED_RESOURCE} and tells its subscribers`, inputSchema: NO_ARGS },
-    () => {
-      watchedVersion += 1;
-      // 2025 sessions subscribed with resources/subscribe hear notifications/resources/updated.
-      mcp.resourceUpdated(WATCHED_RESOURCE);
-      return text(`${WATCHED_RESOURCE} is now at version ${watchedVersion}`);
-    },
-  );
+  mcp.tool("test_touch_watched_resource", { description: `Changes ${WATCHED_RESOURCE} and tells its subscribers`, inputSchema: NO_ARGS }, () => {
+    watchedVersion += 1;
+    // 2025 sessions subscribed with resources/subscribe hear notifications/resources/updated.
+    mcp.resourceUpdated(WATCHED_RESOURCE);
+    return text(`${WATCHED_RESOURCE} is now at version ${watchedVersion}`);
+  });
 
   // ---- JSON Schema 2020-12 keywords survive registration and tools/list ----
   mcp.tool(
@@ -475,17 +464,17 @@ export function createEverythingServer(options: { name?: string } = {}): McpServ
   mcp.resource("test://static-binary", { name: "Static binary", description: "A static binary resource (PNG)", mimeType: "image/png" }, (uri) => ({
     contents: [{ uri, mimeType: "image/png", blob: TEST_IMAGE_BASE64 }],
   }));
-  mcp.resource(WATCHED_RESOURCE, { name: "Watched resource", description: "A resource to subscribe to; test_touch_watched_resource changes it", mimeType: "text/plain" }, (uri) => ({
-    contents: [{ uri, mimeType: "text/plain", text: `Watched resource, version ${watchedVersion}` }],
-  }));
   mcp.resource(
-    "test://template/{id}/data",
-    { name: "Template data", description: "Data for an id", mimeType: "application/json" },
-    (uri, variables) => {
-      const id = String(variables.id);
-      return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify({ id, templateTest: true, data: `Data for ID: ${id}` }) }] };
-    },
+    WATCHED_RESOURCE,
+    { name: "Watched resource", description: "A resource to subscribe to; test_touch_watched_resource changes it", mimeType: "text/plain" },
+    (uri) => ({
+      contents: [{ uri, mimeType: "text/plain", text: `Watched resource, version ${watchedVersion}` }],
+    }),
   );
+  mcp.resource("test://template/{id}/data", { name: "Template data", description: "Data for an id", mimeType: "application/json" }, (uri, variables) => {
+    const id = String(variables.id);
+    return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify({ id, templateTest: true, data: `Data for ID: ${id}` }) }] };
+  });
 
   // ---- the tasks extension (tasks-* scenarios) ----
   registerTaskTools(mcp);

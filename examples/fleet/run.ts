@@ -40,7 +40,14 @@ export async function runFleetExample(programs: FleetPrograms, keys: string, nex
     return {
       results,
       instances: [...new Set(results.map((text) => text.split(" by ").at(-1)!))].sort(),
-      rings: fleet.instances.map((instance) => instance.log().split("\n").filter((line) => line.startsWith("requestState key ring")).at(-1) ?? ""),
+      rings: fleet.instances.map(
+        (instance) =>
+          instance
+            .log()
+            .split("\n")
+            .filter((line) => line.startsWith("requestState key ring"))
+            .at(-1) ?? "",
+      ),
     };
   } finally {
     await fleet.stop();

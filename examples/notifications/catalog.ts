@@ -37,15 +37,23 @@ export async function runExample(log: (line: string) => void): Promise<string[]>
       }
     })();
 
-    await client.callTool("import", { files: 3 }, {
-      onProgress: ({ progress, total, message }) => log(`${progress}/${total}: ${message}`),
-    });
+    await client.callTool(
+      "import",
+      { files: 3 },
+      {
+        onProgress: ({ progress, total, message }) => log(`${progress}/${total}: ${message}`),
+      },
+    );
 
     const stop = new AbortController();
-    const cancelled = client.callTool("import", { files: 100 }, {
-      signal: stop.signal,
-      onProgress: ({ progress }) => progress === 2 && stop.abort(new Error("enough")),
-    });
+    const cancelled = client.callTool(
+      "import",
+      { files: 100 },
+      {
+        signal: stop.signal,
+        onProgress: ({ progress }) => progress === 2 && stop.abort(new Error("enough")),
+      },
+    );
     await cancelled.catch((error: Error) => log(`second import: ${error.message}`));
 
     await subscription.close();

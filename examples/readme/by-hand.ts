@@ -13,11 +13,15 @@ export async function runByHand(): Promise<{ byHand: string; resumed: string; st
   let result = await client.session.callTool("deploy", { app: "shop" }, { allowInputRequired: true });
   while (isInputRequired(result)) {
     const inputResponses = { confirm: { action: "accept", content: { yes: true } } } as const;
-    result = await client.session.callTool("deploy", { app: "shop" }, {
-      allowInputRequired: true,
-      inputResponses,
-      requestState: result.requestState,
-    });
+    result = await client.session.callTool(
+      "deploy",
+      { app: "shop" },
+      {
+        allowInputRequired: true,
+        inputResponses,
+        requestState: result.requestState,
+      },
+    );
   }
 
   // Store a pending call as plain JSON (a queue, a database row) ...

@@ -3,8 +3,7 @@ import { Client, type ElicitRequestParams, type ElicitResult } from "mcp-roundtr
 import { createServer } from "./server.js";
 
 /** Concatenates the text blocks of a tool result (typed, or as `client.resume` returns it). */
-export const textOf = (result: object): string =>
-  ((result as { content?: { text?: string }[] }).content ?? []).map((block) => block.text ?? "").join("");
+export const textOf = (result: object): string => ((result as { content?: { text?: string }[] }).content ?? []).map((block) => block.text ?? "").join("");
 
 /** Answers the README server's two questions: a region form, or a yes/no confirmation. */
 async function answer(params: ElicitRequestParams): Promise<ElicitResult> {

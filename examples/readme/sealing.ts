@@ -22,10 +22,13 @@ export function rotationPhases(oldKey: string, newKey: string): RequestStateSecu
 
 /** Binds tokens to a user your proxy authenticated, instead of the transport's `authInfo`. */
 export const behindProxy = (stateKey: string): RequestStateSecurity =>
-  new RequestStateSecurity({ keys: [stateKey] }, {
-    audience: "deployer",
-    bindPrincipal: (context) => context.headers?.get("x-authenticated-user") ?? undefined,
-  });
+  new RequestStateSecurity(
+    { keys: [stateKey] },
+    {
+      audience: "deployer",
+      bindPrincipal: (context) => context.headers?.get("x-authenticated-user") ?? undefined,
+    },
+  );
 
 /** One-time tokens: a round's token is accepted once (per process, for this store). */
 export const oneTimeTokens = (stateKey: string): RequestStateSecurity =>

@@ -32,7 +32,10 @@ export async function callOverHttp(url: string): Promise<CallToolResult> {
 
 /** Spawns `script` (a built stdio server such as stdio-server.js) and calls `provision` over its stdin/stdout. */
 export async function callOverStdio(script: string): Promise<CallToolResult> {
-  const client = await Client.connect({ command: process.execPath, args: [script] }, { onElicit: async () => ({ action: "accept", content: { region: "us-east-1" } }) });
+  const client = await Client.connect(
+    { command: process.execPath, args: [script] },
+    { onElicit: async () => ({ action: "accept", content: { region: "us-east-1" } }) },
+  );
   try {
     return await client.callTool("provision", { name: "stdio" });
   } finally {

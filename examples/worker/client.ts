@@ -22,7 +22,12 @@ export default {
       },
     });
     try {
-      const legs = [[[4.9, 52.4], [-9.1, 38.7]]]; // Amsterdam to Lisbon, as [longitude, latitude] points
+      const legs = [
+        [
+          [4.9, 52.4],
+          [-9.1, 38.7],
+        ],
+      ]; // Amsterdam to Lisbon, as [longitude, latitude] points
       const result = await client.callTool("plan_trip", { code: query.get("code") ?? "AMS-01", travellers: 1, legs });
       return Response.json({ protocolVersion: client.protocolVersion, questions, result });
     } finally {

@@ -48,9 +48,13 @@ export function createWorkerServer(env: WorkerEnv = {}): McpServer {
     { name: "mcp-roundtrip-worker", version: "1.0.0" },
     { compileSchema: "eval-free", ...(requestStateSecurity ? { requestStateSecurity } : {}) },
   );
-  server.tool("echo", { description: "Echoes a message", inputSchema: { type: "object", properties: { message: { type: "string" } }, required: ["message"] } }, ({ message }) => ({
-    content: [{ type: "text", text: String(message) }],
-  }));
+  server.tool(
+    "echo",
+    { description: "Echoes a message", inputSchema: { type: "object", properties: { message: { type: "string" } }, required: ["message"] } },
+    ({ message }) => ({
+      content: [{ type: "text", text: String(message) }],
+    }),
+  );
   server.tool("plan_trip", { description: "Plans a trip once the user confirms it", inputSchema: TRIP_SCHEMA }, (args, ctx) => {
     const { code, travellers, legs } = args as { code: string; travellers: number; legs: number[][][] };
     const answer = ctx.inputResponses?.confirm as { action?: string; content?: { seat?: string } } | undefined;

@@ -44,9 +44,9 @@ interface TokenReport {
 
 /** Reads the clear parts of a v1 token. @throws {CliError} when it is not one. */
 function readHeader(token: string): TokenReport {
-  if (!token.startsWith(PREFIX)) throw new CliError("not a v1 token: it does not start with \"v1.\" (a custom codec's token cannot be inspected)");
+  if (!token.startsWith(PREFIX)) throw new CliError('not a v1 token: it does not start with "v1." (a custom codec\'s token cannot be inspected)');
   const body = token.slice(PREFIX.length);
-  if (!isCanonicalBase64url(body)) throw new CliError("not a v1 token: the part after \"v1.\" is not canonical unpadded base64url");
+  if (!isCanonicalBase64url(body)) throw new CliError('not a v1 token: the part after "v1." is not canonical unpadded base64url');
   const raw = decodeBase64url(body)!;
   if (raw.length < OVERHEAD_BYTES) throw new CliError(`not a v1 token: ${raw.length} bytes after decoding, fewer than the ${OVERHEAD_BYTES} of its header and tag`);
   return { format: "v1", keyId: hexOf(raw.subarray(0, 4)), tokenBytes: token.length, sealedPayloadBytes: raw.length - OVERHEAD_BYTES };

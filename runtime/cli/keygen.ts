@@ -24,12 +24,13 @@ export function registerKeygen(program: Command): void {
     .description("print a new random 32-byte key as an MCP_REQUEST_STATE_KEYS entry (its key id goes to stderr)")
     .option("-e, --encoding <encoding>", "base64url, base64 or hex", "base64url")
     .option("-n, --count <n>", "how many keys, one per line", "1")
-    .option("--json", "print {\"key\", \"keyId\"} objects, one per line")
+    .option("--json", 'print {"key", "keyId"} objects, one per line')
     .action((options: { encoding: string; count: string; json?: boolean }) => {
       const encode = ENCODERS[options.encoding];
       if (encode === undefined) throw new CliError(`--encoding must be base64url, base64 or hex, got ${JSON.stringify(options.encoding)}`);
       const count = Number(options.count);
-      if (!Number.isSafeInteger(count) || count < 1 || count > 100) throw new CliError(`--count must be an integer from 1 to 100, got ${JSON.stringify(options.count)}`);
+      if (!Number.isSafeInteger(count) || count < 1 || count > 100)
+        throw new CliError(`--count must be an integer from 1 to 100, got ${JSON.stringify(options.count)}`);
       const backend = selectBackend("auto");
       for (let i = 0; i < count; i++) {
         const bytes = backend.randomBytes(32);

@@ -29,9 +29,7 @@ export function registerKid(program: Command): void {
       if (ring === undefined && entries.length === 0) throw new CliError("give at least one key, or --keys-env / --keys-file (see kid --help)");
       let secrets: Uint8Array[];
       try {
-        secrets = ring ?? entries.map((entry, index) =>
-          options.utf8 ? secretBytes([entry])[0]! : decodeKeyEntry(entry, `key ${index + 1}`),
-        );
+        secrets = ring ?? entries.map((entry, index) => (options.utf8 ? secretBytes([entry])[0]! : decodeKeyEntry(entry, `key ${index + 1}`)));
       } catch (error) {
         throw new CliError((error as Error).message, undefined, { cause: error });
       }

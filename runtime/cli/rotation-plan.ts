@@ -35,20 +35,29 @@ function rotationPlan(oldEntry: string, newEntry: string, ttl: number, skew: num
   const logLine = (mints: string, verifies: string[]) => `"requestState key ring: mints with ${mints}; verifies ${verifies.join(", ")}"`;
   return [
     {
-      phase: 1, what: "every instance learns the new key; the old one still mints",
-      value: `${variable}=${oldEntry},${newEntry}`, mints: oldId, verifies: [oldId, newId],
+      phase: 1,
+      what: "every instance learns the new key; the old one still mints",
+      value: `${variable}=${oldEntry},${newEntry}`,
+      mints: oldId,
+      verifies: [oldId, newId],
       gate: `every instance restarted and logged ${logLine(oldId, [oldId, newId])}`,
       waitSeconds: 0,
     },
     {
-      phase: 2, what: "the new key mints; tokens of the old one still verify",
-      value: `${variable}=${newEntry},${oldEntry}`, mints: newId, verifies: [newId, oldId],
+      phase: 2,
+      what: "the new key mints; tokens of the old one still verify",
+      value: `${variable}=${newEntry},${oldEntry}`,
+      mints: newId,
+      verifies: [newId, oldId],
       gate: `every instance restarted and logged ${logLine(newId, [newId, oldId])}`,
       waitSeconds: ttl + skew,
     },
     {
-      phase: 3, what: "the old key is retired",
-      value: `${variable}=${newEntry}`, mints: newId, verifies: [newId],
+      phase: 3,
+      what: "the old key is retired",
+      value: `${variable}=${newEntry}`,
+      mints: newId,
+      verifies: [newId],
       gate: `every instance restarted and logged ${logLine(newId, [newId])}; rejections naming key id ${oldId} mean a token outlived the wait`,
       waitSeconds: 0,
     },
@@ -58,7 +67,10 @@ function rotationPlan(oldEntry: string, newEntry: string, ttl: number, skew: num
 function currentFirstEntry(variable: string): string | undefined {
   const value = process.env[variable];
   if (value === undefined || value.trim() === "") return undefined;
-  return value.split(/[,\n]/).map((entry) => entry.trim()).find((entry) => entry !== "" && !entry.startsWith("#"));
+  return value
+    .split(/[,\n]/)
+    .map((entry) => entry.trim())
+    .find((entry) => entry !== "" && !entry.startsWith("#"));
 }
 
 /** Adds `rotation-plan` to the program. @internal */
@@ -98,10 +110,15 @@ export function registerRotationPlan(program: Command): void {
       ];
       for (const phase of plan) {
         out.push(`Phase ${phase.phase}: ${phase.what}`, `  ${phase.value}`, `  gate: ${phase.gate}`);
-        if (phase.waitSeconds > 0) out.push(`  then wait ${phase.waitSeconds} s (ttl + skew) before phase ${phase.phase + 1}: tokens minted under the old key live that long`);
+        if (phase.waitSeconds > 0)
+          out.push(`  then wait ${phase.waitSeconds} s (ttl + skew) before phase ${phase.phase + 1}: tokens minted under the old key live that long`);
         out.push("");
       }
-      out.push("Check a phase from outside: npx mcp-roundtrip kid --keys-env " + options.variable + " on each host; npx mcp-roundtrip inspect <token> names the key a token was minted under.");
+      out.push(
+        "Check a phase from outside: npx mcp-roundtrip kid --keys-env " +
+          options.variable +
+          " on each host; npx mcp-roundtrip inspect <token> names the key a token was minted under.",
+      );
       process.stdout.write(`${out.join("\n")}\n`);
     });
 }

@@ -31,9 +31,7 @@ export function checkBackoff(policy: Partial<BackoffPolicy> | undefined): Backof
     }
   }
   if (resolved.maxMs < resolved.initialMs) {
-    throw new RangeError(
-      `stateOnlyBackoff.maxMs (${resolved.maxMs}) must be ≥ initialMs (${resolved.initialMs})`,
-    );
+    throw new RangeError(`stateOnlyBackoff.maxMs (${resolved.maxMs}) must be ≥ initialMs (${resolved.initialMs})`);
   }
   return resolved;
 }

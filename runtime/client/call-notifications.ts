@@ -77,7 +77,7 @@ export function wireCall(options: CallNotificationOptions | undefined, meta: Jso
   check("onLog", onLog);
   if (onProgress === undefined && onLog === undefined) return { meta, onNotification: undefined };
   const own: JsonObject = meta === undefined ? {} : { ...meta };
-  const token = onProgress === undefined ? undefined : (own.progressToken as string | number | undefined) ?? `mcp-roundtrip-${PREFIX}-${++nextToken}`;
+  const token = onProgress === undefined ? undefined : ((own.progressToken as string | number | undefined) ?? `mcp-roundtrip-${PREFIX}-${++nextToken}`);
   if (token !== undefined) own.progressToken = token;
   if (onLog !== undefined && own[LOG_LEVEL_META] === undefined) own[LOG_LEVEL_META] = options?.logLevel ?? "debug";
   return {
@@ -99,4 +99,3 @@ export function wireCall(options: CallNotificationOptions | undefined, meta: Jso
     },
   };
 }
-

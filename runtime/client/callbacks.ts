@@ -1,11 +1,4 @@
-import type {
-  CreateMessageRequestParams,
-  CreateMessageResult,
-  ElicitRequestParams,
-  ElicitResult,
-  ListRootsRequestParams,
-  ListRootsResult,
-} from "./protocol.js";
+import type { CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult, ListRootsRequestParams, ListRootsResult } from "./protocol.js";
 
 /**
  * What a callback learns about the input request it answers, besides its
@@ -28,20 +21,14 @@ export interface InputRequestContext {
 }
 
 /** Answers `elicitation/create`: asks the user, returns their answer. */
-export type ElicitCallback = (
-  params: ElicitRequestParams,
-  context: InputRequestContext,
-) => ElicitResult | Promise<ElicitResult>;
+export type ElicitCallback = (params: ElicitRequestParams, context: InputRequestContext) => ElicitResult | Promise<ElicitResult>;
 
 /**
  * Answers `sampling/createMessage`: runs the client's LLM.
  * @deprecated The protocol deprecates Sampling as of 2026-07-28 (SEP-2577), to be removed no earlier than a
  *   year later: it keeps working, but a server that needs a model should call an LLM provider itself.
  */
-export type SampleCallback = (
-  params: CreateMessageRequestParams,
-  context: InputRequestContext,
-) => CreateMessageResult | Promise<CreateMessageResult>;
+export type SampleCallback = (params: CreateMessageRequestParams, context: InputRequestContext) => CreateMessageResult | Promise<CreateMessageResult>;
 
 /**
  * Answers `roots/list`: returns the client's roots.
@@ -49,10 +36,7 @@ export type SampleCallback = (
  *   later: it keeps working, but pass directories and files as tool arguments, resource URIs or
  *   server configuration instead.
  */
-export type ListRootsCallback = (
-  params: ListRootsRequestParams,
-  context: InputRequestContext,
-) => ListRootsResult | Promise<ListRootsResult>;
+export type ListRootsCallback = (params: ListRootsRequestParams, context: InputRequestContext) => ListRootsResult | Promise<ListRootsResult>;
 
 /** The three callbacks that answer a server's input requests, in either era. */
 export interface InputCallbacks {

@@ -94,8 +94,7 @@ export class Connection {
       if (signal !== undefined) options.signal = signal;
       if (deliver !== undefined) options.onNotification = deliver;
     }
-    const response =
-      this.renewSession === undefined ? await this.transport.request(message, options) : await this.#inSession(message, options);
+    const response = this.renewSession === undefined ? await this.transport.request(message, options) : await this.#inSession(message, options);
     return resultOf(method, response);
   }
 

@@ -105,4 +105,3 @@ export class SessionExpired extends Error {
     super(message, options);
   }
 }
-

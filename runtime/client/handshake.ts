@@ -117,8 +117,7 @@ async function handshake(
   const agreed = result.protocolVersion;
   if (!isLegacyVersion(agreed)) {
     throw new ProtocolVersionUnsupported(
-      `The server answered initialize with protocol version ${JSON.stringify(agreed)}, which this client does not speak ` +
-        `(it speaks ${SPOKEN}).`,
+      `The server answered initialize with protocol version ${JSON.stringify(agreed)}, which this client does not speak ` + `(it speaks ${SPOKEN}).`,
       typeof agreed === "string" ? [agreed] : [],
     );
   }

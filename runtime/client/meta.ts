@@ -30,11 +30,7 @@ export function deriveCapabilities(callbacks: InputCallbacks, extra?: ClientCapa
  * The per-request `_meta` envelope of the modern protocol. Built once per
  * client and frozen: every request shares it, so none may change it.
  */
-export function buildEnvelope(
-  protocolVersion: string,
-  capabilities: ClientCapabilities,
-  clientInfo: Implementation | false,
-): Readonly<JsonObject> {
+export function buildEnvelope(protocolVersion: string, capabilities: ClientCapabilities, clientInfo: Implementation | false): Readonly<JsonObject> {
   const envelope: JsonObject = {
     [META_PROTOCOL_VERSION]: protocolVersion,
     [META_CLIENT_CAPABILITIES]: capabilities,

@@ -127,9 +127,7 @@ async function probe(input: NegotiationInput, pinned: boolean): Promise<Negotiat
     timer.dispose();
   }
 
-  const listed = Array.isArray(discovered.supportedVersions)
-    ? (discovered.supportedVersions as unknown[]).filter((v): v is string => typeof v === "string")
-    : [];
+  const listed = Array.isArray(discovered.supportedVersions) ? (discovered.supportedVersions as unknown[]).filter((v): v is string => typeof v === "string") : [];
   if (!listed.includes(MODERN_PROTOCOL_VERSION)) {
     const legacy = bestLegacy(listed);
     // A result without versions is no DiscoverResult: a handshake-era server answered an unknown method loosely.
@@ -159,8 +157,7 @@ async function fallBack(input: NegotiationInput, error: unknown, timedOut: boole
     const legacy = bestLegacy(supported);
     if (legacy !== undefined) return initializeLegacy(input, legacy, lastId);
     throw new ProtocolVersionUnsupported(
-      `The server supports protocol versions ${supported.join(", ") || "(none listed)"}; this client speaks ${SPOKEN}. ` +
-        `Upgrade the side that is behind.`,
+      `The server supports protocol versions ${supported.join(", ") || "(none listed)"}; this client speaks ${SPOKEN}. ` + `Upgrade the side that is behind.`,
       supported,
       { cause: error },
     );
@@ -224,8 +221,7 @@ function unsupported(error: unknown, version: string): unknown {
   if (error instanceof McpError && error.code === ErrorCode.UnsupportedProtocolVersion) {
     const supported = supportedFrom(error.data);
     return new ProtocolVersionUnsupported(
-      `The server does not support protocol ${version}; it supports ${supported.join(", ") || "(none listed)"}. ` +
-        `Connect with mode: "auto" or pin one of those.`,
+      `The server does not support protocol ${version}; it supports ${supported.join(", ") || "(none listed)"}. ` + `Connect with mode: "auto" or pin one of those.`,
       supported,
       { cause: error },
     );

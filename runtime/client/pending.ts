@@ -125,8 +125,7 @@ export class PendingRequest {
     const record = data as Partial<PendingRequestJSON>;
     if (record.type !== TYPE || record.version !== 1) {
       throw new TypeError(
-        `PendingRequest.resume: expected type "${TYPE}" version 1; this is not a serialised pending request, ` +
-          `or it was written by an incompatible version.`,
+        `PendingRequest.resume: expected type "${TYPE}" version 1; this is not a serialised pending request, ` + `or it was written by an incompatible version.`,
       );
     }
     const call: CallDescriptor =

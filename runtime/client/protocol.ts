@@ -6,10 +6,7 @@
  */
 import type { InputRequestMap } from "../protocol/types.js";
 import { LEGACY_VERSIONS, MODERN_VERSIONS } from "../protocol/era.js";
-import type {
-  InputRequest as SchemaInputRequest,
-  InputResponse as SchemaInputResponse,
-} from "../protocol/types.js";
+import type { InputRequest as SchemaInputRequest, InputResponse as SchemaInputResponse } from "../protocol/types.js";
 
 export type {
   CallToolResult,

@@ -44,18 +44,10 @@ export function classifyResult(method: string, era: ProtocolEra, result: JsonObj
     );
   }
   if (!mayRequireInput(method)) {
-    throw new InvalidServerResult(
-      method,
-      `the server answered input_required, which only tools/call, prompts/get and resources/read may do.`,
-      result,
-    );
+    throw new InvalidServerResult(method, `the server answered input_required, which only tools/call, prompts/get and resources/read may do.`, result);
   }
   if (era === "legacy") {
-    throw new InvalidServerResult(
-      method,
-      `the server answered input_required on a pre-2026 session; input_required exists only in protocol 2026-07-28.`,
-      result,
-    );
+    throw new InvalidServerResult(method, `the server answered input_required on a pre-2026 session; input_required exists only in protocol 2026-07-28.`, result);
   }
   checkInputRequired(method, result);
   return true;
@@ -73,21 +65,13 @@ function checkInputRequired(method: string, result: JsonObject): void {
     for (const key in inputRequests) {
       const request = inputRequests[key];
       if (!isObject(request) || typeof request.method !== "string") {
-        throw new InvalidServerResult(
-          method,
-          `inputRequests["${key}"] is not a request object with a method.`,
-          result,
-        );
+        throw new InvalidServerResult(method, `inputRequests["${key}"] is not a request object with a method.`, result);
       }
     }
   }
   // An empty map asks for nothing: without state there is nothing to answer or echo, and retrying would only poll.
   if (!hasEntries(inputRequests as object | undefined) && requestState === undefined) {
-    throw new InvalidServerResult(
-      method,
-      `input_required carries neither inputRequests nor requestState, so there is nothing to answer or echo.`,
-      result,
-    );
+    throw new InvalidServerResult(method, `input_required carries neither inputRequests nor requestState, so there is nothing to answer or echo.`, result);
   }
 }
 

@@ -47,4 +47,3 @@ export class InputRequiredRoundsExceeded extends Error {
     this.pending = pending;
   }
 }
-

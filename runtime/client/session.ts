@@ -3,14 +3,7 @@ import { copyToExtend } from "../protocol/copy.js";
 import type { Connection } from "./connection.js";
 import { InputRequiredNotAllowed } from "./errors.js";
 import { type CallDescriptor, PendingRequest } from "./pending.js";
-import type {
-  CallToolResult,
-  GetPromptResult,
-  InputRequiredResult,
-  InputResponse,
-  JsonObject,
-  ReadResourceResult,
-} from "./protocol.js";
+import type { CallToolResult, GetPromptResult, InputRequiredResult, InputResponse, JsonObject, ReadResourceResult } from "./protocol.js";
 import { classifyResult } from "./results.js";
 
 /** Options of one hand-driven round. */
@@ -84,7 +77,9 @@ export class ClientSession {
   callTool(name: string, args?: JsonObject, options?: ManualCallOptions): Promise<CallToolResult>;
   async callTool(name: string, args?: JsonObject, options?: ManualCallOptions): Promise<CallToolResult | InputRequiredResult> {
     checkName("callTool", name);
-    return this.manual({ method: "tools/call", name, ...(args === undefined ? {} : { arguments: args }) }, options, 1) as unknown as Promise<CallToolResult | InputRequiredResult>;
+    return this.manual({ method: "tools/call", name, ...(args === undefined ? {} : { arguments: args }) }, options, 1) as unknown as Promise<
+      CallToolResult | InputRequiredResult
+    >;
   }
 
   /** Sends one `prompts/get`; see {@link ClientSession.callTool}. */
@@ -92,7 +87,9 @@ export class ClientSession {
   getPrompt(name: string, args?: Record<string, string>, options?: ManualCallOptions): Promise<GetPromptResult>;
   async getPrompt(name: string, args?: Record<string, string>, options?: ManualCallOptions): Promise<GetPromptResult | InputRequiredResult> {
     checkName("getPrompt", name);
-    return this.manual({ method: "prompts/get", name, ...(args === undefined ? {} : { arguments: args }) }, options, 1) as unknown as Promise<GetPromptResult | InputRequiredResult>;
+    return this.manual({ method: "prompts/get", name, ...(args === undefined ? {} : { arguments: args }) }, options, 1) as unknown as Promise<
+      GetPromptResult | InputRequiredResult
+    >;
   }
 
   /** Sends one `resources/read`; see {@link ClientSession.callTool}. */
@@ -111,11 +108,7 @@ export class ClientSession {
    * @param pending the call, e.g. from `PendingRequest.resume(json)`.
    * @param inputResponses answers to `pending.inputRequests`, under the same keys.
    */
-  async continue(
-    pending: PendingRequest,
-    inputResponses?: Record<string, InputResponse>,
-    options?: RequestOptions,
-  ): Promise<JsonObject | InputRequiredResult> {
+  async continue(pending: PendingRequest, inputResponses?: Record<string, InputResponse>, options?: RequestOptions): Promise<JsonObject | InputRequiredResult> {
     if (!(pending instanceof PendingRequest)) {
       throw new TypeError(`session.continue expects a PendingRequest (see PendingRequest.resume).`);
     }
@@ -200,4 +193,3 @@ function checkName(what: string, value: unknown): void {
     throw new TypeError(`${what} needs a non-empty string ${what === "readResource" ? "URI" : "name"}, got ${JSON.stringify(value)}.`);
   }
 }
-

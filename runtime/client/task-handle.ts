@@ -32,7 +32,11 @@ export interface TaskKit {
 function checkTask(kit: TaskKit, method: string, value: JsonObject, taskId: string): DetailedTask {
   const status = value.status as TaskStatus;
   if (value.taskId !== taskId || !["working", "input_required", "completed", "failed", "cancelled"].includes(status)) {
-    throw new kit.InvalidServerResult(method, `expected the state of task ${taskId}, got a task ${JSON.stringify(value.taskId)} with status ${JSON.stringify(value.status)}.`, value);
+    throw new kit.InvalidServerResult(
+      method,
+      `expected the state of task ${taskId}, got a task ${JSON.stringify(value.taskId)} with status ${JSON.stringify(value.status)}.`,
+      value,
+    );
   }
   return value as unknown as DetailedTask;
 }
@@ -128,13 +132,15 @@ export class TaskHandle {
         }
         case "completed": {
           const result = task.result;
-          if (typeof result !== "object" || result === null) throw new this.kit.InvalidServerResult("tasks/get", `task ${this.taskId} completed without a result.`, task);
+          if (typeof result !== "object" || result === null)
+            throw new this.kit.InvalidServerResult("tasks/get", `task ${this.taskId} completed without a result.`, task);
           if (result.resultType === undefined) result.resultType = "complete";
           return result as unknown as CallToolResult;
         }
         case "failed": {
           const error = task.error as JsonRpcErrorObject | undefined;
-          if (error === undefined || typeof error.code !== "number") throw new this.kit.InvalidServerResult("tasks/get", `task ${this.taskId} failed without a JSON-RPC error.`, task);
+          if (error === undefined || typeof error.code !== "number")
+            throw new this.kit.InvalidServerResult("tasks/get", `task ${this.taskId} failed without a JSON-RPC error.`, task);
           throw this.kit.McpError.fromObject(error);
         }
         case "cancelled":

@@ -30,7 +30,9 @@ export class TaskCancelled extends Error {
    * @param statusMessage - the server's `statusMessage`
    */
   constructor(taskId: string, statusMessage: string | undefined) {
-    super(`Task ${taskId} was cancelled${statusMessage === undefined ? "" : `: ${statusMessage}`}. The tool may have done part of its work; call it again to retry.`);
+    super(
+      `Task ${taskId} was cancelled${statusMessage === undefined ? "" : `: ${statusMessage}`}. The tool may have done part of its work; call it again to retry.`,
+    );
     this.taskId = taskId;
     this.statusMessage = statusMessage;
   }

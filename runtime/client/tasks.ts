@@ -37,10 +37,12 @@ export interface TaskClientOptions {
 export function taskSettingsOf(option: boolean | TaskClientOptions | undefined): TaskSettings | undefined {
   if (option === undefined || option === false) return undefined;
   const given = option === true ? {} : option;
-  if (typeof given !== "object" || given === null) throw new TypeError(`tasks must be true or { pollIntervalMs?, maxPollIntervalMs? }, got ${JSON.stringify(option)}.`);
+  if (typeof given !== "object" || given === null)
+    throw new TypeError(`tasks must be true or { pollIntervalMs?, maxPollIntervalMs? }, got ${JSON.stringify(option)}.`);
   const settings = { pollIntervalMs: given.pollIntervalMs ?? 1_000, maxPollIntervalMs: given.maxPollIntervalMs ?? 30_000 };
   for (const [name, value] of Object.entries(settings)) {
-    if (typeof value !== "number" || !(value > 0) || !Number.isFinite(value)) throw new RangeError(`tasks.${name} must be a positive number of milliseconds, got ${String(value)}.`);
+    if (typeof value !== "number" || !(value > 0) || !Number.isFinite(value))
+      throw new RangeError(`tasks.${name} must be a positive number of milliseconds, got ${String(value)}.`);
   }
   return settings;
 }

@@ -21,8 +21,7 @@ interface TargetKind {
 const hasFunction = (value: unknown, name: string): boolean =>
   typeof value === "object" && value !== null && typeof (value as Record<string, unknown>)[name] === "function";
 
-const isTransport = (value: unknown): value is ClientTransport =>
-  hasFunction(value, "request") && hasFunction(value, "notify") && hasFunction(value, "close");
+const isTransport = (value: unknown): value is ClientTransport => hasFunction(value, "request") && hasFunction(value, "notify") && hasFunction(value, "close");
 
 /**
  * The table `Client.connect` consults, first match wins. A transport comes
@@ -50,8 +49,7 @@ const TARGET_KINDS: readonly TargetKind[] = [
   },
   {
     describe: "a { command, args } object",
-    matches: (target) =>
-      typeof target === "object" && target !== null && typeof (target as { command?: unknown }).command === "string",
+    matches: (target) => typeof target === "object" && target !== null && typeof (target as { command?: unknown }).command === "string",
     open: async (target: CommandTarget) => {
       const { spawnStdio } = await import("#stdio-spawn");
       // The child gets a short allow-list of this process's environment plus target.env, never all of it.

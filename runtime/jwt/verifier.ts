@@ -113,7 +113,10 @@ function checkOptions(options: JwtVerifierOptions): void {
   if (options.jwks !== undefined && options.jwksUri !== undefined) throw new TypeError("jwtVerifier: pass jwks or jwksUri, not both.");
   if (options.jwks !== undefined && !Array.isArray(options.jwks?.keys)) throw new TypeError("jwtVerifier: jwks must be a JSON Web Key Set { keys: [...] }.");
   const audience = options.audience;
-  if (audience !== undefined && !(typeof audience === "string" ? audience !== "" : Array.isArray(audience) && audience.length > 0 && audience.every((a) => typeof a === "string" && a !== ""))) {
+  if (
+    audience !== undefined &&
+    !(typeof audience === "string" ? audience !== "" : Array.isArray(audience) && audience.length > 0 && audience.every((a) => typeof a === "string" && a !== ""))
+  ) {
     throw new TypeError("jwtVerifier: audience must be a non-empty string or list of strings (this server's canonical URI).");
   }
   const tolerance = options.clockToleranceSeconds ?? 5;
@@ -123,14 +126,17 @@ function checkOptions(options: JwtVerifierOptions): void {
   const implied = options.impliedScopes;
   if (
     implied !== undefined &&
-    (typeof implied !== "object" || implied === null || Object.values(implied).some((list) => !Array.isArray(list) || list.some((scope) => typeof scope !== "string")))
+    (typeof implied !== "object" ||
+      implied === null ||
+      Object.values(implied).some((list) => !Array.isArray(list) || list.some((scope) => typeof scope !== "string")))
   ) {
     throw new TypeError('jwtVerifier: impliedScopes must map a scope to the scopes it implies, e.g. { "files:write": ["files:read"] }.');
   }
   if (options.algorithms !== undefined) {
     if (!Array.isArray(options.algorithms) || options.algorithms.length === 0) throw new TypeError("jwtVerifier: algorithms must be a non-empty list.");
     const weak = options.algorithms.find((alg) => typeof alg !== "string" || alg === "none" || alg.startsWith("HS"));
-    if (weak !== undefined) throw new TypeError(`jwtVerifier: algorithm ${JSON.stringify(weak)} is not accepted for access tokens; use an asymmetric one such as RS256 or ES256.`);
+    if (weak !== undefined)
+      throw new TypeError(`jwtVerifier: algorithm ${JSON.stringify(weak)} is not accepted for access tokens; use an asymmetric one such as RS256 or ES256.`);
   }
 }
 

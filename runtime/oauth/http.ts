@@ -47,8 +47,7 @@ export function checkUrl(value: unknown, what: string, http: OAuthHttp): URL {
   if (isLoopback(url) || http.allowInsecureHttp) return url;
   throw new OAuthError(
     "insecure_url",
-    `${what} (${url.origin}) uses plain http on a non-loopback host: OAuth needs https there. ` +
-      "Pass allowInsecureHttp: true only for a test setup.",
+    `${what} (${url.origin}) uses plain http on a non-loopback host: OAuth needs https there. ` + "Pass allowInsecureHttp: true only for a test setup.",
   );
 }
 
@@ -97,4 +96,3 @@ export function describe(value: unknown): string {
   if (Array.isArray(value)) return "an array";
   return `a ${typeof value}`;
 }
-

@@ -130,8 +130,7 @@ function preferredAuthMethod(as: oauth.AuthorizationServer): string {
 async function register(as: oauth.AuthorizationServer, metadata: Record<string, unknown>, http: OAuthHttp): Promise<OAuthClientRegistration> {
   const endpoint = checkUrl(as.registration_endpoint, "The registration endpoint", http);
   const body: Record<string, unknown> = { token_endpoint_auth_method: preferredAuthMethod(as), ...metadata };
-  const failed = (reason: string, code?: string) =>
-    new OAuthError("registration_failed", `Dynamic client registration with ${as.issuer} failed: ${reason}`, code);
+  const failed = (reason: string, code?: string) => new OAuthError("registration_failed", `Dynamic client registration with ${as.issuer} failed: ${reason}`, code);
   let response: Response;
   try {
     response = await oauth.dynamicClientRegistrationRequest(as, body as never, libraryOptions(http, endpoint));
@@ -209,7 +208,10 @@ function identity(
  * `*`, which servers that skip the decoding (many) then fail to match.
  */
 function clientSecretBasic(secret: string): oauth.ClientAuth {
-  const form = (value: string) => encodeURIComponent(value).replace(/[!'()~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`).replace(/%20/g, "+");
+  const form = (value: string) =>
+    encodeURIComponent(value)
+      .replace(/[!'()~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+      .replace(/%20/g, "+");
   return (_as, client, _body, headers) => {
     headers.set("authorization", `Basic ${btoa(`${form(client.client_id)}:${form(secret)}`)}`);
   };

@@ -29,7 +29,6 @@ export interface MessageHandler {
   handle(message: unknown, context?: RequestContext): Promise<JsonRpcResponse | undefined>;
 }
 
-
 /**
  * Where a 2025 session sends the messages it starts that belong to no
  * request of the client: list-changed and resource-updated notifications,

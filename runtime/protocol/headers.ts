@@ -275,11 +275,7 @@ export function paramHeadersMismatch(params: readonly ParamHeader[], args: unkno
     const decoded = decodeHeaderValue(raw);
     if (decoded === undefined) return `Header mismatch: the ${name} header contains invalid characters or broken Base64.`;
     const matches =
-      typeof value === "number"
-        ? decoded.trim() !== "" && Number(decoded) === value
-        : typeof value === "boolean"
-          ? decoded === String(value)
-          : decoded === value;
+      typeof value === "number" ? decoded.trim() !== "" && Number(decoded) === value : typeof value === "boolean" ? decoded === String(value) : decoded === value;
     if (!matches) return `Header mismatch: the ${name} header does not match the value of ${param.path.join(".")} in the body.`;
   }
   return undefined;

@@ -110,7 +110,7 @@ export function withCallShape<T extends object>(sink: T): T {
  */
 export function createLogger(sink: Logger = console, level: LogLevel = "warn"): LevelledLogger {
   if (typeof sink !== "object" || sink === null || typeof sink.warn !== "function" || typeof sink.error !== "function") {
-    throw new TypeError('logger: expected an object with warn() and error() methods, such as console or a pino logger');
+    throw new TypeError("logger: expected an object with warn() and error() methods, such as console or a pino logger");
   }
   if (!isLogLevel(level)) {
     throw new TypeError(`logLevel: expected "debug", "info", "warn", "error" or "silent", got ${JSON.stringify(level)}`);

@@ -20,8 +20,7 @@ let cachedRequire: Require | null | undefined;
  * @internal
  */
 export function nodeBuiltin<T>(id: string): T | undefined {
-  const getBuiltinModule = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process
-    ?.getBuiltinModule;
+  const getBuiltinModule = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule;
   return typeof getBuiltinModule === "function" ? (getBuiltinModule(id) as T | undefined) : undefined;
 }
 

@@ -74,12 +74,17 @@ export class RedisBroadcaster implements Broadcaster {
   static async create(options: RedisBroadcasterOptions): Promise<RedisBroadcaster> {
     if (typeof options !== "object" || options === null) throw new TypeError("RedisBroadcaster.create: expected { publisher, subscriber, channel? }");
     const { publisher, subscriber, channel = "mcp:subscriptions", onError } = options;
-    if (typeof publisher?.sendCommand !== "function") throw new TypeError("RedisBroadcaster.create: publisher must have sendCommand(args), e.g. a node-redis client");
+    if (typeof publisher?.sendCommand !== "function")
+      throw new TypeError("RedisBroadcaster.create: publisher must have sendCommand(args), e.g. a node-redis client");
     if (typeof subscriber?.subscribe !== "function" || typeof subscriber.unsubscribe !== "function") {
-      throw new TypeError("RedisBroadcaster.create: subscriber must have subscribe(channel, listener) and unsubscribe(channel): a second node-redis connection, client.duplicate()");
+      throw new TypeError(
+        "RedisBroadcaster.create: subscriber must have subscribe(channel, listener) and unsubscribe(channel): a second node-redis connection, client.duplicate()",
+      );
     }
     if (publisher === (subscriber as unknown)) {
-      throw new TypeError("RedisBroadcaster.create: publisher and subscriber must be two connections (a subscribed connection can send nothing else); use client.duplicate()");
+      throw new TypeError(
+        "RedisBroadcaster.create: publisher and subscriber must be two connections (a subscribed connection can send nothing else); use client.duplicate()",
+      );
     }
     if (typeof channel !== "string" || channel === "") throw new TypeError("RedisBroadcaster.create: channel must be a non-empty string");
     if (onError !== undefined && typeof onError !== "function") throw new TypeError("RedisBroadcaster.create: onError must be a function");

@@ -55,7 +55,13 @@ export async function answerRequest(
 }
 
 /** The wire form of what a handler returned: checked, stamped, and sealed when it asks for input. */
-async function finish(host: AnswerHost, route: Route, raw: Record<string, unknown>, request: MiddlewareRequest | undefined, ctx: RequestContextImpl): Promise<Record<string, unknown>> {
+async function finish(
+  host: AnswerHost,
+  route: Route,
+  raw: Record<string, unknown>,
+  request: MiddlewareRequest | undefined,
+  ctx: RequestContextImpl,
+): Promise<Record<string, unknown>> {
   if (isCreatedTask(raw)) return raw;
   if (raw.resultType === "input_required") {
     let result = host.finisher.inputRequired(route, ctx.method, raw as unknown as InputRequiredResult);
@@ -75,7 +81,12 @@ async function finish(host: AnswerHost, route: Route, raw: Record<string, unknow
  * (with the tasks extension's, when it is on) and the instructions.
  * @internal
  */
-export function discoverResult(versions: readonly string[], capabilities: ServerCapabilities, instructions: string | undefined, tasks: TaskEngine | undefined): Record<string, unknown> {
+export function discoverResult(
+  versions: readonly string[],
+  capabilities: ServerCapabilities,
+  instructions: string | undefined,
+  tasks: TaskEngine | undefined,
+): Record<string, unknown> {
   const result: Record<string, unknown> = {
     supportedVersions: [...versions],
     capabilities: tasks?.advertise(capabilities as Record<string, unknown>) ?? capabilities,

@@ -32,10 +32,7 @@ function supportsElicitationMode(declared: unknown, mode: string): boolean {
  *   `undefined` when the client can answer every request
  * @internal
  */
-function missingClientCapabilities(
-  inputRequests: Record<string, unknown> | undefined,
-  declared: ClientCapabilities,
-): ClientCapabilities | undefined {
+function missingClientCapabilities(inputRequests: Record<string, unknown> | undefined, declared: ClientCapabilities): ClientCapabilities | undefined {
   if (inputRequests === undefined) return undefined;
   let missing: CapabilityBag | undefined;
   for (const key in inputRequests) {

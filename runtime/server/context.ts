@@ -93,7 +93,14 @@ export interface ServerRequestContext {
 
 /** Syslog severities, least severe first (RFC 5424, as the logging utility orders them). */
 const LOG_RANK: Readonly<Record<LoggingLevel, number>> = Object.freeze({
-  debug: 0, info: 1, notice: 2, warning: 3, error: 4, critical: 5, alert: 6, emergency: 7,
+  debug: 0,
+  info: 1,
+  notice: 2,
+  warning: 3,
+  error: 4,
+  critical: 5,
+  alert: 6,
+  emergency: 7,
 });
 
 /** True for one of the eight protocol log levels. @internal */
@@ -208,7 +215,8 @@ export class RequestContextImpl implements ServerRequestContext {
   }
 
   progress(done: number, total?: number, message?: string): Promise<void> {
-    if (total !== undefined && (typeof total !== "number" || !Number.isFinite(total))) throw new RangeError(`ctx.progress: total must be a finite number, got ${String(total)}`);
+    if (total !== undefined && (typeof total !== "number" || !Number.isFinite(total)))
+      throw new RangeError(`ctx.progress: total must be a finite number, got ${String(total)}`);
     if (message !== undefined && typeof message !== "string") throw new TypeError(`ctx.progress: message must be a string, got ${typeof message}`);
     // Judged the same with or without a progressToken, so a tool behaves alike for every client:
     // a value that does not increase is skipped (the spec makes progress increase), never thrown.

@@ -15,7 +15,6 @@ import { isObject } from "../protocol/guards.js";
 import { readableId } from "../protocol/jsonrpc/ids.js";
 import { errorResponse } from "../protocol/jsonrpc/responses.js";
 
-
 function invalidRequest(detail: string): McpError {
   return new McpError(JsonRpcErrorCode.InvalidRequest, `Invalid Request: ${detail}`);
 }
@@ -54,7 +53,10 @@ export function classifyMessage(message: unknown, context: RequestContext | unde
   if (!("id" in message)) return { kind: "notification", method, message };
   const id = readableId(message);
   if (id === undefined) {
-    return { kind: "refused", response: errorResponse(undefined, invalidRequest('"id" must be a string or a safe integer (MCP forbids null, fractions and integers beyond 2^53)').toJSON()) };
+    return {
+      kind: "refused",
+      response: errorResponse(undefined, invalidRequest('"id" must be a string or a safe integer (MCP forbids null, fractions and integers beyond 2^53)').toJSON()),
+    };
   }
   if (message.jsonrpc !== "2.0") {
     return { kind: "refused", response: errorResponse(id, invalidRequest('"jsonrpc" must be "2.0"').toJSON()) };

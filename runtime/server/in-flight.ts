@@ -50,4 +50,3 @@ export class InFlightRequests {
     target.cancel(reason ?? "cancelled by the client", true);
   }
 }
-

@@ -69,15 +69,11 @@ export function inputRequired(init: InputRequiredInit): InputRequiredResult {
     throw new TypeError("inputRequired(): inputRequests must be an object mapping your keys to input requests");
   }
   if (requestState !== undefined && typeof requestState !== "string") {
-    throw new TypeError(
-      `inputRequired(): requestState must be a string, got ${typeof requestState}; serialise structured state with JSON.stringify`,
-    );
+    throw new TypeError(`inputRequired(): requestState must be a string, got ${typeof requestState}; serialise structured state with JSON.stringify`);
   }
   const hasRequests = inputRequests !== undefined && Object.keys(inputRequests).length > 0;
   if (!hasRequests && requestState === undefined) {
-    throw new TypeError(
-      "inputRequired(): give at least one input request or a requestState; an InputRequiredResult with neither tells the client nothing",
-    );
+    throw new TypeError("inputRequired(): give at least one input request or a requestState; an InputRequiredResult with neither tells the client nothing");
   }
   const result: InputRequiredResult = { resultType: "input_required" } as InputRequiredResult;
   // Sent as given, never changed: the read-only view is the caller's promise, not ours to break.

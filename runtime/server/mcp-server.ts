@@ -4,12 +4,7 @@ import type { LegacyMode, RequestContext } from "../protocol/context.js";
 import type { ServerSession, SessionHost, SessionPeer } from "../protocol/contracts.js";
 import type { Implementation, ServerCapabilities } from "../protocol/types.js";
 import { PromptRegistry, type PromptArgs, type PromptArguments, type PromptConfig, type PromptHandler } from "./registry/prompts.js";
-import {
-  ResourceRegistry,
-  type ResourceConfig,
-  type StaticResourceHandler,
-  type TemplateResourceHandler,
-} from "./registry/resources.js";
+import { ResourceRegistry, type ResourceConfig, type StaticResourceHandler, type TemplateResourceHandler } from "./registry/resources.js";
 import { ToolRegistry, type ToolConfig, type ToolHandler } from "./registry/tools.js";
 import type { ToolArgs, ToolSchema, ToolStructuredContent } from "./schema/types/tool-types.js";
 import { withDependencies, type DependentToolHandler, type NeedsOption, type ToolNeeds } from "./dependencies/tool.js";
@@ -77,20 +72,16 @@ export class McpServer implements SessionHost {
     this.extraCapabilities = capabilities;
     // One levelled logger for the server and its sealing boundary, so logLevel governs both.
     const logger = createLogger(serverOptions.logger ?? console, serverOptions.logLevel ?? "warn");
-    this.server = new Server(
-      info,
-      registryHandlers(this.tools, this.prompts, this.resources),
-      {
-        ...serverOptions,
-        cache: { "tools/list": PUBLIC, "prompts/list": PUBLIC, "resources/list": PUBLIC, "resources/templates/list": PUBLIC, ...serverOptions.cache },
-        capabilities: () => this.capabilities(),
-        // Registrations may appear at any time, so every type is honoured even before the first one.
-        subscriptions: { ...serverOptions.subscriptions, honour: serverOptions.subscriptions?.honour ?? SUBSCRIPTION_TYPES },
-        [TASK_HOOKS]: { support: (name: string) => this.tools.taskOf(name), enabled: () => serverOptions.tasks !== undefined || this.tools.hasTaskTools },
-        logger,
-        logLevel: "debug",
-      } as ServerOptions,
-    );
+    this.server = new Server(info, registryHandlers(this.tools, this.prompts, this.resources), {
+      ...serverOptions,
+      cache: { "tools/list": PUBLIC, "prompts/list": PUBLIC, "resources/list": PUBLIC, "resources/templates/list": PUBLIC, ...serverOptions.cache },
+      capabilities: () => this.capabilities(),
+      // Registrations may appear at any time, so every type is honoured even before the first one.
+      subscriptions: { ...serverOptions.subscriptions, honour: serverOptions.subscriptions?.honour ?? SUBSCRIPTION_TYPES },
+      [TASK_HOOKS]: { support: (name: string) => this.tools.taskOf(name), enabled: () => serverOptions.tasks !== undefined || this.tools.hasTaskTools },
+      logger,
+      logLevel: "debug",
+    } as ServerOptions);
     this.server.use(sealingBoundary(requestStateSecurity, audience, this.server.serverInfo.name, logger));
   }
 

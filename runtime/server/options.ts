@@ -177,7 +177,11 @@ export function cacheHintsOf(cache: ServerOptions["cache"]): Map<string, CacheHi
 }
 
 /** The `subscriptions` option, checked. @throws TypeError or RangeError naming the bad field @internal */
-export function subscriptionOptionsOf(options: unknown): { maxListeners: number; broadcaster: Broadcaster | undefined; honour: ReadonlySet<SubscriptionType> | undefined } {
+export function subscriptionOptionsOf(options: unknown): {
+  maxListeners: number;
+  broadcaster: Broadcaster | undefined;
+  honour: ReadonlySet<SubscriptionType> | undefined;
+} {
   if (options === undefined) return { maxListeners: DEFAULT_MAX_LISTENERS, broadcaster: undefined, honour: undefined };
   if (!isObject(options)) throw new TypeError("Server: subscriptions must be an object, e.g. { maxListeners: 1000 }");
   const max = options.maxListeners ?? DEFAULT_MAX_LISTENERS;

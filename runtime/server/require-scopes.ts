@@ -40,7 +40,10 @@ export function requireScopes(ctx: { readonly authInfo?: AuthInfo | undefined },
   }
   const missing = missingScopes(granted, scopes);
   if (missing.length > 0) {
-    throw insufficientScopeError(`Forbidden: ${operation} needs the scope(s) ${missing.join(", ")}, which the access token lacks; obtain a token with them.`, scopes);
+    throw insufficientScopeError(
+      `Forbidden: ${operation} needs the scope(s) ${missing.join(", ")}, which the access token lacks; obtain a token with them.`,
+      scopes,
+    );
   }
 }
 

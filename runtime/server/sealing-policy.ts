@@ -12,8 +12,24 @@ import type { ServerLogger, ServerMiddleware } from "./types.js";
 // Names too common to tell one service from another: as an audience they would let a
 // token minted by some other "mcp-server" sharing the key verify here.
 const GENERIC_NAMES: ReadonlySet<string> = new Set([
-  "", "mcp", "server", "mcpserver", "mcpservice", "service", "app", "default", "unnamed", "untitled",
-  "test", "example", "demo", "myserver", "myapp", "localhost", "fastmcp", "mcpserverapp",
+  "",
+  "mcp",
+  "server",
+  "mcpserver",
+  "mcpservice",
+  "service",
+  "app",
+  "default",
+  "unnamed",
+  "untitled",
+  "test",
+  "example",
+  "demo",
+  "myserver",
+  "myapp",
+  "localhost",
+  "fastmcp",
+  "mcpserverapp",
 ]);
 
 /**
@@ -46,8 +62,10 @@ export function sealingBoundary(
 ): ServerMiddleware {
   if (
     requestStateSecurity !== undefined &&
-    (typeof requestStateSecurity !== "object" || requestStateSecurity === null ||
-      typeof requestStateSecurity.mint !== "function" || typeof requestStateSecurity.verify !== "function")
+    (typeof requestStateSecurity !== "object" ||
+      requestStateSecurity === null ||
+      typeof requestStateSecurity.mint !== "function" ||
+      typeof requestStateSecurity.verify !== "function")
   ) {
     throw new TypeError(
       "McpServer: requestStateSecurity must be a RequestStateSecurity (or an object with mint and verify), " +

@@ -106,10 +106,13 @@ export class Server implements SessionHost {
     this.tasks = createTaskEngine(this.serverInfo, this.logger, this.finisher, options);
     this.handlers = withTaskToolCall(handlers, this.tasks);
     const extra = options.capabilities;
-    this.capabilitiesSource = typeof extra === "function" ? extra : (() => {
-      const fixed = deriveCapabilities(this.handlers, extra);
-      return () => fixed;
-    })();
+    this.capabilitiesSource =
+      typeof extra === "function"
+        ? extra
+        : (() => {
+            const fixed = deriveCapabilities(this.handlers, extra);
+            return () => fixed;
+          })();
     this.instructions = options.instructions;
     const legacy = legacyModeOf(options.legacy);
     this.legacy = legacy;
@@ -150,8 +153,10 @@ export class Server implements SessionHost {
   use(middleware: ServerMiddleware, options: { outermost?: boolean } = {}): this {
     if (
       !isObject(middleware) ||
-      (typeof middleware.onRequest !== "function" && typeof middleware.onInputRequired !== "function" &&
-        typeof middleware.screen !== "function" && typeof middleware.onSettled !== "function")
+      (typeof middleware.onRequest !== "function" &&
+        typeof middleware.onInputRequired !== "function" &&
+        typeof middleware.screen !== "function" &&
+        typeof middleware.onSettled !== "function")
     ) {
       throw new TypeError("Server.use: expected a middleware with onRequest and/or onInputRequired, e.g. requestStateBoundary(security)");
     }
@@ -234,7 +239,9 @@ export class Server implements SessionHost {
    */
   openSession(peer: SessionPeer): ServerSession {
     if (this.legacy !== "sessions") {
-      throw new Error(`Server.openSession: this server serves 2025 clients ${this.legacy === "reject" ? "not at all" : "statelessly"} (legacy: "${this.legacy}"), so it opens no sessions`);
+      throw new Error(
+        `Server.openSession: this server serves 2025 clients ${this.legacy === "reject" ? "not at all" : "statelessly"} (legacy: "${this.legacy}"), so it opens no sessions`,
+      );
     }
     if (typeof peer !== "object" || peer === null || typeof peer.send !== "function") {
       throw new TypeError("Server.openSession: peer must be an object with send(message)");
@@ -318,7 +325,12 @@ export class Server implements SessionHost {
     return this.sessions.size;
   }
 
-  private answerStateless(id: JsonRpcId, method: string, message: Record<string, unknown>, context: RequestContext | undefined): Promise<JsonRpcResponse | undefined> {
+  private answerStateless(
+    id: JsonRpcId,
+    method: string,
+    message: Record<string, unknown>,
+    context: RequestContext | undefined,
+  ): Promise<JsonRpcResponse | undefined> {
     return loadLegacy().then(({ answerStateless }) => answerStateless(this.legacyHost, this.versions, id, method, message, context));
   }
 

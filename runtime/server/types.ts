@@ -46,13 +46,7 @@ export interface CacheHint {
 }
 
 /** The methods whose complete results carry caching hints. */
-export type CacheableMethod =
-  | "server/discover"
-  | "tools/list"
-  | "prompts/list"
-  | "resources/list"
-  | "resources/templates/list"
-  | "resources/read";
+export type CacheableMethod = "server/discover" | "tools/list" | "prompts/list" | "resources/list" | "resources/templates/list" | "resources/read";
 
 /**
  * Handlers of the low-level {@link Server}. Each receives the validated
@@ -64,29 +58,17 @@ export interface ServerHandlers {
   /** Answers `tools/list`; page with `params.cursor` and `nextCursor` when the list is long. */
   onListTools?(params: PaginatedRequestParams, ctx: ServerRequestContext): MaybePromise<HandlerResult<ListToolsResult>>;
   /** Runs `tools/call`; return an `InputRequiredResult` to ask the client for input, and get the answers on its retry. */
-  onCallTool?(
-    params: CallToolRequestParams,
-    ctx: ServerRequestContext,
-  ): MaybePromise<HandlerResult<CallToolResult> | InputRequiredResult>;
+  onCallTool?(params: CallToolRequestParams, ctx: ServerRequestContext): MaybePromise<HandlerResult<CallToolResult> | InputRequiredResult>;
   /** Answers `prompts/list`. */
   onListPrompts?(params: PaginatedRequestParams, ctx: ServerRequestContext): MaybePromise<HandlerResult<ListPromptsResult>>;
   /** Renders `prompts/get`; may ask for input like `onCallTool`. */
-  onGetPrompt?(
-    params: GetPromptRequestParams,
-    ctx: ServerRequestContext,
-  ): MaybePromise<HandlerResult<GetPromptResult> | InputRequiredResult>;
+  onGetPrompt?(params: GetPromptRequestParams, ctx: ServerRequestContext): MaybePromise<HandlerResult<GetPromptResult> | InputRequiredResult>;
   /** Answers `resources/list`. */
   onListResources?(params: PaginatedRequestParams, ctx: ServerRequestContext): MaybePromise<HandlerResult<ListResourcesResult>>;
   /** Answers `resources/templates/list`. */
-  onListResourceTemplates?(
-    params: PaginatedRequestParams,
-    ctx: ServerRequestContext,
-  ): MaybePromise<HandlerResult<ListResourceTemplatesResult>>;
+  onListResourceTemplates?(params: PaginatedRequestParams, ctx: ServerRequestContext): MaybePromise<HandlerResult<ListResourceTemplatesResult>>;
   /** Reads `resources/read`; may ask for input like `onCallTool`. */
-  onReadResource?(
-    params: ReadResourceRequestParams,
-    ctx: ServerRequestContext,
-  ): MaybePromise<HandlerResult<ReadResourceResult> | InputRequiredResult>;
+  onReadResource?(params: ReadResourceRequestParams, ctx: ServerRequestContext): MaybePromise<HandlerResult<ReadResourceResult> | InputRequiredResult>;
   /** Suggests values for a prompt argument or template variable (`completion/complete`). */
   onComplete?(params: CompleteRequestParams, ctx: ServerRequestContext): MaybePromise<HandlerResult<CompleteResult>>;
 }

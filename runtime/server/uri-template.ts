@@ -200,7 +200,8 @@ export class UriTemplate {
         } else if (value.length > 0) {
           const encoded = value.map((item) => encode(item, operator.allowReserved));
           if (!spec.explode) pieces.push((operator.named ? `${spec.name}=` : "") + encoded.join(","));
-          else if (operator.named) pieces.push(encoded.map((item, n) => (value[n] === "" ? spec.name + operator.ifEmpty : `${spec.name}=${item}`)).join(operator.separator));
+          else if (operator.named)
+            pieces.push(encoded.map((item, n) => (value[n] === "" ? spec.name + operator.ifEmpty : `${spec.name}=${item}`)).join(operator.separator));
           else pieces.push(encoded.join(operator.separator));
         }
       }

@@ -27,14 +27,12 @@ export type {
 /** One problem found in a value: where (a JSON Pointer) and what; the package's one issue shape. */
 export type Issue = ValidationIssue;
 
-const isStringArray = (value: unknown): value is string[] =>
-  Array.isArray(value) && value.every((item) => typeof item === "string");
+const isStringArray = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === "string");
 
 const isNonNegativeInteger = (value: unknown): boolean => Number.isInteger(value) && (value as number) >= 0;
 
 // escapePointerToken (./issues.ts) spelt out: importing it would split a shared chunk off the browser client's entry.
-const pointer = (field: string): string =>
-  field.includes("~") || field.includes("/") ? `/${field.replace(/~/g, "~0").replace(/\//g, "~1")}` : `/${field}`;
+const pointer = (field: string): string => (field.includes("~") || field.includes("/") ? `/${field.replace(/~/g, "~0").replace(/\//g, "~1")}` : `/${field}`);
 
 const FORMATS = ["date", "date-time", "email", "uri"] as const;
 
@@ -119,7 +117,7 @@ function checkFieldSchema(field: unknown): Issue[] {
       bound("maxItems");
       const items = field.items;
       if (!isObject(items)) {
-        issues.push({ path: "/items", message: "must be { type: \"string\", enum: [...] } or { anyOf: [{ const, title }, ...] }" });
+        issues.push({ path: "/items", message: 'must be { type: "string", enum: [...] } or { anyOf: [{ const, title }, ...] }' });
       } else if (items.enum !== undefined) {
         options(items.enum, "/items/enum");
         if (Array.isArray(items.enum) && !isStringArray(items.enum)) issues.push({ path: "/items/enum", message: "must hold strings" });
@@ -184,8 +182,7 @@ function matchesFormat(format: string, text: string): boolean {
   }
 }
 
-const optionValues = (options: readonly unknown[]): string[] =>
-  options.map((option) => (isObject(option) ? String(option.const) : String(option)));
+const optionValues = (options: readonly unknown[]): string[] => options.map((option) => (isObject(option) ? String(option.const) : String(option)));
 
 function checkFieldValue(schema: ElicitFieldSchema, value: unknown, path: string): Issue[] {
   const fail = (message: string): Issue[] => [{ path, message }];

@@ -58,9 +58,17 @@ function tablesFor(options: ValidateOptions | undefined): RevisionTables {
  * if (!checked.ok) console.error(checked.message); // "Invalid CallToolResult: /content/0/text is required"
  * ```
  */
-export function validate<N extends DefinitionName>(name: N, value: unknown, options?: { revision?: "2026-07-28" }): ValidationResult<Guarded<(typeof validators2026.validators)[N]>>;
+export function validate<N extends DefinitionName>(
+  name: N,
+  value: unknown,
+  options?: { revision?: "2026-07-28" },
+): ValidationResult<Guarded<(typeof validators2026.validators)[N]>>;
 /** {@link validate} against the 2025-11-25 schema, for talking to handshake-era peers. */
-export function validate<N extends DefinitionName2025>(name: N, value: unknown, options: { revision: "2025-11-25" }): ValidationResult<Guarded<(typeof validators2025.validators)[N]>>;
+export function validate<N extends DefinitionName2025>(
+  name: N,
+  value: unknown,
+  options: { revision: "2025-11-25" },
+): ValidationResult<Guarded<(typeof validators2025.validators)[N]>>;
 /** {@link validate} with a definition name known only at run time; the value comes back untyped. */
 export function validate(name: string, value: unknown, options?: ValidateOptions): ValidationResult;
 export function validate(name: string, value: unknown, options?: ValidateOptions): ValidationResult {

@@ -137,7 +137,14 @@ describe("bench statistics", () => {
       fc.property(
         fc.array(fc.double({ min: 1, max: 1e6, noNaN: true }), { minLength: 1, maxLength: 9 }),
         fc.double({ min: 0.01, max: 100, noNaN: true }),
-        (base, factor) => Math.abs(pairedRatio(base.map((v) => v * factor), base) - factor) <= factor * 1e-9,
+        (base, factor) =>
+          Math.abs(
+            pairedRatio(
+              base.map((v) => v * factor),
+              base,
+            ) - factor,
+          ) <=
+          factor * 1e-9,
       ),
     );
   });

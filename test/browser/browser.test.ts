@@ -90,14 +90,27 @@ describe.skipIf(!programs)("examples/browser in headless Chromium", () => {
 
     // The controls follow requestedSchema: types, bounds, choices and the required marks.
     const guests = page.getByLabel("Guests *");
-    expect(await guests.evaluate((input: HTMLInputElement) => [input.type, input.min, input.max, input.step, input.required])).toEqual(["number", "1", "12", "1", true]);
-    expect(await page.getByLabel("Budget per person (EUR)").evaluate((input: HTMLInputElement) => [input.type, input.step, input.required])).toEqual(["number", "any", false]);
+    expect(await guests.evaluate((input: HTMLInputElement) => [input.type, input.min, input.max, input.step, input.required])).toEqual([
+      "number",
+      "1",
+      "12",
+      "1",
+      true,
+    ]);
+    expect(await page.getByLabel("Budget per person (EUR)").evaluate((input: HTMLInputElement) => [input.type, input.step, input.required])).toEqual([
+      "number",
+      "any",
+      false,
+    ]);
     expect(await page.getByLabel("Time *").locator("option").allTextContents()).toEqual(["— choose —", "6 pm", "7:30 pm", "9 pm"]);
     expect(await page.getByLabel("Seating *").locator("option").allTextContents()).toEqual(["— choose —", "indoor", "terrace"]);
     expect(await page.getByLabel("High chair").evaluate((input: HTMLInputElement) => [input.type, input.checked])).toEqual(["checkbox", false]);
     expect(await page.getByLabel("E-mail for the confirmation").getAttribute("type")).toBe("email");
     const diet = page.getByLabel("Dietary needs");
-    expect(await diet.evaluate((select: HTMLSelectElement) => [select.multiple, [...select.options].map((option) => option.value)])).toEqual([true, ["vegetarian", "vegan", "gluten-free"]]);
+    expect(await diet.evaluate((select: HTMLSelectElement) => [select.multiple, [...select.options].map((option) => option.value)])).toEqual([
+      true,
+      ["vegetarian", "vegan", "gluten-free"],
+    ]);
 
     // A value the schema forbids: the browser's own constraint check keeps the form open.
     await page.getByLabel("Name on the booking *").fill("Ada Lovelace");

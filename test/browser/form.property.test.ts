@@ -12,22 +12,31 @@ const bound = fc.option(fc.integer({ min: -5, max: 5 }), { nil: undefined });
 
 /** One field of the subset, formats left out (the browser's input types check those, and the server re-checks). */
 const property = fc.oneof(
-  fc.record({ type: fc.constant("string"), minLength: fc.option(fc.nat(3), { nil: undefined }), maxLength: fc.option(fc.integer({ min: 3, max: 6 }), { nil: undefined }) }, { requiredKeys: ["type"] }),
+  fc.record(
+    { type: fc.constant("string"), minLength: fc.option(fc.nat(3), { nil: undefined }), maxLength: fc.option(fc.integer({ min: 3, max: 6 }), { nil: undefined }) },
+    { requiredKeys: ["type"] },
+  ),
   fc.record({ type: fc.constantFrom("number", "integer"), minimum: bound, maximum: bound }, { requiredKeys: ["type"] }),
   fc.record({ type: fc.constant("boolean"), default: fc.option(fc.boolean(), { nil: undefined }) }, { requiredKeys: ["type"] }),
   fc.record({ type: fc.constant("string"), enum: fc.uniqueArray(choice, { minLength: 1 }) }),
-  fc.record({ type: fc.constant("string"), oneOf: fc.uniqueArray(choice, { minLength: 1 }).map((values) => values.map((value) => ({ const: value, title: value.toUpperCase() }))) }),
+  fc.record({
+    type: fc.constant("string"),
+    oneOf: fc.uniqueArray(choice, { minLength: 1 }).map((values) => values.map((value) => ({ const: value, title: value.toUpperCase() }))),
+  }),
   fc.record(
-    { type: fc.constant("array"), items: fc.uniqueArray(choice, { minLength: 1 }).map((values) => ({ type: "string", enum: values })), minItems: fc.option(fc.nat(2), { nil: undefined }), maxItems: fc.option(fc.integer({ min: 1, max: 3 }), { nil: undefined }) },
+    {
+      type: fc.constant("array"),
+      items: fc.uniqueArray(choice, { minLength: 1 }).map((values) => ({ type: "string", enum: values })),
+      minItems: fc.option(fc.nat(2), { nil: undefined }),
+      maxItems: fc.option(fc.integer({ min: 1, max: 3 }), { nil: undefined }),
+    },
     { requiredKeys: ["type", "items"] },
   ),
 );
 
 const schema = fc
   .dictionary(fc.constantFrom("f1", "f2", "f3", "f4", "f5"), property, { minKeys: 1 })
-  .chain((properties) =>
-    fc.subarray(Object.keys(properties)).map((required) => ({ type: "object", properties, required }) as unknown as RequestedSchema),
-  );
+  .chain((properties) => fc.subarray(Object.keys(properties)).map((required) => ({ type: "object", properties, required }) as unknown as RequestedSchema));
 
 /** What a control could hold: text (numeric-looking or not), a checkbox state, a multi-select's list. */
 const rawValue: fc.Arbitrary<FormValue | undefined> = fc.oneof(
@@ -71,7 +80,11 @@ describe("the browser form model", () => {
           return fc.subarray(values, { minLength: Math.min(Math.max(field.minItems ?? 0, field.required ? 1 : 0), maxLength), maxLength });
         }
         default:
-          return fc.string({ unit: "grapheme-ascii", minLength: Math.max(1, field.minLength ?? 1), maxLength: Math.max(field.minLength ?? 1, field.maxLength ?? 6) });
+          return fc.string({
+            unit: "grapheme-ascii",
+            minLength: Math.max(1, field.minLength ?? 1),
+            maxLength: Math.max(field.minLength ?? 1, field.maxLength ?? 6),
+          });
       }
     };
     const satisfiable = schema.filter((requested) =>
@@ -118,7 +131,16 @@ describe("the browser form model", () => {
     } as RequestedSchema);
     expect(fields).toEqual([
       { name: "who", label: "Who", required: true, kind: "text", inputType: "email", minLength: 2 },
-      { name: "size", label: "size", required: false, kind: "select", options: [{ value: "s", label: "Small" }, { value: "m", label: "Medium" }] },
+      {
+        name: "size",
+        label: "size",
+        required: false,
+        kind: "select",
+        options: [
+          { value: "s", label: "Small" },
+          { value: "m", label: "Medium" },
+        ],
+      },
       { name: "n", label: "n", required: false, kind: "integer", minimum: 1, maximum: 3 },
     ]);
     expect(formContent(fields, { who: "x", n: "2.5" })).toEqual({

@@ -23,7 +23,12 @@ server.tool(
     needs: (need) => need.add("ok", () => elicit({ message: "Go?", schema: { type: "object", properties: { yes: { type: "boolean" } }, required: ["yes"] } })),
   },
   (args, { ok }) => ({
-    content: [{ type: "text", text: `${String(args.code)} ×${String(args.seats)} ${ok.action === "accept" && ok.content.yes ? "confirmed" : "dropped"}, sealed with ${security.crypto}` }],
+    content: [
+      {
+        type: "text",
+        text: `${String(args.code)} ×${String(args.seats)} ${ok.action === "accept" && ok.content.yes ? "confirmed" : "dropped"}, sealed with ${security.crypto}`,
+      },
+    ],
   }),
 );
 

@@ -55,7 +55,11 @@ describe("npx mcp-roundtrip", () => {
     delete process.env.MCP_CLI_TEST_KEYS;
     // keygen's stderr names each key id; kid agrees, key by key and as a ring.
     expect(generated.stderr.trim().split("\n")).toEqual(security.keyIds.map((id) => `key id ${id}`));
-    expect(cli(["kid", ...keys]).stdout.trim().split("\n")).toEqual([...security.keyIds]);
+    expect(
+      cli(["kid", ...keys])
+        .stdout.trim()
+        .split("\n"),
+    ).toEqual([...security.keyIds]);
     const ring = cli(["kid", "--keys-env", "RING"], { RING: keys.join("\n") });
     expect(ring.stdout).toBe(`${security.keyIds[0]}  mints and verifies\n${security.keyIds[1]}  verifies\n`);
     for (const encoding of ["hex", "base64"]) {
@@ -130,7 +134,14 @@ describe("inspect, on a token a running server minted", () => {
     expect(run.code).toBe(0);
     const report = JSON.parse(run.stdout) as { keyId: string; envelope: Record<string, unknown> };
     expect(report.keyId).toBe(security.keyIds[0]);
-    expect(report.envelope).toMatchObject({ method: "tools/call", target: "deploy", audience: "cli-inspect", principalBound: false, expired: false, stateBytes: 20 });
+    expect(report.envelope).toMatchObject({
+      method: "tools/call",
+      target: "deploy",
+      audience: "cli-inspect",
+      principalBound: false,
+      expired: false,
+      stateBytes: 20,
+    });
     expect(Date.parse(report.envelope.expiresAt as string) - Date.parse(report.envelope.issuedAt as string)).toBe(600_000);
     expect(report.envelope.state).toBeUndefined();
     const shown = cli(["inspect", "-", "--keys", ring.join(","), "--show-state"], {}, token);

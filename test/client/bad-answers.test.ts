@@ -14,10 +14,19 @@ const text = (value: string) => ({ content: [{ type: "text" as const, text: valu
 
 function greeter(logger: object = quiet, logLevel: "warn" | "debug" = "warn") {
   const server = new McpServer({ name: "greeter", version: "1.0.0" }, { logger: logger as typeof quiet, logLevel });
-  server.tool("greet", { inputSchema: { type: "object" }, needs: (need) => need.add("confirm", () => elicit({ message: "Your name?", schema: nameForm })) }, (_args, { confirm }) =>
-    text(confirm.action === "accept" ? `Hello, ${confirm.content.name}` : "no name"),
+  server.tool(
+    "greet",
+    { inputSchema: { type: "object" }, needs: (need) => need.add("confirm", () => elicit({ message: "Your name?", schema: nameForm })) },
+    (_args, { confirm }) => text(confirm.action === "accept" ? `Hello, ${confirm.content.name}` : "no name"),
   );
-  server.tool("summarise", { inputSchema: { type: "object" }, needs: (need) => need.add("draft", () => sample({ messages: [{ role: "user", content: { type: "text", text: "hi" } }], maxTokens: 5 })) }, () => text("sampled"));
+  server.tool(
+    "summarise",
+    {
+      inputSchema: { type: "object" },
+      needs: (need) => need.add("draft", () => sample({ messages: [{ role: "user", content: { type: "text", text: "hi" } }], maxTokens: 5 })),
+    },
+    () => text("sampled"),
+  );
   server.tool("roots", { inputSchema: { type: "object" }, needs: (need) => need.add("roots", () => listRoots()) }, () => text("rooted"));
   return server;
 }
@@ -49,7 +58,7 @@ describe("our client checks each answer before sending it", () => {
   });
 
   it.each([
-    ["a missing required field", {}, '/content/name is required'],
+    ["a missing required field", {}, "/content/name is required"],
     ["a field the form did not ask for", { name: "Ada", extra: 1 }, "/content/extra is not a field of the form"],
   ])("names %s", async (_label, content, named) => {
     const client = await Client.connect(greeter(), { onElicit: async () => ({ action: "accept", content }) as never });
@@ -96,9 +105,15 @@ describe("a server that receives a misfit answer anyway", () => {
     const first = (await client.session.callTool("greet", {}, { allowInputRequired: true })) as InputRequiredResult;
     expect(isInputRequired(first)).toBe(true);
     const bad = { confirm: { action: "accept" as const, content: { name: 42 } } };
-    const second = (await client.session.callTool("greet", {}, { allowInputRequired: true, inputResponses: bad, requestState: first.requestState })) as InputRequiredResult;
+    const second = (await client.session.callTool(
+      "greet",
+      {},
+      { allowInputRequired: true, inputResponses: bad, requestState: first.requestState },
+    )) as InputRequiredResult;
     expect(isInputRequired(second)).toBe(true);
-    expect((second.inputRequests!.confirm!.params as { message: string }).message).toBe("Your name? (Your previous answer was not accepted: /content/name must be a string)");
+    expect((second.inputRequests!.confirm!.params as { message: string }).message).toBe(
+      "Your name? (Your previous answer was not accepted: /content/name must be a string)",
+    );
     const error = (await client.session
       .callTool("greet", {}, { allowInputRequired: true, inputResponses: bad, requestState: second.requestState })
       .catch((thrown: unknown) => thrown)) as McpError;

@@ -31,7 +31,11 @@ function legacyTransport(reply: Reply = () => undefined) {
         case "server/discover":
           return { jsonrpc: "2.0", id: message.id, error: { code: -32601, message: "Method not found" } };
         case "initialize":
-          return ok({ protocolVersion: (message.params as { protocolVersion: string }).protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "old", version: "1" } });
+          return ok({
+            protocolVersion: (message.params as { protocolVersion: string }).protocolVersion,
+            capabilities: { tools: {} },
+            serverInfo: { name: "old", version: "1" },
+          });
         case "tools/call":
           return ok({ content: [{ type: "text", text: "old ok" }] });
         default:
@@ -71,7 +75,11 @@ describe("what a probe answer means", () => {
   it("offers the newest shared version a -32022 lists, whatever the order", async () => {
     const transport = legacyTransport((m) =>
       m.method === "server/discover"
-        ? { jsonrpc: "2.0", id: m.id, error: { code: -32022, message: "Unsupported protocol version", data: { supported: ["2025-03-26", "2025-11-25", "2025-06-18"] } } }
+        ? {
+            jsonrpc: "2.0",
+            id: m.id,
+            error: { code: -32022, message: "Unsupported protocol version", data: { supported: ["2025-03-26", "2025-11-25", "2025-06-18"] } },
+          }
         : undefined,
     );
     const client = await Client.connect(transport);
@@ -80,7 +88,9 @@ describe("what a probe answer means", () => {
   });
 
   it("fails with the versions on both sides when a DiscoverResult lists none this client speaks", async () => {
-    const transport = legacyTransport((m) => (m.method === "server/discover" ? { jsonrpc: "2.0", id: m.id, result: { supportedVersions: ["2031-01-01"] } } : undefined));
+    const transport = legacyTransport((m) =>
+      m.method === "server/discover" ? { jsonrpc: "2.0", id: m.id, result: { supportedVersions: ["2031-01-01"] } } : undefined,
+    );
     const error = (await Client.connect(transport).catch((e: unknown) => e)) as ProtocolVersionUnsupported;
     expect(error).toBeInstanceOf(ProtocolVersionUnsupported);
     expect(error.message).toMatch(/lists 2031-01-01, not 2026-07-28\. This client speaks 2026-07-28, 2025-11-25/);

@@ -1,12 +1,6 @@
 import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import {
-  Client,
-  InputRequestFailed,
-  InputRequiredRoundsExceeded,
-  InvalidServerResult,
-  McpError,
-} from "mcp-roundtrip/client";
+import { Client, InputRequestFailed, InputRequiredRoundsExceeded, InvalidServerResult, McpError } from "mcp-roundtrip/client";
 import { askRegion, deferred, fakeServer, text } from "./fake-server.js";
 
 const accept = (content: Record<string, string>) => ({ action: "accept" as const, content });
@@ -60,9 +54,7 @@ describe("automatic loop", () => {
   });
 
   it("gives each callback a context of key, method and a signal made on first read", async () => {
-    const server = fakeServer((_p, _r, index) =>
-      index === 0 ? { resultType: "input_required", inputRequests: { a: askRegion, b: askRegion } } : text("ok"),
-    );
+    const server = fakeServer((_p, _r, index) => (index === 0 ? { resultType: "input_required", inputRequests: { a: askRegion, b: askRegion } } : text("ok")));
     const contexts: Record<string, unknown>[] = [];
     const client = await Client.connect(server, {
       onElicit: (_params, context) => {
@@ -71,7 +63,10 @@ describe("automatic loop", () => {
       },
     });
     await client.callTool("t");
-    expect(contexts.map((context) => Object.keys(context))).toEqual([["key", "method", "signal"], ["key", "method", "signal"]]);
+    expect(contexts.map((context) => Object.keys(context))).toEqual([
+      ["key", "method", "signal"],
+      ["key", "method", "signal"],
+    ]);
     const [first, second] = contexts as unknown as { key: string; method: string; signal: AbortSignal }[];
     expect([first!.key, second!.key]).toEqual(["a", "b"]);
     // One round, one signal: both callbacks see the same one, and reading it again gives it back.
@@ -81,9 +76,7 @@ describe("automatic loop", () => {
   });
 
   it("uses a new JSON-RPC id for every round", async () => {
-    const server = fakeServer((_p, _r, index) =>
-      index < 3 ? { resultType: "input_required", inputRequests: { region: askRegion } } : text("ok"),
-    );
+    const server = fakeServer((_p, _r, index) => (index < 3 ? { resultType: "input_required", inputRequests: { region: askRegion } } : text("ok")));
     const client = await Client.connect(server, { onElicit: () => accept({ region: "x" }) });
     await client.callTool("t");
     const ids = server.received.map((request) => request.id);
@@ -92,9 +85,7 @@ describe("automatic loop", () => {
   });
 
   it("never sends requestState when the server gave none", async () => {
-    const server = fakeServer((_p, _r, index) =>
-      index === 0 ? { resultType: "input_required", inputRequests: { region: askRegion } } : text("ok"),
-    );
+    const server = fakeServer((_p, _r, index) => (index === 0 ? { resultType: "input_required", inputRequests: { region: askRegion } } : text("ok")));
     const client = await Client.connect(server, { onElicit: () => accept({ region: "x" }) });
     await client.callTool("t");
     expect("requestState" in server.calls[1]!.params!).toBe(false);
@@ -118,9 +109,7 @@ describe("automatic loop", () => {
 
   it("sends the state of the latest round, not an earlier one", async () => {
     const server = fakeServer((_p, _r, index) =>
-      index < 2
-        ? { resultType: "input_required", inputRequests: { [`q${index}`]: askRegion }, requestState: `state-${index}` }
-        : text("ok"),
+      index < 2 ? { resultType: "input_required", inputRequests: { [`q${index}`]: askRegion }, requestState: `state-${index}` } : text("ok"),
     );
     const client = await Client.connect(server, { onElicit: () => accept({ region: "x" }) });
     await client.callTool("t");
@@ -314,9 +303,7 @@ describe("automatic loop", () => {
   });
 
   it("puts the _meta envelope on every request, with capabilities derived from the callbacks", async () => {
-    const server = fakeServer((_p, _r, index) =>
-      index === 0 ? { resultType: "input_required", inputRequests: { region: askRegion } } : text("ok"),
-    );
+    const server = fakeServer((_p, _r, index) => (index === 0 ? { resultType: "input_required", inputRequests: { region: askRegion } } : text("ok")));
     const client = await Client.connect(server, {
       onElicit: () => accept({ region: "x" }),
       onListRoots: () => ({ roots: [] }),

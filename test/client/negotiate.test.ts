@@ -56,12 +56,7 @@ describe("protocol negotiation", () => {
     expect(client.instructions).toBe("be nice");
     const result = await client.callTool("t", { a: 1 });
     expect(result.content).toEqual([{ type: "text", text: "legacy ok" }]);
-    expect(server.received.map((m) => m.method)).toEqual([
-      "server/discover",
-      "initialize",
-      "notifications/initialized",
-      "tools/call",
-    ]);
+    expect(server.received.map((m) => m.method)).toEqual(["server/discover", "initialize", "notifications/initialized", "tools/call"]);
     const initialize = server.received[1] as JsonRpcRequest;
     expect(initialize.params).toMatchObject({ protocolVersion: "2025-11-25", capabilities: { elicitation: { form: {} } } });
     const call = server.received[3] as JsonRpcRequest;

@@ -61,7 +61,9 @@ describe("this client against this SDK's server, both eras over HTTP", () => {
     try {
       const error = (await client.callTool("provision", {}).catch((thrown: unknown) => thrown)) as InputResponseInvalid;
       expect(error).toBeInstanceOf(InputResponseInvalid);
-      expect(error.message).toBe("onElicit answer: /content/region must be a string. The server was answered with an error instead; make the callback's answer fit the request.");
+      expect(error.message).toBe(
+        "onElicit answer: /content/region must be a string. The server was answered with an error instead; make the callback's answer fit the request.",
+      );
       expect(error).toMatchObject({ key: undefined, method: "elicitation/create", issues: [{ path: "/content/region", message: "must be a string" }] });
       expect(asked).toBe(1);
       // The session is still usable: the server was answered, not left waiting.

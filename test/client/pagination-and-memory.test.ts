@@ -28,9 +28,7 @@ describe("list helpers", () => {
 
   it("lists resources and templates, and sends the envelope on list requests", async () => {
     const server = fakeServer((_params, request) =>
-      request.method === "resources/list"
-        ? { resources: [{ uri: "a://1", name: "one" }] }
-        : { resourceTemplates: [{ uriTemplate: "a://{id}", name: "by id" }] },
+      request.method === "resources/list" ? { resources: [{ uri: "a://1", name: "one" }] } : { resourceTemplates: [{ uriTemplate: "a://{id}", name: "by id" }] },
     );
     const client = await Client.connect(server);
     expect(await client.listAllResources()).toEqual([{ uri: "a://1", name: "one" }]);
@@ -60,10 +58,7 @@ describe("InMemoryClientTransport", () => {
     const seen: unknown[] = [];
     const transport = new InMemoryClientTransport(handler, { authInfo: { clientId: "c1", scopes: [] } });
     const controller = new AbortController();
-    const response = await transport.request(
-      { jsonrpc: "2.0", id: 1, method: "x" },
-      { signal: controller.signal, onNotification: (n) => seen.push(n) },
-    );
+    const response = await transport.request({ jsonrpc: "2.0", id: 1, method: "x" }, { signal: controller.signal, onNotification: (n) => seen.push(n) });
     expect(response).toEqual({ jsonrpc: "2.0", id: 1, result: { ok: true } });
     expect(context.authInfo).toEqual({ clientId: "c1", scopes: [] });
     expect(context.signal).toBe(controller.signal);

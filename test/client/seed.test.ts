@@ -1,20 +1,8 @@
 // The seed's examples, client side, against the real Server / McpServer.
 import { describe, expect, it } from "vitest";
 import type { JsonRpcRequest, JsonRpcResponse } from "mcp-roundtrip";
-import {
-  Client,
-  McpError,
-  PendingRequest,
-  isInputRequired,
-  type ElicitResult,
-  type InputRequest,
-  type InputResponse,
-} from "mcp-roundtrip/client";
-import {
-  McpServer,
-  inputRequired,
-  type ServerRequestContext,
-} from "mcp-roundtrip/server";
+import { Client, McpError, PendingRequest, isInputRequired, type ElicitResult, type InputRequest, type InputResponse } from "mcp-roundtrip/client";
+import { McpServer, inputRequired, type ServerRequestContext } from "mcp-roundtrip/server";
 import type { MessageHandler, RequestContext } from "../../runtime/transport/types.js";
 import { ASK_REGION, createProvisionServer } from "../../examples/demo/provision-server.js";
 
@@ -72,11 +60,15 @@ describe("the seed's provision example", () => {
       seenStates.push(result.requestState);
       const responses: Record<string, InputResponse> = {};
       for (const [key, request] of Object.entries(result.inputRequests ?? {})) responses[key] = fulfil(request);
-      result = await client.session.callTool("provision", { name }, {
-        inputResponses: responses,
-        requestState: result.requestState,
-        allowInputRequired: true,
-      });
+      result = await client.session.callTool(
+        "provision",
+        { name },
+        {
+          inputResponses: responses,
+          requestState: result.requestState,
+          allowInputRequired: true,
+        },
+      );
     }
     expect(seenStates).toHaveLength(1);
     expect(seenStates[0]).toMatch(/^v1\./);
@@ -139,22 +131,26 @@ describe("prompts and resources that ask (McpServer)", () => {
       }
       return [{ role: "user", content: { type: "text", text: `Write a briefing for ${String(answer.content.audience)}.` } }];
     });
-    mcp.resource("db://{table}/schema", { description: "A table's schema; asks which environment." }, (uri: string, variables: Record<string, unknown>, ctx: ServerRequestContext) => {
-      const env = ctx.requestState;
-      const answer = ctx.inputResponses?.env as ElicitResult | undefined;
-      if (answer?.content === undefined) {
-        return inputRequired({
-          inputRequests: {
-            env: {
-              method: "elicitation/create",
-              params: { message: "Which environment?", requestedSchema: { type: "object", properties: { env: { type: "string" } } } },
+    mcp.resource(
+      "db://{table}/schema",
+      { description: "A table's schema; asks which environment." },
+      (uri: string, variables: Record<string, unknown>, ctx: ServerRequestContext) => {
+        const env = ctx.requestState;
+        const answer = ctx.inputResponses?.env as ElicitResult | undefined;
+        if (answer?.content === undefined) {
+          return inputRequired({
+            inputRequests: {
+              env: {
+                method: "elicitation/create",
+                params: { message: "Which environment?", requestedSchema: { type: "object", properties: { env: { type: "string" } } } },
+              },
             },
-          },
-          requestState: `table=${String(variables.table)}`,
-        });
-      }
-      return [{ uri, mimeType: "text/plain", text: `${env} in ${String(answer.content.env)}` }];
-    });
+            requestState: `table=${String(variables.table)}`,
+          });
+        }
+        return [{ uri, mimeType: "text/plain", text: `${env} in ${String(answer.content.env)}` }];
+      },
+    );
     return mcp;
   }
 

@@ -1,13 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  Client,
-  InputRequiredNotAllowed,
-  PendingRequest,
-  isInputRequired,
-  type ElicitResult,
-  type InputRequest,
-  type InputResponse,
-} from "mcp-roundtrip/client";
+import { Client, InputRequiredNotAllowed, PendingRequest, isInputRequired, type ElicitResult, type InputRequest, type InputResponse } from "mcp-roundtrip/client";
 import { askRegion, fakeServer, text } from "./fake-server.js";
 
 /** The seed's provision tool, scripted: asks for a region until it has one. */
@@ -45,11 +37,15 @@ describe("client.session (hand-driven rounds)", () => {
       rounds++;
       const responses: Record<string, InputResponse> = {};
       for (const [key, request] of Object.entries(result.inputRequests ?? {})) responses[key] = fulfil(request);
-      result = await client.session.callTool("provision", { name }, {
-        allowInputRequired: true,
-        inputResponses: responses,
-        requestState: result.requestState,
-      });
+      result = await client.session.callTool(
+        "provision",
+        { name },
+        {
+          allowInputRequired: true,
+          inputResponses: responses,
+          requestState: result.requestState,
+        },
+      );
     }
     expect(rounds).toBe(1);
     expect(result.content).toEqual([{ type: "text", text: "Provisioned 'orders' in eu-west-1." }]);
@@ -101,17 +97,17 @@ describe("client.session (hand-driven rounds)", () => {
       onElicit: () => ({ action: "accept", content: { region: "x" } }),
       inputRequiredMaxRounds: 3,
     });
-    const pending = PendingRequest.from({ method: "tools/call", name: "t" }, { resultType: "input_required", requestState: "s", inputRequests: { q: askRegion as never } }, 2);
+    const pending = PendingRequest.from(
+      { method: "tools/call", name: "t" },
+      { resultType: "input_required", requestState: "s", inputRequests: { q: askRegion as never } },
+      2,
+    );
     await expect(client.resume(pending)).rejects.toMatchObject({ name: "InputRequiredRoundsExceeded", rounds: 3 });
     expect(server.calls).toHaveLength(2);
   });
 
   it("round-trips every field through JSON and refuses malformed input", () => {
-    const pending = PendingRequest.from(
-      { method: "resources/read", uri: "db://x" },
-      { resultType: "input_required", requestState: "é\u0000\ud83d\ude00" },
-      4,
-    );
+    const pending = PendingRequest.from({ method: "resources/read", uri: "db://x" }, { resultType: "input_required", requestState: "é\u0000\ud83d\ude00" }, 4);
     const again = PendingRequest.resume(JSON.stringify(pending));
     expect(again.toJSON()).toEqual(pending.toJSON());
     expect(again.requestState).toBe("é\u0000\ud83d\ude00");

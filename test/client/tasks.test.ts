@@ -36,7 +36,9 @@ function jobs(tasks: TasksOptions = { pollIntervalMs: 5 }) {
   });
   mcp.tool("wait_for_ok", { task: "optional" }, (_args, ctx) => {
     if (ctx.inputResponses?.ok === undefined) {
-      return inputRequired({ inputRequests: { ok: { method: "elicitation/create", params: { message: "OK?", requestedSchema: { type: "object", properties: {} } } } } });
+      return inputRequired({
+        inputRequests: { ok: { method: "elicitation/create", params: { message: "OK?", requestedSchema: { type: "object", properties: {} } } } },
+      });
     }
     return text("ok");
   });
@@ -117,17 +119,32 @@ describe("client tasks over Streamable HTTP", () => {
   afterAll(() => http.close());
 
   it("follows a task with input over HTTP (Mcp-Name carries the task id)", async () => {
-    const client = await Client.connect(http.url, { tasks: true, onElicit: (params) => ({ action: "accept", content: { name: params.message.startsWith("First") ? "Lin" : "Lin!" } }) });
+    const client = await Client.connect(http.url, {
+      tasks: true,
+      onElicit: (params) => ({ action: "accept", content: { name: params.message.startsWith("First") ? "Lin" : "Lin!" } }),
+    });
     expect(await client.callTool("greet_twice")).toMatchObject({ content: [{ text: "Lin / Lin!" }] });
     const handle = (await client.callTool("slow", { ms: 10 }, { task: "handle" })) as TaskHandle;
     const raw = await fetch(http.url, {
       method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tasks/get", "mcp-name": "someone-else" },
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": "tasks/get",
+        "mcp-name": "someone-else",
+      },
       body: JSON.stringify({
         jsonrpc: "2.0",
         id: 1,
         method: "tasks/get",
-        params: { taskId: handle.taskId, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": { extensions: { [TASKS_EXTENSION]: {} } } } },
+        params: {
+          taskId: handle.taskId,
+          _meta: {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": { extensions: { [TASKS_EXTENSION]: {} } },
+          },
+        },
       }),
     });
     expect(raw.status).toBe(400);

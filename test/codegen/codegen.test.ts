@@ -93,8 +93,8 @@ describe("npm run codegen in a scratch checkout (a clean clone: no MCP_SCHEMA_DI
     changedBytes = Buffer.from(`${JSON.stringify(changed, null, 2)}\n`);
     server = createServer((request, response) => {
       requests.push(request.url ?? "");
-    // A fresh connection per request: a reused one the server is closing would reset a later download.
-    response.setHeader("connection", "close");
+      // A fresh connection per request: a reused one the server is closing would reset a later download.
+      response.setHeader("connection", "close");
       if (upstreamDown) response.writeHead(503).end();
       else if (request.url === `/pinned/${REV}/schema.json`) response.end(pinnedBytes);
       else if (request.url === `/next/${REV}/schema.json`) response.end(changedBytes);
@@ -241,7 +241,10 @@ describe("command line", () => {
     expect(parseArgs(argv)).toEqual(want);
   });
 
-  it.each([[["--frobnicate"], /unknown argument --frobnicate/], [["--schema"], /--schema needs a value/]])("rejects %j with usage", (argv, message) => {
+  it.each([
+    [["--frobnicate"], /unknown argument --frobnicate/],
+    [["--schema"], /--schema needs a value/],
+  ])("rejects %j with usage", (argv, message) => {
     expect(() => parseArgs(argv)).toThrow(message);
     expect(() => parseArgs(argv)).toThrow(/usage: npm run codegen/);
   });

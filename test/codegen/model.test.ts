@@ -34,7 +34,15 @@ describe("buildModel", () => {
           InputRequiredResult: { type: "object" },
           CallToolResultResponse: { properties: { result: { anyOf: [ref("InputRequiredResult"), ref("CallToolResult")] } } },
         }),
-        want: { method: "tools/call", direction: "client", request: "CallToolRequest", params: "CallToolRequestParams", result: "CallToolResult", response: "CallToolResultResponse", inputRequired: true },
+        want: {
+          method: "tools/call",
+          direction: "client",
+          request: "CallToolRequest",
+          params: "CallToolRequestParams",
+          result: "CallToolResult",
+          response: "CallToolResultResponse",
+          inputRequired: true,
+        },
       },
     ],
     [

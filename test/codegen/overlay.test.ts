@@ -36,15 +36,33 @@ const invalidCompleteResponse = {
 
 // [correction, { defect: accepted/rejected by the published schema, fixed: what the generated validators say }]
 const proofs: Array<[string, { definition: string; value: unknown; publishedAccepts: boolean; revision?: "2025-11-25" }]> = [
-  ["result-type-literals: an invalid complete result is not an InputRequiredResult", { definition: "CallToolResultResponse", value: invalidCompleteResponse, publishedAccepts: true }],
-  ["result-type-literals: a complete result cannot pose as input_required", { definition: "InputRequiredResult", value: { resultType: "complete", requestState: "s" }, publishedAccepts: true }],
-  ["at-least-one: an InputRequiredResult with neither inputRequests nor requestState", { definition: "InputRequiredResult", value: { resultType: "input_required" }, publishedAccepts: true }],
-  ["number-not-integer: an elicitation answer of 1.5", { definition: "ElicitResult", value: { action: "accept", content: { amount: 1.5 } }, publishedAccepts: false }],
-  ["number-not-integer (2025-11-25): an elicitation answer of 1.5", { definition: "ElicitResult", value: { action: "accept", content: { amount: 1.5 } }, publishedAccepts: false, revision: "2025-11-25" }],
+  [
+    "result-type-literals: an invalid complete result is not an InputRequiredResult",
+    { definition: "CallToolResultResponse", value: invalidCompleteResponse, publishedAccepts: true },
+  ],
+  [
+    "result-type-literals: a complete result cannot pose as input_required",
+    { definition: "InputRequiredResult", value: { resultType: "complete", requestState: "s" }, publishedAccepts: true },
+  ],
+  [
+    "at-least-one: an InputRequiredResult with neither inputRequests nor requestState",
+    { definition: "InputRequiredResult", value: { resultType: "input_required" }, publishedAccepts: true },
+  ],
+  [
+    "number-not-integer: an elicitation answer of 1.5",
+    { definition: "ElicitResult", value: { action: "accept", content: { amount: 1.5 } }, publishedAccepts: false },
+  ],
+  [
+    "number-not-integer (2025-11-25): an elicitation answer of 1.5",
+    { definition: "ElicitResult", value: { action: "accept", content: { amount: 1.5 } }, publishedAccepts: false, revision: "2025-11-25" },
+  ],
   ["number-not-integer: a fractional JSONValue", { definition: "JSONValue", value: { ratio: 0.25 }, publishedAccepts: false }],
   ["admit-null: JSONValue null", { definition: "JSONValue", value: null, publishedAccepts: false }],
   ["admit-null: null nested in a JSONValue", { definition: "JSONValue", value: [1, null, { a: null }], publishedAccepts: false }],
-  ["optional-on-receipt: a resources/read result from an older server, without caching hints", { definition: "ReadResourceResult", value: { resultType: "complete", contents: [] }, publishedAccepts: false }],
+  [
+    "optional-on-receipt: a resources/read result from an older server, without caching hints",
+    { definition: "ReadResourceResult", value: { resultType: "complete", contents: [] }, publishedAccepts: false },
+  ],
 ];
 
 describe.each(proofs)("%s", (_label, { definition, value, publishedAccepts, revision }) => {
@@ -80,7 +98,6 @@ describe("at-least-one", () => {
     const checked = run();
     expect(checked.ok ? [] : checked.issues).toEqual([{ path: "", message: 'needs at least one of "inputRequests", "requestState"' }]);
   });
-
 
   it.each([
     ["inputRequests only", { resultType: "input_required", inputRequests: {} }],
@@ -138,7 +155,14 @@ describe("overlay application", () => {
     ["an unknown correction", [{ correction: "make-it-right" }], /unknown correction "make-it-right"/],
     ["a pointer the schema no longer has", [{ correction: "number-not-integer", at: ["/$defs/Nope/type"] }], /\/\$defs\/Nope\/type does not name a schema node/],
     ["a widening that is already done", [{ correction: "number-not-integer", at: ["/$defs/Annotations/properties/priority"] }], /no integer type any more/],
-    ["null admitted twice", [{ correction: "admit-null", at: ["/$defs/JSONValue/anyOf/2"] }, { correction: "admit-null", at: ["/$defs/JSONValue/anyOf/2"] }], /already admits null/],
+    [
+      "null admitted twice",
+      [
+        { correction: "admit-null", at: ["/$defs/JSONValue/anyOf/2"] },
+        { correction: "admit-null", at: ["/$defs/JSONValue/anyOf/2"] },
+      ],
+      /already admits null/,
+    ],
     ["a definition with a constraining sibling of $ref", [{ correction: "ref-siblings" }], null],
     ["a bad scope", [{ correction: "ref-siblings", scope: "docs" }], /"scope" must be/],
   ])("fails loudly on %s", (_label, corrections, message) => {

@@ -6,15 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { fetchMain } from "../../codegen/fetch-main.js";
-import {
-  cachePath,
-  defaultCacheDir,
-  PinMismatch,
-  resolveAll,
-  resolvePinned,
-  sha256Hex,
-  SourcesUnavailable,
-} from "../../codegen/resolve.js";
+import { cachePath, defaultCacheDir, PinMismatch, resolveAll, resolvePinned, sha256Hex, SourcesUnavailable } from "../../codegen/resolve.js";
 import { allPinnedFiles, readSources, recordedSource, type PinnedFile } from "../../codegen/sources.js";
 import { REPO_ROOT } from "../support/schema.js";
 
@@ -125,7 +117,9 @@ describe("resolvePinned", () => {
     expect((await resolvePinned(flaky, { schemaDir: undefined, cacheDir: freshDir("cache") })).origin).toBe("source");
     expect(requests).toEqual(["/flaky/schema.json", "/flaky/schema.json"]);
     requests.length = 0;
-    await expect(resolvePinned(pin("rev/schema.json", "/gone/schema.json", SCHEMA), { schemaDir: undefined, cacheDir: freshDir("cache") })).rejects.toThrow(/HTTP 404/);
+    await expect(resolvePinned(pin("rev/schema.json", "/gone/schema.json", SCHEMA), { schemaDir: undefined, cacheDir: freshDir("cache") })).rejects.toThrow(
+      /HTTP 404/,
+    );
     expect(requests).toEqual(["/gone/schema.json"]);
   });
 
@@ -174,13 +168,17 @@ describe("resolvePinned", () => {
 
   it.each([
     ["upstream answers 404", () => `${base}/missing/schema.json`, /HTTP 404/],
-    ["nothing listens at the address", async () => {
-      const closed = createServer();
-      await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
-      const { port } = closed.address() as { port: number };
-      await new Promise((resolve) => closed.close(resolve));
-      return `http://127.0.0.1:${port}/schema.json`;
-    }, /ECONNREFUSED/],
+    [
+      "nothing listens at the address",
+      async () => {
+        const closed = createServer();
+        await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+        const { port } = closed.address() as { port: number };
+        await new Promise((resolve) => closed.close(resolve));
+        return `http://127.0.0.1:${port}/schema.json`;
+      },
+      /ECONNREFUSED/,
+    ],
   ])("with no copy anywhere (%s), fails in one line saying how to provide one", async (_label, address, reason) => {
     const cacheDir = freshDir("cache");
     const file: PinnedFile = { name: "rev/schema.json", source: await address(), sha256: sha256Hex(SCHEMA) };
@@ -308,9 +306,20 @@ describe("schema/sources.json", () => {
   });
 
   it.each([
-    ["an old string pin", { defaultRevision: "r", revisions: { r: { schema: "../x/schema.json", sha256: "0".repeat(64) } } }, /revisions\["r"\]\.schema: expected \{ source/],
+    [
+      "an old string pin",
+      { defaultRevision: "r", revisions: { r: { schema: "../x/schema.json", sha256: "0".repeat(64) } } },
+      /revisions\["r"\]\.schema: expected \{ source/,
+    ],
     ["a short digest", { defaultRevision: "r", revisions: { r: { schema: { source: "x", sha256: "abc" } } } }, /revisions\["r"\]\.schema/],
-    ["an example name that climbs out", { defaultRevision: "r", revisions: { r: { schema: { source: "x", sha256: "0".repeat(64) }, examples: { source: "e/", files: { "../up.json": "0".repeat(64) } } } } }, /"\.\.\/up\.json"/],
+    [
+      "an example name that climbs out",
+      {
+        defaultRevision: "r",
+        revisions: { r: { schema: { source: "x", sha256: "0".repeat(64) }, examples: { source: "e/", files: { "../up.json": "0".repeat(64) } } } },
+      },
+      /"\.\.\/up\.json"/,
+    ],
     ["a default revision that is not pinned", { defaultRevision: "q", revisions: { r: { schema: { source: "x", sha256: "0".repeat(64) } } } }, /defaultRevision q/],
   ])("refuses %s, naming the member", (_label, content, message) => {
     const dir = root();

@@ -15,9 +15,23 @@ const form = {
     ratio: { type: "number", minimum: 0, maximum: 1 },
     ok: { type: "boolean" },
     region: { type: "string", enum: ["eu", "us"] },
-    tier: { type: "string", oneOf: [{ const: "gold", title: "Gold" }, { const: "free", title: "Free" }] },
+    tier: {
+      type: "string",
+      oneOf: [
+        { const: "gold", title: "Gold" },
+        { const: "free", title: "Free" },
+      ],
+    },
     tags: { type: "array", items: { type: "string", enum: ["a", "b", "c"] }, minItems: 1, maxItems: 2 },
-    picks: { type: "array", items: { anyOf: [{ const: "x", title: "X" }, { const: "y", title: "Y" }] } },
+    picks: {
+      type: "array",
+      items: {
+        anyOf: [
+          { const: "x", title: "X" },
+          { const: "y", title: "Y" },
+        ],
+      },
+    },
   },
   required: ["name"],
 } as const satisfies ElicitSchema;
@@ -47,9 +61,7 @@ describe("elicitation schema subset", () => {
   });
 
   it("elicit() refuses a schema outside the subset with a message naming the path", () => {
-    expect(() =>
-      elicit({ message: "Where?", schema: { type: "object", properties: { a: { type: "object" } } } as never }),
-    ).toThrow(/\/properties\/a\/type/);
+    expect(() => elicit({ message: "Where?", schema: { type: "object", properties: { a: { type: "object" } } } as never })).toThrow(/\/properties\/a\/type/);
     expect(() => elicit({ message: " ", schema: { type: "object", properties: {} } })).toThrow(TypeError);
   });
 });

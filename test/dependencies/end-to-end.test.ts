@@ -1,5 +1,13 @@
 import { describe, expect, it, vi } from "vitest";
-import { Client, InputResponseInvalid, isInputRequired, McpError, type ElicitRequestParams, type ElicitResult, type InputRequiredResult } from "mcp-roundtrip/client";
+import {
+  Client,
+  InputResponseInvalid,
+  isInputRequired,
+  McpError,
+  type ElicitRequestParams,
+  type ElicitResult,
+  type InputRequiredResult,
+} from "mcp-roundtrip/client";
 import { McpServer, RequestStateSecurity, elicit, listRoots, needs, sample } from "mcp-roundtrip/server";
 import type { JsonRpcResponse } from "mcp-roundtrip";
 import type { MessageHandler, RequestContext } from "../../runtime/transport/types.js";
@@ -89,11 +97,15 @@ describe("declared dependencies end to end through Client", () => {
     const state = (first as InputRequiredResult).requestState!;
     expect(state.startsWith("v1.")).toBe(true);
     expect(state).not.toContain("region");
-    const second = await client.session.callTool("provision", { name: "orders" }, {
-      allowInputRequired: true,
-      requestState: state,
-      inputResponses: { region: { action: "accept", content: { region: "us-east-1" } } },
-    });
+    const second = await client.session.callTool(
+      "provision",
+      { name: "orders" },
+      {
+        allowInputRequired: true,
+        requestState: state,
+        inputResponses: { region: { action: "accept", content: { region: "us-east-1" } } },
+      },
+    );
     expect(Object.keys((second as InputRequiredResult).inputRequests ?? {})).toEqual(["size"]);
     expect(body).not.toHaveBeenCalled();
   });
@@ -137,14 +149,18 @@ describe("declared dependencies end to end through Client", () => {
   it("does not consume an answer sent without the echoed state", async () => {
     const body = vi.fn();
     const client = await Client.connect(provisioner(body), { onElicit: async () => ({ action: "cancel" }) });
-    const result = await client.session.callTool("provision", { name: "orders" }, {
-      allowInputRequired: true,
-      inputResponses: {
-        region: { action: "accept", content: { region: "eu-west-1" } },
-        size: { action: "accept", content: { gb: 1 } },
-        confirm: { action: "accept", content: { yes: true } },
+    const result = await client.session.callTool(
+      "provision",
+      { name: "orders" },
+      {
+        allowInputRequired: true,
+        inputResponses: {
+          region: { action: "accept", content: { region: "eu-west-1" } },
+          size: { action: "accept", content: { gb: 1 } },
+          confirm: { action: "accept", content: { yes: true } },
+        },
       },
-    });
+    );
     expect(Object.keys((result as InputRequiredResult).inputRequests ?? {}).sort()).toEqual(["region", "size"]);
     expect(body).not.toHaveBeenCalled();
   });
@@ -152,14 +168,9 @@ describe("declared dependencies end to end through Client", () => {
   it("keys and digests survive a restart: another instance with the same key finishes the call, a reworded one re-asks", async () => {
     const secret = "an-e2e-test-secret-of-at-least-32-bytes!";
     const make = (message: string) => {
-      const server = new McpServer(
-        { name: "restart-e2e", version: "1.0.0" },
-        { requestStateSecurity: new RequestStateSecurity({ keys: [secret] }) },
-      );
-      server.tool(
-        "pick",
-        { needs: needs().add("region", () => elicit({ message, schema: regionForm })) },
-        (_args, { region }) => text(region.action === "accept" ? region.content.region : region.action),
+      const server = new McpServer({ name: "restart-e2e", version: "1.0.0" }, { requestStateSecurity: new RequestStateSecurity({ keys: [secret] }) });
+      server.tool("pick", { needs: needs().add("region", () => elicit({ message, schema: regionForm })) }, (_args, { region }) =>
+        text(region.action === "accept" ? region.content.region : region.action),
       );
       return server;
     };

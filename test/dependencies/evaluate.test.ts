@@ -1,15 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 import { McpError } from "mcp-roundtrip";
-import {
-  elicit,
-  evaluateNeeds,
-  listRoots,
-  needs,
-  runWithDependencies,
-  sample,
-  type DependencyRound,
-} from "mcp-roundtrip/server";
+import { elicit, evaluateNeeds, listRoots, needs, runWithDependencies, sample, type DependencyRound } from "mcp-roundtrip/server";
 
 const ALL_CAPS = { elicitation: {}, sampling: {}, roots: {} };
 
@@ -78,9 +70,7 @@ describe("a round of dependencies", () => {
 
   it("keeps accepted answers in the state, re-asking only what is missing", async () => {
     const first = pending(await round(provision(), undefined, undefined));
-    const second = pending(
-      await round(provision(), first.requestState, { region: { action: "accept", content: { region: "us" } } }),
-    );
+    const second = pending(await round(provision(), first.requestState, { region: { action: "accept", content: { region: "us" } } }));
     expect(Object.keys(second.inputRequests)).toEqual(["size", "roots"]);
     // Third call sends only the new answers; the region answer comes from the state.
     const third = await round(provision(), second.requestState, {
@@ -161,9 +151,7 @@ describe("a round of dependencies", () => {
       .add("size", () => elicit({ message: "Size?", schema: sizeForm }))
       .add("note", () => elicit({ message: "Note?", schema: { type: "object", properties: { text: { type: "string" } } } }));
     const first = pending(await round(declaration, undefined, undefined));
-    const second = pending(
-      await round(declaration, first.requestState, { region: { action: "decline" }, size: { action: "cancel", content: { gb: 9 } } }),
-    );
+    const second = pending(await round(declaration, first.requestState, { region: { action: "decline" }, size: { action: "cancel", content: { gb: 9 } } }));
     expect(Object.keys(second.inputRequests)).toEqual(["note"]);
     const done = await round(declaration, second.requestState, { note: { action: "accept" } });
     expect(done).toEqual({
@@ -227,7 +215,12 @@ describe("a round of dependencies", () => {
 describe("capabilities", () => {
   it.each([
     ["elicitation", () => elicit({ message: "Region?", schema: regionForm }), { sampling: {}, roots: {} }, { elicitation: { form: {} } }],
-    ["form elicitation from a url-only client", () => elicit({ message: "Region?", schema: regionForm }), { elicitation: { url: {} } }, { elicitation: { form: {} } }],
+    [
+      "form elicitation from a url-only client",
+      () => elicit({ message: "Region?", schema: regionForm }),
+      { elicitation: { url: {} } },
+      { elicitation: { form: {} } },
+    ],
     ["sampling", () => sample({ messages: [{ role: "user", content: { type: "text", text: "hi" } }], maxTokens: 5 }), { elicitation: {} }, { sampling: {} }],
     [
       "sampling with tools",
@@ -255,11 +248,15 @@ describe("capabilities", () => {
   it("does not demand a capability for a question already answered", async () => {
     const declaration = needs().add("q", () => elicit({ message: "Region?", schema: regionForm }));
     const first = pending(await evaluateNeeds(declaration, {}, { clientCapabilities: ALL_CAPS }));
-    const done = await evaluateNeeds(declaration, {}, {
-      requestState: first.requestState,
-      inputResponses: { q: { action: "accept", content: { region: "eu" } } },
-      clientCapabilities: {},
-    });
+    const done = await evaluateNeeds(
+      declaration,
+      {},
+      {
+        requestState: first.requestState,
+        inputResponses: { q: { action: "accept", content: { region: "eu" } } },
+        clientCapabilities: {},
+      },
+    );
     expect(done.status).toBe("ready");
   });
 });
@@ -289,9 +286,7 @@ describe("runWithDependencies", () => {
 
   it("rejects a body that also returns an InputRequiredResult with -32603 telling the author to pick one form", async () => {
     const declaration = needs().add("n", () => 1);
-    const error = await runWithDependencies(declaration, {}, {}, () => ({ resultType: "input_required", requestState: "x" }), "deploy").catch(
-      (e: unknown) => e,
-    );
+    const error = await runWithDependencies(declaration, {}, {}, () => ({ resultType: "input_required", requestState: "x" }), "deploy").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(McpError);
     expect((error as McpError).code).toBe(-32603);
     expect((error as McpError).message).toMatch(/deploy.*one form/);
@@ -348,11 +343,15 @@ describe("question digests", () => {
   it("the cached form digest equals the digest of the rendered request in canonical JSON", async () => {
     const { questionDigest } = await import("../../runtime/server/dependencies/digest.js");
     fc.assert(
-      fc.property(fc.string(), fc.dictionary(fc.string({ minLength: 1 }), fc.constantFrom({ type: "string" }, { type: "boolean" }, { type: "integer", minimum: 0 })), (message, properties) => {
-        fc.pre(message.trim() !== "");
-        const question = elicit({ message, schema: { type: "object", properties } });
-        expect(question.digest).toBe(questionDigest(question.request));
-      }),
+      fc.property(
+        fc.string(),
+        fc.dictionary(fc.string({ minLength: 1 }), fc.constantFrom({ type: "string" }, { type: "boolean" }, { type: "integer", minimum: 0 })),
+        (message, properties) => {
+          fc.pre(message.trim() !== "");
+          const question = elicit({ message, schema: { type: "object", properties } });
+          expect(question.digest).toBe(questionDigest(question.request));
+        },
+      ),
     );
   });
 

@@ -6,10 +6,7 @@ describe("examples/dependencies", () => {
     const lines: string[] = [];
     const text = await runExample((line) => lines.push(line), { region: "ap-south-1", gb: 40, yes: true });
     expect(text).toBe("Provisioned 'orders': 40 GB in ap-south-1.");
-    expect(lines.slice(0, 2).sort()).toEqual([
-      "asked [region] Which region should the database live in?",
-      "asked [size] How many GB does orders need?",
-    ]);
+    expect(lines.slice(0, 2).sort()).toEqual(["asked [region] Which region should the database live in?", "asked [size] How many GB does orders need?"]);
     expect(lines[2]).toBe("asked [confirm] Create orders with 40 GB in ap-south-1?");
   });
 

@@ -9,9 +9,12 @@ const yesNo = { type: "object", properties: { yes: { type: "boolean" } }, requir
 
 /** One instance of a fleet: same name, same key, its own process state. */
 function instance(): McpServer {
-  const server = new McpServer({ name: "fleet-provisioner", version: "1.0.0" }, {
-    requestStateSecurity: new RequestStateSecurity({ keys: ["fleet-secret-fleet-secret-fleet-secret!!"] }),
-  });
+  const server = new McpServer(
+    { name: "fleet-provisioner", version: "1.0.0" },
+    {
+      requestStateSecurity: new RequestStateSecurity({ keys: ["fleet-secret-fleet-secret-fleet-secret!!"] }),
+    },
+  );
   server.tool(
     "provision",
     {
@@ -45,19 +48,27 @@ describe("declared dependencies over Streamable HTTP across a fleet", () => {
     const first = (await toA!.session.callTool("provision", {}, { allowInputRequired: true })) as InputRequiredResult;
     expect(Object.keys(first.inputRequests ?? {}).sort()).toEqual(["region", "size"]);
 
-    const second = (await toB!.session.callTool("provision", {}, {
-      allowInputRequired: true,
-      requestState: first.requestState!,
-      inputResponses: { region: { action: "accept", content: { region: "eu" } }, size: { action: "accept", content: { gb: 8 } } },
-    })) as InputRequiredResult;
+    const second = (await toB!.session.callTool(
+      "provision",
+      {},
+      {
+        allowInputRequired: true,
+        requestState: first.requestState!,
+        inputResponses: { region: { action: "accept", content: { region: "eu" } }, size: { action: "accept", content: { gb: 8 } } },
+      },
+    )) as InputRequiredResult;
     expect(isInputRequired(second)).toBe(true);
     expect(second.inputRequests?.confirm).toMatchObject({ params: { message: "Create 8 GB in eu?" } });
 
-    const done = await toC!.session.callTool("provision", {}, {
-      allowInputRequired: true,
-      requestState: second.requestState!,
-      inputResponses: { confirm: { action: "accept", content: { yes: true } } },
-    });
+    const done = await toC!.session.callTool(
+      "provision",
+      {},
+      {
+        allowInputRequired: true,
+        requestState: second.requestState!,
+        inputResponses: { confirm: { action: "accept", content: { yes: true } } },
+      },
+    );
     expect(done).toMatchObject({ content: [{ type: "text", text: "yes: 8 GB in eu" }] });
     await Promise.all([toA!, toB!, toC!].map((client) => client.close()));
   });

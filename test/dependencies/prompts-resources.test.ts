@@ -49,7 +49,11 @@ function briefingServer(promptBody = vi.fn(), readBody = vi.fn(), logger = { war
       return [{ role: "user", content: { type: "text", text: `Brief ${who} on ${args.topic} in ${words} words.` } }];
     },
   );
-  server.prompt("other", { arguments: [{ name: "topic" }], needs: (need) => need.add("audience", () => elicit({ message: "Who?", schema: audienceForm })) }, () => []);
+  server.prompt(
+    "other",
+    { arguments: [{ name: "topic" }], needs: (need) => need.add("audience", () => elicit({ message: "Who?", schema: audienceForm })) },
+    () => [],
+  );
   server.resource(
     "report://{quarter}",
     {

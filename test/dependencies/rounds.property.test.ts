@@ -46,7 +46,10 @@ describe("rounds under any client behaviour (property)", () => {
         for (const choices of rounds) {
           const evaluation = evaluateNeeds(declaration, {}, { requestState: state, inputResponses, clientCapabilities: { elicitation: {} } });
           if (ending.length > 0) {
-            const error = await evaluation.then(() => undefined, (thrown: unknown) => thrown as { code: number; data: { reason: string; inputKey: string } });
+            const error = await evaluation.then(
+              () => undefined,
+              (thrown: unknown) => thrown as { code: number; data: { reason: string; inputKey: string } },
+            );
             expect(error).toMatchObject({ code: -32602, data: { reason: "invalid_input_response" } });
             expect(ending).toContain(error!.data.inputKey);
             return;

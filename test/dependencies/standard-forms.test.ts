@@ -30,8 +30,15 @@ function answering(content: NonNullable<ElicitResult["content"]>, asked: ElicitR
 }
 
 const profile = z.object({
-  name: z.string().trim().min(2).transform((name) => name.toUpperCase()),
-  age: z.number().int().refine((age) => age >= 18, "must be an adult"),
+  name: z
+    .string()
+    .trim()
+    .min(2)
+    .transform((name) => name.toUpperCase()),
+  age: z
+    .number()
+    .int()
+    .refine((age) => age >= 18, "must be an adult"),
   plan: z.enum(["free", "pro"]).default("free"),
 });
 
@@ -64,7 +71,10 @@ describe("zod 4 forms", () => {
       expect(error).toBeInstanceOf(McpError);
       expect(error.code).toBe(-32602);
       expect(error.message).toBe('The answer for input "profile" did not fit its request, again after it was asked once more: /content/age must be an adult');
-      expect(asked.map((params) => params.message)).toEqual(["Your profile?", "Your profile? (Your previous answer was not accepted: /content/age must be an adult)"]);
+      expect(asked.map((params) => params.message)).toEqual([
+        "Your profile?",
+        "Your profile? (Your previous answer was not accepted: /content/age must be an adult)",
+      ]);
       expect(seen).toEqual([]);
       await client.close();
     }
@@ -82,8 +92,13 @@ describe("zod 4 forms", () => {
         result: { requestState: string; inputRequests: Record<string, { params: { message: string } }> };
       }>;
     const first = await call(1);
-    const second = await call(2, { inputResponses: { profile: { action: "accept", content: { name: "ada", age: 36, extra: 1 } } }, requestState: first.result.requestState });
-    expect(second.result.inputRequests.profile!.params.message).toBe("Your profile? (Your previous answer was not accepted: /content/extra is not a field of the form)");
+    const second = await call(2, {
+      inputResponses: { profile: { action: "accept", content: { name: "ada", age: 36, extra: 1 } } },
+      requestState: first.result.requestState,
+    });
+    expect(second.result.inputRequests.profile!.params.message).toBe(
+      "Your profile? (Your previous answer was not accepted: /content/extra is not a field of the form)",
+    );
   });
 
   it("refuses a nested object when elicit() is called, naming the path", () => {
@@ -125,7 +140,9 @@ describe("zod 4 forms", () => {
   });
 
   it("refuses a schema zod cannot express as JSON Schema when elicit() is called", () => {
-    expect(() => elicit({ message: "When?", schema: z.object({ at: z.date() }) })).toThrow(/^elicit\(\): "schema": the zod schema cannot be expressed as JSON Schema/);
+    expect(() => elicit({ message: "When?", schema: z.object({ at: z.date() }) })).toThrow(
+      /^elicit\(\): "schema": the zod schema cannot be expressed as JSON Schema/,
+    );
   });
 
   it("awaits an async refinement", async () => {
@@ -155,10 +172,13 @@ describe("valibot forms", () => {
 
   it("a schema wrapped as Standard JSON Schema needs no converter; a 2025 client's round gets valibot's output", async () => {
     const seen: unknown[] = [];
-    const client = await Client.connect(asking(toStandardJsonSchema(v.object({ name: v.pipe(v.string(), v.minLength(2)), times: v.optional(v.number(), 2) })), seen), {
-      onElicit: answering({ name: "Lin" }),
-      mode: "2025-11-25",
-    });
+    const client = await Client.connect(
+      asking(toStandardJsonSchema(v.object({ name: v.pipe(v.string(), v.minLength(2)), times: v.optional(v.number(), 2) })), seen),
+      {
+        onElicit: answering({ name: "Lin" }),
+        mode: "2025-11-25",
+      },
+    );
     expect(await client.callTool("signup", {})).toMatchObject(text('{"name":"Lin","times":2}'));
     await client.close();
   });

@@ -1,6 +1,17 @@
 import { describe, expectTypeOf, it } from "vitest";
 import type { CreateMessageResult, Root } from "mcp-roundtrip/types";
-import { McpServer, UriTemplate, elicit, elicitUrl, listRoots, needs, sample, type NeedsValues, type UriTemplateVariables, type UrlElicitation } from "mcp-roundtrip/server";
+import {
+  McpServer,
+  UriTemplate,
+  elicit,
+  elicitUrl,
+  listRoots,
+  needs,
+  sample,
+  type NeedsValues,
+  type UriTemplateVariables,
+  type UrlElicitation,
+} from "mcp-roundtrip/server";
 
 // Type-level checks: tsc (npm run typecheck) fails on a wrong type or an unused @ts-expect-error.
 describe("dependency types", () => {

@@ -96,18 +96,26 @@ describe("URL-mode elicitation as a declared dependency", () => {
     const first = await evaluateNeeds(declaration, { account: "ada" }, caps);
     if (first.status !== "input_required") throw new Error("expected questions");
     expect(Object.keys(first.inputRequests)).toEqual(["link"]);
-    const second = await evaluateNeeds(declaration, { account: "ada" }, {
-      ...caps,
-      requestState: first.requestState,
-      inputResponses: { link: { action: "decline" } },
-    });
+    const second = await evaluateNeeds(
+      declaration,
+      { account: "ada" },
+      {
+        ...caps,
+        requestState: first.requestState,
+        inputResponses: { link: { action: "decline" } },
+      },
+    );
     if (second.status !== "input_required") throw new Error("expected the sync question");
     expect(Object.keys(second.inputRequests)).toEqual(["sync"]);
-    const third = await evaluateNeeds(declaration, { account: "ada" }, {
-      ...caps,
-      requestState: second.requestState,
-      inputResponses: { sync: { action: "accept", content: { yes: true } } },
-    });
+    const third = await evaluateNeeds(
+      declaration,
+      { account: "ada" },
+      {
+        ...caps,
+        requestState: second.requestState,
+        inputResponses: { sync: { action: "accept", content: { yes: true } } },
+      },
+    );
     expect(third).toEqual({ status: "ready", values: { link: { action: "decline" }, sync: { action: "accept", content: { yes: true } } } });
   });
 

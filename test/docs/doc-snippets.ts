@@ -141,7 +141,8 @@ export function typecheckSnippets(snippets: readonly Snippet[], options: { packa
     }
     diagnostics.push({ doc: snippet.doc, line: snippet.line + Number(match[2]) - 1, column: Number(match[3]), code: match[4]!, message: match[5]! });
   }
-  if (tsc.status !== 0 && diagnostics.length === 0) diagnostics.push({ doc: "(tsc)", line: 0, column: 0, code: "exit", message: `tsc exited ${tsc.status}:\n${output}` });
+  if (tsc.status !== 0 && diagnostics.length === 0)
+    diagnostics.push({ doc: "(tsc)", line: 0, column: 0, code: "exit", message: `tsc exited ${tsc.status}:\n${output}` });
   diagnostics.sort((a, b) => a.doc.localeCompare(b.doc) || a.line - b.line || a.column - b.column);
   return { diagnostics, output, seconds, modules: typescript.length };
 }

@@ -8,7 +8,13 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { ensureBuilt, root } from "../client/ensure-built.js";
 import { formatDiagnostic, isTypeScript, snippetsOf, typecheckSnippets, type TypecheckResult } from "./doc-snippets.js";
 
-const DOCS = ["README.md", ...readdirSync(join(root, "docs")).filter((name) => name.endsWith(".md")).sort().map((name) => `docs/${name}`)];
+const DOCS = [
+  "README.md",
+  ...readdirSync(join(root, "docs"))
+    .filter((name) => name.endsWith(".md"))
+    .sort()
+    .map((name) => `docs/${name}`),
+];
 const snippets = snippetsOf(root, DOCS);
 
 describe("doc snippets", () => {

@@ -86,9 +86,7 @@ describe("everything-server in a 2025-11-25 session (official SDK 1.32.2 client)
       return { action: "accept", content: { username: "testuser", email: "test@example.com" } };
     });
     const result = await client.callTool({ name: "test_elicitation", arguments: { message: "Please provide your information" } });
-    expect(result.content).toEqual([
-      { type: "text", text: 'User response: action=accept, content={"username":"testuser","email":"test@example.com"}' },
-    ]);
+    expect(result.content).toEqual([{ type: "text", text: 'User response: action=accept, content={"username":"testuser","email":"test@example.com"}' }]);
     expect(asked).toEqual([expect.objectContaining({ message: "Please provide your information" })]);
   });
 

@@ -17,9 +17,7 @@ describe("everything-server: needs-based tools over 2026-07-28", () => {
     });
     try {
       const result = await client.callTool("test_elicitation", { message: "Please provide your information" });
-      expect(result.content).toEqual([
-        { type: "text", text: 'User response: action=accept, content={"username":"testuser","email":"test@example.com"}' },
-      ]);
+      expect(result.content).toEqual([{ type: "text", text: 'User response: action=accept, content={"username":"testuser","email":"test@example.com"}' }]);
       expect(asked).toEqual([
         expect.objectContaining({
           message: "Please provide your information",

@@ -19,7 +19,8 @@ const programs = systemPrograms("the fleet drill (test/fleet)", [
   { program: "redis-server", aptPackage: "redis-server" },
 ]);
 
-const OLD = "base64url:b2xkLWtleS1vbGQta2V5LW9sZC1rZXktb2xkLWtleS0", NEW = "base64url:bmV3LWtleS1uZXcta2V5LW5ldy1rZXktbmV3LWtleS0";
+const OLD = "base64url:b2xkLWtleS1vbGQta2V5LW9sZC1rZXktb2xkLWtleS0",
+  NEW = "base64url:bmV3LWtleS1uZXcta2V5LW5ldy1rZXktbmV3LWtleS0";
 const OLD_ID = keyIdOf(decodeKeyEntry(OLD));
 const NEW_ID = keyIdOf(decodeKeyEntry(NEW));
 const TTL = 4;
@@ -77,9 +78,25 @@ async function drill(redis: boolean): Promise<DrillFigures> {
     await fleet.stop();
   }
   if (load.figures.failed > 0) {
-    for (const instance of fleet.instances) console.log(`i${instance.index}: ${instance.log().split("\n").filter((line) => line.includes("rejected")).slice(-5).join("\n")}`);
+    for (const instance of fleet.instances)
+      console.log(
+        `i${instance.index}: ${instance
+          .log()
+          .split("\n")
+          .filter((line) => line.includes("rejected"))
+          .slice(-5)
+          .join("\n")}`,
+      );
   }
-  if (load.figures.failed > 0) console.log(`nginx error log:\n${fleet.nginxLog().split("\n").filter((line) => !line.includes("Connection refused")).slice(-20).join("\n")}`);
+  if (load.figures.failed > 0)
+    console.log(
+      `nginx error log:\n${fleet
+        .nginxLog()
+        .split("\n")
+        .filter((line) => !line.includes("Connection refused"))
+        .slice(-20)
+        .join("\n")}`,
+    );
   return { ...load.figures, killedAddress };
 }
 
@@ -116,10 +133,7 @@ describe.skipIf(programs === undefined)("fleet drill behind nginx", () => {
   }, 40_000);
 
   it("a wrong rotation (phase 1 skipped) shows the -32602 spike, and the logs name the unknown key id", async () => {
-    const fleet = await Fleet.start(
-      { nginx: programs!.nginx!, instanceScript: join(root, "dist/examples/fleet/instance.js") },
-      { keys: OLD, env: ENV },
-    );
+    const fleet = await Fleet.start({ nginx: programs!.nginx!, instanceScript: join(root, "dist/examples/fleet/instance.js") }, { keys: OLD, env: ENV });
     const load = startLoad({ base: fleet.base, instances: 3, concurrency: 20, maxExchanges: 20_000, maxMs: 15_000 });
     try {
       await sleep(500);

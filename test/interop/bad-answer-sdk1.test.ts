@@ -18,9 +18,13 @@ describe("sdk 1.32.2 client answering an elicitation with the wrong shape", () =
   beforeAll(async () => {
     const logger = { debug: (message: string) => void debug.push(message), warn() {}, error() {} };
     const server = new McpServer({ name: "greeter-2025", version: "1.0.0" }, { logger, logLevel: "debug" });
-    server.tool("greet", { inputSchema: { type: "object" }, needs: (need) => need.add("confirm", () => elicit({ message: "Your name?", schema: nameForm })) }, (_args, { confirm }) => ({
-      content: [{ type: "text", text: confirm.action === "accept" ? `Hello, ${confirm.content.name}` : "no name" }],
-    }));
+    server.tool(
+      "greet",
+      { inputSchema: { type: "object" }, needs: (need) => need.add("confirm", () => elicit({ message: "Your name?", schema: nameForm })) },
+      (_args, { confirm }) => ({
+        content: [{ type: "text", text: confirm.action === "accept" ? `Hello, ${confirm.content.name}` : "no name" }],
+      }),
+    );
     http = await serveHttp(server, { host: "127.0.0.1", port: 0 });
   });
   afterAll(() => http.close());
@@ -41,6 +45,8 @@ describe("sdk 1.32.2 client answering an elicitation with the wrong shape", () =
     expect(error.message).toContain('The answer for input "confirm" did not fit its request, again after it was asked once more: /content/name must be a string');
     expect(error.data).toEqual({ reason: "invalid_input_response", inputKey: "confirm", issues: [{ path: "/content/name", message: "must be a string" }] });
     expect(asked).toEqual(["Your name?", "Your name? (Your previous answer was not accepted: /content/name must be a string)"]);
-    expect(debug.at(-1)).toBe('tools/call "greet": the answer for "confirm" (asked once more in round 2) did not fit again (/content/name must be a string); ending with -32602');
+    expect(debug.at(-1)).toBe(
+      'tools/call "greet": the answer for "confirm" (asked once more in round 2) did not fit again (/content/name must be a string); ending with -32602',
+    );
   });
 });

@@ -71,7 +71,10 @@ describe("against the official SDK 2.4.0 in session mode", () => {
     );
     official.server.oninitialized = () => {
       // Asked outside any call: it travels on the session's GET stream.
-      official.server.listRoots().then((result) => void rootsSeen.push(result.roots), () => {});
+      official.server.listRoots().then(
+        (result) => void rootsSeen.push(result.roots),
+        () => {},
+      );
     };
     return official;
   }
@@ -83,7 +86,13 @@ describe("against the official SDK 2.4.0 in session mode", () => {
         const transport = transports.get(id);
         return transport ? transport.handleRequest(request) : json(404, "Session not found");
       }
-      const body: unknown = request.method === "POST" ? await request.clone().json().catch(() => undefined) : undefined;
+      const body: unknown =
+        request.method === "POST"
+          ? await request
+              .clone()
+              .json()
+              .catch(() => undefined)
+          : undefined;
       if (!isInitializeRequest(body)) return json(400, "Bad Request: No valid session ID provided");
       const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: () => crypto.randomUUID(),

@@ -36,7 +36,7 @@ function recording() {
       return { roots: ROOTS };
     },
   };
-  const call = async <T,>(work: () => Promise<T>): Promise<T> => {
+  const call = async <T>(work: () => Promise<T>): Promise<T> => {
     callsInFlight++;
     try {
       return await work();

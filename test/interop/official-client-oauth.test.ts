@@ -84,7 +84,15 @@ describe("the official 2.4.0 client's OAuth flow against examples/authorization 
       scopes: ["files:read", "files:write", "files:admin"],
       // A pre-registered client may ask for any scope; a dynamically registered one is held to the
       // scope it registered with (the official client registers with the first challenge's scope).
-      clients: [{ client_id: "pre-registered", token_endpoint_auth_method: "none", redirect_uris: [REDIRECT], grant_types: ["authorization_code", "refresh_token"], response_types: ["code"] }],
+      clients: [
+        {
+          client_id: "pre-registered",
+          token_endpoint_auth_method: "none",
+          redirect_uris: [REDIRECT],
+          grant_types: ["authorization_code", "refresh_token"],
+          response_types: ["code"],
+        },
+      ],
     });
     http = await serveProtected({ port, resource, issuer: as.issuer, onError: (error) => rejections.push(error) });
   }, 30_000);
@@ -163,7 +171,11 @@ describe("the official 2.4.0 client's OAuth flow against examples/authorization 
           jsonrpc: "2.0",
           id: 1,
           method: "tools/call",
-          params: { name: "whoami", arguments: {}, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } },
+          params: {
+            name: "whoami",
+            arguments: {},
+            _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} },
+          },
         }),
       });
     rejections.length = 0;

@@ -102,15 +102,18 @@ describe("an official SDK 2.4.0 client against this SDK's server", () => {
   afterAll(() => http.close());
 
   it("connects pinned to 2026-07-28 and completes a tool call that takes an elicitation round", async () => {
-    const client = new OfficialClient(
-      { name: "official-client", version: "2.4.0" },
-      { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: "2026-07-28" } } } as never,
-    );
+    const client = new OfficialClient({ name: "official-client", version: "2.4.0" }, {
+      capabilities: { elicitation: {} },
+      versionNegotiation: { mode: { pin: "2026-07-28" } },
+    } as never);
     const asked: string[] = [];
-    client.setRequestHandler("elicitation/create" as never, (async (request: { params: { message: string } }) => {
-      asked.push(request.params.message);
-      return { action: "accept", content: { city: "Porto" } };
-    }) as never);
+    client.setRequestHandler(
+      "elicitation/create" as never,
+      (async (request: { params: { message: string } }) => {
+        asked.push(request.params.message);
+        return { action: "accept", content: { city: "Porto" } };
+      }) as never,
+    );
     await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
     try {
       const tools = await client.listTools();
@@ -136,14 +139,19 @@ describe("an official SDK 2.4.0 client against this SDK's server", () => {
     }
   });
 
-  it("a server with legacy: \"reject\" refuses that handshake with -32022, and keeps serving 2026 clients", async () => {
-    const strict = await serveHttp(new McpServer({ name: "roundtrip-strict", version: "1.0.0" }, { legacy: "reject" }).tool("t", { inputSchema: TEXT_ARGS }, (args) => ({
-      content: [{ type: "text", text: `got ${String(args.text)}` }],
-    })));
+  it('a server with legacy: "reject" refuses that handshake with -32022, and keeps serving 2026 clients', async () => {
+    const strict = await serveHttp(
+      new McpServer({ name: "roundtrip-strict", version: "1.0.0" }, { legacy: "reject" }).tool("t", { inputSchema: TEXT_ARGS }, (args) => ({
+        content: [{ type: "text", text: `got ${String(args.text)}` }],
+      })),
+    );
     try {
       const legacy = new OfficialClient({ name: "official-client", version: "2.4.0" }, { capabilities: {} });
       await expect(legacy.connect(new StreamableHTTPClientTransport(new URL(strict.url)))).rejects.toThrow(/-32022|nsupported protocol version/);
-      const client = new OfficialClient({ name: "official-client", version: "2.4.0" }, { capabilities: {}, versionNegotiation: { mode: { pin: "2026-07-28" } } } as never);
+      const client = new OfficialClient({ name: "official-client", version: "2.4.0" }, {
+        capabilities: {},
+        versionNegotiation: { mode: { pin: "2026-07-28" } },
+      } as never);
       await client.connect(new StreamableHTTPClientTransport(new URL(strict.url)));
       try {
         const result = await client.callTool({ name: "t", arguments: { text: "Today" } });

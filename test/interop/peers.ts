@@ -74,9 +74,7 @@ export function bridge(handler: { fetch(request: Request): Promise<Response> } |
       }
       const controller = new AbortController();
       res.on("close", () => controller.abort());
-      const response = await fetchOf(
-        new Request(`http://${req.headers.host}${req.url}`, { method: req.method, headers, body, signal: controller.signal }),
-      );
+      const response = await fetchOf(new Request(`http://${req.headers.host}${req.url}`, { method: req.method, headers, body, signal: controller.signal }));
       res.writeHead(response.status, Object.fromEntries(response.headers));
       res.flushHeaders();
       if (response.body) for await (const chunk of response.body) res.write(chunk);

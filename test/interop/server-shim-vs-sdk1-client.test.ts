@@ -27,7 +27,8 @@ function sdk1Client(name: string) {
   return { client, asked };
 }
 
-const OPTION_NAMED = /returned an InputRequiredResult built by hand; a 2025-11-25 client cannot answer it.*set legacyInputRequired: "shim" to ask them over the session/;
+const OPTION_NAMED =
+  /returned an InputRequiredResult built by hand; a 2025-11-25 client cannot answer it.*set legacyInputRequired: "shim" to ask them over the session/;
 
 describe("sdk 1.32.2 client over Streamable HTTP against serveHttp", () => {
   let shimmed: HttpServerHandle;
@@ -98,7 +99,7 @@ describe("sdk 1.32.2 client over stdio against serveStdio in a spawned node", ()
     return { client, asked, transport, stderr: () => stderr };
   }
 
-  it("with --shim (legacyInputRequired: \"shim\") it completes the hand-built tool over the pipe", async () => {
+  it('with --shim (legacyInputRequired: "shim") it completes the hand-built tool over the pipe', async () => {
     const { client, asked, transport, stderr } = await overStdio(["--shim"]);
     const result = await client.callTool({ name: "onboard", arguments: {} });
     expect(textsOf(result)).toEqual([welcomeText("Ana", "platform")]);

@@ -70,7 +70,10 @@ describe("this SDK's client listening to an official 2.4.0 server", () => {
   beforeAll(async () => {
     handler = createMcpHandler(
       () => {
-        const official = new OfficialMcpServer({ name: "official-notifier", version: "2.4.0" }, { capabilities: { tools: { listChanged: true }, resources: { subscribe: true, listChanged: true } } });
+        const official = new OfficialMcpServer(
+          { name: "official-notifier", version: "2.4.0" },
+          { capabilities: { tools: { listChanged: true }, resources: { subscribe: true, listChanged: true } } },
+        );
         official.registerTool("only", { description: "a tool" }, async () => ({ content: [{ type: "text", text: "ok" }] }));
         return official;
       },

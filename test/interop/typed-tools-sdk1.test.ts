@@ -43,7 +43,11 @@ describe("a typed tool and the sdk 1.32.2 client", () => {
     await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
     onTestFinished(() => client.close());
     const listed = await client.listTools();
-    expect(listed.tools[0]!.inputSchema).toMatchObject({ type: "object", properties: { app: { type: "string" }, replicas: { type: "integer", default: 2 } }, required: ["app"] });
+    expect(listed.tools[0]!.inputSchema).toMatchObject({
+      type: "object",
+      properties: { app: { type: "string" }, replicas: { type: "integer", default: 2 } },
+      required: ["app"],
+    });
     const result = await client.callTool({ name: "deploy", arguments: { app: "Orders" } });
     expect(result.content).toEqual([{ type: "text", text: "deployed orders x2" }]);
     expect(asked).toEqual(["Deploy orders x2?"]);
@@ -52,7 +56,14 @@ describe("a typed tool and the sdk 1.32.2 client", () => {
 });
 
 describe("a zod elicitation form and the sdk 1.32.2 client", () => {
-  const profile = z.object({ name: z.string().trim().min(2).transform((name) => name.toUpperCase()), plan: z.enum(["free", "pro"]).default("free") });
+  const profile = z.object({
+    name: z
+      .string()
+      .trim()
+      .min(2)
+      .transform((name) => name.toUpperCase()),
+    plan: z.enum(["free", "pro"]).default("free"),
+  });
   let http: HttpServerHandle;
   const received: unknown[] = [];
   beforeAll(async () => {

@@ -93,7 +93,12 @@ describe("jwtVerifier", () => {
     const verify = jwtVerifier({ issuer });
     const info = await verify(await token({ scope: "files:read files:write" }), request);
     expect(info).toMatchObject({ clientId: "app", issuer, subject: "alice", scopes: ["files:read", "files:write"] });
-    expect(hits).toEqual(["/.well-known/oauth-authorization-server/tenant", "/.well-known/openid-configuration/tenant", "/tenant/.well-known/openid-configuration", "/jwks"]);
+    expect(hits).toEqual([
+      "/.well-known/oauth-authorization-server/tenant",
+      "/.well-known/openid-configuration/tenant",
+      "/tenant/.well-known/openid-configuration",
+      "/jwks",
+    ]);
   });
 
   it.each<[string, () => Promise<Claims>, string]>([
@@ -131,7 +136,12 @@ describe("jwtVerifier", () => {
     const body = (await token()).split(".")[1];
     const none = `${Buffer.from(JSON.stringify({ alg: "none", typ: "at+jwt" })).toString("base64url")}.${body}.`;
     expect((await rejection(verify, none)).reason).toMatch(/algorithm_not_allowed|malformed/);
-    const hs = await new SignJWT({ sub: "alice" }).setProtectedHeader({ alg: "HS256" }).setIssuer(issuer).setAudience(RESOURCE).setExpirationTime("5m").sign(new Uint8Array(32));
+    const hs = await new SignJWT({ sub: "alice" })
+      .setProtectedHeader({ alg: "HS256" })
+      .setIssuer(issuer)
+      .setAudience(RESOURCE)
+      .setExpirationTime("5m")
+      .sign(new Uint8Array(32));
     expect((await rejection(verify, hs)).reason).toMatch(/algorithm_not_allowed|unknown_key/);
     expect(() => jwtVerifier({ issuer, algorithms: ["HS256"] })).toThrow(/not accepted for access tokens/);
   });
@@ -200,7 +210,9 @@ describe("jwtVerifier behind the authorization option", () => {
       onError: (error) => logged.push(error),
     });
     const send = (jwt: string) =>
-      handle(new Request(RESOURCE, { method: "POST", headers: { ...mcpHeaders("tools/list"), authorization: `Bearer ${jwt}` }, body: JSON.stringify(rpc("tools/list")) }));
+      handle(
+        new Request(RESOURCE, { method: "POST", headers: { ...mcpHeaders("tools/list"), authorization: `Bearer ${jwt}` }, body: JSON.stringify(rpc("tools/list")) }),
+      );
     expect((await send(await token())).status).toBe(200);
     const foreign = await token({ aud: "https://other.example/mcp" });
     const response = await send(foreign);

@@ -102,7 +102,9 @@ function expectNoSecrets(setup: Setup, values: unknown[] = []) {
   const seen = [
     ...setup.logs,
     ...consoleLines,
-    ...values.map((value) => (value instanceof Error ? `${value.message}\n${value.stack}\n${JSON.stringify(value)}\n${String(value.cause)}` : JSON.stringify(value))),
+    ...values.map((value) =>
+      value instanceof Error ? `${value.message}\n${value.stack}\n${JSON.stringify(value)}\n${String(value.cause)}` : JSON.stringify(value),
+    ),
   ].join("\n");
   for (const secret of setup.as.secrets) expect(seen).not.toContain(secret);
 }

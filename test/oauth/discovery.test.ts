@@ -12,8 +12,14 @@ const http: OAuthHttp = { fetch: globalThis.fetch, allowInsecureHttp: false, log
 
 describe("WWW-Authenticate", () => {
   it.each([
-    ['Bearer resource_metadata="https://mcp.example/.well-known/oauth-protected-resource", scope="files:read"', { resource_metadata: "https://mcp.example/.well-known/oauth-protected-resource", scope: "files:read" }],
-    ['Bearer error="insufficient_scope", scope="a b", error_description="needs \\"b\\""', { error: "insufficient_scope", scope: "a b", error_description: 'needs "b"' }],
+    [
+      'Bearer resource_metadata="https://mcp.example/.well-known/oauth-protected-resource", scope="files:read"',
+      { resource_metadata: "https://mcp.example/.well-known/oauth-protected-resource", scope: "files:read" },
+    ],
+    [
+      'Bearer error="insufficient_scope", scope="a b", error_description="needs \\"b\\""',
+      { error: "insufficient_scope", scope: "a b", error_description: 'needs "b"' },
+    ],
     ["Bearer realm=mcp, error=invalid_token", { realm: "mcp", error: "invalid_token" }],
     ['Basic realm="x", Bearer scope="s"', { scope: "s" }],
     ['Negotiate abc==, Bearer SCOPE="s"', { scope: "s" }],
@@ -45,8 +51,16 @@ describe("WWW-Authenticate", () => {
 
 describe("protected resource metadata locations, in the spec's order", () => {
   it.each([
-    ["https://example.com/public/mcp", undefined, ["https://example.com/.well-known/oauth-protected-resource/public/mcp", "https://example.com/.well-known/oauth-protected-resource"]],
-    ["https://example.com/mcp/", undefined, ["https://example.com/.well-known/oauth-protected-resource/mcp", "https://example.com/.well-known/oauth-protected-resource"]],
+    [
+      "https://example.com/public/mcp",
+      undefined,
+      ["https://example.com/.well-known/oauth-protected-resource/public/mcp", "https://example.com/.well-known/oauth-protected-resource"],
+    ],
+    [
+      "https://example.com/mcp/",
+      undefined,
+      ["https://example.com/.well-known/oauth-protected-resource/mcp", "https://example.com/.well-known/oauth-protected-resource"],
+    ],
     ["https://example.com/", undefined, ["https://example.com/.well-known/oauth-protected-resource"]],
     ["https://example.com/mcp", "https://meta.example/prm.json", ["https://meta.example/prm.json"]],
   ])("%s (challenge: %s)", (endpoint, fromChallenge, urls) => {
@@ -60,11 +74,14 @@ describe("protected resource metadata locations, in the spec's order", () => {
 
 describe("authorization server metadata locations, in the spec's order", () => {
   it.each([
-    ["https://auth.example.com/tenant1", [
-      "https://auth.example.com/.well-known/oauth-authorization-server/tenant1",
-      "https://auth.example.com/.well-known/openid-configuration/tenant1",
-      "https://auth.example.com/tenant1/.well-known/openid-configuration",
-    ]],
+    [
+      "https://auth.example.com/tenant1",
+      [
+        "https://auth.example.com/.well-known/oauth-authorization-server/tenant1",
+        "https://auth.example.com/.well-known/openid-configuration/tenant1",
+        "https://auth.example.com/tenant1/.well-known/openid-configuration",
+      ],
+    ],
     ["https://auth.example.com", ["https://auth.example.com/.well-known/oauth-authorization-server", "https://auth.example.com/.well-known/openid-configuration"]],
   ])("%s", (issuer, urls) => {
     expect(authorizationServerMetadataUrls(new URL(issuer)).map(String)).toEqual(urls);

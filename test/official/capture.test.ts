@@ -22,7 +22,11 @@ const post = (body: BodyInit, headers: Record<string, string> = JSON_HEADERS) =>
 const call = (id: number, name = "a") => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: { id } } });
 const ctxOf = (request: Request, id: number): OfficialRequestContext => ({ mcpReq: { id, method: "tools/call" }, http: { req: request } });
 /** True when the codec can bind the request `ctx` serves (mint succeeds). */
-const canMint = (ctx: OfficialRequestContext) => codec.mint(1, ctx).then(() => true, () => false);
+const canMint = (ctx: OfficialRequestContext) =>
+  codec.mint(1, ctx).then(
+    () => true,
+    () => false,
+  );
 
 describe("codec.capture", () => {
   it("parses a JSON body once, passes the same Request on with parsedBody, and keeps authInfo", async () => {
@@ -76,7 +80,12 @@ describe("codec.capture", () => {
     expect(seen[2]!.text).toBe(big);
     // Streamed without a length: read up to the limit, then replayed whole.
     const chunks = [big.slice(0, 50), big.slice(50, 120), big.slice(120)];
-    const stream = new ReadableStream({ start: (c) => { for (const chunk of chunks) c.enqueue(new TextEncoder().encode(chunk)); c.close(); } });
+    const stream = new ReadableStream({
+      start: (c) => {
+        for (const chunk of chunks) c.enqueue(new TextEncoder().encode(chunk));
+        c.close();
+      },
+    });
     await captured(post(stream));
     expect(seen[3]!.text).toBe(big);
     expect(seen[3]!.options?.parsedBody).toBeUndefined();

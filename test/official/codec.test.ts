@@ -104,7 +104,14 @@ describe("the principal", () => {
   });
 
   it("never binds a missing identity as someone else", () => {
-    for (const bad of [{ clientId: "" }, { clientId: 7 }, { clientId: "c", extra: { sub: "" } }, { clientId: "c", extra: { iss: 1 } }, { clientId: "c", extra: "x" }, null]) {
+    for (const bad of [
+      { clientId: "" },
+      { clientId: 7 },
+      { clientId: "c", extra: { sub: "" } },
+      { clientId: "c", extra: { iss: 1 } },
+      { clientId: "c", extra: "x" },
+      null,
+    ]) {
       expect(() => principalOfOfficialAuthInfo(bad as never)).toThrow(TypeError);
     }
   });
@@ -113,7 +120,9 @@ describe("the principal", () => {
     const { codec, rejections } = setup();
     const token = await codec.mint(1, await ctxFor(codec, "tools/call", { name: "a" }, ALICE));
     expect(await codec.verify(token, await ctxFor(codec, "tools/call", { name: "a" }, ALICE))).toBe(1);
-    await expect(codec.verify(token, await ctxFor(codec, "tools/call", { name: "a" }, { clientId: "client-1", extra: { sub: "bob" } }))).rejects.toThrow(InvalidRequestState);
+    await expect(codec.verify(token, await ctxFor(codec, "tools/call", { name: "a" }, { clientId: "client-1", extra: { sub: "bob" } }))).rejects.toThrow(
+      InvalidRequestState,
+    );
     await expect(codec.verify(token, await ctxFor(codec, "tools/call", { name: "a" }))).rejects.toThrow(InvalidRequestState);
     await expect(codec.verify(token, await ctxFor(codec, "tools/call", { name: "a" }, { clientId: "" }))).rejects.toThrow(InvalidRequestState);
     expect(reasons(rejections)).toEqual(["principal_mismatch", "principal_unexpected", "principal_unavailable"]);
@@ -140,8 +149,20 @@ describe("failing closed", () => {
   });
 
   it("turns a throwing security into a rejection, and survives a throwing logger", async () => {
-    const security = { audience: "unit", mint: async () => "t", verify: async () => { throw new Error("kms down"); } };
-    const codec = createSealedRequestStateCodec(security as never, { logger: { warn: () => { throw new Error("log down"); } } });
+    const security = {
+      audience: "unit",
+      mint: async () => "t",
+      verify: async () => {
+        throw new Error("kms down");
+      },
+    };
+    const codec = createSealedRequestStateCodec(security as never, {
+      logger: {
+        warn: () => {
+          throw new Error("log down");
+        },
+      },
+    });
     await expect(codec.verify("t", await ctxFor(codec, "tools/call", { name: "a" }))).rejects.toThrow(InvalidRequestState);
   });
 

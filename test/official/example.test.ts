@@ -39,7 +39,11 @@ async function round(url: string): Promise<{ token: string; text: string }> {
   }
 }
 
-const decoded = (token: string) => token.split(".").map((part) => Buffer.from(part, "base64url").toString("latin1")).join(".");
+const decoded = (token: string) =>
+  token
+    .split(".")
+    .map((part) => Buffer.from(part, "base64url").toString("latin1"))
+    .join(".");
 
 describe("examples/official-sdk/sealed-server.ts", () => {
   it("before: their codec finishes the round, and the client can read the payload", async () => {

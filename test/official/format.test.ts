@@ -39,7 +39,10 @@ async function capturedCtx(codec: ReturnType<typeof createSealedRequestStateCode
 async function ourServerToken(crypto: "node" | "noble", state: string): Promise<string> {
   const mcp = new McpServer({ name: AUDIENCE, version: "1.0.0" }, { requestStateSecurity: security(crypto) });
   mcp.tool("forecast", { inputSchema: { type: "object" } }, () =>
-    inputRequired({ inputRequests: { city: { method: "elicitation/create", params: { message: "?", requestedSchema: { type: "object", properties: {} } } } }, requestState: state }),
+    inputRequired({
+      inputRequests: { city: { method: "elicitation/create", params: { message: "?", requestedSchema: { type: "object", properties: {} } } } },
+      requestState: state,
+    }),
   );
   const result = await pair(mcp, { elicitation: {} }).result("tools/call", { name: "forecast", arguments: ARGS }, { authInfo: OUR_AUTH });
   return result.requestState as string;

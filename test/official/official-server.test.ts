@@ -36,10 +36,10 @@ beforeAll(async () => {
 afterAll(() => fixture.close());
 
 function officialClient() {
-  const client = new OfficialClient(
-    { name: "official-client", version: "2.4.0" },
-    { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: "2026-07-28" } } } as never,
-  );
+  const client = new OfficialClient({ name: "official-client", version: "2.4.0" }, {
+    capabilities: { elicitation: {} },
+    versionNegotiation: { mode: { pin: "2026-07-28" } },
+  } as never);
   client.setRequestHandler("elicitation/create" as never, (async () => ({ action: "accept", content: { city: "Porto" } })) as never);
   return client;
 }

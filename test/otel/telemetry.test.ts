@@ -71,10 +71,18 @@ describe("telemetry()", () => {
     const first = (await minting.session.callTool("deploy", { app: "shop" }, { allowInputRequired: true })) as InputRequiredResult;
     const stranger = await Client.connect(server(OTHER_KEY), { onElicit });
     await expect(
-      stranger.session.callTool("deploy", { app: "shop" }, { allowInputRequired: true, requestState: first.requestState!, inputResponses: { ok: { action: "accept", content: {} } } }),
+      stranger.session.callTool(
+        "deploy",
+        { app: "shop" },
+        { allowInputRequired: true, requestState: first.requestState!, inputResponses: { ok: { action: "accept", content: {} } } },
+      ),
     ).rejects.toMatchObject({ code: -32602 });
     await expect(
-      minting.session.callTool("deploy", { app: "other" }, { allowInputRequired: true, requestState: first.requestState!, inputResponses: { ok: { action: "accept", content: {} } } }),
+      minting.session.callTool(
+        "deploy",
+        { app: "other" },
+        { allowInputRequired: true, requestState: first.requestState!, inputResponses: { ok: { action: "accept", content: {} } } },
+      ),
     ).rejects.toMatchObject({ code: -32602 });
     const refused = spansOf().filter((span) => span.attributes[SpanAttribute.rejectionReason] !== undefined);
     expect(refused.map((span) => span.attributes[SpanAttribute.rejectionReason])).toEqual(["unknown_key", "arguments_mismatch"]);
@@ -110,7 +118,12 @@ describe("telemetry()", () => {
     propagation.setGlobalPropagator(new W3CTraceContextPropagator());
     const handle = await serveHttp(server());
     const traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
-    const body = { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } } };
+    const body = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/list",
+      params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } },
+    };
     const response = await fetch(handle.url, {
       method: "POST",
       headers: {

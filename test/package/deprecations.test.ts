@@ -16,7 +16,12 @@ function docBefore(text: string, marker: string): string {
 
 const CASES: [string, string, string, RegExp][] = [
   ["sample()", "server/dependencies/client-queries.ts", "export function sample(", /Sampling.*SEP-2577[\s\S]*LLM provider/],
-  ["listRoots()", "server/dependencies/client-queries.ts", "export function listRoots(", /Roots.*SEP-2577[\s\S]*tool arguments, resource URIs or[\s\S]*configuration/],
+  [
+    "listRoots()",
+    "server/dependencies/client-queries.ts",
+    "export function listRoots(",
+    /Roots.*SEP-2577[\s\S]*tool arguments, resource URIs or[\s\S]*configuration/,
+  ],
   ["SampleCallback", "client/callbacks.ts", "export type SampleCallback", /Sampling.*SEP-2577/],
   ["ListRootsCallback", "client/callbacks.ts", "export type ListRootsCallback", /Roots.*SEP-2577/],
   ["onSample", "client/callbacks.ts", "  onSample?:", /Sampling is deprecated/],

@@ -23,30 +23,92 @@ const EXPECTED: Record<string, string[]> = {
   "./types/2025-11-25": ["ErrorCode", "INPUT_REQUIRED_METHODS", "METHOD_TABLE", "NOTIFICATION_TABLE", "PROTOCOL_VERSION"],
   "./validate": ["validate", "validateNotification", "validateParams", "validateRequest", "validateResult"],
   "./server": [
-    "DEFAULT_KEYS_ENV", "INVALID_REQUEST_STATE_MESSAGE", "INVALID_REQUEST_STATE_REASON", "InvalidRequestState", "MIN_SECRET_BYTES", "McpServer",
-    "MemoryReplayStore", "MemoryTaskStore", "MetaKey", "Needs", "RequestStateSecurity", "SUPPORTED_PROTOCOL_VERSIONS", "Server", "TASKS_EXTENSION",
-    "TaskStoreFull", "UriTemplate",
-    "createLogger", "decodeKeyEntry", "elicit", "elicitUrl", "evaluateNeeds", "inputRequired", "invalidRequestStateError", "isInputRequired", "isTerminalStatus", "keyIdOf",
-    "listRoots", "needs", "principalOf", "requestStateBoundary", "requireScopes", "runAsTask", "runWithDependencies", "sample",
-    "DEFAULT_MAX_LISTENERS", "InProcessBroadcaster", "SUBSCRIPTION_ID_META", "SUBSCRIPTION_TYPES", "TOO_MANY_LISTENERS", "isSubscriptionEvent",
+    "DEFAULT_KEYS_ENV",
+    "INVALID_REQUEST_STATE_MESSAGE",
+    "INVALID_REQUEST_STATE_REASON",
+    "InvalidRequestState",
+    "MIN_SECRET_BYTES",
+    "McpServer",
+    "MemoryReplayStore",
+    "MemoryTaskStore",
+    "MetaKey",
+    "Needs",
+    "RequestStateSecurity",
+    "SUPPORTED_PROTOCOL_VERSIONS",
+    "Server",
+    "TASKS_EXTENSION",
+    "TaskStoreFull",
+    "UriTemplate",
+    "createLogger",
+    "decodeKeyEntry",
+    "elicit",
+    "elicitUrl",
+    "evaluateNeeds",
+    "inputRequired",
+    "invalidRequestStateError",
+    "isInputRequired",
+    "isTerminalStatus",
+    "keyIdOf",
+    "listRoots",
+    "needs",
+    "principalOf",
+    "requestStateBoundary",
+    "requireScopes",
+    "runAsTask",
+    "runWithDependencies",
+    "sample",
+    "DEFAULT_MAX_LISTENERS",
+    "InProcessBroadcaster",
+    "SUBSCRIPTION_ID_META",
+    "SUBSCRIPTION_TYPES",
+    "TOO_MANY_LISTENERS",
+    "isSubscriptionEvent",
   ],
   "./client": [
-    "Client", "ClientClosed", "ClientSession", "InputRequestFailed", "InputRequiredNotAllowed", "InputResponseInvalid",
-    "InputRequiredRoundsExceeded", "InvalidServerResult", "LEGACY_PROTOCOL_VERSIONS", "MODERN_PROTOCOL_VERSION", "McpError",
-    "PendingRequest", "ProtocolVersionUnsupported", "SessionExpired", "Subscription", "TASKS_EXTENSION", "TaskCancelled", "isInputRequired",
+    "Client",
+    "ClientClosed",
+    "ClientSession",
+    "InputRequestFailed",
+    "InputRequiredNotAllowed",
+    "InputResponseInvalid",
+    "InputRequiredRoundsExceeded",
+    "InvalidServerResult",
+    "LEGACY_PROTOCOL_VERSIONS",
+    "MODERN_PROTOCOL_VERSION",
+    "McpError",
+    "PendingRequest",
+    "ProtocolVersionUnsupported",
+    "SessionExpired",
+    "Subscription",
+    "TASKS_EXTENSION",
+    "TaskCancelled",
+    "isInputRequired",
   ],
   "./http": [
-    "DEFAULT_MAX_BODY_BYTES", "HttpTransportError", "StreamableHttpClientTransport", "createHttpHandler", "decodeHeaderValue",
-    "encodeHeaderValue", "paramHeaderMismatch", "paramHeadersOf", "serveHttp", "statusForError", "toNodeHandler",
-  ],
-  "./http/web": [
-    "DEFAULT_MAX_BODY_BYTES", "createHttpHandler", "decodeHeaderValue", "encodeHeaderValue", "paramHeaderMismatch", "paramHeadersOf",
+    "DEFAULT_MAX_BODY_BYTES",
+    "HttpTransportError",
+    "StreamableHttpClientTransport",
+    "createHttpHandler",
+    "decodeHeaderValue",
+    "encodeHeaderValue",
+    "paramHeaderMismatch",
+    "paramHeadersOf",
+    "serveHttp",
     "statusForError",
+    "toNodeHandler",
   ],
+  "./http/web": ["DEFAULT_MAX_BODY_BYTES", "createHttpHandler", "decodeHeaderValue", "encodeHeaderValue", "paramHeaderMismatch", "paramHeadersOf", "statusForError"],
   "./http/client": ["HttpTransportError", "StreamableHttpClientTransport"],
   "./http/node": ["DEFAULT_MAX_BODY_BYTES", "serveHttp", "toNodeHandler"],
   "./stdio": ["DEFAULT_INHERITED_ENV", "DEFAULT_MAX_LINE_BYTES", "StdioClientTransport", "childEnvironment", "serveStdio"],
-  "./official": ["InvalidRequestState", "MemoryReplayStore", "RequestStateSecurity", "createSealedRequestStateCodec", "officialEventBus", "principalOfOfficialAuthInfo"],
+  "./official": [
+    "InvalidRequestState",
+    "MemoryReplayStore",
+    "RequestStateSecurity",
+    "createSealedRequestStateCodec",
+    "officialEventBus",
+    "principalOfOfficialAuthInfo",
+  ],
   "./redis": ["RedisBroadcaster", "RedisReplayStore", "connectRedisBroadcaster", "connectRedisReplayStore"],
   "./otel": ["SpanAttribute", "telemetry"],
   "./memory": ["InMemoryClientTransport"],
@@ -172,16 +234,17 @@ describe("npm pack", () => {
   });
 
   it("packs no tests, benchmarks, tooling or spec files", () => {
-    const stray = files.filter((path) =>
-      /(^|\/)(bench|tools|codegen|scripts|node_modules)\//.test(path) ||
-      // The schema sources and overlays are the top-level schema/ (runtime/server/schema/ is runtime code).
-      /^schema\//.test(path) ||
-      // test/: only the known-answer vectors docs/request-state-format.md links to, as data.
-      (/^test\//.test(path) && !/^test\/vectors\/[^/]+\.json$/.test(path)) ||
-      /\.(test|spec)\.[cm]?[jt]s$/.test(path) ||
-      /mcp-(spec|schema)|(^|\/)shared\//.test(path) ||
-      // examples/ ships as source to read; its build (dist/examples) does not ship.
-      /^dist\/(?!runtime\/|generated\/)/.test(path),
+    const stray = files.filter(
+      (path) =>
+        /(^|\/)(bench|tools|codegen|scripts|node_modules)\//.test(path) ||
+        // The schema sources and overlays are the top-level schema/ (runtime/server/schema/ is runtime code).
+        /^schema\//.test(path) ||
+        // test/: only the known-answer vectors docs/request-state-format.md links to, as data.
+        (/^test\//.test(path) && !/^test\/vectors\/[^/]+\.json$/.test(path)) ||
+        /\.(test|spec)\.[cm]?[jt]s$/.test(path) ||
+        /mcp-(spec|schema)|(^|\/)shared\//.test(path) ||
+        // examples/ ships as source to read; its build (dist/examples) does not ship.
+        /^dist\/(?!runtime\/|generated\/)/.test(path),
     );
     expect(stray).toEqual([]);
   });

@@ -35,9 +35,12 @@ describe("optional peers", () => {
 
   it("the core entries load without either peer", () => {
     for (const peer of ["redis", "@opentelemetry/api"]) {
-      const run = withoutPackage(peer, `
+      const run = withoutPackage(
+        peer,
+        `
         for (const entry of ["mcp-roundtrip", "mcp-roundtrip/server", "mcp-roundtrip/client", "mcp-roundtrip/http", "mcp-roundtrip/stdio"]) await import(entry);
-        console.log("loaded");`);
+        console.log("loaded");`,
+      );
       expect(run.stderr).toBe("");
       expect(run.stdout.trim()).toBe("loaded");
     }

@@ -101,10 +101,16 @@ describe("the packed tarball, installed in a scratch project", () => {
       ["--enable-source-maps"],
     );
     expect(run.status, run.stdout).not.toBe(0);
-    const frames = [...run.stderr.matchAll(/(\/[^\s():]+\/node_modules\/mcp-roundtrip\/[^\s():]+):(\d+):\d+/g)].map((match) => ({ file: match[1]!, line: Number(match[2]) }));
+    const frames = [...run.stderr.matchAll(/(\/[^\s():]+\/node_modules\/mcp-roundtrip\/[^\s():]+):(\d+):\d+/g)].map((match) => ({
+      file: match[1]!,
+      line: Number(match[2]),
+    }));
     expect(frames.length, run.stderr).toBeGreaterThan(0);
     // Mapped back to the TypeScript the package ships, not to dist/ (which would mean the maps were not applied).
-    expect(frames.every((frame) => frame.file.endsWith(".ts")), run.stderr).toBe(true);
+    expect(
+      frames.every((frame) => frame.file.endsWith(".ts")),
+      run.stderr,
+    ).toBe(true);
     for (const frame of frames) {
       expect(existsSync(frame.file), frame.file).toBe(true);
       expect(readFileSync(frame.file, "utf8").split("\n").length, `${frame.file}:${frame.line}`).toBeGreaterThanOrEqual(frame.line);

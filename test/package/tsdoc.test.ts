@@ -33,7 +33,12 @@ function documentedNodes(declaration: Node): Node[] {
 }
 
 const summaryOf = (node: Node): string =>
-  Node.isJSDocable(node) ? node.getJsDocs().map((doc) => doc.getDescription().trim()).join("") : "";
+  Node.isJSDocable(node)
+    ? node
+        .getJsDocs()
+        .map((doc) => doc.getDescription().trim())
+        .join("")
+    : "";
 
 describe("TSDoc on public exports", () => {
   it("gives every export of every entry a summary", () => {

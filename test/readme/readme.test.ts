@@ -34,7 +34,12 @@ describe("README examples run", () => {
     const instance = () =>
       fleetServer(KEY_A).tool("deploy", {}, (_args, ctx) =>
         ctx.requestState === undefined
-          ? inputRequired({ inputRequests: { confirm: { method: "elicitation/create", params: { message: "Go?", requestedSchema: { type: "object", properties: { yes: { type: "boolean" } } } } } }, requestState: "step-1" })
+          ? inputRequired({
+              inputRequests: {
+                confirm: { method: "elicitation/create", params: { message: "Go?", requestedSchema: { type: "object", properties: { yes: { type: "boolean" } } } } },
+              },
+              requestState: "step-1",
+            })
           : { content: [{ type: "text", text: `resumed ${ctx.requestState}` }] },
       );
     const one = await Client.connect(instance(), { capabilities: { elicitation: { form: {} } } });
@@ -42,10 +47,14 @@ describe("README examples run", () => {
     await one.close();
     expect(isInputRequired(round) && round.requestState).toMatch(/^v1\./);
     const two = await Client.connect(instance(), { capabilities: { elicitation: { form: {} } } });
-    const done = await two.session.callTool("deploy", {}, {
-      requestState: isInputRequired(round) ? round.requestState : undefined,
-      inputResponses: { confirm: { action: "accept", content: { yes: true } } },
-    });
+    const done = await two.session.callTool(
+      "deploy",
+      {},
+      {
+        requestState: isInputRequired(round) ? round.requestState : undefined,
+        inputResponses: { confirm: { action: "accept", content: { yes: true } } },
+      },
+    );
     await two.close();
     expect(textOf(done)).toBe("resumed step-1");
   });

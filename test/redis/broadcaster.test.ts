@@ -40,17 +40,20 @@ describe.skipIf(programs === undefined)("RedisBroadcaster on a real redis-server
     const onB: JsonRpcNotification[] = [];
     const abort = new AbortController();
     const listening = b.handle(
-      { jsonrpc: "2.0", id: "b-1", method: "subscriptions/listen", params: { _meta: meta(), notifications: { toolsListChanged: true, resourceSubscriptions: ["config://fleet"] } } },
+      {
+        jsonrpc: "2.0",
+        id: "b-1",
+        method: "subscriptions/listen",
+        params: { _meta: meta(), notifications: { toolsListChanged: true, resourceSubscriptions: ["config://fleet"] } },
+      },
       { signal: abort.signal, sendNotification: (notification) => void onB.push(notification) },
     );
     await expect.poll(() => onB.length).toBe(1);
     a.tool("deploy", {}, () => ({ content: [{ type: "text", text: "ok" }] }));
     a.resourceUpdated("config://fleet");
-    await expect.poll(() => onB.map((n) => n.method), { timeout: 3_000 }).toEqual([
-      "notifications/subscriptions/acknowledged",
-      "notifications/tools/list_changed",
-      "notifications/resources/updated",
-    ]);
+    await expect
+      .poll(() => onB.map((n) => n.method), { timeout: 3_000 })
+      .toEqual(["notifications/subscriptions/acknowledged", "notifications/tools/list_changed", "notifications/resources/updated"]);
     expect(onB[1]!.params).toEqual({ _meta: { [SUB]: "b-1" } });
     expect(onB[2]!.params).toEqual({ _meta: { [SUB]: "b-1" }, uri: "config://fleet" });
     abort.abort();

@@ -35,7 +35,7 @@ describe("review: the handler's arguments are its own copy", () => {
     const mcp = new McpServer({ name: "search-service", version: "1" }, { logger: { warn() {}, error() {} } });
     mcp.tool("search", {}, (args, ctx) => {
       args.limit ??= 10;
-      (args.filter as { seen?: boolean } | undefined ?? {}).seen = true;
+      ((args.filter as { seen?: boolean } | undefined) ?? {}).seen = true;
       if (ctx.requestState === undefined) return inputRequired({ requestState: "asked" });
       return { content: [{ type: "text", text: String(args.limit) }] };
     });

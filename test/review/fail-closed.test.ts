@@ -1,14 +1,7 @@
 // Adversarial review: behaviours found wrong when the merged SDK was read against the spec, DESIGN.md and the seed.
 import { describe, expect, it } from "vitest";
 import { Client, InvalidServerResult } from "mcp-roundtrip/client";
-import {
-  inputRequired,
-  McpServer,
-  RequestStateSecurity,
-  requestStateBoundary,
-  Server,
-  type RequestStateSealer,
-} from "mcp-roundtrip/server";
+import { inputRequired, McpServer, RequestStateSecurity, requestStateBoundary, Server, type RequestStateSealer } from "mcp-roundtrip/server";
 import { fakeServer } from "../client/fake-server.js";
 import { pair, recordingLogger } from "../server/helpers.js";
 
@@ -32,7 +25,12 @@ function guarded(sealer: RequestStateSealer) {
 }
 
 describe("review: the request-state boundary fails closed on a sealer's odd answers", () => {
-  for (const [label, value] of [["undefined", undefined], ["null", null], ["a number", 7], ["an object", { s: "x" }]] as const) {
+  for (const [label, value] of [
+    ["undefined", undefined],
+    ["null", null],
+    ["a number", 7],
+    ["an object", { s: "x" }],
+  ] as const) {
     it(`rejects with the fixed error when verify resolves to ${label}, before the handler runs`, async () => {
       const { client, seen, logger } = guarded({ mint: () => "tok", verify: async () => value as unknown as string });
       expect(await client.error("tools/call", { name: "t", requestState: "tok" })).toEqual(FIXED);
@@ -66,7 +64,13 @@ describe("review: RequestStateSecurity.verify rejects rather than throws on a br
     let broken = false;
     const security = new RequestStateSecurity(
       { keys: ["k".repeat(32)] },
-      { logger: { warn() {} }, now: () => { if (broken) throw new Error("clock gone"); return Date.now() / 1000; } },
+      {
+        logger: { warn() {} },
+        now: () => {
+          if (broken) throw new Error("clock gone");
+          return Date.now() / 1000;
+        },
+      },
     );
     broken = true;
     await expect(security.verify(token, { method: "tools/call", target: "t" })).rejects.toMatchObject({ name: "InvalidRequestState" });

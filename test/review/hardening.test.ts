@@ -78,9 +78,9 @@ describe("1. Mcp-Param-* headers are checked against the body", () => {
 
   it("a tool with a broken x-mcp-header annotation is refused at registration", () => {
     const mcp = new McpServer({ name: "broken-headers", version: "1" });
-    expect(() => mcp.tool("bad", { inputSchema: { type: "object", properties: { score: { type: "number", "x-mcp-header": "Score" } } } }, () => ({ content: [] }))).toThrow(
-      /must annotate a string, integer or boolean/,
-    );
+    expect(() =>
+      mcp.tool("bad", { inputSchema: { type: "object", properties: { score: { type: "number", "x-mcp-header": "Score" } } } }, () => ({ content: [] })),
+    ).toThrow(/must annotate a string, integer or boolean/);
   });
 });
 
@@ -139,7 +139,12 @@ describe("3. deep nesting is the caller's error, with one limit", () => {
   });
 
   it("arguments within the limit still run, and a tool that asks can seal them", async () => {
-    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "ask", arguments: { deep: nested(90) }, _meta: { ...META, "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } } } });
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "ask", arguments: { deep: nested(90) }, _meta: { ...META, "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } } },
+    });
     const json = await (await post(body, mcpHeaders("tools/call", "ask"))).json();
     expect(json.result.resultType).toBe("input_required");
     expect(typeof json.result.requestState).toBe("string");
@@ -149,8 +154,15 @@ describe("3. deep nesting is the caller's error, with one limit", () => {
     const deepText = (depth: number) => '{"a":'.repeat(depth) + "1" + "}".repeat(depth);
     const mcp = target();
     const session = mcp.openSession({ send: () => {} });
-    await session.handle({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } } });
-    const response = await session.handle(JSON.parse(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"deep":${deepText(5_000)}}}}`));
+    await session.handle({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } },
+    });
+    const response = await session.handle(
+      JSON.parse(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"deep":${deepText(5_000)}}}}`),
+    );
     expect(response).toMatchObject({ error: { code: -32602, data: { maxNestingDepth: 100 } } });
   });
 
@@ -164,7 +176,9 @@ describe("8. stdio: backpressure, oversized lines, encoding", () => {
 
   it("stops reading requests while stdout is not drained, and resumes once it is", async () => {
     let handled = 0;
-    const counting = { handle: async (message: unknown) => (handled++, { jsonrpc: "2.0" as const, id: (message as { id: number }).id, result: { pad: "x".repeat(512) } }) };
+    const counting = {
+      handle: async (message: unknown) => (handled++, { jsonrpc: "2.0" as const, id: (message as { id: number }).id, result: { pad: "x".repeat(512) } }),
+    };
     const stdin = new PassThrough();
     const stdout = new PassThrough({ highWaterMark: 4 * 1024 });
     const handle = serveStdio(counting, { stdin, stdout });
@@ -232,9 +246,17 @@ describe("8. stdio: backpressure, oversized lines, encoding", () => {
     stdin.end();
     await handle.closed;
     // And over HTTP, the same two bodies get the same two outcomes.
-    const bom = await fetch(http.url, { method: "POST", headers: mcpHeaders("tools/list"), body: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(rpc(1))]) });
+    const bom = await fetch(http.url, {
+      method: "POST",
+      headers: mcpHeaders("tools/list"),
+      body: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(rpc(1))]),
+    });
     expect(bom.status).toBe(200);
-    const invalid = await fetch(http.url, { method: "POST", headers: mcpHeaders("tools/list"), body: Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"x":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}}')]) });
+    const invalid = await fetch(http.url, {
+      method: "POST",
+      headers: mcpHeaders("tools/list"),
+      body: Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"x":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}}')]),
+    });
     expect(invalid.status).toBe(400);
     expect((await invalid.json()).error.code).toBe(-32700);
   });

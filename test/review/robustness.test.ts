@@ -34,9 +34,7 @@ describe("review: validate names an unknown revision instead of crashing", () =>
 describe("review: McpServer refuses two different audiences", () => {
   it("throws at construction when the audience option contradicts the security's own audience", () => {
     const security = new RequestStateSecurity({ keys: ["k".repeat(32)] }, { audience: "billing-a", logger: { warn() {} } });
-    expect(() => new McpServer({ name: "billing", version: "1" }, { requestStateSecurity: security, audience: "billing-b" })).toThrow(
-      /audience/,
-    );
+    expect(() => new McpServer({ name: "billing", version: "1" }, { requestStateSecurity: security, audience: "billing-b" })).toThrow(/audience/);
   });
 
   it("accepts the same audience given twice", async () => {
@@ -77,7 +75,11 @@ describe("review: notifications/cancelled over HTTP", () => {
 });
 
 describe("review: McpServer names a malformed requestStateSecurity", () => {
-  for (const [label, value] of [["null", null], ["a string", "secret"], ["an object without mint/verify", { keys: ["k"] }]] as const) {
+  for (const [label, value] of [
+    ["null", null],
+    ["a string", "secret"],
+    ["an object without mint/verify", { keys: ["k"] }],
+  ] as const) {
     it(`throws a TypeError that says what to pass for ${label}`, () => {
       expect(() => new McpServer({ name: "server", version: "1" }, { requestStateSecurity: value as never })).toThrow(
         /requestStateSecurity must be a RequestStateSecurity/,

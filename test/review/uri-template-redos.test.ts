@@ -6,8 +6,14 @@ import { pair } from "../server/helpers.js";
 
 // The regex UriTemplate used on its own before the linear pre-check, rebuilt here as the reference.
 const PATTERNS: Record<string, string> = {
-  "": "([^/?#]+)", "+": "([^?#]+)", "#": "(#[^]*)?", ".": "((?:\\.[^/?#.]*)*)",
-  "/": "((?:/[^/?#]*)*)", ";": "((?:;[^/?#;]*)*)", "?": "(\\?[^#]*)?", "&": "(&[^#]*)?",
+  "": "([^/?#]+)",
+  "+": "([^?#]+)",
+  "#": "(#[^]*)?",
+  ".": "((?:\\.[^/?#.]*)*)",
+  "/": "((?:/[^/?#]*)*)",
+  ";": "((?:;[^/?#;]*)*)",
+  "?": "(\\?[^#]*)?",
+  "&": "(&[^#]*)?",
 };
 function referenceMatches(template: string, uri: string): boolean {
   let source = "^";

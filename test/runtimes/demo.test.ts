@@ -56,11 +56,15 @@ describe.each(runtimes)("the demo under %s", (_name, which, httpServer) => {
       await expect(
         client.session.callTool("provision", { name: "billing" }, { allowInputRequired: true, inputResponses, requestState: forged }),
       ).rejects.toMatchObject({ code: -32602, message: "Invalid or expired requestState" });
-      const done = await client.session.callTool("provision", { name: "billing" }, {
-        allowInputRequired: true,
-        inputResponses,
-        requestState: first.requestState,
-      });
+      const done = await client.session.callTool(
+        "provision",
+        { name: "billing" },
+        {
+          allowInputRequired: true,
+          inputResponses,
+          requestState: first.requestState,
+        },
+      );
       expect(done).toMatchObject({ content: [{ type: "text", text: "Provisioned 'billing' in ap-south-1." }] });
       const auto = await client.callTool("provision", { name: "search" });
       expect(auto.content).toEqual([{ type: "text", text: "Provisioned 'search' in ap-south-1." }]);

@@ -34,11 +34,14 @@ beforeAll(async () => {
   jwk = { ...(await exportJWK(pair.publicKey)), kid: "k1", alg: "ES256" };
   const server = new McpServer(
     { name: "files", version: "1.0.0" },
-    { requestStateSecurity: new RequestStateSecurity({
+    {
+      requestStateSecurity: new RequestStateSecurity({
         keys: ["authorization-test-secret-0123456789ab"],
         audience: "files",
         logger: { warn: (_message, rejection) => rejections.push(rejection.reason) },
-      }), logger: { warn() {}, error() {} } },
+      }),
+      logger: { warn() {}, error() {} },
+    },
   );
   server.tool("read", { scopes: ["files:read"] }, () => {
     ran.push("read");
@@ -55,7 +58,10 @@ beforeAll(async () => {
   });
   server.tool(
     "confirm-delete",
-    { scopes: ["files:write"], needs: (need) => need.add("ok", () => elicit({ message: "Delete?", schema: { type: "object", properties: { ok: { type: "boolean" } } } })) },
+    {
+      scopes: ["files:write"],
+      needs: (need) => need.add("ok", () => elicit({ message: "Delete?", schema: { type: "object", properties: { ok: { type: "boolean" } } } })),
+    },
     (_args, needs, ctx) => {
       ran.push("confirm-delete");
       return { content: [{ type: "text", text: `deleted for ${ctx.authInfo?.subject} (${needs.ok.action})` }] };
@@ -159,7 +165,12 @@ describe("per-tool scopes", () => {
     const init = await fetch(http.url, {
       method: "POST",
       headers,
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "legacy", version: "1" } } }),
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "legacy", version: "1" } },
+      }),
     });
     expect(init.status).toBe(200);
     const session = init.headers.get("mcp-session-id")!;
@@ -216,10 +227,14 @@ describe("principal binding", () => {
     expect(rejections).toEqual(["principal_mismatch"]);
     // The same retry with the first subject's token still completes.
     setToken(alice);
-    const finished = await client.session.callTool("confirm-delete", {}, {
-      inputResponses: { [key!]: { action: "accept", content: { ok: true } } },
-      requestState: round.requestState,
-    });
+    const finished = await client.session.callTool(
+      "confirm-delete",
+      {},
+      {
+        inputResponses: { [key!]: { action: "accept", content: { ok: true } } },
+        requestState: round.requestState,
+      },
+    );
     expect(finished).toMatchObject({ content: [{ type: "text", text: "deleted for alice (accept)" }] });
     await client.close();
   });

@@ -49,9 +49,32 @@ function expectSameAnswers(schema: unknown, values: readonly unknown[]): void {
 const name = fc.constantFrom("a", "b", "id", "tags", "x-y", "n");
 const patterns = ["^[a-z]+$", "^\\d{3}-\\d{4}$", "^(foo|bar)", "o{2,}", "^[A-Z][a-z]*$", "\\p{L}+"];
 const leaf: fc.Arbitrary<Record<string, Json>> = fc.oneof(
-  fc.record({ type: fc.constant("string"), pattern: fc.option(fc.constantFrom(...patterns), { nil: undefined }), minLength: fc.option(fc.nat(4), { nil: undefined }), maxLength: fc.option(fc.integer({ min: 2, max: 8 }), { nil: undefined }) }, { requiredKeys: ["type"] }),
-  fc.record({ type: fc.constantFrom("integer", "number"), minimum: fc.option(fc.integer({ min: -5, max: 5 }), { nil: undefined }), maximum: fc.option(fc.integer({ min: 0, max: 20 }), { nil: undefined }), exclusiveMinimum: fc.option(fc.integer({ min: -5, max: 5 }), { nil: undefined }), multipleOf: fc.option(fc.constantFrom(2, 3, 5), { nil: undefined }) }, { requiredKeys: ["type"] }),
-  fc.record({ enum: fc.uniqueArray(fc.oneof(fc.constantFrom("red", "green", 1, 2.5, true, null), fc.constant({ k: 1 })), { minLength: 1, maxLength: 4, selector: (v) => JSON.stringify(v) }) }),
+  fc.record(
+    {
+      type: fc.constant("string"),
+      pattern: fc.option(fc.constantFrom(...patterns), { nil: undefined }),
+      minLength: fc.option(fc.nat(4), { nil: undefined }),
+      maxLength: fc.option(fc.integer({ min: 2, max: 8 }), { nil: undefined }),
+    },
+    { requiredKeys: ["type"] },
+  ),
+  fc.record(
+    {
+      type: fc.constantFrom("integer", "number"),
+      minimum: fc.option(fc.integer({ min: -5, max: 5 }), { nil: undefined }),
+      maximum: fc.option(fc.integer({ min: 0, max: 20 }), { nil: undefined }),
+      exclusiveMinimum: fc.option(fc.integer({ min: -5, max: 5 }), { nil: undefined }),
+      multipleOf: fc.option(fc.constantFrom(2, 3, 5), { nil: undefined }),
+    },
+    { requiredKeys: ["type"] },
+  ),
+  fc.record({
+    enum: fc.uniqueArray(fc.oneof(fc.constantFrom("red", "green", 1, 2.5, true, null), fc.constant({ k: 1 })), {
+      minLength: 1,
+      maxLength: 4,
+      selector: (v) => JSON.stringify(v),
+    }),
+  }),
   fc.record({ const: fc.oneof(fc.string({ maxLength: 3 }), fc.integer({ min: 0, max: 3 }), fc.constant([1, 2])) }),
   fc.record({ type: fc.constantFrom("boolean", "null") }),
   fc.record({ type: fc.constant(["string", "null"]) }),
@@ -87,7 +110,20 @@ const { schema } = fc.letrec<{ schema: Schema }>((tie) => ({
     fc.record({ allOf: fc.array(tie("schema"), { minLength: 1, maxLength: 2 }) }),
     fc.record({ not: tie("schema") }),
     // Broken schemas both must refuse at compile time.
-    fc.constantFrom<Schema>({ type: "nonsense" }, { pattern: "(" }, { minimum: "1" }, { required: "a" }, { minLength: -1 }, { properties: { a: 3 } }, { $ref: "https://example.com/s" }, { enum: [] }, { multipleOf: 0 }, { type: [] }, { items: [{ type: "string" }] }, { $ref: "#/$defs/missing" }),
+    fc.constantFrom<Schema>(
+      { type: "nonsense" },
+      { pattern: "(" },
+      { minimum: "1" },
+      { required: "a" },
+      { minLength: -1 },
+      { properties: { a: 3 } },
+      { $ref: "https://example.com/s" },
+      { enum: [] },
+      { multipleOf: 0 },
+      { type: [] },
+      { items: [{ type: "string" }] },
+      { $ref: "#/$defs/missing" },
+    ),
   ),
 })) as { schema: fc.Arbitrary<Schema> };
 
@@ -122,7 +158,11 @@ function valuesFor(schema: Schema, depth = 0): fc.Arbitrary<unknown> {
     if (type === "number") options.push(fc.oneof(fc.integer({ min: -10, max: 30 }), fc.double({ min: -10, max: 30, noNaN: true })));
     if (type === "object" && typeof schema.properties === "object" && schema.properties !== null) {
       const members = Object.fromEntries(Object.entries(schema.properties as Record<string, Schema>).map(([key, sub]) => [key, valuesFor(sub, depth + 1)]));
-      options.push(fc.tuple(fc.record(members, { requiredKeys: [] }), fc.option(fc.dictionary(fc.constantFrom("extra", "zz"), any, { maxKeys: 1 }), { nil: undefined })).map(([record, extra]) => ({ ...record, ...extra })));
+      options.push(
+        fc
+          .tuple(fc.record(members, { requiredKeys: [] }), fc.option(fc.dictionary(fc.constantFrom("extra", "zz"), any, { maxKeys: 1 }), { nil: undefined }))
+          .map(([record, extra]) => ({ ...record, ...extra })),
+      );
     }
     if (type === "array") options.push(fc.array(valuesFor((schema.items as Schema) ?? true, depth + 1), { maxLength: 5 }));
   }
@@ -143,16 +183,25 @@ describe("the eval-free schema compiler answers what AJV answers", () => {
     }
     expect(schemas.length).toBeGreaterThan(10);
     for (const toolSchema of schemas) {
-      fc.assert(fc.property(fc.array(valuesFor(toolSchema as Schema), { maxLength: 8 }), (values) => expectSameAnswers(toolSchema, values)), { numRuns: 30 });
+      fc.assert(
+        fc.property(fc.array(valuesFor(toolSchema as Schema), { maxLength: 8 }), (values) => expectSameAnswers(toolSchema, values)),
+        { numRuns: 30 },
+      );
     }
   });
 
   it("on generated schemas with pattern, bounds, nested arrays, enums, required, additionalProperties and combinators", () => {
     fc.assert(
-      fc.property(schema.chain((generated) => fc.tuple(fc.constant(generated), fc.array(valuesFor(generated), { minLength: 1, maxLength: 12 }))), ([generated, values]) => {
-        expectSameAnswers({ type: "object", properties: { value: generated }, required: ["value"] }, values.map((value) => ({ value })));
-        expectSameAnswers(generated, values);
-      }),
+      fc.property(
+        schema.chain((generated) => fc.tuple(fc.constant(generated), fc.array(valuesFor(generated), { minLength: 1, maxLength: 12 }))),
+        ([generated, values]) => {
+          expectSameAnswers(
+            { type: "object", properties: { value: generated }, required: ["value"] },
+            values.map((value) => ({ value })),
+          );
+          expectSameAnswers(generated, values);
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -170,7 +219,15 @@ describe("the eval-free schema compiler answers what AJV answers", () => {
 });
 
 describe("the eval-free compiler's answers", () => {
-  const check = evalFree({ type: "object", properties: { zip: { type: "string", pattern: "^\\d{5}$" }, n: { type: "integer", minimum: 1 } }, required: ["zip"], additionalProperties: false }, "inputSchema");
+  const check = evalFree(
+    {
+      type: "object",
+      properties: { zip: { type: "string", pattern: "^\\d{5}$" }, n: { type: "integer", minimum: 1 } },
+      required: ["zip"],
+      additionalProperties: false,
+    },
+    "inputSchema",
+  );
 
   it("name the member at fault, one issue each", () => {
     expect(check({ zip: "1234", n: 0, extra: true })).toEqual({
@@ -187,12 +244,12 @@ describe("the eval-free compiler's answers", () => {
   });
 
   it("refuses a broken schema at registration, saying where", () => {
-    expect(() => evalFree({ type: "object", properties: { a: { type: "array", items: { pattern: "[" } } } }, "inputSchema of tool \"t\"")).toThrow(
+    expect(() => evalFree({ type: "object", properties: { a: { type: "array", items: { pattern: "[" } } } }, 'inputSchema of tool "t"')).toThrow(
       /inputSchema of tool "t" is not a valid JSON Schema: #\/properties\/a\/items\/pattern is not a valid regular expression/,
     );
   });
 
-  it("is what the portable build picks, and it refuses \"ajv\" there with what to use instead", () => {
+  it('is what the portable build picks, and it refuses "ajv" there with what to use instead', () => {
     expect(() => portableCompiler("ajv")).toThrow(/"auto" or "eval-free"/);
     const auto = portableCompiler("auto")({ type: "object", properties: { n: { type: "integer", minimum: 3 } } }, "s");
     expect(auto({ n: 2 }).ok).toBe(false);
@@ -218,11 +275,14 @@ describe("a value the validator itself fails on", () => {
   it("is a tool error the caller can read, on AJV (whose deep equality throws on it) as on the eval-free path", async () => {
     for (const compileSchema of ["ajv", "eval-free"] as const) {
       const server = new McpServer({ name: "odd-values", version: "1.0.0" }, { compileSchema });
-      server.tool("t", { inputSchema: { type: "object", properties: { xs: { type: "array", uniqueItems: true } } } }, () => ({ content: [{ type: "text", text: "ran" }] }));
+      server.tool("t", { inputSchema: { type: "object", properties: { xs: { type: "array", uniqueItems: true } } } }, () => ({
+        content: [{ type: "text", text: "ran" }],
+      }));
       const client = await Client.connect(server, { mode: "2026-07-28" });
       const result = await client.callTool("t", { xs: [{ a: 1 }, { toString: "" }] });
       await client.close();
-      if (compileSchema === "ajv") expect(result).toMatchObject({ isError: true, content: [{ text: expect.stringContaining("could not be checked against the schema") }] });
+      if (compileSchema === "ajv")
+        expect(result).toMatchObject({ isError: true, content: [{ text: expect.stringContaining("could not be checked against the schema") }] });
       else expect(result).toMatchObject({ content: [{ text: "ran" }] });
     }
   });

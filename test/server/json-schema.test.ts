@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { compileJsonSchema } from "../../runtime/server/schema/json-schema.js";
 
 describe("the bare object schema", () => {
-  const ours = compileJsonSchema({ type: "object" }, "inputSchema of tool \"t\"");
+  const ours = compileJsonSchema({ type: "object" }, 'inputSchema of tool "t"');
   const ajv = new Ajv2020({ strict: false, allErrors: true }).compile({ type: "object" });
   const viaAjv = (value: unknown) =>
     ajv(value)
@@ -37,7 +37,7 @@ describe("the bare object schema", () => {
   });
 
   it("still goes through AJV, and fails at compile time, once the schema says anything more", () => {
-    expect(() => compileJsonSchema({ type: "object", properties: { x: { type: "nonsense" } } }, "inputSchema of tool \"t\"")).toThrow(
+    expect(() => compileJsonSchema({ type: "object", properties: { x: { type: "nonsense" } } }, 'inputSchema of tool "t"')).toThrow(
       /^inputSchema of tool "t" is not a valid JSON Schema: /,
     );
     expect(() => compileJsonSchema({ type: "object", $schema: "https://example.com/dialect" }, "x")).toThrow(

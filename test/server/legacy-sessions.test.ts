@@ -31,7 +31,9 @@ function provisioner(options: { legacy?: "sessions" | "stateless" | "reject"; lo
   );
   server.tool("by-hand", { inputSchema: { type: "object" } }, (_args, ctx) =>
     ctx.inputResponses?.confirm === undefined
-      ? inputRequired({ inputRequests: { confirm: { method: "elicitation/create", params: { message: "Sure?", requestedSchema: { type: "object", properties: {} } } } } })
+      ? inputRequired({
+          inputRequests: { confirm: { method: "elicitation/create", params: { message: "Sure?", requestedSchema: { type: "object", properties: {} } } } },
+        })
       : text("done"),
   );
   server.tool("roots", { inputSchema: { type: "object" }, needs: (need) => need.add("roots", () => listRoots()) }, (_args, { roots }) =>
@@ -102,7 +104,10 @@ describe("one McpServer, both generations", () => {
   });
 
   it("sends each need's request on the call's own channel and validates the answer like the 2026 path", async () => {
-    const answers = [{ action: "accept", content: { region: "mars" } }, { action: "accept", content: { region: "us-east-1" } }];
+    const answers = [
+      { action: "accept", content: { region: "mars" } },
+      { action: "accept", content: { region: "us-east-1" } },
+    ];
     const raw = rawSession(provisioner(), () => answers.shift());
     await raw.initialize();
     const response = await raw.request("tools/call", { name: "provision", arguments: { name: "x" } });
@@ -146,7 +151,9 @@ describe("what a 2025 client cannot do, each with a clear error", () => {
   it("a session that mixes generations", async () => {
     const raw = rawSession(provisioner());
     await raw.initialize();
-    const response = (await raw.session.handle({ jsonrpc: "2.0", id: 9, method: "tools/list", params: { _meta: meta() } })) as { error: { code: number; message: string } };
+    const response = (await raw.session.handle({ jsonrpc: "2.0", id: 9, method: "tools/list", params: { _meta: meta() } })) as {
+      error: { code: number; message: string };
+    };
     expect(response.error).toMatchObject({ code: -32600 });
     expect(response.error.message).toContain("one protocol generation per connection");
     // The session itself is undisturbed.
@@ -178,8 +185,15 @@ describe("what a 2025 client cannot do, each with a clear error", () => {
   it("a client that never answers: the call fails after requestTimeoutMs, saying so", async () => {
     const server = provisioner({ requestTimeoutMs: 50 });
     const session = server.openSession({ send: () => {} });
-    await session.handle({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { elicitation: {} }, clientInfo: { name: "x", version: "1" } } });
-    const response = (await session.handle({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "provision", arguments: { name: "x" } } })) as { error: { message: string } };
+    await session.handle({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: { elicitation: {} }, clientInfo: { name: "x", version: "1" } },
+    });
+    const response = (await session.handle({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "provision", arguments: { name: "x" } } })) as {
+      error: { message: string };
+    };
     expect(response.error.message).toContain("did not answer elicitation/create within 0.05 s");
   });
 
@@ -246,8 +260,15 @@ describe("what a 2025 client cannot do, each with a clear error", () => {
       sendRelated: (message: JsonRpcMessage) =>
         queueMicrotask(() => void session.handle({ jsonrpc: "2.0", id: (message as { id: number }).id, error: { code: -32601, message: "no forms here" } })),
     };
-    await session.handle({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { elicitation: {} }, clientInfo: { name: "x", version: "1" } } });
-    const response = (await session.handle({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "provision", arguments: { name: "x" } } }, context)) as { error: { code: number; message: string } };
+    await session.handle({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: { elicitation: {} }, clientInfo: { name: "x", version: "1" } },
+    });
+    const response = (await session.handle({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "provision", arguments: { name: "x" } } }, context)) as {
+      error: { code: number; message: string };
+    };
     expect(response.error).toEqual({ code: -32601, message: "The client refused elicitation/create: no forms here" });
   });
 
@@ -256,7 +277,12 @@ describe("what a 2025 client cannot do, each with a clear error", () => {
     const sent: JsonRpcMessage[] = [];
     const session = server.openSession({ send: (message) => void sent.push(message) });
     const context = { sendRelated: (message: JsonRpcMessage) => void sent.push(message) };
-    await session.handle({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { elicitation: {} }, clientInfo: { name: "x", version: "1" } } });
+    await session.handle({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: { elicitation: {} }, clientInfo: { name: "x", version: "1" } },
+    });
     const call = session.handle({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "provision", arguments: { name: "x" } } }, context);
     await vi.waitFor(() => expect(sent).toHaveLength(1));
     await session.handle({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 2, reason: "user gave up" } });
@@ -313,7 +339,12 @@ describe("session services", () => {
 });
 
 describe("the legacy option", () => {
-  const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { elicitation: {} }, clientInfo: { name: "x", version: "1" } } };
+  const initialize = {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities: { elicitation: {} }, clientInfo: { name: "x", version: "1" } },
+  };
 
   it('"stateless": 2025 requests answered one by one; a need that would ask is a tool error that says why', async () => {
     const server = provisioner({ legacy: "stateless" });
@@ -324,7 +355,9 @@ describe("the legacy option", () => {
     };
     expect(response.result.isError).toBe(true);
     expect(response.result.content[0]!.text).toContain("served without a session");
-    expect(await server.handle({ jsonrpc: "2.0", id: 3, method: "resources/subscribe", params: { uri: "config://app" } })).toMatchObject({ error: { code: -32601 } });
+    expect(await server.handle({ jsonrpc: "2.0", id: 3, method: "resources/subscribe", params: { uri: "config://app" } })).toMatchObject({
+      error: { code: -32601 },
+    });
   });
 
   it('"reject": every 2025 request gets -32022 naming the supported versions', async () => {
@@ -332,7 +365,9 @@ describe("the legacy option", () => {
     for (const message of [initialize, { jsonrpc: "2.0", id: 2, method: "tools/list" }]) {
       expect(await server.handle(message)).toMatchObject({ error: { code: -32022, data: { supported: ["2026-07-28"] } } });
     }
-    const discovered = (await server.handle({ jsonrpc: "2.0", id: 3, method: "server/discover", params: { _meta: meta() } })) as unknown as { result: { supportedVersions: string[] } };
+    const discovered = (await server.handle({ jsonrpc: "2.0", id: 3, method: "server/discover", params: { _meta: meta() } })) as unknown as {
+      result: { supportedVersions: string[] };
+    };
     expect(discovered.result.supportedVersions).toEqual(["2026-07-28"]);
   });
 

@@ -91,13 +91,18 @@ describe('legacyInputRequired: "shim" with our Client', () => {
     expect(failure).toBeInstanceOf(McpError);
     expect((failure as McpError).code).toBe(-32603);
     expect((failure as McpError).message).toContain('tool "onboard" returned an InputRequiredResult built by hand; a 2025-11-25 client cannot answer it');
-    expect((failure as McpError).message).toContain('Declare the questions with needs (elicit, elicitUrl, sample, listRoots), or set legacyInputRequired: "shim" to ask them over the session');
+    expect((failure as McpError).message).toContain(
+      'Declare the questions with needs (elicit, elicitUrl, sample, listRoots), or set legacyInputRequired: "shim" to ask them over the session',
+    );
     expect(onElicit).not.toHaveBeenCalled();
   });
 
   it("a prompt and a resource template that ask by hand take the same path", async () => {
     const server = new McpServer({ name: "shim-prompts", version: "1.0.0" }, { legacyInputRequired: "shim", logger: recordingLogger() });
-    const question = (message: string) => ({ method: "elicitation/create" as const, params: { message, requestedSchema: { type: "object" as const, properties: { tone: { type: "string" as const } }, required: ["tone"] } } });
+    const question = (message: string) => ({
+      method: "elicitation/create" as const,
+      params: { message, requestedSchema: { type: "object" as const, properties: { tone: { type: "string" as const } }, required: ["tone"] } },
+    });
     server.prompt("briefing", {}, (_args, ctx) => {
       const tone = ctx.inputResponses?.tone;
       if (tone === undefined) return inputRequired({ inputRequests: { tone: question("Which tone?") }, requestState: "asked-tone" });
@@ -109,7 +114,10 @@ describe('legacyInputRequired: "shim" with our Client', () => {
       return `${String(topic)} notes, ${String((tone as ElicitResult).content?.tone)}`;
     });
     const asked: string[] = [];
-    const legacy = await Client.connect(server, { mode: "2025-11-25", onElicit: async (params) => (asked.push(params.message), { action: "accept", content: { tone: "dry" } }) });
+    const legacy = await Client.connect(server, {
+      mode: "2025-11-25",
+      onElicit: async (params) => (asked.push(params.message), { action: "accept", content: { tone: "dry" } }),
+    });
     expect((await legacy.getPrompt("briefing")).messages).toEqual([{ role: "user", content: { type: "text", text: "Brief in a dry tone (asked-tone)" } }]);
     expect((await legacy.readResource("notes://ops")).contents).toEqual([{ uri: "notes://ops", text: "ops notes, dry" }]);
     await legacy.close();
@@ -147,8 +155,13 @@ describe('legacyInputRequired: "shim" with our Client', () => {
 describe("questions go to a 2025 client in 2025 shape, declared or built by hand", () => {
   it("a URL-mode elicitation gets the elicitationId 2025-11-25 requires (2026-07-28 dropped it), each ask its own", async () => {
     const server = onboardingServer({ legacyInputRequired: "shim", logger: recordingLogger() });
-    server.tool("connect-declared", { inputSchema: { type: "object" }, needs: (need) => need.add("github", () => elicitUrl({ message: "Connect GitHub", url: "https://accounts.example.com/connect" })) }, (_args, { github }) =>
-      text(`declared: ${github.action}`),
+    server.tool(
+      "connect-declared",
+      {
+        inputSchema: { type: "object" },
+        needs: (need) => need.add("github", () => elicitUrl({ message: "Connect GitHub", url: "https://accounts.example.com/connect" })),
+      },
+      (_args, { github }) => text(`declared: ${github.action}`),
     );
     const shown: Array<Record<string, unknown>> = [];
     const legacy = await Client.connect(server, {
@@ -189,13 +202,22 @@ describe("the shim keeps requestState on the server, sealed and verified as on a
     const seen: Seen[] = [];
     const server = onboardingServer({ legacyInputRequired: "shim", logger: recordingLogger() }, (call) => seen.push(call));
     // A genuine token, minted for this server's own tool over 2026: the most convincing thing to smuggle.
-    const first = await pair(server, { elicitation: {} }).result("tools/call", { name: "onboard", arguments: {}, inputResponses: { name: { action: "accept", content: { name: "Mallory" } } } });
+    const first = await pair(server, { elicitation: {} }).result("tools/call", {
+      name: "onboard",
+      arguments: {},
+      inputResponses: { name: { action: "accept", content: { name: "Mallory" } } },
+    });
     expect(first.requestState).toEqual(expect.any(String));
     seen.length = 0;
 
     const raw = rawSession(server, (request) => answerOnboarding(String(request.params.message)));
     await raw.initialize();
-    const response = await raw.request("tools/call", { name: "onboard", arguments: {}, requestState: first.requestState, inputResponses: { team: { action: "accept", content: { team: "billing" } } } });
+    const response = await raw.request("tools/call", {
+      name: "onboard",
+      arguments: {},
+      requestState: first.requestState,
+      inputResponses: { team: { action: "accept", content: { team: "billing" } } },
+    });
     expect(response).toMatchObject({ result: text(welcomeText("Ana", "platform")) });
     expect(seen[0]).toEqual({ requestState: undefined, inputResponses: [] });
     expect(raw.asked().map((request) => request.params.message)).toEqual([NAME_QUESTION, teamQuestion("Ana")]);
@@ -204,7 +226,9 @@ describe("the shim keeps requestState on the server, sealed and verified as on a
   it("a state that is not this call's fails closed: -32602, and the handler is not called again", async () => {
     const seen: Seen[] = [];
     const rejections: string[] = [];
-    const server = onboardingServer({ legacyInputRequired: "shim", requestStateSecurity: security(rejections), logger: recordingLogger() }, (call) => seen.push(call));
+    const server = onboardingServer({ legacyInputRequired: "shim", requestStateSecurity: security(rejections), logger: recordingLogger() }, (call) =>
+      seen.push(call),
+    );
     server.tool("other", { inputSchema: { type: "object" } }, () => inputRequired({ requestState: "other tool's state" }));
     const stolen = (await pair(server).result("tools/call", { name: "other", arguments: {} })).requestState as string;
     // A middleware after the boundary that swaps the sealed state for another tool's token: the retry's check must catch it.
@@ -225,7 +249,12 @@ describe("the shim's bounds and refusals", () => {
     const server = new McpServer({ name: "shim-bounds", version: "1.0.0" }, { legacyInputRequired: "shim", logger: recordingLogger(), ...options });
     const form = { type: "object" as const, properties: { ok: { type: "boolean" as const } } };
     let round = 0;
-    server.tool("ask", { inputSchema: { type: "object" } }, () => inputRequired({ inputRequests: { ok: { method: "elicitation/create", params: { message: `Round ${++round}?`, requestedSchema: form } } }, requestState: String(round) }));
+    server.tool("ask", { inputSchema: { type: "object" } }, () =>
+      inputRequired({
+        inputRequests: { ok: { method: "elicitation/create", params: { message: `Round ${++round}?`, requestedSchema: form } } },
+        requestState: String(round),
+      }),
+    );
     return server;
   };
 
@@ -240,9 +269,14 @@ describe("the shim's bounds and refusals", () => {
   });
 
   it("a handler that asks the same again is told to take its answers, not to raise maxRounds", async () => {
-    const server = new McpServer({ name: "shim-forgetful", version: "1.0.0" }, { legacyInputRequired: "shim", logger: recordingLogger(), legacySessions: { maxRounds: 2 } });
+    const server = new McpServer(
+      { name: "shim-forgetful", version: "1.0.0" },
+      { legacyInputRequired: "shim", logger: recordingLogger(), legacySessions: { maxRounds: 2 } },
+    );
     const form = { type: "object" as const, properties: { ok: { type: "boolean" as const } } };
-    server.tool("forgetful", { inputSchema: { type: "object" } }, () => inputRequired({ inputRequests: { ok: { method: "elicitation/create", params: { message: "OK?", requestedSchema: form } } } }));
+    server.tool("forgetful", { inputSchema: { type: "object" } }, () =>
+      inputRequired({ inputRequests: { ok: { method: "elicitation/create", params: { message: "OK?", requestedSchema: form } } } }),
+    );
     const raw = rawSession(server, () => ({ action: "accept", content: { ok: true } }));
     await raw.initialize();
     const response = (await raw.request("tools/call", { name: "forgetful", arguments: {} })) as { error: { code: number; message: string } };
@@ -277,7 +311,9 @@ describe("the shim's bounds and refusals", () => {
     await raw.session.handle({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: callId, reason: "user gave up" } });
     expect(await call).toBeUndefined();
     await vi.waitFor(() =>
-      expect(raw.outbound).toContainEqual(expect.objectContaining({ method: "notifications/cancelled", params: expect.objectContaining({ requestId: raw.asked()[0]!.id }) })),
+      expect(raw.outbound).toContainEqual(
+        expect.objectContaining({ method: "notifications/cancelled", params: expect.objectContaining({ requestId: raw.asked()[0]!.id }) }),
+      ),
     );
     expect(raw.asked()).toHaveLength(1);
   });
@@ -285,22 +321,32 @@ describe("the shim's bounds and refusals", () => {
   it('under legacy: "stateless" there is no back channel: -32603 saying why and what to do', async () => {
     const server = askingForever({ legacy: "stateless" });
     await server.handle({ jsonrpc: "2.0", id: 1, method: "initialize", params: INITIALIZE });
-    const response = (await server.handle({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "ask", arguments: {} } })) as { error: { code: number; message: string } };
+    const response = (await server.handle({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "ask", arguments: {} } })) as {
+      error: { code: number; message: string };
+    };
     expect(response.error.code).toBe(-32603);
     expect(response.error.message).toContain('tool "ask" returned an InputRequiredResult built by hand; a 2025 client cannot answer it');
-    expect(response.error.message).toContain('without a session (legacy: "stateless"), so there is no back channel to ask over and legacyInputRequired: "shim" cannot run');
+    expect(response.error.message).toContain(
+      'without a session (legacy: "stateless"), so there is no back channel to ask over and legacyInputRequired: "shim" cannot run',
+    );
     expect(response.error.message).toContain('Serve 2025 clients with sessions (legacy: "sessions", the default), or connect with a 2026-07-28 client');
   });
 
   it('under legacy: "stateless" without the option the -32603 names both settings it would take', async () => {
     const server = onboardingServer({ legacy: "stateless", logger: recordingLogger() });
     await server.handle({ jsonrpc: "2.0", id: 1, method: "initialize", params: INITIALIZE });
-    const response = (await server.handle({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "onboard", arguments: {} } })) as { error: { code: number; message: string } };
+    const response = (await server.handle({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "onboard", arguments: {} } })) as {
+      error: { code: number; message: string };
+    };
     expect(response.error.code).toBe(-32603);
-    expect(response.error.message).toContain('Serve 2025 clients with sessions (legacy: "sessions", the default) and set legacyInputRequired: "shim", or connect with a 2026-07-28 client');
+    expect(response.error.message).toContain(
+      'Serve 2025 clients with sessions (legacy: "sessions", the default) and set legacyInputRequired: "shim", or connect with a 2026-07-28 client',
+    );
   });
 
   it("an unknown value is refused at construction", () => {
-    expect(() => new McpServer({ name: "x-server", version: "1" }, { legacyInputRequired: "ask" as never })).toThrow(/legacyInputRequired must be "reject" \(the default\) or "shim", got "ask"/);
+    expect(() => new McpServer({ name: "x-server", version: "1" }, { legacyInputRequired: "ask" as never })).toThrow(
+      /legacyInputRequired must be "reject" \(the default\) or "shim", got "ask"/,
+    );
   });
 });

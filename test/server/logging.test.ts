@@ -12,7 +12,9 @@ const nameForm = { type: "object", properties: { name: { type: "string" } }, req
 
 function server(options: Record<string, unknown>) {
   const mcp = new McpServer({ name: "logging-test", version: "1.0.0" }, options);
-  mcp.tool("greet", { inputSchema: { type: "object" }, needs: (need) => need.add("who", () => elicit({ message: "Name?", schema: nameForm })) }, () => ({ content: [] }));
+  mcp.tool("greet", { inputSchema: { type: "object" }, needs: (need) => need.add("who", () => elicit({ message: "Name?", schema: nameForm })) }, () => ({
+    content: [],
+  }));
   return mcp;
 }
 
@@ -21,7 +23,14 @@ const call = (mcp: McpServer, extra: Record<string, unknown> = {}) =>
 
 describe("createLogger", () => {
   it("drops lines below the level, keeps the rest, and a throwing sink never breaks the caller", () => {
-    const sink = { debug: vi.fn(), info: vi.fn(), warn: vi.fn(), error: vi.fn(() => { throw new Error("disk full"); }) };
+    const sink = {
+      debug: vi.fn(),
+      info: vi.fn(),
+      warn: vi.fn(),
+      error: vi.fn(() => {
+        throw new Error("disk full");
+      }),
+    };
     const log = createLogger(sink, "info");
     log.debug("hidden");
     log.info("shown", { tool: "x" });
@@ -96,7 +105,14 @@ describe("the server's logger", () => {
     await call(server({ logger, logLevel: "debug" }));
     await new Promise((resolve) => setImmediate(resolve));
     expect(lines).toEqual([
-      expect.objectContaining({ level: 20, msg: 'tools/call "greet": round 1: asking "who" (not asked yet)', tool: "greet", round: 1, decision: "asked", inputKeys: ["who"] }),
+      expect.objectContaining({
+        level: 20,
+        msg: 'tools/call "greet": round 1: asking "who" (not asked yet)',
+        tool: "greet",
+        round: 1,
+        decision: "asked",
+        inputKeys: ["who"],
+      }),
     ]);
   });
 
@@ -124,4 +140,3 @@ describe("one shape for the server and request-state sealing", () => {
     expect(warned[1]).toMatch(/^requestState rejected \(\w+\) on tools\/call "t": /);
   });
 });
-

@@ -35,7 +35,10 @@ function weather() {
 describe("McpServer tools", () => {
   it("lists tools with their schemas", async () => {
     const list = await pair(weather().mcp).result("tools/list");
-    expect(list).toMatchObject({ tools: [{ name: "forecast", description: "Forecast for a city", inputSchema: { required: ["city"] }, outputSchema: { required: ["high"] } }], cacheScope: "public" });
+    expect(list).toMatchObject({
+      tools: [{ name: "forecast", description: "Forecast for a city", inputSchema: { required: ["city"] }, outputSchema: { required: ["high"] } }],
+      cacheScope: "public",
+    });
   });
 
   it("calls a tool with valid arguments", async () => {
@@ -83,12 +86,18 @@ describe("McpServer tools", () => {
 
   it("accepts draft-07 schemas and rejects unknown dialects at registration", async () => {
     const mcp = new McpServer({ name: "d7", version: "1" });
-    mcp.tool("sum", { inputSchema: { $schema: "http://json-schema.org/draft-07/schema#", type: "object", properties: { a: { type: "number" } }, required: ["a"] } }, (args) => ({ content: [{ type: "text", text: String(args.a) }] }));
+    mcp.tool(
+      "sum",
+      { inputSchema: { $schema: "http://json-schema.org/draft-07/schema#", type: "object", properties: { a: { type: "number" } }, required: ["a"] } },
+      (args) => ({ content: [{ type: "text", text: String(args.a) }] }),
+    );
     expect(await pair(mcp).result("tools/call", { name: "sum", arguments: {} })).toMatchObject({
       isError: true,
       content: [{ type: "text", text: expect.stringContaining("/a is required") }],
     });
-    expect(() => mcp.tool("bad", { inputSchema: { $schema: "https://example.com/my-dialect", type: "object" } }, () => ({ content: [] }))).toThrow(/unsupported JSON Schema dialect/);
+    expect(() => mcp.tool("bad", { inputSchema: { $schema: "https://example.com/my-dialect", type: "object" } }, () => ({ content: [] }))).toThrow(
+      /unsupported JSON Schema dialect/,
+    );
   });
 
   it("rejects misuse at registration", () => {
@@ -98,7 +107,9 @@ describe("McpServer tools", () => {
     expect(() => mcp.tool("", {}, () => ({ content: [] }))).toThrow(TypeError);
     expect(() => mcp.tool("b", {}, "x" as never)).toThrow(/must be a function/);
     expect(() => mcp.tool("c", { inputSchema: { type: "string" } }, () => ({ content: [] }))).toThrow(/must describe an object/);
-    expect(() => mcp.tool("d", { inputSchema: { type: "object", properties: { x: { type: "nonsense" } } } }, () => ({ content: [] }))).toThrow(/not a valid JSON Schema/);
+    expect(() => mcp.tool("d", { inputSchema: { type: "object", properties: { x: { type: "nonsense" } } } }, () => ({ content: [] }))).toThrow(
+      /not a valid JSON Schema/,
+    );
   });
 
   it("passes the context: principal, capabilities, signal", async () => {
@@ -106,7 +117,11 @@ describe("McpServer tools", () => {
     mcp.tool("who", {}, (_args, ctx) => ({
       content: [{ type: "text", text: JSON.stringify({ principal: ctx.principal, caps: ctx.clientCapabilities, aborted: ctx.signal.aborted, method: ctx.method }) }],
     }));
-    const result = await pair(mcp, { roots: {} }).result("tools/call", { name: "who" }, { authInfo: { clientId: "app", issuer: "https://id", subject: "u1", scopes: [] } });
+    const result = await pair(mcp, { roots: {} }).result(
+      "tools/call",
+      { name: "who" },
+      { authInfo: { clientId: "app", issuer: "https://id", subject: "u1", scopes: [] } },
+    );
     expect(JSON.parse((result.content as { text: string }[])[0]!.text)).toEqual({
       principal: JSON.stringify(["app", "https://id", "u1"]),
       caps: { roots: {} },
@@ -120,7 +135,11 @@ describe("McpServer prompts", () => {
   const mcp = new McpServer({ name: "prompts", version: "1" });
   mcp.prompt(
     "review",
-    { description: "Review code", arguments: [{ name: "code", required: true }, { name: "style" }], complete: { style: (value) => ["terse", "thorough", "kind"].filter((s) => s.startsWith(value)) } },
+    {
+      description: "Review code",
+      arguments: [{ name: "code", required: true }, { name: "style" }],
+      complete: { style: (value) => ["terse", "thorough", "kind"].filter((s) => s.startsWith(value)) },
+    },
     (args) => ({ description: "A review", messages: [{ role: "user", content: { type: "text", text: `Review (${args.style ?? "any"}): ${args.code}` } }] }),
   );
 
@@ -168,7 +187,11 @@ describe("McpServer resources", () => {
   });
 
   it("answers an unknown URI with -32602 Resource not found", async () => {
-    expect(await pair(files()).error("resources/read", { uri: "config://nope" })).toEqual({ code: -32602, message: "Resource not found", data: { uri: "config://nope" } });
+    expect(await pair(files()).error("resources/read", { uri: "config://nope" })).toEqual({
+      code: -32602,
+      message: "Resource not found",
+      data: { uri: "config://nope" },
+    });
   });
 
   it("does not let a static resource ask for input", async () => {
@@ -178,7 +201,10 @@ describe("McpServer resources", () => {
   });
 
   it("caps completion at 100 values and says there are more", async () => {
-    const result = await pair(files()).result("completion/complete", { ref: { type: "ref/resource", uri: "file:///{+path}" }, argument: { name: "path", value: "f" } });
+    const result = await pair(files()).result("completion/complete", {
+      ref: { type: "ref/resource", uri: "file:///{+path}" },
+      argument: { name: "path", value: "f" },
+    });
     expect(result.completion).toMatchObject({ total: 150, hasMore: true });
     expect((result.completion as { values: string[] }).values).toHaveLength(100);
   });
@@ -206,7 +232,10 @@ describe("McpServer compileSchema", () => {
       {
         compileSchema: (_schema, label) => {
           compiled.push(label);
-          return (value) => (typeof value === "object" && value !== null && "ok" in value ? { ok: true } : { ok: false, issues: [{ path: "/ok", message: "is required" }], message: "/ok is required" });
+          return (value) =>
+            typeof value === "object" && value !== null && "ok" in value
+              ? { ok: true }
+              : { ok: false, issues: [{ path: "/ok", message: "is required" }], message: "/ok is required" };
         },
       },
     );

@@ -50,7 +50,12 @@ describe("unknown methods (-32601)", () => {
   });
 
   it("tells a 2025 client which versions it speaks when it sends initialize to a server that refuses them", async () => {
-    const response = await makeServer({}, "reject").server.handle({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "old", version: "1" } } });
+    const response = await makeServer({}, "reject").server.handle({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "old", version: "1" } },
+    });
     expect(response).toMatchObject({ id: 1, error: { code: -32022, data: { supported: ["2026-07-28"], requested: "2025-11-25" } } });
     expect((response as { error: { message: string } }).error.message).toContain("2026-07-28");
     expect((response as { error: { message: string } }).error.message).toContain('legacy is "reject"');
@@ -121,7 +126,12 @@ describe("per-request _meta (-32602, -32022)", () => {
   });
 
   it("checks the version before the method's own schema", async () => {
-    const response = await server.handle({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { _meta: { ...meta(), "io.modelcontextprotocol/protocolVersion": "2099-01-01" } } });
+    const response = await server.handle({
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/call",
+      params: { _meta: { ...meta(), "io.modelcontextprotocol/protocolVersion": "2099-01-01" } },
+    });
     expect(response).toMatchObject({ error: { code: -32022 } });
   });
 });
@@ -135,7 +145,11 @@ describe("schema validation of incoming messages (-32602 naming the bad field)",
     ["tools/call", { name: "x", requestState: 5 }, "/params/requestState"],
     ["tools/call", { name: "x", inputResponses: { a: 1 } }, "/params/inputResponses/a"],
     ["tools/list", { cursor: 3 }, "/params/cursor"],
-    ["tools/list", { _meta: { ...meta(), "io.modelcontextprotocol/clientCapabilities": { roots: 1 } } }, "/params/_meta/io.modelcontextprotocol~1clientCapabilities/roots"],
+    [
+      "tools/list",
+      { _meta: { ...meta(), "io.modelcontextprotocol/clientCapabilities": { roots: 1 } } },
+      "/params/_meta/io.modelcontextprotocol~1clientCapabilities/roots",
+    ],
   ])("%s with %j", async (method, params, field) => {
     const error = await pair(server).error(method, params as Record<string, unknown>);
     expect(error.code).toBe(-32602);
@@ -168,7 +182,12 @@ describe("input requests the client cannot answer (-32021)", () => {
     ["form elicitation, url mode only", { q: ASK_REGION }, { elicitation: { url: {} } }, { elicitation: { form: {} } }],
     ["url elicitation, bare elicitation (form only)", { q: urlElicit }, { elicitation: {} }, { elicitation: { url: {} } }],
     ["sampling, none declared", { s: sampling() }, { elicitation: {} }, { sampling: {} }],
-    ["sampling with tools, plain sampling declared", { s: sampling({ tools: [{ name: "t", inputSchema: { type: "object" } }] }) }, { sampling: {} }, { sampling: { tools: {} } }],
+    [
+      "sampling with tools, plain sampling declared",
+      { s: sampling({ tools: [{ name: "t", inputSchema: { type: "object" } }] }) },
+      { sampling: {} },
+      { sampling: { tools: {} } },
+    ],
     ["sampling with context inclusion", { s: sampling({ includeContext: "thisServer" }) }, { sampling: {} }, { sampling: { context: {} } }],
     ["roots", { r: { method: "roots/list" } }, { sampling: {} }, { roots: {} }],
     ["several at once", { q: ASK_REGION, r: { method: "roots/list" } }, {}, { elicitation: { form: {} }, roots: {} }],
@@ -207,7 +226,12 @@ describe("handler failures (-32603, -32602)", () => {
   });
 
   it("maps a rejected promise and a thrown non-Error the same way", async () => {
-    for (const onCallTool of [() => Promise.reject(new TypeError("x")), () => { throw "plain string"; }]) {
+    for (const onCallTool of [
+      () => Promise.reject(new TypeError("x")),
+      () => {
+        throw "plain string";
+      },
+    ]) {
       const error = await pair(makeServer({ onCallTool }).server).error("tools/call", { name: "t" });
       expect(error).toEqual({ code: -32603, message: "Internal error" });
     }
@@ -286,7 +310,7 @@ describe("notifications and responses", () => {
     release();
   });
 
-  it("tells the id 1 from the id \"1\", and keeps a reused id cancellable once its first owner finished", async () => {
+  it('tells the id 1 from the id "1", and keeps a reused id cancellable once its first owner finished', async () => {
     const releases = new Map<string, () => void>();
     const { server } = makeServer({
       onCallTool: async (params, ctx) => {
@@ -297,8 +321,7 @@ describe("notifications and responses", () => {
         return { content: [{ type: "text", text: String(ctx.signal.aborted) }] };
       },
     });
-    const call = (id: string | number, name: string) =>
-      server.handle({ jsonrpc: "2.0", id, method: "tools/call", params: { _meta: meta(), name } });
+    const call = (id: string | number, name: string) => server.handle({ jsonrpc: "2.0", id, method: "tools/call", params: { _meta: meta(), name } });
     const pause = () => new Promise((resolve) => setTimeout(resolve, 5));
     const numeric = call(1, "numeric");
     const textual = call("1", "textual");
@@ -330,7 +353,10 @@ describe("notifications and responses", () => {
     const alice = { authInfo: { clientId: "a", subject: "alice", scopes: [] } };
     const pending = server.handle({ jsonrpc: "2.0", id: 9, method: "tools/call", params: { _meta: meta(), name: "t" } }, alice);
     await new Promise((resolve) => setTimeout(resolve, 5));
-    await server.handle({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 9 } }, { authInfo: { clientId: "a", subject: "mallory", scopes: [] } });
+    await server.handle(
+      { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 9 } },
+      { authInfo: { clientId: "a", subject: "mallory", scopes: [] } },
+    );
     release();
     expect(await pending).toMatchObject({ result: { content: [{ type: "text", text: "false" }] } });
   });
@@ -388,8 +414,23 @@ describe("handle never rejects", () => {
 
 describe("a broken logger", () => {
   it("cannot make handle reject", async () => {
-    const throwing = { warn: () => { throw new Error("log down"); }, error: () => { throw new Error("log down"); } };
-    const server = new Server({ name: "x", version: "1" }, { onCallTool: () => { throw new Error("boom"); } }, { logger: throwing });
+    const throwing = {
+      warn: () => {
+        throw new Error("log down");
+      },
+      error: () => {
+        throw new Error("log down");
+      },
+    };
+    const server = new Server(
+      { name: "x", version: "1" },
+      {
+        onCallTool: () => {
+          throw new Error("boom");
+        },
+      },
+      { logger: throwing },
+    );
     expect(await pair(server).error("tools/call", { name: "t" })).toEqual({ code: -32603, message: "Internal error" });
     expect(await server.handle({ jsonrpc: "2.0", method: "notifications/cancelled", params: {} })).toBeUndefined();
   });

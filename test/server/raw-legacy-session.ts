@@ -33,6 +33,11 @@ export function rawSession(server: McpServer, answer: (request: AskedRequest) =>
     request: (method: string, params: Record<string, unknown> = {}) =>
       session.handle({ jsonrpc: "2.0", id: next++, method, params }, context) as Promise<JsonRpcResponse>,
     initialize: (capabilities: Record<string, unknown> = { elicitation: {}, roots: {} }, protocolVersion = "2025-11-25") =>
-      session.handle({ jsonrpc: "2.0", id: next++, method: "initialize", params: { protocolVersion, capabilities, clientInfo: { name: "raw", version: "1" } } }) as Promise<JsonRpcResponse>,
+      session.handle({
+        jsonrpc: "2.0",
+        id: next++,
+        method: "initialize",
+        params: { protocolVersion, capabilities, clientInfo: { name: "raw", version: "1" } },
+      }) as Promise<JsonRpcResponse>,
   };
 }

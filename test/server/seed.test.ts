@@ -1,13 +1,6 @@
 // Every example of the seed page ("Сторона сервера", "Не только инструменты", "Защита requestState"), with this SDK.
 import { describe, expect, it } from "vitest";
-import {
-  inputRequired,
-  InvalidRequestState,
-  McpServer,
-  RequestStateSecurity,
-  requestStateBoundary,
-  Server,
-} from "mcp-roundtrip/server";
+import { inputRequired, InvalidRequestState, McpServer, RequestStateSecurity, requestStateBoundary, Server } from "mcp-roundtrip/server";
 import type { ElicitRequest, ElicitResult } from "mcp-roundtrip/types";
 import { PROVISIONER_INFO, provisionHandlers } from "../../examples/demo/provision-server.js";
 import { ASK_REGION, pair, recordingLogger, type Pairing } from "./helpers.js";
@@ -123,7 +116,10 @@ describe("seed: a template resource that asks", () => {
         inputRequests: {
           detail: {
             method: "elicitation/create",
-            params: { message: `How detailed should the ${String(year)} summary be?`, requestedSchema: { type: "object", properties: { level: { type: "string" } } } },
+            params: {
+              message: `How detailed should the ${String(year)} summary be?`,
+              requestedSchema: { type: "object", properties: { level: { type: "string" } } },
+            },
           },
         },
         requestState: JSON.stringify({ year }),
@@ -177,22 +173,26 @@ describe("seed: a template resource that asks", () => {
 describe("seed: a three-round tool whose sealed state carries a step counter", () => {
   const logger = recordingLogger();
   let bodyRuns = 0;
-  const mcp = new McpServer({ name: "wizard", version: "1.0.0" }, { requestStateSecurity: new RequestStateSecurity({ keys: [SECRET] }, { logger: { warn: (m) => logger.warn(m) } }), logger });
-  mcp.tool(
-    "wizard",
-    { inputSchema: { type: "object", properties: { project: { type: "string" } }, required: ["project"] } },
-    (args, ctx) => {
-      bodyRuns++;
-      const step = ctx.requestState === undefined ? 0 : (JSON.parse(ctx.requestState) as { step: number }).step;
-      if (step < 2) {
-        return inputRequired({
-          inputRequests: { [`q${step + 1}`]: { method: "elicitation/create", params: { message: `Question ${step + 1} about ${String(args.project)}`, requestedSchema: { type: "object", properties: { a: { type: "string" } } } } } },
-          requestState: JSON.stringify({ step: step + 1 }),
-        });
-      }
-      return { content: [{ type: "text", text: `finished ${String(args.project)} after ${step} rounds` }] };
-    },
+  const mcp = new McpServer(
+    { name: "wizard", version: "1.0.0" },
+    { requestStateSecurity: new RequestStateSecurity({ keys: [SECRET] }, { logger: { warn: (m) => logger.warn(m) } }), logger },
   );
+  mcp.tool("wizard", { inputSchema: { type: "object", properties: { project: { type: "string" } }, required: ["project"] } }, (args, ctx) => {
+    bodyRuns++;
+    const step = ctx.requestState === undefined ? 0 : (JSON.parse(ctx.requestState) as { step: number }).step;
+    if (step < 2) {
+      return inputRequired({
+        inputRequests: {
+          [`q${step + 1}`]: {
+            method: "elicitation/create",
+            params: { message: `Question ${step + 1} about ${String(args.project)}`, requestedSchema: { type: "object", properties: { a: { type: "string" } } } },
+          },
+        },
+        requestState: JSON.stringify({ step: step + 1 }),
+      });
+    }
+    return { content: [{ type: "text", text: `finished ${String(args.project)} after ${step} rounds` }] };
+  });
 
   it("takes three rounds, each sealed afresh, and finishes", async () => {
     const client = pair(mcp, ELICIT);
@@ -318,7 +318,9 @@ describe("seed: key rotation and a custom codec behind McpServer", () => {
   const quiet = { logger: { warn() {} } };
   const deployer = (security: RequestStateSecurity) => {
     const mcp = new McpServer({ name: "Deployer", version: "1" }, { requestStateSecurity: security });
-    mcp.tool("deploy", {}, (_a, ctx) => (ctx.requestState === undefined ? inputRequired({ requestState: "phase" }) : { content: [{ type: "text", text: ctx.requestState }] }));
+    mcp.tool("deploy", {}, (_a, ctx) =>
+      ctx.requestState === undefined ? inputRequired({ requestState: "phase" }) : { content: [{ type: "text", text: ctx.requestState }] },
+    );
     return pair(mcp);
   };
 

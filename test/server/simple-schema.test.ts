@@ -11,11 +11,9 @@ const names = fc.oneof(fc.constantFrom("a", "b", "x/y", "t~1", "", "0", "10", "Ã
 const subsetSchema = fc
   .record(
     {
-      properties: fc.dictionary(
-        names,
-        fc.record({ type: fc.constantFrom(...TYPES), description: fc.string({ maxLength: 3 }) }, { requiredKeys: ["type"] }),
-        { maxKeys: 5 },
-      ),
+      properties: fc.dictionary(names, fc.record({ type: fc.constantFrom(...TYPES), description: fc.string({ maxLength: 3 }) }, { requiredKeys: ["type"] }), {
+        maxKeys: 5,
+      }),
       required: fc.uniqueArray(names, { maxLength: 4 }),
       title: fc.string({ maxLength: 3 }),
     },
@@ -24,10 +22,7 @@ const subsetSchema = fc
   .filter((schema) => !Object.keys(schema.properties ?? {}).includes("__proto__") && !(schema.required ?? []).includes("__proto__"))
   .map((schema) => ({ type: "object", ...schema }) as Record<string, unknown>);
 
-const values = fc.oneof(
-  fc.jsonValue(),
-  fc.dictionary(names, fc.oneof(fc.jsonValue(), fc.constantFrom(1.5, -0, 2 ** 53, NaN, Infinity, undefined)), { maxKeys: 6 }),
-);
+const values = fc.oneof(fc.jsonValue(), fc.dictionary(names, fc.oneof(fc.jsonValue(), fc.constantFrom(1.5, -0, 2 ** 53, NaN, Infinity, undefined)), { maxKeys: 6 }));
 
 /** AJV's answer, through the SDK's own path: a `$comment` takes the schema out of the subset and changes nothing else. */
 const viaAjv = (schema: Record<string, unknown>) => compileJsonSchema({ ...schema, $comment: "force AJV" }, "t");
@@ -58,7 +53,7 @@ describe("the AJV-free subset", () => {
     ]) {
       expect(simpleObjectChecker(schema), JSON.stringify(schema)).toBeUndefined();
     }
-    expect(() => compileJsonSchema({ type: "object", required: ["a", "a"] }, "inputSchema of tool \"t\"")).toThrow(
+    expect(() => compileJsonSchema({ type: "object", required: ["a", "a"] }, 'inputSchema of tool "t"')).toThrow(
       /^inputSchema of tool "t" is not a valid JSON Schema: .*duplicate/,
     );
     expect(() => compileJsonSchema({ type: "object", title: 5 }, "x")).toThrow(/^x is not a valid JSON Schema: /);

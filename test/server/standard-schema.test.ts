@@ -83,7 +83,11 @@ describe("zod 4 tools", () => {
   });
 
   it("rejects structuredContent that fails the output schema as an internal error", async () => {
-    const server = new McpServer({ name: "zod", version: "1.0.0" }, { logger: recordingLogger() }).tool("bad", { outputSchema: z.object({ n: z.number() }) }, () => ({ structuredContent: { n: "one" } }) as never);
+    const server = new McpServer({ name: "zod", version: "1.0.0" }, { logger: recordingLogger() }).tool(
+      "bad",
+      { outputSchema: z.object({ n: z.number() }) },
+      () => ({ structuredContent: { n: "one" } }) as never,
+    );
     const error = await pair(server).error("tools/call", { name: "bad", arguments: {} });
     expect(error.code).toBe(-32603);
     expect(error.message).toContain("structuredContent of tool bad does not match its outputSchema: /n");
@@ -110,7 +114,10 @@ describe("valibot tools", () => {
   it("runs a transform JSON Schema cannot express when the converter is told to leave it out (toJsonSchema option)", async () => {
     const trimmed = v.object({ name: v.pipe(v.string(), v.trim(), v.minLength(2)) });
     const seen: unknown[] = [];
-    const server = new McpServer({ name: "valibot", version: "1.0.0" }, { toJsonSchema: (schema) => toJsonSchema(schema as typeof trimmed, { errorMode: "ignore" }) });
+    const server = new McpServer(
+      { name: "valibot", version: "1.0.0" },
+      { toJsonSchema: (schema) => toJsonSchema(schema as typeof trimmed, { errorMode: "ignore" }) },
+    );
     server.tool("greet", { inputSchema: trimmed }, (args) => (seen.push(args), text(args.name)));
     expect(await call(server, "greet", { name: "  Ada " })).toMatchObject(text("Ada"));
     expect(seen).toEqual([{ name: "Ada" }]);
@@ -151,7 +158,12 @@ describe("arktype tools", () => {
         version: 1,
         vendor: "custom",
         validate: (value: unknown) => ({ value }),
-        jsonSchema: { input: () => ({ type: "object" }), output: () => { throw new Error("a Date has no JSON Schema"); } },
+        jsonSchema: {
+          input: () => ({ type: "object" }),
+          output: () => {
+            throw new Error("a Date has no JSON Schema");
+          },
+        },
       },
     } as const;
     expect(() => new McpServer({ name: "x", version: "1.0.0" }).tool("when", { outputSchema: refusing }, () => ({ structuredContent: {} }))).toThrow(
@@ -189,7 +201,10 @@ describe("Standard Schema tools and the round trips", () => {
     return server;
   }
 
-  const onElicit = vi.fn(async (params: ElicitRequestParams) => ({ action: "accept" as const, content: { yes: params.message.startsWith("Deploy") || params.message.startsWith("Ship") } }));
+  const onElicit = vi.fn(async (params: ElicitRequestParams) => ({
+    action: "accept" as const,
+    content: { yes: params.message.startsWith("Deploy") || params.message.startsWith("Ship") },
+  }));
 
   it("an MRTR round (declared needs and hand-built inputRequired) reaches the typed handler", async () => {
     const seen: unknown[] = [];

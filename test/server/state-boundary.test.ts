@@ -15,10 +15,17 @@ function guarded(sealer: RequestStateSealer, options: Parameters<typeof requestS
     {
       onCallTool: (params, ctx) => {
         calls.push({ method: "tools/call", state: ctx.requestState });
-        return ctx.requestState === undefined ? inputRequired({ requestState: `state-for-${params.name}` }) : { content: [{ type: "text", text: ctx.requestState }] };
+        return ctx.requestState === undefined
+          ? inputRequired({ requestState: `state-for-${params.name}` })
+          : { content: [{ type: "text", text: ctx.requestState }] };
       },
-      onGetPrompt: (_params, ctx) => (calls.push({ method: "prompts/get", state: ctx.requestState }), ctx.requestState === undefined ? inputRequired({ requestState: "p" }) : { messages: [] }),
-      onReadResource: (params, ctx) => (calls.push({ method: "resources/read", state: ctx.requestState }), ctx.requestState === undefined ? inputRequired({ requestState: "r" }) : { contents: [{ uri: params.uri, text: "x" }] }),
+      onGetPrompt: (_params, ctx) => (
+        calls.push({ method: "prompts/get", state: ctx.requestState }), ctx.requestState === undefined ? inputRequired({ requestState: "p" }) : { messages: [] }
+      ),
+      onReadResource: (params, ctx) => (
+        calls.push({ method: "resources/read", state: ctx.requestState }),
+        ctx.requestState === undefined ? inputRequired({ requestState: "r" }) : { contents: [{ uri: params.uri, text: "x" }] }
+      ),
       onListTools: (params) => (calls.push({ method: "tools/list", state: (params as unknown as Record<string, unknown>).requestState }), { tools: [] }),
     },
     { logger },
@@ -30,7 +37,11 @@ function guarded(sealer: RequestStateSealer, options: Parameters<typeof requestS
 describe("requestStateBoundary", () => {
   it("round-trips on all three methods that may ask", async () => {
     const { client } = guarded(new RequestStateSecurity({ keys: ["k".repeat(32)] }, quiet), { audience: "guarded" });
-    for (const [method, params] of [["tools/call", { name: "t" }], ["prompts/get", { name: "p" }], ["resources/read", { uri: "file:///a" }]] as const) {
+    for (const [method, params] of [
+      ["tools/call", { name: "t" }],
+      ["prompts/get", { name: "p" }],
+      ["resources/read", { uri: "file:///a" }],
+    ] as const) {
       const first = await client.result(method, params);
       expect(first.requestState).toMatch(/^v1\./);
       expect((await client.result(method, { ...params, requestState: first.requestState })).resultType).toBe("complete");
@@ -39,7 +50,11 @@ describe("requestStateBoundary", () => {
 
   it("rejects a token on every guarded method before its handler runs, and leaves other methods alone", async () => {
     const { client, calls } = guarded(new RequestStateSecurity({ keys: ["k".repeat(32)] }, quiet));
-    for (const [method, params] of [["tools/call", { name: "t" }], ["prompts/get", { name: "p" }], ["resources/read", { uri: "file:///a" }]] as const) {
+    for (const [method, params] of [
+      ["tools/call", { name: "t" }],
+      ["prompts/get", { name: "p" }],
+      ["resources/read", { uri: "file:///a" }],
+    ] as const) {
       expect(await client.error(method, { ...params, requestState: "v1.AAAA" })).toEqual(FIXED);
     }
     expect(calls).toEqual([]);
@@ -87,14 +102,11 @@ describe("requestStateBoundary", () => {
   });
 
   it("binds to the principal the security derives from the transport context (bindPrincipal)", async () => {
-    const security = new RequestStateSecurity(
-      { keys: ["k".repeat(32)] },
-      { ...quiet, bindPrincipal: (context) => context.headers?.get("x-user") ?? undefined },
-    );
+    const security = new RequestStateSecurity({ keys: ["k".repeat(32)] }, { ...quiet, bindPrincipal: (context) => context.headers?.get("x-user") ?? undefined });
     const { client } = guarded(security);
     const as = (user: string) => ({ headers: new Headers({ "x-user": user }) });
     const first = await client.result("tools/call", { name: "t" }, as("ann"));
-    expect((await client.error("tools/call", { name: "t", requestState: first.requestState }, as("ben")))).toEqual(FIXED);
+    expect(await client.error("tools/call", { name: "t", requestState: first.requestState }, as("ben"))).toEqual(FIXED);
     expect((await client.result("tools/call", { name: "t", requestState: first.requestState }, as("ann"))).content).toEqual([{ type: "text", text: "state-for-t" }]);
   });
 
@@ -131,7 +143,11 @@ describe("requestStateBoundary", () => {
   it("binds tokens to the server's name when no audience is given, so services sharing a key refuse each other's", async () => {
     const key = "shared-secret-".repeat(3);
     const serverNamed = (name: string) => {
-      const server = new Server({ name, version: "1" }, { onCallTool: (_p, ctx) => (ctx.requestState === undefined ? inputRequired({ requestState: "s" }) : { content: [] }) }, quietServer);
+      const server = new Server(
+        { name, version: "1" },
+        { onCallTool: (_p, ctx) => (ctx.requestState === undefined ? inputRequired({ requestState: "s" }) : { content: [] }) },
+        quietServer,
+      );
       return pair(server.use(requestStateBoundary(new RequestStateSecurity({ keys: [key] }, quiet))));
     };
     const billing = serverNamed("billing");

@@ -68,7 +68,13 @@ function server(options: ConstructorParameters<typeof McpServer>[1] = {}) {
   });
   mcp.tool("escalating", { task: { support: "optional", start: "escalate" } }, (_args, ctx) => {
     const answer = ctx.inputResponses?.name as { content?: { name?: string } } | undefined;
-    if (answer === undefined) return inputRequired({ inputRequests: { name: { method: "elicitation/create", params: { message: "Name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } } } }, requestState: "asked" });
+    if (answer === undefined)
+      return inputRequired({
+        inputRequests: {
+          name: { method: "elicitation/create", params: { message: "Name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } } },
+        },
+        requestState: "asked",
+      });
     return runAsTask(() => text(`hello ${String(answer.content?.name)} (state ${String(ctx.requestState)})`));
   });
   return { mcp, aborted };
@@ -277,7 +283,11 @@ describe("tasks: cancellation, expiry, bounds, ownership", () => {
   });
 
   it("tells status listeners every change, on the low-level Server too", async () => {
-    const low = new Server({ name: "low", version: "1.0.0" }, { onCallTool: () => text("done") }, { tasks: { taskSupport: (name) => (name === "job" ? "optional" : undefined) } });
+    const low = new Server(
+      { name: "low", version: "1.0.0" },
+      { onCallTool: () => text("done") },
+      { tasks: { taskSupport: (name) => (name === "job" ? "optional" : undefined) } },
+    );
     const seen: string[] = [];
     low.onTaskStatus((task) => seen.push(task.status));
     const client = pair(low, TASKS);
@@ -293,7 +303,10 @@ describe("tasks: cancellation, expiry, bounds, ownership", () => {
     const client = pair(mcp, TASKS);
     for (const method of ["tasks/result", "tasks/list"]) expect((await client.error(method, { taskId: "x" })).code).toBe(-32601);
     expect(await client.error("tasks/get", {})).toMatchObject({ code: -32602, message: expect.stringContaining("/params/taskId") });
-    expect(await client.error("tasks/update", { taskId: "x", inputResponses: [] })).toMatchObject({ code: -32602, message: expect.stringContaining("inputResponses") });
+    expect(await client.error("tasks/update", { taskId: "x", inputResponses: [] })).toMatchObject({
+      code: -32602,
+      message: expect.stringContaining("inputResponses"),
+    });
     const refused = await client.error("tools/call", { name: "sneaky" });
     expect(refused.code).toBe(-32603);
     expect(refused.message).toContain('start: "escalate"');

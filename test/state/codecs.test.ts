@@ -79,17 +79,36 @@ describe.each([
 
 describe("a misbehaving codec fails closed", () => {
   const faults: [string, RequestStateCodec["unseal"]][] = [
-    ["throws a plain Error", () => { throw new Error("KMS unavailable"); }],
-    ["rejects asynchronously", async () => { throw new TypeError("socket hang up"); }],
-    ["throws a non-error", () => { throw "boom"; }],
+    [
+      "throws a plain Error",
+      () => {
+        throw new Error("KMS unavailable");
+      },
+    ],
+    [
+      "rejects asynchronously",
+      async () => {
+        throw new TypeError("socket hang up");
+      },
+    ],
+    [
+      "throws a non-error",
+      () => {
+        throw "boom";
+      },
+    ],
     ["returns a string", () => "not bytes" as unknown as Uint8Array],
     ["returns undefined", () => undefined as unknown as Uint8Array],
     ["returns bytes that are not an envelope", () => new TextEncoder().encode("hello")],
     ["returns invalid UTF-8", () => Uint8Array.of(0xff, 0xfe)],
-    ["returns an envelope of the wrong version", () =>
-      new TextEncoder().encode('{"v":2,"iat":0,"exp":9e15,"m":"resources/read","t":"db://orders/42","a":"","s":""}')],
-    ["returns an envelope with a numeric state", () =>
-      new TextEncoder().encode('{"v":1,"iat":0,"exp":9e15,"m":"resources/read","t":"db://orders/42","a":"","s":1}')],
+    [
+      "returns an envelope of the wrong version",
+      () => new TextEncoder().encode('{"v":2,"iat":0,"exp":9e15,"m":"resources/read","t":"db://orders/42","a":"","s":""}'),
+    ],
+    [
+      "returns an envelope with a numeric state",
+      () => new TextEncoder().encode('{"v":1,"iat":0,"exp":9e15,"m":"resources/read","t":"db://orders/42","a":"","s":1}'),
+    ],
   ];
   it.each(faults)("when unseal %s", async (_, unseal) => {
     const logger = recordingLogger();
@@ -103,7 +122,14 @@ describe("a misbehaving codec fails closed", () => {
     const logger = recordingLogger();
     const token = "kms1.deadbeefdeadbeefdeadbeef";
     const security = new RequestStateSecurity(
-      { codec: { seal: () => "t", unseal: (t) => { throw new Error(`cannot decrypt ${t}`); } } },
+      {
+        codec: {
+          seal: () => "t",
+          unseal: (t) => {
+            throw new Error(`cannot decrypt ${t}`);
+          },
+        },
+      },
       { logger },
     );
     await rejectionOf(security.verify(token, call));

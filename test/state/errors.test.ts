@@ -89,8 +89,20 @@ describe("misuse of mint and verify", () => {
     ["a numeric target", { method: "tools/call", target: 1, state: "s" }, /"target" to be a string/],
     ["an object state", { method: "tools/call", target: "t", state: { step: 1 } }, /"state" to be a string/],
     ["a function argument", { method: "tools/call", target: "t", state: "s", arguments: { f: () => 1 } }, /JSON values/],
-    ["a cyclic argument", (() => { const a: Record<string, unknown> = {}; a.self = a; return { method: "tools/call", target: "t", state: "s", arguments: a }; })(), /cycle/],
-    ["arguments nested 1100 deep", { method: "tools/call", target: "t", state: "s", arguments: JSON.parse("[".repeat(1100) + "]".repeat(1100)) }, /nested at most 1000/],
+    [
+      "a cyclic argument",
+      (() => {
+        const a: Record<string, unknown> = {};
+        a.self = a;
+        return { method: "tools/call", target: "t", state: "s", arguments: a };
+      })(),
+      /cycle/,
+    ],
+    [
+      "arguments nested 1100 deep",
+      { method: "tools/call", target: "t", state: "s", arguments: JSON.parse("[".repeat(1100) + "]".repeat(1100)) },
+      /nested at most 1000/,
+    ],
     ["a numeric principal", { method: "tools/call", target: "t", state: "s", principal: 7 }, /"principal" to be a string/],
   ])("mint with %s throws a TypeError", async (_, input, message) => {
     await expect(security.mint(input as never)).rejects.toThrow(TypeError);

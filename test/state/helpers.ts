@@ -1,9 +1,5 @@
 import { readFileSync } from "node:fs";
-import {
-  InvalidRequestState,
-  type RequestStateLogger,
-  type RequestStateRejection,
-} from "../../runtime/state/index.js";
+import { InvalidRequestState, type RequestStateLogger, type RequestStateRejection } from "../../runtime/state/index.js";
 
 /** Both crypto backends; every format test runs on each. */
 export const BACKENDS = ["node", "noble"] as const;
@@ -25,9 +21,7 @@ export interface Vectors {
 }
 
 /** The known-answer vectors (see test/vectors/README.md). */
-export const vectors: Vectors = JSON.parse(
-  readFileSync(new URL("../vectors/request-state-v1.json", import.meta.url), "utf8"),
-);
+export const vectors: Vectors = JSON.parse(readFileSync(new URL("../vectors/request-state-v1.json", import.meta.url), "utf8"));
 
 export const hex = (text: string): Uint8Array => Uint8Array.from(Buffer.from(text, "hex"));
 export const toHex = (bytes: Uint8Array): string => Buffer.from(bytes).toString("hex");

@@ -67,7 +67,11 @@ describe("decodeKeyEntry", () => {
   });
 
   it.each([
-    ["a bare string", "this-is-a-long-secret-of-many-bytes-0123456789", /no encoding prefix; write each key as base64url:<key>, base64:<key> or hex:<key>.*npx mcp-roundtrip keygen/],
+    [
+      "a bare string",
+      "this-is-a-long-secret-of-many-bytes-0123456789",
+      /no encoding prefix; write each key as base64url:<key>, base64:<key> or hex:<key>.*npx mcp-roundtrip keygen/,
+    ],
     ["an unknown prefix", "utf8:this-is-a-long-secret-of-many-bytes-0123456789", /no encoding prefix/],
     ["bad hex", `hex:${"zz".repeat(32)}`, /not valid hex text/],
     ["odd hex", `hex:${"a".repeat(65)}`, /not valid hex text/],
@@ -104,7 +108,9 @@ describe("RequestStateSecurity.fromEnv", () => {
     const logger = ringLogger();
     RequestStateSecurity.fromEnv(VAR, { audience: "fleet-test", ttl: 120, logger });
     expect(logger.rings).toEqual([{ keyIds: [keyIdOf(KEY_A), keyIdOf(KEY_B)], mintingKeyId: keyIdOf(KEY_A), audience: "fleet-test", ttl: 120 }]);
-    expect(logger.lines).toEqual([`requestState key ring: mints with ${keyIdOf(KEY_A)}; verifies ${keyIdOf(KEY_A)}, ${keyIdOf(KEY_B)}, audience "fleet-test", ttl 120 s`]);
+    expect(logger.lines).toEqual([
+      `requestState key ring: mints with ${keyIdOf(KEY_A)}; verifies ${keyIdOf(KEY_A)}, ${keyIdOf(KEY_B)}, audience "fleet-test", ttl 120 s`,
+    ]);
     expect(logger.lines[0]).not.toContain(b64url(KEY_A));
   });
 

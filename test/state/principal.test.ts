@@ -60,15 +60,17 @@ describe("principal binding through the request context", () => {
     const logger = recordingLogger();
     const throwing = new RequestStateSecurity(
       { keys: [SECRET] },
-      { bindPrincipal: () => { throw new Error("identity service down"); }, logger },
+      {
+        bindPrincipal: () => {
+          throw new Error("identity service down");
+        },
+        logger,
+      },
     );
     const token = await throwing.mint({ ...call, principal: "p", state: "x" });
     await rejectionOf(throwing.verify(token, { ...call, context: {} }));
     expect(logger.rejections[0]!.reason).toBe("principal_unavailable");
-    const wrongType = new RequestStateSecurity(
-      { keys: [SECRET] },
-      { bindPrincipal: () => 42 as unknown as string, logger },
-    );
+    const wrongType = new RequestStateSecurity({ keys: [SECRET] }, { bindPrincipal: () => 42 as unknown as string, logger });
     await rejectionOf(wrongType.verify(token, { ...call, context: {} }));
     expect(() => wrongType.principalFor({})).toThrow(TypeError);
   });

@@ -45,8 +45,13 @@ describe.each(BACKENDS)("only the rejection, whatever arrives (%s backend)", (ba
 
   it("random strings", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.string(), fc.string({ unit: "binary" }), fc.string().map((s) => "v1." + s)), (s) =>
-        rejected(security, s),
+      fc.asyncProperty(
+        fc.oneof(
+          fc.string(),
+          fc.string({ unit: "binary" }),
+          fc.string().map((s) => "v1." + s),
+        ),
+        (s) => rejected(security, s),
       ),
       { numRuns: 300 },
     );
@@ -55,9 +60,7 @@ describe.each(BACKENDS)("only the rejection, whatever arrives (%s backend)", (ba
   it("random bytes behind the right prefix and key id", async () => {
     const kid = Buffer.from((await security.mint({ ...call, state: "x" })).slice(3), "base64url").subarray(0, 4);
     await fc.assert(
-      fc.asyncProperty(fc.uint8Array({ maxLength: 200 }), (bytes) =>
-        rejected(security, "v1." + Buffer.concat([kid, bytes]).toString("base64url")),
-      ),
+      fc.asyncProperty(fc.uint8Array({ maxLength: 200 }), (bytes) => rejected(security, "v1." + Buffer.concat([kid, bytes]).toString("base64url"))),
       { numRuns: 300 },
     );
   });
@@ -75,7 +78,10 @@ describe.each(BACKENDS)("only the rejection, whatever arrives (%s backend)", (ba
   });
 
   it("any JSON value in place of the token", async () => {
-    await fc.assert(fc.asyncProperty(fc.jsonValue(), (value) => rejected(security, value)), { numRuns: 100 });
+    await fc.assert(
+      fc.asyncProperty(fc.jsonValue(), (value) => rejected(security, value)),
+      { numRuns: 100 },
+    );
   });
 });
 
@@ -142,9 +148,7 @@ describe("strict base64url", () => {
 /** Python's json.dumps(sort_keys=True, separators=(",",":")), when python3 is installed. */
 function pythonCanonical(values: unknown[]): string[] | undefined {
   const script =
-    "import json,sys\n" +
-    "for line in sys.stdin.read().splitlines():\n" +
-    "    print(json.dumps(json.loads(line), sort_keys=True, separators=(',', ':')))\n";
+    "import json,sys\n" + "for line in sys.stdin.read().splitlines():\n" + "    print(json.dumps(json.loads(line), sort_keys=True, separators=(',', ':')))\n";
   const run = spawnSync("python3", ["-c", script], {
     input: values.map((v) => JSON.stringify(v)).join("\n") + "\n",
     encoding: "utf8",
@@ -157,9 +161,7 @@ const python = pythonCanonical([{}]) !== undefined;
 
 describe("canonical JSON", () => {
   /** JSON values a JSON text can carry, minus the documented gaps (integral floats ≥ 1e21). */
-  const wireJson = fc
-    .jsonValue()
-    .filter((v) => !JSON.stringify(v).match(/e\+/));
+  const wireJson = fc.jsonValue().filter((v) => !JSON.stringify(v).match(/e\+/));
 
   it("is printable ASCII, parses back to the input, and sorts keys by code point", () => {
     fc.assert(
@@ -174,22 +176,18 @@ describe("canonical JSON", () => {
 
   it("orders keys by code point, not UTF-16 unit", () => {
     // U+FF61 sorts before U+1F600 by code point but after it by UTF-16 unit (0xD83D).
-    expect(__TESTS.canonicalJson({ "\u{1F600}": 1, "\uFF61": 2, a: 3 })).toBe(
-      '{"a":3,"\\uff61":2,"\\ud83d\\ude00":1}',
-    );
+    expect(__TESTS.canonicalJson({ "\u{1F600}": 1, "\uFF61": 2, a: 3 })).toBe('{"a":3,"\\uff61":2,"\\ud83d\\ude00":1}');
   });
 
   it("writes numbers as Python does", () => {
-    expect(__TESTS.canonicalJson([0.00001, 1.5e-7, 0.0001, 1e21, 2 ** 53 + 2, -0, 12345678901234567890n, 0.1]))
-      .toBe("[1e-05,1.5e-07,0.0001,1000000000000000000000,9007199254740994,0,12345678901234567890,0.1]");
+    expect(__TESTS.canonicalJson([0.00001, 1.5e-7, 0.0001, 1e21, 2 ** 53 + 2, -0, 12345678901234567890n, 0.1])).toBe(
+      "[1e-05,1.5e-07,0.0001,1000000000000000000000,9007199254740994,0,12345678901234567890,0.1]",
+    );
     expect(__TESTS.canonicalJson([NaN, Infinity, -Infinity])).toBe("[NaN,Infinity,-Infinity]");
   });
 
   it.runIf(python)("matches Python's json.dumps on random values", () => {
-    const values = fc.sample(
-      fc.oneof(wireJson, fc.dictionary(fc.string({ unit: "binary" }), fc.string({ unit: "binary" }))),
-      { numRuns: 400, seed: 7 },
-    );
+    const values = fc.sample(fc.oneof(wireJson, fc.dictionary(fc.string({ unit: "binary" }), fc.string({ unit: "binary" }))), { numRuns: 400, seed: 7 });
     const expected = pythonCanonical(values)!;
     values.forEach((value, i) => {
       expect(__TESTS.canonicalJson(value)).toBe(expected[i]);

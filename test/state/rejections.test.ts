@@ -1,11 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { McpError } from "mcp-roundtrip";
-import {
-  invalidRequestStateError,
-  type RequestBinding,
-  RequestStateSecurity,
-  type RequestStateSecurityOptions,
-} from "../../runtime/state/index.js";
+import { invalidRequestStateError, type RequestBinding, RequestStateSecurity, type RequestStateSecurityOptions } from "../../runtime/state/index.js";
 import { BACKENDS, recordingLogger, rejectionOf, SECRET, WIRE_REJECTION } from "./helpers.js";
 
 const NOW = 1_767_225_600;
@@ -17,10 +12,7 @@ describe.each(BACKENDS)("every cause of rejection on the %s backend", (backend) 
   let clock = NOW;
   function security(options: RequestStateSecurityOptions = {}) {
     const logger = recordingLogger();
-    const instance = new RequestStateSecurity(
-      { keys: [SECRET] },
-      { crypto: backend, logger, now: () => clock, ...options },
-    );
+    const instance = new RequestStateSecurity({ keys: [SECRET] }, { crypto: backend, logger, now: () => clock, ...options });
     return { instance, logger };
   }
 
@@ -66,36 +58,24 @@ describe.each(BACKENDS)("every cause of rejection on the %s backend", (backend) 
   it("expired (injected clock)", () => expectRejected("expired", {}, { at: NOW + 660 }));
   it("expired one millisecond after exp and the skew", () => expectRejected("expired", {}, { at: NOW + 660.001 }));
   it("minted in the future", () => expectRejected("issued_in_future", {}, { at: NOW - 61 }));
-  it("other method", () =>
-    expectRejected("method_mismatch", {}, { method: "prompts/get" }));
+  it("other method", () => expectRejected("method_mismatch", {}, { method: "prompts/get" }));
   it("other tool", () => expectRejected("target_mismatch", {}, { target: "deprovision" }));
-  it("other arguments", () =>
-    expectRejected("arguments_mismatch", {}, { arguments: { name: "orders", force: true } }));
+  it("other arguments", () => expectRejected("arguments_mismatch", {}, { arguments: { name: "orders", force: true } }));
   it("arguments absent on one side", () => expectRejected("arguments_mismatch", { arguments: undefined }, { arguments: { a: 1 } }));
   it("other resource uri", () =>
-    expectRejected(
-      "target_mismatch",
-      { method: "resources/read", target: "file:///a.txt" },
-      { method: "resources/read", target: "file:///b.txt" },
-    ));
-  it("other principal", () =>
-    expectRejected("principal_mismatch", { principal: ALICE }, { principal: BOB }));
+    expectRejected("target_mismatch", { method: "resources/read", target: "file:///a.txt" }, { method: "resources/read", target: "file:///b.txt" }));
+  it("other principal", () => expectRejected("principal_mismatch", { principal: ALICE }, { principal: BOB }));
   it("principal only at mint", () => expectRejected("principal_unexpected", { principal: ALICE }, {}));
   it("principal only at verify", () => expectRejected("principal_missing", {}, { principal: ALICE }));
-  it("other audience (per call)", () =>
-    expectRejected("audience_mismatch", { audience: "billing" }, { audience: "deployer" }));
-  it("other audience (security option)", () =>
-    expectRejected("audience_mismatch", { options: { audience: "billing" } }, { options: { audience: "deployer" } }));
+  it("other audience (per call)", () => expectRejected("audience_mismatch", { audience: "billing" }, { audience: "deployer" }));
+  it("other audience (security option)", () => expectRejected("audience_mismatch", { options: { audience: "billing" } }, { options: { audience: "deployer" } }));
   it("audience only at mint", () => expectRejected("audience_mismatch", { audience: "billing" }, {}));
   it("audience only at verify", () => expectRejected("audience_mismatch", {}, { audience: "billing" }));
   it("unknown key", async () => {
     const { instance: minter } = security();
     const token = await minter.mint({ ...call, state: "x" });
     const logger = recordingLogger();
-    const stranger = new RequestStateSecurity(
-      { keys: ["another-deployment-another-deployment-key"] },
-      { crypto: backend, logger, now: () => clock },
-    );
+    const stranger = new RequestStateSecurity({ keys: ["another-deployment-another-deployment-key"] }, { crypto: backend, logger, now: () => clock });
     await rejectionOf(stranger.verify(token, call));
     expect(logger.rejections[0]).toMatchObject({ reason: "unknown_key", method: "tools/call", target: "provision", keyId: minter.keyIds[0] });
     expect(logger.rejections[0]!.detail).toMatch(/unknown key/);
@@ -158,7 +138,7 @@ describe.each(BACKENDS)("every cause of rejection on the %s backend", (backend) 
     const { instance } = security({ ttl: 10 });
     const first = await instance.mint({ ...call, state: "round-1" });
     clock = NOW + 8;
-    const second = await instance.mint({ ...call, state: await instance.verify(first, call) + "+2" });
+    const second = await instance.mint({ ...call, state: (await instance.verify(first, call)) + "+2" });
     clock = NOW + 75; // past the first token's end plus the 60 s skew, within the second's
     await rejectionOf(instance.verify(first, call));
     await expect(instance.verify(second, call)).resolves.toBe("round-1+2");
@@ -168,7 +148,14 @@ describe.each(BACKENDS)("every cause of rejection on the %s backend", (backend) 
   it("a throwing logger does not change the answer", async () => {
     const instance = new RequestStateSecurity(
       { keys: [SECRET] },
-      { crypto: backend, logger: { warn: () => { throw new Error("log sink down"); } } },
+      {
+        crypto: backend,
+        logger: {
+          warn: () => {
+            throw new Error("log sink down");
+          },
+        },
+      },
     );
     await rejectionOf(instance.verify("v1.nope", call));
   });

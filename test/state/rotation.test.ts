@@ -8,8 +8,7 @@ const call = { method: "tools/call", target: "provision", arguments: { name: "or
 
 describe.each(BACKENDS)("key rotation on the %s backend", (backend) => {
   const clock = 1_767_225_600;
-  const fleet = (keys: (string | Uint8Array)[], logger = recordingLogger()) =>
-    new RequestStateSecurity({ keys }, { crypto: backend, now: () => clock, logger });
+  const fleet = (keys: (string | Uint8Array)[], logger = recordingLogger()) => new RequestStateSecurity({ keys }, { crypto: backend, now: () => clock, logger });
 
   it("the three phases keep every in-flight round alive", async () => {
     const before = fleet([OLD]);
@@ -46,7 +45,9 @@ describe.each(BACKENDS)("key rotation on the %s backend", (backend) => {
     const ring = fleet([NEW, OLD]);
     const alone = fleet([NEW]);
     const kidOf = async (security: RequestStateSecurity) =>
-      Buffer.from((await security.mint({ ...call, state: "x" })).slice(3), "base64url").subarray(0, 4).toString("hex");
+      Buffer.from((await security.mint({ ...call, state: "x" })).slice(3), "base64url")
+        .subarray(0, 4)
+        .toString("hex");
     expect(await kidOf(ring)).toBe(await kidOf(alone));
     expect(await kidOf(ring)).not.toBe(await kidOf(fleet([OLD])));
   });

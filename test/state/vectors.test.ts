@@ -12,9 +12,7 @@ describe.each(BACKENDS)("known-answer vectors on the %s backend", (backend) => {
       keyHex: vector.derived_key_hex,
       kidHex: vector.kid_hex,
     });
-    expect(__TESTS.sealWithNonce(secretOf(vector), hex(vector.nonce_hex), hex(vector.payload_hex), backend)).toBe(
-      vector.token,
-    );
+    expect(__TESTS.sealWithNonce(secretOf(vector), hex(vector.nonce_hex), hex(vector.payload_hex), backend)).toBe(vector.token);
   });
 
   it.each(vectors.token_vectors.map((v, i) => [i, v] as const))("token vector %i: unseals to the payload", async (_, vector) => {
@@ -24,18 +22,13 @@ describe.each(BACKENDS)("known-answer vectors on the %s backend", (backend) => {
 
   it("a string secret and its UTF-8 bytes are the same key", () => {
     const vector = vectors.token_vectors.find((v) => v.secret_is_utf8_text)!;
-    expect(__TESTS.deriveKey(hex(vector.secret_hex), backend)).toEqual(
-      __TESTS.deriveKey(secretOf(vector), backend),
-    );
+    expect(__TESTS.deriveKey(hex(vector.secret_hex), backend)).toEqual(__TESTS.deriveKey(secretOf(vector), backend));
   });
 
-  it.each(vectors.argument_digests.map((d) => [d.canonical_json, d] as const))(
-    "arguments digest of %s",
-    (_, vector) => {
-      expect(__TESTS.canonicalJson(vector.arguments)).toBe(vector.canonical_json);
-      expect(__TESTS.argumentsDigest(vector.arguments, backend)).toBe(vector.digest);
-    },
-  );
+  it.each(vectors.argument_digests.map((d) => [d.canonical_json, d] as const))("arguments digest of %s", (_, vector) => {
+    expect(__TESTS.canonicalJson(vector.arguments)).toBe(vector.canonical_json);
+    expect(__TESTS.argumentsDigest(vector.arguments, backend)).toBe(vector.digest);
+  });
 
   it("principal claim", () => {
     const { principal, salt_hex, claim } = vectors.principal_claim;
@@ -48,10 +41,7 @@ describe.each(BACKENDS)("known-answer vectors on the %s backend", (backend) => {
     const sealed = vectors.token_vectors.filter((v) => Buffer.from(v.payload_hex, "hex").toString().startsWith("{"));
     expect(sealed.length).toBeGreaterThan(0);
     for (const vector of sealed) {
-      const security = new RequestStateSecurity(
-        { keys: [secretOf(vector)] },
-        { crypto: backend, audience: "Provisioner", now: () => 1767225700 },
-      );
+      const security = new RequestStateSecurity({ keys: [secretOf(vector)] }, { crypto: backend, audience: "Provisioner", now: () => 1767225700 });
       const binding = { method: "tools/call", target: "provision", arguments: { name: "orders" } };
       await expect(security.verify(vector.token, binding)).resolves.toBe("provision-v1");
     }
@@ -64,13 +54,8 @@ describe.each(BACKENDS)("authentic tokens that carry no envelope (%s backend)", 
     expect(bare.length).toBeGreaterThan(0);
     for (const vector of bare) {
       const rejections: string[] = [];
-      const security = new RequestStateSecurity(
-        { keys: [secretOf(vector)] },
-        { crypto: backend, logger: { warn: (_, r) => rejections.push(r.reason) } },
-      );
-      await expect(security.verify(vector.token, { method: "tools/call", target: "provision" })).rejects.toThrow(
-        "Invalid or expired requestState",
-      );
+      const security = new RequestStateSecurity({ keys: [secretOf(vector)] }, { crypto: backend, logger: { warn: (_, r) => rejections.push(r.reason) } });
+      await expect(security.verify(vector.token, { method: "tools/call", target: "provision" })).rejects.toThrow("Invalid or expired requestState");
       expect(rejections).toEqual(["malformed_envelope"]);
     }
   });
@@ -121,8 +106,6 @@ describe("envelope layout", () => {
   it("both backends produce the same token for the same nonce", () => {
     const nonce = hex("000102030405060708090a0b");
     const payload = new TextEncoder().encode('{"v":1}');
-    expect(__TESTS.sealWithNonce("k".repeat(32), nonce, payload, "node")).toBe(
-      __TESTS.sealWithNonce("k".repeat(32), nonce, payload, "noble"),
-    );
+    expect(__TESTS.sealWithNonce("k".repeat(32), nonce, payload, "node")).toBe(__TESTS.sealWithNonce("k".repeat(32), nonce, payload, "noble"));
   });
 });

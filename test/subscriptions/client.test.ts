@@ -108,7 +108,10 @@ describe("client.subscribe", () => {
     handles.push(handle);
     const client = await connect(handle.url);
     const reconnecting: { attempt: number; delayMs: number; error: unknown }[] = [];
-    const subscription = client.subscribe({ toolsListChanged: true }, { reconnect: { initialMs: 20, maxMs: 100 }, onReconnecting: (info) => reconnecting.push(info) });
+    const subscription = client.subscribe(
+      { toolsListChanged: true },
+      { reconnect: { initialMs: 20, maxMs: 100 }, onReconnecting: (info) => reconnecting.push(info) },
+    );
     const iterator = subscription[Symbol.asyncIterator]();
     expect(await take(iterator, 1)).toEqual([{ type: "acknowledged", notifications: { toolsListChanged: true }, reconnects: 0 }]);
     handle.server.closeAllConnections(); // the stream is cut: no response, a drop

@@ -22,7 +22,11 @@ function sseMessages(response: Response) {
       if (end >= 0) {
         const event = buffer.slice(0, end);
         buffer = buffer.slice(end + 2);
-        const data = event.split("\n").filter((line) => line.startsWith("data:")).map((line) => line.slice(5).trimStart()).join("\n");
+        const data = event
+          .split("\n")
+          .filter((line) => line.startsWith("data:"))
+          .map((line) => line.slice(5).trimStart())
+          .join("\n");
         if (data !== "") return JSON.parse(data) as Record<string, unknown>;
         continue;
       }
@@ -52,7 +56,11 @@ describe("subscriptions/listen over HTTP", () => {
     const { response, next } = await openListen(handle.url, 41, { toolsListChanged: true }, abort.signal);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/text\/event-stream/);
-    expect(await next()).toEqual({ jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { _meta: { [SUB]: 41 }, notifications: { toolsListChanged: true } } });
+    expect(await next()).toEqual({
+      jsonrpc: "2.0",
+      method: "notifications/subscriptions/acknowledged",
+      params: { _meta: { [SUB]: 41 }, notifications: { toolsListChanged: true } },
+    });
     mcp.tool("added", {}, () => text("x"));
     expect(await next()).toEqual({ jsonrpc: "2.0", method: "notifications/tools/list_changed", params: { _meta: { [SUB]: 41 } } });
     expect(mcp.server.openSubscriptions).toBe(1);
@@ -88,7 +96,10 @@ describe("subscriptions/listen over HTTP", () => {
       headers: mcpHeaders("subscriptions/listen"),
       body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "subscriptions/listen", params: { _meta: META, notifications: {} } }),
     });
-    expect(((await second.json()) as { error: { code: number; data: unknown } }).error).toMatchObject({ code: -32000, data: { reason: "too_many_listeners", limit: 1 } });
+    expect(((await second.json()) as { error: { code: number; data: unknown } }).error).toMatchObject({
+      code: -32000,
+      data: { reason: "too_many_listeners", limit: 1 },
+    });
     mcp.tool("t", {}, () => text("t"));
     expect((await first.next())?.method).toBe("notifications/tools/list_changed");
   });

@@ -62,7 +62,10 @@ describe("progress and log messages of one call", () => {
     const logs: LogMessage[] = [];
     const result = await client.callTool("slow", { ms: 1 }, { onProgress: (update) => progress.push(update), onLog: (log) => logs.push(log), logLevel: "info" });
     expect(result.content).toEqual([{ type: "text", text: "done" }]);
-    expect(progress).toEqual([{ progress: 1, total: 2, message: "halfway" }, { progress: 2, total: 2 }]);
+    expect(progress).toEqual([
+      { progress: 1, total: 2, message: "halfway" },
+      { progress: 2, total: 2 },
+    ]);
     expect(logs).toEqual([{ level: "warning", data: { step: 1 }, logger: "worker" }]);
   });
 
@@ -96,7 +99,14 @@ describe("progress and log messages of one call", () => {
       { sendNotification: (notification) => void sent.push(notification.params) },
     )) as unknown as { result: { content: { text: string }[] } };
     expect(response.result.content[0]!.text).toBe("finished");
-    expect(sent).toEqual("progressToken" in extra ? [{ progressToken: "t", progress: 5 }, { progressToken: "t", progress: 6 }] : []);
+    expect(sent).toEqual(
+      "progressToken" in extra
+        ? [
+            { progressToken: "t", progress: 5 },
+            { progressToken: "t", progress: 6 },
+          ]
+        : [],
+    );
     expect(warnings).toHaveLength(1);
     expect(warnings[0]![0]).toBe(
       "tools/call: ctx.progress(5) skipped: done must be a finite number greater than the last one (5); later skips in this request are not logged",
@@ -131,13 +141,17 @@ describe("cancellation through the call's signal", () => {
     const client = await connect({ command: process.execPath, args: [fixture] });
     const abort = new AbortController();
     const progress: ProgressUpdate[] = [];
-    const call = client.callTool("slow", { ms: 10_000 }, {
-      signal: abort.signal,
-      onProgress: (update) => {
-        progress.push(update);
-        abort.abort(new Error("stop"));
+    const call = client.callTool(
+      "slow",
+      { ms: 10_000 },
+      {
+        signal: abort.signal,
+        onProgress: (update) => {
+          progress.push(update);
+          abort.abort(new Error("stop"));
+        },
       },
-    });
+    );
     await expect(call).rejects.toThrow("stop");
     expect(progress).toEqual([{ progress: 1, total: 2, message: "halfway" }]);
     await expect.poll(async () => (await client.callTool("aborted")).content).toEqual([{ type: "text", text: "aborted" }]);

@@ -37,11 +37,7 @@ describe("subscriptions/listen", () => {
     mcp.resourceUpdated("config://a");
     mcp.resourceUpdated("config://other");
     expect(tools.received.slice(1)).toEqual([{ jsonrpc: "2.0", method: "notifications/tools/list_changed", params: { _meta: { [SUB]: 7 } } }]);
-    expect(prompts.methods()).toEqual([
-      "notifications/subscriptions/acknowledged",
-      "notifications/prompts/list_changed",
-      "notifications/resources/updated",
-    ]);
+    expect(prompts.methods()).toEqual(["notifications/subscriptions/acknowledged", "notifications/prompts/list_changed", "notifications/resources/updated"]);
     expect(prompts.received[2]!.params).toEqual({ _meta: { [SUB]: "p" }, uri: "config://a" });
     expect(prompts.received[0]!.params!.notifications).toEqual({ promptsListChanged: true, resourceSubscriptions: ["config://a"] });
     expect(mcp.server.openSubscriptions).toBe(2);
@@ -54,7 +50,10 @@ describe("subscriptions/listen", () => {
     mcp.resource("config://x", {}, () => "x");
     const stream = listen(mcp, 1, { toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true });
     await tick();
-    const list = async () => ((await mcp.handle({ jsonrpc: "2.0", id: 99, method: "tools/list", params: { _meta: meta() } })) as unknown as { result: { tools: { name: string }[] } }).result.tools.map((t) => t.name);
+    const list = async () =>
+      (
+        (await mcp.handle({ jsonrpc: "2.0", id: 99, method: "tools/list", params: { _meta: meta() } })) as unknown as { result: { tools: { name: string }[] } }
+      ).result.tools.map((t) => t.name);
     expect(mcp.setToolEnabled("a", false)).toBe(true);
     expect(await list()).toEqual(["b"]);
     expect(mcp.setToolEnabled("a", false)).toBe(false); // already disabled: no change, no notification
@@ -80,7 +79,9 @@ describe("subscriptions/listen", () => {
     const mcp = new McpServer(INFO);
     mcp.tool("a", {}, () => text("a"));
     mcp.resource("config://x", {}, () => "x");
-    const discover = (await mcp.handle({ jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: meta() } })) as unknown as { result: { capabilities: Record<string, unknown> } };
+    const discover = (await mcp.handle({ jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: meta() } })) as unknown as {
+      result: { capabilities: Record<string, unknown> };
+    };
     expect(discover.result.capabilities).toMatchObject({ tools: { listChanged: true }, resources: { listChanged: true, subscribe: true } });
   });
 
@@ -99,7 +100,9 @@ describe("subscriptions/listen", () => {
     const stream = listen(mcp, 3, { toolsListChanged: true, weatherChanged: true });
     const response = (await stream.response) as { error: { code: number; message: string; data: { unknown: string[] } } };
     expect(response.error.code).toBe(-32602);
-    expect(response.error.message).toMatch(/unknown subscription type "weatherChanged".*knows toolsListChanged, promptsListChanged, resourcesListChanged, resourceSubscriptions/);
+    expect(response.error.message).toMatch(
+      /unknown subscription type "weatherChanged".*knows toolsListChanged, promptsListChanged, resourcesListChanged, resourceSubscriptions/,
+    );
     expect(response.error.data.unknown).toEqual(["weatherChanged"]);
     expect(stream.received).toEqual([]);
     expect(mcp.server.openSubscriptions).toBe(0);
@@ -113,7 +116,9 @@ describe("subscriptions/listen", () => {
     const refused = (await third.response) as { error: { code: number; message: string; data: unknown } };
     expect(refused.error).toEqual({
       code: -32000,
-      message: expect.stringMatching(/^Too many subscriptions: this server holds at most 2 subscriptions\/listen streams at once \(subscriptions\.maxListeners\)\. Close a stream/),
+      message: expect.stringMatching(
+        /^Too many subscriptions: this server holds at most 2 subscriptions\/listen streams at once \(subscriptions\.maxListeners\)\. Close a stream/,
+      ),
       data: { reason: "too_many_listeners", limit: 2 },
     });
     await tick();

@@ -75,7 +75,12 @@ function launch(program: string, args: string[], dir: string, port: number): Dae
 export async function startRedis(program: string): Promise<Daemon> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), "mcp-redis-"));
-  const daemon = launch(program, ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir, "--protected-mode", "yes"], dir, port);
+  const daemon = launch(
+    program,
+    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir, "--protected-mode", "yes"],
+    dir,
+    port,
+  );
   await waitForPort(port, 10_000, daemon.child);
   return daemon;
 }

@@ -17,7 +17,10 @@ export const REMOVE = Symbol("remove");
 /** A copy of `value` with the member at JSON Pointer `pointer` replaced (or removed). */
 export function mutate<T>(value: T, pointer: string, replacement: unknown): T {
   const copy = structuredClone(value) as unknown;
-  const tokens = pointer.split("/").slice(1).map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
+  const tokens = pointer
+    .split("/")
+    .slice(1)
+    .map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
   const last = tokens.pop()!;
   let parent = copy as Record<string, unknown>;
   for (const token of tokens) parent = parent[token] as Record<string, unknown>;

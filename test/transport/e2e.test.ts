@@ -33,7 +33,11 @@ function weatherServer() {
   });
   mcp.tool("slow", { description: "Reports progress", inputSchema: { type: "object" } }, async (_args, ctx) => {
     for (const progress of [1, 2, 3]) {
-      await ctx.sendNotification({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: ctx.meta.progressToken as string, progress, total: 3 } });
+      await ctx.sendNotification({
+        jsonrpc: "2.0",
+        method: "notifications/progress",
+        params: { progressToken: ctx.meta.progressToken as string, progress, total: 3 },
+      });
     }
     return { content: [{ type: "text", text: "done" }] };
   });
@@ -82,7 +86,13 @@ describe("Streamable HTTP end to end", () => {
       ["a missing MCP-Protocol-Version header", JSON.stringify(rpc("tools/list")), noVersion, 400, -32020],
       ["a missing Mcp-Name header", JSON.stringify(rpc("tools/call", { name: "echo", arguments: { text: "x" } })), mcpHeaders("tools/call"), 400, -32020],
       ["a missing _meta envelope", JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }), mcpHeaders("tools/list"), 400, -32602],
-      ["an unsupported protocol version", JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: { ...META, "io.modelcontextprotocol/protocolVersion": "1999-01-01" } } }), { ...mcpHeaders("tools/list"), "mcp-protocol-version": "1999-01-01" }, 400, -32022],
+      [
+        "an unsupported protocol version",
+        JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: { ...META, "io.modelcontextprotocol/protocolVersion": "1999-01-01" } } }),
+        { ...mcpHeaders("tools/list"), "mcp-protocol-version": "1999-01-01" },
+        400,
+        -32022,
+      ],
     ];
     it.each(cases)("%s", async (_label, body, headers, status, code) => {
       const response = await send(body, headers);
@@ -124,7 +134,12 @@ describe("bearer identity binds sealed request state", () => {
   afterAll(() => http.close());
 
   const call = (transport: StreamableHttpClientTransport, id: number, extra: Record<string, unknown> = {}) =>
-    transport.request({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "forecast", arguments: {}, _meta: { ...META, "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } }, ...extra } });
+    transport.request({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: { name: "forecast", arguments: {}, _meta: { ...META, "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } }, ...extra },
+    });
   const answer = { city: { action: "accept", content: { city: "Rome" } } };
 
   it("accepts the state from the same subject and rejects it from another subject of the same client", async () => {

@@ -149,7 +149,12 @@ describe("authorization: challenges", () => {
   it("cuts a token the verifier quoted out of what reaches onError", async () => {
     const logged: unknown[] = [];
     const careless = createHttpHandler(handler, {
-      authorization: { ...authorization, verify: (token) => { throw new TypeError(`invalid JWT token: ${token}`); } },
+      authorization: {
+        ...authorization,
+        verify: (token) => {
+          throw new TypeError(`invalid JWT token: ${token}`);
+        },
+      },
       onError: (error) => logged.push(error),
     });
     const token = "eyJhbGciOiJFUzI1NiJ9.c2VjcmV0LXBheWxvYWQ.c2lnbmF0dXJl";

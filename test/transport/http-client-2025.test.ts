@@ -43,7 +43,13 @@ async function legacyServer(custom: Handler = () => {}, options: { sessionId?: (
     if (body?.method === "server/discover") return void res.writeHead(400, { "content-type": "text/plain" }).end("Bad Request: Server not initialized");
     if (body?.method === "initialize") {
       res.writeHead(200, { "content-type": "application/json", "mcp-session-id": newSession() });
-      return void res.end(JSON.stringify({ jsonrpc: "2.0", id: body.id, result: { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "scripted", version: "1" } } }));
+      return void res.end(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: body.id,
+          result: { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "scripted", version: "1" } },
+        }),
+      );
     }
     if (body?.id === undefined || body.method === undefined) return void res.writeHead(202).end();
     res.writeHead(200, { "content-type": "application/json" });
@@ -196,7 +202,9 @@ describe("a 2025 session over HTTP", () => {
       const session = req.headers["mcp-session-id"];
       const current = `session-${peer ? peer.seen.filter((r) => r.body?.method === "initialize").length : 1}`;
       if (body?.method === "tools/call" && (session !== current || lose-- > 0 || (body.params as { name?: string }).name === "always-lost")) {
-        res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32001, message: "Session not found" }, id: null }));
+        res
+          .writeHead(404, { "content-type": "application/json" })
+          .end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32001, message: "Session not found" }, id: null }));
       }
     });
     const client = await Client.connect(peer.url);
@@ -221,9 +229,13 @@ describe("a lost session answered with 400, as the older SDK's README wiring doe
       if (body?.method !== "tools/call") return;
       if (lost && req.headers["mcp-session-id"] === "session-1") {
         lost = false;
-        res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: "Bad Request: No valid session ID provided" }, id: null }));
+        res
+          .writeHead(400, { "content-type": "application/json" })
+          .end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: "Bad Request: No valid session ID provided" }, id: null }));
       } else if ((body.params as { name?: string }).name === "bad") {
-        res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32602, message: "Bad Request: arguments malformed" }, id: body.id }));
+        res
+          .writeHead(400, { "content-type": "application/json" })
+          .end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32602, message: "Bad Request: arguments malformed" }, id: body.id }));
       }
     });
     const client = await Client.connect(peer.url);

@@ -7,7 +7,9 @@ import { decodeHeaderValue, encodeHeaderValue, paramHeaderMismatch, paramHeaders
 import { META, rpc, stubServer } from "./helpers.js";
 
 /** A scripted HTTP peer: records each request and answers with what `reply` returns. */
-async function scriptedServer(reply: (body: Record<string, unknown>, request: IncomingMessage) => { status?: number; headers?: Record<string, string>; body: string }) {
+async function scriptedServer(
+  reply: (body: Record<string, unknown>, request: IncomingMessage) => { status?: number; headers?: Record<string, string>; body: string },
+) {
   const requests: Array<{ headers: IncomingMessage["headers"]; body: Record<string, unknown> }> = [];
   const server: Server = createServer((request, response) => {
     let text = "";
@@ -139,10 +141,7 @@ describe("StreamableHttpClientTransport against this SDK's HTTP server", () => {
     const transport = new StreamableHttpClientTransport(server.url, { token: "good" });
     const before = held.length;
     const aborts = serverAborts.length;
-    const pending = transport.request(
-      { jsonrpc: "2.0", id: "h2", method: "slow/hold", params: { _meta: META } },
-      { signal: new AbortController().signal },
-    );
+    const pending = transport.request({ jsonrpc: "2.0", id: "h2", method: "slow/hold", params: { _meta: META } }, { signal: new AbortController().signal });
     await vi.waitFor(() => expect(held.length).toBe(before + 1));
     await transport.close();
     await expect(pending).rejects.toThrow(/closed/);
@@ -208,7 +207,7 @@ describe("x-mcp-header parameters", () => {
     const warnings: string[] = [];
     const transport = new StreamableHttpClientTransport(peer.url, { onWarning: (w) => warnings.push(w) });
     const response = await transport.request(rpc("tools/list") as never);
-    expect(((response as unknown as { result: { tools: Array<{ name: string }> } }).result.tools).map((t) => t.name)).toEqual(["query", "plain"]);
+    expect((response as unknown as { result: { tools: Array<{ name: string }> } }).result.tools.map((t) => t.name)).toEqual(["query", "plain"]);
     expect(warnings).toHaveLength(4);
     expect(warnings.join("\n")).toContain("bad_number");
   });
@@ -275,7 +274,11 @@ describe("header value encoding", () => {
   it("lets a server check Mcp-Param headers against the body", () => {
     const schema = {
       type: "object",
-      properties: { region: { type: "string", "x-mcp-header": "Region" }, n: { type: "integer", "x-mcp-header": "N" }, on: { type: "boolean", "x-mcp-header": "On" } },
+      properties: {
+        region: { type: "string", "x-mcp-header": "Region" },
+        n: { type: "integer", "x-mcp-header": "N" },
+        on: { type: "boolean", "x-mcp-header": "On" },
+      },
     };
     const check = (args: Record<string, unknown>, headers: Record<string, string>) => paramHeaderMismatch(schema, args, new Headers(headers));
     expect(check({ region: "eu", n: 42, on: true }, { "mcp-param-region": "eu", "mcp-param-n": "42.0", "mcp-param-on": "true" })).toBeUndefined();

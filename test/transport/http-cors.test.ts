@@ -84,7 +84,11 @@ describe.each(bindings)("CORS ($name)", (binding) => {
   });
 
   it("lets an allowed origin read the answer and the MCP headers", async () => {
-    const response = await send("POST", { ...mcpHeaders("tools/call", "hello"), origin: APP }, JSON.stringify(rpc("tools/call", { name: "hello", arguments: { who: "web" } })));
+    const response = await send(
+      "POST",
+      { ...mcpHeaders("tools/call", "hello"), origin: APP },
+      JSON.stringify(rpc("tools/call", { name: "hello", arguments: { who: "web" } })),
+    );
     expect(response.status).toBe(200);
     expect(response.headers.get("access-control-allow-origin")).toBe(APP);
     expect(response.headers.get("access-control-expose-headers")).toBe("Mcp-Session-Id, MCP-Protocol-Version, WWW-Authenticate");
@@ -103,8 +107,17 @@ describe.each(bindings)("CORS ($name)", (binding) => {
   });
 
   it("exposes the session id of a 2025 initialize to an allowed origin", async () => {
-    const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "b", version: "1" } } };
-    const response = await send("POST", { "content-type": "application/json", accept: "application/json, text/event-stream", origin: APP }, JSON.stringify(initialize));
+    const initialize = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "b", version: "1" } },
+    };
+    const response = await send(
+      "POST",
+      { "content-type": "application/json", accept: "application/json, text/event-stream", origin: APP },
+      JSON.stringify(initialize),
+    );
     expect(response.status).toBe(200);
     expect(response.headers.get("mcp-session-id")).toMatch(/.+/);
     expect(response.headers.get("access-control-allow-origin")).toBe(APP);

@@ -212,7 +212,11 @@ describe("Streamable HTTP server limits and security", () => {
       req.end(JSON.stringify(rpc("server/discover")));
     });
     expect(status).toBe(403);
-    const ok = await fetch(server.url.replace("127.0.0.1", "localhost"), { method: "POST", headers: mcpHeaders("server/discover"), body: JSON.stringify(rpc("server/discover")) });
+    const ok = await fetch(server.url.replace("127.0.0.1", "localhost"), {
+      method: "POST",
+      headers: mcpHeaders("server/discover"),
+      body: JSON.stringify(rpc("server/discover")),
+    });
     expect(ok.status).toBe(200);
   });
 
@@ -237,7 +241,12 @@ describe("Streamable HTTP server limits and security", () => {
     };
     const server = await start(handler);
     const controller = new AbortController();
-    const response = await fetch(server.url, { method: "POST", headers: mcpHeaders("tools/list"), body: JSON.stringify(rpc("tools/list")), signal: controller.signal });
+    const response = await fetch(server.url, {
+      method: "POST",
+      headers: mcpHeaders("tools/list"),
+      body: JSON.stringify(rpc("tools/list")),
+      signal: controller.signal,
+    });
     const reader = response.body!.getReader();
     await reader.read();
     controller.abort();
@@ -314,7 +323,9 @@ describe("Streamable HTTP server limits and security", () => {
       },
     };
     const handle = createHttpHandler(handler);
-    const response = await handle(new Request("http://127.0.0.1/mcp", { method: "POST", headers: mcpHeaders("tools/list"), body: JSON.stringify(rpc("tools/list")) }));
+    const response = await handle(
+      new Request("http://127.0.0.1/mcp", { method: "POST", headers: mcpHeaders("tools/list"), body: JSON.stringify(rpc("tools/list")) }),
+    );
     expect(response.headers.get("content-type")).toBe("text/event-stream");
     const reader = response.body!.getReader();
     await reader.read();
@@ -332,11 +343,18 @@ describe("Streamable HTTP server limits and security", () => {
   it("never answers arbitrary bodies with a 5xx", async () => {
     const handle = createHttpHandler(stubServer().handler);
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.string(), fc.json(), fc.jsonValue().map((v) => JSON.stringify(v))), async (body) => {
-        const response = await handle(new Request("http://127.0.0.1/mcp", { method: "POST", headers: mcpHeaders("tools/list"), body }));
-        expect(response.status).toBeLessThan(500);
-        if (response.status !== 202) expect((await response.json()).jsonrpc).toBe("2.0");
-      }),
+      fc.asyncProperty(
+        fc.oneof(
+          fc.string(),
+          fc.json(),
+          fc.jsonValue().map((v) => JSON.stringify(v)),
+        ),
+        async (body) => {
+          const response = await handle(new Request("http://127.0.0.1/mcp", { method: "POST", headers: mcpHeaders("tools/list"), body }));
+          expect(response.status).toBeLessThan(500);
+          if (response.status !== 202) expect((await response.json()).jsonrpc).toBe("2.0");
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -381,15 +399,32 @@ describe("bearer authentication", () => {
 
   it("fails closed when the verifier throws", async () => {
     const errors: unknown[] = [];
-    const throwing = createHttpHandler(handler, { verifyToken: () => { throw new Error("jwks down"); }, onError: (e) => errors.push(e) });
-    const response = await throwing(new Request("http://127.0.0.1/mcp", { method: "POST", headers: { ...mcpHeaders("tools/list"), authorization: "Bearer x" }, body: JSON.stringify(rpc("tools/list")) }));
+    const throwing = createHttpHandler(handler, {
+      verifyToken: () => {
+        throw new Error("jwks down");
+      },
+      onError: (e) => errors.push(e),
+    });
+    const response = await throwing(
+      new Request("http://127.0.0.1/mcp", {
+        method: "POST",
+        headers: { ...mcpHeaders("tools/list"), authorization: "Bearer x" },
+        body: JSON.stringify(rpc("tools/list")),
+      }),
+    );
     expect(response.status).toBe(401);
     expect(errors).toHaveLength(1);
   });
 
   it("answers 403 insufficient_scope when a required scope is missing", async () => {
     const scoped = createHttpHandler(handler, { verifyToken, requiredScopes: ["admin"] });
-    const response = await scoped(new Request("http://127.0.0.1/mcp", { method: "POST", headers: { ...mcpHeaders("tools/list"), authorization: "Bearer alice-token" }, body: JSON.stringify(rpc("tools/list")) }));
+    const response = await scoped(
+      new Request("http://127.0.0.1/mcp", {
+        method: "POST",
+        headers: { ...mcpHeaders("tools/list"), authorization: "Bearer alice-token" },
+        body: JSON.stringify(rpc("tools/list")),
+      }),
+    );
     expect(response.status).toBe(403);
     expect(response.headers.get("www-authenticate")).toContain('error="insufficient_scope"');
   });

@@ -12,15 +12,22 @@ const text = (value: string) => ({ content: [{ type: "text" as const, text: valu
 function provisioner(legacy?: "sessions" | "stateless" | "reject") {
   const mcp = new McpServer({ name: "http-2025", version: "1.0.0" }, legacy === undefined ? {} : { legacy });
   mcp.tool("echo", { inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } }, (args) => text(String(args.text)));
-  mcp.tool("provision", { inputSchema: { type: "object" }, needs: (need) => need.add("region", () => elicit({ message: "Which region?", schema: regionForm })) }, (_args, { region }) =>
-    text(`in ${region.action === "accept" ? region.content.region : "nowhere"}`),
+  mcp.tool(
+    "provision",
+    { inputSchema: { type: "object" }, needs: (need) => need.add("region", () => elicit({ message: "Which region?", schema: regionForm })) },
+    (_args, { region }) => text(`in ${region.action === "accept" ? region.content.region : "nowhere"}`),
   );
   mcp.resource("config://app", { name: "config" }, () => "v1");
   return mcp;
 }
 
 const POST_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
-const INITIALIZE = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { elicitation: {} }, clientInfo: { name: "wire", version: "1" } } };
+const INITIALIZE = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-11-25", capabilities: { elicitation: {} }, clientInfo: { name: "wire", version: "1" } },
+};
 
 const handles: HttpServerHandle[] = [];
 afterEach(async () => {
@@ -154,7 +161,9 @@ describe("a 2025 session over Streamable HTTP", () => {
     const server = provisioner();
     const client = wireClient(await serve(server));
     await client.initialize();
-    expect(await (await client.post({ jsonrpc: "2.0", id: 2, method: "resources/subscribe", params: { uri: "config://app" } })).json()).toMatchObject({ result: {} });
+    expect(await (await client.post({ jsonrpc: "2.0", id: 2, method: "resources/subscribe", params: { uri: "config://app" } })).json()).toMatchObject({
+      result: {},
+    });
     server.resourceUpdated("config://app"); // before any GET: kept for the stream
     const first = await client.get();
     const seen = await readEvents(first, (events) => messagesOf(events).length >= 1);
@@ -180,7 +189,11 @@ describe("a 2025 session over Streamable HTTP", () => {
 
   it("an unknown session id gets 404, and the server keeps serving", async () => {
     const url = await serve(provisioner());
-    const response = await fetch(url, { method: "POST", headers: { ...POST_HEADERS, "mcp-session-id": "not-a-session" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }) });
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { ...POST_HEADERS, "mcp-session-id": "not-a-session" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
     expect(response.status).toBe(404);
     expect((await response.json()).error.message).toContain("holds no session with that Mcp-Session-Id");
     expect((await wireClient(url).initialize()).status).toBe(200);
@@ -272,7 +285,10 @@ describe("2025 clients on a server that does not hold sessions", () => {
     expect(response.status).toBe(200);
     expect(client.session).toBeUndefined();
     expect((await client.get()).status).toBe(405);
-    const call = await client.post({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "provision", arguments: {} } }, { "mcp-protocol-version": "2025-11-25" });
+    const call = await client.post(
+      { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "provision", arguments: {} } },
+      { "mcp-protocol-version": "2025-11-25" },
+    );
     expect((await call.json()).result).toMatchObject({ isError: true });
   });
 
@@ -288,7 +304,13 @@ describe("2025 clients on a server that does not hold sessions", () => {
     const session = initialized.headers.get("mcp-session-id")!;
     expect(session).toBeTruthy();
     const list = () =>
-      handler(new Request("http://127.0.0.1/mcp", { method: "POST", headers: { ...POST_HEADERS, "mcp-session-id": session }, body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }) }));
+      handler(
+        new Request("http://127.0.0.1/mcp", {
+          method: "POST",
+          headers: { ...POST_HEADERS, "mcp-session-id": session },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
+        }),
+      );
     expect((await list()).status).toBe(200);
     handler.close();
     expect((await list()).status).toBe(404);

@@ -30,7 +30,12 @@ async function initializeByHand(url: string): Promise<void> {
   const response = await fetch(url, {
     method: "POST",
     headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1.0.0" } } }),
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1.0.0" } },
+    }),
   });
   expect(response.headers.get("mcp-session-id")).toMatch(/\S/);
   await response.text();
@@ -46,8 +51,14 @@ describe("2025 session open and close at debug", () => {
     await client.close();
     const label = id.slice(0, 8);
     expect(lines()).toEqual([
-      { message: `2025 session ${label} opened: logs-test 2.0.0, protocol 2025-11-25`, fields: { session: label, protocolVersion: "2025-11-25", client: "logs-test" } },
-      { message: `2025 session ${label} closed: The client ended the session (HTTP DELETE).`, fields: { session: label, reason: "The client ended the session (HTTP DELETE)." } },
+      {
+        message: `2025 session ${label} opened: logs-test 2.0.0, protocol 2025-11-25`,
+        fields: { session: label, protocolVersion: "2025-11-25", client: "logs-test" },
+      },
+      {
+        message: `2025 session ${label} closed: The client ended the session (HTTP DELETE).`,
+        fields: { session: label, reason: "The client ended the session (HTTP DELETE)." },
+      },
     ]);
     expect(JSON.stringify(lines())).not.toContain(id);
   });

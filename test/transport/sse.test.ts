@@ -37,7 +37,7 @@ describe("SSE framing", () => {
   });
 
   it("handles CRLF and CR line endings, comments, multi-line data and a missing final blank line", () => {
-    const text = ": keep-alive\r\nevent: message\r\ndata: {\"a\":\r\ndata: 1}\r\n\r\ndata: 2\rdata: 3\r\rdata: last";
+    const text = ': keep-alive\r\nevent: message\r\ndata: {"a":\r\ndata: 1}\r\n\r\ndata: 2\rdata: 3\r\rdata: last';
     const events = parseAll(split(text, [3, 17, 18, 40]));
     expect(events).toEqual([
       { event: "message", data: '{"a":\n1}' },

@@ -60,7 +60,12 @@ describe("FromSchema, the one JSON Schema reader", () => {
         owner: { type: "object", properties: { id: { type: "string" }, roles: { type: "array", items: { enum: ["a", "b"] } } }, required: ["id"] },
         either: { oneOf: [{ type: "string" }, { type: "object", properties: { n: { type: "number" } }, required: ["n"] }] },
         any: { anyOf: [{ type: "number" }, { type: "null" }] },
-        both: { allOf: [{ type: "object", properties: { a: { type: "string" } }, required: ["a"] }, { type: "object", properties: { b: { type: "number" } }, required: ["b"] }] },
+        both: {
+          allOf: [
+            { type: "object", properties: { a: { type: "string" } }, required: ["a"] },
+            { type: "object", properties: { b: { type: "number" } }, required: ["b"] },
+          ],
+        },
       },
       required: ["tags", "point", "legacy", "open", "owner", "either", "any", "both"],
     } as const;
@@ -76,7 +81,11 @@ describe("FromSchema, the one JSON Schema reader", () => {
   });
 
   it("merges the keywords around oneOf into each branch (required alternatives)", () => {
-    const schema = { type: "object", properties: { id: { type: "string" }, email: { type: "string" } }, oneOf: [{ required: ["id"] }, { required: ["email"] }] } as const;
+    const schema = {
+      type: "object",
+      properties: { id: { type: "string" }, email: { type: "string" } },
+      oneOf: [{ required: ["id"] }, { required: ["email"] }],
+    } as const;
     expectTypeOf<FromSchema<typeof schema>>().toEqualTypeOf<{ id: string; email?: string } | { id?: string; email: string }>();
   });
 
@@ -183,7 +192,8 @@ describe("McpServer.tool with a JSON Schema", () => {
       {
         inputSchema: { type: "object", properties: { app: { type: "string" } }, required: ["app"] },
         outputSchema: { type: "object", properties: { deployed: { type: "boolean" } }, required: ["deployed"] },
-        needs: (need) => need.add("confirm", (args) => (expectTypeOf(args).toEqualTypeOf<{ app: string }>(), elicit({ message: `Deploy ${args.app}?`, schema: confirm }))),
+        needs: (need) =>
+          need.add("confirm", (args) => (expectTypeOf(args).toEqualTypeOf<{ app: string }>(), elicit({ message: `Deploy ${args.app}?`, schema: confirm }))),
       },
       (args, { confirm: answer }) => {
         expectTypeOf(args).toEqualTypeOf<{ app: string }>();
@@ -192,10 +202,14 @@ describe("McpServer.tool with a JSON Schema", () => {
       },
     );
     // A plain needs() declaration with a schema: the schema types the handler.
-    server.tool("shared", { inputSchema: { type: "object", properties: { id: { type: "string" } }, required: ["id"] }, needs: needs().add("n", () => 1) }, (args, { n }) => {
-      expectTypeOf(args).toEqualTypeOf<{ id: string }>();
-      return text(args.id + n);
-    });
+    server.tool(
+      "shared",
+      { inputSchema: { type: "object", properties: { id: { type: "string" } }, required: ["id"] }, needs: needs().add("n", () => 1) },
+      (args, { n }) => {
+        expectTypeOf(args).toEqualTypeOf<{ id: string }>();
+        return text(args.id + n);
+      },
+    );
   });
 
   it("takes an as const form in a hand-built inputRequired", () => {
@@ -253,7 +267,10 @@ describe("McpServer.tool with Standard Schema", () => {
 
 describe("prompts and resources", () => {
   it("types a prompt's args from its arguments list", () => {
-    expectTypeOf<PromptArgs<readonly [{ readonly name: "topic"; readonly required: true }, { readonly name: "tone" }]>>().toEqualTypeOf<{ topic: string; tone?: string }>();
+    expectTypeOf<PromptArgs<readonly [{ readonly name: "topic"; readonly required: true }, { readonly name: "tone" }]>>().toEqualTypeOf<{
+      topic: string;
+      tone?: string;
+    }>();
     server.prompt("brief", { arguments: [{ name: "topic", required: true }, { name: "tone" }] }, (args) => {
       expectTypeOf(args).toEqualTypeOf<{ topic: string; tone?: string }>();
       // @ts-expect-error tone is optional

@@ -27,7 +27,12 @@ describe("validate", () => {
   });
 
   it("checks against the 2025-11-25 schema on request", () => {
-    const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } } };
+    const initialize = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } },
+    };
     expect(validate("InitializeRequest", initialize, { revision: "2025-11-25" }).ok).toBe(true);
     expect(() => validate("InitializeRequest" as never, initialize)).toThrow(TypeError);
     // 2025-era results carry no resultType.
@@ -88,14 +93,15 @@ describe("validateRequest / validateParams / validateResult", () => {
     expect(validateParams("roots/list", {}).ok).toBe(true);
   });
 
-  it.each([["validateRequest", validateRequest, "/method"], ["validateParams", validateParams, ""], ["validateResult", validateResult, ""]] as const)(
-    "%s answers an unknown method with an issue, not an exception",
-    (_name, fn, path) => {
-      const checked = fn("tools/explode", {});
-      expect(checked.ok).toBe(false);
-      expect(checked.ok ? [] : checked.issues).toEqual([{ path, message: 'names no method of this revision ("tools/explode")' }]);
-    },
-  );
+  it.each([
+    ["validateRequest", validateRequest, "/method"],
+    ["validateParams", validateParams, ""],
+    ["validateResult", validateResult, ""],
+  ] as const)("%s answers an unknown method with an issue, not an exception", (_name, fn, path) => {
+    const checked = fn("tools/explode", {});
+    expect(checked.ok).toBe(false);
+    expect(checked.ok ? [] : checked.issues).toEqual([{ path, message: 'names no method of this revision ("tools/explode")' }]);
+  });
 
   it("validateNotification looks the notification up by method", () => {
     const cancelled = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 3, reason: "user" } };

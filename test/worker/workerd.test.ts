@@ -23,7 +23,20 @@ const KEY = "base64url:d29ya2VyZC10ZXN0LWtleS13b3JrZXJkLXRlc3Qta2V5LTEyMzQ";
 /** The newest date the pinned workerd (1.20260730) supports, give or take. */
 const COMPATIBILITY_DATE = "2026-07-01";
 /** Two legs of [longitude, latitude] points: London to New York, New York to San Francisco. */
-const ARGS = { code: "ABC-12", travellers: 2, legs: [[[-0.1, 51.5], [-74, 40.7]], [[-74, 40.7], [-122.4, 37.8]]] };
+const ARGS = {
+  code: "ABC-12",
+  travellers: 2,
+  legs: [
+    [
+      [-0.1, 51.5],
+      [-74, 40.7],
+    ],
+    [
+      [-74, 40.7],
+      [-122.4, 37.8],
+    ],
+  ],
+};
 const ACCEPT = { confirm: { action: "accept", content: { seat: "window" } } } as const;
 const AUDIENCE = "mcp-roundtrip-worker";
 
@@ -111,24 +124,58 @@ describe("examples/worker in workerd (Miniflare)", () => {
   });
 
   it("runs the automatic loop against it", async () => {
-    const result = await client.callTool("plan_trip", { code: "XYZ-99", travellers: 1, legs: [[[2.35, 48.86], [139.7, 35.7]]] });
+    const result = await client.callTool("plan_trip", {
+      code: "XYZ-99",
+      travellers: 1,
+      legs: [
+        [
+          [2.35, 48.86],
+          [139.7, 35.7],
+        ],
+      ],
+    });
     expect(result.content).toEqual([{ type: "text", text: "Booked XYZ-99 (2 points), seat: window" }]);
   });
 
   it("refuses a requestState it did not mint", async () => {
     const other = new RequestStateSecurity({ keys: ["another-key-another-key-another-key!"] }, { audience: AUDIENCE });
     const forged = await other.mint({ method: "tools/call", target: "plan_trip", arguments: ARGS, state: "{}" });
-    await expect(
-      client.session.callTool("plan_trip", ARGS, { allowInputRequired: true, inputResponses: ACCEPT, requestState: forged }),
-    ).rejects.toMatchObject({ code: -32602, message: "Invalid or expired requestState" });
+    await expect(client.session.callTool("plan_trip", ARGS, { allowInputRequired: true, inputResponses: ACCEPT, requestState: forged })).rejects.toMatchObject({
+      code: -32602,
+      message: "Invalid or expired requestState",
+    });
   });
 
   it.each([
     ["a code that breaks the pattern", { ...ARGS, code: "abc-12" }, /\/code\b.*pattern/],
     ["a traveller count below the minimum", { ...ARGS, travellers: 0 }, /\/travellers\b.*less than 1/],
     ["a leg of one point", { ...ARGS, legs: [[[-0.1, 51.5]]] }, /\/legs\/0\b.*too few items/],
-    ["a longitude beyond the nested maximum", { ...ARGS, legs: [[[-0.1, 51.5], [200, 40.7]]] }, /\/legs\/0\/1\/0\b/],
-    ["a point of three numbers", { ...ARGS, legs: [[[-0.1, 51.5, 3], [-74, 40.7]]] }, /\/legs\/0\/0\b/],
+    [
+      "a longitude beyond the nested maximum",
+      {
+        ...ARGS,
+        legs: [
+          [
+            [-0.1, 51.5],
+            [200, 40.7],
+          ],
+        ],
+      },
+      /\/legs\/0\/1\/0\b/,
+    ],
+    [
+      "a point of three numbers",
+      {
+        ...ARGS,
+        legs: [
+          [
+            [-0.1, 51.5, 3],
+            [-74, 40.7],
+          ],
+        ],
+      },
+      /\/legs\/0\/0\b/,
+    ],
   ])("rejects %s with a tool error naming the field, before asking anything", async (_what, args, problem) => {
     let asked = 0;
     const strict = await Client.connect(worker.url, {

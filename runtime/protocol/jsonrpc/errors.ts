@@ -62,9 +62,7 @@ export class McpError extends Error {
 
   /** The wire form: `{ code, message, data? }`. */
   toJSON(): JsonRpcErrorObject {
-    return this.data === undefined
-      ? { code: this.code, message: this.message }
-      : { code: this.code, message: this.message, data: this.data };
+    return this.data === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, data: this.data };
   }
 
   /** Rebuilds an `McpError` from the `error` member of a response a peer sent. */

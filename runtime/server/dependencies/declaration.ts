@@ -52,10 +52,7 @@ export class Needs<A = Record<string, unknown>, R extends object = {}> {
    *   .add("label", (args, { region }) => region.action === "accept" ? `${args.name}@${region.content.region}` : args.name);
    * ```
    */
-  add<const K extends string, V>(
-    key: K extends keyof R ? never : K,
-    resolve: Resolver<A, R, V>,
-  ): Needs<A, Flatten<R & { readonly [P in K]: ResolvedValue<V> }>> {
+  add<const K extends string, V>(key: K extends keyof R ? never : K, resolve: Resolver<A, R, V>): Needs<A, Flatten<R & { readonly [P in K]: ResolvedValue<V> }>> {
     if (typeof key !== "string" || key === "") throw new TypeError("needs: a dependency key must be a non-empty string");
     // It would name the prototype, not a member, of every object the key lands in.
     if (key === "__proto__") throw new TypeError('needs: "__proto__" cannot be a dependency key; choose another name');

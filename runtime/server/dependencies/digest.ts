@@ -112,9 +112,7 @@ export function elicitDigest(message: string, schema: object): string {
   let digest = entry.byMessage.get(message);
   if (digest === undefined) {
     // Keys in sorted order, exactly as canonicalJson writes { method, params: { message, mode, requestedSchema } }.
-    digest = digestOfCanonical(
-      `{"method":"elicitation/create","params":{"message":${JSON.stringify(message)},"mode":"form","requestedSchema":${entry.text}}}`,
-    );
+    digest = digestOfCanonical(`{"method":"elicitation/create","params":{"message":${JSON.stringify(message)},"mode":"form","requestedSchema":${entry.text}}}`);
     if (entry.byMessage.size >= MESSAGES_PER_SCHEMA) entry.byMessage.clear();
     entry.byMessage.set(message, digest);
   }

@@ -103,11 +103,7 @@ function mergeMissing(missing: Record<string, unknown>, more: Record<string, unk
  * @throws TypeError when a resolver reads a dependency declared after it.
  * @throws whatever a resolver throws.
  */
-export async function evaluateNeeds<A, R extends object>(
-  declaration: Needs<A, R>,
-  args: A,
-  round: DependencyRound = {},
-): Promise<Evaluation<R>> {
+export async function evaluateNeeds<A, R extends object>(declaration: Needs<A, R>, args: A, round: DependencyRound = {}): Promise<Evaluation<R>> {
   const previous = decodeState(round.requestState);
   const incoming = isObject(round.inputResponses) ? round.inputResponses : {};
   const declared = new Set(declaration.entries.map((entry) => entry.key));
@@ -165,7 +161,13 @@ export async function evaluateNeeds<A, R extends object>(
       if (reading.ok) {
         values[key] = reading.value;
         next.answers[key] = { d: digest, r: reading.record };
-        if (debugging) log.debug(`${subject}: accepted the answer for "${key}" (asked in round ${previous.round})`, { ...fields, round: previous.round, inputKey: key, decision: "accepted" });
+        if (debugging)
+          log.debug(`${subject}: accepted the answer for "${key}" (asked in round ${previous.round})`, {
+            ...fields,
+            round: previous.round,
+            inputKey: key,
+            decision: "accepted",
+          });
         continue;
       }
       const violation = describeIssues(reading.issues);
@@ -209,7 +211,8 @@ export async function evaluateNeeds<A, R extends object>(
     );
   }
   if (waiting.size === 0) {
-    if (debugging && previous.round > 0) log.debug(`${subject}: every need resolved after ${previous.round} round(s); running the handler`, { ...fields, round: previous.round, decision: "ready" });
+    if (debugging && previous.round > 0)
+      log.debug(`${subject}: every need resolved after ${previous.round} round(s); running the handler`, { ...fields, round: previous.round, decision: "ready" });
     return { status: "ready", values: values as R };
   }
   next.round = roundNumber;
@@ -252,9 +255,7 @@ function resolvedView(
       throw new Waiting(key);
     }
     if (declared.has(key) && !Object.hasOwn(values, key)) {
-      throw new TypeError(
-        `needs: "${self}" reads "${key}", which is declared after it (or is itself); declare "${key}" before "${self}"`,
-      );
+      throw new TypeError(`needs: "${self}" reads "${key}", which is declared after it (or is itself); declare "${key}" before "${self}"`);
     }
   };
   const resolved = new Proxy(Object.create(null) as Record<string, unknown>, {

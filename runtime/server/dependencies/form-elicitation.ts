@@ -43,11 +43,7 @@ export type Elicitation<C> =
  * its reading ({@link ElicitContent}), for a Standard Schema the library's
  * output type (after its transforms and defaults).
  */
-export type ElicitFormContent<S> = S extends StandardSchemaV1
-  ? StandardSchemaV1.InferOutput<S>
-  : S extends ElicitSchema
-    ? ElicitContent<S>
-    : never;
+export type ElicitFormContent<S> = S extends StandardSchemaV1 ? StandardSchemaV1.InferOutput<S> : S extends ElicitSchema ? ElicitContent<S> : never;
 
 /** A form elicitation; the handler receives an {@link Elicitation} of the typed content. */
 export interface ElicitQuestion<S extends ElicitSchema | StandardSchemaV1 = ElicitSchema> extends Question<Elicitation<ElicitFormContent<S>>> {
@@ -94,11 +90,7 @@ const inContent = (issues: readonly Issue[]): Issue[] => issues.map((issue) => (
  * elicit({ message: "Your name?", schema: z.object({ name: z.string().trim().min(2) }) }); // content: { name: string }
  * ```
  */
-export function elicit<S extends StandardSchemaV1>(question: {
-  message: string;
-  schema: S;
-  toJsonSchema?: StandardSchemaConverter;
-}): ElicitQuestion<S>;
+export function elicit<S extends StandardSchemaV1>(question: { message: string; schema: S; toJsonSchema?: StandardSchemaConverter }): ElicitQuestion<S>;
 /**
  * Declares a form elicitation from a JSON Schema form, a flat object of primitive fields: written inline or
  * `as const`, its literal type gives the handler's typed `content`.
@@ -111,7 +103,7 @@ export function elicit(question: { message: string; schema: ElicitSchema | Stand
   if (!isObject(question)) throw new TypeError("elicit() expects { message, schema }");
   const { message, schema } = question;
   if (typeof message !== "string" || message.trim() === "") {
-    throw new TypeError("elicit(): \"message\" must be a non-empty string telling the user what is asked");
+    throw new TypeError('elicit(): "message" must be a non-empty string telling the user what is asked');
   }
   if (isStandardSchema(schema)) {
     const form = standardFormOf(schema, question.toJsonSchema);
@@ -125,12 +117,7 @@ export function elicit(question: { message: string; schema: ElicitSchema | Stand
  * The question for a checked form: `requested` is sent, and an accepted
  * answer must fit it, then `parse` (a Standard Schema's library) when given.
  */
-function formQuestion(
-  message: string,
-  schema: ElicitSchema | StandardSchemaV1,
-  requested: ElicitSchema,
-  parse: StandardValidator | undefined,
-): ElicitQuestion<any> {
+function formQuestion(message: string, schema: ElicitSchema | StandardSchemaV1, requested: ElicitSchema, parse: StandardValidator | undefined): ElicitQuestion<any> {
   const read = (response: unknown): AnswerReading<Elicitation<unknown>> | Promise<AnswerReading<Elicitation<unknown>>> => {
     if (!isObject(response)) return refuse("", "an elicitation answer must be an ElicitResult object");
     const { action } = response;

@@ -67,7 +67,6 @@ export function isQuestion(value: unknown): value is Question {
   return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[QUESTION] === true;
 }
 
-
 /**
  * A refused answer with one issue.
  * @internal

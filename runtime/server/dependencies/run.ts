@@ -29,10 +29,7 @@ export function isDependencyRound(value: unknown): boolean {
  * @internal
  */
 function looksInputRequired(result: unknown): boolean {
-  return (
-    isObject(result) &&
-    (result.resultType === "input_required" || result.inputRequests !== undefined || result.requestState !== undefined)
-  );
+  return isObject(result) && (result.resultType === "input_required" || result.inputRequests !== undefined || result.requestState !== undefined);
 }
 
 /**

@@ -78,9 +78,7 @@ function declarationOf<A, R extends object>(owner: string | DependencyOwner, opt
   const { kind, name } = ownerOf(owner);
   const declaration = typeof option === "function" ? option(new Needs<A, {}>()) : option;
   if (!(declaration instanceof Needs)) {
-    throw new TypeError(
-      `McpServer.${kind}(${JSON.stringify(name)}): needs must be a needs() declaration or a function (need) => need.add(...) returning one`,
-    );
+    throw new TypeError(`McpServer.${kind}(${JSON.stringify(name)}): needs must be a needs() declaration or a function (need) => need.add(...) returning one`);
   }
   return declaration;
 }

@@ -55,9 +55,7 @@ function checkElicitUrl(url: unknown): asserts url is string {
     throw new TypeError(`elicitUrl(): "url" must be an absolute http:// or https:// URL, got ${JSON.stringify(url)}`);
   }
   if (parsed.protocol !== "https:" && parsed.protocol !== "http:") {
-    throw new TypeError(
-      `elicitUrl(): "url" must use https: (or http: in development), got the ${JSON.stringify(parsed.protocol)} scheme`,
-    );
+    throw new TypeError(`elicitUrl(): "url" must use https: (or http: in development), got the ${JSON.stringify(parsed.protocol)} scheme`);
   }
   if (parsed.username !== "" || parsed.password !== "") {
     throw new TypeError('elicitUrl(): "url" must not carry credentials (user:password@); the user signs in on the page itself');

@@ -13,7 +13,6 @@ import type { LegacySession } from "./session.js";
 import type { Broadcastable } from "./types.js";
 import { errorResponse } from "../../protocol/jsonrpc/responses.js";
 
-
 type LegacyModules = typeof import("./loaded.js");
 
 let loading: Promise<LegacyModules> | undefined;

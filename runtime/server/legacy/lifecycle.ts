@@ -9,7 +9,6 @@ import type { ClientCapabilities, Implementation } from "../../protocol/types.js
 import type { LegacyHost } from "./host.js";
 import { isObject } from "../../protocol/guards.js";
 
-
 /**
  * The version to answer `initialize` with: the client's own when this
  * server speaks it, else the newest 2025 revision (the lifecycle page:

@@ -169,7 +169,11 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
       };
       const onAbort = () => {
         if (!this.#waiting.has(id)) return;
-        const cancelled: JsonRpcNotification = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: "The server no longer needs the answer." } };
+        const cancelled: JsonRpcNotification = {
+          jsonrpc: "2.0",
+          method: "notifications/cancelled",
+          params: { requestId: id, reason: "The server no longer needs the answer." },
+        };
         Promise.resolve()
           .then(() => this.#deliver(cancelled, related))
           .catch(() => {}); // best effort: the client may be gone

@@ -41,8 +41,7 @@ export function handBuiltRejection(host: LegacyHost, ctx: RequestContextImpl, pa
     "(it needs a 2026-07-28 client, which retries the call with the answers).";
   if (scope.session !== undefined) {
     return internalError(
-      `${opening} Declare the questions with needs (elicit, elicitUrl, sample, listRoots), ` +
-        'or set legacyInputRequired: "shim" to ask them over the session',
+      `${opening} Declare the questions with needs (elicit, elicitUrl, sample, listRoots), ` + 'or set legacyInputRequired: "shim" to ask them over the session',
     );
   }
   const shimOn = host.inputRequired === "shim";

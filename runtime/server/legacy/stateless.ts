@@ -31,7 +31,7 @@ export function answerStateless(
   const declared = method === "initialize" ? declaredBy(message.params) : undefined;
   const requested = declared?.requested ?? header;
   if (host.mode === "reject" || (method !== "initialize" && header !== undefined && !LEGACY_VERSIONS.includes(header))) {
-    const only = host.mode === "reject" ? " only (2025-era clients are refused: legacy is \"reject\")" : "";
+    const only = host.mode === "reject" ? ' only (2025-era clients are refused: legacy is "reject")' : "";
     return Promise.resolve(
       errorResponse(id, {
         code: JsonRpcErrorCode.UnsupportedProtocolVersion,

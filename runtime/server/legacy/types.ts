@@ -21,10 +21,7 @@ export interface Broadcastable {
 /** What the request path uses of the 2025 session a request belongs to (`LegacySession` implements it). @internal */
 export interface LegacyChannel {
   /** Asks the client every request of one round at once and resolves with their results under the same keys. */
-  askAll(
-    requests: Record<string, { method: string; params?: Record<string, unknown> }>,
-    ctx: RequestContextImpl,
-  ): Promise<Record<string, Record<string, unknown>>>;
+  askAll(requests: Record<string, { method: string; params?: Record<string, unknown> }>, ctx: RequestContextImpl): Promise<Record<string, Record<string, unknown>>>;
   subscribe(uri: string): void;
   unsubscribe(uri: string): void;
   setLogLevel(level: LoggingLevel): void;

@@ -57,14 +57,14 @@ export type PromptArguments = readonly PromptArgument[] | StandardSchemaV1;
 export type PromptArgs<List> = List extends StandardSchemaV1
   ? ToolArgs<List>
   : List extends readonly PromptArgument[]
-  ? string extends List[number]["name"]
-    ? Record<string, string>
-    : FromSchema<{
-        readonly type: "object";
-        readonly properties: { readonly [Name in List[number]["name"]]: { readonly type: "string" } };
-        readonly required: readonly Extract<List[number], { readonly required: true }>["name"][];
-      }>
-  : Record<string, string>;
+    ? string extends List[number]["name"]
+      ? Record<string, string>
+      : FromSchema<{
+          readonly type: "object";
+          readonly properties: { readonly [Name in List[number]["name"]]: { readonly type: "string" } };
+          readonly required: readonly Extract<List[number], { readonly required: true }>["name"][];
+        }>
+    : Record<string, string>;
 
 /**
  * A prompt's body: receives the arguments and the request context; returns
@@ -134,7 +134,8 @@ export class PromptRegistry {
     if (typeof config !== "object" || config === null) throw new TypeError(`${label}: config must be an object`);
     if (typeof handler !== "function") throw new TypeError(`${label}: the handler must be a function`);
     const schema = isStandardSchema(config.arguments) ? config.arguments : undefined;
-    const args = schema !== undefined ? argumentsOf(jsonSchemaOfStandard(schema, "input", `${label}: arguments`, this.toJsonSchema), label) : (config.arguments ?? []);
+    const args =
+      schema !== undefined ? argumentsOf(jsonSchemaOfStandard(schema, "input", `${label}: arguments`, this.toJsonSchema), label) : (config.arguments ?? []);
     if (!Array.isArray(args) || args.some((arg) => typeof arg?.name !== "string")) {
       throw new TypeError(`${label}: arguments must be an array of { name, description?, required? }`);
     }
@@ -165,7 +166,8 @@ export class PromptRegistry {
     let input: Record<string, unknown> = args;
     if (prompt.parse !== undefined) {
       const parsed = await prompt.parse(args);
-      if (!parsed.ok) throw new McpError(JsonRpcErrorCode.InvalidParams, `Invalid arguments for prompt ${params.name}: ${parsed.message}`, { issues: parsed.issues });
+      if (!parsed.ok)
+        throw new McpError(JsonRpcErrorCode.InvalidParams, `Invalid arguments for prompt ${params.name}: ${parsed.message}`, { issues: parsed.issues });
       input = parsed.value as Record<string, unknown>;
     }
     const result = await prompt.handler(input as Record<string, string>, ctx);

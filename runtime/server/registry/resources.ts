@@ -135,9 +135,7 @@ export class ResourceRegistry {
     if (fixed !== undefined) {
       const content = await fixed.handler(uri, ctx);
       if (isInputRequired(content)) {
-        throw internalError(
-          `Internal error: static resource ${uri} returned an InputRequiredResult; only resource templates may ask for input`,
-        );
+        throw internalError(`Internal error: static resource ${uri} returned an InputRequiredResult; only resource templates may ask for input`);
       }
       return normalise(content, uri, fixed.definition.mimeType);
     }

@@ -1,13 +1,6 @@
 import { JsonRpcErrorCode, McpError } from "../../protocol/jsonrpc/errors.js";
 import { removeEntry, setEntryEnabled } from "./toggle.js";
-import type {
-  CallToolRequestParams,
-  CallToolResult,
-  InputRequiredResult,
-  ListToolsResult,
-  Tool,
-  ToolAnnotations,
-} from "../../protocol/types.js";
+import type { CallToolRequestParams, CallToolResult, InputRequiredResult, ListToolsResult, Tool, ToolAnnotations } from "../../protocol/types.js";
 import type { ServerRequestContext } from "../context.js";
 import { internalError } from "../errors.js";
 import { isInputRequired } from "../../protocol/input-required-guard.js";
@@ -135,9 +128,13 @@ export class ToolRegistry {
     const standardInput = isStandardSchema(config.inputSchema) ? config.inputSchema : undefined;
     const standardOutput = isStandardSchema(config.outputSchema) ? config.outputSchema : undefined;
     const inputSchema: Record<string, unknown> =
-      standardInput !== undefined ? jsonSchemaOfStandard(standardInput, "input", `${label}: inputSchema`, this.toJsonSchema) : ((config.inputSchema as Record<string, unknown> | undefined) ?? { type: "object" });
+      standardInput !== undefined
+        ? jsonSchemaOfStandard(standardInput, "input", `${label}: inputSchema`, this.toJsonSchema)
+        : ((config.inputSchema as Record<string, unknown> | undefined) ?? { type: "object" });
     const outputSchema =
-      standardOutput !== undefined ? jsonSchemaOfStandard(standardOutput, "output", `${label}: outputSchema`, this.toJsonSchema) : (config.outputSchema as Record<string, unknown> | undefined);
+      standardOutput !== undefined
+        ? jsonSchemaOfStandard(standardOutput, "output", `${label}: outputSchema`, this.toJsonSchema)
+        : (config.outputSchema as Record<string, unknown> | undefined);
     if ((inputSchema as { type?: unknown }).type !== "object") {
       throw new TypeError(`McpServer.tool(${JSON.stringify(name)}): inputSchema must describe an object ({ type: "object", ... })`);
     }

@@ -16,8 +16,7 @@ interface AjvModules {
 }
 
 /** A CommonJS plugin is its own `module.exports`; through `import()` it is the default export. */
-const pluginOf = (loaded: FormatsPlugin | { default: FormatsPlugin }): FormatsPlugin =>
-  typeof loaded === "function" ? loaded : loaded.default;
+const pluginOf = (loaded: FormatsPlugin | { default: FormatsPlugin }): FormatsPlugin => (typeof loaded === "function" ? loaded : loaded.default);
 
 /**
  * AJV, loaded on the first schema that needs it rather than at import (its
@@ -151,4 +150,7 @@ function check(validate: ValidateFunction, value: unknown): SchemaCheck {
 /** A fresh copy of {@link UNCHECKABLE}: callers may keep or change the issues they get. */
 const uncheckable = (): SchemaCheck => structuredClone(UNCHECKABLE);
 
-const validatorOf = (validate: ValidateFunction): SchemaValidator => (value) => check(validate, value);
+const validatorOf =
+  (validate: ValidateFunction): SchemaValidator =>
+  (value) =>
+    check(validate, value);

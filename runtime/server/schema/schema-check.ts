@@ -51,9 +51,7 @@ export function dialectOf(declared: unknown): Dialect {
     return "2020-12";
   }
   if (typeof declared === "string" && /json-schema\.org\/draft-0[67]\/schema#?$/.test(declared)) return "draft-07";
-  throw new TypeError(
-    `unsupported JSON Schema dialect ${JSON.stringify(declared)}: this SDK validates 2020-12 (the default when $schema is absent) and draft-07`,
-  );
+  throw new TypeError(`unsupported JSON Schema dialect ${JSON.stringify(declared)}: this SDK validates 2020-12 (the default when $schema is absent) and draft-07`);
 }
 
 /**
@@ -83,7 +81,6 @@ export const UNCHECKABLE: SchemaCheck = Object.freeze({
 export function notValid(label: string, error: unknown): TypeError {
   return new TypeError(`${label} is not a valid JSON Schema: ${(error as Error).message}`, { cause: error });
 }
-
 
 /**
  * Which schema compiler `McpServer` uses: `"auto"` (the default) is AJV

@@ -17,8 +17,17 @@ const TYPES: ReadonlySet<string> = new Set(["string", "number", "integer", "bool
 
 /** Keywords whose value is a schema. */
 const ONE_SCHEMA = [
-  "additionalProperties", "additionalItems", "contains", "not", "if", "then", "else", "propertyNames",
-  "unevaluatedItems", "unevaluatedProperties", "contentSchema",
+  "additionalProperties",
+  "additionalItems",
+  "contains",
+  "not",
+  "if",
+  "then",
+  "else",
+  "propertyNames",
+  "unevaluatedItems",
+  "unevaluatedProperties",
+  "contentSchema",
 ] as const;
 /** Keywords whose value is a list of schemas. */
 const SCHEMA_LISTS = ["allOf", "anyOf", "oneOf", "prefixItems"] as const;

@@ -88,7 +88,9 @@ export class InProcessBroadcaster implements Broadcaster {
    */
   publish(event: SubscriptionEvent): void {
     if (!isSubscriptionEvent(event)) {
-      throw new TypeError('InProcessBroadcaster.publish: expected { type: "toolsListChanged" | "promptsListChanged" | "resourcesListChanged" } or { type: "resourceUpdated", uri }');
+      throw new TypeError(
+        'InProcessBroadcaster.publish: expected { type: "toolsListChanged" | "promptsListChanged" | "resourcesListChanged" } or { type: "resourceUpdated", uri }',
+      );
     }
     for (const deliver of [...this.#subscribers]) {
       try {

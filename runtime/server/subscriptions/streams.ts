@@ -78,7 +78,9 @@ export class SubscriptionStreams {
       );
     }
     if (this.#closed) {
-      throw new McpError(TOO_MANY_LISTENERS, "The server is shutting down and accepts no new subscriptions; listen again on another instance", { reason: "shutting_down" });
+      throw new McpError(TOO_MANY_LISTENERS, "The server is shutting down and accepts no new subscriptions; listen again on another instance", {
+        reason: "shutting_down",
+      });
     }
     if (this.#listeners.size >= this.#max) {
       throw new McpError(
@@ -104,7 +106,11 @@ export class SubscriptionStreams {
     };
     this.#listeners.add(listener);
     const detach = ctx.whenCancelled(() => listener.end("gone"));
-    await this.#send(ctx, { jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { _meta: { [SUBSCRIPTION_ID_META]: ctx.requestId }, notifications: filter.acknowledged } });
+    await this.#send(ctx, {
+      jsonrpc: "2.0",
+      method: "notifications/subscriptions/acknowledged",
+      params: { _meta: { [SUBSCRIPTION_ID_META]: ctx.requestId }, notifications: filter.acknowledged },
+    });
     const backlog = listener.backlog!;
     listener.backlog = undefined;
     for (const notification of backlog) void this.#send(ctx, notification);

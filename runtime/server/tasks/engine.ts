@@ -57,9 +57,13 @@ export class TaskEngine {
     this.pollIntervalMs = positive("pollIntervalMs", options.pollIntervalMs, 1_000);
     this.maxRounds = positive("maxInputRounds", options.maxInputRounds, 10);
     const own = options.taskSupport;
-    if (own !== undefined && typeof own !== "function") throw new TypeError("tasks.taskSupport must be a function (toolName) => \"optional\" | \"required\" | undefined");
+    if (own !== undefined && typeof own !== "function")
+      throw new TypeError('tasks.taskSupport must be a function (toolName) => "optional" | "required" | undefined');
     this.enabled = hooks === undefined ? () => true : () => hooks.enabled();
-    this.support = hooks !== undefined ? (name) => hooks.support(name) : ((name) => (own === undefined ? undefined : taskDeclarationOf(`tasks.taskSupport(${JSON.stringify(name)})`, own(name))));
+    this.support =
+      hooks !== undefined
+        ? (name) => hooks.support(name)
+        : (name) => (own === undefined ? undefined : taskDeclarationOf(`tasks.taskSupport(${JSON.stringify(name)})`, own(name)));
   }
 
   /** How many tasks this process is running or waiting on. */
@@ -230,7 +234,11 @@ export class TaskEngine {
   }
 
   /** Parks the task in `input_required`; its keys on the wire are unique per task (`r<round>.<key>`). */
-  private async park(live: LiveTask, requests: Record<string, { method: string; params?: Record<string, unknown> }>, requestState: string | undefined): Promise<void> {
+  private async park(
+    live: LiveTask,
+    requests: Record<string, { method: string; params?: Record<string, unknown> }>,
+    requestState: string | undefined,
+  ): Promise<void> {
     const prefix = `r${live.round}.`;
     const outward: NonNullable<TaskRecord["inputRequests"]> = {};
     for (const key in requests) outward[prefix + key] = requests[key]!;
@@ -318,7 +326,12 @@ export class TaskEngine {
   }
 
   /** Stores the task's next state: a fresh record (never a mutated one: a store may hold the old one). */
-  private async change(live: LiveTask, status: TaskStatus, fields: Pick<TaskRecord, "result" | "error" | "statusMessage" | "inputRequests">, expiresAt: number | null): Promise<void> {
+  private async change(
+    live: LiveTask,
+    status: TaskStatus,
+    fields: Pick<TaskRecord, "result" | "error" | "statusMessage" | "inputRequests">,
+    expiresAt: number | null,
+  ): Promise<void> {
     const previous = live.record;
     const next = taskRecord(previous.taskId, status, previous.createdAt, Date.now(), expiresAt, previous.pollIntervalMs, previous.owner);
     if (fields.statusMessage !== undefined) next.statusMessage = fields.statusMessage;

@@ -35,11 +35,11 @@ export function taskNotAwaitingInput(taskId: string, status: TaskStatus): McpErr
     status === "cancelled"
       ? "it was cancelled, so nothing will read them"
       : "the process that asked its questions no longer runs it (restarted, or another instance); repeat the original request";
-  return new McpError(
-    JsonRpcErrorCode.InvalidParams,
-    `Task ${JSON.stringify(taskId)} took none of these inputResponses: ${why}. Read its state with tasks/get.`,
-    { reason: status === "cancelled" ? "task_cancelled" : "task_not_awaiting_input", taskId, status },
-  );
+  return new McpError(JsonRpcErrorCode.InvalidParams, `Task ${JSON.stringify(taskId)} took none of these inputResponses: ${why}. Read its state with tasks/get.`, {
+    reason: status === "cancelled" ? "task_cancelled" : "task_not_awaiting_input",
+    taskId,
+    status,
+  });
 }
 
 /** `-32021` for a client that did not declare the tasks extension. @internal */

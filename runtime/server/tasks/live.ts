@@ -60,7 +60,13 @@ export function liveTaskContext(ctx: RequestContextImpl): RequestContextImpl {
   const taskCtx = new RequestContextImpl(
     ctx.requestId,
     ctx.method,
-    { protocolVersion: ctx.protocolVersion, clientCapabilities: ctx.clientCapabilities, clientInfo: ctx.clientInfo, raw: ctx.meta as Record<string, unknown>, logLevel: ctx.logLevel },
+    {
+      protocolVersion: ctx.protocolVersion,
+      clientCapabilities: ctx.clientCapabilities,
+      clientInfo: ctx.clientInfo,
+      raw: ctx.meta as Record<string, unknown>,
+      logLevel: ctx.logLevel,
+    },
     { ...(ctx.authInfo === undefined ? {} : { authInfo: ctx.authInfo }), ...(ctx.headers === undefined ? {} : { headers: ctx.headers }) },
   );
   taskCtx.resolvePrincipalWith(() => principal);

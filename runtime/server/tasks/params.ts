@@ -48,6 +48,8 @@ export function checkTaskParams(method: string, params: unknown): TaskParams {
 export function checkInputResponse(key: string, value: unknown): void {
   const outcome = checkDefinition(TABLES_2026, "InputResponse", value);
   if (!outcome.ok) {
-    throw new McpError(JsonRpcErrorCode.InvalidParams, `Invalid params: /params/inputResponses/${key}: ${outcome.message}; nothing was applied`, { issues: outcome.issues });
+    throw new McpError(JsonRpcErrorCode.InvalidParams, `Invalid params: /params/inputResponses/${key}: ${outcome.message}; nothing was applied`, {
+      issues: outcome.issues,
+    });
   }
 }

@@ -36,7 +36,15 @@ export function hasKeys(object: object): boolean {
 }
 
 /** A record with every field in one order, so all records share one shape. @internal */
-export function taskRecord(taskId: string, status: TaskStatus, createdAt: number, lastUpdatedAt: number, expiresAt: number | null, pollIntervalMs: number, owner: string | undefined): TaskRecord {
+export function taskRecord(
+  taskId: string,
+  status: TaskStatus,
+  createdAt: number,
+  lastUpdatedAt: number,
+  expiresAt: number | null,
+  pollIntervalMs: number,
+  owner: string | undefined,
+): TaskRecord {
   const record: TaskRecord = { taskId, status, createdAt, lastUpdatedAt, expiresAt, pollIntervalMs };
   if (owner !== undefined) (record as { owner?: string }).owner = owner;
   return record;

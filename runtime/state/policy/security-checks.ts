@@ -37,9 +37,7 @@ function fieldError(operation: string, field: string, expected: string, value: u
 export function assertCodec(codec: unknown): void {
   const candidate = codec as Partial<RequestStateCodec> | null;
   if (typeof candidate !== "object" || candidate === null || typeof candidate.seal !== "function" || typeof candidate.unseal !== "function") {
-    throw new TypeError(
-      `RequestStateSecurity: "codec" expected an object with seal(bytes) → string and unseal(string) → bytes, got ${describe(codec)}`,
-    );
+    throw new TypeError(`RequestStateSecurity: "codec" expected an object with seal(bytes) → string and unseal(string) → bytes, got ${describe(codec)}`);
   }
 }
 

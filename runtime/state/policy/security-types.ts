@@ -83,7 +83,7 @@ export type RequestStateRejection = {
    * token carries it in the clear); during a rotation it names the key this instance lacks.
    */
   keyId?: string;
-}
+};
 
 /** What the start-up log says about the key ring. Holds key ids, never keys. */
 export type RequestStateRingInfo = {
@@ -95,7 +95,7 @@ export type RequestStateRingInfo = {
   audience: string | undefined;
   /** Seconds a sealed round stays valid. */
   ttl: number;
-}
+};
 
 /**
  * Where rejections (and, when it has `info`, the key ring at start) are

@@ -31,8 +31,7 @@ export function createNobleBackend(aes: AesCoreLoader = nobleAesLoader): CryptoB
     aesKeyPending: (key: AesKey) => (key as unknown as NobleGcmKey).pending(),
     aesGcmSealBase64url: (key: AesKey, nonce: Uint8Array, aad: Uint8Array, plaintext: Uint8Array, prefix: Uint8Array) =>
       encodeBase64url((key as unknown as NobleGcmKey).seal(nonce, aad, plaintext, prefix)),
-    aesGcmOpen: (key: AesKey, nonce: Uint8Array, aad: Uint8Array, sealed: Uint8Array) =>
-      (key as unknown as NobleGcmKey).open(nonce, aad, sealed),
+    aesGcmOpen: (key: AesKey, nonce: Uint8Array, aad: Uint8Array, sealed: Uint8Array) => (key as unknown as NobleGcmKey).open(nonce, aad, sealed),
     encodeBase64url,
     decodeBase64urlTransient: decodeCanonicalBase64url,
     utf8Encode: (text: string) => utf8.encode(text),

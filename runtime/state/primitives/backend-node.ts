@@ -24,10 +24,8 @@ export function createNodeBackend(crypto: typeof NodeCrypto, { Buffer }: typeof 
   const scratch = scratchBuffer(Buffer);
   return Object.freeze({
     name: "node" as const,
-    sha256: (data: Uint8Array) =>
-      data.length < NATIVE_HASH_MIN_BYTES ? shortSha256(data) : createHash("sha256").update(data).digest(),
-    hkdfSha256: (ikm: Uint8Array, info: Uint8Array, length: number) =>
-      new Uint8Array(hkdfSync("sha256", ikm, empty, info, length)),
+    sha256: (data: Uint8Array) => (data.length < NATIVE_HASH_MIN_BYTES ? shortSha256(data) : createHash("sha256").update(data).digest()),
+    hkdfSha256: (ikm: Uint8Array, info: Uint8Array, length: number) => new Uint8Array(hkdfSync("sha256", ikm, empty, info, length)),
     randomBytes: pooledRandom((buffer) => randomFillSync(buffer)),
     importAesKey: (key: Uint8Array) => createSecretKey(key) as unknown as AesKey,
     aesGcmSealBase64url(key: AesKey, nonce: Uint8Array, aad: Uint8Array, plaintext: Uint8Array, prefix: Uint8Array) {
@@ -57,8 +55,7 @@ export function createNodeBackend(crypto: typeof NodeCrypto, { Buffer }: typeof 
         return undefined;
       }
     },
-    encodeBase64url: (bytes: Uint8Array) =>
-      Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64url"),
+    encodeBase64url: (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64url"),
     decodeBase64urlTransient(text: string) {
       const out = scratch.get((text.length * 3) >>> 2);
       return out.subarray(0, out.write(text, 0, "base64url"));

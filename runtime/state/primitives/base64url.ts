@@ -72,20 +72,14 @@ export function decodeCanonicalBase64url(text: string): Uint8Array {
   const full = length - (length % 4);
   for (; i < full; i += 4) {
     const n =
-      (VALUES[text.charCodeAt(i)]! << 18) |
-      (VALUES[text.charCodeAt(i + 1)]! << 12) |
-      (VALUES[text.charCodeAt(i + 2)]! << 6) |
-      VALUES[text.charCodeAt(i + 3)]!;
+      (VALUES[text.charCodeAt(i)]! << 18) | (VALUES[text.charCodeAt(i + 1)]! << 12) | (VALUES[text.charCodeAt(i + 2)]! << 6) | VALUES[text.charCodeAt(i + 3)]!;
     out[o++] = n >>> 16;
     out[o++] = (n >>> 8) & 0xff;
     out[o++] = n & 0xff;
   }
   const rest = length - full;
   if (rest >= 2) {
-    const n =
-      (VALUES[text.charCodeAt(i)]! << 18) |
-      (VALUES[text.charCodeAt(i + 1)]! << 12) |
-      (rest === 3 ? VALUES[text.charCodeAt(i + 2)]! << 6 : 0);
+    const n = (VALUES[text.charCodeAt(i)]! << 18) | (VALUES[text.charCodeAt(i + 1)]! << 12) | (rest === 3 ? VALUES[text.charCodeAt(i + 2)]! << 6 : 0);
     out[o++] = n >>> 16;
     if (rest === 3) out[o++] = (n >>> 8) & 0xff;
   }

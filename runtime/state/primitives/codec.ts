@@ -161,12 +161,7 @@ export class AesGcmCodec implements RequestStateCodec {
     if (!key) throw new UnknownKeyId(hexOf(raw.subarray(0, KID_BYTES)), this.keyIds);
     const pending = this.#backend.aesKeyPending?.(key.aesKey);
     if (pending !== undefined) return pending.then(() => this.unseal(token)); // decodes afresh: raw is transient
-    const plaintext = this.#backend.aesGcmOpen(
-      key.aesKey,
-      raw.subarray(KID_BYTES, HEADER_BYTES),
-      key.aad,
-      raw.subarray(HEADER_BYTES),
-    );
+    const plaintext = this.#backend.aesGcmOpen(key.aesKey, raw.subarray(KID_BYTES, HEADER_BYTES), key.aad, raw.subarray(HEADER_BYTES));
     if (!plaintext) throw new InvalidRequestState("token failed authentication (tampered or forged)");
     return plaintext;
   }

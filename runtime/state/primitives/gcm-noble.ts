@@ -111,12 +111,18 @@ export class NobleGcmKey {
   #absorb(state: Int32Array, data: Uint8Array): void {
     const table = this.#table!;
     for (let offset = 0; offset < data.length; offset += 16) {
-      let y0 = state[0]!, y1 = state[1]!, y2 = state[2]!, y3 = state[3]!;
+      let y0 = state[0]!,
+        y1 = state[1]!,
+        y2 = state[2]!,
+        y3 = state[3]!;
       y0 ^= readWord(data, offset);
       y1 ^= readWord(data, offset + 4);
       y2 ^= readWord(data, offset + 8);
       y3 ^= readWord(data, offset + 12);
-      let z0 = 0, z1 = 0, z2 = 0, z3 = 0;
+      let z0 = 0,
+        z1 = 0,
+        z2 = 0,
+        z3 = 0;
       for (let i = 0; i < 16; i++) {
         const word = i < 4 ? y0 : i < 8 ? y1 : i < 12 ? y2 : y3;
         const at = ((i << 8) | ((word >>> (24 - 8 * (i & 3))) & 0xff)) << 2;
@@ -168,7 +174,10 @@ function writeBitLength(out: Uint8Array, offset: number, bytes: number): void {
  */
 function ghashTable(h: Uint8Array): Int32Array {
   const powers = new Int32Array(128 * 4);
-  let v0 = readWord(h, 0), v1 = readWord(h, 4), v2 = readWord(h, 8), v3 = readWord(h, 12);
+  let v0 = readWord(h, 0),
+    v1 = readWord(h, 4),
+    v2 = readWord(h, 8),
+    v3 = readWord(h, 12);
   for (let k = 0; k < 128; k++) {
     powers[k * 4] = v0;
     powers[k * 4 + 1] = v1;

@@ -142,7 +142,9 @@ export async function keyRingFromFile(path: string): Promise<Uint8Array[]> {
     text = await readFile(path, "utf8");
   } catch (error) {
     const code = (error as { code?: unknown }).code;
-    throw new Error(`could not read the key file ${path} (${typeof code === "string" ? code : "read failed"}); check the path and its permissions`, { cause: error });
+    throw new Error(`could not read the key file ${path} (${typeof code === "string" ? code : "read failed"}); check the path and its permissions`, {
+      cause: error,
+    });
   }
   return parseKeyRing(text, path);
 }

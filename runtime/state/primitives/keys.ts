@@ -62,14 +62,10 @@ export function readKeyId(bytes: Uint8Array, offset: number): number {
  */
 export function secretBytes(keys: unknown): Uint8Array[] {
   if (!Array.isArray(keys)) {
-    throw new TypeError(
-      `RequestStateSecurity: "keys" expected an array of secrets (Uint8Array or string), got ${describe(keys)}. ${KEY_GENERATION_HINT}`,
-    );
+    throw new TypeError(`RequestStateSecurity: "keys" expected an array of secrets (Uint8Array or string), got ${describe(keys)}. ${KEY_GENERATION_HINT}`);
   }
   if (keys.length === 0) {
-    throw new RangeError(
-      `RequestStateSecurity: "keys" is empty; give at least one secret of ${MIN_SECRET_BYTES}+ bytes. ${KEY_GENERATION_HINT}`,
-    );
+    throw new RangeError(`RequestStateSecurity: "keys" is empty; give at least one secret of ${MIN_SECRET_BYTES}+ bytes. ${KEY_GENERATION_HINT}`);
   }
   const utf8 = new TextEncoder();
   return keys.map((key: unknown, index) => {
@@ -84,18 +80,13 @@ export function secretBytes(keys: unknown): Uint8Array[] {
         );
       }
       bytes = utf8.encode(key);
-    }
-    else if (key instanceof Uint8Array) bytes = key;
+    } else if (key instanceof Uint8Array) bytes = key;
     else {
-      throw new TypeError(
-        `RequestStateSecurity: keys[${index}] expected Uint8Array or string, got ${describe(key)}. ${KEY_GENERATION_HINT}`,
-      );
+      throw new TypeError(`RequestStateSecurity: keys[${index}] expected Uint8Array or string, got ${describe(key)}. ${KEY_GENERATION_HINT}`);
     }
     if (bytes.length < MIN_SECRET_BYTES) {
       const unit = typeof key === "string" ? "bytes of UTF-8 text" : "bytes";
-      throw new RangeError(
-        `RequestStateSecurity: keys[${index}] expected at least ${MIN_SECRET_BYTES} bytes, got ${bytes.length} ${unit}. ${KEY_GENERATION_HINT}`,
-      );
+      throw new RangeError(`RequestStateSecurity: keys[${index}] expected at least ${MIN_SECRET_BYTES} bytes, got ${bytes.length} ${unit}. ${KEY_GENERATION_HINT}`);
     }
     return bytes;
   });

@@ -79,11 +79,7 @@ function principalClaimBytes(backend: CryptoBackend, principal: string, salt: Ui
 }
 
 /** A new principal claim under a fresh random salt. @internal */
-export function newPrincipalClaim(
-  backend: CryptoBackend,
-  principal: string,
-  random: (length: number) => Uint8Array,
-): string {
+export function newPrincipalClaim(backend: CryptoBackend, principal: string, random: (length: number) => Uint8Array): string {
   return principalClaim(backend, principal, random(SALT_BYTES));
 }
 

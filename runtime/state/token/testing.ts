@@ -33,15 +33,12 @@ export const __TESTS = /* @__PURE__ */ Object.freeze({
     return token;
   },
   /** The principal claim for a given salt. */
-  principalClaim: (principal: string, salt: Uint8Array, choice: CryptoBackendChoice): string =>
-    principalClaim(selectBackend(choice), principal, salt),
+  principalClaim: (principal: string, salt: Uint8Array, choice: CryptoBackendChoice): string => principalClaim(selectBackend(choice), principal, salt),
   /** The arguments digest. */
   argumentsDigest: (args: unknown, choice: CryptoBackendChoice): string => argumentsDigest(selectBackend(choice), args),
   /** The canonical JSON the arguments digest hashes. */
   canonicalJson,
   /** Options that make a `RequestStateSecurity` draw nonces and salts from `random`. */
-  withRandom: (
-    options: RequestStateSecurityOptions,
-    random: (length: number) => Uint8Array,
-  ): RequestStateSecurityOptions => ({ ...options, [RANDOM_SOURCE]: random }) as RequestStateSecurityOptions,
+  withRandom: (options: RequestStateSecurityOptions, random: (length: number) => Uint8Array): RequestStateSecurityOptions =>
+    ({ ...options, [RANDOM_SOURCE]: random }) as RequestStateSecurityOptions,
 });

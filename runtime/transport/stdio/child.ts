@@ -49,9 +49,7 @@ export async function startChild(options: StdioClientOptions): Promise<ChildProc
   });
   await new Promise<void>((resolve, reject) => {
     child.once("spawn", () => resolve());
-    child.once("error", (error) =>
-      reject(new Error(`Could not start the MCP server "${options.command}": ${error.message}`, { cause: error })),
-    );
+    child.once("error", (error) => reject(new Error(`Could not start the MCP server "${options.command}": ${error.message}`, { cause: error })));
   });
   return child;
 }

@@ -179,9 +179,7 @@ export class StdioClientTransport implements ClientTransport {
     this.#exited = new Promise((resolve) => child.once("exit", () => resolve()));
     child.once("exit", (code, signal) => {
       if (child !== this.#child) return;
-      this.#exitReason = new Error(
-        `The MCP server process exited (${signal ? `signal ${signal}` : `code ${String(code)}`})${this.#closed ? "" : " unexpectedly"}.`,
-      );
+      this.#exitReason = new Error(`The MCP server process exited (${signal ? `signal ${signal}` : `code ${String(code)}`})${this.#closed ? "" : " unexpectedly"}.`);
       for (const pending of this.#pending.values()) pending.reject(this.#exitReason);
       this.#pending.clear();
     });
@@ -189,11 +187,16 @@ export class StdioClientTransport implements ClientTransport {
       // EPIPE after the child died: the exit handler reports it.
     });
     const maxLineBytes = this.#options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
-    lineReader(child.stdout!, maxLineBytes, (line) => {
-      if (child === this.#child) this.#onLine(line);
-    }, (head) => {
-      if (child === this.#child) this.#onOversizedLine(head, maxLineBytes);
-    });
+    lineReader(
+      child.stdout!,
+      maxLineBytes,
+      (line) => {
+        if (child === this.#child) this.#onLine(line);
+      },
+      (head) => {
+        if (child === this.#child) this.#onOversizedLine(head, maxLineBytes);
+      },
+    );
   }
 
   /** Ends the child's stdin, waits for it to exit, then escalates to SIGTERM and SIGKILL; rejects pending requests. */

@@ -12,10 +12,29 @@
  * a home and a temp directory, the user's name, the terminal and the locale.
  */
 export const DEFAULT_INHERITED_ENV: readonly string[] = Object.freeze([
-  "PATH", "HOME", "USER", "LOGNAME", "SHELL", "TERM", "TMPDIR", "LANG",
+  "PATH",
+  "HOME",
+  "USER",
+  "LOGNAME",
+  "SHELL",
+  "TERM",
+  "TMPDIR",
+  "LANG",
   // Their Windows counterparts.
-  "APPDATA", "HOMEDRIVE", "HOMEPATH", "LOCALAPPDATA", "PATHEXT", "PROGRAMFILES", "SYSTEMDRIVE", "SYSTEMROOT",
-  "TEMP", "TMP", "USERNAME", "USERPROFILE", "WINDIR", "COMSPEC",
+  "APPDATA",
+  "HOMEDRIVE",
+  "HOMEPATH",
+  "LOCALAPPDATA",
+  "PATHEXT",
+  "PROGRAMFILES",
+  "SYSTEMDRIVE",
+  "SYSTEMROOT",
+  "TEMP",
+  "TMP",
+  "USERNAME",
+  "USERPROFILE",
+  "WINDIR",
+  "COMSPEC",
 ]);
 
 /**

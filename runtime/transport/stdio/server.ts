@@ -118,7 +118,12 @@ export function serveStdio(server: MessageHandler, options: ServeStdioOptions = 
   const handleLine = (line: Decoded) => {
     if (!line.ok) {
       // The same answer, word for word, as the HTTP transport gives a body that is not a message.
-      write(errorResponse(undefined, { code: JsonRpcErrorCode.ParseError, message: "Parse error: the line is not valid UTF-8 JSON; send one JSON-RPC message per line." }));
+      write(
+        errorResponse(undefined, {
+          code: JsonRpcErrorCode.ParseError,
+          message: "Parse error: the line is not valid UTF-8 JSON; send one JSON-RPC message per line.",
+        }),
+      );
       return;
     }
     const message = line.value;
@@ -171,7 +176,12 @@ export function serveStdio(server: MessageHandler, options: ServeStdioOptions = 
 
   messageReader(stdin, maxLineBytes, handleLine, (head) =>
     // The request's id, when its first bytes name one, lets the client settle that very call.
-    write(errorResponse(peekRequestId(head), { code: JsonRpcErrorCode.InvalidRequest, message: `Invalid Request: a line exceeded ${maxLineBytes} bytes (maxLineBytes) and was dropped.` })),
+    write(
+      errorResponse(peekRequestId(head), {
+        code: JsonRpcErrorCode.InvalidRequest,
+        message: `Invalid Request: a line exceeded ${maxLineBytes} bytes (maxLineBytes) and was dropped.`,
+      }),
+    ),
   );
 
   let resolveClosed!: () => void;

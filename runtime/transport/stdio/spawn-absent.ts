@@ -14,7 +14,7 @@ export function spawnStdio(options: StdioClientOptions): Promise<ClientTransport
   return Promise.reject(
     new TypeError(
       `Client.connect cannot spawn "${String(options.command)}": this runtime has no child processes (the package was ` +
-        "resolved without the \"node\" condition, as for a browser or a worker). Connect to a Streamable HTTP URL instead, " +
+        'resolved without the "node" condition, as for a browser or a worker). Connect to a Streamable HTTP URL instead, ' +
         "or run the client on Node, Deno or Bun.",
     ),
   );

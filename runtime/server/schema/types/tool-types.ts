@@ -76,7 +76,10 @@ export type StructuredToolResult<S> = Omit<HandlerResult<CallToolResult>, "conte
  */
 export type ToolResult<S = undefined> = [S] extends [undefined]
   ? HandlerResult<CallToolResult>
-  : StructuredToolResult<S> | (HandlerResult<CallToolResult> & {
-      /** An error result the model reads: it needs no `structuredContent`. */
-      isError: true;
-    }) | TaskEscalation;
+  :
+      | StructuredToolResult<S>
+      | (HandlerResult<CallToolResult> & {
+          /** An error result the model reads: it needs no `structuredContent`. */
+          isError: true;
+        })
+      | TaskEscalation;

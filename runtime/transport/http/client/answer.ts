@@ -5,12 +5,7 @@
  *
  * @internal
  */
-import {
-  isJsonRpcErrorResponse,
-  isJsonRpcResponse,
-  type JsonRpcRequest,
-  type JsonRpcResponse,
-} from "../../../protocol/jsonrpc/messages.js";
+import { isJsonRpcErrorResponse, isJsonRpcResponse, type JsonRpcRequest, type JsonRpcResponse } from "../../../protocol/jsonrpc/messages.js";
 import { HttpTransportError, sessionLostError } from "./errors.js";
 import { errorResponse } from "../../../protocol/jsonrpc/responses.js";
 

@@ -38,7 +38,6 @@ export interface HttpClientAuth {
 /** How many times one request is sent again after a refusal before the refusal is final (the spec: "no more than a few times"). */
 const MAX_AUTH_RETRIES = 3;
 
-
 /**
  * Sends one request with `auth`'s credentials; on a 401 or 403 lets `auth`
  * recover and sends it again, at most {@link MAX_AUTH_RETRIES} times.

@@ -31,8 +31,7 @@ export class HttpTransportError extends Error {
 export function sessionLostError(what: string): HttpTransportError {
   return new HttpTransportError(
     404,
-    `${what} was refused with HTTP 404: the server no longer knows this client's 2025 session (it expired, ` +
-      `was closed, or the server restarted).`,
+    `${what} was refused with HTTP 404: the server no longer knows this client's 2025 session (it expired, ` + `was closed, or the server restarted).`,
     undefined,
     { sessionLost: true },
   );

@@ -83,10 +83,7 @@ export async function resumeForAnswer(
     lastEventId = outcome.lastEventId ?? lastEventId;
     retryMs = outcome.retryMs ?? retryMs;
   }
-  throw new host.kit.HttpTransportError(
-    200,
-    `${what}: the server closed the response stream ${MAX_RESUMES + 1} times without sending the answer; giving up.`,
-  );
+  throw new host.kit.HttpTransportError(200, `${what}: the server closed the response stream ${MAX_RESUMES + 1} times without sending the answer; giving up.`);
 }
 
 /**
@@ -146,7 +143,8 @@ export class EventStreamListener {
           this.#controller.abort(new Error("The server offers no event stream."));
           return;
         }
-        if (verdict === "read") outcome = await this.#host.kit.readEventStream(response.body!, undefined, this.#onMessage, this.#host.streams, this.#host.maxEventChars);
+        if (verdict === "read")
+          outcome = await this.#host.kit.readEventStream(response.body!, undefined, this.#onMessage, this.#host.streams, this.#host.maxEventChars);
       } catch (error) {
         if (signal.aborted) return;
         if (failures + 1 >= MAX_FAILURES) throw error;
@@ -172,9 +170,7 @@ export class EventStreamListener {
     // 405: no stream offered. 404: the session is gone, and the next request renews it (and the stream).
     if (status === 405 || status === 404) return "stop";
     if (status === 429 || status >= 500) return "retry";
-    this.#host.warn(
-      `The server refused the event stream (GET) with HTTP ${status}; server-initiated messages will arrive only on call responses.`,
-    );
+    this.#host.warn(`The server refused the event stream (GET) with HTTP ${status}; server-initiated messages will arrive only on call responses.`);
     return "stop";
   }
 }

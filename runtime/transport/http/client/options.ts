@@ -48,33 +48,33 @@ export function checkOptions(
   url: string | URL,
   options: HttpClientTransportOptions,
 ): { parsed: URL; fetchImpl: typeof fetch; token: string | TokenProvider | undefined; auth: HttpClientAuth | undefined; maxResponseBytes: number } {
-    let parsed: URL;
-    try {
-      parsed = new URL(url);
-    } catch {
-      throw new TypeError(`Not a valid URL: "${String(url)}". Pass the server's MCP endpoint, e.g. http://127.0.0.1:3000/mcp.`);
-    }
-    if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
-      throw new TypeError(`Streamable HTTP needs an http: or https: URL, got "${parsed.protocol}".`);
-    }
-    const fetchImpl = options.fetch ?? globalThis.fetch;
-    if (typeof fetchImpl !== "function") {
-      throw new TypeError("No fetch implementation: pass options.fetch on runtimes without a global fetch.");
-    }
-    const token = options.token;
-    if (token !== undefined && typeof token !== "string" && typeof token !== "function") {
-      throw new TypeError("token must be a string or a function returning the current token.");
-    }
-    const auth = options.auth;
-    if (auth !== undefined && (typeof auth?.authorization !== "function" || typeof auth.unauthorized !== "function")) {
-      throw new TypeError("auth must have authorization() and unauthorized() methods, such as an OAuthClient from mcp-roundtrip/oauth.");
-    }
-    if (auth !== undefined && token !== undefined) {
-      throw new TypeError("Pass either token or auth, not both: auth supplies the Authorization header itself.");
-    }
-    const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-    if (!Number.isSafeInteger(maxResponseBytes) || maxResponseBytes <= 0) {
-      throw new RangeError(`maxResponseBytes must be a positive integer number of bytes, got ${String(maxResponseBytes)}.`);
-    }
-    return { parsed, fetchImpl, token, auth, maxResponseBytes };
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new TypeError(`Not a valid URL: "${String(url)}". Pass the server's MCP endpoint, e.g. http://127.0.0.1:3000/mcp.`);
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    throw new TypeError(`Streamable HTTP needs an http: or https: URL, got "${parsed.protocol}".`);
+  }
+  const fetchImpl = options.fetch ?? globalThis.fetch;
+  if (typeof fetchImpl !== "function") {
+    throw new TypeError("No fetch implementation: pass options.fetch on runtimes without a global fetch.");
+  }
+  const token = options.token;
+  if (token !== undefined && typeof token !== "string" && typeof token !== "function") {
+    throw new TypeError("token must be a string or a function returning the current token.");
+  }
+  const auth = options.auth;
+  if (auth !== undefined && (typeof auth?.authorization !== "function" || typeof auth.unauthorized !== "function")) {
+    throw new TypeError("auth must have authorization() and unauthorized() methods, such as an OAuthClient from mcp-roundtrip/oauth.");
+  }
+  if (auth !== undefined && token !== undefined) {
+    throw new TypeError("Pass either token or auth, not both: auth supplies the Authorization header itself.");
+  }
+  const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  if (!Number.isSafeInteger(maxResponseBytes) || maxResponseBytes <= 0) {
+    throw new RangeError(`maxResponseBytes must be a positive integer number of bytes, got ${String(maxResponseBytes)}.`);
+  }
+  return { parsed, fetchImpl, token, auth, maxResponseBytes };
 }

@@ -63,9 +63,7 @@ export class ServerMessages {
   async #answer(request: JsonRpcRequest): Promise<void> {
     const handler = this.requestHandler;
     const reply: JsonRpcResponse = handler
-      ? await handler(request).catch(() =>
-          errorResponse(request.id, { code: JsonRpcErrorCode.InternalError, message: "The client failed to handle the request" }),
-        )
+      ? await handler(request).catch(() => errorResponse(request.id, { code: JsonRpcErrorCode.InternalError, message: "The client failed to handle the request" }))
       : errorResponse(request.id, { code: JsonRpcErrorCode.MethodNotFound, message: `Method not found: ${request.method}` });
     try {
       const response = await this.#reply(reply);

@@ -68,4 +68,3 @@ export async function readEventStream(
   // An id line is seen by the parser even when its event never dispatches.
   return { answer, lastEventId: parser.lastEventId, retryMs: parser.retry, received: received || parser.lastEventId !== undefined };
 }
-

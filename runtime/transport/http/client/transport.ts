@@ -271,7 +271,15 @@ export class StreamableHttpClientTransport implements ClientTransport {
       }
       let answer: JsonRpcResponse;
       if (response.ok && mediaTypeOf(response.headers.get("content-type")) === "text/event-stream") {
-        answer = await readStreamAnswer(response, message, options, this.#messages, this.#streamHost, () => this.#session.legacy && !this.#closed, this.#shutdown.signal);
+        answer = await readStreamAnswer(
+          response,
+          message,
+          options,
+          this.#messages,
+          this.#streamHost,
+          () => this.#session.legacy && !this.#closed,
+          this.#shutdown.signal,
+        );
       } else {
         answer = answerOf(response, message, await readBoundedText(response, this.#maxResponseBytes, message.method), headers["mcp-session-id"] !== undefined);
       }

@@ -11,10 +11,7 @@ import type { IncomingHttp } from "./exchange.js";
 import { INSUFFICIENT_SCOPE, missingScopes, SCOPE_TOKEN } from "../../../protocol/scopes.js";
 
 /** The verdict on one request's credentials. */
-export type AuthOutcome =
-  | { ok: true; authInfo: AuthInfo }
-  | { ok: false; status: number; challenge: string; message: string };
-
+export type AuthOutcome = { ok: true; authInfo: AuthInfo } | { ok: false; status: number; challenge: string; message: string };
 
 /**
  * A `WWW-Authenticate: Bearer …` value. Parameter values are scope tokens,

@@ -62,7 +62,6 @@ const RESOURCE_METADATA_PATH = "/.well-known/oauth-protected-resource";
 
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
-
 function httpsUrl(value: unknown, what: string, example: string): URL {
   if (typeof value !== "string") throw new TypeError(`${what} must be a URL string such as "${example}", got ${typeof value}.`);
   let url: URL;

@@ -30,12 +30,7 @@ const MAX_REFLECTED_HEADERS = 2048;
  * @param methods - what the endpoint takes, e.g. `"POST"` or `"GET, POST, DELETE"`.
  * @internal
  */
-export function answerPreflight(
-  options: ResolvedHttpOptions,
-  header: (name: string) => string | null,
-  reply: HttpReply,
-  methods: string,
-): void {
+export function answerPreflight(options: ResolvedHttpOptions, header: (name: string) => string | null, reply: HttpReply, methods: string): void {
   const origin = header("origin");
   const host = header("host");
   const hostRefused = options.allowedHosts !== undefined && (!host || !options.allowedHosts.has(hostNameOf(host).toLowerCase()));
@@ -45,8 +40,7 @@ export function answerPreflight(
     return;
   }
   const requested = header("access-control-request-headers");
-  const allowHeaders =
-    requested !== null && requested.length <= MAX_REFLECTED_HEADERS && HEADER_LIST.test(requested) ? requested : DEFAULT_ALLOWED_HEADERS;
+  const allowHeaders = requested !== null && requested.length <= MAX_REFLECTED_HEADERS && HEADER_LIST.test(requested) ? requested : DEFAULT_ALLOWED_HEADERS;
   reply.send(
     204,
     {

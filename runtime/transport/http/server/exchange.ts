@@ -51,7 +51,6 @@ export const SSE_HEADERS = {
   "x-accel-buffering": "no",
 } as const;
 
-
 /**
  * A JSON-RPC error response body; the id is echoed only when it is one a
  * response may carry (a string or a number).

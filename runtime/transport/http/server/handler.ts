@@ -9,7 +9,15 @@ import { JsonRpcErrorCode } from "../../../protocol/jsonrpc/errors.js";
 import { isValidRequestId } from "../../../protocol/jsonrpc/messages.js";
 import { decodeJson } from "../../decode.js";
 import { claimsModern, isModernVersion } from "../../../protocol/era.js";
-import { decodeHeaderValue, HeaderName, mediaTypeOf, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, methodRequiresName, nameSourceOf } from "../../../protocol/headers.js";
+import {
+  decodeHeaderValue,
+  HeaderName,
+  mediaTypeOf,
+  META_CLIENT_CAPABILITIES,
+  META_PROTOCOL_VERSION,
+  methodRequiresName,
+  nameSourceOf,
+} from "../../../protocol/headers.js";
 import { isSessionHost, type AuthInfo, type MessageHandler } from "../../types.js";
 import { authenticate } from "./auth.js";
 import { answerPreflight, withCors } from "./cors.js";
@@ -160,8 +168,7 @@ export async function serveHttpExchange(endpoint: HttpEndpoint, request: Incomin
     return;
   }
   const meta = params?._meta;
-  const envelopeInvalid =
-    isRequest && (!isObject(meta) || meta[META_PROTOCOL_VERSION] === undefined || meta[META_CLIENT_CAPABILITIES] === undefined);
+  const envelopeInvalid = isRequest && (!isObject(meta) || meta[META_PROTOCOL_VERSION] === undefined || meta[META_CLIENT_CAPABILITIES] === undefined);
   // Returned, not awaited: a long-lived answer (a listen stream) then holds dispatch's frame alone, not this one too.
   return dispatch(handler, options, request, reply, message, isRequest, envelopeInvalid ? envelopeStatus : modernStatus, authInfo);
 }
@@ -285,4 +292,3 @@ function headerMismatch(
   }
   return undefined;
 }
-

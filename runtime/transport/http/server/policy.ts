@@ -161,7 +161,10 @@ export function resolveHttpOptions(options: HttpHandlerOptions = {}): ResolvedHt
   if (options.verifyToken !== undefined && typeof options.verifyToken !== "function") {
     throw new TypeError("verifyToken must be a function (token, request) => AuthInfo | null.");
   }
-  if (options.authorization !== undefined && (options.verifyToken !== undefined || options.requiredScopes !== undefined || options.resourceMetadataUrl !== undefined)) {
+  if (
+    options.authorization !== undefined &&
+    (options.verifyToken !== undefined || options.requiredScopes !== undefined || options.resourceMetadataUrl !== undefined)
+  ) {
     throw new TypeError("Pass either authorization or the deprecated verifyToken/requiredScopes/resourceMetadataUrl, not both: move them into authorization.");
   }
   const auth =

@@ -171,7 +171,12 @@ export async function serveSessionPost(
 export function serveSessionGet(sessions: HttpSessions, request: IncomingHttp, reply: HttpReply, authInfo: AuthInfo | undefined): void {
   const sessionId = request.header(SESSION_HEADER);
   if (sessionId === null) {
-    refuse(reply, 400, JsonRpcErrorCode.InvalidRequest, "Bad Request: a GET opens the event stream of a 2025 session; send the Mcp-Session-Id that initialize returned.");
+    refuse(
+      reply,
+      400,
+      JsonRpcErrorCode.InvalidRequest,
+      "Bad Request: a GET opens the event stream of a 2025 session; send the Mcp-Session-Id that initialize returned.",
+    );
     return;
   }
   if (!acceptsSse(request.header("accept"))) {

@@ -21,7 +21,4 @@ export interface HttpRequestInfo {
  * Checks a bearer token. Resolve the identity it proves, or `null` when the
  * token is not acceptable; a throw is treated like `null` (fails closed).
  */
-export type TokenVerifier = (
-  token: string,
-  request: HttpRequestInfo,
-) => AuthInfo | null | undefined | Promise<AuthInfo | null | undefined>;
+export type TokenVerifier = (token: string, request: HttpRequestInfo) => AuthInfo | null | undefined | Promise<AuthInfo | null | undefined>;

@@ -113,10 +113,7 @@ export type HttpRequestHandler = ((request: Request) => Promise<Response>) & {
  * Deno.serve((request) => handler(request));
  * ```
  */
-export function createHttpHandler(
-  server: MessageHandler,
-  options: HttpHandlerOptions = {},
-): HttpRequestHandler {
+export function createHttpHandler(server: MessageHandler, options: HttpHandlerOptions = {}): HttpRequestHandler {
   if (!server || typeof (server as MessageHandler).handle !== "function") {
     throw new TypeError("createHttpHandler needs a server with a handle(message, context) method, such as an McpServer.");
   }
