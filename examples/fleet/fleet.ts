@@ -29,6 +29,8 @@ export interface FleetOptions {
   instances?: number;
   /** Run a redis-server and give every instance REDIS_URL (one-time tokens). */
   redis?: boolean;
+  /** Redis persistence: none (the default: a restart comes back empty) or an append-only file fsynced on every write. */
+  redisPersistence?: "none" | "aof";
   /** More environment for every instance (FLEET_TTL_SECONDS, FLEET_WORK_MS, …). */
   env?: Record<string, string>;
 }
@@ -100,6 +102,7 @@ export class Fleet {
   #nginx: ChildProcess | undefined;
   #redis: ChildProcess | undefined;
   #nginxPort = 0;
+  #redisPort = 0;
   readonly #down = new Set<number>();
   #nginxLog = "";
 
@@ -125,10 +128,9 @@ export class Fleet {
     const env: Record<string, string> = { ...this.#options.env, MCP_REQUEST_STATE_KEYS: this.#options.keys };
     if (this.#options.redis) {
       if (this.#programs.redisServer === undefined) throw new Error("the fleet needs redis-server for redis: true");
-      const port = await freePort();
-      this.#redis = spawn(this.#programs.redisServer, ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", this.dir], { stdio: "ignore" });
-      await waitFor(listening(port), "redis-server", 10_000, this.#redis);
-      env.REDIS_URL = `redis://127.0.0.1:${port}`;
+      this.#redisPort = await freePort();
+      await this.#startRedis();
+      env.REDIS_URL = `redis://127.0.0.1:${this.#redisPort}`;
     }
     const count = this.#options.instances ?? 3;
     for (let index = 0; index < count; index++) {
@@ -149,7 +151,10 @@ export class Fleet {
   #writeNginxConfig(): string {
     const path = join(this.dir, "nginx.conf");
     const ports = this.instances.map((instance) => instance.port);
-    writeFileSync(path, nginxFleetConfig({ listenPort: this.#nginxPort, instancePorts: ports, dir: this.dir, runAsRoot: process.getuid?.() === 0, down: this.#down }));
+    writeFileSync(
+      path,
+      nginxFleetConfig({ listenPort: this.#nginxPort, instancePorts: ports, dir: this.dir, runAsRoot: process.getuid?.() === 0, down: this.#down }),
+    );
     return path;
   }
 
@@ -207,6 +212,48 @@ export class Fleet {
   /** Kills one instance with SIGKILL (no drain) and resolves once it is gone. */
   async kill(index: number): Promise<void> {
     await this.#terminate(index, "SIGKILL");
+  }
+
+  /** Kills redis-server with SIGKILL (an outage: nothing is flushed) and resolves once it is gone. */
+  async killRedis(): Promise<void> {
+    const child = this.#redis;
+    this.#redis = undefined;
+    if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.kill("SIGKILL");
+    await exited;
+  }
+
+  /** Starts redis-server again on the same port, as after a crash: empty without persistence, else from its append-only file. */
+  async reviveRedis(): Promise<void> {
+    await this.#startRedis();
+  }
+
+  async #startRedis(): Promise<void> {
+    const port = this.#redisPort;
+    const persistence = this.#options.redisPersistence === "aof" ? ["--appendonly", "yes", "--appendfsync", "always"] : ["--appendonly", "no"];
+    this.#redis = spawn(this.#programs.redisServer!, ["--port", String(port), "--bind", "127.0.0.1", "--save", "", ...persistence, "--dir", this.dir], {
+      stdio: "ignore",
+    });
+    await waitFor(listening(port), "redis-server", 10_000, this.#redis);
+  }
+
+  /** How each instance's current process stands: `null` while it runs, else its exit code or signal. */
+  exits(): (number | string | null)[] {
+    return this.#children.map((child) => (child === undefined ? "stopped" : (child.exitCode ?? child.signalCode ?? null)));
+  }
+
+  /** Each instance's health path status (0 when it does not answer). */
+  async health(): Promise<number[]> {
+    return Promise.all(
+      this.instances.map(async (instance) => {
+        try {
+          return (await fetch(`http://127.0.0.1:${instance.port}/healthz`)).status;
+        } catch {
+          return 0;
+        }
+      }),
+    );
   }
 
   /** Starts an instance that was killed. */

@@ -5,7 +5,7 @@
 //
 //   PORT=3001 MCP_REQUEST_STATE_KEYS=base64url:… node dist/examples/fleet/instance.js
 import { serveHttp } from "mcp-roundtrip/http";
-import { inputRequired, McpServer, RequestStateSecurity, type ReplayStore } from "mcp-roundtrip/server";
+import { inputRequired, McpServer, RequestStateSecurity, type Broadcaster, type ReplayStore } from "mcp-roundtrip/server";
 
 const env = process.env;
 const name = env.FLEET_INSTANCE ?? `instance-${process.pid}`;
@@ -13,13 +13,20 @@ const numberFrom = (key: string, fallback: number) => (env[key] === undefined ? 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 let replay: ReplayStore | undefined;
-let closeReplay: (() => Promise<void>) | undefined;
+let broadcaster: Broadcaster | undefined;
+const healthChecks: (() => boolean)[] = [];
+const closers: (() => Promise<void>)[] = [];
 if (env.REDIS_URL) {
-  // Only instances that use Redis load the integration (and need the redis package).
-  const { connectRedisReplayStore } = await import("mcp-roundtrip/redis");
-  const connected = await connectRedisReplayStore(env.REDIS_URL, { prefix: env.FLEET_REDIS_PREFIX ?? "fleet:" });
-  replay = connected.store;
-  closeReplay = connected.close;
+  // Only instances that use Redis load the integration (and need the redis package). An outage is logged and
+  // refused (fail closed), never fatal; /healthz answers 503 "degraded" until the connections are back.
+  const { connectRedisBroadcaster, connectRedisReplayStore } = await import("mcp-roundtrip/redis");
+  const redis = { url: env.REDIS_URL, logger: console };
+  const store = await connectRedisReplayStore(redis, { prefix: env.FLEET_REDIS_PREFIX ?? "fleet:" });
+  const fleet = await connectRedisBroadcaster(redis, { channel: `${env.FLEET_REDIS_PREFIX ?? "fleet:"}subscriptions` });
+  replay = store.store;
+  broadcaster = fleet.broadcaster;
+  healthChecks.push(store.healthy, fleet.healthy);
+  closers.push(store.close, fleet.close);
 }
 
 // The audience names the service: a token another service minted with the same key is refused here.
@@ -36,7 +43,10 @@ const regionForm = { type: "object" as const, properties: { region: { type: "str
 const confirmForm = { type: "object" as const, properties: { yes: { type: "boolean" as const } }, required: ["yes"] };
 const answer = (value: unknown) => value as { action?: string; content?: Record<string, unknown> } | undefined;
 
-const server = new McpServer({ name: "fleet-provisioner", version: "1.0.0" }, { requestStateSecurity: security });
+const server = new McpServer(
+  { name: "fleet-provisioner", version: "1.0.0" },
+  { requestStateSecurity: security, ...(broadcaster === undefined ? {} : { subscriptions: { broadcaster } }) },
+);
 server.tool("ping", {}, () => ({ content: [{ type: "text", text: `pong from ${name}` }] }));
 // Three rounds, each of which may land on another instance: ask the region, then confirm, then provision.
 server.tool("provision", { inputSchema: { type: "object", properties: { app: { type: "string" } }, required: ["app"] } }, async (args, ctx) => {
@@ -51,7 +61,9 @@ server.tool("provision", { inputSchema: { type: "object", properties: { app: { t
   }
   if (state === "asked-region" && typeof region === "string") {
     return inputRequired({
-      inputRequests: { confirm: { method: "elicitation/create", params: { mode: "form", message: `Provision ${String(args.app)} in ${region}?`, requestedSchema: confirmForm } } },
+      inputRequests: {
+        confirm: { method: "elicitation/create", params: { mode: "form", message: `Provision ${String(args.app)} in ${region}?`, requestedSchema: confirmForm } },
+      },
       requestState: `asked-confirm:${region}`,
     });
   }
@@ -67,6 +79,7 @@ const handle = await serveHttp(server, {
   healthPath: "/healthz",
   handleSignals: true,
   drainGraceMs: numberFrom("FLEET_DRAIN_GRACE_MS", 5_000),
-  ...(closeReplay === undefined ? {} : { onShutdown: closeReplay }),
+  healthChecks,
+  onShutdown: async () => void (await Promise.all(closers.map((close) => close()))),
 });
 console.error(`fleet ${name}: serving ${handle.url}`);

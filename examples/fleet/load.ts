@@ -77,29 +77,40 @@ interface RoundAnswer {
  */
 function post(url: string, body: string): Promise<{ status: number; upstream: string; text: string }> {
   return new Promise((resolve, reject) => {
-    const request = httpRequest(url, {
-      method: "POST",
-      agent: false,
-      timeout: 20_000,
-      headers: {
-        connection: "close",
-        "content-type": "application/json",
-        "content-length": String(Buffer.byteLength(body)),
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": PROTOCOL,
-        "mcp-method": "tools/call",
-        "mcp-name": "provision",
+    const request = httpRequest(
+      url,
+      {
+        method: "POST",
+        agent: false,
+        timeout: 20_000,
+        headers: {
+          connection: "close",
+          "content-type": "application/json",
+          "content-length": String(Buffer.byteLength(body)),
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": PROTOCOL,
+          "mcp-method": "tools/call",
+          "mcp-name": "provision",
+        },
       },
-    }, (response) => {
-      let text = "";
-      response.setEncoding("utf8");
-      response.on("data", (chunk: string) => (text += chunk));
-      response.on("end", () => {
-        const header = response.headers["x-mcp-upstream"];
-        resolve({ status: response.statusCode ?? 0, upstream: String(header ?? "").split(",").at(-1)!.trim(), text });
-      });
-      response.on("error", reject);
-    });
+      (response) => {
+        let text = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk: string) => (text += chunk));
+        response.on("end", () => {
+          const header = response.headers["x-mcp-upstream"];
+          resolve({
+            status: response.statusCode ?? 0,
+            upstream: String(header ?? "")
+              .split(",")
+              .at(-1)!
+              .trim(),
+            text,
+          });
+        });
+        response.on("error", reject);
+      },
+    );
     request.on("timeout", () => request.destroy(new Error("timed out after 20 s")));
     request.on("error", reject);
     request.end(body);
@@ -121,8 +132,9 @@ async function send(url: string, id: number, args: Record<string, unknown>, extr
   } catch {
     message = undefined;
   }
+  // An error answer keeps its code whatever the status (a 503 "temporarily unavailable" carries one too).
+  if (message?.error !== undefined) return { ok: false, status, upstream, code: message.error.code, detail: message.error.message };
   if (status !== 200 || message === undefined) return { ok: false, status, upstream, detail: text.slice(0, 120) };
-  if (message.error !== undefined) return { ok: false, status: 200, upstream, code: message.error.code, detail: message.error.message };
   return { ok: true, status: 200, upstream, result: message.result, detail: "" };
 }
 
@@ -157,13 +169,27 @@ async function exchange(options: LoadOptions, index: number, figures: LoadFigure
     if (round < 2) {
       if (result.resultType !== "input_required" || typeof result.requestState !== "string") {
         figures.failed++;
-        figures.failures.push({ exchange: index, round: round + 1, status: 200, upstream: answer.upstream, at: Date.now(), detail: `expected input_required, got ${JSON.stringify(result).slice(0, 80)}` });
+        figures.failures.push({
+          exchange: index,
+          round: round + 1,
+          status: 200,
+          upstream: answer.upstream,
+          at: Date.now(),
+          detail: `expected input_required, got ${JSON.stringify(result).slice(0, 80)}`,
+        });
         return;
       }
       requestState = result.requestState;
     } else if (!String(result.content?.[0]?.text).startsWith(`provisioned app-${index} in eu-west-1`)) {
       figures.failed++;
-      figures.failures.push({ exchange: index, round: 3, status: 200, upstream: answer.upstream, at: Date.now(), detail: `unexpected result ${JSON.stringify(result).slice(0, 80)}` });
+      figures.failures.push({
+        exchange: index,
+        round: 3,
+        status: 200,
+        upstream: answer.upstream,
+        at: Date.now(),
+        detail: `unexpected result ${JSON.stringify(result).slice(0, 80)}`,
+      });
       return;
     }
   }

@@ -78,7 +78,7 @@ export class Client {
    * @throws HttpTransportError when an HTTP server refuses the client (401/403: never taken for an older server) or fails.
    */
   static async connect(target: ConnectTarget, options: ClientOptions = {}): Promise<Client> {
-    const { maxRounds, mode, probeTimeoutMs, prior } = checkConnectOptions(options);
+    const { maxRounds, unavailableRetryMs, mode, probeTimeoutMs, prior } = checkConnectOptions(options);
     const backoff = checkBackoff(options.stateOnlyBackoff);
     const tasks = taskSettingsOf(options.tasks);
     const callbacks: InputCallbacks = { onElicit: options.onElicit, onSample: options.onSample, onListRoots: options.onListRoots };
@@ -87,7 +87,8 @@ export class Client {
       const { connection, server } = await negotiate({
         transport,
         mode,
-        capabilities: tasks === undefined ? deriveCapabilities(callbacks, options.capabilities) : withTasksExtension(deriveCapabilities(callbacks, options.capabilities)),
+        capabilities:
+          tasks === undefined ? deriveCapabilities(callbacks, options.capabilities) : withTasksExtension(deriveCapabilities(callbacks, options.capabilities)),
         clientInfo: options.clientInfo === undefined ? DEFAULT_CLIENT_INFO : options.clientInfo,
         callbacks,
         probeTimeoutMs,
@@ -97,7 +98,7 @@ export class Client {
         cacheKey: mode === "auto" ? negotiationKey(transport) : undefined,
         prior,
       });
-      return new Client(connection, server, { callbacks, maxRounds, backoff }, tasks);
+      return new Client(connection, server, { callbacks, maxRounds, backoff, unavailableRetryMs }, tasks);
     } catch (error) {
       if (transport !== target) await transport.close().catch(() => {});
       throw error;

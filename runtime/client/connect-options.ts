@@ -9,10 +9,12 @@
 import { isKnownMode } from "./negotiate.js";
 import type { ClientOptions } from "./options.js";
 import type { NegotiatedOutcome } from "./outcomes.js";
+import { SPOKEN } from "./protocol.js";
 
 /** The checked options `Client.connect` goes on with. @internal */
 export interface CheckedConnectOptions {
   readonly maxRounds: number;
+  readonly unavailableRetryMs: number;
   readonly mode: string;
   readonly probeTimeoutMs: number;
   readonly prior: NegotiatedOutcome | undefined;
@@ -29,11 +31,13 @@ export function checkConnectOptions(options: ClientOptions): CheckedConnectOptio
   if (!Number.isInteger(maxRounds) || maxRounds < 0) {
     throw new RangeError(`inputRequiredMaxRounds must be an integer ≥ 0, got ${String(maxRounds)}.`);
   }
+  const unavailableRetryMs = options.unavailableRetryMs ?? 10_000;
+  if (typeof unavailableRetryMs !== "number" || !Number.isFinite(unavailableRetryMs) || unavailableRetryMs < 0) {
+    throw new RangeError(`unavailableRetryMs must be a finite number of milliseconds ≥ 0, got ${String(unavailableRetryMs)}.`);
+  }
   const mode = options.mode ?? "auto";
   if (!isKnownMode(mode)) {
-    throw new RangeError(
-      `mode must be "auto" or one of "2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"; got ${JSON.stringify(mode)}.`,
-    );
+    throw new RangeError(`mode must be "auto" or one of ${SPOKEN}; got ${JSON.stringify(mode)}.`);
   }
   const probeTimeoutMs = options.probeTimeoutMs ?? 10_000;
   if (typeof probeTimeoutMs !== "number" || !(probeTimeoutMs > 0)) {
@@ -51,5 +55,5 @@ export function checkConnectOptions(options: ClientOptions): CheckedConnectOptio
   if (prior !== undefined && !isKnownMode(prior.protocolVersion)) {
     throw new RangeError(`negotiated.protocolVersion ${JSON.stringify(prior.protocolVersion)} is no version this client speaks.`);
   }
-  return { maxRounds, mode, probeTimeoutMs, prior };
+  return { maxRounds, unavailableRetryMs, mode, probeTimeoutMs, prior };
 }

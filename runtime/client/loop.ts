@@ -13,6 +13,8 @@ export interface LoopSettings {
   readonly callbacks: InputCallbacks;
   readonly maxRounds: number;
   readonly backoff: BackoffPolicy;
+  /** How long a round answered "temporarily unavailable" is sent again, in total, before the error is thrown. */
+  readonly unavailableRetryMs: number;
 }
 
 /** Where a loop starts when it resumes a pending call instead of sending the first request. */
@@ -43,7 +45,19 @@ export async function runToCompletion(
   onNotification?: (notification: JsonRpcNotification) => void,
 ): Promise<JsonObject> {
   let round = start === undefined ? 0 : start.round - 1;
-  let result: JsonObject = start === undefined ? await session.round(call, undefined, undefined, signal, meta, onNotification) : (start.result as unknown as JsonObject);
+  const send = (inputResponses: Record<string, InputResponse> | undefined, requestState: string | undefined): Promise<JsonObject> => {
+    const again = () => session.round(call, inputResponses, requestState, signal, meta, onNotification);
+    // Sending again is for one error only ("temporarily unavailable": the server's replay store is down), and rare,
+    // so it lives in a chunk loaded on the first error; that chunk rethrows every other error, and if it cannot
+    // load, the original error is what the caller sees.
+    return again().catch((error: unknown) =>
+      import("./unavailable-retry.js").then(
+        (lazy) => lazy.sendAgainWhileUnavailable(error, settings.unavailableRetryMs, again, sleep, signal),
+        () => Promise.reject(error),
+      ),
+    );
+  };
+  let result: JsonObject = start === undefined ? await send(undefined, undefined) : (start.result as unknown as JsonObject);
   let delay = settings.backoff.initialMs;
   // Each round's questions, compared only if the rounds run out: new questions, or the same ones asked again?
   const asked: unknown[] = [];
@@ -64,7 +78,6 @@ export async function runToCompletion(
       delay = nextDelay(delay, settings.backoff);
     }
     signal?.throwIfAborted();
-    result = await session.round(call, inputResponses, inputRequired.requestState, signal, meta, onNotification);
+    result = await send(inputResponses, inputRequired.requestState);
   }
 }
-

@@ -26,6 +26,14 @@ export interface ClientOptions extends InputCallbacks {
   /** Delays between rounds that carry only `requestState`. Default 50 ms doubling to 250 ms. */
   stateOnlyBackoff?: Partial<BackoffPolicy>;
   /**
+   * How long, in total, to keep sending a round again while the server
+   * answers "temporarily unavailable" (`data.reason: "temporarily_unavailable"`,
+   * e.g. its replay store is down), waiting what it asks between tries; the
+   * same answers and `requestState` go each time, so the user is not asked
+   * again. Then the error is thrown. Default 10,000 ms; `0` never retries.
+   */
+  unavailableRetryMs?: number;
+  /**
    * `"auto"` (default) probes with `server/discover` and falls back to the
    * 2025 `initialize` handshake for a server that does not speak
    * 2026-07-28; or a version to pin, with no probe and no fallback.

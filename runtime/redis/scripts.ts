@@ -7,31 +7,51 @@
  * Keys: `<prefix>t:<id>` holds `lease:<owner>` or `used:<owner>` with a
  * relative expiry (PX, so the Redis clock times it, not each instance's);
  * `<prefix>o:<owner>` is a sorted set of the owner's live ids, scored by
- * when each ends (instance clock, ms), for the per-owner quota.
+ * when each ends (instance clock, ms), for the per-owner quota;
+ * `<prefix>epoch` holds the time (instance clock, seconds) since which this
+ * Redis holds every token: written once by the first instance that finds it
+ * missing, so a Redis that restarted empty (no persistence) gets a new one,
+ * and tokens issued before it are refused rather than trusted.
  *
  * @module
  * @internal
  */
 
 /**
- * claim(KEYS[1] token key, KEYS[2] owner set) ARGV: now ms, hold ms, end ms,
- * state ("lease" | "used"), owner, id, max per owner. Returns 1 taken, 0
- * held or spent, -1 over the owner's quota.
+ * epoch(KEYS[1] epoch key) ARGV: now s. Sets the epoch when it is missing;
+ * returns it.
+ * @internal
+ */
+export const EPOCH = `
+redis.call('SET', KEYS[1], ARGV[1], 'NX')
+return redis.call('GET', KEYS[1])
+`;
+
+/**
+ * claim(KEYS[1] token key, KEYS[2] owner set, KEYS[3] epoch key) ARGV: now
+ * ms, hold ms, end ms, state ("lease" | "used"), owner, id, max per owner,
+ * now s. Returns { 1 taken, 0 held or spent, -1 over the owner's quota;
+ * the epoch (set to now when missing) }.
  * @internal
  */
 export const CLAIM = `
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+local epoch = redis.call('GET', KEYS[3])
+if not epoch then
+  epoch = ARGV[8]
+  redis.call('SET', KEYS[3], epoch)
+end
+if redis.call('EXISTS', KEYS[1]) == 1 then return { 0, epoch } end
 local now = tonumber(ARGV[1])
 local hold = tonumber(ARGV[2])
-if hold <= 0 then return 0 end
+if hold <= 0 then return { 0, epoch } end
 local limit = tonumber(ARGV[7])
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
-if limit > 0 and redis.call('ZCARD', KEYS[2]) >= limit then return -1 end
+if limit > 0 and redis.call('ZCARD', KEYS[2]) >= limit then return { -1, epoch } end
 redis.call('SET', KEYS[1], ARGV[4] .. ':' .. ARGV[5], 'PX', hold)
 redis.call('ZADD', KEYS[2], ARGV[3], ARGV[6])
 local ttl = redis.call('PTTL', KEYS[2])
 if ttl < hold then redis.call('PEXPIRE', KEYS[2], hold) end
-return 1
+return { 1, epoch }
 `;
 
 /**

@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import type { ReplayLease, ReplayQuotaExceeded, ReplayStore } from "../state/policy/replay.js";
-import { CLAIM, COMMIT, RELEASE } from "./scripts.js";
+import { CLAIM, COMMIT, EPOCH, RELEASE } from "./scripts.js";
 
 /**
  * The one method the store needs from a Redis client: send a raw command.
@@ -37,7 +37,7 @@ interface Script {
 }
 
 const script = (source: string): Script => ({ source, sha: createHash("sha1").update(source).digest("hex") });
-const SCRIPTS = { claim: script(CLAIM), commit: script(COMMIT), release: script(RELEASE) };
+const SCRIPTS = { claim: script(CLAIM), commit: script(COMMIT), release: script(RELEASE), epoch: script(EPOCH) };
 
 /**
  * A {@link ReplayStore} on Redis: `claim`, `commit` and `release` are each
@@ -47,7 +47,11 @@ const SCRIPTS = { claim: script(CLAIM), commit: script(COMMIT), release: script(
  * Run Redis with `maxmemory-policy noeviction` (an evicted key is a token
  * that could be replayed) and not as a Redis Cluster (the owner set is
  * addressed from inside the scripts). If Redis is unreachable, verification
- * fails closed: every round that carries state is refused until it is back.
+ * fails closed: every round that carries state is refused, as retryable,
+ * until it is back. If it comes back empty (restarted without
+ * persistence), tokens issued before that are refused
+ * (`replay_store_reset`): the store keeps an epoch key, `<prefix>epoch`, that
+ * only an intact data set still holds.
  *
  * @example
  * ```ts
@@ -60,6 +64,9 @@ export class RedisReplayStore implements ReplayStore {
   readonly #client: RedisCommandClient;
   readonly #prefix: string;
   readonly #maxPerOwner: number;
+  #since: number | undefined;
+  /** The epoch marking under way, which a claim waits for (else its own marking could run first, with a later time). */
+  #marking: Promise<void> | undefined;
 
   /**
    * @param client - a connected node-redis client, or anything with `sendCommand(args)`.
@@ -78,33 +85,65 @@ export class RedisReplayStore implements ReplayStore {
     this.#client = client;
     this.#prefix = prefix;
     this.#maxPerOwner = max;
+    // Mark the epoch before this instance mints anything, so a fresh Redis does not refuse the first tokens.
+    // Unreachable now? The first claim marks it instead (refusing what was minted before: fail closed).
+    this.ready().catch(() => {});
+  }
+
+  /**
+   * Reads the store's epoch, marking it first when this Redis has none (a
+   * fresh or emptied one). Called on construction; `connectRedisReplayStore`
+   * calls it again each time its connection is back. Call it after you
+   * reconnect a client of your own.
+   *
+   * @throws whatever the client throws when Redis cannot be reached
+   */
+  ready(now: number = Date.now() / 1000): Promise<void> {
+    const marking = this.#run(SCRIPTS.epoch, [this.#epochKey()], [String(now)]).then((epoch) => this.#learnEpoch(epoch));
+    const settled = (this.#marking = marking.finally(() => {
+      if (this.#marking === settled) this.#marking = undefined;
+    }));
+    return settled;
+  }
+
+  /** Since when this Redis holds every token (see {@link ReplayStore.rememberedSince}); as of the last claim. */
+  rememberedSince(): number | undefined {
+    return this.#since;
   }
 
   /** Takes a token for a lease (atomically); see {@link ReplayStore.claim}. Without `lease` the claim is final. */
   async claim(id: string, expiresAt: number, now: number, lease?: ReplayLease): Promise<boolean | ReplayQuotaExceeded> {
     const end = lease === undefined ? expiresAt : Math.min(lease.until, expiresAt);
     const owner = lease?.owner ?? ANONYMOUS;
-    const answer = await this.#run(SCRIPTS.claim, [this.#tokenKey(id), this.#ownerKey(owner)], [
-      String(Math.floor(now * 1000)),
-      String(Math.ceil((end - now) * 1000)),
-      String(Math.ceil(end * 1000)),
-      lease === undefined ? "used" : "lease",
-      owner,
-      id,
-      String(this.#maxPerOwner),
-    ]);
+    if (this.#marking !== undefined) await this.#marking.catch(() => {});
+    const reply = await this.#run(
+      SCRIPTS.claim,
+      [this.#tokenKey(id), this.#ownerKey(owner), this.#epochKey()],
+      [
+        String(Math.floor(now * 1000)),
+        String(Math.ceil((end - now) * 1000)),
+        String(Math.ceil(end * 1000)),
+        lease === undefined ? "used" : "lease",
+        owner,
+        id,
+        String(this.#maxPerOwner),
+        String(now),
+      ],
+    );
+    if (!Array.isArray(reply)) throw new TypeError(`RedisReplayStore: the claim script answered ${typeof reply}, not [result, epoch]`);
+    const [answer, epoch] = reply as unknown[];
+    this.#learnEpoch(epoch);
     if (answer === -1) return "quota_exceeded";
     return answer === 1;
   }
 
   /** Marks a claimed token spent until `expiresAt` (atomically); see {@link ReplayStore.commit}. */
   async commit(id: string, expiresAt: number, now: number): Promise<void> {
-    await this.#run(SCRIPTS.commit, [this.#tokenKey(id)], [
-      String(Math.ceil((expiresAt - now) * 1000)),
-      String(Math.ceil(expiresAt * 1000)),
-      id,
-      `${this.#prefix}o:`,
-    ]);
+    await this.#run(
+      SCRIPTS.commit,
+      [this.#tokenKey(id)],
+      [String(Math.ceil((expiresAt - now) * 1000)), String(Math.ceil(expiresAt * 1000)), id, `${this.#prefix}o:`],
+    );
   }
 
   /** Gives a leased token back; a spent one stays spent. See {@link ReplayStore.release}. */
@@ -114,6 +153,17 @@ export class RedisReplayStore implements ReplayStore {
 
   #tokenKey(id: string): string {
     return `${this.#prefix}t:${id}`;
+  }
+
+  #epochKey(): string {
+    return `${this.#prefix}epoch`;
+  }
+
+  #learnEpoch(value: unknown): void {
+    const epoch = Number(value);
+    // An unreadable epoch must not widen what is accepted: it stays unknown, and the next claim reads it again.
+    if (!Number.isFinite(epoch)) throw new TypeError(`RedisReplayStore: ${this.#epochKey()} holds ${JSON.stringify(value)}, not a time in seconds`);
+    this.#since = epoch;
   }
 
   #ownerKey(owner: string): string {

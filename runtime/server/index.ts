@@ -62,6 +62,7 @@ export {
   INVALID_REQUEST_STATE_REASON,
   InvalidRequestState,
   invalidRequestStateError,
+  RequestStateUnavailable,
   decodeKeyEntry,
   DEFAULT_KEYS_ENV,
   keyIdOf,

@@ -1,6 +1,7 @@
 import type { McpError } from "../protocol/jsonrpc/errors.js";
 import {
   InvalidRequestState,
+  RequestStateUnavailable,
   invalidRequestStateError,
   RequestStateSecurity,
   type MintInput,
@@ -138,6 +139,8 @@ export function requestStateBoundary(security: RequestStateSealer, options: Requ
   // RequestStateSecurity reports its own rejections (with the real reason); anything else is reported here.
   const reportsItself = security instanceof RequestStateSecurity;
   const reject = (request: MiddlewareRequest, cause: unknown): McpError => {
+    // Not a verdict on the token: its replay store was unreachable. Answered as retryable (logged where it was thrown).
+    if (cause instanceof RequestStateUnavailable) return cause;
     if (!(reportsItself && cause instanceof InvalidRequestState)) {
       const reason = cause instanceof InvalidRequestState ? (cause.detail ?? "rejected") : "verification threw; failing closed";
       (logger ?? request.logger).warn(`${request.method}: requestState rejected (${reason})`, { method: request.method, reason, cause });
@@ -153,7 +156,10 @@ export function requestStateBoundary(security: RequestStateSealer, options: Requ
       if (!SEALED_METHODS.has(method)) return;
       const token = params.requestState;
       if (token === undefined || token === null || typeof token === "string") return;
-      (logger ?? serverLogger).warn(`${method}: requestState rejected (not a string: ${Array.isArray(token) ? "array" : typeof token})`, { method, reason: "not_a_string" });
+      (logger ?? serverLogger).warn(`${method}: requestState rejected (not a string: ${Array.isArray(token) ? "array" : typeof token})`, {
+        method,
+        reason: "not_a_string",
+      });
       throw invalidRequestStateError();
     },
 

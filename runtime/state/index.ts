@@ -13,6 +13,7 @@ export {
   INVALID_REQUEST_STATE_REASON,
   InvalidRequestState,
   invalidRequestStateError,
+  RequestStateUnavailable,
 } from "./primitives/errors.js";
 export { MIN_SECRET_BYTES, type RequestStateSecret } from "./primitives/keys.js";
 export { decodeKeyEntry, DEFAULT_KEYS_ENV, keyIdOf } from "./primitives/key-sources.js";

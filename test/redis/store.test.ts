@@ -98,7 +98,10 @@ describe.skipIf(programs === undefined)("RedisReplayStore on a real redis-server
     const quiet = { warn: () => {} };
     const a = new RequestStateSecurity({ keys: [key] }, { audience: "redis-test", replay: store, logger: quiet });
     const b = new RequestStateSecurity({ keys: [key] }, { audience: "redis-test", replay: connected.store, logger: quiet });
-    const bSamePrefix = new RequestStateSecurity({ keys: [key] }, { audience: "redis-test", replay: new RedisReplayStore(client, { prefix: "fleet:" }), logger: quiet });
+    const bSamePrefix = new RequestStateSecurity(
+      { keys: [key] },
+      { audience: "redis-test", replay: new RedisReplayStore(client, { prefix: "fleet:" }), logger: quiet },
+    );
     const binding = { method: "tools/call", target: "deploy" };
     const token = await a.mint({ ...binding, state: "once" });
     await expect(b.verify(token, binding)).resolves.toBe("once");
@@ -109,5 +112,37 @@ describe.skipIf(programs === undefined)("RedisReplayStore on a real redis-server
     await held.release();
     await expect(bSamePrefix.verify(second, binding)).resolves.toBe("retry");
     await connected.close();
+  });
+
+  it("a Redis that lost its data (FLUSHALL, or a restart without persistence) refuses every token issued before: no replay", async () => {
+    const key = new Uint8Array(32).fill(9);
+    const reasons: string[] = [];
+    const logger = { warn: (_message: string, fields?: { reason?: string }) => void reasons.push(fields?.reason ?? "") };
+    const epochStore = new RedisReplayStore(client, { prefix: "epoch-test:" });
+    await epochStore.ready();
+    const security = new RequestStateSecurity({ keys: [key] }, { audience: "redis-epoch", replay: epochStore, logger });
+    const binding = { method: "tools/call", target: "pay" };
+    const spent = await security.mint({ ...binding, state: "spent" });
+    const unspent = await security.mint({ ...binding, state: "unspent" });
+    await expect(security.verify(spent, binding)).resolves.toBe("spent");
+    await expect(security.verify(spent, binding)).rejects.toBeInstanceOf(InvalidRequestState); // replayed
+    const before = epochStore.rememberedSince();
+    await sleep(20);
+    await client.sendCommand(["FLUSHALL"]);
+    // Redis forgot that "spent" was spent: still refused, because it was issued before the new epoch; so is "unspent".
+    await expect(security.verify(spent, binding)).rejects.toBeInstanceOf(InvalidRequestState);
+    await expect(security.verify(unspent, binding)).rejects.toBeInstanceOf(InvalidRequestState);
+    expect(epochStore.rememberedSince()).toBeGreaterThan(before!);
+    expect(await client.sendCommand(["GET", "epoch-test:epoch"])).toBe(String(epochStore.rememberedSince()));
+    // What is minted from now on is accepted once, as before.
+    await sleep(20);
+    const fresh = await security.mint({ ...binding, state: "fresh" });
+    await expect(security.verify(fresh, binding)).resolves.toBe("fresh");
+    await expect(security.verify(fresh, binding)).rejects.toBeInstanceOf(InvalidRequestState);
+    expect(reasons).toEqual(["replayed", "replay_store_reset", "replay_store_reset", "replayed"]);
+    // Another instance started on the same data keeps the epoch the first one set (SET NX), rather than moving it.
+    const other = new RedisReplayStore(client, { prefix: "epoch-test:" });
+    await other.ready(Date.now() / 1000 + 100);
+    expect(other.rememberedSince()).toBe(epochStore.rememberedSince());
   });
 });

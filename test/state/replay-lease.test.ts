@@ -28,7 +28,8 @@ describe("verifyOnce: a lease, committed or released by the request", () => {
     let clock = 1_000;
     const security = new RequestStateSecurity(
       { keys: [SECRET] },
-      { replay: new MemoryReplayStore(), replayLeaseSeconds: 5, now: () => clock, logger: recordingLogger() },
+      // The fake clock starts at 1,000 s: the store's memory is said to start there too.
+      { replay: new MemoryReplayStore({ rememberedSince: 0 }), replayLeaseSeconds: 5, now: () => clock, logger: recordingLogger() },
     );
     const token = await security.mint({ ...call, state: "x" });
     await security.verifyOnce(token, call); // never settled
@@ -49,7 +50,7 @@ describe("verifyOnce: a lease, committed or released by the request", () => {
 
   it("settling twice is harmless, and a commit after the lease lapsed still spends the token", async () => {
     let clock = 1_000;
-    const store = new MemoryReplayStore();
+    const store = new MemoryReplayStore({ rememberedSince: 0 });
     const security = new RequestStateSecurity({ keys: [SECRET] }, { replay: store, replayLeaseSeconds: 1, now: () => clock, logger: recordingLogger() });
     const token = await security.mint({ ...call, state: "x" });
     const use = await security.verifyOnce(token, call);
@@ -67,7 +68,10 @@ describe("the request-state boundary settles the lease with the handler's outcom
     const mcp = new McpServer({ name: "payments", version: "1.0.0" }, { requestStateSecurity: security, logger: { warn() {}, error() {} } });
     mcp.tool("pay", { inputSchema: { type: "object" } }, (_args, ctx) => {
       if (ctx.requestState === undefined) {
-        return inputRequired({ inputRequests: { ok: { method: "elicitation/create", params: { message: "Pay?", requestedSchema: { type: "object", properties: {} } } } }, requestState: "quote-1" });
+        return inputRequired({
+          inputRequests: { ok: { method: "elicitation/create", params: { message: "Pay?", requestedSchema: { type: "object", properties: {} } } } },
+          requestState: "quote-1",
+        });
       }
       if (left-- > 0) throw new Error("payment gateway timed out"); // transient: the retry must be allowed
       return { content: [{ type: "text", text: `paid (${ctx.requestState})` }] };
@@ -80,7 +84,11 @@ describe("the request-state boundary settles the lease with the handler's outcom
     const client = await Client.connect(payments(2), { onElicit: accept });
     const first = await client.session.callTool("pay", {}, { allowInputRequired: true });
     const retry = () =>
-      client.session.callTool("pay", {}, { allowInputRequired: true, inputResponses: { ok: accept() }, requestState: (first as { requestState: string }).requestState });
+      client.session.callTool(
+        "pay",
+        {},
+        { allowInputRequired: true, inputResponses: { ok: accept() }, requestState: (first as { requestState: string }).requestState },
+      );
     await expect(retry()).rejects.toMatchObject({ code: -32603 });
     await expect(retry()).rejects.toMatchObject({ code: -32603 });
     await expect(retry()).resolves.toMatchObject({ content: [{ type: "text", text: "paid (quote-1)" }] });
@@ -92,10 +100,7 @@ describe("the request-state boundary settles the lease with the handler's outcom
 describe("MemoryReplayStore", () => {
   it("gives each owner a quota, so one client cannot lock out the others", async () => {
     const logger = recordingLogger();
-    const security = new RequestStateSecurity(
-      { keys: [SECRET] },
-      { replay: new MemoryReplayStore({ maxEntriesPerOwner: 3 }), logger },
-    );
+    const security = new RequestStateSecurity({ keys: [SECRET] }, { replay: new MemoryReplayStore({ maxEntriesPerOwner: 3 }), logger });
     const mallory = { ...call, principal: "mallory" };
     for (let i = 0; i < 3; i++) await security.verify(await security.mint({ ...mallory, state: `m${i}` }), mallory);
     await rejectionOf(security.verify(await security.mint({ ...mallory, state: "m3" }), mallory));
@@ -115,7 +120,12 @@ describe("MemoryReplayStore", () => {
 
   it("behaves like a plain map of live entries (property test against a model)", () => {
     const op = fc.oneof(
-      fc.record({ kind: fc.constant("claim" as const), id: fc.integer({ min: 0, max: 5 }), lease: fc.integer({ min: 1, max: 5 }), ttl: fc.integer({ min: 1, max: 20 }) }),
+      fc.record({
+        kind: fc.constant("claim" as const),
+        id: fc.integer({ min: 0, max: 5 }),
+        lease: fc.integer({ min: 1, max: 5 }),
+        ttl: fc.integer({ min: 1, max: 20 }),
+      }),
       fc.record({ kind: fc.constant("commit" as const), id: fc.integer({ min: 0, max: 5 }) }),
       fc.record({ kind: fc.constant("release" as const), id: fc.integer({ min: 0, max: 5 }) }),
       fc.record({ kind: fc.constant("tick" as const), by: fc.integer({ min: 1, max: 4 }) }),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MemoryReplayStore, RequestStateSecurity } from "../../runtime/state/index.js";
+import { MemoryReplayStore, RequestStateSecurity, RequestStateUnavailable } from "../../runtime/state/index.js";
 import { BACKENDS, recordingLogger, rejectionOf, SECRET } from "./helpers.js";
 
 const call = { method: "tools/call", target: "pay", arguments: { amount: 10 } };
@@ -10,7 +10,7 @@ describe.each(BACKENDS)("one-time use on the %s backend", (backend) => {
     let clock = 5000;
     const security = new RequestStateSecurity(
       { keys: [SECRET] },
-      { crypto: backend, replay: new MemoryReplayStore(), logger, now: () => clock },
+      { crypto: backend, replay: new MemoryReplayStore({ rememberedSince: 0 }), logger, now: () => clock },
     );
     const token = await security.mint({ ...call, state: "charge-once" });
     await expect(security.verify(token, call)).resolves.toBe("charge-once");
@@ -23,10 +23,7 @@ describe.each(BACKENDS)("one-time use on the %s backend", (backend) => {
   });
 
   it("a rejected token does not use up its single use", async () => {
-    const security = new RequestStateSecurity(
-      { keys: [SECRET] },
-      { crypto: backend, replay: new MemoryReplayStore(), logger: recordingLogger() },
-    );
+    const security = new RequestStateSecurity({ keys: [SECRET] }, { crypto: backend, replay: new MemoryReplayStore(), logger: recordingLogger() });
     const token = await security.mint({ ...call, state: "x" });
     await rejectionOf(security.verify(token, { ...call, arguments: { amount: 1000 } }));
     await expect(security.verify(token, call)).resolves.toBe("x");
@@ -43,10 +40,7 @@ describe.each(BACKENDS)("one-time use on the %s backend", (backend) => {
 describe("replay stores", () => {
   it("the store sees a digest of the token, never the token", async () => {
     const ids: string[] = [];
-    const security = new RequestStateSecurity(
-      { keys: [SECRET] },
-      { replay: { claim: (id) => (ids.push(id), true) } },
-    );
+    const security = new RequestStateSecurity({ keys: [SECRET] }, { replay: { claim: (id) => (ids.push(id), true) } });
     const token = await security.mint({ ...call, state: "x" });
     await security.verify(token, call);
     expect(ids).toHaveLength(1);
@@ -54,17 +48,52 @@ describe("replay stores", () => {
     expect(token).not.toContain(ids[0]);
   });
 
-  it("a failing store fails closed", async () => {
+  it("a failing store fails closed: an unreachable one as retryable (RequestStateUnavailable), a confused one as replayed", async () => {
     const logger = recordingLogger();
     for (const claim of [
-      () => { throw new Error("redis down"); },
-      async () => { throw new Error("redis down"); },
-      () => "yes" as unknown as boolean,
+      () => {
+        throw new Error("redis down");
+      },
+      async () => {
+        throw new Error("redis down");
+      },
     ]) {
       const security = new RequestStateSecurity({ keys: [SECRET] }, { replay: { claim }, logger });
-      await rejectionOf(security.verify(await security.mint({ ...call, state: "x" }), call));
+      await expect(security.verify(await security.mint({ ...call, state: "x" }), call)).rejects.toBeInstanceOf(RequestStateUnavailable);
     }
+    const confused = new RequestStateSecurity({ keys: [SECRET] }, { replay: { claim: () => "yes" as unknown as boolean }, logger });
+    await rejectionOf(confused.verify(await confused.mint({ ...call, state: "x" }), call));
     expect(logger.rejections.map((r) => r.reason)).toEqual(["replay_store_error", "replay_store_error", "replayed"]);
+  });
+
+  it("a store whose memory began after a token was issued refuses it (replay_store_reset), even on its first claim", async () => {
+    let clock = 1_000;
+    const logger = recordingLogger();
+    const before = new RequestStateSecurity({ keys: [SECRET] }, { replay: new MemoryReplayStore({ rememberedSince: 0 }), logger, now: () => clock });
+    const token = await before.mint({ ...call, state: "x" });
+    await expect(before.verify(token, call)).resolves.toBe("x"); // spent before the "restart"
+    clock += 10;
+    // The process restarts with the same key ring: a fresh memory, which cannot know the token was spent.
+    const after = new RequestStateSecurity({ keys: [SECRET] }, { replay: new MemoryReplayStore({ rememberedSince: clock }), logger, now: () => clock });
+    await rejectionOf(after.verify(token, call));
+    const fresh = await after.mint({ ...call, state: "y" });
+    await expect(after.verify(fresh, call)).resolves.toBe("y");
+    const broken = new RequestStateSecurity(
+      { keys: [SECRET] },
+      {
+        replay: {
+          claim: () => true,
+          rememberedSince: () => {
+            throw new Error("epoch unreadable");
+          },
+        },
+        logger,
+        now: () => clock,
+      },
+    );
+    await expect(broken.verify(await broken.mint({ ...call, state: "z" }), call)).rejects.toBeInstanceOf(RequestStateUnavailable);
+    expect(logger.rejections.map((r) => r.reason)).toEqual(["replay_store_reset", "replay_store_error"]);
+    expect(() => new MemoryReplayStore({ rememberedSince: Number.NaN })).toThrow(/"rememberedSince" expected seconds since the epoch, got NaN/);
   });
 
   it("MemoryReplayStore forgets expired tokens and refuses to overflow", () => {

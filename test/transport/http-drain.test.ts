@@ -116,7 +116,12 @@ describe("close({ graceMs })", () => {
     const init = await fetch(handle.url, {
       method: "POST",
       headers,
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "old", version: "1" } } }),
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "old", version: "1" } },
+      }),
     });
     const session = init.headers.get("mcp-session-id")!;
     await init.text();
@@ -138,6 +143,39 @@ describe("healthPath", () => {
     expect(await getFresh(`${base}/healthz`)).toEqual({ status: 503, body: '{"status":"draining"}' });
     await closing;
     await expect(getFresh(`${base}/healthz`)).rejects.toThrow(/ECONNREFUSED/);
+  });
+
+  it("healthChecks: 503 degraded while one says false or throws, 200 once all say true; draining wins", async () => {
+    let redisUp = true;
+    let broken = false;
+    const handle = await serve({
+      healthPath: "/healthz",
+      healthChecks: [
+        () => redisUp,
+        () => {
+          if (broken) throw new Error("probe failed");
+          return true;
+        },
+      ],
+    });
+    const base = handle.url.replace(/\/mcp$/, "");
+    expect(await getFresh(`${base}/healthz`)).toEqual({ status: 200, body: '{"status":"serving"}' });
+    redisUp = false;
+    expect(await getFresh(`${base}/healthz`)).toEqual({ status: 503, body: '{"status":"degraded"}' });
+    redisUp = true;
+    broken = true;
+    expect(await getFresh(`${base}/healthz`)).toEqual({ status: 503, body: '{"status":"degraded"}' });
+    broken = false;
+    expect(await getFresh(`${base}/healthz`)).toEqual({ status: 200, body: '{"status":"serving"}' });
+    redisUp = false;
+    const closing = handle.close({ graceMs: 1_000, keepAcceptingMs: 300 });
+    expect(await getFresh(`${base}/healthz`)).toEqual({ status: 503, body: '{"status":"draining"}' });
+    await closing;
+  });
+
+  it("refuses healthChecks that are not functions, or have no health path to answer on", async () => {
+    await expect(serveHttp(slowServer(), { healthPath: "/healthz", healthChecks: [true as never] })).rejects.toThrow(/healthChecks must be an array of functions/);
+    await expect(serveHttp(slowServer(), { healthChecks: [() => true] })).rejects.toThrow(/healthChecks need a healthPath/);
   });
 
   it("refuses a health path that is not a path, or is the endpoint itself", async () => {

@@ -40,6 +40,17 @@ export interface ReplayStore {
   commit?(id: string, expiresAt: number, now: number): void | Promise<void>;
   /** Gives a claimed token back, so a retry may present it again. Optional: without it a claim is final. */
   release?(id: string, now: number): void | Promise<void>;
+  /**
+   * Since when this store remembers every token it was asked about, in
+   * seconds since the epoch: the start of its memory (the process start of
+   * an in-memory store; for Redis, the moment a fleet first saw the current
+   * data set). A token issued before it may have been spent and then
+   * forgotten (a Redis restarted without persistence), so it is refused
+   * (`replay_store_reset`), whatever the store says about it. Read after
+   * each successful `claim`. Optional: without it a store is trusted to
+   * never forget.
+   */
+  rememberedSince?(): number | undefined;
 }
 
 /** The answer of a store that refuses an owner over its quota. */
@@ -55,6 +66,14 @@ export interface ReplayLease {
 
 /** Options for {@link MemoryReplayStore}. */
 export interface MemoryReplayStoreOptions {
+  /**
+   * Since when this store holds every token it was asked about, in seconds
+   * since the epoch (default: when it was constructed, by `Date.now()`).
+   * Tokens issued before it are refused: after a process restart the memory
+   * of what was spent is gone. Tests with a fake verifier clock pass that
+   * clock's start (or `0`).
+   */
+  rememberedSince?: number;
   /**
    * The most tokens remembered at once (default 100,000). When the store is
    * full of live tokens it refuses new ones (fails closed) rather than
@@ -109,6 +128,21 @@ export class MemoryReplayStore implements ReplayStore {
   constructor(options: MemoryReplayStoreOptions = {}) {
     this.#maxEntries = positive("maxEntries", options.maxEntries ?? 100_000);
     this.#maxPerOwner = positive("maxEntriesPerOwner", options.maxEntriesPerOwner ?? 10_000);
+    const since = options.rememberedSince ?? Date.now() / 1000;
+    if (typeof since !== "number" || !Number.isFinite(since))
+      throw new RangeError(`MemoryReplayStore: "rememberedSince" expected seconds since the epoch, got ${String(since)}`);
+    this.#since = since;
+  }
+
+  readonly #since: number;
+
+  /**
+   * When this store's memory began (its construction, unless `rememberedSince`
+   * says otherwise): tokens issued earlier, e.g. before a process restart,
+   * are refused, since this memory cannot know whether they were spent.
+   */
+  rememberedSince(): number {
+    return this.#since;
   }
 
   /** How many tokens are held or spent right now (entries past their time included until swept). */

@@ -1,4 +1,5 @@
 import { JsonRpcErrorCode, McpError } from "../../protocol/jsonrpc/errors.js";
+import { TEMPORARILY_UNAVAILABLE_MESSAGE, TEMPORARILY_UNAVAILABLE_REASON } from "../../protocol/unavailable.js";
 
 /** Why a token was rejected. Logged, never sent to the peer. */
 export type RequestStateRejectionReason =
@@ -23,6 +24,8 @@ export type RequestStateRejectionReason =
   /** The replay store refused the principal: it holds as many live one-time tokens as it may. */
   | "replay_quota_exceeded"
   | "replay_store_error"
+  /** Issued before the replay store's memory began (it restarted empty): it may have been spent and forgotten. */
+  | "replay_store_reset"
   /** Something the checks rely on (the `now` clock, a digest) threw; rejected rather than let through. */
   | "internal_error";
 
@@ -64,12 +67,7 @@ export class InvalidRequestState extends McpError {
    * @param options - `cause`, kept for debugging, and `reason`, the check that refused; never sent on the wire.
    */
   constructor(detail?: string, options?: { cause?: unknown; reason?: RequestStateRejectionReason }) {
-    super(
-      JsonRpcErrorCode.InvalidParams,
-      INVALID_REQUEST_STATE_MESSAGE,
-      { reason: INVALID_REQUEST_STATE_REASON },
-      options,
-    );
+    super(JsonRpcErrorCode.InvalidParams, INVALID_REQUEST_STATE_MESSAGE, { reason: INVALID_REQUEST_STATE_REASON }, options);
     this.detail = detail;
     this.reason = options?.reason;
   }
@@ -96,4 +94,29 @@ export function invalidRequestStateError(cause?: unknown): McpError {
     // The cause stays on this side (telemetry reads the real reason from it); toJSON never writes it.
     cause === undefined ? undefined : { cause },
   );
+}
+
+/**
+ * Thrown by `RequestStateSecurity.verifyOnce` when the token checked out but
+ * its replay store could not be asked whether it was spent (Redis down or
+ * timing out). Nothing is accepted: the request is refused, but as
+ * "temporarily unavailable" (`-32603`, `data.reason: "temporarily_unavailable"`,
+ * HTTP 503 with `Retry-After`), not as a dead token, so the client sends the
+ * same round again (this SDK's client does, with backoff) and its user's
+ * answers are not lost.
+ */
+export class RequestStateUnavailable extends McpError {
+  /** Always `"RequestStateUnavailable"`. */
+  override readonly name = "RequestStateUnavailable" as const;
+  /** What failed, for the server's log. Never sent to the peer. */
+  readonly detail: string;
+
+  /**
+   * @param detail - what failed, logged by the server and never sent on the wire.
+   * @param retryAfterSeconds - what the answer tells the client to wait (default 1).
+   */
+  constructor(detail: string, retryAfterSeconds = 1, options?: { cause?: unknown }) {
+    super(JsonRpcErrorCode.InternalError, TEMPORARILY_UNAVAILABLE_MESSAGE, { reason: TEMPORARILY_UNAVAILABLE_REASON, retryAfterSeconds }, options);
+    this.detail = detail;
+  }
 }

@@ -22,6 +22,8 @@ export interface ReplayClaim {
   readonly state: string;
   /** When the token stops being accepted (skew included), in seconds. */
   readonly expiresAt: number;
+  /** When the token was issued (`iat`), in seconds. */
+  readonly issuedAt: number;
   readonly now: number;
   readonly leaseSeconds: number;
   readonly principal: string | undefined;
@@ -33,9 +35,10 @@ export interface ReplayClaim {
 export async function claimOnce(claim: ReplayClaim): Promise<RequestStateUse | { reason: RequestStateRejectionReason; detail: string }> {
   const { backend, store, token, now, expiresAt } = claim;
   const id = backend.encodeBase64url(backend.sha256(backend.utf8Encode(token)).subarray(0, REPLAY_ID_BYTES));
-  const owner = claim.principal === undefined ? undefined : backend.encodeBase64url(
-    backend.sha256(backend.utf8Encode(`mcp/request-state/replay-owner:${claim.principal}`)).subarray(0, REPLAY_ID_BYTES),
-  );
+  const owner =
+    claim.principal === undefined
+      ? undefined
+      : backend.encodeBase64url(backend.sha256(backend.utf8Encode(`mcp/request-state/replay-owner:${claim.principal}`)).subarray(0, REPLAY_ID_BYTES));
   let claimed: unknown;
   try {
     claimed = await store.claim(id, expiresAt, now, { until: Math.min(now + claim.leaseSeconds, expiresAt), owner });
@@ -46,6 +49,19 @@ export async function claimOnce(claim: ReplayClaim): Promise<RequestStateUse | {
     return { reason: "replay_quota_exceeded", detail: "this principal holds as many live one-time tokens as the replay store allows (maxEntriesPerOwner)" };
   }
   if (claimed !== true) return { reason: "replayed", detail: "token was already used, or another request holds it" };
+  let since: number | undefined;
+  try {
+    since = store.rememberedSince?.();
+  } catch (error) {
+    return { reason: "replay_store_error", detail: `replay store failed to say since when it remembers: ${describeError(error, token)}; failing closed` };
+  }
+  if (since !== undefined && !(claim.issuedAt >= since)) {
+    // The claim is left to lapse: the token is refused either way.
+    return {
+      reason: "replay_store_reset",
+      detail: `issued at ${claim.issuedAt}, before the replay store's memory began (${since}): it restarted empty, so a spent token would look new`,
+    };
+  }
   return replayUse(claim.state, store, id, expiresAt, claim.clock, claim.logger);
 }
 

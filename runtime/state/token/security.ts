@@ -2,13 +2,8 @@ import type { RequestContext } from "../../protocol/context.js";
 import type { CryptoBackend } from "../primitives/backend.js";
 import { AesGcmCodec, type RequestStateCodec } from "../primitives/codec.js";
 import { DEFAULT_KEYS_ENV, keyRingFromEnv, keyRingFromFile } from "../primitives/key-sources.js";
-import {
-  argumentsDigest,
-  type Envelope,
-  newPrincipalClaim,
-  serializeEnvelope,
-} from "./envelope.js";
-import { InvalidRequestState } from "../primitives/errors.js";
+import { argumentsDigest, type Envelope, newPrincipalClaim, serializeEnvelope } from "./envelope.js";
+import { InvalidRequestState, RequestStateUnavailable } from "../primitives/errors.js";
 import { describe, KEY_GENERATION_HINT, secretBytes } from "../primitives/keys.js";
 import { principalOf } from "../policy/principal.js";
 import type { ReplayStore } from "../policy/replay.js";
@@ -88,14 +83,9 @@ export class RequestStateSecurity {
    * @throws {TypeError} when neither or both of `keys`/`codec` are given, or an option has the wrong type.
    * @throws {RangeError} for a key shorter than 32 bytes, an empty or duplicated key ring, or an out-of-range option.
    */
-  constructor(
-    source: RequestStateKeySource & RequestStateSecurityOptions,
-    options: RequestStateSecurityOptions = {},
-  ) {
+  constructor(source: RequestStateKeySource & RequestStateSecurityOptions, options: RequestStateSecurityOptions = {}) {
     if (typeof source !== "object" || source === null) {
-      throw new TypeError(
-        `RequestStateSecurity expected { keys } or { codec }, got ${describe(source)}. ${KEY_GENERATION_HINT}`,
-      );
+      throw new TypeError(`RequestStateSecurity expected { keys } or { codec }, got ${describe(source)}. ${KEY_GENERATION_HINT}`);
     }
     const settings: RequestStateSecurityOptions & { [RANDOM_SOURCE]?: (length: number) => Uint8Array; [EPHEMERAL]?: true } = {
       ...source,
@@ -104,9 +94,7 @@ export class RequestStateSecurity {
     const hasKeys = source.keys !== undefined;
     const hasCodec = source.codec !== undefined;
     if (hasKeys === hasCodec) {
-      throw new TypeError(
-        `RequestStateSecurity expected exactly one of "keys" or "codec", got ${hasKeys ? "both" : "neither"}. ${KEY_GENERATION_HINT}`,
-      );
+      throw new TypeError(`RequestStateSecurity expected exactly one of "keys" or "codec", got ${hasKeys ? "both" : "neither"}. ${KEY_GENERATION_HINT}`);
     }
     this.#backend = selectBackend(settings.crypto);
     this.crypto = this.#backend.name;
@@ -248,16 +236,13 @@ export class RequestStateSecurity {
     const principal = input.principal ?? (input.context ? this.principalFor(input.context) : undefined);
     if (principal !== undefined) envelope.p = newPrincipalClaim(this.#backend, principal, this.#random);
     const json = serializeEnvelope(envelope);
-    const sealed =
-      this.codec instanceof AesGcmCodec ? this.codec.sealText(json) : this.codec.seal(this.#backend.utf8Encode(json));
+    const sealed = this.codec instanceof AesGcmCodec ? this.codec.sealText(json) : this.codec.seal(this.#backend.utf8Encode(json));
     // Awaiting only a real promise saves a tick per token (the built-in codec answers synchronously).
     const token = typeof sealed === "string" ? sealed : await sealed;
     if (typeof token !== "string") throw new TypeError(`codec.seal expected to return a string, got ${describe(token)}`);
     const size = token.length * 3 > this.maxStateBytes ? utf8Length(token) : token.length;
     if (size > this.maxStateBytes) {
-      throw new RangeError(
-        `sealed requestState is ${size} bytes, over maxStateBytes (${this.maxStateBytes}); keep less in state or raise maxStateBytes`,
-      );
+      throw new RangeError(`sealed requestState is ${size} bytes, over maxStateBytes (${this.maxStateBytes}); keep less in state or raise maxStateBytes`);
     }
     return token;
   }
@@ -303,6 +288,9 @@ export class RequestStateSecurity {
     if (!("reason" in outcome)) return outcome;
     const details: RequestStateRejection = { ...outcome, method: binding.method, target: binding.target };
     logRejection(this.#logger, details);
+    // The token itself checked out; only the store could not say whether it was spent. Refused all the same
+    // (nothing unchecked gets through), but as retryable, so the client sends the same round again.
+    if (details.reason === "replay_store_error") throw new RequestStateUnavailable(details.detail);
     throw new InvalidRequestState(`${details.reason}: ${details.detail}`, { reason: details.reason });
   }
 }

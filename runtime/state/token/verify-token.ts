@@ -49,10 +49,7 @@ export interface TokenVerifier {
 export async function checkToken(verifier: TokenVerifier, token: unknown, binding: RequestBinding): Promise<RequestStateUse | Rejected> {
   if (typeof token !== "string") return fail("not_a_string", `requestState is ${describe(token)}, not a string`);
   // The size cap comes before any crypto, so oversized input costs nothing.
-  if (
-    token.length > verifier.maxStateBytes ||
-    (token.length * 3 > verifier.maxStateBytes && utf8Length(token) > verifier.maxStateBytes)
-  ) {
+  if (token.length > verifier.maxStateBytes || (token.length * 3 > verifier.maxStateBytes && utf8Length(token) > verifier.maxStateBytes)) {
     return fail("too_large", `requestState is over maxStateBytes (${verifier.maxStateBytes})`);
   }
   let bytes: unknown;
@@ -99,6 +96,7 @@ export async function checkToken(verifier: TokenVerifier, token: unknown, bindin
     token,
     state: envelope.s,
     expiresAt: Math.min(envelope.exp, envelope.iat + verifier.ttl) + skew,
+    issuedAt: envelope.iat,
     now,
     leaseSeconds: verifier.replayLease,
     principal,

@@ -11,6 +11,7 @@ import { HeaderName } from "../../../protocol/names.js";
 import type { ResolvedHttpOptions } from "./policy.js";
 import { scopeChallengeOf } from "./auth.js";
 import { errorResponse } from "../../../protocol/jsonrpc/responses.js";
+import { retryAfterOf } from "../../../protocol/unavailable.js";
 
 const CLIENT_GONE = "The client closed the HTTP request.";
 
@@ -154,9 +155,7 @@ export async function dispatch(
   } catch (error) {
     // The MessageHandler contract says handle() never rejects; if one does, answer anyway.
     options.onError(error);
-    response = isRequest
-      ? errorResponse(message.id as string | number, { code: JsonRpcErrorCode.InternalError, message: "Internal error" })
-      : undefined;
+    response = isRequest ? errorResponse(message.id as string | number, { code: JsonRpcErrorCode.InternalError, message: "Internal error" }) : undefined;
   }
 
   if (keepAlive !== undefined) clearInterval(keepAlive);
@@ -182,6 +181,12 @@ export async function dispatch(
   if (challenge !== undefined) {
     // MCP basic/authorization "Runtime Insufficient Scope Errors": 403 with the scopes the operation needs.
     reply.send(403, { ...JSON_HEADERS, "www-authenticate": challenge }, JSON.stringify(response));
+    return;
+  }
+  const retryAfter = "error" in response ? retryAfterOf(response.error) : undefined;
+  if (retryAfter !== undefined) {
+    // Temporarily unavailable (the replay store is down): 503 tells proxies and clients to come back, not give up.
+    reply.send(503, { ...JSON_HEADERS, "retry-after": String(Math.ceil(retryAfter)) }, JSON.stringify(response));
     return;
   }
   const code = "error" in response ? status(response.error.code) : 200;

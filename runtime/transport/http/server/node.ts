@@ -54,6 +54,14 @@ export interface ServeHttpOptions extends HttpHandlerOptions {
    */
   healthPath?: string;
   /**
+   * Checks the health path also runs, e.g. `[replay.healthy]` from
+   * `connectRedisReplayStore`: while one returns `false` (or throws) the path
+   * answers `503 {"status":"degraded"}`, so a readiness probe can route around
+   * an instance that lost its Redis. Keep them cheap and synchronous: a probe
+   * calls them every few seconds. Default: none.
+   */
+  healthChecks?: ReadonlyArray<() => boolean>;
+  /**
    * Drain on `SIGTERM` and `SIGINT` (`true`) or on the signals listed: the
    * first one stops accepting, lets requests in flight finish (up to
    * `drainGraceMs`), runs `onShutdown`, and exits the process with 0; a
@@ -149,6 +157,13 @@ export async function serveHttp(server: MessageHandler, options: ServeHttpOption
   const port = options.port ?? 0;
   const path = options.path ?? "/mcp";
   const healthPath = options.healthPath;
+  const healthChecks = options.healthChecks ?? [];
+  if (!Array.isArray(healthChecks) || healthChecks.some((check) => typeof check !== "function")) {
+    throw new TypeError("healthChecks must be an array of functions returning a boolean, e.g. [replay.healthy] from connectRedisReplayStore.");
+  }
+  if (healthChecks.length > 0 && healthPath === undefined) {
+    throw new TypeError('healthChecks need a healthPath to answer on, e.g. healthPath: "/healthz".');
+  }
   if (healthPath !== undefined && (typeof healthPath !== "string" || !healthPath.startsWith("/") || healthPath === path)) {
     throw new TypeError(`healthPath must be a path starting with "/" other than the MCP endpoint's (${path}), got ${JSON.stringify(healthPath)}.`);
   }
@@ -186,29 +201,29 @@ export async function serveHttp(server: MessageHandler, options: ServeHttpOption
       connectionsCheckingInterval: Math.max(100, Math.min(1_000, Math.floor(limits.headersTimeout / 2))),
     },
     (request, response) => {
-    drain.track(response);
-    const url = request.url ?? "/";
-    const query = url.indexOf("?");
-    const requestPath = query === -1 ? url : url.slice(0, query);
-    if (requestPath !== path) {
-      if (isResourceMetadataPath(resolved.auth, requestPath)) {
-        serveResourceMetadata(resolved.auth!, request.method ?? "GET", new NodeExchange(request, response, path, fallbackOrigin));
+      drain.track(response);
+      const url = request.url ?? "/";
+      const query = url.indexOf("?");
+      const requestPath = query === -1 ? url : url.slice(0, query);
+      if (requestPath !== path) {
+        if (isResourceMetadataPath(resolved.auth, requestPath)) {
+          serveResourceMetadata(resolved.auth!, request.method ?? "GET", new NodeExchange(request, response, path, fallbackOrigin));
+          return;
+        }
+        if (requestPath === healthPath && (request.method === "GET" || request.method === "HEAD")) {
+          answerHealth(response, drain.draining ? "draining" : healthOf(healthChecks), request.method === "HEAD");
+          return;
+        }
+        const body = JSON.stringify(errorResponse(undefined, { code: -32600, message: `Not Found: the MCP endpoint is ${path}.` }));
+        response.writeHead(404, { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) });
+        response.end(body);
         return;
       }
-      if (requestPath === healthPath && (request.method === "GET" || request.method === "HEAD")) {
-        answerHealth(response, drain.draining, request.method === "HEAD");
-        return;
-      }
-      const body = JSON.stringify(errorResponse(undefined, { code: -32600, message: `Not Found: the MCP endpoint is ${path}.` }));
-      response.writeHead(404, { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) });
-      response.end(body);
-      return;
-    }
-    const exchange = new NodeExchange(request, response, path, fallbackOrigin);
-    serveHttpExchange(endpoint, exchange, exchange).catch((error: unknown) => {
-      resolved.onError(error);
-      answerUnexpectedFailure(response);
-    });
+      const exchange = new NodeExchange(request, response, path, fallbackOrigin);
+      serveHttpExchange(endpoint, exchange, exchange).catch((error: unknown) => {
+        resolved.onError(error);
+        answerUnexpectedFailure(response);
+      });
     },
   );
   const drain = new NodeDrain(httpServer);
@@ -273,9 +288,23 @@ function signalsOf(option: ServeHttpOptions["handleSignals"]): readonly NodeJS.S
 }
 
 /** The readiness answer: serving or draining, and nothing else about the server. */
-function answerHealth(response: ServerResponse, draining: boolean, head: boolean): void {
-  const body = draining ? '{"status":"draining"}' : '{"status":"serving"}';
-  response.writeHead(draining ? 503 : 200, {
+type Health = "serving" | "degraded" | "draining";
+
+function healthOf(checks: ReadonlyArray<() => boolean>): Health {
+  for (const check of checks) {
+    try {
+      if (check() !== true) return "degraded";
+    } catch {
+      return "degraded";
+    }
+  }
+  return "serving";
+}
+
+function answerHealth(response: ServerResponse, health: Health, head: boolean): void {
+  const draining = health === "draining";
+  const body = `{"status":"${health}"}`;
+  response.writeHead(health === "serving" ? 200 : 503, {
     "content-type": "application/json",
     "content-length": String(body.length),
     "cache-control": "no-store",
