@@ -13,11 +13,17 @@ import { createLogger, type LevelledLogger, type Logger, type LogLevel } from ".
 
 /** The parts of a node-redis client (5 or 6) the helpers use. */
 export interface NodeRedisClient {
+  /** Sends one raw command (`["SET", key, value]`) and resolves with Redis's reply. */
   sendCommand(args: string[]): Promise<unknown>;
+  /** Opens the connection; the helpers call it for a client that is not open yet. */
   connect?(): Promise<unknown>;
+  /** node-redis 5: closes the connection; the helpers' `close()` calls it. */
   close?(): Promise<void>;
+  /** node-redis 4: the older name of `close`, used when `close` is missing. */
   quit?(): Promise<unknown>;
+  /** A second connection with the same options (a subscriber cannot send other commands). */
   duplicate(overrides?: Record<string, unknown>): NodeRedisClient;
+  /** Adds an event listener; the helpers listen for `error` and `ready`. */
   on?(event: string, listener: (...args: unknown[]) => void): unknown;
   /** node-redis: true once connected and ready for commands, false while reconnecting. */
   readonly isReady?: boolean;
