@@ -9,7 +9,7 @@
  * @internal
  */
 import type { JsonRpcId, JsonRpcResponse } from "../../../protocol/jsonrpc/messages.js";
-import type { HttpTransportError } from "./errors.js";
+import type { fetchFailure, HttpTransportError } from "./errors.js";
 import type { readEventStream, StreamOutcome, StreamReader } from "./sse-read.js";
 import type { mediaTypeOf, reasonOf, sleep } from "./shared.js";
 
@@ -24,8 +24,16 @@ const MAX_RESUMES = 5;
 
 /** What the event-stream code needs from the transport. */
 export interface StreamHost {
-  /** Sends one GET to the endpoint with the session's headers (and `Last-Event-ID` when given). */
-  open(lastEventId: string | undefined, signal: AbortSignal): Promise<Response>;
+  /** The MCP endpoint. */
+  readonly url: URL;
+  /** The transport's fetch (called detached). */
+  readonly fetch: typeof fetch;
+  /** The 2025 session's id and agreed version, sent on every GET. */
+  readonly session: { readonly id: string | undefined; readonly version: string | undefined };
+  /** The extra headers and the credentials: what every GET carries. */
+  baseHeaders(): Promise<Record<string, string>>;
+  /** True once the transport is closed. */
+  closed(): boolean;
   /** Readers being read: the transport's `close()` cancels them. */
   readonly streams: Set<StreamReader>;
   /** Reports a problem the application may want to know about. */
@@ -47,6 +55,25 @@ export interface StreamKit {
   readonly mediaTypeOf: typeof mediaTypeOf;
   readonly reasonOf: typeof reasonOf;
   readonly sleep: typeof sleep;
+  readonly fetchFailure: typeof fetchFailure;
+  /** The message of the error a closed transport throws. */
+  readonly closedMessage: string;
+}
+
+/** One GET of the endpoint for an event stream: the standalone stream, or the resumption of a broken one (`Last-Event-ID`). */
+async function open(host: StreamHost, lastEventId: string | undefined, signal: AbortSignal): Promise<Response> {
+  if (host.closed()) throw new Error(host.kit.closedMessage);
+  const headers = await host.baseHeaders();
+  headers.accept = "text/event-stream";
+  const { version, id } = host.session;
+  if (version !== undefined) headers["mcp-protocol-version"] = version;
+  if (id !== undefined) headers["mcp-session-id"] = id;
+  if (lastEventId !== undefined) headers["last-event-id"] = lastEventId;
+  try {
+    return await host.fetch(host.url, { method: "GET", headers, signal });
+  } catch (error) {
+    throw host.kit.fetchFailure(error, signal, host.closed(), host.url);
+  }
 }
 
 /**
@@ -70,7 +97,7 @@ export async function resumeForAnswer(
   for (let attempt = 1; attempt <= MAX_RESUMES; attempt++) {
     // "The client MUST respect the retry field" (2025-11-25 transports, "Sending Messages to the Server" 6).
     await host.kit.sleep(retryMs ?? DEFAULT_RETRY_MS, signal);
-    const response = await host.open(lastEventId, signal);
+    const response = await open(host, lastEventId, signal);
     if (!response.ok || host.kit.mediaTypeOf(response.headers.get("content-type")) !== "text/event-stream" || !response.body) {
       await response.body?.cancel().catch(() => {});
       throw new host.kit.HttpTransportError(
@@ -137,7 +164,7 @@ export class EventStreamListener {
     while (!signal.aborted) {
       let outcome: StreamOutcome | undefined;
       try {
-        const response = await this.#host.open(lastEventId, signal).finally(() => this.#answered?.());
+        const response = await open(this.#host, lastEventId, signal).finally(() => this.#answered?.());
         const verdict = this.#judge(response);
         if (verdict === "stop") {
           this.#controller.abort(new Error("The server offers no event stream."));

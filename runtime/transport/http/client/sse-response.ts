@@ -10,14 +10,22 @@
  */
 import type { JsonRpcRequest, JsonRpcResponse } from "../../../protocol/jsonrpc/messages.js";
 import type { TransportRequestOptions } from "../../types.js";
-import { HttpTransportError } from "./errors.js";
+import { fetchFailure, HttpTransportError } from "./errors.js";
 import type { StreamHost, StreamKit } from "./event-stream.js";
 import type { ServerMessages } from "./server-messages.js";
 import { readEventStream } from "./sse-read.js";
-import { eitherSignal, mediaTypeOf, reasonOf, sleep } from "./shared.js";
+import { CLOSED_MESSAGE, eitherSignal, mediaTypeOf, reasonOf, sleep } from "./shared.js";
 
 /** What the lazily loaded event-stream module borrows from the transport's chunk (see `StreamHost.kit`). @internal */
-export const STREAM_KIT: StreamKit = Object.freeze({ HttpTransportError, readEventStream, mediaTypeOf, reasonOf, sleep });
+export const STREAM_KIT: StreamKit = Object.freeze({
+  HttpTransportError,
+  readEventStream,
+  mediaTypeOf,
+  reasonOf,
+  sleep,
+  fetchFailure,
+  closedMessage: CLOSED_MESSAGE,
+});
 
 /**
  * Reads `response`'s event stream to the answer of `message`.

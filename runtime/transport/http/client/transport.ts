@@ -92,7 +92,11 @@ export class StreamableHttpClientTransport implements ClientTransport {
     this.#tools = new ToolHeaders(this.#warn);
     this.#session = new HttpSession(options.protocolVersion);
     this.#streamHost = {
-      open: (lastEventId, signal) => this.#get(lastEventId, signal),
+      url: this.url,
+      fetch: this.#fetch,
+      session: this.#session,
+      baseHeaders: () => this.#baseHeaders(),
+      closed: () => this.#closed,
       streams: this.#inFlight.streams,
       warn: this.#warn,
       maxEventChars: maxResponseBytes,
@@ -308,22 +312,6 @@ export class StreamableHttpClientTransport implements ClientTransport {
     }
     const token = await this.#token!();
     if (token) headers.authorization = `Bearer ${token}`;
-  }
-
-  /** One GET of the endpoint for an event stream: the standalone stream, or the resumption of a broken one. */
-  async #get(lastEventId: string | undefined, signal: AbortSignal): Promise<Response> {
-    if (this.#closed) throw new Error(CLOSED_MESSAGE);
-    const headers = await this.#baseHeaders();
-    headers.accept = "text/event-stream";
-    const session = this.#session;
-    if (session.version !== undefined) headers["mcp-protocol-version"] = session.version;
-    if (session.id !== undefined) headers["mcp-session-id"] = session.id;
-    if (lastEventId !== undefined) headers["last-event-id"] = lastEventId;
-    try {
-      return await this.#fetch(this.url, { method: "GET", headers, signal });
-    } catch (error) {
-      throw fetchFailure(error, signal, this.#closed, this.url);
-    }
   }
 
   /** One POST of `message`, through `auth` when it is set; `signal` aborts it on the wire. */
