@@ -34,6 +34,7 @@ const EXPECTED: Record<string, string[]> = {
     "MetaKey",
     "Needs",
     "RequestStateSecurity",
+    "RequestStateUnavailable",
     "SUPPORTED_PROTOCOL_VERSIONS",
     "Server",
     "TASKS_EXTENSION",
