@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 import type { InputRequestMap } from "../protocol/types.js";
-import { LEGACY_VERSIONS, MODERN_VERSIONS } from "../protocol/era.js";
+import { LEGACY_VERSIONS, MODERN_VERSIONS } from "../protocol/revisions.js";
 import type { InputRequest as SchemaInputRequest, InputResponse as SchemaInputResponse } from "../protocol/types.js";
 
 export type {

@@ -9,6 +9,7 @@
  */
 import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "./jsonrpc/messages.js";
 import type { LegacyMode, RequestContext } from "./context.js";
+import type { ClassifiedMessage } from "./message.js";
 
 /**
  * Anything that answers decoded JSON-RPC messages: `Server`, `McpServer`.
@@ -27,6 +28,17 @@ export interface MessageHandler {
    * @returns the response to a request, or `undefined` for a notification or a response
    */
   handle(message: unknown, context?: RequestContext): Promise<JsonRpcResponse | undefined>;
+  /**
+   * Handles one message a transport already classified (`classifyMessage`,
+   * at its edge), so the envelope and the era are judged once. Optional:
+   * transports fall back to `handle(message.message)` without it.
+   *
+   * @param message - the classified message
+   * @param context - what the transport knows of the request
+   * @returns the response to a request, or `undefined` for a notification or a response
+   * @internal
+   */
+  handleClassified?(message: ClassifiedMessage, context?: RequestContext): Promise<JsonRpcResponse | undefined>;
 }
 
 /**
@@ -56,6 +68,8 @@ export interface ServerSession {
    * once the session has started, gets a clear error. Never rejects.
    */
   handle(message: unknown, context?: RequestContext): Promise<JsonRpcResponse | undefined>;
+  /** {@link ServerSession.handle} for a message the transport already classified (optional, as on `MessageHandler`). @internal */
+  handleClassified?(message: ClassifiedMessage, context?: RequestContext): Promise<JsonRpcResponse | undefined>;
   /** Ends the session: requests it sent reject, requests it is answering are cancelled. Idempotent. */
   close(reason?: string): void;
   /** True once closed. */

@@ -4,6 +4,7 @@ import type { AuthInfo, RequestContext } from "../protocol/context.js";
 import type { ClientCapabilities, Implementation, InputResponses, LoggingLevel } from "../protocol/types.js";
 import { principalOf } from "../state/index.js";
 import type { RequestMeta } from "./meta.js";
+import type { Era } from "../protocol/revisions.js";
 
 /**
  * What every handler receives about the request it answers. The same shape
@@ -117,6 +118,8 @@ export function isLoggingLevel(value: unknown): value is LoggingLevel {
 export class RequestContextImpl implements ServerRequestContext {
   readonly requestId: JsonRpcId;
   readonly method: string;
+  /** Which generation the request speaks, as classified at the edge. */
+  readonly era: Era;
   readonly protocolVersion: string;
   readonly clientCapabilities: ClientCapabilities;
   readonly clientInfo: Implementation | undefined;
@@ -148,6 +151,7 @@ export class RequestContextImpl implements ServerRequestContext {
   constructor(requestId: JsonRpcId, method: string, meta: RequestMeta, transport: RequestContext | undefined) {
     this.requestId = requestId;
     this.method = method;
+    this.era = meta.era;
     this.protocolVersion = meta.protocolVersion;
     this.clientCapabilities = meta.clientCapabilities;
     this.clientInfo = meta.clientInfo;

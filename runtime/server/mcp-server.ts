@@ -10,6 +10,7 @@ import type { ToolArgs, ToolSchema, ToolStructuredContent } from "./schema/types
 import { withDependencies, type DependentToolHandler, type NeedsOption, type ToolNeeds } from "./dependencies/tool.js";
 import type { DependentPromptHandler, DependentTemplateResourceHandler, PromptNeeds, ResourceNeeds } from "./dependencies/handlers.js";
 import { Server, type ServerOptions } from "./server.js";
+import type { ClassifiedMessage } from "../protocol/message.js";
 import type { HandlerArgs, McpServerOptions } from "./mcp-server-options.js";
 import { registerResource } from "./registry/register-resource.js";
 import { registryCapabilities, registryHandlers } from "./registry/handlers.js";
@@ -78,12 +79,30 @@ export class McpServer implements SessionHost {
       capabilities: () => this.capabilities(),
       // Registrations may appear at any time, so every type is honoured even before the first one.
       subscriptions: { ...serverOptions.subscriptions, honour: serverOptions.subscriptions?.honour ?? SUBSCRIPTION_TYPES },
-      [TASK_HOOKS]: { support: (name: string) => this.tools.taskOf(name), enabled: () => serverOptions.tasks !== undefined || this.tools.hasTaskTools },
+      [TASK_HOOKS]: { support: this.tools.taskOf.bind(this.tools), enabled: () => serverOptions.tasks !== undefined || this.tools.hasTaskTools },
       logger,
       logLevel: "debug",
     } as ServerOptions);
     this.server.use(sealingBoundary(requestStateSecurity, audience, this.server.serverInfo.name, logger));
+    // The low-level server's own functions, not wrappers: a message reaches Server.handle without passing through here.
+    this.handle = this.server.handle.bind(this.server);
+    this.handleClassified = this.server.handleClassified.bind(this.server);
   }
+
+  /**
+   * Answers one decoded JSON-RPC message (see `Server.handle`). Never rejects.
+   * @param message - one decoded JSON value from a transport
+   * @param context - what the transport knows about the caller
+   */
+  readonly handle: (message: unknown, context?: RequestContext) => Promise<JsonRpcResponse | undefined>;
+
+  /**
+   * Answers one message a transport already classified (see `Server.handleClassified`). Never rejects.
+   * @param message - the classified message
+   * @param context - what the transport knows about the caller
+   * @internal
+   */
+  readonly handleClassified: (message: ClassifiedMessage, context?: RequestContext) => Promise<JsonRpcResponse | undefined>;
 
   /**
    * Registers a tool.
@@ -223,15 +242,6 @@ export class McpServer implements SessionHost {
     registerResource(this.resources, uriOrTemplate, config, handler);
     this.server.sendListChanged("resources");
     return this;
-  }
-
-  /**
-   * Answers one decoded JSON-RPC message (see `Server.handle`). Never rejects.
-   * @param message - one decoded JSON value from a transport
-   * @param context - what the transport knows about the caller
-   */
-  handle(message: unknown, context?: RequestContext): Promise<JsonRpcResponse | undefined> {
-    return this.server.handle(message, context);
   }
 
   /** How 2025-era clients are served (the `legacy` option, default `"sessions"`). */

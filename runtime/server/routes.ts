@@ -10,10 +10,21 @@ export interface Route {
   readonly cacheable: boolean;
   /** Whether the method may answer `input_required` (MRTR's supported requests). */
   readonly mayAskInput: boolean;
+  /** Whether the request is checked against its revision's schema before it is answered (the task methods check their own params). */
+  readonly checked: boolean;
+  /** Whether a tool's task declaration can send the call to the task engine (`tools/call`). */
+  readonly taskAware: boolean;
 }
 
-function route(handler: keyof ServerHandlers | undefined, result: string, cacheable: boolean, mayAskInput = false): Route {
-  return Object.freeze({ handler, result, cacheable, mayAskInput });
+/** A route; `checked` unless said otherwise, task-aware only for `tools/call`. @internal */
+export function route(
+  handler: keyof ServerHandlers | undefined,
+  result: string,
+  cacheable: boolean,
+  mayAskInput = false,
+  flags: { checked?: boolean; taskAware?: boolean } = {},
+): Route {
+  return Object.freeze({ handler, result, cacheable, mayAskInput, checked: flags.checked ?? true, taskAware: flags.taskAware ?? false });
 }
 
 /**
@@ -24,7 +35,7 @@ function route(handler: keyof ServerHandlers | undefined, result: string, cachea
 export const ROUTES: ReadonlyMap<string, Route> = new Map([
   ["server/discover", route(undefined, "DiscoverResult", true)],
   ["tools/list", route("onListTools", "ListToolsResult", true)],
-  ["tools/call", route("onCallTool", "CallToolResult", false, true)],
+  ["tools/call", route("onCallTool", "CallToolResult", false, true, { taskAware: true })],
   ["prompts/list", route("onListPrompts", "ListPromptsResult", true)],
   ["prompts/get", route("onGetPrompt", "GetPromptResult", false, true)],
   ["resources/list", route("onListResources", "ListResourcesResult", true)],

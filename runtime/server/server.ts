@@ -1,31 +1,29 @@
 export type { ServerOptions } from "./options.js";
-import { JsonRpcErrorCode, McpError } from "../protocol/jsonrpc/errors.js";
+import { JsonRpcErrorCode } from "../protocol/jsonrpc/errors.js";
 import type { JsonRpcId, JsonRpcResponse } from "../protocol/jsonrpc/messages.js";
-import { LEGACY_VERSIONS, MODERN_VERSIONS } from "../protocol/era.js";
+import { LEGACY_VERSIONS, MODERN_VERSIONS } from "../protocol/revisions.js";
+import { classifyMessage, type ClassifiedMessage, type ClassifiedRequest } from "../protocol/message.js";
 import type { LegacyMode, RequestContext } from "../protocol/context.js";
 import type { ServerSession, SessionHost, SessionPeer } from "../protocol/contracts.js";
 import { isObject } from "../protocol/guards.js";
 import type { Implementation, ServerCapabilities } from "../protocol/types.js";
-import { answerRequest, discoverResult, type AnswerHost } from "./answer.js";
 import { deriveCapabilities } from "./capabilities.js";
-import { RequestContextImpl } from "./context.js";
-import { classifyMessage } from "./envelope.js";
-import { toErrorObject } from "./errors.js";
 import { createLogger, type LevelledLogger } from "../protocol/logging.js";
 import { InFlightRequests } from "./in-flight.js";
 import { ResultFinisher } from "./results.js";
-import { readRequestMeta } from "./meta.js";
-import type { AnyHandler, ServerCore } from "./pipeline.js";
+import { answerRequest } from "./request.js";
+import { MODERN, type ModernHost } from "./modern.js";
 import { resolveLegacyOptions, type LegacyHost } from "./legacy/host.js";
-import { LazySession, loadLegacy } from "./legacy/lazy.js";
+import { loadLegacy, legacyModules } from "./legacy/load.js";
+import { LegacySession } from "./legacy/session.js";
 import { SessionSet } from "./legacy/session-set.js";
 import { cacheHintsOf, legacyInputRequiredOf, legacyModeOf, nestingLimitOf, subscriptionOptionsOf, type ServerOptions } from "./options.js";
 import { listEvent } from "./subscriptions/broadcaster.js";
 import type { SubscriptionHub } from "./subscriptions/hub.js";
-import { answerListen, createServerHub, type ListenHost } from "./subscriptions/server-hub.js";
+import { createServerHub } from "./subscriptions/server-hub.js";
 import type { ServerHandlers, ServerMiddleware } from "./types.js";
-import { assertValidRequest, checkNotification } from "./validation.js";
-import { createTaskEngine, routeOf, TASK_ROUTE, withTaskToolCall, type TaskEngine, type TaskStatusListener } from "./tasks/setup.js";
+import { checkNotification } from "./validation.js";
+import { createTaskEngine, type TaskEngine, type TaskStatusListener } from "./tasks/setup.js";
 import { errorResponse } from "../protocol/jsonrpc/responses.js";
 
 /**
@@ -65,24 +63,16 @@ export class Server implements SessionHost {
   readonly serverInfo: Readonly<Implementation>;
   /** How 2025-era clients are served (the `legacy` option). */
   readonly legacy: LegacyMode;
-  private readonly handlers: ServerHandlers;
   private readonly middlewares: ServerMiddleware[] = [];
   private readonly logger: LevelledLogger;
   private readonly capabilitiesSource: () => ServerCapabilities;
-  private readonly instructions: string | undefined;
   private readonly inFlight = new InFlightRequests();
-  private readonly finisher: ResultFinisher;
-  /** What the request paths share; the middleware list is the live one, so `use` after construction still applies. */
-  private readonly coreView: ServerCore;
-  private readonly legacyHost: LegacyHost;
+  /** What the request path of either generation needs of this server; the middleware list is the live one, so `use` after construction still applies. */
+  private readonly host: ModernHost & LegacyHost;
   private readonly sessions = new SessionSet();
-  /** Every version this server answers, newest first: what `server/discover` and `-32022` list. */
-  private readonly versions: readonly string[];
   /** The tasks extension, when `tasks` is set (McpServer: always; it answers once a tool declares `task`). */
   private readonly tasks: TaskEngine | undefined;
   private readonly hub: SubscriptionHub;
-  private readonly listenHost: ListenHost;
-  private readonly answerHost: AnswerHost;
 
   /**
    * @param info - the server's name and version (`serverInfo`)
@@ -102,42 +92,41 @@ export class Server implements SessionHost {
     }
     this.serverInfo = Object.freeze({ ...info });
     this.logger = createLogger(options.logger ?? console, options.logLevel ?? "warn");
-    this.finisher = new ResultFinisher(this.serverInfo, cacheHintsOf(options.cache), options.validateResults ?? true);
-    this.tasks = createTaskEngine(this.serverInfo, this.logger, this.finisher, options);
-    this.handlers = withTaskToolCall(handlers, this.tasks);
+    const finisher = new ResultFinisher(this.serverInfo, cacheHintsOf(options.cache), options.validateResults ?? true);
+    this.tasks = createTaskEngine(this.serverInfo, this.logger, finisher, options);
     const extra = options.capabilities;
     this.capabilitiesSource =
       typeof extra === "function"
         ? extra
         : (() => {
-            const fixed = deriveCapabilities(this.handlers, extra);
+            const fixed = deriveCapabilities(handlers, extra);
             return () => fixed;
           })();
-    this.instructions = options.instructions;
     const legacy = legacyModeOf(options.legacy);
     this.legacy = legacy;
-    this.versions = Object.freeze(legacy === "reject" ? [...MODERN_VERSIONS] : [...MODERN_VERSIONS, ...LEGACY_VERSIONS]);
-    this.coreView = { serverInfo: this.serverInfo, handlers: this.handlers, middlewares: this.middlewares, logger: this.logger };
-    this.legacyHost = {
-      ...this.coreView,
+    this.hub = createServerHub(subscriptionOptionsOf(options.subscriptions), this.logger, this.sessions);
+    const inFlight = this.inFlight;
+    const host: ModernHost & LegacyHost = {
+      serverInfo: this.serverInfo,
+      handlers: Object.freeze({ ...handlers }),
+      middlewares: this.middlewares,
+      logger: this.logger,
+      finisher,
+      tasks: this.tasks,
+      taskSupport: this.tasks?.support,
+      maxNestingDepth: nestingLimitOf(options.maxNestingDepth),
+      validateResults: options.validateResults ?? true,
+      versions: Object.freeze(legacy === "reject" ? [...MODERN_VERSIONS] : [...MODERN_VERSIONS, ...LEGACY_VERSIONS]),
+      instructions: options.instructions,
+      capabilities: () => this.capabilitiesSource(),
+      listen: { hub: this.hub, inFlight, finisher, logger: this.logger, capabilities: this.capabilitiesSource },
       mode: legacy,
       options: resolveLegacyOptions(options.legacySessions),
       inputRequired: legacyInputRequiredOf(options.legacyInputRequired),
-      instructions: this.instructions,
-      validateResults: options.validateResults ?? true,
-      maxNestingDepth: nestingLimitOf(options.maxNestingDepth),
-      capabilities: () => this.capabilitiesSource(),
-      handleModern: (message, context) => this.handle(message, context),
+      handleModern: (request, context) => answerRequest(host, MODERN, request, inFlight, context),
       sessionClosed: (session) => this.sessions.delete(session),
     };
-    this.hub = createServerHub(subscriptionOptionsOf(options.subscriptions), this.logger, this.sessions);
-    this.listenHost = { hub: this.hub, inFlight: this.inFlight, finisher: this.finisher, logger: this.logger, capabilities: this.capabilitiesSource };
-    this.answerHost = {
-      core: this.coreView,
-      finisher: this.finisher,
-      tasks: this.tasks,
-      discover: () => discoverResult(this.versions, this.capabilitiesSource(), this.instructions, this.tasks),
-    };
+    this.host = host;
   }
 
   /**
@@ -178,54 +167,35 @@ export class Server implements SessionHost {
    * @param message - one decoded JSON value from a transport
    * @param context - what the transport knows about the caller
    */
-  async handle(message: unknown, context?: RequestContext): Promise<JsonRpcResponse | undefined> {
-    const classified = classifyMessage(message, context);
-    if (classified.kind === "refused") return classified.response;
-    if (classified.kind === "response") return undefined;
-    const method = classified.method;
-    if (classified.kind === "notification") {
-      try {
-        this.handleNotification(method, classified.message, context);
-      } catch (error) {
-        // handle() never rejects: a notification has no answer, so its failure can only be logged.
-        this.logger.warn(`${method} ignored: handling it threw`, { error });
-      }
-      return undefined;
-    }
-    const id = classified.id;
-    let request = classified.message;
-    if (classified.era === "legacy") return this.answerStateless(id, method, request, context);
-    let ctx: RequestContextImpl | undefined;
-    try {
-      const route = routeOf(method, this.tasks);
-      if (route === undefined) throw new McpError(JsonRpcErrorCode.MethodNotFound, `Method not found: ${method}`);
-      const handler = route.handler === undefined ? undefined : this.handlers[route.handler];
-      if (route.handler !== undefined && handler === undefined) {
-        throw new McpError(JsonRpcErrorCode.MethodNotFound, `Method not found: ${method} (this server does not provide it)`);
-      }
-      const meta = readRequestMeta(request.params, MODERN_VERSIONS, this.versions);
-      let params = request.params as Record<string, unknown>;
-      if (route.mayAskInput && params.requestState === null) {
-        // JSON null means "no state": some clients send it rather than omitting the field.
-        params = { ...params };
-        delete params.requestState;
-        request = { ...request, params };
-      }
-      for (const middleware of this.middlewares) middleware.screen?.(method, params, this.logger);
-      if (route !== TASK_ROUTE) assertValidRequest(method, request, this.legacyHost.maxNestingDepth);
-      // A listen stream may stay open for hours: it leaves this (large) frame behind at once.
-      if (method === "subscriptions/listen") return answerListen(this.listenHost, route, params.notifications, new RequestContextImpl(id, method, meta, context));
-      ctx = new RequestContextImpl(id, method, meta, context);
-      ctx.logger = this.logger;
-      this.inFlight.track(ctx);
-      const result = await answerRequest(this.answerHost, route, handler as AnyHandler | undefined, params, ctx);
-      if (ctx.isCancelledByClient) return undefined;
-      return { jsonrpc: "2.0", id, result };
-    } catch (error) {
-      if (ctx?.isCancelledByClient) return undefined;
-      return errorResponse(id, toErrorObject(error, method, this.logger));
-    } finally {
-      if (ctx !== undefined) this.inFlight.untrack(ctx);
+  handle(message: unknown, context?: RequestContext): Promise<JsonRpcResponse | undefined> {
+    return this.handleClassified(classifyMessage(message, context?.protocolVersionHeader), context);
+  }
+
+  /**
+   * {@link Server.handle} for a message a transport already classified
+   * (`classifyMessage`, at the edge), so nothing judges it twice.
+   *
+   * @param message - the classified message
+   * @param context - what the transport knows about the caller
+   * @internal
+   */
+  handleClassified(message: ClassifiedMessage, context?: RequestContext): Promise<JsonRpcResponse | undefined> {
+    switch (message.kind) {
+      case "request":
+        if (message.era === "modern") return answerRequest(this.host, MODERN, message, this.inFlight, context);
+        return this.answerStateless(message, context);
+      case "invalid":
+        return Promise.resolve(errorResponse(message.id, { code: JsonRpcErrorCode.InvalidRequest, message: `Invalid Request: ${message.detail}` }));
+      case "notification":
+        try {
+          this.handleNotification(message.method, message.message, context);
+        } catch (error) {
+          // handle() never rejects: a notification has no answer, so its failure can only be logged.
+          this.logger.warn(`${message.method} ignored: handling it threw`, { error });
+        }
+        return Promise.resolve(undefined);
+      default:
+        return Promise.resolve(undefined); // a response: 2026-07-28 servers send no requests, so it matches nothing
     }
   }
 
@@ -246,7 +216,7 @@ export class Server implements SessionHost {
     if (typeof peer !== "object" || peer === null || typeof peer.send !== "function") {
       throw new TypeError("Server.openSession: peer must be an object with send(message)");
     }
-    const session = new LazySession(this.legacyHost, peer);
+    const session = new LegacySession(this.host, peer);
     this.sessions.add(session);
     return session;
   }
@@ -325,13 +295,11 @@ export class Server implements SessionHost {
     return this.sessions.size;
   }
 
-  private answerStateless(
-    id: JsonRpcId,
-    method: string,
-    message: Record<string, unknown>,
-    context: RequestContext | undefined,
-  ): Promise<JsonRpcResponse | undefined> {
-    return loadLegacy().then(({ answerStateless }) => answerStateless(this.legacyHost, this.versions, id, method, message, context));
+  /** A 2025 request outside any session: the 2025 modules answer it, loaded on the first one. */
+  private answerStateless(request: ClassifiedRequest, context: RequestContext | undefined): Promise<JsonRpcResponse | undefined> {
+    const loaded = legacyModules();
+    if (loaded !== undefined) return loaded.answerStateless(this.host, request, context);
+    return loadLegacy().then(({ answerStateless }) => answerStateless(this.host, request, context));
   }
 
   private handleNotification(method: string, message: Record<string, unknown>, context: RequestContext | undefined): void {

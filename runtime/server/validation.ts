@@ -1,22 +1,6 @@
-import { JsonRpcErrorCode, McpError } from "../protocol/jsonrpc/errors.js";
-import { checkDefinition, checkNotification as checkNotificationWith, checkRequest } from "../validate/core.js";
+import { checkDefinition, checkNotification as checkNotificationWith } from "../validate/core.js";
 import { TABLES_2026 } from "../validate/tables-2026.js";
 import { internalError } from "./errors.js";
-import { assertNestingWithin } from "./nesting.js";
-
-/**
- * Checks an incoming request against the generated validator of its method.
- * @throws McpError -32602 whose message names the offending field and whose
- *   `data.issues` lists every `{ path, message }`
- * @internal
- */
-export function assertValidRequest(method: string, message: unknown, maxNestingDepth: number): void {
-  assertNestingWithin((message as { params?: unknown }).params, maxNestingDepth);
-  const outcome = checkRequest(TABLES_2026, method, message);
-  if (!outcome.ok) {
-    throw new McpError(JsonRpcErrorCode.InvalidParams, outcome.message, { issues: outcome.issues });
-  }
-}
 
 /** Checks a notification against its generated definition; `message` says what is wrong. @internal */
 export function checkNotification(method: string, message: unknown): { ok: true } | { ok: false; message: string } {

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "mcp-roundtrip";
 import { Client, LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSION, ProtocolVersionUnsupported } from "mcp-roundtrip/client";
-import { LEGACY_VERSIONS, MODERN_VERSIONS } from "../../runtime/protocol/era.js";
+import { LEGACY_VERSIONS, MODERN_VERSIONS } from "../../runtime/protocol/revisions.js";
 import { root } from "./ensure-built.js";
 
 type Reply = (request: JsonRpcRequest) => JsonRpcResponse | Promise<JsonRpcResponse> | undefined;

@@ -6,7 +6,7 @@ import { McpServer, elicit, type ServerLogger } from "mcp-roundtrip/server";
 import { serveHttp, StreamableHttpClientTransport, type HttpServerHandle } from "mcp-roundtrip/http";
 import { serveStdio, StdioClientTransport } from "mcp-roundtrip/stdio";
 import { META, mcpHeaders } from "../transport/helpers.js";
-import { peekRequestId } from "../../runtime/transport/decode.js";
+import { peekRequestId } from "../../runtime/transport/stdio/peek-id.js";
 
 const quiet: ServerLogger = { warn() {}, error() {} };
 

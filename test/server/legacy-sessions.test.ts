@@ -122,6 +122,18 @@ describe("one McpServer, both generations", () => {
     await raw.initialize();
     expect(await raw.request("tools/call", { name: "roots", arguments: {} })).toMatchObject({ result: text("file:///work") });
   });
+
+  it("holds its requests to the client back until the client sent notifications/initialized", async () => {
+    const raw = rawSession(provisioner(), (request) => (request.method === "roots/list" ? { roots: [{ uri: "file:///later" }] } : {}));
+    await raw.initialize(undefined, undefined, false);
+    const call = raw.request("tools/call", { name: "roots", arguments: {} });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The lifecycle page: no request but ping before initialized. The call waits rather than failing.
+    expect(raw.asked()).toEqual([]);
+    await raw.initialized();
+    expect(await call).toMatchObject({ result: text("file:///later") });
+    expect(raw.asked().map((request) => request.method)).toEqual(["roots/list"]);
+  });
 });
 
 describe("what a 2025 client cannot do, each with a clear error", () => {
@@ -191,6 +203,7 @@ describe("what a 2025 client cannot do, each with a clear error", () => {
       method: "initialize",
       params: { protocolVersion: "2025-11-25", capabilities: { elicitation: {} }, clientInfo: { name: "x", version: "1" } },
     });
+    await session.handle({ jsonrpc: "2.0", method: "notifications/initialized" });
     const response = (await session.handle({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "provision", arguments: { name: "x" } } })) as {
       error: { message: string };
     };
@@ -266,6 +279,7 @@ describe("what a 2025 client cannot do, each with a clear error", () => {
       method: "initialize",
       params: { protocolVersion: "2025-11-25", capabilities: { elicitation: {} }, clientInfo: { name: "x", version: "1" } },
     });
+    await session.handle({ jsonrpc: "2.0", method: "notifications/initialized" });
     const response = (await session.handle({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "provision", arguments: { name: "x" } } }, context)) as {
       error: { code: number; message: string };
     };
@@ -283,6 +297,7 @@ describe("what a 2025 client cannot do, each with a clear error", () => {
       method: "initialize",
       params: { protocolVersion: "2025-11-25", capabilities: { elicitation: {} }, clientInfo: { name: "x", version: "1" } },
     });
+    await session.handle({ jsonrpc: "2.0", method: "notifications/initialized" });
     const call = session.handle({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "provision", arguments: { name: "x" } } }, context);
     await vi.waitFor(() => expect(sent).toHaveLength(1));
     await session.handle({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 2, reason: "user gave up" } });

@@ -32,12 +32,18 @@ export function rawSession(server: McpServer, answer: (request: AskedRequest) =>
     asked: () => outbound.filter((message) => "method" in message && "id" in message) as unknown as AskedRequest[],
     request: (method: string, params: Record<string, unknown> = {}) =>
       session.handle({ jsonrpc: "2.0", id: next++, method, params }, context) as Promise<JsonRpcResponse>,
-    initialize: (capabilities: Record<string, unknown> = { elicitation: {}, roots: {} }, protocolVersion = "2025-11-25") =>
-      session.handle({
+    /** The handshake as a client completes it: initialize, then notifications/initialized (unless `initialized: false`). */
+    initialize: async (capabilities: Record<string, unknown> = { elicitation: {}, roots: {} }, protocolVersion = "2025-11-25", initialized = true) => {
+      const response = (await session.handle({
         jsonrpc: "2.0",
         id: next++,
         method: "initialize",
         params: { protocolVersion, capabilities, clientInfo: { name: "raw", version: "1" } },
-      }) as Promise<JsonRpcResponse>,
+      })) as JsonRpcResponse;
+      if (initialized && "result" in response) await session.handle({ jsonrpc: "2.0", method: "notifications/initialized" });
+      return response;
+    },
+    /** Sends notifications/initialized by itself (after `initialize(…, false)`). */
+    initialized: () => session.handle({ jsonrpc: "2.0", method: "notifications/initialized" }),
   };
 }

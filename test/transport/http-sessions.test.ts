@@ -53,9 +53,12 @@ function wireClient(url: string, extra: Record<string, string> = {}) {
     get session() {
       return session;
     },
+    /** initialize, then (when it opened a session) notifications/initialized, as a client completes the handshake. */
     async initialize(body: object = INITIALIZE) {
       const response = await fetch(url, { method: "POST", headers: headers(), body: JSON.stringify(body) });
       session = response.headers.get("mcp-session-id") ?? undefined;
+      if (session !== undefined)
+        await fetch(url, { method: "POST", headers: headers(), body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) });
       return response;
     },
     post(body: object, more?: Record<string, string>) {

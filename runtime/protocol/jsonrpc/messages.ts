@@ -1,8 +1,9 @@
 import type { JsonRpcErrorObject } from "./errors.js";
 import { isObject } from "../guards.js";
+import type { JsonRpcId } from "../message.js";
 
-/** A JSON-RPC request id: MCP forbids `null`. */
-export type JsonRpcId = string | number;
+// The envelope's own checks live with the classification of incoming messages (protocol/message.ts).
+export { isValidRequestId, type JsonRpcId } from "../message.js";
 
 /** A request as it travels: a method, an id, optional object params. */
 export interface JsonRpcRequest {
@@ -51,15 +52,6 @@ export type JsonRpcResponse = JsonRpcResultResponse | JsonRpcErrorResponse;
 
 /** Any JSON-RPC message. */
 export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcResponse;
-
-/**
- * True for an id MCP accepts: a string, or a safe integer. A fraction, an
- * integer beyond 2^53 (which JSON parsing has already rounded, so the echo
- * would name another request) or an overflow to Infinity are not.
- */
-export function isValidRequestId(id: unknown): id is JsonRpcId {
-  return typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id));
-}
 
 /** True for a message with a `method` and an `id`. */
 export function isJsonRpcRequest(message: unknown): message is JsonRpcRequest {

@@ -14,7 +14,7 @@ import type { RequestContextImpl } from "../context.js";
 import { isDependencyRound } from "../dependencies/run.js";
 import { internalError } from "../errors.js";
 import { anyRoundRepeated } from "../../protocol/rounds.js";
-import { callHandler, type AnyHandler, type Invocation } from "../pipeline.js";
+import { callHandler, type AnyHandler, type Invocation } from "../request.js";
 import { describeTarget as what } from "./describe.js";
 import type { LegacyHost } from "./host.js";
 import type { LegacyScope } from "./types.js";

@@ -6,8 +6,8 @@
  */
 import type { JsonRpcResponse } from "../../protocol/jsonrpc/messages.js";
 import type { LegacyMode, RequestContext } from "../../protocol/context.js";
-import type { ServerCapabilities } from "../../protocol/types.js";
-import type { ServerCore } from "../pipeline.js";
+import type { ClassifiedRequest } from "../../protocol/message.js";
+import type { RequestHost } from "../request.js";
 import type { Broadcastable } from "./types.js";
 
 /** Options of the 2025 sessions a server holds. */
@@ -48,19 +48,13 @@ export function resolveLegacyOptions(options: LegacySessionOptions | undefined):
 }
 
 /** The server as its 2025 request path and sessions see it. @internal */
-export interface LegacyHost extends ServerCore {
+export interface LegacyHost extends RequestHost {
   readonly mode: LegacyMode;
   readonly options: ResolvedLegacyOptions;
   /** What a hand-built `InputRequiredResult` gets in a 2025 session (the `legacyInputRequired` option; see `shim.ts`). */
   readonly inputRequired: "reject" | "shim";
-  readonly instructions: string | undefined;
-  readonly validateResults: boolean;
-  /** The deepest nesting a request's params may have (`maxNestingDepth`). */
-  readonly maxNestingDepth: number;
-  /** The server's (2026-shaped) capabilities, as `server/discover` advertises them. */
-  capabilities(): ServerCapabilities;
-  /** Answers a message on the stateless 2026-07-28 path. */
-  handleModern(message: unknown, context: RequestContext | undefined): Promise<JsonRpcResponse | undefined>;
+  /** Answers a 2026-07-28 request on the stateless path (a connection that has not started a session yet). */
+  handleModern(message: ClassifiedRequest, context: RequestContext | undefined): Promise<JsonRpcResponse | undefined>;
   /** Tells the server a session ended, so broadcasts stop reaching it. */
   sessionClosed(session: Broadcastable): void;
 }

@@ -4,7 +4,7 @@
  *
  * @internal
  */
-import { LEGACY_VERSIONS } from "../../protocol/era.js";
+import { LEGACY_VERSIONS } from "../../protocol/revisions.js";
 import type { ClientCapabilities, Implementation } from "../../protocol/types.js";
 import type { LegacyHost } from "./host.js";
 import { isObject } from "../../protocol/guards.js";

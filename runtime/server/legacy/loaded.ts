@@ -1,8 +1,9 @@
 /**
- * Everything the 2025 path needs at run time, in one module for
- * `loadLegacy()` to import.
+ * What the 2025 path loads on the first 2025 request, in one module for
+ * `loadLegacy()` to import: the 2025 profile (with the 2025 validators) and
+ * the stateless answer.
  *
  * @internal
  */
-export { LegacySession } from "./session.js";
+export { LEGACY } from "./profile.js";
 export { answerStateless } from "./stateless.js";

@@ -1,26 +1,29 @@
 /**
- * One 2025-era session on the server: the handshake's outcome (version,
- * client capabilities, log level, subscriptions), the requests the server
- * sent the client and is waiting on, and the client's requests being
- * answered (for `notifications/cancelled`).
+ * One 2025-era session on the server, one object from `initialize` to
+ * close: the handshake's outcome (version, client capabilities, log level,
+ * subscriptions, whether the client said `initialized`), the requests the
+ * server sent the client and is waiting on, and the client's requests being
+ * answered (for `notifications/cancelled`). Its requests go down the one
+ * request path (`request.ts`) under the 2025 profile, with the session as
+ * their scope.
  *
  * @internal
  */
 import { sessionLabel } from "./host.js";
 import { JsonRpcErrorCode, McpError } from "../../protocol/jsonrpc/errors.js";
 import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../../protocol/jsonrpc/messages.js";
-import { keyOf, readableId } from "../../protocol/jsonrpc/ids.js";
-import { claimsModern } from "../../protocol/era.js";
+import { keyOf } from "../../protocol/jsonrpc/ids.js";
+import { classifyMessage, type ClassifiedMessage } from "../../protocol/message.js";
 import type { RequestContext } from "../../protocol/context.js";
 import type { ServerSession, SessionPeer } from "../../protocol/contracts.js";
 import type { ClientCapabilities, Implementation, LoggingLevel } from "../../protocol/types.js";
 import type { RequestContextImpl } from "../context.js";
-import { answerLegacyRequest } from "./dispatch.js";
+import { answerRequest, assertNestingWithin } from "../request.js";
 import type { LegacyHost } from "./host.js";
 import { toLegacyParams } from "./input-requests.js";
+import { legacyModules, loadLegacy } from "./load.js";
 import type { Broadcastable, LegacyChannel, LegacyScope } from "./types.js";
 import { agreeVersion, declaredBy, initializeResult } from "./lifecycle.js";
-import { assertValidLegacyRequest } from "./validation.js";
 import { isObject } from "../../protocol/guards.js";
 import { MetaKey } from "../../protocol/names.js";
 import { errorResponse } from "../../protocol/jsonrpc/responses.js";
@@ -36,27 +39,27 @@ function invalid(id: JsonRpcId | undefined, detail: string): JsonRpcResponse {
 }
 
 /** A 2025 session held by a `Server`. @internal */
-export class LegacySession implements ServerSession, Broadcastable, LegacyChannel {
-  readonly id: string;
+export class LegacySession implements ServerSession, Broadcastable, LegacyChannel, LegacyScope {
+  readonly id: string = globalThis.crypto.randomUUID();
   #protocolVersion: string | undefined;
   #clientCapabilities: ClientCapabilities = {};
   #clientInfo: Implementation | undefined;
   #logLevel: LoggingLevel | undefined;
   #closed = false;
+  /** Whether the client sent `notifications/initialized`; requests to the client wait for it (the lifecycle's SHOULD NOT). */
+  #clientInitialized = false;
+  #initialized: Promise<void> | undefined;
+  #markInitialized: (() => void) | undefined;
   #nextId = 0;
   readonly #subscriptions = new Set<string>();
   readonly #waiting = new Map<JsonRpcId, Waiter>();
   readonly #answering = new Map<string, RequestContextImpl>();
   readonly #host: LegacyHost;
   readonly #peer: SessionPeer;
-  /** What the server's session set holds for this session (the lazy wrapper), told when it closes. */
-  readonly #handle: Broadcastable;
 
-  constructor(host: LegacyHost, peer: SessionPeer, id: string = globalThis.crypto.randomUUID(), handle?: Broadcastable) {
+  constructor(host: LegacyHost, peer: SessionPeer) {
     this.#host = host;
     this.#peer = peer;
-    this.id = id;
-    this.#handle = handle ?? this;
   }
 
   get protocolVersion(): string | undefined {
@@ -72,25 +75,39 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
     return this.#clientInfo;
   }
 
-  async handle(message: unknown, context?: RequestContext): Promise<JsonRpcResponse | undefined> {
-    if (!isObject(message)) return invalid(undefined, "expected one JSON-RPC 2.0 message object");
-    const method = message.method;
-    if (typeof method !== "string") {
-      if ("result" in message || "error" in message) {
-        this.#settle(message);
-        return undefined;
-      }
-      return invalid(readableId(message), '"method" must be a string');
-    }
-    if (!("id" in message)) {
-      this.#notification(method, message);
+  /** What the client declared in `initialize`. */
+  get clientCapabilities(): ClientCapabilities {
+    return this.#clientCapabilities;
+  }
+
+  /** The level the client asked for with `logging/setLevel`, if any. */
+  get logLevel(): LoggingLevel | undefined {
+    return this.#logLevel;
+  }
+
+  /** A session is the scope of its own requests: the back channel asks over it. */
+  get session(): LegacyChannel {
+    return this;
+  }
+
+  handle(message: unknown, context?: RequestContext): Promise<JsonRpcResponse | undefined> {
+    return this.handleClassified(classifyMessage(message, context?.protocolVersionHeader), context);
+  }
+
+  /** {@link LegacySession.handle} for a message the transport already classified. @internal */
+  async handleClassified(message: ClassifiedMessage, context?: RequestContext): Promise<JsonRpcResponse | undefined> {
+    if (message.kind === "invalid") return invalid(message.id, message.detail);
+    if (message.kind === "response") {
+      this.#settle(message.message);
       return undefined;
     }
-    const id = readableId(message);
-    if (id === undefined) return invalid(undefined, '"id" must be a string or a safe integer (MCP forbids null, fractions and integers beyond 2^53)');
-    if (message.jsonrpc !== "2.0") return invalid(id, '"jsonrpc" must be "2.0"');
+    if (message.kind === "notification") {
+      this.#notification(message.method, message.params);
+      return undefined;
+    }
+    const { id, method } = message;
     if (this.#closed) return invalid(id, "this session has ended; start a new one with initialize");
-    if (method !== "initialize" && claimsModern(message, context?.protocolVersionHeader)) {
+    if (message.era === "modern" && method !== "initialize") {
       // Before any handshake a connection may speak 2026-07-28 (a stdio probe); once a session started, it may not switch.
       if (this.#protocolVersion === undefined) return this.#host.handleModern(message, context);
       return invalid(
@@ -99,7 +116,7 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
           "_meta envelope cannot join it. Use one protocol generation per connection (or per Mcp-Session-Id).",
       );
     }
-    if (method === "initialize") return this.#initialize(id, message);
+    if (method === "initialize") return this.#initialize(id, message.message);
     if (this.#protocolVersion === undefined) {
       if (method === "ping") return { jsonrpc: "2.0", id, result: {} }; // the lifecycle page allows ping before initialization
       return invalid(
@@ -108,7 +125,8 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
           `_meta["${MetaKey.protocolVersion}"] (and over HTTP the MCP-Protocol-Version header)`,
       );
     }
-    return answerLegacyRequest(this.#host, id, method, message, this.#scope(), context);
+    const { LEGACY } = legacyModules() ?? (await loadLegacy());
+    return answerRequest(this.#host, LEGACY, message, this, context);
   }
 
   /**
@@ -193,8 +211,10 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
         reject: fail,
       });
       signal?.addEventListener("abort", onAbort, { once: true });
+      // The lifecycle page: no requests to the client before it said notifications/initialized.
       Promise.resolve()
-        .then(() => this.#deliver(message, related))
+        .then(() => this.#afterInitialized())
+        .then(() => (this.#waiting.has(id) ? this.#deliver(message, related) : undefined))
         .catch((error: unknown) => fail(new McpError(JsonRpcErrorCode.InternalError, `Could not send ${method} to the client`, undefined, { cause: error })));
     });
   }
@@ -243,17 +263,8 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
     for (const waiter of [...this.#waiting.values()]) waiter.reject(error);
     this.#waiting.clear();
     for (const ctx of this.#answering.values()) ctx.cancel(reason);
-    this.#host.sessionClosed(this.#handle);
-  }
-
-  #scope(): LegacyScope {
-    return {
-      protocolVersion: this.#protocolVersion!,
-      clientCapabilities: this.#clientCapabilities,
-      clientInfo: this.#clientInfo,
-      logLevel: this.#logLevel,
-      session: this,
-    };
+    this.#markInitialized?.(); // requests still held back now fail at once: the session has ended
+    this.#host.sessionClosed(this);
   }
 
   async #initialize(id: JsonRpcId, message: Record<string, unknown>): Promise<JsonRpcResponse> {
@@ -261,7 +272,8 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
       return invalid(id, `this session was already initialized (protocol ${this.#protocolVersion}); start a new connection or session to initialize again`);
     }
     try {
-      await assertValidLegacyRequest("initialize", message, this.#host.maxNestingDepth);
+      assertNestingWithin(message.params, this.#host.maxNestingDepth);
+      (legacyModules() ?? (await loadLegacy())).LEGACY.check("initialize", message);
     } catch (error) {
       const mcp = error as McpError;
       return errorResponse(id, mcp.toJSON());
@@ -280,9 +292,13 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
     return { jsonrpc: "2.0", id, result: initializeResult(this.#host, version, true) };
   }
 
-  #notification(method: string, message: Record<string, unknown>): void {
-    if (method !== "notifications/cancelled") return; // initialized, progress, roots/list_changed: nothing to do
-    const params = message.params;
+  #notification(method: string, params: Record<string, unknown> | undefined): void {
+    if (method === "notifications/initialized") {
+      this.#clientInitialized = true;
+      this.#markInitialized?.();
+      return;
+    }
+    if (method !== "notifications/cancelled") return; // progress, roots/list_changed: nothing to do
     const requestId = isObject(params) ? params.requestId : undefined;
     if (typeof requestId !== "string" && typeof requestId !== "number") return;
     const reason = isObject(params) && typeof params.reason === "string" ? params.reason : "cancelled by the client";
@@ -306,6 +322,15 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
       return;
     }
     waiter.resolve(response.result);
+  }
+
+  /** Waits, when the client has not yet said `notifications/initialized`, until it does (or the session ends). */
+  #afterInitialized(): Promise<void> | undefined {
+    if (this.#clientInitialized || this.#closed) return undefined;
+    this.#initialized ??= new Promise<void>((resolve) => {
+      this.#markInitialized = resolve;
+    });
+    return this.#initialized;
   }
 
   #deliver(message: JsonRpcRequest | JsonRpcNotification, related: RequestContextImpl | undefined): void | Promise<void> {

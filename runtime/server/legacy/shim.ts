@@ -18,7 +18,7 @@ import type { InputRequiredResult } from "../../protocol/types.js";
 import { assertClientCanAnswer } from "../capabilities.js";
 import type { RequestContextImpl } from "../context.js";
 import { internalError } from "../errors.js";
-import { invokeHandler, passInputRequired, settle, type AnyHandler, type Invocation } from "../pipeline.js";
+import { invokeHandler, passInputRequired, settle, type AnyHandler, type Invocation } from "../request.js";
 import { ROUTES } from "../routes.js";
 import { assertValidResult } from "../validation.js";
 import { describeTarget } from "./describe.js";

@@ -6,52 +6,43 @@
  * @internal
  */
 import { JsonRpcErrorCode } from "../../protocol/jsonrpc/errors.js";
-import type { JsonRpcId, JsonRpcResponse } from "../../protocol/jsonrpc/messages.js";
-import { LEGACY_DEFAULT_VERSION, LEGACY_VERSIONS } from "../../protocol/era.js";
+import type { JsonRpcResponse } from "../../protocol/jsonrpc/messages.js";
 import type { RequestContext } from "../../protocol/context.js";
-import { answerLegacyRequest } from "./dispatch.js";
+import type { ClassifiedRequest } from "../../protocol/message.js";
+import { LEGACY_VERSIONS } from "../../protocol/revisions.js";
+import { errorResponse } from "../../protocol/jsonrpc/responses.js";
+import { answerRequest } from "../request.js";
 import type { LegacyHost } from "./host.js";
 import { declaredBy } from "./lifecycle.js";
-import { errorResponse } from "../../protocol/jsonrpc/responses.js";
+import { LEGACY } from "./profile.js";
 
-/**
- * Answers one sessionless 2025 request. `versions` is every version the
- * server answers, listed in a `-32022`.
- * @internal
- */
-export function answerStateless(
-  host: LegacyHost,
-  versions: readonly string[],
-  id: JsonRpcId,
-  method: string,
-  message: Record<string, unknown>,
-  context: RequestContext | undefined,
-): Promise<JsonRpcResponse | undefined> {
+/** A stateless request is tracked nowhere: without a session nothing can cancel it but its own transport. */
+const untracked = (): void => {};
+
+/** Answers one 2025 request without a session. Never rejects. @internal */
+export function answerStateless(host: LegacyHost, request: ClassifiedRequest, context: RequestContext | undefined): Promise<JsonRpcResponse | undefined> {
+  const { id, method } = request;
   const header = context?.protocolVersionHeader;
-  const declared = method === "initialize" ? declaredBy(message.params) : undefined;
+  const declared = method === "initialize" ? declaredBy(request.params) : undefined;
   const requested = declared?.requested ?? header;
   if (host.mode === "reject" || (method !== "initialize" && header !== undefined && !LEGACY_VERSIONS.includes(header))) {
     const only = host.mode === "reject" ? ' only (2025-era clients are refused: legacy is "reject")' : "";
     return Promise.resolve(
       errorResponse(id, {
         code: JsonRpcErrorCode.UnsupportedProtocolVersion,
-        message: `Unsupported protocol version${typeof requested === "string" ? ` ${requested}` : ""}: this server speaks ${versions.join(", ")}${only}`,
-        data: requested === undefined ? { supported: [...versions] } : { supported: [...versions], requested },
+        message: `Unsupported protocol version${typeof requested === "string" ? ` ${requested}` : ""}: this server speaks ${host.versions.join(", ")}${only}`,
+        data: requested === undefined ? { supported: [...host.versions] } : { supported: [...host.versions], requested },
       }),
     );
   }
-  return answerLegacyRequest(
-    host,
-    id,
-    method,
-    message,
-    {
-      protocolVersion: header ?? LEGACY_DEFAULT_VERSION,
-      clientCapabilities: declared?.capabilities ?? {},
-      clientInfo: declared?.clientInfo,
-      logLevel: undefined,
-      session: undefined,
-    },
-    context,
-  );
+  const scope = {
+    protocolVersion: header,
+    clientCapabilities: declared?.capabilities ?? {},
+    clientInfo: declared?.clientInfo,
+    logLevel: undefined,
+    session: undefined,
+    track: untracked,
+    untrack: (ctx: { dispose(): void }) => ctx.dispose(),
+  };
+  return answerRequest(host, LEGACY, request, scope, context);
 }

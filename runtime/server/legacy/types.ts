@@ -2,7 +2,7 @@
  * The shapes the 2025 session modules pass between each other: what a
  * broadcast needs of a session, what a request is answered with, and what
  * the request path uses of its session. Kept apart from the session so the
- * request path (dispatch, back channel, shim) and the session that calls it
+ * request path (profile, back channel, shim) and the session that calls it
  * do not import each other.
  *
  * @module
@@ -11,6 +11,7 @@
 import type { JsonRpcNotification } from "../../protocol/jsonrpc/messages.js";
 import type { ClientCapabilities, Implementation, LoggingLevel } from "../../protocol/types.js";
 import type { RequestContextImpl } from "../context.js";
+import type { RequestTracker } from "../request.js";
 
 /** What a broadcast needs of a session. @internal */
 export interface Broadcastable {
@@ -25,14 +26,17 @@ export interface LegacyChannel {
   subscribe(uri: string): void;
   unsubscribe(uri: string): void;
   setLogLevel(level: LoggingLevel): void;
-  /** Registers a request being answered, so `notifications/cancelled` can reach it. */
-  track(ctx: RequestContextImpl): void;
-  untrack(ctx: RequestContextImpl): void;
 }
 
-/** What a 2025 request is answered with: the agreed version and what the client declared. @internal */
-export interface LegacyScope {
-  readonly protocolVersion: string;
+/**
+ * What a 2025 request is answered within: the agreed version, what the
+ * client declared, and where the request is tracked. A session is its own
+ * requests' scope; a stateless request gets one of its own.
+ * @internal
+ */
+export interface LegacyScope extends RequestTracker {
+  /** The version agreed (a session, after `initialize`) or named by the request's header (stateless). */
+  readonly protocolVersion: string | undefined;
   readonly clientCapabilities: ClientCapabilities;
   readonly clientInfo: Implementation | undefined;
   readonly logLevel: LoggingLevel | undefined;

@@ -27,7 +27,8 @@ function requireRegistered(count: number, feature: string): void {
 export function registryHandlers(tools: ToolRegistry, prompts: PromptRegistry, resources: ResourceRegistry): ServerHandlers {
   return {
     onListTools: () => (requireRegistered(tools.size, "Tools"), tools.list()),
-    onCallTool: (params, ctx) => (requireRegistered(tools.size, "Tools"), tools.call(params, ctx)),
+    // Bound, not wrapped: a call reaches ToolRegistry.call directly, which says "not supported" itself when there are no tools.
+    onCallTool: tools.call.bind(tools),
     onListPrompts: () => (requireRegistered(prompts.size, "Prompts"), prompts.list()),
     onGetPrompt: (params, ctx) => (requireRegistered(prompts.size, "Prompts"), prompts.get(params, ctx)),
     onListResources: () => (requireRegistered(resources.size, "Resources"), resources.list()),

@@ -4,11 +4,9 @@ import type { CallToolRequestParams, CallToolResult, InputRequiredResult, ListTo
 import type { ServerRequestContext } from "../context.js";
 import { internalError } from "../errors.js";
 import { isInputRequired } from "../../protocol/input-required-guard.js";
-import { schemaCompilerLoading } from "#schema-compiler";
 import type { SchemaCompiler, SchemaValidator } from "../schema/schema-check.js";
 import type { HandlerResult, MaybePromise } from "../types.js";
 import { paramHeadersMismatch, paramHeadersOf, type ParamHeader } from "../../protocol/headers.js";
-import { isModernVersion } from "../../protocol/era.js";
 import { checkScopes, requireScopes } from "../require-scopes.js";
 import { escalationOf } from "../tasks/escalate.js";
 import { taskDeclarationOf, type TaskDeclaration, type TaskSupport } from "../tasks/types.js";
@@ -182,18 +180,23 @@ export class ToolRegistry {
 
   async call(params: CallToolRequestParams, ctx: ServerRequestContext): Promise<HandlerResult<CallToolResult> | InputRequiredResult> {
     const tool = this.tools.get(params.name);
-    if (tool === undefined) throw new McpError(JsonRpcErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
+    if (tool === undefined) {
+      if (this.tools.size === 0)
+        throw new McpError(JsonRpcErrorCode.MethodNotFound, "Tools not supported", { reason: "Server does not support the tools capability" });
+      throw new McpError(JsonRpcErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
+    }
     // Before anything of the tool runs (MCP basic/authorization, "Runtime Insufficient Scope Errors").
     if (tool.scopes.length > 0) requireScopes(ctx, tool.scopes, `tool ${params.name}`);
     const args = params.arguments ?? {};
-    if (tool.paramHeaders.length > 0 && isModernVersion(ctx.protocolVersion)) {
+    // Mcp-Param headers exist only in 2026-07-28: the era the request was classified with says whether to check them.
+    if (tool.paramHeaders.length > 0 && (ctx as { era?: string }).era === "modern") {
       // The spec makes the server check what an intermediary routed on against the body it runs with.
       const headers = ctx.headers;
       const mismatch = headers === undefined ? undefined : paramHeadersMismatch(tool.paramHeaders, args, headers);
       if (mismatch !== undefined) throw new McpError(JsonRpcErrorCode.HeaderMismatch, mismatch);
     }
-    // Only on a runtime that loads the built-in compiler asynchronously, and only until it has.
-    const compilerLoading = schemaCompilerLoading();
+    // Only a validator compiled on first use has `loading` (a runtime that loads its compiler asynchronously), and only until it has.
+    const compilerLoading = tool.checkInput?.loading?.();
     if (compilerLoading !== undefined) await compilerLoading;
     let input: Record<string, unknown> = args;
     if (tool.checkInput !== undefined) {

@@ -1,7 +1,18 @@
 import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import { lazyModule, requireSync } from "../../protocol/require-sync.js";
-import { describeIssues, dialectOf, notValid, OK, UNCHECKABLE, type Dialect, type SchemaCheck, type SchemaIssue, type SchemaValidator } from "./schema-check.js";
+import {
+  describeIssues,
+  dialectOf,
+  lateValidator,
+  notValid,
+  OK,
+  UNCHECKABLE,
+  type Dialect,
+  type SchemaCheck,
+  type SchemaIssue,
+  type SchemaValidator,
+} from "./schema-check.js";
 import { assertSchemaObject, simpleValidatorOf } from "./simple-schema.js";
 
 export type { SchemaValidator } from "./schema-check.js";
@@ -45,17 +56,6 @@ function ajvNow(): AjvModules | undefined {
   // Awaited by the first call that needs a compiled schema; a failure surfaces there, not as an unhandled rejection.
   if (loaded === undefined) ajvModules.later().catch(() => {});
   return loaded;
-}
-
-/**
- * A promise while the built-in compiler is still loading asynchronously (a
- * runtime without a synchronous `require`), `undefined` otherwise: a tool
- * call awaits it before the first check of a schema compiled lazily.
- *
- * @internal
- */
-export function schemaCompilerLoading(): Promise<unknown> | undefined {
-  return ajvModules.loading();
 }
 
 let ajv2020: Ajv2020 | undefined;
@@ -116,15 +116,13 @@ export function compileJsonSchema(schema: unknown, label: string): SchemaValidat
   const loaded = ajvNow();
   if (loaded !== undefined) return validatorOf(compileWith(loaded, dialect, schema, label));
   // No synchronous require on this runtime: compile on first use, once the import() has landed.
-  let validate: ValidateFunction | undefined;
-  return (value) => {
-    if (validate === undefined) {
-      const late = ajvNow();
-      if (late === undefined) throw new Error(`${label}: the JSON Schema compiler has not loaded yet`);
-      validate = compileWith(late, dialect, schema, label);
-    }
-    return check(validate, value);
-  };
+  return lateValidator(
+    label,
+    "JSON Schema compiler",
+    ajvNow,
+    () => ajvModules.loading(),
+    (late) => validatorOf(compileWith(late, dialect, schema, label)),
+  );
 }
 
 function compileWith(loaded: AjvModules, dialect: Dialect, schema: object, label: string): ValidateFunction {

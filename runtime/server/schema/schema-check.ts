@@ -26,8 +26,38 @@ export type SchemaCheck =
       message: string;
     };
 
-/** A compiled JSON Schema: checks one value. */
-export type SchemaValidator = (value: unknown) => SchemaCheck;
+/**
+ * A compiled JSON Schema: checks one value. A validator compiled on first
+ * use (where its compiler can only load asynchronously) also has
+ * `loading`, a promise while that compiler is still on its way: await it
+ * before the first check.
+ */
+export type SchemaValidator = ((value: unknown) => SchemaCheck) & { loading?: () => Promise<unknown> | undefined };
+
+/**
+ * A validator that compiles `schema` on first use, once `loaded()` has what
+ * it needs; `loading` says when that is not yet so.
+ * @internal
+ */
+export function lateValidator<Loaded>(
+  label: string,
+  what: string,
+  loaded: () => Loaded | undefined,
+  loading: () => Promise<unknown> | undefined,
+  compile: (loaded: Loaded) => (value: unknown) => SchemaCheck,
+): SchemaValidator {
+  let compiled: ((value: unknown) => SchemaCheck) | undefined;
+  const validator: SchemaValidator = (value) => {
+    if (compiled === undefined) {
+      const late = loaded();
+      if (late === undefined) throw new Error(`${label}: the ${what} has not loaded yet`);
+      compiled = compile(late);
+    }
+    return compiled(value);
+  };
+  validator.loading = loading;
+  return validator;
+}
 
 /**
  * Compiles a tool's JSON Schema into a {@link SchemaValidator}; throws a

@@ -11,8 +11,8 @@
  */
 import type * as CfworkerModule from "@cfworker/json-schema";
 import { lazyModule, requireSync } from "../../protocol/require-sync.js";
-import { compileJsonSchema, schemaCompilerLoading as ajvLoading } from "./json-schema.js";
-import { pickCompiler, type SchemaCompiler, type SchemaCompilerChoice, type SchemaValidator } from "./schema-check.js";
+import { compileJsonSchema } from "./json-schema.js";
+import { lateValidator, pickCompiler, type SchemaCompiler, type SchemaCompilerChoice } from "./schema-check.js";
 import { createEvalFreeCompiler } from "./schema-eval-free.js";
 
 const cfworker = lazyModule<typeof CfworkerModule>(
@@ -28,15 +28,13 @@ const compileEvalFree: SchemaCompiler = (schema, label) => {
   const loaded = cfworker.now();
   if (loaded !== undefined) return evalFreeOf(loaded)(schema, label);
   cfworker.later().catch(() => {}); // a failure surfaces on the first check
-  let compiled: SchemaValidator | undefined;
-  return (value) => {
-    if (compiled === undefined) {
-      const late = cfworker.now();
-      if (late === undefined) throw new Error(`${label}: the eval-free JSON Schema validator has not loaded yet`);
-      compiled = evalFreeOf(late)(schema, label);
-    }
-    return compiled(value);
-  };
+  return lateValidator(
+    label,
+    "eval-free JSON Schema validator",
+    () => cfworker.now(),
+    () => cfworker.loading(),
+    (late) => evalFreeOf(late)(schema, label),
+  );
 };
 
 let generatesCode: boolean | undefined;
@@ -63,14 +61,4 @@ const compileAuto: SchemaCompiler = (schema, label) => (codeGenerationAllowed() 
  */
 export function resolveSchemaCompiler(choice: SchemaCompilerChoice | undefined): SchemaCompiler {
   return pickCompiler(choice, { auto: compileAuto, ajv: compileJsonSchema, evalFree: compileEvalFree });
-}
-
-/**
- * A promise while a compiler is still loading asynchronously (a runtime
- * without a synchronous `require`), `undefined` otherwise.
- *
- * @internal
- */
-export function schemaCompilerLoading(): Promise<unknown> | undefined {
-  return ajvLoading() ?? cfworker.loading();
 }

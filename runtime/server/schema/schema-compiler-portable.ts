@@ -22,8 +22,3 @@ const compileEvalFree = createEvalFreeCompiler(Validator);
 export function resolveSchemaCompiler(choice: SchemaCompilerChoice | undefined): SchemaCompiler {
   return pickCompiler(choice, { auto: compileEvalFree, ajv: undefined, evalFree: compileEvalFree });
 }
-
-/** Nothing loads late in this build. @internal */
-export function schemaCompilerLoading(): Promise<unknown> | undefined {
-  return undefined;
-}

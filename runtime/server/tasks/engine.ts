@@ -13,7 +13,7 @@ import { copyToExtend } from "../../protocol/copy.js";
 import type { RequestContextImpl } from "../context.js";
 import { internalError, toErrorObject } from "../errors.js";
 import { MetaKey } from "../meta.js";
-import { callHandler, type AnyHandler } from "../pipeline.js";
+import { callHandler, type AnyHandler } from "../request.js";
 import { escalationOf } from "./escalate.js";
 import { expiredTask, extensionNotDeclared, taskNotAwaitingInput, tooManyTasks, unknownTask } from "./errors.js";
 import { liveTaskContext, ownerOf, type LiveTask } from "./live.js";
@@ -42,7 +42,8 @@ export class TaskEngine {
   private readonly ttlMs: number;
   private readonly pollIntervalMs: number;
   private readonly maxRounds: number;
-  private readonly support: (toolName: string) => TaskDeclaration | undefined;
+  /** A tool's task declaration: what sends its `tools/call` to {@link TaskEngine.callTool} (the task route). */
+  readonly support: (toolName: string) => TaskDeclaration | undefined;
   /** Whether the task methods are answered and the extension advertised. */
   readonly enabled: () => boolean;
   private readonly live = new Map<string, LiveTask>();
@@ -61,9 +62,7 @@ export class TaskEngine {
       throw new TypeError('tasks.taskSupport must be a function (toolName) => "optional" | "required" | undefined');
     this.enabled = hooks === undefined ? () => true : () => hooks.enabled();
     this.support =
-      hooks !== undefined
-        ? (name) => hooks.support(name)
-        : (name) => (own === undefined ? undefined : taskDeclarationOf(`tasks.taskSupport(${JSON.stringify(name)})`, own(name)));
+      hooks !== undefined ? hooks.support : (name) => (own === undefined ? undefined : taskDeclarationOf(`tasks.taskSupport(${JSON.stringify(name)})`, own(name)));
   }
 
   /** How many tasks this process is running or waiting on. */
@@ -86,25 +85,20 @@ export class TaskEngine {
   }
 
   /**
-   * Wraps the `tools/call` handler: per the tool's declaration, the call runs as
-   * usual, runs as a task, or is refused with `-32021`.
+   * Runs a call of a tool that declares `task` (the task route): as a task
+   * when the client declared the extension, within the call when it did not
+   * and the tool allows that, else `-32021`.
    */
-  wrapToolCall(handler: AnyHandler): AnyHandler {
-    return async (params, ctxValue) => {
-      const ctx = ctxValue as RequestContextImpl;
-      const call = params as Record<string, unknown>;
-      const declaration = typeof call.name === "string" ? this.support(call.name) : undefined;
-      const declared = declaresTasks(ctx);
-      if (declaration === undefined) return this.refuseEscalation(await callHandler(handler, call, ctx), call.name);
-      if (declaration.support === "required" && !declared) throw extensionNotDeclared(`Tool ${JSON.stringify(call.name)}`);
-      if (declaration.start === "call") return declared ? this.start(handler, call, ctx) : this.inline(await callHandler(handler, call, ctx), ctx);
-      const raw = await callHandler(handler, call, ctx);
-      const work = escalationOf(raw);
-      if (work === undefined) return raw;
-      if (!declared) return this.inline(raw, ctx);
-      // The escalated work starts its own rounds: the call's answers were for the handler that escalated.
-      return this.start((_params, c) => work(c as RequestContextImpl), call, ctx, false);
-    };
+  async callTool(declaration: TaskDeclaration, handler: AnyHandler, call: Record<string, unknown>, ctx: RequestContextImpl): Promise<Record<string, unknown>> {
+    const declared = declaresTasks(ctx);
+    if (declaration.support === "required" && !declared) throw extensionNotDeclared(`Tool ${JSON.stringify(call.name)}`);
+    if (declaration.start === "call") return declared ? this.start(handler, call, ctx) : this.inline(await callHandler(handler, call, ctx), ctx);
+    const raw = await callHandler(handler, call, ctx);
+    const work = escalationOf(raw);
+    if (work === undefined) return raw;
+    if (!declared) return this.inline(raw, ctx);
+    // The escalated work starts its own rounds: the call's answers were for the handler that escalated.
+    return this.start((_params, c) => work(c as RequestContextImpl), call, ctx, false);
   }
 
   /** Answers `tasks/get`, `tasks/update` or `tasks/cancel`. */
@@ -141,14 +135,6 @@ export class TaskEngine {
   private inline(raw: Record<string, unknown>, ctx: RequestContextImpl): Promise<Record<string, unknown>> | Record<string, unknown> {
     const work = escalationOf(raw);
     return work === undefined ? raw : callHandler((_p, c) => work(c as RequestContextImpl), {}, ctx).then((next) => this.inline(next, ctx));
-  }
-
-  private refuseEscalation(raw: Record<string, unknown>, name: unknown): Record<string, unknown> {
-    if (escalationOf(raw) === undefined) return raw;
-    throw internalError(
-      `Internal error: tool ${JSON.stringify(name)} returned runAsTask(...) but does not declare task support; ` +
-        'register it with task: { support: "optional" | "required", start: "escalate" }',
-    );
   }
 
   private async start(handler: AnyHandler, params: Record<string, unknown>, ctx: RequestContextImpl, carryRound = true): Promise<Record<string, unknown>> {

@@ -10,7 +10,7 @@ import { sha256 } from "../../state/primitives/sha256.js";
 import { principalOf } from "../../state/index.js";
 import { encodeBase64url } from "../../state/primitives/base64url.js";
 import { RequestContextImpl } from "../context.js";
-import type { AnyHandler } from "../pipeline.js";
+import type { AnyHandler } from "../request.js";
 import type { TaskRecord } from "./store.js";
 
 /** The questions a task waits on: the round's key prefix, the answers so far, the state to run on with. @internal */
@@ -61,6 +61,7 @@ export function liveTaskContext(ctx: RequestContextImpl): RequestContextImpl {
     ctx.requestId,
     ctx.method,
     {
+      era: ctx.era,
       protocolVersion: ctx.protocolVersion,
       clientCapabilities: ctx.clientCapabilities,
       clientInfo: ctx.clientInfo,

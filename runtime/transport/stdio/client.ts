@@ -15,7 +15,7 @@ import {
   type JsonRpcResponse,
 } from "../../protocol/jsonrpc/messages.js";
 import type { ClientTransport, TransportRequestOptions } from "../types.js";
-import { peekRequestId } from "../decode.js";
+import { peekRequestId } from "./peek-id.js";
 import { startChild, type StdioClientOptions } from "./child.js";
 import { DEFAULT_MAX_LINE_BYTES, lineReader } from "./framing.js";
 import { META_SUBSCRIPTION_ID } from "../../protocol/names.js";

@@ -5,7 +5,7 @@
  * @internal
  */
 import type { Readable } from "node:stream";
-import { decodeJson, type Decoded } from "../decode.js";
+import { decodeJson, type Decoded } from "../../protocol/message.js";
 
 /** Longest line accepted from the peer, in bytes: a guard against unbounded buffering. Default 4 MiB. */
 export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;

@@ -4,17 +4,11 @@
  */
 import type { Readable, Writable } from "node:stream";
 import { JsonRpcErrorCode } from "../../protocol/jsonrpc/errors.js";
-import {
-  isJsonRpcNotification,
-  isJsonRpcRequest,
-  isJsonRpcResponse,
-  type JsonRpcId,
-  type JsonRpcNotification,
-  type JsonRpcRequest,
-  type JsonRpcResponse,
-} from "../../protocol/jsonrpc/messages.js";
+import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../../protocol/jsonrpc/messages.js";
 import { isSessionHost, type MessageHandler, type RequestContext } from "../types.js";
-import { peekRequestId, type Decoded } from "../decode.js";
+import { peekRequestId } from "./peek-id.js";
+import { classifyMessage, type ClassifiedMessage, type Decoded } from "../../protocol/message.js";
+import type { ServerSession } from "../../protocol/contracts.js";
 import { DEFAULT_MAX_LINE_BYTES, messageReader } from "./framing.js";
 import { errorResponse } from "../../protocol/jsonrpc/responses.js";
 
@@ -126,40 +120,41 @@ export function serveStdio(server: MessageHandler, options: ServeStdioOptions = 
       );
       return;
     }
-    const message = line.value;
-    if (Array.isArray(message)) {
-      write(errorResponse(undefined, { code: JsonRpcErrorCode.InvalidRequest, message: "Invalid Request: JSON-RPC batches are not supported." }));
+    // The one classification of this line: envelope, kind and era, handed on to the session or the server.
+    const message = classifyMessage(line.value);
+    if (message.kind === "invalid") {
+      // A broken envelope is answered here, at the edge, whatever handler sits behind (as the HTTP transport does).
+      write(errorResponse(message.id, { code: JsonRpcErrorCode.InvalidRequest, message: `Invalid Request: ${message.detail}.` }));
       return;
     }
-    if (isJsonRpcNotification(message) && message.method === "notifications/cancelled") {
+    if (message.kind === "notification" && message.method === "notifications/cancelled") {
       const requestId = message.params?.requestId;
       if (typeof requestId === "string" || typeof requestId === "number") {
         inFlight.get(requestId)?.abort(new Error("The client cancelled the request."));
       }
       // A session also stops what the request was waiting on (a question it asked the client).
-      if (session !== undefined) void session.handle(message);
+      if (session !== undefined) void handOver(session, message, undefined);
       return;
     }
-    if (isJsonRpcResponse(message)) {
+    if (message.kind === "response") {
       // The client's answer to a request a 2025 session sent; with no session nothing awaits one.
-      if (session !== undefined) void session.handle(message);
+      if (session !== undefined) void handOver(session, message, undefined);
       return;
     }
-    const isRequest = isJsonRpcRequest(message);
-    const id = isRequest ? (message as JsonRpcRequest).id : undefined;
+    const id = message.kind === "request" ? message.id : undefined;
     const cancel = new AbortController();
-    if (isRequest && (typeof id === "string" || typeof id === "number")) inFlight.set(id, cancel);
-    const related = isRequest
-      ? (outgoing: JsonRpcNotification | JsonRpcRequest) => {
-          if (!cancel.signal.aborted) write(outgoing);
-        }
-      : undefined;
+    if (id !== undefined) inFlight.set(id, cancel);
+    const related =
+      message.kind === "request"
+        ? (outgoing: JsonRpcNotification | JsonRpcRequest) => {
+            if (!cancel.signal.aborted) write(outgoing);
+          }
+        : undefined;
     const context: RequestContext = { signal: cancel.signal, sendNotification: related, sendRelated: related };
-    const task = target
-      .handle(message, context)
+    const task = handOver(target, message, context)
       .catch((error: unknown): JsonRpcResponse | undefined => {
         report(error instanceof Error ? error : new Error(String(error)));
-        return isRequest ? errorResponse(id, { code: JsonRpcErrorCode.InternalError, message: "Internal error" }) : undefined;
+        return id !== undefined ? errorResponse(id, { code: JsonRpcErrorCode.InternalError, message: "Internal error" }) : undefined;
       })
       .then((response) => {
         if (id !== undefined) inFlight.delete(id);
@@ -225,4 +220,9 @@ function redirectConsoleToStderr(): () => void {
   console.info = console.error;
   console.debug = console.error;
   return () => Object.assign(console, saved);
+}
+
+/** Hands a classified message on: as classified when the handler or session takes that, else as decoded. */
+function handOver(target: MessageHandler | ServerSession, message: ClassifiedMessage, context: RequestContext | undefined): Promise<JsonRpcResponse | undefined> {
+  return target.handleClassified !== undefined ? target.handleClassified(message, context) : target.handle(message.message, context);
 }

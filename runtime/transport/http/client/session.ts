@@ -7,7 +7,7 @@
  *
  * @internal
  */
-import { isModernVersion } from "../../../protocol/era.js";
+import { eraOfVersion } from "../../../protocol/message.js";
 import { SESSION_HEADER } from "../../../protocol/names.js";
 
 /** How long `close()` waits for the server to acknowledge the DELETE. */
@@ -35,7 +35,7 @@ export class HttpSession {
   /** Records the agreed version; a handshake-era one turns on the 2025 session behaviour. */
   agree(version: string | undefined): void {
     this.version = version;
-    this.legacy = typeof version === "string" && !isModernVersion(version);
+    this.legacy = typeof version === "string" && eraOfVersion(version) !== "modern";
   }
 
   /**

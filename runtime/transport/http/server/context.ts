@@ -12,6 +12,7 @@ import type { ResolvedHttpOptions } from "./policy.js";
 import { scopeChallengeOf } from "./auth.js";
 import { errorResponse } from "../../../protocol/jsonrpc/responses.js";
 import { retryAfterOf } from "../../../protocol/unavailable.js";
+import type { ClassifiedNotification, ClassifiedRequest } from "../../../protocol/message.js";
 
 const CLIENT_GONE = "The client closed the HTTP request.";
 
@@ -135,11 +136,11 @@ export async function dispatch(
   options: ResolvedHttpOptions,
   request: IncomingHttp,
   reply: HttpReply,
-  message: Record<string, unknown>,
-  isRequest: boolean,
+  message: ClassifiedRequest | ClassifiedNotification,
   status: (code: number) => number,
   authInfo: AuthInfo | undefined,
 ): Promise<void> {
+  const isRequest = message.kind === "request";
   const context = new HttpRequestContext(request, reply, options, isRequest);
   if (authInfo) context.authInfo = authInfo;
 
@@ -151,11 +152,12 @@ export async function dispatch(
       : undefined;
   (keepAlive as { unref?: () => void } | undefined)?.unref?.(); // never what keeps a process alive
   try {
-    response = await handler.handle(message, context);
+    // Classified once, at this edge: a handler that takes the classification does not judge the message again.
+    response = await (handler.handleClassified !== undefined ? handler.handleClassified(message, context) : handler.handle(message.message, context));
   } catch (error) {
     // The MessageHandler contract says handle() never rejects; if one does, answer anyway.
     options.onError(error);
-    response = isRequest ? errorResponse(message.id as string | number, { code: JsonRpcErrorCode.InternalError, message: "Internal error" }) : undefined;
+    response = message.kind === "request" ? errorResponse(message.id, { code: JsonRpcErrorCode.InternalError, message: "Internal error" }) : undefined;
   }
 
   if (keepAlive !== undefined) clearInterval(keepAlive);
@@ -170,7 +172,10 @@ export async function dispatch(
     return;
   }
   if (response === undefined) {
-    response = errorResponse(message.id as string | number, { code: JsonRpcErrorCode.InternalError, message: "Internal error: the server produced no response" });
+    response = errorResponse((message as ClassifiedRequest).id, {
+      code: JsonRpcErrorCode.InternalError,
+      message: "Internal error: the server produced no response",
+    });
   }
   if (stream) {
     stream.write(sseEvent(response));

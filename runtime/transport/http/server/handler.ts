@@ -6,9 +6,7 @@
  * `Request`/`Response` objects.
  */
 import { JsonRpcErrorCode } from "../../../protocol/jsonrpc/errors.js";
-import { isValidRequestId } from "../../../protocol/jsonrpc/messages.js";
-import { decodeJson } from "../../decode.js";
-import { claimsModern, isModernVersion } from "../../../protocol/era.js";
+import { classifyMessage, decodeJson, eraOfVersion } from "../../../protocol/message.js";
 import {
   decodeHeaderValue,
   HeaderName,
@@ -112,40 +110,32 @@ export async function serveHttpExchange(endpoint: HttpEndpoint, request: Incomin
   if (method === "GET") return serveSessionGet(sessions!, request, reply, authInfo);
   if (method === "DELETE") return serveSessionDelete(sessions!, request, reply, authInfo);
 
-  const message = await readMessage(options, request, reply);
-  if (message === undefined) return;
+  const body = await readMessage(options, request, reply);
+  if (body === NOT_READ) return;
+  // The one classification of this message: envelope, kind and era, handed on to the session or the server.
+  const message = classifyMessage(body, request.header(HeaderName.protocolVersion));
   const sessionId = sessions === undefined ? null : request.header(SESSION_HEADER);
   if (sessionId !== null) return serveSessionPost(sessions!, request, reply, message, sessionId, authInfo, options.auth);
 
-  const id = message.id;
-  if (typeof message.method !== "string") {
-    const isResponse = "result" in message || "error" in message;
+  if (message.kind === "invalid") {
+    refuse(reply, 400, JsonRpcErrorCode.InvalidRequest, `Invalid Request: ${message.detail}.`, message.id);
+    return;
+  }
+  if (message.kind === "response") {
     refuse(
       reply,
       400,
       JsonRpcErrorCode.InvalidRequest,
-      isResponse
-        ? "Invalid Request: clients must not send JSON-RPC responses to this endpoint without the Mcp-Session-Id of the session that asked."
-        : 'Invalid Request: "method" must be a string.',
-      id,
+      "Invalid Request: clients must not send JSON-RPC responses to this endpoint without the Mcp-Session-Id of the session that asked.",
+      message.message.id,
     );
     return;
   }
-  const isRequest = "id" in message;
-  if (isRequest && !isValidRequestId(id)) {
-    refuse(reply, 400, JsonRpcErrorCode.InvalidRequest, 'Invalid Request: "id" must be a string or a safe integer (no null, fractions, or integers beyond 2^53).');
-    return;
-  }
-  const params = message.params;
-  if (params !== undefined && !isObject(params)) {
-    refuse(reply, 400, JsonRpcErrorCode.InvalidRequest, 'Invalid Request: "params" must be an object.', id);
-    return;
-  }
-  const headerVersion = request.header(HeaderName.protocolVersion);
-  if (!claimsModern(message, headerVersion)) {
+  const isRequest = message.kind === "request";
+  if (message.era === "legacy") {
     // 2025-era: no 2026 header rules; a session when the server holds them, else answered on its own.
-    if (sessions === undefined) return dispatch(handler, options, request, reply, message, isRequest, legacyErrorStatus, authInfo);
-    if (message.method === "initialize" && isRequest) return serveInitialize(sessions, request, reply, message, authInfo);
+    if (sessions === undefined) return dispatch(handler, options, request, reply, message, legacyErrorStatus, authInfo);
+    if (message.kind === "request" && message.method === "initialize") return serveInitialize(sessions, request, reply, message, authInfo);
     if (!isRequest) {
       reply.send(202, {}, ""); // a 2025 notification outside any session has nothing to act on
       return;
@@ -157,20 +147,21 @@ export async function serveHttpExchange(endpoint: HttpEndpoint, request: Incomin
       `Bad Request: ${message.method} carries neither the 2026-07-28 _meta envelope nor an Mcp-Session-Id. ` +
         "A 2025 client sends initialize first and then the Mcp-Session-Id it returns; a 2026-07-28 client puts " +
         `_meta["${META_PROTOCOL_VERSION}"] in every request.`,
-      id,
+      message.message.id,
     );
     return;
   }
 
+  const params = message.params;
   const mismatch = headerMismatch(request, message.method, params, isRequest, options.preferBodyVersion);
   if (mismatch) {
-    refuse(reply, 400, JsonRpcErrorCode.HeaderMismatch, mismatch, id);
+    refuse(reply, 400, JsonRpcErrorCode.HeaderMismatch, mismatch, message.message.id);
     return;
   }
   const meta = params?._meta;
   const envelopeInvalid = isRequest && (!isObject(meta) || meta[META_PROTOCOL_VERSION] === undefined || meta[META_CLIENT_CAPABILITIES] === undefined);
   // Returned, not awaited: a long-lived answer (a listen stream) then holds dispatch's frame alone, not this one too.
-  return dispatch(handler, options, request, reply, message, isRequest, envelopeInvalid ? envelopeStatus : modernStatus, authInfo);
+  return dispatch(handler, options, request, reply, message, envelopeInvalid ? envelopeStatus : modernStatus, authInfo);
 }
 
 const envelopeStatus = (code: number) => httpStatusOfError(code, "2026-envelope");
@@ -205,20 +196,23 @@ async function admit(options: ResolvedHttpOptions, request: IncomingHttp, reply:
   return outcome.authInfo;
 }
 
-/** Reads and parses a POST body into one JSON-RPC 2.0 object, or answers why not and resolves `undefined`. */
-async function readMessage(options: ResolvedHttpOptions, request: IncomingHttp, reply: HttpReply): Promise<Record<string, unknown> | undefined> {
+/** What `readMessage` resolves to once it has answered the request itself (the body was not acceptable). */
+const NOT_READ: unique symbol = Symbol("not read");
+
+/** Reads and parses a POST body into one JSON value, or answers why not and resolves {@link NOT_READ}. */
+async function readMessage(options: ResolvedHttpOptions, request: IncomingHttp, reply: HttpReply): Promise<unknown> {
   if (mediaTypeOf(request.header("content-type")) !== "application/json") {
     refuse(reply, 415, JsonRpcErrorCode.InvalidRequest, "Unsupported Media Type: the body must be JSON with Content-Type: application/json.");
-    return undefined;
+    return NOT_READ;
   }
   if (!acceptsJsonAndSse(request.header("accept"))) {
     refuse(reply, 406, JsonRpcErrorCode.InvalidRequest, "Not Acceptable: the Accept header must list both application/json and text/event-stream.");
-    return undefined;
+    return NOT_READ;
   }
   const declared = request.header("content-length");
   if (declared !== null && Number(declared) > options.maxBodyBytes) {
     refuseTooLarge(reply, options.maxBodyBytes);
-    return undefined;
+    return NOT_READ;
   }
   let bytes: Uint8Array | null;
   try {
@@ -226,27 +220,18 @@ async function readMessage(options: ResolvedHttpOptions, request: IncomingHttp, 
   } catch (error) {
     options.onError(error);
     refuse(reply, 400, JsonRpcErrorCode.ParseError, "Parse error: the request body could not be read.");
-    return undefined;
+    return NOT_READ;
   }
   if (bytes === null) {
     refuseTooLarge(reply, options.maxBodyBytes);
-    return undefined;
+    return NOT_READ;
   }
   const decoded = decodeJson(bytes);
   if (!decoded.ok) {
     refuse(reply, 400, JsonRpcErrorCode.ParseError, "Parse error: the body is not valid UTF-8 JSON; send one JSON-RPC message per POST.");
-    return undefined;
+    return NOT_READ;
   }
-  const message = decoded.value;
-  if (Array.isArray(message)) {
-    refuse(reply, 400, JsonRpcErrorCode.InvalidRequest, "Invalid Request: JSON-RPC batches are not supported; send one message per POST.");
-    return undefined;
-  }
-  if (!isObject(message) || message.jsonrpc !== "2.0") {
-    refuse(reply, 400, JsonRpcErrorCode.InvalidRequest, 'Invalid Request: the body must be a JSON-RPC 2.0 object with "jsonrpc": "2.0".');
-    return undefined;
-  }
-  return message;
+  return decoded.value;
 }
 
 function headerMismatch(
@@ -270,7 +255,7 @@ function headerMismatch(
   const meta = params?._meta;
   const bodyVersion = isObject(meta) ? meta[META_PROTOCOL_VERSION] : undefined;
   // A hosted client in the wild sends a 2025 header with a 2026 body; the tolerance option lets the body win.
-  const tolerated = preferBodyVersion && !isModernVersion(version) && isModernVersion(bodyVersion);
+  const tolerated = preferBodyVersion && eraOfVersion(version) !== "modern" && eraOfVersion(bodyVersion) === "modern";
   if (bodyVersion !== undefined && bodyVersion !== version && !tolerated) {
     return `Header mismatch: MCP-Protocol-Version header value '${clip(version)}' does not match _meta protocolVersion '${clip(String(bodyVersion))}'.`;
   }

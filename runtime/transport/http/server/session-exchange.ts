@@ -7,14 +7,14 @@
  * notification, an `elicitation/create` its needs ask).
  */
 import { JsonRpcErrorCode } from "../../../protocol/jsonrpc/errors.js";
-import type { JsonRpcId, JsonRpcMessage, JsonRpcResponse } from "../../../protocol/jsonrpc/messages.js";
+import type { JsonRpcMessage, JsonRpcResponse } from "../../../protocol/jsonrpc/messages.js";
 import type { AuthInfo, RequestContext } from "../../types.js";
 import { JSON_HEADERS, refuse, SSE_HEADERS, type HttpReply, type IncomingHttp } from "./exchange.js";
 import type { HttpSession, HttpSessions } from "./sessions.js";
 import { scopeChallengeOf } from "./auth.js";
 import type { ResolvedAuthorization } from "./authorization.js";
 import { HeaderName, SESSION_HEADER } from "../../../protocol/names.js";
-import { bodyVersionOf } from "../../../protocol/era.js";
+import type { ClassifiedMessage, ClassifiedRequest } from "../../../protocol/message.js";
 import { legacyErrorStatus } from "./status.js";
 import { errorResponse } from "../../../protocol/jsonrpc/responses.js";
 
@@ -96,7 +96,7 @@ export async function serveInitialize(
   sessions: HttpSessions,
   request: IncomingHttp,
   reply: HttpReply,
-  message: Record<string, unknown>,
+  message: ClassifiedRequest,
   authInfo: AuthInfo | undefined,
 ): Promise<void> {
   const entry = sessions.open(authInfo);
@@ -113,11 +113,11 @@ export async function serveInitialize(
     return;
   }
   const context = contextFor(entry, request, reply, authInfo);
-  const response = await entry.session.handle(message, context);
+  const response = await handOver(entry, message, context);
   if (response === undefined || "error" in response) {
     // A failed handshake leaves nothing behind.
     sessions.close(entry, "initialize failed", false);
-    context.answer(response ?? errorResponse(message.id as JsonRpcId, { code: JsonRpcErrorCode.InternalError, message: "Internal error" }));
+    context.answer(response ?? errorResponse(message.id, { code: JsonRpcErrorCode.InternalError, message: "Internal error" }));
     return;
   }
   reply.send(200, { ...JSON_HEADERS, [SESSION_HEADER]: entry.id }, JSON.stringify(response));
@@ -128,29 +128,33 @@ export async function serveSessionPost(
   sessions: HttpSessions,
   request: IncomingHttp,
   reply: HttpReply,
-  message: Record<string, unknown>,
+  message: ClassifiedMessage,
   sessionId: string,
   authInfo: AuthInfo | undefined,
   auth?: ResolvedAuthorization,
 ): Promise<void> {
+  const id = message.kind === "request" || message.kind === "invalid" ? message.id : undefined;
   const found = sessions.find(sessionId, authInfo);
-  if (found === undefined || found === "expired") return notFound(reply, sessions, found, message.id);
+  if (found === undefined || found === "expired") return notFound(reply, sessions, found, id);
+  if (message.kind === "invalid") {
+    refuse(reply, 400, JsonRpcErrorCode.InvalidRequest, `Invalid Request: ${message.detail}.`, id);
+    return;
+  }
   const version = request.header(HeaderName.protocolVersion);
   const agreed = found.session.protocolVersion;
-  if (version !== null && agreed !== undefined && version !== agreed && "method" in message && typeof bodyVersionOf(message) !== "string") {
+  if (version !== null && agreed !== undefined && version !== agreed && message.kind !== "response" && message.era === "legacy") {
     refuse(
       reply,
       400,
       JsonRpcErrorCode.InvalidRequest,
       `Bad Request: MCP-Protocol-Version ${version} does not match the version this session agreed on (${agreed}); send the negotiated version.`,
-      message.id,
+      id,
     );
     return;
   }
-  const isRequest = typeof message.method === "string" && "id" in message;
-  if (!isRequest) {
+  if (message.kind !== "request") {
     // A notification, or the client's answer to something the session asked.
-    await found.session.handle(message, contextFor(found, request, reply, authInfo));
+    await handOver(found, message, contextFor(found, request, reply, authInfo));
     reply.send(202, {}, "");
     return;
   }
@@ -158,13 +162,19 @@ export async function serveSessionPost(
   try {
     const context = contextFor(found, request, reply, authInfo);
     if (auth !== undefined) context.scopeAuth = auth;
-    const response = await found.session.handle(message, context);
+    const response = await handOver(found, message, context);
     if (response !== undefined) context.answer(response);
     else if (!context.finished) reply.send(202, {}, ""); // cancelled by the client: it asked for no answer
   } finally {
     found.busy--;
     found.lastActive = Date.now();
   }
+}
+
+/** Hands a classified message to its session: as classified when the session takes that, else as decoded. */
+function handOver(entry: HttpSession, message: ClassifiedMessage, context: SessionRequestContext): Promise<JsonRpcResponse | undefined> {
+  const session = entry.session;
+  return session.handleClassified !== undefined ? session.handleClassified(message, context) : session.handle(message.message, context);
 }
 
 /** GET with `Mcp-Session-Id`: the session's event stream, or the rest of a dropped one (`Last-Event-ID`). */

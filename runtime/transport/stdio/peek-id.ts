@@ -1,31 +1,9 @@
 /**
- * Bytes to one JSON value, the same way on every transport: strict UTF-8
- * (invalid sequences are an error, never replaced), a leading byte-order mark
- * dropped, then `JSON.parse`.
+ * The `id` of a line too long (or too broken) to parse whole, so stdio can
+ * still answer the request it began with an error naming its id.
  *
  * @internal
  */
-
-const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
-
-/** What decoding one message gave: the value, or why it is not one. @internal */
-export type Decoded = { ok: true; value: unknown } | { ok: false; reason: "utf8" | "json" };
-
-/** Decodes one message's bytes. @internal */
-export function decodeJson(bytes: Uint8Array): Decoded {
-  let text: string;
-  try {
-    // TextDecoder drops a leading BOM unless told otherwise, on every call.
-    text = strictUtf8.decode(bytes);
-  } catch {
-    return { ok: false, reason: "utf8" };
-  }
-  try {
-    return { ok: true, value: JSON.parse(text) };
-  } catch {
-    return { ok: false, reason: "json" };
-  }
-}
 
 /**
  * The `id` of a JSON-RPC request whose text is too long (or too broken) to

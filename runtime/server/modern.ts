@@ -1,0 +1,170 @@
+/**
+ * The 2026-07-28 revision profile of the request path: every request
+ * carries its protocol version and client capabilities in `_meta`, is
+ * checked against the 2026 schema, and its result leaves stamped
+ * (`resultType`, `serverInfo`, caching hints) and, when it asks for input,
+ * sealed by the middlewares.
+ *
+ * @internal
+ * @module
+ */
+import type { ClientCapabilities, Implementation, InputRequiredResult, LoggingLevel } from "../protocol/types.js";
+import { copyToExtend } from "../protocol/copy.js";
+import { isObject, isThenable } from "../protocol/guards.js";
+import { JsonRpcErrorCode, McpError } from "../protocol/jsonrpc/errors.js";
+import type { ClassifiedRequest } from "../protocol/message.js";
+import { MetaKey } from "../protocol/names.js";
+import { MODERN_VERSIONS } from "../protocol/revisions.js";
+import { isTaskMethod } from "../protocol/tasks-wire.js";
+import { checkRequest } from "../validate/core.js";
+import { TABLES_2026 } from "../validate/tables-2026.js";
+import { assertClientCanAnswer } from "./capabilities.js";
+import type { RequestContextImpl } from "./context.js";
+import { internalError } from "./errors.js";
+import type { RequestMeta } from "./meta.js";
+import { passInputRequired, type RequestHost, type RequestTracker, type RevisionProfile } from "./request.js";
+import { route, ROUTES, type Route } from "./routes.js";
+import { answerListen, type ListenHost } from "./subscriptions/server-hub.js";
+import { escalationOf } from "./tasks/escalate.js";
+import { isCreatedTask } from "./tasks/records.js";
+
+/** The route of `tasks/get`, `tasks/update` and `tasks/cancel`: the engine checks their params itself. @internal */
+const TASK_ROUTE: Route = route(undefined, "", false, false, { checked: false });
+
+/** What a 2026-07-28 request needs of its server beyond {@link RequestHost}. @internal */
+export interface ModernHost extends RequestHost {
+  /** The listener streams, for `subscriptions/listen`. */
+  readonly listen: ListenHost;
+}
+
+/** The generated validator of each 2026 request, looked up once per method rather than per call. */
+const REQUEST_VALIDATORS = new Map(Object.entries(TABLES_2026.methodTable).map(([method, entry]) => [method, TABLES_2026.validators[entry.request]!] as const));
+
+/**
+ * Reads the 2026-07-28 envelope: `_meta` must carry a protocol version this
+ * server speaks (else `-32022` listing `advertised`) and the client's
+ * capabilities.
+ * @throws McpError -32602 for a missing or malformed envelope, -32022 for an unsupported version
+ * @internal
+ */
+function readRequestMeta(params: unknown, advertised: readonly string[]): RequestMeta {
+  const meta = isObject(params) ? params._meta : undefined;
+  if (!isObject(meta)) {
+    throw new McpError(
+      JsonRpcErrorCode.InvalidParams,
+      `Invalid params: /params/_meta is required and must be an object carrying "${MetaKey.protocolVersion}" and "${MetaKey.clientCapabilities}"`,
+    );
+  }
+  const version = meta[MetaKey.protocolVersion];
+  if (typeof version !== "string") {
+    throw new McpError(
+      JsonRpcErrorCode.InvalidParams,
+      `Invalid params: /params/_meta/${MetaKey.protocolVersion} is required and must be a string such as "${MODERN_VERSIONS[0]}"`,
+    );
+  }
+  if (!MODERN_VERSIONS.includes(version)) {
+    // A 2025 version is spoken through initialize, never through the envelope: the list tells the client what to retry with.
+    throw new McpError(JsonRpcErrorCode.UnsupportedProtocolVersion, "Unsupported protocol version", { supported: [...advertised], requested: version });
+  }
+  const capabilities = meta[MetaKey.clientCapabilities];
+  if (!isObject(capabilities)) {
+    throw new McpError(
+      JsonRpcErrorCode.InvalidParams,
+      `Invalid params: /params/_meta/${MetaKey.clientCapabilities} is required and must be an object (send {} when the client supports no optional capability)`,
+    );
+  }
+  const clientInfo = meta[MetaKey.clientInfo];
+  const logLevel = meta[MetaKey.logLevel];
+  return {
+    era: "modern",
+    protocolVersion: version,
+    clientCapabilities: capabilities as ClientCapabilities,
+    clientInfo: isObject(clientInfo) ? (clientInfo as unknown as Implementation) : undefined,
+    raw: meta,
+    // The schema check that follows rejects a level that is not one of the eight.
+    logLevel: typeof logLevel === "string" ? (logLevel as LoggingLevel) : undefined,
+  };
+}
+
+/**
+ * What `server/discover` answers: the versions served, the capabilities
+ * (with the tasks extension's, when it is on) and the instructions.
+ * @internal
+ */
+function discoverResult(host: RequestHost): Record<string, unknown> {
+  const capabilities = host.capabilities();
+  const result: Record<string, unknown> = {
+    supportedVersions: [...host.versions],
+    capabilities: host.tasks?.advertise(capabilities as Record<string, unknown>) ?? capabilities,
+  };
+  if (host.instructions !== undefined) result.instructions = host.instructions;
+  return result;
+}
+
+/** The 2026-07-28 profile. @internal */
+export const MODERN: RevisionProfile<RequestTracker> = {
+  route(host, method) {
+    return ROUTES.get(method) ?? (host.tasks?.enabled() === true && isTaskMethod(method) ? TASK_ROUTE : undefined);
+  },
+
+  meta(host, params) {
+    return readRequestMeta(params, host.versions);
+  },
+
+  prepare(request: ClassifiedRequest, route: Route) {
+    const params = request.params ?? {};
+    if (!route.mayAskInput || params.requestState !== null) return { message: request.message, params };
+    // JSON null means "no state": some clients send it rather than omitting the field.
+    const without = { ...params };
+    delete without.requestState;
+    return { message: { ...request.message, params: without }, params: without };
+  },
+
+  check(method, message) {
+    const validator = REQUEST_VALIDATORS.get(method);
+    if (validator?.(message) === true) return;
+    const outcome = checkRequest(TABLES_2026, method, message);
+    if (!outcome.ok) throw new McpError(JsonRpcErrorCode.InvalidParams, outcome.message, { issues: outcome.issues });
+  },
+
+  builtIn(host, route, params, ctx) {
+    if (route === TASK_ROUTE) return host.tasks!.answer(ctx.method, params, ctx);
+    return Promise.resolve(host.finisher.complete(route, ctx.method, discoverResult(host)));
+  },
+
+  async finish(host, route, _handler, invocation, ctx) {
+    const raw = invocation.raw;
+    if (isCreatedTask(raw)) return raw;
+    if (raw.resultType === "input_required") {
+      let result = host.finisher.inputRequired(route, ctx.method, raw as unknown as InputRequiredResult);
+      assertClientCanAnswer(result.inputRequests as Record<string, unknown> | undefined, ctx.clientCapabilities);
+      const passed = passInputRequired(host, result, invocation.request);
+      result = isThenable<InputRequiredResult>(passed) ? await passed : passed;
+      return result as unknown as Record<string, unknown>;
+    }
+    if (raw.resultType !== undefined && raw.resultType !== "complete") {
+      throw internalError(`Internal error: the ${ctx.method} handler returned resultType ${JSON.stringify(raw.resultType)}; use "complete" or "input_required"`);
+    }
+    refuseStrayEscalation(route, raw, invocation.params);
+    return host.finisher.complete(route, ctx.method, copyToExtend(raw));
+  },
+
+  stream(host, route, params, ctx: RequestContextImpl) {
+    if (ctx.method !== "subscriptions/listen") return undefined;
+    return answerListen((host as ModernHost).listen, route, params.notifications, ctx);
+  },
+};
+
+/**
+ * A `runAsTask` marker from a tool the task route did not take (it declares
+ * no `task`): a server bug, said as such.
+ * @throws McpError -32603 naming the option to set
+ * @internal
+ */
+export function refuseStrayEscalation(route: Route, raw: Record<string, unknown>, params: Record<string, unknown>): void {
+  if (!route.taskAware || escalationOf(raw) === undefined) return;
+  throw internalError(
+    `Internal error: tool ${JSON.stringify(params.name)} returned runAsTask(...) but does not declare task support; ` +
+      'register it with task: { support: "optional" | "required", start: "escalate" }',
+  );
+}

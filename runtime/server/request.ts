@@ -1,0 +1,347 @@
+/**
+ * The one request path, for both generations of the protocol: a classified
+ * request's route, its protocol facts (version, client capabilities), its
+ * checks, the middlewares and the handler, then its finished result. What
+ * differs between a 2026-07-28 request and a 2025 client's is the revision
+ * profile the caller passes (`modern.ts`, `legacy/profile.ts`): where the
+ * version comes from, which schema checks the request, what shape the
+ * result leaves in.
+ *
+ * @internal
+ * @module
+ */
+import type { Implementation, InputRequiredResult, ServerCapabilities } from "../protocol/types.js";
+import type { RequestContext } from "../protocol/context.js";
+import { isObject, isThenable } from "../protocol/guards.js";
+import { JsonRpcErrorCode, McpError } from "../protocol/jsonrpc/errors.js";
+import type { JsonRpcResponse } from "../protocol/jsonrpc/messages.js";
+import { errorResponse } from "../protocol/jsonrpc/responses.js";
+import type { LevelledLogger } from "../protocol/logging.js";
+import type { ClassifiedRequest } from "../protocol/message.js";
+import { RequestContextImpl } from "./context.js";
+import { internalError, toErrorObject } from "./errors.js";
+import type { RequestMeta } from "./meta.js";
+import type { ResultFinisher } from "./results.js";
+import type { Route } from "./routes.js";
+import type { TaskDeclaration } from "./tasks/types.js";
+import type { MiddlewareRequest, ServerHandlers, ServerMiddleware } from "./types.js";
+
+/** What every request path shares of its server. @internal */
+export interface ServerCore {
+  readonly serverInfo: Readonly<Implementation>;
+  readonly handlers: ServerHandlers;
+  readonly middlewares: readonly ServerMiddleware[];
+  readonly logger: LevelledLogger;
+}
+
+/**
+ * What the request path asks of the tasks extension (`TaskEngine`): whether
+ * its methods are answered, its capability, its methods' answers, and a call
+ * of a tool that declares `task` (the task route).
+ * @internal
+ */
+interface TaskRoutes {
+  enabled(): boolean;
+  advertise(capabilities: Record<string, unknown>): Record<string, unknown>;
+  answer(method: string, params: unknown, ctx: RequestContextImpl): Promise<Record<string, unknown>>;
+  callTool(declaration: TaskDeclaration, handler: AnyHandler, call: Record<string, unknown>, ctx: RequestContextImpl): Promise<Record<string, unknown>>;
+}
+
+/** What a request needs of the server answering it, whichever generation asked. @internal */
+export interface RequestHost extends ServerCore {
+  readonly finisher: ResultFinisher;
+  /** The tasks extension, when the server has one. */
+  readonly tasks: TaskRoutes | undefined;
+  /** A tool's task declaration, when tasks are on: what routes a `tools/call` to the task engine. */
+  readonly taskSupport: ((toolName: string) => TaskDeclaration | undefined) | undefined;
+  /** The deepest nesting a request's params may have (`maxNestingDepth`). */
+  readonly maxNestingDepth: number;
+  readonly validateResults: boolean;
+  /** Every version the server answers, newest first: what `server/discover` and `-32022` list. */
+  readonly versions: readonly string[];
+  readonly instructions: string | undefined;
+  /** The server's (2026-shaped) capabilities. */
+  capabilities(): ServerCapabilities;
+}
+
+/** Where a request is registered while it runs, so a cancellation can find it. @internal */
+export interface RequestTracker {
+  track(ctx: RequestContextImpl): void;
+  untrack(ctx: RequestContextImpl): void;
+}
+
+/** A handler of some route, called with its params and context. @internal */
+export type AnyHandler = (params: unknown, ctx: unknown) => unknown;
+
+/** What one handler call produced, with the middleware view of the request it answered. @internal */
+export interface Invocation {
+  /** The handler's return value, checked to be an object. */
+  raw: Record<string, unknown>;
+  /** The params the handler received (after the middlewares). */
+  params: Record<string, unknown>;
+  /** The middleware view of the request; `undefined` when no middleware is installed. */
+  request: MiddlewareRequest | undefined;
+}
+
+/**
+ * What differs between the generations on the request path. `Scope` is
+ * what the request is answered within: nothing more than its tracker for a
+ * 2026-07-28 request, the session (or the stateless stand-in) for a 2025 one.
+ * @internal
+ */
+export interface RevisionProfile<Scope extends RequestTracker> {
+  /** The route of `method` in this generation, or `undefined` (`-32601`). */
+  route(host: RequestHost, method: string): Route | undefined;
+  /** The protocol version and client capabilities the request is answered under. @throws McpError when the request cannot say */
+  meta(host: RequestHost, params: Record<string, unknown>, scope: Scope): RequestMeta;
+  /** The request as the checks and the handler see it: round-trip fields as this generation has them. */
+  prepare(request: ClassifiedRequest, route: Route): { message: Record<string, unknown>; params: Record<string, unknown> };
+  /** The schema check of the whole request. @throws McpError -32602 naming what is wrong */
+  check(method: string, message: Record<string, unknown>): void | Promise<void>;
+  /** The answer of a route without a handler (`server/discover`, the task methods, the 2025 built-ins). */
+  builtIn(host: RequestHost, route: Route, params: Record<string, unknown>, ctx: RequestContextImpl, scope: Scope): Promise<Record<string, unknown>>;
+  /** The wire result of what the handler returned. */
+  finish(host: RequestHost, route: Route, handler: AnyHandler, invocation: Invocation, ctx: RequestContextImpl, scope: Scope): Promise<Record<string, unknown>>;
+  /** A route that answers with a long-lived stream of its own (`subscriptions/listen`). */
+  stream?(host: RequestHost, route: Route, params: Record<string, unknown>, ctx: RequestContextImpl): Promise<JsonRpcResponse | undefined> | undefined;
+}
+
+/**
+ * Answers one classified request under `profile`. Resolves to the response,
+ * or `undefined` when the client cancelled it (the spec asks for no answer
+ * then). Never rejects.
+ * @internal
+ */
+export async function answerRequest<Scope extends RequestTracker>(
+  host: RequestHost,
+  profile: RevisionProfile<Scope>,
+  request: ClassifiedRequest,
+  scope: Scope,
+  context: RequestContext | undefined,
+): Promise<JsonRpcResponse | undefined> {
+  const { id, method } = request;
+  let ctx: RequestContextImpl | undefined;
+  try {
+    const route = profile.route(host, method);
+    if (route === undefined) throw new McpError(JsonRpcErrorCode.MethodNotFound, `Method not found: ${method}`);
+    const handler = route.handler === undefined ? undefined : (host.handlers[route.handler] as AnyHandler | undefined);
+    if (route.handler !== undefined && handler === undefined) {
+      throw new McpError(JsonRpcErrorCode.MethodNotFound, `Method not found: ${method} (this server does not provide it)`);
+    }
+    const meta = profile.meta(host, request.params ?? {}, scope);
+    const { message, params } = profile.prepare(request, route);
+    for (const middleware of host.middlewares) middleware.screen?.(method, params, host.logger);
+    if (route.checked) {
+      assertNestingWithin(message.params, host.maxNestingDepth);
+      const checking = profile.check(method, message);
+      if (checking !== undefined) await checking;
+    }
+    ctx = new RequestContextImpl(id, method, meta, context);
+    ctx.logger = host.logger;
+    // A listen stream may stay open for hours: it leaves this (large) frame behind at once.
+    const streaming = profile.stream?.(host, route, params, ctx);
+    if (streaming !== undefined) {
+      ctx = undefined;
+      return streaming;
+    }
+    scope.track(ctx);
+    let result: Record<string, unknown>;
+    if (handler === undefined) result = await profile.builtIn(host, route, params, ctx, scope);
+    else {
+      const invocation = await invokeHandler(host, route, handler, params, ctx);
+      try {
+        result = await profile.finish(host, route, handler, invocation, ctx, scope);
+      } catch (error) {
+        await settle(host, invocation.request, false, error);
+        throw error;
+      }
+      void settle(host, invocation.request, true, result);
+    }
+    if (ctx.isCancelledByClient) return undefined;
+    return { jsonrpc: "2.0", id, result };
+  } catch (error) {
+    if (ctx?.isCancelledByClient) return undefined;
+    return errorResponse(id, toErrorObject(error, method, host.logger));
+  } finally {
+    if (ctx !== undefined) scope.untrack(ctx);
+  }
+}
+
+/**
+ * Runs the middlewares' `onRequest`, then the handler: as a task when the
+ * tool declares one (the task route), else directly.
+ *
+ * @throws McpError from a middleware, whatever the handler throws, or
+ *   -32603 when the handler returns something that is not a result object
+ * @internal
+ */
+export async function invokeHandler(
+  host: RequestHost,
+  route: Route,
+  handler: AnyHandler,
+  params: Record<string, unknown>,
+  ctx: RequestContextImpl,
+): Promise<Invocation> {
+  let request: MiddlewareRequest | undefined;
+  if (host.middlewares.length > 0) {
+    request = { method: ctx.method, serverName: host.serverInfo.name, params, context: ctx, logger: host.logger, transport: ctx.transport };
+    try {
+      for (const middleware of host.middlewares) {
+        const pending = middleware.onRequest?.(request);
+        if (isThenable(pending)) await pending;
+      }
+    } catch (error) {
+      await settle(host, request, false, error);
+      throw error;
+    }
+    params = request.params;
+    if (route.mayAskInput && isObject(params.arguments)) {
+      // A middleware (the request-state boundary) binds what it mints to these arguments after the handler
+      // ran: the handler gets its own copy, so filling in a default (args.limit ??= 10) cannot change them.
+      params = { ...params, arguments: snapshotJson(params.arguments) };
+    }
+  }
+  if (route.mayAskInput) {
+    ctx.inputResponses = params.inputResponses as RequestContextImpl["inputResponses"];
+    ctx.requestState = params.requestState as string | undefined;
+  }
+  try {
+    const task = route.taskAware && host.taskSupport !== undefined ? host.taskSupport(params.name as string) : undefined;
+    const raw = task === undefined ? await callHandler(handler, params, ctx) : await host.tasks!.callTool(task, handler, params, ctx);
+    return { raw, params, request };
+  } catch (error) {
+    if (request !== undefined) await settle(host, request, false, error);
+    throw error;
+  }
+}
+
+/**
+ * Tells every middleware the request is over (see `ServerMiddleware.onSettled`):
+ * `outcome` is the result being sent when `produced`, else what was thrown.
+ * A middleware that throws here is logged, never allowed to change the answer,
+ * so callers need not await it; one that must act only after the answer left
+ * (the state boundary's commit of a one-time token) defers that itself.
+ * @internal
+ */
+export async function settle(core: ServerCore, request: MiddlewareRequest | undefined, produced: boolean, outcome?: unknown): Promise<void> {
+  if (request === undefined) return;
+  for (const middleware of core.middlewares) {
+    if (middleware.onSettled === undefined) continue;
+    try {
+      const pending = middleware.onSettled(request, produced, outcome);
+      if (isThenable(pending)) await pending;
+    } catch (error) {
+      core.logger.warn(`${request.method}: a middleware failed while settling the request`, { error });
+    }
+  }
+}
+
+/**
+ * Hands an `InputRequiredResult` to every middleware's `onInputRequired`,
+ * in order (the request-state boundary seals its `requestState` there).
+ * Nothing happens without middlewares.
+ *
+ * @throws whatever a middleware throws (the boundary: -32603 when it cannot seal)
+ * @internal
+ */
+export function passInputRequired(
+  core: ServerCore,
+  result: InputRequiredResult,
+  request: MiddlewareRequest | undefined,
+): InputRequiredResult | Promise<InputRequiredResult> {
+  if (request === undefined) return result;
+  return passFrom(core.middlewares, 0, result, request);
+}
+
+/** The middlewares from `index` on; synchronous until one answers with a promise (the seal usually does not). */
+function passFrom(
+  middlewares: readonly ServerMiddleware[],
+  index: number,
+  result: InputRequiredResult,
+  request: MiddlewareRequest,
+): InputRequiredResult | Promise<InputRequiredResult> {
+  for (let at = index; at < middlewares.length; at++) {
+    const next = middlewares[at]!.onInputRequired?.(result, request);
+    if (next === undefined) continue;
+    if (isThenable<InputRequiredResult>(next)) return Promise.resolve(next).then((settled) => passFrom(middlewares, at + 1, settled, request));
+    result = next;
+  }
+  return result;
+}
+
+/**
+ * Calls the handler alone, without middlewares: a 2025 session re-runs a
+ * handler this way once the client has answered what its needs asked.
+ *
+ * @throws whatever the handler throws, or -32603 for a non-object result
+ * @internal
+ */
+export async function callHandler(handler: AnyHandler, params: Record<string, unknown>, ctx: RequestContextImpl): Promise<Record<string, unknown>> {
+  let raw: unknown = handler(params, ctx);
+  if (isThenable(raw)) raw = await raw;
+  if (!isObject(raw)) {
+    throw internalError(`Internal error: the ${ctx.method} handler returned ${raw === null ? "null" : typeof raw}, not a result object`);
+  }
+  return raw;
+}
+
+/** The nesting a request's params may have when the server sets no `maxNestingDepth`. @internal */
+export const DEFAULT_MAX_NESTING_DEPTH = 100;
+
+/**
+ * Refuses params nested deeper than `limit` before any schema check walks
+ * them (a deep value would exhaust the validator's stack).
+ * @throws McpError -32602 naming where the limit was passed
+ * @internal
+ */
+export function assertNestingWithin(params: unknown, limit: number): void {
+  if (typeof params !== "object" || params === null) return;
+  const stack: Array<{ value: object; depth: number; path: string }> = [{ value: params, depth: 1, path: "/params" }];
+  while (stack.length > 0) {
+    const { value, depth, path } = stack.pop()!;
+    if (depth > limit) {
+      const where = path.length > 120 ? `${path.slice(0, 60)}…${path.slice(-40)}` : path;
+      throw new McpError(
+        JsonRpcErrorCode.InvalidParams,
+        `Invalid params: ${where} nests deeper than ${limit} levels, the most this server accepts (maxNestingDepth)`,
+        { maxNestingDepth: limit },
+      );
+    }
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) {
+        const item: unknown = value[i];
+        if (typeof item === "object" && item !== null) stack.push({ value: item, depth: depth + 1, path: `${path}/${i}` });
+      }
+      continue;
+    }
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      const item: unknown = (value as Record<string, unknown>)[key];
+      if (typeof item === "object" && item !== null) stack.push({ value: item, depth: depth + 1, path: `${path}/${key}` });
+    }
+  }
+}
+
+/**
+ * A deep copy of a JSON value (objects, arrays, primitives), for handing a
+ * handler arguments it may change without changing the request they came
+ * in. Much cheaper than `structuredClone` for the small objects arguments
+ * usually are; an own `"__proto__"` key stays an own key.
+ * @internal
+ */
+export function snapshotJson<T>(value: T): T {
+  if (typeof value !== "object" || value === null) return value;
+  if (Array.isArray(value)) {
+    const copy = new Array<unknown>(value.length);
+    for (let i = 0; i < value.length; i++) copy[i] = snapshotJson(value[i]);
+    return copy as T;
+  }
+  const copy: Record<string, unknown> = {};
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const item = snapshotJson((value as Record<string, unknown>)[key]);
+    if (key === "__proto__") Object.defineProperty(copy, key, { value: item, enumerable: true, writable: true, configurable: true });
+    else copy[key] = item;
+  }
+  return copy as T;
+}
