@@ -14,12 +14,6 @@ export { HeaderName } from "./names.js";
 
 export { META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION } from "./names.js";
 
-/** The media type of a `Content-Type` (or one `Accept` entry) value, lower-cased and without parameters. */
-export function mediaTypeOf(value: string | null): string {
-  if (value === "application/json") return value;
-  return (value ?? "").split(";")[0]!.trim().toLowerCase();
-}
-
 /** Methods whose `params.name` / `params.uri` (`params.taskId` for the task methods) is mirrored into `Mcp-Name`. */
 export function nameSourceOf(method: string, params: unknown): string | undefined {
   if (typeof params !== "object" || params === null) return undefined;

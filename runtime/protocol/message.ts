@@ -1,6 +1,6 @@
 /**
- * One incoming message, judged once at the edge: its bytes decoded, its
- * JSON-RPC envelope checked, what it is (request, notification, response)
+ * One incoming message, judged once at the edge: its body's media type, its
+ * bytes read within a bound and decoded, its JSON-RPC envelope checked, what it is (request, notification, response)
  * and which generation of the protocol it speaks. Transports classify each
  * message here and hand the classification on; the server and its 2025
  * sessions act on it and never ask again.
@@ -9,6 +9,45 @@
  */
 import { LEGACY_VERSIONS, type Era } from "./revisions.js";
 import { META_PROTOCOL_VERSION } from "./names.js";
+
+/**
+ * The media type of a `Content-Type` (or one `Accept` entry) value,
+ * lower-cased and without parameters: what a body is, before it is read.
+ * @internal
+ */
+export function mediaTypeOf(value: string | null): string {
+  if (value === "application/json") return value;
+  return (value ?? "").split(";")[0]!.trim().toLowerCase();
+}
+
+/**
+ * Reads `body` to its end; `null` (after cancelling the stream) once more
+ * than `limit` bytes arrived.
+ * @internal
+ */
+export async function readBounded(body: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array | null> {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      await reader.cancel().catch(() => {});
+      return null;
+    }
+    chunks.push(value);
+  }
+  if (chunks.length === 1) return chunks[0]!;
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
 
 /** A JSON-RPC request id: MCP forbids `null`. */
 export type JsonRpcId = string | number;

@@ -18,15 +18,17 @@ import type { RequestContext } from "../../protocol/context.js";
 import type { ServerSession, SessionPeer } from "../../protocol/contracts.js";
 import type { ClientCapabilities, Implementation, LoggingLevel } from "../../protocol/types.js";
 import type { RequestContextImpl } from "../context.js";
-import { answerRequest, assertNestingWithin } from "../request.js";
+import { answerRequest, assertNestingWithin, type RevisionProfile } from "../request.js";
 import type { LegacyHost } from "./host.js";
 import { toLegacyParams } from "./input-requests.js";
-import { legacyModules, loadLegacy } from "./load.js";
+import { loadLegacy } from "./load.js";
 import type { Broadcastable, LegacyChannel, LegacyScope } from "./types.js";
 import { agreeVersion, declaredBy, initializeResult } from "./lifecycle.js";
 import { isObject } from "../../protocol/guards.js";
 import { MetaKey } from "../../protocol/names.js";
 import { errorResponse } from "../../protocol/jsonrpc/responses.js";
+
+type LegacyProfile = RevisionProfile<LegacyScope>;
 
 interface Waiter {
   readonly method: string;
@@ -51,6 +53,8 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
   #initialized: Promise<void> | undefined;
   #markInitialized: (() => void) | undefined;
   #nextId = 0;
+  /** The 2025 profile of the request path, once loaded (with the 2025 validators) for this session's initialize. */
+  #profile: LegacyProfile | undefined;
   readonly #subscriptions = new Set<string>();
   readonly #waiting = new Map<JsonRpcId, Waiter>();
   readonly #answering = new Map<string, RequestContextImpl>();
@@ -125,8 +129,8 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
           `_meta["${MetaKey.protocolVersion}"] (and over HTTP the MCP-Protocol-Version header)`,
       );
     }
-    const { LEGACY } = legacyModules() ?? (await loadLegacy());
-    return answerRequest(this.#host, LEGACY, message, this, context);
+    // Loaded by initialize, so a session's requests find their profile at hand.
+    return answerRequest(this.#host, this.#profile ?? (await this.#loadProfile()), message, this, context);
   }
 
   /**
@@ -273,7 +277,7 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
     }
     try {
       assertNestingWithin(message.params, this.#host.maxNestingDepth);
-      (legacyModules() ?? (await loadLegacy())).LEGACY.check("initialize", message);
+      (await this.#loadProfile()).check("initialize", message);
     } catch (error) {
       const mcp = error as McpError;
       return errorResponse(id, mcp.toJSON());
@@ -322,6 +326,11 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
       return;
     }
     waiter.resolve(response.result);
+  }
+
+  async #loadProfile(): Promise<LegacyProfile> {
+    this.#profile ??= (await loadLegacy()).LEGACY;
+    return this.#profile;
   }
 
   /** Waits, when the client has not yet said `notifications/initialized`, until it does (or the session ends). */

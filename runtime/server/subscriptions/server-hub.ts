@@ -10,7 +10,7 @@ import type { ServerCapabilities } from "../../protocol/types.js";
 import type { JsonRpcResponse } from "../../protocol/jsonrpc/messages.js";
 import type { RequestContextImpl } from "../context.js";
 import { toErrorObject } from "../errors.js";
-import type { InFlightRequests } from "../in-flight.js";
+import type { RequestTracker } from "../request.js";
 import type { ResultFinisher } from "../results.js";
 import type { Route } from "../routes.js";
 import type { ServerLogger } from "../types.js";
@@ -38,7 +38,7 @@ export function createServerHub(settings: HubSettings, logger: ServerLogger, ses
 /** What answering a listen request needs from its server. @internal */
 export interface ListenHost {
   readonly hub: SubscriptionHub;
-  readonly inFlight: InFlightRequests;
+  readonly inFlight: RequestTracker;
   readonly finisher: ResultFinisher;
   readonly logger: ServerLogger;
   readonly capabilities: () => ServerCapabilities;

@@ -4,7 +4,7 @@
  *
  * @internal
  */
-import { readBounded } from "../read-bounded.js";
+import { readBounded } from "../../../protocol/message.js";
 import { HttpTransportError } from "./errors.js";
 
 /** Default bound on one answer (a JSON body, or one SSE event): 16 MiB. */

@@ -11,7 +11,7 @@ export const ACCEPT_POST = "application/json, text/event-stream";
 /** What a request sent after `close()` is told. */
 export const CLOSED_MESSAGE = "The HTTP transport is closed; connect again to send more requests.";
 
-export { mediaTypeOf } from "../../../protocol/headers.js";
+export { mediaTypeOf } from "../../../protocol/message.js";
 
 /** The message of an error, or the value as text. */
 export function reasonOf(error: unknown): string {

@@ -6,16 +6,8 @@
  * `Request`/`Response` objects.
  */
 import { JsonRpcErrorCode } from "../../../protocol/jsonrpc/errors.js";
-import { classifyMessage, decodeJson, eraOfVersion } from "../../../protocol/message.js";
-import {
-  decodeHeaderValue,
-  HeaderName,
-  mediaTypeOf,
-  META_CLIENT_CAPABILITIES,
-  META_PROTOCOL_VERSION,
-  methodRequiresName,
-  nameSourceOf,
-} from "../../../protocol/headers.js";
+import { classifyMessage, decodeJson, eraOfVersion, mediaTypeOf } from "../../../protocol/message.js";
+import { decodeHeaderValue, HeaderName, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, methodRequiresName, nameSourceOf } from "../../../protocol/headers.js";
 import { isSessionHost, type AuthInfo, type MessageHandler } from "../../types.js";
 import { authenticate } from "./auth.js";
 import { answerPreflight, withCors } from "./cors.js";

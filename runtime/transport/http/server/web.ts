@@ -3,7 +3,7 @@
  * `(Request) => Promise<Response>` handler for any runtime with fetch types.
  */
 import type { MessageHandler } from "../../types.js";
-import { readBounded } from "../read-bounded.js";
+import { readBounded } from "../../../protocol/message.js";
 import type { HttpReply, HttpStream, IncomingHttp } from "./exchange.js";
 import { createEndpoint, serveHttpExchange, type HttpEndpoint } from "./handler.js";
 import { resolveHttpOptions, type HttpHandlerOptions } from "./policy.js";
