@@ -93,6 +93,11 @@ function readableId(message: Record<string, unknown>): JsonRpcId | undefined {
   return isValidRequestId(id) ? id : undefined;
 }
 
+/** A map key for a request id: ids 1 and "1" are different requests, so the key says which type the id had. @internal */
+export function keyOf(id: JsonRpcId): string {
+  return typeof id === "number" ? "n" + id : "s" + id;
+}
+
 /** The protocol version a message's `_meta` claims, if it claims one. @internal */
 function bodyVersionOf(params: unknown): unknown {
   if (typeof params !== "object" || params === null) return undefined;

@@ -12,10 +12,9 @@ import type { ClientCapabilities, Implementation, InputRequiredResult, LoggingLe
 import { copyToExtend } from "../protocol/copy.js";
 import { isObject, isThenable } from "../protocol/guards.js";
 import { JsonRpcErrorCode, McpError } from "../protocol/jsonrpc/errors.js";
-import type { ClassifiedRequest } from "../protocol/message.js";
+import { keyOf, type ClassifiedRequest } from "../protocol/message.js";
 import type { RequestContext } from "../protocol/context.js";
 import type { JsonRpcId } from "../protocol/jsonrpc/messages.js";
-import { keyOf } from "../protocol/jsonrpc/ids.js";
 import { principalOf } from "../state/index.js";
 import { MetaKey } from "../protocol/names.js";
 import { MODERN_VERSIONS } from "../protocol/revisions.js";

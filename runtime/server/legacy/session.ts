@@ -12,8 +12,7 @@
 import { sessionLabel } from "./host.js";
 import { JsonRpcErrorCode, McpError } from "../../protocol/jsonrpc/errors.js";
 import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../../protocol/jsonrpc/messages.js";
-import { keyOf } from "../../protocol/jsonrpc/ids.js";
-import { classifyMessage, type ClassifiedMessage } from "../../protocol/message.js";
+import { classifyMessage, keyOf, type ClassifiedMessage } from "../../protocol/message.js";
 import type { RequestContext } from "../../protocol/context.js";
 import type { ServerSession, SessionPeer } from "../../protocol/contracts.js";
 import type { ClientCapabilities, Implementation, LoggingLevel } from "../../protocol/types.js";
