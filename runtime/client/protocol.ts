@@ -43,7 +43,7 @@ export type InputResponse = SchemaInputResponse;
 export type ListRootsRequestParams = InputRequestMap["roots/list"]["params"];
 
 /** The modern protocol revision this client speaks natively. */
-// One list of versions for the whole package (transport/era.ts); the literal types are what the API promises.
+// One list of versions for the whole package (protocol/revisions.ts); the literal types are what the API promises.
 export const MODERN_PROTOCOL_VERSION = MODERN_VERSIONS[0] as "2026-07-28";
 
 /** Handshake-era revisions this client can fall back to (newest first). */

@@ -95,7 +95,7 @@ function toIssues(errors: ErrorObject[] | null | undefined): SchemaIssue[] {
  * itself loads with the first schema that needs it. On a runtime without a
  * synchronous `require` (no `process.getBuiltinModule`) it can only load
  * asynchronously: the schema is then compiled on first use, after the tool
- * call has awaited {@link schemaCompilerLoading}, so a schema AJV rejects
+ * call has awaited the validator's `loading()`, so a schema AJV rejects
  * shows there rather than at registration (pass `compileSchema` to avoid that).
  *
  * @param schema - the schema object
