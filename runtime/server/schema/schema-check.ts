@@ -32,7 +32,10 @@ export type SchemaCheck =
  * `loading`, a promise while that compiler is still on its way: await it
  * before the first check.
  */
-export type SchemaValidator = ((value: unknown) => SchemaCheck) & { loading?: () => Promise<unknown> | undefined };
+export type SchemaValidator = ((value: unknown) => SchemaCheck) & {
+  /** On a validator compiled on first use: a promise while its compiler is still loading, `undefined` once it can check. */
+  loading?: () => Promise<unknown> | undefined;
+};
 
 /**
  * A validator that compiles `schema` on first use, once `loaded()` has what
