@@ -81,9 +81,9 @@ module.exports = {
     ),
     forbid(
       "core-without-extensions",
-      "The core never imports an extension folder (redis, otel, jwt, oauth, official); extensions import the core.",
-      { path: "^runtime/", pathNot: "^runtime/(redis|otel|jwt|oauth|official)/" },
-      { path: "^runtime/(redis|otel|jwt|oauth|official)/" },
+      "The core never imports an extension (runtime/ext/: redis, otel, jwt, oauth, official); extensions import the core.",
+      { path: "^runtime/", pathNot: "^runtime/ext/" },
+      { path: "^runtime/ext/" },
     ),
   ],
   options: {

@@ -199,7 +199,7 @@ describe("package.json exports, loaded from dist/ by the package's own name", ()
 
     it("mcp-roundtrip/oauth is browser-safe: it loads no node: builtin and no server module", () => {
       const resolved = modulesLoadedBy(`${pkg.name}/oauth`);
-      expect(resolved.some((url) => url.endsWith("/dist/runtime/oauth/index.js"))).toBe(true);
+      expect(resolved.some((url) => url.endsWith("/dist/runtime/ext/oauth/index.js"))).toBe(true);
       expect(resolved.some((url) => url.includes("/oauth4webapi/"))).toBe(true);
       for (const url of resolved) {
         expect(url).not.toMatch(/^node:/);

@@ -14,7 +14,7 @@ const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
   devDependencies?: Record<string, string>;
 };
 
-beforeAll(() => ensureBuilt("runtime/official/index.js"), 180_000);
+beforeAll(() => ensureBuilt("runtime/ext/official/index.js"), 180_000);
 
 describe("mcp-roundtrip/official without the official SDK", () => {
   it("declares @modelcontextprotocol/server an optional peer, kept as a devDependency for the tests", () => {

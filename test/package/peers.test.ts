@@ -21,7 +21,7 @@ function withoutPackage(hidden: string, source: string) {
   return spawnSync(process.execPath, ["--input-type=module", "-e", script], { cwd: root, encoding: "utf8" });
 }
 
-beforeAll(() => ensureBuilt("runtime/redis/index.js"), 180_000);
+beforeAll(() => ensureBuilt("runtime/ext/redis/index.js"), 180_000);
 
 describe("optional peers", () => {
   it.each([

@@ -17,12 +17,12 @@ const ENTRIES = [
   "runtime/transport/http-node.ts",
   "runtime/transport/stdio.ts",
   "runtime/transport/memory.ts",
-  "runtime/official/index.ts",
-  "runtime/redis/index.ts",
-  "runtime/otel/index.ts",
-  "runtime/jwt/index.ts",
-  "runtime/oauth/index.ts",
-  "runtime/oauth/node.ts",
+  "runtime/ext/official/index.ts",
+  "runtime/ext/redis/index.ts",
+  "runtime/ext/otel/index.ts",
+  "runtime/ext/jwt/index.ts",
+  "runtime/ext/oauth/index.ts",
+  "runtime/ext/oauth/node.ts",
 ];
 
 /** The nodes a reader hovers: each visible overload of a function, else the declaration (its statement, for a variable). */

@@ -8,9 +8,9 @@
  * @packageDocumentation
  */
 import type * as OtelApi from "@opentelemetry/api";
-import { loadPeer } from "../protocol/peer.js";
+import { loadPeer } from "../../protocol/peer.js";
 import { createTelemetry, type TelemetryOptions } from "./middleware.js";
-import type { ServerMiddleware } from "../server/types.js";
+import type { ServerMiddleware } from "../../server/types.js";
 
 export type { TelemetryOptions } from "./middleware.js";
 export { SpanAttribute } from "./attributes.js";

@@ -7,7 +7,7 @@
  *
  * @packageDocumentation
  */
-import { loadPeer } from "../protocol/peer.js";
+import { loadPeer } from "../../protocol/peer.js";
 import { RedisReplayStore, type RedisReplayStoreOptions } from "./store.js";
 import { RedisBroadcaster, type RedisBroadcasterOptions, type RedisSubscriberClient } from "./broadcaster.js";
 import {

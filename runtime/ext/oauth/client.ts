@@ -7,7 +7,7 @@
  * the scopes; it refreshes expired tokens.
  */
 import type * as oauth from "oauth4webapi";
-import type { HttpAuthChallenge, HttpClientAuth } from "../transport/http/client/auth.js";
+import type { HttpAuthChallenge, HttpClientAuth } from "../../transport/http/client/auth.js";
 import { bearerChallenge } from "./challenge.js";
 import { checkOAuthClientOptions, type OAuthClientOptions } from "./client-options.js";
 import { canonicalResource, discoverAuthorizationServer, discoverResource, type ResourceMetadata } from "./discovery.js";
