@@ -4,8 +4,7 @@
 // (nothing from node:), plans a trip, answering the confirmation itself, and
 // responds with the tool's result as JSON. A worker that calls tools on
 // behalf of its own users looks like this.
-import { Client } from "mcp-roundtrip/client";
-import { StreamableHttpClientTransport } from "mcp-roundtrip/http/client";
+import { Client, StreamableHttpClientTransport } from "mcp-roundtrip/client";
 
 export default {
   /** Plans one trip on the server named by `?server=`; 400 without one. */

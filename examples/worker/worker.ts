@@ -10,8 +10,8 @@
  * prints one), shared by every instance so any of them finishes any round;
  * without it each isolate seals under its own ephemeral key.
  */
-import { createHttpHandler, type HttpRequestHandler } from "mcp-roundtrip/http/web";
-import { decodeKeyEntry, inputRequired, McpServer, RequestStateSecurity } from "mcp-roundtrip/server";
+import { createHttpHandler, type HttpRequestHandler, inputRequired, McpServer, RequestStateSecurity } from "mcp-roundtrip/server";
+import { decodeKeyEntry } from "mcp-roundtrip/state";
 
 /** The bindings this worker reads. */
 export interface WorkerEnv {

@@ -1,11 +1,13 @@
 /**
- * The server half of mcp-roundtrip (`mcp-roundtrip/server`): the low-level
- * {@link Server}, the high-level {@link McpServer}, the `InputRequiredResult`
- * builder and the request-state boundary. Request-state security
- * (`RequestStateSecurity`, `InvalidRequestState`, `principalOf`) is
- * re-exported here so a server needs one import.
+ * The server side's own names: the low-level {@link Server}, the high-level
+ * {@link McpServer}, the `InputRequiredResult` builder, declared needs,
+ * tasks, subscriptions and the request-state boundary, with the everyday
+ * names of request-state security. The package entry `mcp-roundtrip/server`
+ * (`runtime/entries/server.ts`) adds the transports a server is served
+ * with; this module imports none of them (the `server-without-transport`
+ * layer rule).
  *
- * @packageDocumentation
+ * @module
  */
 export { Server, type ServerOptions } from "./server.js";
 export { McpServer, type McpServerOptions } from "./mcp-server.js";
@@ -56,18 +58,14 @@ export type {
 } from "./registry/resources.js";
 export type { Completer } from "./registry/completions.js";
 export type { SchemaCheck, SchemaCompiler, SchemaCompilerChoice, SchemaIssue, SchemaValidator } from "./schema/schema-check.js";
-// The public names of request-state security, so a server needs one import (its __TESTS hook stays behind).
+// The everyday names of request-state security, so a server needs one import: the classes a server
+// constructs, the errors a codec or a replay store throws, principalOf, and the types they name.
+// The key tooling (keyIdOf, decodeKeyEntry, DEFAULT_KEYS_ENV, MIN_SECRET_BYTES) and the parts of the
+// fixed rejection are in mcp-roundtrip/state only.
 export {
-  INVALID_REQUEST_STATE_MESSAGE,
-  INVALID_REQUEST_STATE_REASON,
   InvalidRequestState,
-  invalidRequestStateError,
   RequestStateUnavailable,
-  decodeKeyEntry,
-  DEFAULT_KEYS_ENV,
-  keyIdOf,
   MemoryReplayStore,
-  MIN_SECRET_BYTES,
   principalOf,
   RequestStateSecurity,
   type CryptoBackendChoice,

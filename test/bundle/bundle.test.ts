@@ -26,7 +26,7 @@ const CODE_GENERATION = /\bnew\s+Function\b|(?<![\w$.])Function\s*\(|\beval\s*\(
 
 let work: string;
 beforeAll(() => {
-  ensureBuilt("runtime/index.js");
+  ensureBuilt("runtime/entries/server.js");
   work = mkdtempSync(join(tmpdir(), "mcp-bundle-"));
 }, 180_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -98,8 +98,7 @@ describe("the worker server bundle (examples/worker)", () => {
     const source = `
       delete process.getBuiltinModule;
       const worker = (await import(${JSON.stringify(pathToFileURL(file).href)})).default;
-      const { Client } = await import("mcp-roundtrip/client");
-      const { StreamableHttpClientTransport } = await import("mcp-roundtrip/http/client");
+      const { Client, StreamableHttpClientTransport } = await import("mcp-roundtrip/client");
       const env = { MCP_REQUEST_STATE_KEYS: "base64url:${Buffer.alloc(32, 7).toString("base64url")}" };
       const connect = (onElicit) => Client.connect(
         new StreamableHttpClientTransport("http://worker.test/mcp", { fetch: (input, init) => worker.fetch(new Request(input, init), env) }),
