@@ -1,6 +1,6 @@
 /**
  * An MCP server as a Workers-style module (`export default { fetch }`):
- * `McpServer` + `createHttpHandler` from `mcp-roundtrip/http/web`, sealed
+ * `McpServer` + `createHttpHandler` from `mcp-roundtrip/server`, sealed
  * request state, and tool schemas checked by the eval-free validator, so it
  * runs where `new Function` and `node:` builtins are not available
  * (Cloudflare Workers / workerd, Deno Deploy, any fetch-handler runtime).
