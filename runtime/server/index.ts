@@ -1,13 +1,11 @@
 /**
- * The server side's own names: the low-level {@link Server}, the high-level
- * {@link McpServer}, the `InputRequiredResult` builder, declared needs,
- * tasks, subscriptions and the request-state boundary, with the everyday
- * names of request-state security. The package entry `mcp-roundtrip/server`
- * (`runtime/entries/server.ts`) adds the transports a server is served
- * with; this module imports none of them (the `server-without-transport`
- * layer rule).
+ * The server half of mcp-roundtrip (`mcp-roundtrip/server`): the low-level
+ * {@link Server}, the high-level {@link McpServer}, the `InputRequiredResult`
+ * builder and the request-state boundary. Request-state security
+ * (`RequestStateSecurity`, `InvalidRequestState`, `principalOf`) is
+ * re-exported here so a server needs one import.
  *
- * @module
+ * @packageDocumentation
  */
 export { Server, type ServerOptions } from "./server.js";
 export { McpServer, type McpServerOptions } from "./mcp-server.js";
