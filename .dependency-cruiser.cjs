@@ -81,9 +81,21 @@ module.exports = {
     ),
     forbid(
       "core-without-extensions",
-      "The core never imports an extension folder (redis, otel, jwt, oauth, official); extensions import the core.",
-      { path: "^runtime/", pathNot: "^runtime/(redis|otel|jwt|oauth|official)/" },
-      { path: "^runtime/(redis|otel|jwt|oauth|official)/" },
+      "The core never imports an extension (runtime/ext/: redis, otel, jwt, oauth, official); extensions import the core.",
+      { path: "^runtime/", pathNot: "^runtime/ext/" },
+      { path: "^runtime/ext/" },
+    ),
+    forbid(
+      "extensions-apart",
+      "An extension (runtime/ext/<name>/) never imports another extension: each is its own package entry, loaded only by who imports it.",
+      { path: "^runtime/ext/([^/]+)/" },
+      { path: "^runtime/ext/", pathNot: "^runtime/ext/$1/" },
+    ),
+    forbid(
+      "entries-on-top",
+      "runtime/entries/ (the package entries ./server, ./client, ./node) only re-exports the layers below; nothing imports an entry, extensions included: import the module that defines the name.",
+      { path: "^runtime/", pathNot: "^runtime/entries/" },
+      { path: "^runtime/entries/" },
     ),
   ],
   options: {

@@ -31,7 +31,7 @@ const { values } = parseArgs({
     slices: { type: "string", default: "8" },
     json: { type: "boolean", default: false },
     out: { type: "string", default: DEFAULT_OUT },
-    dist: { type: "string", default: new URL("../dist/runtime/official/index.js", import.meta.url).href },
+    dist: { type: "string", default: new URL("../dist/runtime/ext/official/index.js", import.meta.url).href },
   },
 });
 const { createSealedRequestStateCodec, RequestStateSecurity } = await import(values.dist).catch((error) => {

@@ -95,7 +95,7 @@ function unscored(leg, rev) {
  * the CLI starts every scenario's server and client at once (over thirty
  * Node processes); on a loaded two-core machine that alone resets
  * connections, so the required scenarios run in turn, the auth/* ones (the
- * OAuth client, mcp-roundtrip/oauth) among them. Every required scenario
+ * OAuth client, mcp-roundtrip/ext/oauth) among them. Every required scenario
  * must pass. The revision's unscored client scenarios (of the auth/*
  * extensions, client credentials only) run too, and are reported without
  * counting.

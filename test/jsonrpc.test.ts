@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { McpError, JsonRpcErrorCode, isJsonRpcRequest, isJsonRpcNotification, isJsonRpcResponse } from "mcp-roundtrip";
+import { McpError, JsonRpcErrorCode, isJsonRpcRequest, isJsonRpcNotification, isJsonRpcResponse } from "mcp-roundtrip/server";
 
 describe("McpError", () => {
   it("serialises to the wire shape, omitting absent data", () => {

@@ -22,8 +22,8 @@ const load = (path) =>
     console.error(`Cannot load ${dist + path} (${error.message}). Run \`npm run build\` first.`);
     process.exit(1);
   });
-const { McpServer, elicit, inputRequired } = await load("server/index.js");
-const { Client } = await load("client/index.js");
+const { McpServer, elicit, inputRequired } = await load("entries/server.js");
+const { Client } = await load("entries/client-node.js");
 
 const regionForm = { type: "object", properties: { region: { type: "string", enum: ["eu", "us"] } }, required: ["region"] };
 const sizeForm = { type: "object", properties: { gb: { type: "integer", minimum: 1 } }, required: ["gb"] };

@@ -193,7 +193,7 @@ async function readUntil(reader, decoder, marker) {
 
 async function webHandler(sdk, maxStreams) {
   if (sdk === "ours") {
-    const { createHttpHandler } = await import("mcp-roundtrip/http");
+    const { createHttpHandler } = await import("mcp-roundtrip/server");
     const mcp = new McpServer({ name: "bench-web-listeners", version: "1.0.0" }, { subscriptions: { maxListeners: maxStreams } });
     const handler = createHttpHandler(mcp);
     return { handle: handler, announce: () => mcp.tool("wake", {}, () => ({ content: [] })), close: async () => handler.close() };

@@ -1,8 +1,8 @@
 // The mcp-roundtrip side, imported from the built package (dist/) through
 // its own exports, exactly as a user would: the same tools and the same
 // answers as the official side (see ./fixtures.mjs).
-import { Client } from "mcp-roundtrip/client";
-import { StreamableHttpClientTransport, serveHttp } from "mcp-roundtrip/http";
+import { Client, StreamableHttpClientTransport } from "mcp-roundtrip/client";
+import { serveHttp } from "mcp-roundtrip/node";
 import { McpServer, RequestStateSecurity, elicit, inputRequired } from "mcp-roundtrip/server";
 import { validateRequest, validateResult } from "mcp-roundtrip/validate";
 import { clientFetch } from "../lib/keepalive-fetch.mjs";

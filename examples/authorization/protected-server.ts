@@ -3,8 +3,8 @@
 // against the authorization server's keys, and each tool names the scopes
 // it needs. test/interop/official-client-oauth.test.ts runs it against the
 // official client and a real authorization server.
-import { serveHttp, type HttpServerHandle } from "mcp-roundtrip/http";
-import { jwtVerifier } from "mcp-roundtrip/jwt";
+import { serveHttp, type HttpServerHandle } from "mcp-roundtrip/node";
+import { jwtVerifier } from "mcp-roundtrip/ext/jwt";
 import { McpServer, requireScopes } from "mcp-roundtrip/server";
 
 /** Where the server listens and whose tokens it accepts. */

@@ -1,8 +1,7 @@
 // The page's script (bundled with esbuild into app.js): connects to the MCP
 // server named by `?server=` over Streamable HTTP, calls `book_table`, and
 // answers the server's elicitation with a form drawn from its schema.
-import { Client, type ElicitRequestParams, type ElicitResult } from "mcp-roundtrip/client";
-import { StreamableHttpClientTransport } from "mcp-roundtrip/http/client";
+import { Client, type ElicitRequestParams, type ElicitResult, StreamableHttpClientTransport } from "mcp-roundtrip/client";
 import { askWithForm } from "./form-dom.js";
 
 const serverUrl = new URLSearchParams(location.search).get("server") ?? "http://127.0.0.1:3000/mcp";

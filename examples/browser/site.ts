@@ -7,7 +7,7 @@ import { createServer, type Server as NodeHttpServer } from "node:http";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
-import { serveHttp, type HttpServerHandle } from "mcp-roundtrip/http/node";
+import { serveHttp, type HttpServerHandle } from "mcp-roundtrip/node";
 import { createBookingServer } from "./server.js";
 
 /** The package root: the nearest folder up from here whose package.json is mcp-roundtrip's. */

@@ -6,8 +6,8 @@
 //   deno run --allow-net --allow-env --allow-read dist/examples/demo/serve-http.js [port]
 //   bun dist/examples/demo/serve-http.js [port]
 //   node dist/examples/demo/serve-http.js [port]
-import { createHttpHandler } from "mcp-roundtrip/http/web";
-import { serveHttp } from "mcp-roundtrip/http/node";
+import { createHttpHandler } from "mcp-roundtrip/server";
+import { serveHttp } from "mcp-roundtrip/node";
 import { createProvisionServer } from "./provision-server.js";
 
 /** The slice of `Deno.serve` this file uses. */

@@ -10,9 +10,8 @@
  * Progress goes to stderr; the exit code says whether the client itself hit
  * an error.
  */
-import { Client, type ClientOptions } from "mcp-roundtrip/client";
-import { StreamableHttpClientTransport } from "mcp-roundtrip/http";
-import { OAuthClient } from "mcp-roundtrip/oauth";
+import { Client, type ClientOptions, StreamableHttpClientTransport } from "mcp-roundtrip/client";
+import { OAuthClient } from "mcp-roundtrip/ext/oauth";
 
 type Json = Record<string, unknown>;
 type Tool = { name: string; inputSchema?: Json };

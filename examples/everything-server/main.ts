@@ -6,8 +6,8 @@
  *
  * Over HTTP it prints `MCP endpoint: <url>` on stderr once listening.
  */
-import { serveHttp } from "mcp-roundtrip/http";
-import { serveStdio } from "mcp-roundtrip/stdio";
+import { serveHttp } from "mcp-roundtrip/node";
+import { serveStdio } from "mcp-roundtrip/server";
 import { createEverythingServer } from "./server.js";
 
 function option(name: string): string | undefined {

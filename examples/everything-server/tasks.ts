@@ -4,8 +4,7 @@
  * for input from inside a task, fail either way, and escalate to a task
  * after an MRTR round.
  */
-import { McpError } from "mcp-roundtrip";
-import { inputRequired, runAsTask, type McpServer } from "mcp-roundtrip/server";
+import { McpError, inputRequired, runAsTask, type McpServer } from "mcp-roundtrip/server";
 import type { InputRequest } from "mcp-roundtrip/types";
 
 const text = (value: string) => ({ content: [{ type: "text" as const, text: value }] });

@@ -6,7 +6,7 @@
  */
 import type { Server } from "node:http";
 import express from "express";
-import { toNodeHandler } from "mcp-roundtrip/http/node";
+import { toNodeHandler } from "mcp-roundtrip/node";
 import { createEverythingServer } from "../everything-server/server.js";
 
 /** A running example: the MCP endpoint's URL, and how to stop it. */

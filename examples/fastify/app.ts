@@ -5,7 +5,7 @@
  * Fastify the answer is written elsewhere.
  */
 import Fastify from "fastify";
-import { toNodeHandler } from "mcp-roundtrip/http/node";
+import { toNodeHandler } from "mcp-roundtrip/node";
 import { createEverythingServer } from "../everything-server/server.js";
 import type { RunningExample } from "../express/app.js";
 

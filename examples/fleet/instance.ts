@@ -4,7 +4,7 @@
 // go to Redis when REDIS_URL is set, and SIGTERM drains before exiting.
 //
 //   PORT=3001 MCP_REQUEST_STATE_KEYS=base64url:… node dist/examples/fleet/instance.js
-import { serveHttp } from "mcp-roundtrip/http";
+import { serveHttp } from "mcp-roundtrip/node";
 import { inputRequired, McpServer, RequestStateSecurity, type Broadcaster, type ReplayStore } from "mcp-roundtrip/server";
 
 const env = process.env;
@@ -19,7 +19,7 @@ const closers: (() => Promise<void>)[] = [];
 if (env.REDIS_URL) {
   // Only instances that use Redis load the integration (and need the redis package). An outage is logged and
   // refused (fail closed), never fatal; /healthz answers 503 "degraded" until the connections are back.
-  const { connectRedisBroadcaster, connectRedisReplayStore } = await import("mcp-roundtrip/redis");
+  const { connectRedisBroadcaster, connectRedisReplayStore } = await import("mcp-roundtrip/ext/redis");
   const redis = { url: env.REDIS_URL, logger: console };
   const store = await connectRedisReplayStore(redis, { prefix: env.FLEET_REDIS_PREFIX ?? "fleet:" });
   const fleet = await connectRedisBroadcaster(redis, { channel: `${env.FLEET_REDIS_PREFIX ?? "fleet:"}subscriptions` });

@@ -3,7 +3,7 @@
 // everything listens on 127.0.0.1 and stops when the example ends.
 import { accessSync, constants } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { decodeKeyEntry, keyIdOf } from "mcp-roundtrip/server";
+import { decodeKeyEntry, keyIdOf } from "mcp-roundtrip/state";
 import { runFleetExample } from "./run.js";
 
 function find(program: string): string {

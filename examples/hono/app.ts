@@ -7,7 +7,7 @@
 import { once } from "node:events";
 import { serve } from "@hono/node-server";
 import { Hono } from "hono";
-import { createHttpHandler } from "mcp-roundtrip/http/web";
+import { createHttpHandler } from "mcp-roundtrip/server";
 import { createEverythingServer } from "../everything-server/server.js";
 import type { RunningExample } from "../express/app.js";
 

@@ -1,10 +1,9 @@
 // docs/authorization.md "Client": a command-line client of an OAuth-protected
 // MCP server. The loopback listener receives the authorization server's
 // redirect; `open` shows the authorization URL to the user (a browser).
-import { Client } from "mcp-roundtrip/client";
-import { StreamableHttpClientTransport } from "mcp-roundtrip/http";
-import { OAuthClient, type OAuthStore } from "mcp-roundtrip/oauth";
-import { loopbackAuthorization } from "mcp-roundtrip/oauth/node"; // CLIs on Node
+import { Client, StreamableHttpClientTransport } from "mcp-roundtrip/client";
+import { OAuthClient, type OAuthStore } from "mcp-roundtrip/ext/oauth";
+import { loopbackAuthorization } from "mcp-roundtrip/ext/oauth/node"; // CLIs on Node
 
 /** Connects to `url`, authorizing through the user's browser (`open`), and lists the server's tools. */
 export async function listToolsWithOAuth(url: string, open: (authorizationUrl: URL) => Promise<void>, store?: OAuthStore): Promise<string[]> {

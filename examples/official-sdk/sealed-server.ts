@@ -11,7 +11,7 @@ import {
   type McpHttpHandler,
   type RequestStateCodec,
 } from "@modelcontextprotocol/server";
-import { createSealedRequestStateCodec, RequestStateSecurity } from "mcp-roundtrip/official";
+import { createSealedRequestStateCodec, RequestStateSecurity } from "mcp-roundtrip/ext/official";
 
 const CITY = { type: "object" as const, properties: { city: { type: "string" as const } }, required: ["city"] };
 const TEXT = { type: "object" as const, properties: { text: { type: "string" as const } }, required: ["text"] };

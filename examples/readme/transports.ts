@@ -1,7 +1,8 @@
 // README "Transports": the same server over Streamable HTTP with bearer
 // tokens, as a web-standard handler, and a client that connects by URL.
-import { Client, type CallToolResult } from "mcp-roundtrip/client";
-import { StreamableHttpClientTransport, createHttpHandler, serveHttp } from "mcp-roundtrip/http";
+import { Client, type CallToolResult, StreamableHttpClientTransport } from "mcp-roundtrip/client";
+import { createHttpHandler } from "mcp-roundtrip/server";
+import { serveHttp } from "mcp-roundtrip/node";
 import { createServer } from "./server.js";
 
 /** Serves the README server on loopback; only the token `"let-me-in"` gets through. */

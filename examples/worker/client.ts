@@ -1,11 +1,10 @@
 // An MCP client inside a module worker: `GET /?server=<url>&code=…` connects
 // to the trip planner at <url> (examples/worker/worker.ts, anywhere) over
-// Streamable HTTP with mcp-roundtrip/client and mcp-roundtrip/http/client
+// Streamable HTTP with mcp-roundtrip/client (Client and StreamableHttpClientTransport)
 // (nothing from node:), plans a trip, answering the confirmation itself, and
 // responds with the tool's result as JSON. A worker that calls tools on
 // behalf of its own users looks like this.
-import { Client } from "mcp-roundtrip/client";
-import { StreamableHttpClientTransport } from "mcp-roundtrip/http/client";
+import { Client, StreamableHttpClientTransport } from "mcp-roundtrip/client";
 
 export default {
   /** Plans one trip on the server named by `?server=`; 400 without one. */

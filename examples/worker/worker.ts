@@ -1,6 +1,6 @@
 /**
  * An MCP server as a Workers-style module (`export default { fetch }`):
- * `McpServer` + `createHttpHandler` from `mcp-roundtrip/http/web`, sealed
+ * `McpServer` + `createHttpHandler` from `mcp-roundtrip/server`, sealed
  * request state, and tool schemas checked by the eval-free validator, so it
  * runs where `new Function` and `node:` builtins are not available
  * (Cloudflare Workers / workerd, Deno Deploy, any fetch-handler runtime).
@@ -10,8 +10,8 @@
  * prints one), shared by every instance so any of them finishes any round;
  * without it each isolate seals under its own ephemeral key.
  */
-import { createHttpHandler, type HttpRequestHandler } from "mcp-roundtrip/http/web";
-import { decodeKeyEntry, inputRequired, McpServer, RequestStateSecurity } from "mcp-roundtrip/server";
+import { createHttpHandler, type HttpRequestHandler, inputRequired, McpServer, RequestStateSecurity } from "mcp-roundtrip/server";
+import { decodeKeyEntry } from "mcp-roundtrip/state";
 
 /** The bindings this worker reads. */
 export interface WorkerEnv {

@@ -1,9 +1,12 @@
 /**
- * The MCP client: `Client.connect(target, options)`, the automatic
- * multi-round loop, the hand-driven `client.session`, and serialisable
- * pending calls.
+ * The client side's own names: `Client.connect(target, options)`, the
+ * automatic multi-round loop, the hand-driven `client.session`, and
+ * serialisable pending calls. The package entry `mcp-roundtrip/client`
+ * (`runtime/entries/client.ts`) adds the transports a client connects
+ * through; this module imports none of them (the `client-without-transport`
+ * layer rule).
  *
- * @packageDocumentation
+ * @module
  */
 export { Client, type CallOptions, type ClientOptions, type ToolCallOptions } from "./client.js";
 export { TaskCancelled, type TaskClientOptions } from "./tasks.js";

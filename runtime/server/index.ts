@@ -56,18 +56,14 @@ export type {
 } from "./registry/resources.js";
 export type { Completer } from "./registry/completions.js";
 export type { SchemaCheck, SchemaCompiler, SchemaCompilerChoice, SchemaIssue, SchemaValidator } from "./schema/schema-check.js";
-// The public names of request-state security, so a server needs one import (its __TESTS hook stays behind).
+// The everyday names of request-state security, so a server needs one import: the classes a server
+// constructs, the errors a codec or a replay store throws, principalOf, and the types they name.
+// The key tooling (keyIdOf, decodeKeyEntry, DEFAULT_KEYS_ENV, MIN_SECRET_BYTES) and the parts of the
+// fixed rejection are in mcp-roundtrip/state only.
 export {
-  INVALID_REQUEST_STATE_MESSAGE,
-  INVALID_REQUEST_STATE_REASON,
   InvalidRequestState,
-  invalidRequestStateError,
   RequestStateUnavailable,
-  decodeKeyEntry,
-  DEFAULT_KEYS_ENV,
-  keyIdOf,
   MemoryReplayStore,
-  MIN_SECRET_BYTES,
   principalOf,
   RequestStateSecurity,
   type CryptoBackendChoice,

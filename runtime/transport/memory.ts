@@ -1,8 +1,10 @@
 /**
  * The in-process client transport: a `Client` on one side, a server's
  * `handle` on the other, no serialisation. `Client.connect(server)` opens
- * one by itself; import it from here to pass options such as `authInfo`.
- * Its own entry, so a browser bundle of `mcp-roundtrip/client` never carries it.
+ * one by itself (loaded on first use); import it from `mcp-roundtrip/server`
+ * to pass options such as `authInfo`. Not exported by `mcp-roundtrip/client`:
+ * a module that entry exported and the connect table loaded lazily would be
+ * split by a bundler into a chunk every browser client loads.
  *
  * @packageDocumentation
  */

@@ -10,7 +10,7 @@ import { ensureBuilt, root } from "../client/ensure-built.js";
 
 let out: string;
 beforeAll(() => {
-  ensureBuilt("runtime/official/index.js");
+  ensureBuilt("runtime/ext/official/index.js");
   out = mkdtempSync(join(tmpdir(), "mcp-official-codec-"));
 }, 180_000);
 afterAll(() => rmSync(out, { recursive: true, force: true }));

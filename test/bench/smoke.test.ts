@@ -24,7 +24,7 @@ let out: string;
 beforeAll(() => {
   // The bench imports mcp-roundtrip/* from dist/ (package self-reference);
   // `npm test` builds before vitest, a lone `vitest run test/bench` may not have.
-  ensureBuilt("runtime/server/index.js");
+  ensureBuilt("runtime/entries/server.js");
   out = mkdtempSync(join(tmpdir(), "mcp-bench-smoke-"));
 });
 

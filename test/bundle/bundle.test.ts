@@ -6,7 +6,8 @@
 // - the worker server (examples/worker: McpServer, createHttpHandler, sealing,
 //   the eval-free validator): no node: import and no code generation, and the
 //   bundle itself completes a sealed MRTR round in a process that has no Node
-//   builtins to offer it.
+//   builtins to offer it;
+// - every entry of package.json "exports" but the Node ones, whole: no node: import.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -26,7 +27,7 @@ const CODE_GENERATION = /\bnew\s+Function\b|(?<![\w$.])Function\s*\(|\beval\s*\(
 
 let work: string;
 beforeAll(() => {
-  ensureBuilt("runtime/index.js");
+  ensureBuilt("runtime/entries/server.js");
   work = mkdtempSync(join(tmpdir(), "mcp-bundle-"));
 }, 180_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -98,8 +99,7 @@ describe("the worker server bundle (examples/worker)", () => {
     const source = `
       delete process.getBuiltinModule;
       const worker = (await import(${JSON.stringify(pathToFileURL(file).href)})).default;
-      const { Client } = await import("mcp-roundtrip/client");
-      const { StreamableHttpClientTransport } = await import("mcp-roundtrip/http/client");
+      const { Client, StreamableHttpClientTransport } = await import("mcp-roundtrip/client");
       const env = { MCP_REQUEST_STATE_KEYS: "base64url:${Buffer.alloc(32, 7).toString("base64url")}" };
       const connect = (onElicit) => Client.connect(
         new StreamableHttpClientTransport("http://worker.test/mcp", { fetch: (input, init) => worker.fetch(new Request(input, init), env) }),
@@ -138,5 +138,30 @@ describe("the worker server bundle (examples/worker)", () => {
     expect(out.sealed).toMatch(/^v1\.[A-Za-z0-9_-]+$/);
     expect(out.sealed).not.toContain("LIS-01");
     expect(out.notFound).toBe(404);
+  });
+});
+
+describe("the entries for every runtime", () => {
+  /** The entries that may reach a node: builtin: the Node HTTP server, the Redis extension (node-redis), the OAuth loopback listener. */
+  const NODE_ONLY = ["./node", "./ext/redis", "./ext/oauth/node"];
+  const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { name: string; exports: Record<string, unknown> };
+  const portable = Object.keys(pkg.exports).filter((subpath) => subpath !== "./package.json" && !NODE_ONLY.includes(subpath));
+
+  it.each(portable)("%s, bundled whole for a browser or a worker, imports no node: builtin", async (subpath) => {
+    const specifier = `${pkg.name}/${subpath.slice(2)}`;
+    // The optional peers stay out: they are the user's to bundle.
+    const code = await build({
+      stdin: { contents: `export * from ${JSON.stringify(specifier)};\n`, resolveDir: root, loader: "js" },
+      bundle: true,
+      write: false,
+      format: "esm",
+      platform: "browser",
+      conditions: ["workerd", "worker", "browser"],
+      external: ["@opentelemetry/api"],
+      tsconfigRaw: "{}",
+      absWorkingDir: root,
+      logLevel: "silent",
+    });
+    expect(code.outputFiles[0]!.text).not.toMatch(NODE_IMPORT);
   });
 });

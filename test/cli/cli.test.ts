@@ -6,8 +6,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, type InputRequiredResult } from "mcp-roundtrip/client";
-import { serveHttp, type HttpServerHandle } from "mcp-roundtrip/http";
-import { inputRequired, keyIdOf, McpServer, RequestStateSecurity } from "mcp-roundtrip/server";
+import { serveHttp, type HttpServerHandle } from "mcp-roundtrip/node";
+import { inputRequired, McpServer, RequestStateSecurity } from "mcp-roundtrip/server";
+import { keyIdOf } from "mcp-roundtrip/state";
 import { ensureBuilt, root } from "../client/ensure-built.js";
 
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { bin: Record<string, string> };

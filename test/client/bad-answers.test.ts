@@ -2,8 +2,16 @@
 // checks it before sending anything, and a server that receives one anyway (a hand-driven
 // client.session call, a raw message) asks once more with the reason, then ends with -32602.
 import { describe, expect, it } from "vitest";
-import type { JsonRpcRequest, JsonRpcResponse } from "mcp-roundtrip";
-import { Client, InputRequiredRoundsExceeded, InputResponseInvalid, McpError, isInputRequired, type InputRequiredResult } from "mcp-roundtrip/client";
+import {
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  Client,
+  InputRequiredRoundsExceeded,
+  InputResponseInvalid,
+  McpError,
+  isInputRequired,
+  type InputRequiredResult,
+} from "mcp-roundtrip/client";
 import { McpServer, elicit, listRoots, sample } from "mcp-roundtrip/server";
 import type { MessageHandler, RequestContext } from "../../runtime/transport/types.js";
 import { fakeServer } from "./fake-server.js";

@@ -1,6 +1,6 @@
 // A hand-scripted MessageHandler for precise loop tests: records every
 // request exactly as received and answers MRTR methods from a script.
-import type { JsonRpcRequest, JsonRpcResponse } from "mcp-roundtrip";
+import type { JsonRpcRequest, JsonRpcResponse } from "mcp-roundtrip/client";
 
 export type Answer = Record<string, unknown> | { error: { code: number; message: string; data?: unknown } };
 export type Script = (params: Record<string, unknown>, request: JsonRpcRequest, index: number) => Answer | Promise<Answer>;

@@ -5,8 +5,15 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "mcp-roundtrip";
-import { Client, LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSION, ProtocolVersionUnsupported } from "mcp-roundtrip/client";
+import {
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  Client,
+  LEGACY_PROTOCOL_VERSIONS,
+  MODERN_PROTOCOL_VERSION,
+  ProtocolVersionUnsupported,
+} from "mcp-roundtrip/client";
 import { LEGACY_VERSIONS, MODERN_VERSIONS } from "../../runtime/protocol/revisions.js";
 import { root } from "./ensure-built.js";
 

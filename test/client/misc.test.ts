@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { JsonRpcNotification, JsonRpcRequest } from "mcp-roundtrip";
-import { Client } from "mcp-roundtrip/client";
+import { type JsonRpcNotification, type JsonRpcRequest, Client } from "mcp-roundtrip/client";
 import type { RequestContext } from "../../runtime/transport/types.js";
 import { fakeServer, text } from "./fake-server.js";
 

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "mcp-roundtrip";
-import { Client, McpError, ProtocolVersionUnsupported } from "mcp-roundtrip/client";
+import { type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse, Client, McpError, ProtocolVersionUnsupported } from "mcp-roundtrip/client";
 import { fakeServer, text } from "./fake-server.js";
 
 /** A handshake-era (2025-11-25) server: no server/discover, initialize first, no resultType. */

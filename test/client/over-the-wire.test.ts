@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, isInputRequired } from "mcp-roundtrip/client";
-import { serveHttp, type HttpServerHandle } from "mcp-roundtrip/http";
+import { serveHttp, type HttpServerHandle } from "mcp-roundtrip/node";
 import { createProvisionServer } from "../../examples/demo/provision-server.js";
 import { ensureBuilt, root } from "./ensure-built.js";
 
@@ -47,14 +47,14 @@ describe("over stdio", () => {
   let script: string;
   beforeAll(() => {
     ensureBuilt("examples/demo/provision-server.js");
-    ensureBuilt("runtime/transport/stdio.js");
+    ensureBuilt("runtime/entries/server.js");
     dir = mkdtempSync(join(tmpdir(), "mcp-roundtrip-client-"));
     script = join(dir, "server.mjs");
     const dist = (path: string) => JSON.stringify(pathToFileURL(join(root, "dist", path)).href);
     writeFileSync(
       script,
       `import { createProvisionServer } from ${dist("examples/demo/provision-server.js")};\n` +
-        `import { serveStdio } from ${dist("runtime/transport/stdio.js")};\n` +
+        `import { serveStdio } from ${dist("runtime/entries/server.js")};\n` +
         `serveStdio(createProvisionServer());\n`,
     );
   });

@@ -3,9 +3,9 @@
 // 2025 session (HTTP with its session id, and stdio), while mode "auto"
 // keeps the same server on 2026-07-28 and multi round-trip.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client, InputResponseInvalid } from "mcp-roundtrip/client";
+import { Client, InputResponseInvalid, StreamableHttpClientTransport } from "mcp-roundtrip/client";
 import { McpServer, elicit } from "mcp-roundtrip/server";
-import { serveHttp, StreamableHttpClientTransport, type HttpServerHandle } from "mcp-roundtrip/http";
+import { serveHttp, type HttpServerHandle } from "mcp-roundtrip/node";
 
 const regionForm = { type: "object", properties: { region: { type: "string" } }, required: ["region"] } as const;
 

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { JsonRpcRequest } from "mcp-roundtrip";
-import { Client } from "mcp-roundtrip/client";
-import { InMemoryClientTransport } from "mcp-roundtrip/memory";
+import { type JsonRpcRequest, Client } from "mcp-roundtrip/client";
+import { InMemoryClientTransport } from "mcp-roundtrip/server";
 import { fakeServer } from "./fake-server.js";
 
 describe("list helpers", () => {

@@ -1,7 +1,16 @@
 // The seed's examples, client side, against the real Server / McpServer.
 import { describe, expect, it } from "vitest";
-import type { JsonRpcRequest, JsonRpcResponse } from "mcp-roundtrip";
-import { Client, McpError, PendingRequest, isInputRequired, type ElicitResult, type InputRequest, type InputResponse } from "mcp-roundtrip/client";
+import {
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  Client,
+  McpError,
+  PendingRequest,
+  isInputRequired,
+  type ElicitResult,
+  type InputRequest,
+  type InputResponse,
+} from "mcp-roundtrip/client";
 import { McpServer, inputRequired, type ServerRequestContext } from "mcp-roundtrip/server";
 import type { MessageHandler, RequestContext } from "../../runtime/transport/types.js";
 import { ASK_REGION, createProvisionServer } from "../../examples/demo/provision-server.js";

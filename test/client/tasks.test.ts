@@ -3,7 +3,7 @@
 // callbacks, handles, reattaching by id, and cancellation through the caller's signal.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, McpError, TaskCancelled, TASKS_EXTENSION, type TaskHandle } from "mcp-roundtrip/client";
-import { serveHttp, type HttpServerHandle } from "mcp-roundtrip/http";
+import { serveHttp, type HttpServerHandle } from "mcp-roundtrip/node";
 import { elicit, inputRequired, McpServer, type TasksOptions } from "mcp-roundtrip/server";
 
 const quiet = { warn() {}, error() {} };

@@ -8,8 +8,7 @@ import {
   type ElicitResult,
   type InputRequiredResult,
 } from "mcp-roundtrip/client";
-import { McpServer, RequestStateSecurity, elicit, listRoots, needs, sample } from "mcp-roundtrip/server";
-import type { JsonRpcResponse } from "mcp-roundtrip";
+import { McpServer, RequestStateSecurity, elicit, listRoots, needs, sample, type JsonRpcResponse } from "mcp-roundtrip/server";
 import type { MessageHandler, RequestContext } from "../../runtime/transport/types.js";
 
 const regionForm = {

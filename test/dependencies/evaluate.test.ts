@@ -1,7 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
-import { McpError } from "mcp-roundtrip";
-import { elicit, evaluateNeeds, listRoots, needs, runWithDependencies, sample, type DependencyRound } from "mcp-roundtrip/server";
+import { McpError, elicit, evaluateNeeds, listRoots, needs, runWithDependencies, sample, type DependencyRound } from "mcp-roundtrip/server";
 
 const ALL_CAPS = { elicitation: {}, sampling: {}, roots: {} };
 

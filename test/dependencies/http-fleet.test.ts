@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { Client, isInputRequired, type ElicitResult, type InputRequiredResult } from "mcp-roundtrip/client";
 import { McpServer, RequestStateSecurity, elicit } from "mcp-roundtrip/server";
-import { serveHttp, type HttpServerHandle } from "mcp-roundtrip/http";
+import { serveHttp, type HttpServerHandle } from "mcp-roundtrip/node";
 
 const regionForm = { type: "object", properties: { region: { type: "string", enum: ["eu", "us"] } }, required: ["region"] } as const;
 const sizeForm = { type: "object", properties: { gb: { type: "integer", minimum: 1 } }, required: ["gb"] } as const;

@@ -1,7 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { Client, isInputRequired, McpError, type ElicitRequestParams, type ElicitResult, type InputRequiredResult } from "mcp-roundtrip/client";
-import { McpServer, UriTemplate, elicit, needs, sample } from "mcp-roundtrip/server";
-import type { JsonRpcResponse } from "mcp-roundtrip";
+import { McpServer, UriTemplate, elicit, needs, sample, type JsonRpcResponse } from "mcp-roundtrip/server";
 import type { MessageHandler, RequestContext } from "../../runtime/transport/types.js";
 
 const audienceForm = {

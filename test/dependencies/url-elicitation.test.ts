@@ -1,7 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { Client, McpError, type ElicitRequestParams, type ElicitResult } from "mcp-roundtrip/client";
-import { McpServer, elicit, elicitUrl, evaluateNeeds, needs } from "mcp-roundtrip/server";
-import type { JsonRpcResponse } from "mcp-roundtrip";
+import { McpServer, elicit, elicitUrl, evaluateNeeds, needs, type JsonRpcResponse } from "mcp-roundtrip/server";
 import type { MessageHandler, RequestContext } from "../../runtime/transport/types.js";
 
 const BOTH_MODES = { elicitation: { form: {}, url: {} } };

@@ -83,7 +83,7 @@ describe("typecheckSnippets, on planted snippets", () => {
   ].join("\n");
 
   beforeAll(() => {
-    ensureBuilt("runtime/index.js");
+    ensureBuilt("runtime/entries/server.js");
     docsDir = mkdtempSync(join(tmpdir(), "mcp-roundtrip-planted-"));
     writeFileSync(join(docsDir, "planted.md"), planted);
     result = typecheckSnippets(snippetsOf(docsDir, ["planted.md"]), {

@@ -20,7 +20,7 @@ const snippets = snippetsOf(root, DOCS);
 describe("doc snippets", () => {
   let result: TypecheckResult;
   beforeAll(() => {
-    ensureBuilt("runtime/index.js");
+    ensureBuilt("runtime/entries/server.js");
     result = typecheckSnippets(snippets, { packageRoot: root, workDir: join(root, "node_modules", ".cache", "mcp-roundtrip-doc-snippets") });
     console.log(`doc snippets: ${result.modules} modules typechecked in ${result.seconds.toFixed(1)}s`);
   }, 180_000);

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Fleet } from "../../examples/fleet/fleet.js";
 import { startLoad, type LoadFigures } from "../../examples/fleet/load.js";
 import { runFleetExample } from "../../examples/fleet/run.js";
-import { decodeKeyEntry, keyIdOf } from "mcp-roundtrip/server";
+import { decodeKeyEntry, keyIdOf } from "mcp-roundtrip/state";
 import { ensureBuilt, root } from "../client/ensure-built.js";
 import { systemPrograms } from "../support/system.js";
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vites
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema, McpError as SdkMcpError } from "@modelcontextprotocol/sdk/types.js";
-import { serveHttp, type HttpServerHandle } from "mcp-roundtrip/http";
+import { serveHttp, type HttpServerHandle } from "mcp-roundtrip/node";
 import { McpServer, elicit } from "mcp-roundtrip/server";
 
 const nameForm = { type: "object", properties: { name: { type: "string" } }, required: ["name"] } as const;

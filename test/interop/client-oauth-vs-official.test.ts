@@ -1,4 +1,4 @@
-// Our OAuth client (mcp-roundtrip/oauth) against the official SDK 2.4.0's
+// Our OAuth client (mcp-roundtrip/ext/oauth) against the official SDK 2.4.0's
 // server-side auth, as its users assemble it: oauthMetadataResponse for the
 // RFC 9728 document, requireBearerAuth with a jose-based OAuthTokenVerifier
 // and expectedResource, createMcpHandler behind it; oidc-provider is the
@@ -18,9 +18,8 @@ import {
   type AuthInfo as OfficialAuthInfo,
   type OAuthTokenVerifier,
 } from "@modelcontextprotocol/server";
-import { Client } from "mcp-roundtrip/client";
-import { StreamableHttpClientTransport } from "mcp-roundtrip/http";
-import { OAuthClient } from "mcp-roundtrip/oauth";
+import { Client, StreamableHttpClientTransport } from "mcp-roundtrip/client";
+import { OAuthClient } from "mcp-roundtrip/ext/oauth";
 import { freePort, startAuthorizationServer, type LocalAuthorizationServer } from "./authorization-server.js";
 import { bridge } from "./peers.js";
 

@@ -7,8 +7,7 @@
 import type { ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client, type ClientOptions } from "mcp-roundtrip/client";
-import { StreamableHttpClientTransport } from "mcp-roundtrip/http";
+import { Client, type ClientOptions, StreamableHttpClientTransport } from "mcp-roundtrip/client";
 import { freePort, repoRoot, startProcess, stopProcess, waitFor } from "./peers.js";
 
 const BIN = join(repoRoot, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");

@@ -10,8 +10,7 @@ export const STDIO_SERVER_SCRIPT = fileURLToPath(new URL("./fixtures/serve-weath
 
 /** Builds dist/ if a source changed since the last build (the stdio child runs the built code). */
 export function ensureStdioServerBuilt(): void {
-  ensureBuilt("runtime/server/index.js");
-  ensureBuilt("runtime/transport/stdio.js");
+  ensureBuilt("runtime/entries/server.js");
 }
 
 /** How a user starts the weather server over stdio: this Node binary on the script. */

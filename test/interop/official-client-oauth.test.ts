@@ -13,8 +13,8 @@ import {
   type StoredOAuthClientInformation,
   type StoredOAuthTokens,
 } from "@modelcontextprotocol/client";
-import type { HttpServerHandle } from "mcp-roundtrip/http";
-import type { JwtRejected } from "mcp-roundtrip/jwt";
+import type { HttpServerHandle } from "mcp-roundtrip/node";
+import type { JwtRejected } from "mcp-roundtrip/ext/jwt";
 import { serveProtected } from "../../examples/authorization/protected-server.js";
 import { freePort, startAuthorizationServer, type LocalAuthorizationServer } from "./authorization-server.js";
 

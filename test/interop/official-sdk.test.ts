@@ -13,7 +13,7 @@ import {
 import { Client as OfficialClient, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { Client } from "mcp-roundtrip/client";
 import { inputRequired, McpServer } from "mcp-roundtrip/server";
-import { serveHttp, type HttpServerHandle } from "mcp-roundtrip/http";
+import { serveHttp, type HttpServerHandle } from "mcp-roundtrip/node";
 import { bridge } from "./peers.js";
 
 const CITY_SCHEMA = { type: "object" as const, properties: { city: { type: "string" as const } }, required: ["city"] };

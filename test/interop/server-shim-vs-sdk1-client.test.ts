@@ -10,7 +10,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { serveHttp, type HttpServerHandle } from "mcp-roundtrip/http";
+import { serveHttp, type HttpServerHandle } from "mcp-roundtrip/node";
 import { CONNECT_URL, NAME_QUESTION, connectedText, onboardingServer, teamQuestion, welcomeText } from "./fixtures/onboarding-server.mjs";
 import { ensureStdioServerBuilt, expectExited, recordingFetch, textsOf } from "./helpers.js";
 

@@ -12,7 +12,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { Client as Sdk1Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as Sdk1HttpTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { serveHttp, type HttpServerHandle } from "mcp-roundtrip/http";
+import { serveHttp, type HttpServerHandle } from "mcp-roundtrip/node";
 import type { McpServer } from "mcp-roundtrip/server";
 import { TOOL_NAMES, cityQuestion, forecastText, greetingText, weatherServer } from "./fixtures/weather-server.mjs";
 import { ensureStdioServerBuilt, expectExited, recordingFetch, stdioServerParameters, textsOf } from "./helpers.js";

@@ -9,7 +9,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema, LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
-import { serveHttp, type HttpServerHandle } from "mcp-roundtrip/http";
+import { serveHttp, type HttpServerHandle } from "mcp-roundtrip/node";
 import type { McpServer } from "mcp-roundtrip/server";
 import { TOOL_NAMES, cityQuestion, forecastText, greetingText, weatherServer } from "./fixtures/weather-server.mjs";
 import { ensureStdioServerBuilt, expectExited, recordingFetch, stdioServerParameters, textsOf } from "./helpers.js";

@@ -7,8 +7,8 @@ import { McpServer as OfficialMcpServer, createMcpHandler } from "@modelcontextp
 import { Client as OfficialClient, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { Client, type SubscriptionEvent } from "mcp-roundtrip/client";
 import { InProcessBroadcaster, McpServer } from "mcp-roundtrip/server";
-import { officialEventBus } from "mcp-roundtrip/official";
-import { serveHttp, type HttpServerHandle } from "mcp-roundtrip/http";
+import { officialEventBus } from "mcp-roundtrip/ext/official";
+import { serveHttp, type HttpServerHandle } from "mcp-roundtrip/node";
 import { bridge } from "./peers.js";
 
 const SUB = "io.modelcontextprotocol/subscriptionId";

@@ -6,7 +6,7 @@ import * as z from "zod";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { serveHttp, type HttpServerHandle } from "mcp-roundtrip/http";
+import { serveHttp, type HttpServerHandle } from "mcp-roundtrip/node";
 import { McpServer, elicit } from "mcp-roundtrip/server";
 
 const confirm = { type: "object", properties: { yes: { type: "boolean" } }, required: ["yes"] } as const;

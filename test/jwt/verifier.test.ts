@@ -3,8 +3,8 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { SignJWT, exportJWK, generateKeyPair, type JWK } from "jose";
-import { jwtVerifier, JwtRejected } from "mcp-roundtrip/jwt";
-import { createHttpHandler } from "mcp-roundtrip/http";
+import { jwtVerifier, JwtRejected } from "mcp-roundtrip/ext/jwt";
+import { createHttpHandler } from "mcp-roundtrip/server";
 import { mcpHeaders, rpc, stubServer } from "../transport/helpers.js";
 
 const RESOURCE = "http://127.0.0.1:9/mcp";

@@ -5,9 +5,9 @@
 // with no token, code, verifier or secret in any log line or error.
 import { KeyObject } from "node:crypto";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { Client } from "mcp-roundtrip/client";
-import { serveHttp, StreamableHttpClientTransport, type HttpServerHandle } from "mcp-roundtrip/http";
-import { InMemoryOAuthStore, OAuthClient, OAuthError, type OAuthClientOptions } from "mcp-roundtrip/oauth";
+import { Client, StreamableHttpClientTransport } from "mcp-roundtrip/client";
+import { serveHttp, type HttpServerHandle } from "mcp-roundtrip/node";
+import { InMemoryOAuthStore, OAuthClient, OAuthError, type OAuthClientOptions } from "mcp-roundtrip/ext/oauth";
 import { McpServer } from "mcp-roundtrip/server";
 import { listToolsWithOAuth } from "../../examples/oauth/cli.js";
 import { startAuthServer, type FakeAuthServer, type FakeAuthServerOptions } from "./fixtures/auth-server.js";

@@ -3,10 +3,10 @@
 // the challenge parser against arbitrary headers.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { bearerChallenge, parseChallenges } from "../../runtime/oauth/challenge.js";
-import { authorizationServerMetadataUrls, canonicalResource, resourceCovers, resourceMetadataUrls } from "../../runtime/oauth/discovery.js";
-import type { OAuthHttp } from "../../runtime/oauth/http.js";
-import { unionScopes } from "../../runtime/oauth/scopes.js";
+import { bearerChallenge, parseChallenges } from "../../runtime/ext/oauth/challenge.js";
+import { authorizationServerMetadataUrls, canonicalResource, resourceCovers, resourceMetadataUrls } from "../../runtime/ext/oauth/discovery.js";
+import type { OAuthHttp } from "../../runtime/ext/oauth/http.js";
+import { unionScopes } from "../../runtime/ext/oauth/scopes.js";
 
 const http: OAuthHttp = { fetch: globalThis.fetch, allowInsecureHttp: false, log: () => {} };
 

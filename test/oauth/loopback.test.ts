@@ -1,8 +1,8 @@
 // The Node loopback redirect listener: the redirect it receives, and how it
 // ends when no redirect comes.
 import { afterEach, describe, expect, it } from "vitest";
-import { OAuthError } from "mcp-roundtrip/oauth";
-import { loopbackAuthorization, type LoopbackAuthorization } from "mcp-roundtrip/oauth/node";
+import { OAuthError } from "mcp-roundtrip/ext/oauth";
+import { loopbackAuthorization, type LoopbackAuthorization } from "mcp-roundtrip/ext/oauth/node";
 
 let loopback: LoopbackAuthorization | undefined;
 afterEach(async () => {

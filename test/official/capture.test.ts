@@ -1,7 +1,7 @@
 // codec.capture: reads each JSON body once and hands it on as parsedBody;
 // leaves everything it does not capture exactly as the handler would see it.
 import { describe, expect, it } from "vitest";
-import { createSealedRequestStateCodec, RequestStateSecurity, type FetchHandlerOptions, type OfficialRequestContext } from "mcp-roundtrip/official";
+import { createSealedRequestStateCodec, RequestStateSecurity, type FetchHandlerOptions, type OfficialRequestContext } from "mcp-roundtrip/ext/official";
 
 const codec = createSealedRequestStateCodec(RequestStateSecurity.ephemeral(), { audience: "capture", logger: { warn() {} } });
 const JSON_HEADERS = { "content-type": "application/json" };

@@ -11,7 +11,7 @@ import {
   type OfficialRequestContext,
   type RequestStateRejection,
   type SealedRequestStateCodecOptions,
-} from "mcp-roundtrip/official";
+} from "mcp-roundtrip/ext/official";
 import { principalOf } from "mcp-roundtrip/server";
 
 const SECRET = "official-codec-unit-secret-0123456789abcdef";

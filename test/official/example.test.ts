@@ -4,7 +4,7 @@
 import { createServer } from "node:http";
 import { describe, expect, it, vi } from "vitest";
 import { Client, isInputRequired } from "mcp-roundtrip/client";
-import type { SealedRequestStateCodec } from "mcp-roundtrip/official";
+import type { SealedRequestStateCodec } from "mcp-roundtrip/ext/official";
 import { afterHandler, beforeHandler, behindProxy, rotationPhases } from "../../examples/official-sdk/sealed-server.js";
 import { bridge } from "../interop/peers.js";
 

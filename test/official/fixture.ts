@@ -4,7 +4,7 @@
 // verifier, so tests can present one token as two principals.
 import { createServer, type Server as NodeServer } from "node:http";
 import { McpServer as OfficialMcpServer, acceptedContent, createMcpHandler, fromJsonSchema, inputRequired, type AuthInfo } from "@modelcontextprotocol/server";
-import { createSealedRequestStateCodec, RequestStateSecurity, type SealedRequestStateCodec } from "mcp-roundtrip/official";
+import { createSealedRequestStateCodec, RequestStateSecurity, type SealedRequestStateCodec } from "mcp-roundtrip/ext/official";
 import type { RequestStateRejection } from "mcp-roundtrip/server";
 import { bridge } from "../interop/peers.js";
 

@@ -5,9 +5,9 @@
 // envelope decrypted here with node:crypto alone.
 import { createDecipheriv, hkdfSync } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { createSealedRequestStateCodec, principalOfOfficialAuthInfo, type OfficialRequestContext } from "mcp-roundtrip/official";
+import { createSealedRequestStateCodec, principalOfOfficialAuthInfo, type OfficialRequestContext } from "mcp-roundtrip/ext/official";
 import { inputRequired, McpServer, RequestStateSecurity } from "mcp-roundtrip/server";
-import { __TESTS } from "../../runtime/state/index.js";
+import { __TESTS } from "../../runtime/state/token/testing.js";
 import { pair } from "../server/helpers.js";
 
 const SECRET = "official-codec-kat-secret-0123456789abcdef";

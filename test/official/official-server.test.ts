@@ -16,7 +16,7 @@ import {
 } from "@modelcontextprotocol/server";
 import { Client as OfficialClient, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { Client, isInputRequired } from "mcp-roundtrip/client";
-import { createSealedRequestStateCodec, principalOfOfficialAuthInfo, RequestStateSecurity } from "mcp-roundtrip/official";
+import { createSealedRequestStateCodec, principalOfOfficialAuthInfo, RequestStateSecurity } from "mcp-roundtrip/ext/official";
 import { bridge } from "../interop/peers.js";
 import { authInfoOf, CITY_SCHEMA, MARKER, startOfficialServer, tokenBytes, type Fixture, type RoundState } from "./fixture.js";
 

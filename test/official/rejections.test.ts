@@ -5,8 +5,7 @@
 // tokens the codec never minted.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRequestStateCodec } from "@modelcontextprotocol/server";
-import { Client, isInputRequired } from "mcp-roundtrip/client";
-import { McpError } from "mcp-roundtrip";
+import { Client, isInputRequired, McpError } from "mcp-roundtrip/client";
 import { MARKER, SECRET, startOfficialServer, type Fixture } from "./fixture.js";
 
 const ANSWER = { city: { action: "accept" as const, content: { city: "Porto" } } };

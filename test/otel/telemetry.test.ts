@@ -6,8 +6,8 @@ import { W3CTraceContextPropagator } from "@opentelemetry/core";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { afterEach, describe, expect, it } from "vitest";
 import { Client, type InputRequiredResult } from "mcp-roundtrip/client";
-import { serveHttp } from "mcp-roundtrip/http";
-import { SpanAttribute, telemetry } from "mcp-roundtrip/otel";
+import { serveHttp } from "mcp-roundtrip/node";
+import { SpanAttribute, telemetry } from "mcp-roundtrip/ext/otel";
 import { inputRequired, McpServer, RequestStateSecurity } from "mcp-roundtrip/server";
 
 const exporter = new InMemorySpanExporter();

@@ -10,24 +10,21 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureBuilt, root } from "../client/ensure-built.js";
 import { brokenLinks, relativeLinksOf } from "../docs/doc-links.js";
 
-interface ExportTarget {
-  types: string;
-  default: string;
-}
+/** An entry's files by condition: `types` and `default` always, `node` where Node gets a file of its own. */
+type ExportTarget = Record<string, string>;
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { name: string; exports: Record<string, ExportTarget | string> };
 
-/** The runtime (value) names each entry must export, no more and no fewer. */
+/** The JSON-RPC basics both sides export (runtime/entries/jsonrpc.ts). */
+const JSON_RPC = ["JsonRpcErrorCode", "McpError", "isJsonRpcErrorResponse", "isJsonRpcNotification", "isJsonRpcRequest", "isJsonRpcResponse", "isValidRequestId"];
+
+/** The runtime (value) names each entry must export under the node condition, no more and no fewer. */
 const EXPECTED: Record<string, string[]> = {
-  ".": ["JsonRpcErrorCode", "McpError", "isJsonRpcErrorResponse", "isJsonRpcNotification", "isJsonRpcRequest", "isJsonRpcResponse", "isValidRequestId"],
   "./types": ["ErrorCode", "INPUT_REQUIRED_METHODS", "METHOD_TABLE", "NOTIFICATION_TABLE", "PROTOCOL_VERSION"],
   "./types/2025-11-25": ["ErrorCode", "INPUT_REQUIRED_METHODS", "METHOD_TABLE", "NOTIFICATION_TABLE", "PROTOCOL_VERSION"],
   "./validate": ["validate", "validateNotification", "validateParams", "validateRequest", "validateResult"],
   "./server": [
-    "DEFAULT_KEYS_ENV",
-    "INVALID_REQUEST_STATE_MESSAGE",
-    "INVALID_REQUEST_STATE_REASON",
+    ...JSON_RPC,
     "InvalidRequestState",
-    "MIN_SECRET_BYTES",
     "McpServer",
     "MemoryReplayStore",
     "MemoryTaskStore",
@@ -41,15 +38,12 @@ const EXPECTED: Record<string, string[]> = {
     "TaskStoreFull",
     "UriTemplate",
     "createLogger",
-    "decodeKeyEntry",
     "elicit",
     "elicitUrl",
     "evaluateNeeds",
     "inputRequired",
-    "invalidRequestStateError",
     "isInputRequired",
     "isTerminalStatus",
-    "keyIdOf",
     "listRoots",
     "needs",
     "principalOf",
@@ -64,8 +58,20 @@ const EXPECTED: Record<string, string[]> = {
     "SUBSCRIPTION_TYPES",
     "TOO_MANY_LISTENERS",
     "isSubscriptionEvent",
+    // The web-standard HTTP handler and the stdio server.
+    "DEFAULT_MAX_BODY_BYTES",
+    "createHttpHandler",
+    "decodeHeaderValue",
+    "encodeHeaderValue",
+    "paramHeaderMismatch",
+    "paramHeadersOf",
+    "statusForError",
+    "DEFAULT_MAX_LINE_BYTES",
+    "serveStdio",
+    "InMemoryClientTransport",
   ],
   "./client": [
+    ...JSON_RPC.filter((name) => name !== "McpError"),
     "Client",
     "ClientClosed",
     "ClientSession",
@@ -84,25 +90,30 @@ const EXPECTED: Record<string, string[]> = {
     "TASKS_EXTENSION",
     "TaskCancelled",
     "isInputRequired",
-  ],
-  "./http": [
-    "DEFAULT_MAX_BODY_BYTES",
+    // The transports: Streamable HTTP over fetch, and stdio.
     "HttpTransportError",
     "StreamableHttpClientTransport",
-    "createHttpHandler",
-    "decodeHeaderValue",
-    "encodeHeaderValue",
-    "paramHeaderMismatch",
-    "paramHeadersOf",
-    "serveHttp",
-    "statusForError",
-    "toNodeHandler",
+    "DEFAULT_INHERITED_ENV",
+    "DEFAULT_MAX_LINE_BYTES",
+    "StdioClientTransport",
+    "childEnvironment",
   ],
-  "./http/web": ["DEFAULT_MAX_BODY_BYTES", "createHttpHandler", "decodeHeaderValue", "encodeHeaderValue", "paramHeaderMismatch", "paramHeadersOf", "statusForError"],
-  "./http/client": ["HttpTransportError", "StreamableHttpClientTransport"],
-  "./http/node": ["DEFAULT_MAX_BODY_BYTES", "serveHttp", "toNodeHandler"],
-  "./stdio": ["DEFAULT_INHERITED_ENV", "DEFAULT_MAX_LINE_BYTES", "StdioClientTransport", "childEnvironment", "serveStdio"],
-  "./official": [
+  "./node": ["serveHttp", "toNodeHandler"],
+  "./state": [
+    "DEFAULT_KEYS_ENV",
+    "INVALID_REQUEST_STATE_MESSAGE",
+    "INVALID_REQUEST_STATE_REASON",
+    "InvalidRequestState",
+    "MIN_SECRET_BYTES",
+    "MemoryReplayStore",
+    "RequestStateSecurity",
+    "RequestStateUnavailable",
+    "decodeKeyEntry",
+    "invalidRequestStateError",
+    "keyIdOf",
+    "principalOf",
+  ],
+  "./ext/official": [
     "InvalidRequestState",
     "MemoryReplayStore",
     "RequestStateSecurity",
@@ -110,15 +121,14 @@ const EXPECTED: Record<string, string[]> = {
     "officialEventBus",
     "principalOfOfficialAuthInfo",
   ],
-  "./redis": ["RedisBroadcaster", "RedisReplayStore", "connectRedisBroadcaster", "connectRedisReplayStore"],
-  "./otel": ["SpanAttribute", "telemetry"],
-  "./memory": ["InMemoryClientTransport"],
-  "./jwt": ["JwtRejected", "jwtVerifier"],
-  "./oauth": ["InMemoryOAuthStore", "OAuthClient", "OAuthError"],
-  "./oauth/node": ["loopbackAuthorization"],
+  "./ext/redis": ["RedisBroadcaster", "RedisReplayStore", "connectRedisBroadcaster", "connectRedisReplayStore"],
+  "./ext/otel": ["SpanAttribute", "telemetry"],
+  "./ext/jwt": ["JwtRejected", "jwtVerifier"],
+  "./ext/oauth": ["InMemoryOAuthStore", "OAuthClient", "OAuthError"],
+  "./ext/oauth/node": ["loopbackAuthorization"],
 };
 
-const specifier = (subpath: string) => (subpath === "." ? pkg.name : `${pkg.name}/${subpath.slice(2)}`);
+const specifier = (subpath: string) => `${pkg.name}/${subpath.slice(2)}`;
 const codeSubpaths = Object.keys(pkg.exports).filter((subpath) => subpath !== "./package.json");
 
 /** Runs an ES module snippet in a child node from the package root (so the package resolves itself); returns its stdout. */
@@ -128,18 +138,22 @@ function runNode(source: string, args: string[] = []): string {
   return run.stdout;
 }
 
-beforeAll(() => ensureBuilt("runtime/index.js"), 180_000);
+beforeAll(() => ensureBuilt("runtime/entries/server.js"), 180_000);
 
 describe("package.json exports, loaded from dist/ by the package's own name", () => {
-  it("lists exactly the entries this test knows", () => {
+  it("lists exactly the entries this test knows (no root entry: every import names its side)", () => {
     expect(codeSubpaths.sort()).toEqual(Object.keys(EXPECTED).sort());
   });
 
-  it("points every entry at built files that exist", () => {
+  it("points every condition of every entry at built files that exist, types first and default last", () => {
     for (const subpath of codeSubpaths) {
       const target = pkg.exports[subpath] as ExportTarget;
-      expect(existsSync(join(root, target.default)), target.default).toBe(true);
-      expect(existsSync(join(root, target.types)), target.types).toBe(true);
+      const conditions = Object.keys(target);
+      expect(conditions[0], subpath).toBe("types");
+      expect(conditions.at(-1), subpath).toBe("default");
+      // Only the client has a node file of its own (the real stdio client).
+      expect(conditions, subpath).toEqual(subpath === "./client" ? ["types", "node", "default"] : ["types", "default"]);
+      for (const file of Object.values(target)) expect(existsSync(join(root, file)), `${subpath}: ${file}`).toBe(true);
     }
   });
 
@@ -163,7 +177,13 @@ describe("package.json exports, loaded from dist/ by the package's own name", ()
     }
   });
 
-  describe("the root entry stays small", () => {
+  it("gives mcp-roundtrip/client the same names under the default condition (a browser, a worker) as under node", () => {
+    const web = (pkg.exports["./client"] as ExportTarget).default!;
+    const names = JSON.parse(runNode(`process.stdout.write(JSON.stringify(Object.keys(await import(${JSON.stringify(web)})).sort()));`)) as string[];
+    expect(names).toEqual([...EXPECTED["./client"]!].sort());
+  });
+
+  describe("what an entry loads", () => {
     let dir: string;
     beforeAll(() => {
       dir = mkdtempSync(join(tmpdir(), "mcp-roundtrip-exports-"));
@@ -187,23 +207,36 @@ describe("package.json exports, loaded from dist/ by the package's own name", ()
       return readFileSync(log, "utf8").trim().split("\n");
     };
 
-    it("loads no server, client, transport or crypto module", () => {
-      const resolved = modulesLoadedBy(pkg.name);
-      const ours = resolved.filter((url) => url.includes("/dist/"));
-      expect(ours.some((url) => url.endsWith("/dist/runtime/index.js"))).toBe(true);
+    it("mcp-roundtrip/state loads no server, client or transport module, and no heavy dependency", () => {
+      const resolved = modulesLoadedBy(`${pkg.name}/state`);
+      expect(resolved.some((url) => url.endsWith("/dist/runtime/state/index.js"))).toBe(true);
       for (const url of resolved) {
-        expect(url).not.toMatch(/\/dist\/runtime\/(server|client|state|transport)\//);
-        expect(url).not.toMatch(/^node:(crypto|http|child_process)$|@noble|\/ajv\//);
+        expect(url).not.toMatch(/\/dist\/runtime\/(server|client|transport|entries)\//);
+        expect(url).not.toMatch(/^node:(http|child_process)$|@noble|\/ajv\//);
       }
     });
 
-    it("mcp-roundtrip/oauth is browser-safe: it loads no node: builtin and no server module", () => {
-      const resolved = modulesLoadedBy(`${pkg.name}/oauth`);
-      expect(resolved.some((url) => url.endsWith("/dist/runtime/oauth/index.js"))).toBe(true);
+    it("mcp-roundtrip/client under the default condition loads no node: builtin and no server module; its stdio client refuses with what to do", () => {
+      const web = (pkg.exports["./client"] as ExportTarget).default!;
+      const resolved = modulesLoadedBy(web);
+      expect(resolved.some((url) => url.endsWith("/dist/runtime/entries/client.js"))).toBe(true);
+      for (const url of resolved) {
+        expect(url).not.toMatch(/^node:/);
+        expect(url).not.toMatch(/\/dist\/runtime\/(server|state)\/|\/stdio\/(client|child)\.js$/);
+      }
+      const refusal = runNode(`
+        const { StdioClientTransport } = await import(${JSON.stringify(web)});
+        await StdioClientTransport.spawn({ command: "node", args: ["server.js"] }).catch((error) => process.stdout.write(error.message));`);
+      expect(refusal).toMatch(/^Cannot spawn "node": this runtime has no child processes .*Connect to a Streamable HTTP URL instead/);
+    });
+
+    it("mcp-roundtrip/ext/oauth is browser-safe: it loads no node: builtin and no server module", () => {
+      const resolved = modulesLoadedBy(`${pkg.name}/ext/oauth`);
+      expect(resolved.some((url) => url.endsWith("/dist/runtime/ext/oauth/index.js"))).toBe(true);
       expect(resolved.some((url) => url.includes("/oauth4webapi/"))).toBe(true);
       for (const url of resolved) {
         expect(url).not.toMatch(/^node:/);
-        expect(url).not.toMatch(/\/dist\/runtime\/(server|state|oauth\/node)/);
+        expect(url).not.toMatch(/\/dist\/runtime\/(server|state|ext\/oauth\/node)/);
       }
     });
   });
@@ -216,9 +249,7 @@ describe("npm pack", () => {
   it("packs the build and the generated code of every entry", () => {
     expect(pack.status, pack.stderr).toBe(0);
     for (const entry of codeSubpaths) {
-      const target = pkg.exports[entry] as ExportTarget;
-      expect(files).toContain(target.default.slice(2));
-      expect(files).toContain(target.types.slice(2));
+      for (const file of Object.values(pkg.exports[entry] as ExportTarget)) expect(files).toContain(file.slice(2));
     }
     expect(files).toContain("package.json");
     expect(files).toContain("README.md");

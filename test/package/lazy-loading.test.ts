@@ -67,7 +67,7 @@ function loadedProbe(log: string): string {
 let dir: string;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "mcp-roundtrip-lazy-"));
-  ensureBuilt("runtime/index.js");
+  ensureBuilt("runtime/entries/server.js");
 }, 180_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -1,4 +1,4 @@
-// `mcp-roundtrip/official` declares `@modelcontextprotocol/server` as an
+// `mcp-roundtrip/ext/official` declares `@modelcontextprotocol/server` as an
 // optional peer and imports nothing from it, at run time or in its types: it
 // loads, mints and verifies in a process where that package cannot be
 // resolved at all, so there is no "install X" error to give.
@@ -14,9 +14,9 @@ const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
   devDependencies?: Record<string, string>;
 };
 
-beforeAll(() => ensureBuilt("runtime/official/index.js"), 180_000);
+beforeAll(() => ensureBuilt("runtime/ext/official/index.js"), 180_000);
 
-describe("mcp-roundtrip/official without the official SDK", () => {
+describe("mcp-roundtrip/ext/official without the official SDK", () => {
   it("declares @modelcontextprotocol/server an optional peer, kept as a devDependency for the tests", () => {
     expect(pkg.peerDependencies?.["@modelcontextprotocol/server"]).toBeDefined();
     expect(pkg.peerDependenciesMeta?.["@modelcontextprotocol/server"]).toEqual({ optional: true });
@@ -37,7 +37,7 @@ describe("mcp-roundtrip/official without the official SDK", () => {
       import { register } from "node:module";
       register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hook)}`)});
       const refused = await import("@modelcontextprotocol/server").then(() => "loaded", (error) => error.code);
-      const { createSealedRequestStateCodec, RequestStateSecurity } = await import("mcp-roundtrip/official");
+      const { createSealedRequestStateCodec, RequestStateSecurity } = await import("mcp-roundtrip/ext/official");
       const codec = createSealedRequestStateCodec(RequestStateSecurity.ephemeral(), {
         audience: "no-peer",
         bindRequest: () => ({ target: "t", arguments: { a: 1 } }),
@@ -52,7 +52,7 @@ describe("mcp-roundtrip/official without the official SDK", () => {
   });
 
   it("names no @modelcontextprotocol package in its built code or declarations", () => {
-    const dir = join(root, "dist", "runtime", "official");
+    const dir = join(root, "dist", "runtime", "ext", "official");
     const files = readdirSync(dir).filter((name) => /\.(js|d\.ts)$/.test(name));
     expect(files).toContain("index.d.ts");
     for (const name of files) {

@@ -21,12 +21,12 @@ function withoutPackage(hidden: string, source: string) {
   return spawnSync(process.execPath, ["--input-type=module", "-e", script], { cwd: root, encoding: "utf8" });
 }
 
-beforeAll(() => ensureBuilt("runtime/redis/index.js"), 180_000);
+beforeAll(() => ensureBuilt("runtime/ext/redis/index.js"), 180_000);
 
 describe("optional peers", () => {
   it.each([
-    ["mcp-roundtrip/redis", "redis", "npm install redis"],
-    ["mcp-roundtrip/otel", "@opentelemetry/api", "npm install @opentelemetry/api"],
+    ["mcp-roundtrip/ext/redis", "redis", "npm install redis"],
+    ["mcp-roundtrip/ext/otel", "@opentelemetry/api", "npm install @opentelemetry/api"],
   ])("%s without %s says what to install", (subpath, peer, install) => {
     const run = withoutPackage(peer, `await import(${JSON.stringify(subpath)});`);
     expect(run.status).not.toBe(0);
@@ -38,7 +38,7 @@ describe("optional peers", () => {
       const run = withoutPackage(
         peer,
         `
-        for (const entry of ["mcp-roundtrip", "mcp-roundtrip/server", "mcp-roundtrip/client", "mcp-roundtrip/http", "mcp-roundtrip/stdio"]) await import(entry);
+        for (const entry of ["mcp-roundtrip/server", "mcp-roundtrip/client", "mcp-roundtrip/node", "mcp-roundtrip/state"]) await import(entry);
         console.log("loaded");`,
       );
       expect(run.stderr).toBe("");

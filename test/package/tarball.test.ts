@@ -11,7 +11,7 @@ import { relativeLinksOf } from "../docs/doc-links.js";
 import { extractSnippets, formatDiagnostic, typecheckSnippets } from "../docs/doc-snippets.js";
 import { createScratchProject, type ScratchProject } from "../support/scratch-project.js";
 
-/** The optional peers, at the versions the repo tests with, so their entries (mcp-roundtrip/redis, …) load. */
+/** The optional peers, at the versions the repo tests with, so their entries (mcp-roundtrip/ext/redis, …) load. */
 const repoPackage = JSON.parse(readFileSync(fileURLToPath(new URL("../../package.json", import.meta.url)), "utf8")) as {
   peerDependencies: Record<string, string>;
   devDependencies: Record<string, string>;

@@ -3,13 +3,12 @@
 // tests (test/docs/snippets.test.ts), so neither can drift from the API.
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { Client, isInputRequired } from "mcp-roundtrip/client";
+import { Client, isInputRequired, StreamableHttpClientTransport } from "mcp-roundtrip/client";
 import { InvalidRequestState, inputRequired, type RequestStateCodec } from "mcp-roundtrip/server";
 import { runByHand } from "../../examples/readme/by-hand.js";
 import { runClient, textOf } from "../../examples/readme/client.js";
 import { behindProxy, fleetServer, oneTimeTokens, rotationPhases, withCodec } from "../../examples/readme/sealing.js";
 import { callOverHttp, callOverStdio, handler, serveWithTokens } from "../../examples/readme/transports.js";
-import { StreamableHttpClientTransport } from "mcp-roundtrip/http";
 import { ensureBuilt, root } from "../client/ensure-built.js";
 
 const KEY_A = "readme-key-a-0123456789abcdef0123456789";

@@ -2,11 +2,10 @@
 // connections on one channel; a change on instance A reaches a listener held by instance B.
 import { createClient, type RedisClientType } from "redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { McpServer } from "mcp-roundtrip/server";
+import { McpServer, type JsonRpcNotification } from "mcp-roundtrip/server";
 import { Client } from "mcp-roundtrip/client";
-import { serveHttp } from "mcp-roundtrip/http";
-import { connectRedisBroadcaster, RedisBroadcaster, type ConnectedRedisBroadcaster } from "mcp-roundtrip/redis";
-import type { JsonRpcNotification } from "mcp-roundtrip";
+import { serveHttp } from "mcp-roundtrip/node";
+import { connectRedisBroadcaster, RedisBroadcaster, type ConnectedRedisBroadcaster } from "mcp-roundtrip/ext/redis";
 import { startRedis, type Daemon } from "../support/daemons.js";
 import { systemPrograms } from "../support/system.js";
 import { meta } from "../server/helpers.js";

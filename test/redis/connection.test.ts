@@ -4,8 +4,8 @@
 // one log line per outage, health, and clear errors for bad options.
 import { EventEmitter } from "node:events";
 import { describe, expect, it } from "vitest";
-import { connectRedisBroadcaster, connectRedisReplayStore, type NodeRedisClient } from "mcp-roundtrip/redis";
-import { clientOptionsFor, reconnectDelay } from "../../runtime/redis/connection.js";
+import { connectRedisBroadcaster, connectRedisReplayStore, type NodeRedisClient } from "mcp-roundtrip/ext/redis";
+import { clientOptionsFor, reconnectDelay } from "../../runtime/ext/redis/connection.js";
 
 /** A stand-in for a node-redis client: an EventEmitter with the flags and methods the helpers use. */
 class FakeClient extends EventEmitter implements NodeRedisClient {

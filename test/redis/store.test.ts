@@ -5,7 +5,7 @@
 import { createClient, type RedisClientType } from "redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RequestStateSecurity, InvalidRequestState } from "mcp-roundtrip/server";
-import { connectRedisReplayStore, RedisReplayStore } from "mcp-roundtrip/redis";
+import { connectRedisReplayStore, RedisReplayStore } from "mcp-roundtrip/ext/redis";
 import { startRedis, type Daemon } from "../support/daemons.js";
 import { systemPrograms } from "../support/system.js";
 

@@ -5,7 +5,7 @@ import { request as httpRequest } from "node:http";
 import { connect } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { McpServer } from "mcp-roundtrip/server";
-import { serveHttp, type HttpServerHandle, type ServeHttpOptions } from "mcp-roundtrip/http";
+import { serveHttp, type HttpServerHandle, type ServeHttpOptions } from "mcp-roundtrip/node";
 import { mcpHeaders } from "../transport/helpers.js";
 
 const handles: HttpServerHandle[] = [];

@@ -3,9 +3,9 @@
 // client with real signed JWTs.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SignJWT, exportJWK, generateKeyPair, type JWK } from "jose";
-import { Client, McpError, isInputRequired } from "mcp-roundtrip/client";
-import { HttpTransportError, StreamableHttpClientTransport, serveHttp, type HttpServerHandle } from "mcp-roundtrip/http";
-import { jwtVerifier } from "mcp-roundtrip/jwt";
+import { Client, McpError, isInputRequired, HttpTransportError, StreamableHttpClientTransport } from "mcp-roundtrip/client";
+import { serveHttp, type HttpServerHandle } from "mcp-roundtrip/node";
+import { jwtVerifier } from "mcp-roundtrip/ext/jwt";
 import { McpServer, RequestStateSecurity, elicit, requireScopes } from "mcp-roundtrip/server";
 
 const ISSUER = "https://auth.example.com";

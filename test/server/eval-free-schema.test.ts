@@ -289,7 +289,7 @@ describe("a value the validator itself fails on", () => {
 });
 
 describe("auto-pick where the runtime forbids generating code", () => {
-  beforeAll(() => ensureBuilt("runtime/index.js"), 180_000);
+  beforeAll(() => ensureBuilt("runtime/entries/server.js"), 180_000);
 
   it("node --disallow-code-generation-from-strings serves a schema AJV would need new Function for", () => {
     const source = `

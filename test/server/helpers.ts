@@ -1,5 +1,4 @@
-import type { JsonRpcErrorObject, JsonRpcResponse } from "mcp-roundtrip";
-import type { ServerLogger } from "mcp-roundtrip/server";
+import type { JsonRpcErrorObject, JsonRpcResponse, ServerLogger } from "mcp-roundtrip/server";
 import type { ElicitRequest } from "mcp-roundtrip/types";
 import type { MessageHandler, RequestContext } from "../../runtime/transport/types.js";
 import { ASK_REGION as DEMO_ASK_REGION } from "../../examples/demo/provision-server.js";

@@ -2,8 +2,7 @@
 // that declared needs ask over, and every way a session can be misused, as a client sees it.
 import { describe, expect, it, vi } from "vitest";
 import { Client, type ElicitRequestParams } from "mcp-roundtrip/client";
-import { McpServer, elicit, inputRequired, listRoots, type ServerLogger } from "mcp-roundtrip/server";
-import type { JsonRpcMessage } from "mcp-roundtrip";
+import { McpServer, elicit, inputRequired, listRoots, type ServerLogger, type JsonRpcMessage } from "mcp-roundtrip/server";
 import { validate } from "mcp-roundtrip/validate";
 import type { ServerSession } from "../../runtime/transport/types.js";
 import { meta, recordingLogger } from "./helpers.js";

@@ -1,8 +1,7 @@
 // Each protocol error of the 2026-07-28 request rules, as a client sees it on the wire.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { McpError } from "mcp-roundtrip";
-import { inputRequired, Server, type ServerHandlers } from "mcp-roundtrip/server";
+import { McpError, inputRequired, Server, type ServerHandlers } from "mcp-roundtrip/server";
 import { validate } from "mcp-roundtrip/validate";
 import { publishedExamples } from "../support/schema.js";
 import { ASK_REGION, meta, pair, recordingLogger } from "./helpers.js";

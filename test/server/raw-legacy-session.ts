@@ -1,8 +1,7 @@
 // A hand-driven 2025 client on one session of a server, for the tests of the 2025 path: it records what
 // the server sent it and answers each request the server asks with `answer` (no reply when that gives
 // `undefined`, for a client that never answers).
-import type { McpServer } from "mcp-roundtrip/server";
-import type { JsonRpcMessage, JsonRpcResponse } from "mcp-roundtrip";
+import type { McpServer, JsonRpcMessage, JsonRpcResponse } from "mcp-roundtrip/server";
 import type { ServerSession } from "../../runtime/transport/types.js";
 
 /** A request the server sent the client. */

@@ -5,7 +5,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { decodeKeyEntry, keyIdOf, RequestStateSecurity, type RequestStateLogger, type RequestStateRingInfo } from "mcp-roundtrip/server";
+import { decodeKeyEntry, keyIdOf } from "mcp-roundtrip/state";
+import { RequestStateSecurity, type RequestStateLogger, type RequestStateRingInfo } from "mcp-roundtrip/server";
 import vectors from "../vectors/request-state-v1.json" with { type: "json" };
 
 const hexBytes = (hex: string) => Uint8Array.from(hex.match(/../g)!.map((pair) => parseInt(pair, 16)));

@@ -9,7 +9,8 @@ import { AesGcmCodec } from "../../runtime/state/primitives/codec.js";
 import { NobleGcmKey } from "../../runtime/state/primitives/gcm-noble.js";
 import { hkdfSha256, hmacSha256 } from "../../runtime/state/primitives/hkdf.js";
 import { type AesCore, type AesCoreLoader, nobleAesLoader } from "../../runtime/state/primitives/noble-aes.js";
-import { __TESTS, InvalidRequestState } from "../../runtime/state/index.js";
+import { __TESTS } from "../../runtime/state/token/testing.js";
+import { InvalidRequestState } from "../../runtime/state/index.js";
 import { SECRET } from "./helpers.js";
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex");

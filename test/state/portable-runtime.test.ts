@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { ensureBuilt, root } from "../client/ensure-built.js";
 import { vectors } from "./helpers.js";
 
-beforeAll(() => ensureBuilt("runtime/index.js"), 180_000);
+beforeAll(() => ensureBuilt("runtime/entries/server.js"), 180_000);
 
 /** Runs `body` as an ES module in a child node from which the Node-only globals sealing could use are gone. */
 function runWithoutNodeCrypto(body: string): unknown {

@@ -2,7 +2,8 @@ import { spawnSync } from "node:child_process";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { decodeBase64url, encodeBase64url } from "../../runtime/state/primitives/base64url.js";
-import { __TESTS, InvalidRequestState, RequestStateSecurity } from "../../runtime/state/index.js";
+import { __TESTS } from "../../runtime/state/token/testing.js";
+import { InvalidRequestState, RequestStateSecurity } from "../../runtime/state/index.js";
 import { BACKENDS, SECRET } from "./helpers.js";
 
 const call = { method: "tools/call", target: "provision", arguments: { name: "orders" } };

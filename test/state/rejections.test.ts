@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { McpError } from "mcp-roundtrip";
+import { McpError } from "mcp-roundtrip/server";
 import { invalidRequestStateError, type RequestBinding, RequestStateSecurity, type RequestStateSecurityOptions } from "../../runtime/state/index.js";
 import { BACKENDS, recordingLogger, rejectionOf, SECRET, WIRE_REJECTION } from "./helpers.js";
 

@@ -5,7 +5,7 @@
 // user is not asked twice. Every other rejection keeps the fixed -32602.
 import { describe, expect, it } from "vitest";
 import { Client, McpError, type ElicitResult } from "mcp-roundtrip/client";
-import { serveHttp } from "mcp-roundtrip/http";
+import { serveHttp } from "mcp-roundtrip/node";
 import { inputRequired, McpServer, RequestStateUnavailable } from "mcp-roundtrip/server";
 import { MemoryReplayStore, RequestStateSecurity, type ReplayStore } from "../../runtime/state/index.js";
 import { recordingLogger, rejectionOf, SECRET } from "./helpers.js";

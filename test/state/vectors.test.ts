@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { __TESTS, RequestStateSecurity } from "../../runtime/state/index.js";
+import { __TESTS } from "../../runtime/state/token/testing.js";
+import { RequestStateSecurity } from "../../runtime/state/index.js";
 import { BACKENDS, hex, toHex, vectors } from "./helpers.js";
 
 /** A vector's secret in the form a user would pass it: text when it is UTF-8 text. */

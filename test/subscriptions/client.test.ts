@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { Client, McpError, type SubscriptionEvent } from "mcp-roundtrip/client";
 import { McpServer } from "mcp-roundtrip/server";
-import { serveHttp, type HttpServerHandle } from "mcp-roundtrip/http";
+import { serveHttp, type HttpServerHandle } from "mcp-roundtrip/node";
 import { ensureBuilt } from "../client/ensure-built.js";
 
 const text = (value: string) => ({ content: [{ type: "text" as const, text: value }] });
@@ -130,7 +130,7 @@ describe("client.subscribe", () => {
   });
 
   it("over stdio: the events of several subscriptions stay apart", async () => {
-    ensureBuilt("runtime/server/index.js");
+    ensureBuilt("runtime/entries/server.js");
     const fixture = new URL("./fixtures/notify-server.mjs", import.meta.url).pathname;
     const client = await connect({ command: process.execPath, args: [fixture] });
     const tools = client.subscribe({ toolsListChanged: true });

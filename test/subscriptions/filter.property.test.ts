@@ -3,8 +3,7 @@
 // names, in order, each with its subscription id, never one it did not ask for.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { Server, SUBSCRIPTION_TYPES, type SubscriptionEvent, type SubscriptionType } from "mcp-roundtrip/server";
-import type { JsonRpcNotification } from "mcp-roundtrip";
+import { Server, SUBSCRIPTION_TYPES, type SubscriptionEvent, type SubscriptionType, type JsonRpcNotification } from "mcp-roundtrip/server";
 import { meta } from "../server/helpers.js";
 
 const URIS = ["file:///a", "file:///b", "config://c", "mem://d?x=1"];

@@ -1,9 +1,9 @@
 // subscriptions/listen over Streamable HTTP: one long-lived SSE response per listen POST,
 // closed by the client (the cancellation signal on HTTP) or gracefully by the server's drain.
 import { afterEach, describe, expect, it } from "vitest";
-import { McpServer } from "mcp-roundtrip/server";
+import { McpServer, createHttpHandler } from "mcp-roundtrip/server";
 import { Client } from "mcp-roundtrip/client";
-import { createHttpHandler, serveHttp, type HttpServerHandle } from "mcp-roundtrip/http";
+import { serveHttp, type HttpServerHandle } from "mcp-roundtrip/node";
 import { mcpHeaders, META } from "../transport/helpers.js";
 
 const SUB = "io.modelcontextprotocol/subscriptionId";

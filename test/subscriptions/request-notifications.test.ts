@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { Client, type LogMessage, type ProgressUpdate } from "mcp-roundtrip/client";
 import { McpServer, type ServerRequestContext } from "mcp-roundtrip/server";
-import { serveHttp, type HttpServerHandle } from "mcp-roundtrip/http";
+import { serveHttp, type HttpServerHandle } from "mcp-roundtrip/node";
 import { ensureBuilt } from "../client/ensure-built.js";
 import { meta } from "../server/helpers.js";
 
@@ -136,7 +136,7 @@ describe("cancellation through the call's signal", () => {
   });
 
   it("stdio: the signal sends notifications/cancelled, which aborts the handler in the child", async () => {
-    ensureBuilt("runtime/server/index.js");
+    ensureBuilt("runtime/entries/server.js");
     const fixture = new URL("./fixtures/notify-server.mjs", import.meta.url).pathname;
     const client = await connect({ command: process.execPath, args: [fixture] });
     const abort = new AbortController();

@@ -1,8 +1,7 @@
 // subscriptions/listen on the server: acknowledgement first, opt-in delivery with the
 // subscription id, list-changed from registrations, the bound, unknown types, the ends.
 import { describe, expect, it } from "vitest";
-import { InProcessBroadcaster, McpServer, Server } from "mcp-roundtrip/server";
-import type { JsonRpcNotification } from "mcp-roundtrip";
+import { InProcessBroadcaster, McpServer, Server, type JsonRpcNotification } from "mcp-roundtrip/server";
 import { meta } from "../server/helpers.js";
 
 const INFO = { name: "listen-test", version: "1.0.0" };

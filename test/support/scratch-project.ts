@@ -43,7 +43,7 @@ function npm(args: string[], cwd: string): string {
  */
 export function createScratchProject(extraPackages: readonly string[] = []): ScratchProject {
   const started = performance.now();
-  ensureBuilt("runtime/index.js");
+  ensureBuilt("runtime/entries/server.js");
   const dir = mkdtempSync(join(tmpdir(), "mcp-roundtrip-scratch-"));
   try {
     npm(["pack", "--ignore-scripts", "--pack-destination", dir], root);

@@ -4,9 +4,9 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client } from "mcp-roundtrip/client";
+import { Client, StreamableHttpClientTransport } from "mcp-roundtrip/client";
 import { inputRequired, McpServer } from "mcp-roundtrip/server";
-import { serveHttp, StreamableHttpClientTransport, type HttpServerHandle } from "mcp-roundtrip/http";
+import { serveHttp, type HttpServerHandle } from "mcp-roundtrip/node";
 import { META, mcpHeaders, rpc } from "./helpers.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));

@@ -1,4 +1,4 @@
-import type { JsonRpcResponse } from "mcp-roundtrip";
+import type { JsonRpcResponse } from "mcp-roundtrip/server";
 import type { MessageHandler, RequestContext } from "../../runtime/transport/types.js";
 
 export const PROTOCOL_VERSION = "2026-07-28";

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { createHttpHandler, serveHttp, type AuthorizationOptions, type HttpRequestInfo, type HttpServerHandle } from "mcp-roundtrip/http";
+import { createHttpHandler, type AuthorizationOptions, type HttpRequestInfo } from "mcp-roundtrip/server";
+import { serveHttp, type HttpServerHandle } from "mcp-roundtrip/node";
 import type { MessageHandler } from "../../runtime/transport/types.js";
 import { mcpHeaders, rpc, stubServer } from "./helpers.js";
 

@@ -5,9 +5,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import type { JsonRpcNotification } from "mcp-roundtrip";
-import { Client, SessionExpired } from "mcp-roundtrip/client";
-import { HttpTransportError, StreamableHttpClientTransport } from "mcp-roundtrip/http";
+import { type JsonRpcNotification, Client, SessionExpired, HttpTransportError, StreamableHttpClientTransport } from "mcp-roundtrip/client";
 
 interface Seen {
   method: string;

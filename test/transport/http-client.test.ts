@@ -1,8 +1,9 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import fc from "fast-check";
-import { HttpTransportError, serveHttp, StreamableHttpClientTransport, type HttpServerHandle } from "mcp-roundtrip/http";
-import type { JsonRpcNotification } from "mcp-roundtrip";
+import { HttpTransportError, StreamableHttpClientTransport } from "mcp-roundtrip/client";
+import { serveHttp, type HttpServerHandle } from "mcp-roundtrip/node";
+import type { JsonRpcNotification } from "mcp-roundtrip/server";
 import { decodeHeaderValue, encodeHeaderValue, paramHeaderMismatch, paramHeadersOf } from "../../runtime/protocol/headers.js";
 import { META, rpc, stubServer } from "./helpers.js";
 

@@ -3,8 +3,8 @@
 // allowed origins (JSON, SSE, 401 challenges, 2025 sessions) expose the
 // headers an MCP client must read.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createHttpHandler, serveHttp, type HttpHandlerOptions } from "mcp-roundtrip/http";
-import { McpServer } from "mcp-roundtrip/server";
+import { createHttpHandler, type HttpHandlerOptions, McpServer } from "mcp-roundtrip/server";
+import { serveHttp } from "mcp-roundtrip/node";
 import type { MessageHandler } from "../../runtime/transport/types.js";
 import { mcpHeaders, rpc } from "./helpers.js";
 

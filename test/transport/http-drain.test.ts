@@ -5,7 +5,7 @@ import { spawn } from "node:child_process";
 import { request as httpRequest } from "node:http";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { McpServer } from "mcp-roundtrip/server";
-import { serveHttp, type HttpServerHandle, type ServeHttpOptions } from "mcp-roundtrip/http";
+import { serveHttp, type HttpServerHandle, type ServeHttpOptions } from "mcp-roundtrip/node";
 import { ensureBuilt, root } from "../client/ensure-built.js";
 import { mcpHeaders, rpc } from "./helpers.js";
 
@@ -186,12 +186,12 @@ describe("healthPath", () => {
 });
 
 describe("handleSignals", () => {
-  beforeAll(() => ensureBuilt("runtime/transport/http.js"), 180_000);
+  beforeAll(() => ensureBuilt("runtime/entries/node.js"), 180_000);
 
   it("drains on SIGTERM: the request in flight is answered, then the process exits 0 after onShutdown", async () => {
     const script = `
       import { McpServer } from "mcp-roundtrip/server";
-      import { serveHttp } from "mcp-roundtrip/http";
+      import { serveHttp } from "mcp-roundtrip/node";
       const mcp = new McpServer({ name: "signal-test", version: "1.0.0" });
       mcp.tool("wait", {}, async () => { await new Promise((r) => setTimeout(r, 500)); return { content: [{ type: "text", text: "done" }] }; });
       const handle = await serveHttp(mcp, { handleSignals: true, onShutdown: () => console.log("shutdown hook ran") });

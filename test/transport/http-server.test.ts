@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { createHttpHandler, serveHttp, type HttpHandlerOptions, type HttpServerHandle } from "mcp-roundtrip/http";
+import { createHttpHandler, type HttpHandlerOptions } from "mcp-roundtrip/server";
+import { serveHttp, type HttpServerHandle } from "mcp-roundtrip/node";
 import type { MessageHandler, RequestContext } from "../../runtime/transport/types.js";
 import { META, mcpHeaders, rpc, stubServer } from "./helpers.js";
 

@@ -2,8 +2,8 @@
 // Mcp-Session-Id, the back channel on the POST stream, the GET event stream and its resumption,
 // DELETE, and every bound and misuse with its status and message.
 import { afterEach, describe, expect, it } from "vitest";
-import { McpServer, elicit } from "mcp-roundtrip/server";
-import { createHttpHandler, serveHttp, type HttpHandlerOptions, type HttpServerHandle } from "mcp-roundtrip/http";
+import { McpServer, elicit, createHttpHandler, type HttpHandlerOptions } from "mcp-roundtrip/server";
+import { serveHttp, type HttpServerHandle } from "mcp-roundtrip/node";
 import { META } from "./helpers.js";
 
 const regionForm = { type: "object", properties: { region: { type: "string" } }, required: ["region"] } as const;

@@ -4,7 +4,7 @@
 // body that was consumed and left unparsed.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
-import { toNodeHandler } from "mcp-roundtrip/http/node";
+import { toNodeHandler } from "mcp-roundtrip/node";
 import { McpServer } from "mcp-roundtrip/server";
 import { mcpHeaders, rpc } from "./helpers.js";
 

@@ -1,8 +1,8 @@
 // At logLevel "debug" the server says when each 2025 session opened (client, protocol) and why it
 // closed: the client's DELETE, the idle timeout, or the endpoint shutting down. Never the whole id.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { Client } from "mcp-roundtrip/client";
-import { serveHttp, StreamableHttpClientTransport, type HttpServerHandle } from "mcp-roundtrip/http";
+import { Client, StreamableHttpClientTransport } from "mcp-roundtrip/client";
+import { serveHttp, type HttpServerHandle } from "mcp-roundtrip/node";
 import { McpServer } from "mcp-roundtrip/server";
 
 const handles: HttpServerHandle[] = [];

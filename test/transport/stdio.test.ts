@@ -1,8 +1,8 @@
 import { PassThrough } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { DEFAULT_MAX_LINE_BYTES, serveStdio, StdioClientTransport } from "mcp-roundtrip/stdio";
-import type { JsonRpcNotification } from "mcp-roundtrip";
+import { DEFAULT_MAX_LINE_BYTES, serveStdio, type JsonRpcNotification } from "mcp-roundtrip/server";
+import { StdioClientTransport } from "mcp-roundtrip/client";
 import type { MessageHandler } from "../../runtime/transport/types.js";
 import { rpc } from "./helpers.js";
 

@@ -59,7 +59,7 @@ export class RequestStateSecurity {
   /** Clock skew tolerated both ways between the instance that minted a token and the one verifying it, in seconds. */
   readonly clockSkew: number;
   /**
-   * The key ids of the ring (8 hex digits each, see {@link keyIdOf}), the
+   * The key ids of the ring (8 hex digits each, see `keyIdOf` in `mcp-roundtrip/state`), the
    * minting key first; empty with a custom codec. Compare them with the
    * start-up log and `npx mcp-roundtrip kid` to confirm a rotation phase landed.
    */

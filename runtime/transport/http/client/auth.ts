@@ -1,6 +1,6 @@
 /**
  * The HTTP client's hook for authorization schemes that can recover from a
- * refusal (OAuth in `mcp-roundtrip/oauth`, or your own): the credentials of
+ * refusal (OAuth in `mcp-roundtrip/ext/oauth`, or your own): the credentials of
  * each request, and what to do when the server answers 401 or 403.
  */
 
@@ -21,7 +21,7 @@ export interface HttpAuthChallenge {
 /**
  * Authorizes the requests of a {@link StreamableHttpClientTransport}: the
  * `Authorization` value of each request, and the recovery from a refusal.
- * `mcp-roundtrip/oauth`'s `OAuthClient` implements it.
+ * `mcp-roundtrip/ext/oauth`'s `OAuthClient` implements it.
  */
 export interface HttpClientAuth {
   /** The `Authorization` header value for a request to `endpoint` (e.g. `"Bearer …"`), or `undefined` to send none. */

@@ -19,7 +19,7 @@ export interface HttpClientTransportOptions {
   token?: string | TokenProvider;
   /**
    * An authorization scheme that recovers from 401 and 403 answers, such as
-   * `new OAuthClient(…)` from `mcp-roundtrip/oauth`. Exclusive with `token`.
+   * `new OAuthClient(…)` from `mcp-roundtrip/ext/oauth`. Exclusive with `token`.
    */
   auth?: HttpClientAuth;
   /**
@@ -67,7 +67,7 @@ export function checkOptions(
   }
   const auth = options.auth;
   if (auth !== undefined && (typeof auth?.authorization !== "function" || typeof auth.unauthorized !== "function")) {
-    throw new TypeError("auth must have authorization() and unauthorized() methods, such as an OAuthClient from mcp-roundtrip/oauth.");
+    throw new TypeError("auth must have authorization() and unauthorized() methods, such as an OAuthClient from mcp-roundtrip/ext/oauth.");
   }
   if (auth !== undefined && token !== undefined) {
     throw new TypeError("Pass either token or auth, not both: auth supplies the Authorization header itself.");

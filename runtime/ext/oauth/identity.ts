@@ -10,7 +10,7 @@
 import * as oauth from "oauth4webapi";
 import { OAuthError } from "./errors.js";
 import { checkUrl, isLoopback, libraryOptions, type OAuthHttp } from "./http.js";
-import { isObject } from "../protocol/guards.js";
+import { isObject } from "../../protocol/guards.js";
 import type { OAuthClientRegistration, OAuthStore } from "./store.js";
 
 /** A client the application registered beforehand. Treat `clientSecret` and `privateKey` as secrets. */

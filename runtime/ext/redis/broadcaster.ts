@@ -3,7 +3,7 @@
  * changes to one channel and hears everyone's, so a tool registered on one
  * instance reaches `subscriptions/listen` streams held by any other.
  */
-import { isSubscriptionEvent, type Broadcaster, type SubscriptionEvent } from "../server/subscriptions/broadcaster.js";
+import { isSubscriptionEvent, type Broadcaster, type SubscriptionEvent } from "../../server/subscriptions/broadcaster.js";
 import type { RedisCommandClient } from "./store.js";
 
 /**

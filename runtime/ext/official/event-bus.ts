@@ -4,7 +4,7 @@
  * over an mcp-roundtrip `Broadcaster`, so a change on either kind of
  * server reaches the `subscriptions/listen` streams of both.
  */
-import { isSubscriptionEvent, type Broadcaster, type SubscriptionEvent } from "../server/subscriptions/broadcaster.js";
+import { isSubscriptionEvent, type Broadcaster, type SubscriptionEvent } from "../../server/subscriptions/broadcaster.js";
 
 /** The official SDK's change event (`ServerEvent` of `@modelcontextprotocol/server` 2.4.0), declared here so nothing of theirs is imported. */
 export type OfficialServerEvent = (

@@ -1,5 +1,5 @@
 /**
- * `mcp-roundtrip/otel`: OpenTelemetry spans for a server, one per request.
+ * `mcp-roundtrip/ext/otel`: OpenTelemetry spans for a server, one per request.
  * Needs the optional peer dependency `@opentelemetry/api`
  * (`npm install @opentelemetry/api`) and, to export anything, an
  * OpenTelemetry SDK the application configures. The core never imports
@@ -8,15 +8,15 @@
  * @packageDocumentation
  */
 import type * as OtelApi from "@opentelemetry/api";
-import { loadPeer } from "../protocol/peer.js";
+import { loadPeer } from "../../protocol/peer.js";
 import { createTelemetry, type TelemetryOptions } from "./middleware.js";
-import type { ServerMiddleware } from "../server/types.js";
+import type { ServerMiddleware } from "../../server/types.js";
 
 export type { TelemetryOptions } from "./middleware.js";
 export { SpanAttribute } from "./attributes.js";
 
 // Loaded with the subpath, so a missing peer is reported at import, naming what to install.
-const api = await loadPeer<typeof OtelApi>("@opentelemetry/api", "mcp-roundtrip/otel", "npm install @opentelemetry/api");
+const api = await loadPeer<typeof OtelApi>("@opentelemetry/api", "mcp-roundtrip/ext/otel", "npm install @opentelemetry/api");
 
 /**
  * A server middleware that records one span per request: the method, the
@@ -29,7 +29,7 @@ const api = await loadPeer<typeof OtelApi>("@opentelemetry/api", "mcp-roundtrip/
  * @returns a middleware for `server.use(…, { outermost: true })`.
  * @example
  * ```ts
- * import { telemetry } from "mcp-roundtrip/otel";
+ * import { telemetry } from "mcp-roundtrip/ext/otel";
  * mcp.server.use(telemetry(), { outermost: true });
  * ```
  */

@@ -22,7 +22,7 @@ export interface OAuthClientOptions {
   /**
    * The user step: open `authorizationUrl` (a browser, a popup, a printed
    * link) and resolve with the URL the user was redirected back to, query
-   * included. `mcp-roundtrip/oauth/node`'s `loopbackAuthorization()`
+   * included. `mcp-roundtrip/ext/oauth/node`'s `loopbackAuthorization()`
    * provides one for CLIs. Without it, a needed authorization fails with
    * `OAuthError` `interaction_required`.
    */

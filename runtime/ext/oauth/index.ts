@@ -2,13 +2,12 @@
  * OAuth 2.1 for MCP clients (MCP 2026-07-28 and 2025-11-25 authorization):
  * an {@link OAuthClient} to pass as the Streamable HTTP transport's `auth`.
  * Browser-safe: no `node:` imports; the loopback redirect listener for CLIs
- * is in `mcp-roundtrip/oauth/node`.
+ * is in `mcp-roundtrip/ext/oauth/node`.
  *
  * @example
  * ```ts
- * import { Client } from "mcp-roundtrip/client";
- * import { StreamableHttpClientTransport } from "mcp-roundtrip/http";
- * import { OAuthClient } from "mcp-roundtrip/oauth";
+ * import { Client, StreamableHttpClientTransport } from "mcp-roundtrip/client";
+ * import { OAuthClient } from "mcp-roundtrip/ext/oauth";
  *
  * const auth = new OAuthClient({
  *   redirectUrl: "https://app.example.com/oauth/callback",

@@ -32,4 +32,4 @@ export {
   type RequestStateRejection,
   type RequestStateSecret,
   type RequestStateSecurityOptions,
-} from "../state/index.js";
+} from "../../state/index.js";

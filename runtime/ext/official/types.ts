@@ -1,4 +1,4 @@
-import type { RequestStateLogger } from "../state/index.js";
+import type { RequestStateLogger } from "../../state/index.js";
 
 /**
  * The part of the official SDK's `AuthInfo` the codec reads: the OAuth

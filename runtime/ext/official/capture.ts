@@ -10,7 +10,7 @@
  * @internal
  */
 import type { BoundRequest, CaptureOptions, FetchHandler, FetchHandlerOptions, OfficialRequestContext } from "./types.js";
-import { isObject } from "../protocol/guards.js";
+import { isObject } from "../../protocol/guards.js";
 
 /** The official handler's own default body limit (4 MiB). */
 const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;

@@ -6,9 +6,9 @@
  * handler's `onError` as a {@link JwtRejected}, never with the token.
  */
 import { createLocalJWKSet, createRemoteJWKSet, customFetch, errors, jwtVerify, type JSONWebKeySet, type JWTPayload } from "jose";
-import { isCanonicalBase64url } from "../state/primitives/base64url.js";
-import type { HttpRequestInfo, TokenVerifier } from "../transport/http/server/policy.js";
-import type { AuthInfo } from "../transport/types.js";
+import { isCanonicalBase64url } from "../../state/primitives/base64url.js";
+import type { HttpRequestInfo, TokenVerifier } from "../../transport/http/server/policy.js";
+import type { AuthInfo } from "../../transport/types.js";
 import { discoverJwksUri, secureUrl } from "./discovery.js";
 import { JwtRejected } from "./errors.js";
 

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { createLogger, type LevelledLogger, type Logger, type LogLevel } from "../protocol/logging.js";
+import { createLogger, type LevelledLogger, type Logger, type LogLevel } from "../../protocol/logging.js";
 
 /** The parts of a node-redis client (5 or 6) the helpers use. */
 export interface NodeRedisClient {

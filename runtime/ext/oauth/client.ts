@@ -7,7 +7,7 @@
  * the scopes; it refreshes expired tokens.
  */
 import type * as oauth from "oauth4webapi";
-import type { HttpAuthChallenge, HttpClientAuth } from "../transport/http/client/auth.js";
+import type { HttpAuthChallenge, HttpClientAuth } from "../../transport/http/client/auth.js";
 import { bearerChallenge } from "./challenge.js";
 import { checkOAuthClientOptions, type OAuthClientOptions } from "./client-options.js";
 import { canonicalResource, discoverAuthorizationServer, discoverResource, type ResourceMetadata } from "./discovery.js";
@@ -31,8 +31,8 @@ const EXPIRY_MARGIN_MS = 30_000;
  *
  * @example
  * ```ts
- * import { OAuthClient } from "mcp-roundtrip/oauth";
- * import { loopbackAuthorization } from "mcp-roundtrip/oauth/node";
+ * import { OAuthClient } from "mcp-roundtrip/ext/oauth";
+ * import { loopbackAuthorization } from "mcp-roundtrip/ext/oauth/node";
  *
  * const loopback = await loopbackAuthorization();
  * const auth = new OAuthClient({ redirectUrl: loopback.redirectUrl, authorize: loopback.authorize, registration: { client_name: "my-cli" } });
@@ -221,7 +221,7 @@ export class OAuthClient implements HttpClientAuth {
         throw new OAuthError(
           "interaction_required",
           `${why ? `${why}, and the` : "The"} MCP server ${resource} needs a user to authorize at ${as.issuer}, but this OAuthClient has no ` +
-            "authorize callback: pass redirectUrl and authorize (loopbackAuthorization() from mcp-roundtrip/oauth/node for a CLI).",
+            "authorize callback: pass redirectUrl and authorize (loopbackAuthorization() from mcp-roundtrip/ext/oauth/node for a CLI).",
         );
       }
       const { url, pending } = await beginAuthorization(as, identity, { redirectUrl: this.#redirectUrl, resource: audience, scope }, resource, this.#http);

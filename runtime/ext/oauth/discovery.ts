@@ -9,7 +9,7 @@
 import * as oauth from "oauth4webapi";
 import { OAuthError } from "./errors.js";
 import { checkUrl, describe, getJson, type OAuthHttp } from "./http.js";
-import { isObject } from "../protocol/guards.js";
+import { isObject } from "../../protocol/guards.js";
 
 /** The fields of protected-resource metadata (RFC 9728 §2) the client uses. @internal */
 export interface ResourceMetadata {

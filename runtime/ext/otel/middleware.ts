@@ -7,8 +7,8 @@
  * @internal
  */
 import type * as OtelApi from "@opentelemetry/api";
-import { McpError } from "../protocol/jsonrpc/errors.js";
-import type { MiddlewareRequest, ServerMiddleware } from "../server/types.js";
+import { McpError } from "../../protocol/jsonrpc/errors.js";
+import type { MiddlewareRequest, ServerMiddleware } from "../../server/types.js";
 import { SpanAttribute } from "./attributes.js";
 
 /** Options of `telemetry()`. */

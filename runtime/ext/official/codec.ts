@@ -5,8 +5,8 @@ import {
   type RequestStateLogger,
   type RequestStateRejectionReason,
   type RequestStateSecurity,
-} from "../state/index.js";
-import { withCallShape } from "../protocol/logging.js";
+} from "../../state/index.js";
+import { withCallShape } from "../../protocol/logging.js";
 import { captureHandler, capturedRequest, SEALED_METHODS } from "./capture.js";
 import { principalOfOfficialAuthInfo } from "./principal.js";
 import type { BoundRequest, OfficialRequestContext, SealedRequestStateCodec, SealedRequestStateCodecOptions } from "./types.js";

@@ -4,7 +4,7 @@
  * that dies lapses on its own (Redis expires it).
  */
 import { createHash } from "node:crypto";
-import type { ReplayLease, ReplayQuotaExceeded, ReplayStore } from "../state/policy/replay.js";
+import type { ReplayLease, ReplayQuotaExceeded, ReplayStore } from "../../state/policy/replay.js";
 import { CLAIM, COMMIT, EPOCH, RELEASE } from "./scripts.js";
 
 /**

@@ -1,4 +1,4 @@
-import { principalOf } from "../state/index.js";
+import { principalOf } from "../../state/index.js";
 import type { OfficialAuthInfo } from "./types.js";
 
 function describe(value: unknown): string {

@@ -1,5 +1,5 @@
 /**
- * `mcp-roundtrip/redis`: a one-time-token store on Redis for a fleet
+ * `mcp-roundtrip/ext/redis`: a one-time-token store on Redis for a fleet
  * ({@link RedisReplayStore}), and {@link connectRedisReplayStore}, which
  * opens the node-redis client for it; a pub/sub broadcaster of
  * subscription events ({@link RedisBroadcaster}, {@link connectRedisBroadcaster}). Needs the optional peer dependency
@@ -7,7 +7,7 @@
  *
  * @packageDocumentation
  */
-import { loadPeer } from "../protocol/peer.js";
+import { loadPeer } from "../../protocol/peer.js";
 import { RedisReplayStore, type RedisReplayStoreOptions } from "./store.js";
 import { RedisBroadcaster, type RedisBroadcasterOptions, type RedisSubscriberClient } from "./broadcaster.js";
 import {
@@ -26,7 +26,7 @@ export type { NodeRedisClient, RedisConnectionOptions } from "./connection.js";
 type NodeRedis = { createClient: CreateRedisClient };
 
 // Loaded with the subpath, so a missing peer is reported at import, naming what to install.
-const redis = await loadPeer<NodeRedis>("redis", "mcp-roundtrip/redis", "npm install redis");
+const redis = await loadPeer<NodeRedis>("redis", "mcp-roundtrip/ext/redis", "npm install redis");
 
 /** Where the `connect*` helpers find Redis: a URL, or {@link RedisConnectionOptions} (a URL and client options, or a client of yours). */
 export type RedisTarget = string | RedisConnectionOptions | undefined;
