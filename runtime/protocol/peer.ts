@@ -1,6 +1,6 @@
 /**
  * Loads an optional peer dependency for one of the integration subpaths
- * (`mcp-roundtrip/redis`, `mcp-roundtrip/otel`), so that importing the
+ * (`mcp-roundtrip/ext/redis`, `mcp-roundtrip/ext/otel`), so that importing the
  * subpath without the peer installed fails with what to install, not a
  * bare module-not-found from deep inside.
  *
@@ -12,7 +12,7 @@
  * Imports `specifier`, or throws an error naming the package to install.
  *
  * @param specifier - the peer, e.g. `"redis"`.
- * @param subpath - the entry that needs it, e.g. `"mcp-roundtrip/redis"`.
+ * @param subpath - the entry that needs it, e.g. `"mcp-roundtrip/ext/redis"`.
  * @param install - what to run, e.g. `"npm install redis"`.
  * @throws {Error} when the peer is not installed (other failures of its import pass through).
  * @internal

@@ -26,7 +26,7 @@ export interface SubscriptionOptions {
   /**
    * Carries changes between instances (default: an `InProcessBroadcaster`
    * of this server alone). Share one between servers of a process, or give
-   * each instance of a fleet a Redis broadcaster (`mcp-roundtrip/redis`) on
+   * each instance of a fleet a Redis broadcaster (`mcp-roundtrip/ext/redis`) on
    * the same channel, and a change on one reaches the listeners of all.
    */
   broadcaster?: Broadcaster;

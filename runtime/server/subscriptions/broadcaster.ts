@@ -2,7 +2,7 @@
  * What carries a change (a list changed, a resource was updated) from the
  * instance where it happened to every instance holding listeners: in one
  * process a plain fan-out, in a fleet a pub/sub channel (see
- * `mcp-roundtrip/redis`).
+ * `mcp-roundtrip/ext/redis`).
  *
  * @module
  */

@@ -26,7 +26,7 @@ export interface AuthorizationOptions {
   /**
    * Checks a bearer token: resolve the identity it proves, or `null`. A throw
    * is treated like `null` (fails closed). `jwtVerifier` from
-   * `mcp-roundtrip/jwt` is a ready one for JWT access tokens.
+   * `mcp-roundtrip/ext/jwt` is a ready one for JWT access tokens.
    */
   verify: TokenVerifier;
   /**
@@ -111,7 +111,7 @@ export function resolveAuthorization(options: AuthorizationOptions): ResolvedAut
     if (url.search !== "") throw new TypeError(`an issuer identifier has no query (RFC 8414 §2), got ${JSON.stringify(issuer)}.`);
   }
   if (typeof options.verify !== "function") {
-    throw new TypeError("authorization.verify must be a function (token, request) => AuthInfo | null, such as jwtVerifier(…) from mcp-roundtrip/jwt.");
+    throw new TypeError("authorization.verify must be a function (token, request) => AuthInfo | null, such as jwtVerifier(…) from mcp-roundtrip/ext/jwt.");
   }
   const scopesSupported = options.scopesSupported === undefined ? undefined : scopeList(options.scopesSupported, "authorization.scopesSupported");
   const requiredScopes = scopeList(options.requiredScopes, "authorization.requiredScopes");
