@@ -120,12 +120,12 @@ export class RequestContextImpl implements ServerRequestContext {
   readonly method: string;
   /** Which generation the request speaks, as classified at the edge. */
   readonly era: Era;
+  readonly authInfo: AuthInfo | undefined;
   readonly protocolVersion: string;
   readonly clientCapabilities: ClientCapabilities;
   readonly clientInfo: Implementation | undefined;
   readonly meta: Readonly<Record<string, unknown>>;
   readonly logLevel: LoggingLevel | undefined;
-  readonly authInfo: AuthInfo | undefined;
   inputResponses: InputResponses | undefined;
   requestState: string | undefined;
   /** What the transport passed along with the message. */

@@ -14,10 +14,9 @@ import type { RequestContextImpl } from "../context.js";
 import { isDependencyRound } from "../dependencies/run.js";
 import { internalError } from "../errors.js";
 import { anyRoundRepeated } from "../../protocol/rounds.js";
-import { callHandler, type AnyHandler, type Invocation } from "../request.js";
+import { callHandler } from "../request.js";
 import { describeTarget as what } from "./describe.js";
-import type { LegacyHost } from "./host.js";
-import type { LegacyScope } from "./types.js";
+import type { PendingCall } from "./host.js";
 import { handBuiltRejection, settleByHand } from "./shim.js";
 
 function methodsOf(requests: Record<string, unknown>): string {
@@ -41,15 +40,10 @@ function methodsOf(requests: Record<string, unknown>): string {
  *   the client's own error for a request it refused
  * @internal
  */
-export async function settleInputRequired(
-  host: LegacyHost,
-  handler: AnyHandler,
-  invocation: Invocation,
-  ctx: RequestContextImpl,
-  scope: LegacyScope,
-): Promise<Record<string, unknown>> {
+export async function settleInputRequired(call: PendingCall): Promise<Record<string, unknown>> {
+  const { host, handler, invocation, ctx, scope } = call;
   // A round trip the handler built by hand: the legacyInputRequired option decides (shim.ts).
-  if (!isDependencyRound(invocation.raw)) return settleByHand(host, handler, invocation, ctx, scope);
+  if (!isDependencyRound(invocation.raw)) return settleByHand(call);
   let raw = invocation.raw;
   // Each round's questions: running out of rounds on new questions is not the same as asking the same again.
   const asked: Record<string, unknown>[] = [];

@@ -7,8 +7,9 @@
 import type { JsonRpcResponse } from "../../protocol/jsonrpc/messages.js";
 import type { LegacyMode, RequestContext } from "../../protocol/context.js";
 import type { ClassifiedRequest } from "../../protocol/message.js";
-import type { RequestHost } from "../request.js";
-import type { Broadcastable } from "./types.js";
+import type { AnyHandler, Invocation, RequestHost } from "../request.js";
+import type { RequestContextImpl } from "../context.js";
+import type { Broadcastable, LegacyScope } from "./types.js";
 
 /** Options of the 2025 sessions a server holds. */
 export interface LegacySessionOptions {
@@ -66,4 +67,19 @@ export interface LegacyHost extends RequestHost {
  */
 export function sessionLabel(id: string): string {
   return id.slice(0, 8);
+}
+
+/**
+ * A 2025 call whose handler answered `input_required`: what settling it
+ * over the session (the back channel, or the shim for a hand-built round)
+ * needs.
+ * @internal
+ */
+export interface PendingCall {
+  readonly host: LegacyHost;
+  readonly handler: AnyHandler;
+  /** The handler call that asked, with the middleware view of the request. */
+  readonly invocation: Invocation;
+  readonly ctx: RequestContextImpl;
+  readonly scope: LegacyScope;
 }

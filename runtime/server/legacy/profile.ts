@@ -82,7 +82,8 @@ export const LEGACY: RevisionProfile<LegacyScope> = {
   },
 
   async finish(host, route, handler, invocation, ctx, scope) {
-    const raw = invocation.raw.resultType === "input_required" ? await settleInputRequired(host as LegacyHost, handler, invocation, ctx, scope) : invocation.raw;
+    const raw =
+      invocation.raw.resultType === "input_required" ? await settleInputRequired({ host: host as LegacyHost, handler, invocation, ctx, scope }) : invocation.raw;
     refuseStrayEscalation(route, raw, invocation.params);
     const result = copyToExtend(raw);
     for (const key of MODERN_ONLY_RESULT_KEYS) delete result[key];

@@ -18,11 +18,11 @@ import type { InputRequiredResult } from "../../protocol/types.js";
 import { assertClientCanAnswer } from "../capabilities.js";
 import type { RequestContextImpl } from "../context.js";
 import { internalError } from "../errors.js";
-import { invokeHandler, passInputRequired, settle, type AnyHandler, type Invocation } from "../request.js";
+import { invokeHandler, passInputRequired, settle } from "../request.js";
 import { ROUTES } from "../routes.js";
 import { assertValidResult } from "../validation.js";
 import { describeTarget } from "./describe.js";
-import type { LegacyHost } from "./host.js";
+import type { LegacyHost, PendingCall } from "./host.js";
 import type { LegacyScope } from "./types.js";
 import { anyRoundRepeated } from "../../protocol/rounds.js";
 
@@ -69,13 +69,7 @@ export function handBuiltRejection(host: LegacyHost, ctx: RequestContextImpl, pa
  *   error for a request it refused
  * @internal
  */
-export async function settleByHand(
-  host: LegacyHost,
-  handler: AnyHandler,
-  invocation: Invocation,
-  ctx: RequestContextImpl,
-  scope: LegacyScope,
-): Promise<Record<string, unknown>> {
+export async function settleByHand({ host, handler, invocation, ctx, scope }: PendingCall): Promise<Record<string, unknown>> {
   const session = scope.session;
   if (host.inputRequired !== "shim" || session === undefined) throw handBuiltRejection(host, ctx, invocation.params, scope);
   const route = ROUTES.get(ctx.method)!;
