@@ -5,36 +5,20 @@ import { type LoopSettings, runToCompletion } from "./loop.js";
 import { DEFAULT_CLIENT_INFO, deriveCapabilities } from "./meta.js";
 import { checkConnectOptions } from "./connect-options.js";
 import { type ServerDescription, negotiate } from "./negotiate.js";
-import { collectAll, paginate, requestPage } from "./pagination.js";
+import { ClientLists } from "./lists.js";
 import type { NegotiatedOutcome } from "./outcomes.js";
 import { PendingRequest, type PendingRequestJSON } from "./pending.js";
-import type {
-  CallToolResult,
-  CompleteResult,
-  GetPromptResult,
-  Implementation,
-  JsonObject,
-  ListPromptsResult,
-  ListResourceTemplatesResult,
-  ListResourcesResult,
-  ListToolsResult,
-  Prompt,
-  ReadResourceResult,
-  Resource,
-  ResourceTemplate,
-  ServerCapabilities,
-  Tool,
-} from "./protocol.js";
+import type { CallToolResult, GetPromptResult, Implementation, JsonObject, ReadResourceResult, ServerCapabilities } from "./protocol.js";
 import { ClientSession, type RequestOptions } from "./session.js";
 import { isCreateTaskResult, openTaskHandle, taskSettingsOf, withTasksExtension, type TaskSettings } from "./tasks.js";
 import type { TaskHandle } from "./task-handle.js";
 import { Subscription, type SubscribeOptions, type SubscriptionRequest } from "./subscription.js";
-import type { CallOptions, ClientOptions, ToolCallOptions } from "./options.js";
+import type { CallOptions, ClientOptions, CustomCallOptions, ToolCallOptions } from "./options.js";
 import { openTransport } from "../connect/targets.js";
 import type { ConnectTarget } from "../protocol/targets.js";
 import { negotiationKey } from "./targets.js";
 
-export type { CallOptions, ClientOptions, ToolCallOptions } from "./options.js";
+export type { CallOptions, ClientOptions, CustomCallOptions, ToolCallOptions } from "./options.js";
 
 /**
  * An MCP client. `callTool`, `getPrompt` and `readResource` run the
@@ -51,21 +35,19 @@ export type { CallOptions, ClientOptions, ToolCallOptions } from "./options.js";
  * const result = await client.callTool("provision", { name: "orders" });
  * ```
  */
-export class Client {
-  /** One request per call, no automatic rounds; see {@link ClientSession}. */
-  readonly session: ClientSession;
+export class Client extends ClientLists {
   readonly #connection: Connection;
   readonly #server: ServerDescription;
   readonly #loop: LoopSettings;
   readonly #tasks: TaskSettings;
 
   private constructor(connection: Connection, server: ServerDescription, loop: LoopSettings, tasks: TaskSettings | undefined) {
+    super(new ClientSession(connection));
     this.#connection = connection;
     this.#server = server;
     this.#loop = loop;
     // A server that sends a task unasked is still followed, with the default polling bounds.
     this.#tasks = tasks ?? taskSettingsOf(true)!;
-    this.session = new ClientSession(connection);
   }
 
   /**
@@ -273,53 +255,30 @@ export class Client {
     return this.subscribe({ toolsListChanged: true }, { ...options, onToolsChanged: callback });
   }
 
-  /** One page of `tools/list`. */
-  listTools(cursor?: string, options?: RequestOptions): Promise<ListToolsResult> {
-    return requestPage(this.session, "tools/list", cursor, options) as unknown as Promise<ListToolsResult>;
-  }
-  /** One page of `prompts/list`. */
-  listPrompts(cursor?: string, options?: RequestOptions): Promise<ListPromptsResult> {
-    return requestPage(this.session, "prompts/list", cursor, options) as unknown as Promise<ListPromptsResult>;
-  }
-  /** One page of `resources/list`. */
-  listResources(cursor?: string, options?: RequestOptions): Promise<ListResourcesResult> {
-    return requestPage(this.session, "resources/list", cursor, options) as unknown as Promise<ListResourcesResult>;
-  }
-  /** One page of `resources/templates/list`. */
-  listResourceTemplates(cursor?: string, options?: RequestOptions): Promise<ListResourceTemplatesResult> {
-    return requestPage(this.session, "resources/templates/list", cursor, options) as unknown as Promise<ListResourceTemplatesResult>;
-  }
-
-  /** Every tool, following `nextCursor` across pages. */
-  listAllTools(options?: RequestOptions): Promise<Tool[]> {
-    return collectAll<Tool>(this.session, "tools/list", "tools", options);
-  }
-  /** Every prompt, across pages. */
-  listAllPrompts(options?: RequestOptions): Promise<Prompt[]> {
-    return collectAll<Prompt>(this.session, "prompts/list", "prompts", options);
-  }
-  /** Every resource, across pages. */
-  listAllResources(options?: RequestOptions): Promise<Resource[]> {
-    return collectAll<Resource>(this.session, "resources/list", "resources", options);
-  }
-  /** Every resource template, across pages. */
-  listAllResourceTemplates(options?: RequestOptions): Promise<ResourceTemplate[]> {
-    return collectAll<ResourceTemplate>(this.session, "resources/templates/list", "resourceTemplates", options);
-  }
-
   /**
-   * Iterates the items of a paginated list method page by page, following
-   * `nextCursor` until the server stops giving one.
+   * Sends a request for a method outside the protocol schema (an
+   * extension's, one a server serves with `setRequestHandler`) and resolves
+   * with its result, running the rounds like {@link Client.callTool} when
+   * the server answers `input_required`.
    *
-   * @throws Error when the server repeats a cursor (it would loop forever).
+   * @param method - the method, e.g. `"widgets/list"`
+   * @param params - its params (the envelope's `_meta` is added for you)
+   * @param options - a `result` schema to check the answer against, a signal, extra `_meta`
+   * @throws McpError (a `-32601` when the server does not serve it), InvalidServerResult when the result
+   *   does not fit `options.result`, and what {@link Client.callTool} throws for the rounds
+   * @example
+   * ```ts
+   * const { widgets } = await client.request("widgets/list", { cursor: "w10" });
+   * ```
    */
-  paginate<T = JsonObject>(method: string, itemsKey: string, options?: RequestOptions): AsyncGenerator<T, void, undefined> {
-    return paginate<T>(this.session, method, itemsKey, options);
+  async request(method: string, params?: JsonObject, options?: CustomCallOptions): Promise<JsonObject> {
+    const { customRequest } = await import("./custom-request.js");
+    return customRequest(method, params, options, (call) => this.#run(call, options));
   }
 
-  /** Asks for completions of a prompt or resource-template argument (`completion/complete`). */
-  complete(params: JsonObject, options?: RequestOptions): Promise<CompleteResult> {
-    return this.session.request("completion/complete", params, options) as unknown as Promise<CompleteResult>;
+  /** Sends a notification the protocol schema does not define (the server's `setNotificationHandler` gets it). */
+  notify(method: string, params?: JsonObject): Promise<void> {
+    return this.#connection.notify(method, params);
   }
 
   /** Closes the transport (ending a 2025 HTTP session with DELETE). Later calls throw `ClientClosed`. */

@@ -62,7 +62,7 @@ export async function runToCompletion(
   // Each round's questions, compared only if the rounds run out: new questions, or the same ones asked again?
   const asked: unknown[] = [];
   for (;;) {
-    if (!classifyResult(call.method, session.era, result)) return result;
+    if (!classifyResult(call.method, session.era, result, "custom" in call)) return result;
     const inputRequired = result as unknown as InputRequiredResult;
     round++;
     if (round > settings.maxRounds) {

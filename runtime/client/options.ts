@@ -1,3 +1,4 @@
+import type { StandardSchemaV1 } from "@standard-schema/spec";
 /**
  * The options of {@link Client.connect} and of its automatic calls.
  *
@@ -80,6 +81,16 @@ export interface CallOptions extends CallNotificationOptions {
   signal?: AbortSignal;
   /** Extra `_meta` keys for each request of the call (`progressToken`, …). */
   meta?: JsonObject;
+}
+
+/** Options of {@link Client.request}: a call's options, and the schema its result must fit. */
+export interface CustomCallOptions extends CallOptions {
+  /**
+   * The result's JSON Schema, or a Standard Schema (zod, valibot, arktype…):
+   * a result that does not fit rejects with `InvalidServerResult` naming the
+   * path (a Standard Schema's output is what resolves).
+   */
+  result?: Record<string, unknown> | StandardSchemaV1;
 }
 
 /** Options of {@link Client.callTool}. */

@@ -9,8 +9,10 @@ export interface PendingRequestJSON {
   type: typeof TYPE;
   /** The format's version; `resume` rejects any other, rather than misread a record a newer release wrote. */
   version: 1;
-  /** The method the call was made with, and is retried with. */
-  method: InputRequiredMethod;
+  /** The method the call was made with, and is retried with (a custom method's own name with `custom`). */
+  method: InputRequiredMethod | (string & {});
+  /** A custom method's call (`client.request`): `arguments` holds its params. */
+  custom?: true;
   /** Tool or prompt name (`tools/call`, `prompts/get`). */
   name?: string;
   /** Resource URI (`resources/read`). */
@@ -40,6 +42,14 @@ export type CallDescriptor =
       method: "resources/read";
       /** The resource's URI. */
       uri: string;
+    }
+  | {
+      /** A method outside the protocol schema (`client.request`). */
+      method: string;
+      /** Marks a custom method's call: its `params` are sent again unchanged on every round. */
+      custom: true;
+      /** The params, without the round's `inputResponses` and `requestState`. */
+      params: JsonObject;
     };
 
 /**
@@ -63,11 +73,13 @@ export type CallDescriptor =
  */
 export class PendingRequest {
   /** The method the call was made with, and is retried with. */
-  readonly method: InputRequiredMethod;
-  /** Tool or prompt name, or resource URI. */
+  readonly method: InputRequiredMethod | (string & {});
+  /** Tool or prompt name, or resource URI (a custom method's own name). */
   readonly target: string;
-  /** The call's arguments, sent again unchanged with the answers; `undefined` for a resource read. */
+  /** The call's arguments (a custom method's params), sent again unchanged with the answers; `undefined` for a resource read. */
   readonly arguments: JsonObject | undefined;
+  /** True for a custom method's call (`client.request`). */
+  readonly custom: boolean;
   /** What the server asked for in the last round, keyed as the answers must be. */
   readonly inputRequests: Record<string, InputRequest> | undefined;
   /** The server's sealed state from the last round, echoed exactly on the retry; the client never reads it. */
@@ -77,8 +89,12 @@ export class PendingRequest {
 
   private constructor(call: CallDescriptor, result: Pick<InputRequiredResult, "inputRequests" | "requestState">, round: number) {
     this.method = call.method;
-    if (call.method === "resources/read") {
-      this.target = call.uri;
+    this.custom = "custom" in call;
+    if ("custom" in call) {
+      this.target = call.method;
+      this.arguments = call.params;
+    } else if (call.method === "resources/read") {
+      this.target = (call as { uri: string }).uri;
       this.arguments = undefined;
     } else {
       this.target = call.name;
@@ -129,9 +145,11 @@ export class PendingRequest {
       );
     }
     const call: CallDescriptor =
-      record.method === "resources/read"
-        ? { method: record.method, uri: record.uri as string }
-        : { method: record.method as "tools/call", name: record.name as string, arguments: record.arguments };
+      record.custom === true
+        ? { method: record.method as string, custom: true, params: record.arguments as JsonObject }
+        : record.method === "resources/read"
+          ? { method: "resources/read", uri: record.uri as string }
+          : { method: record.method as "tools/call", name: record.name as string, arguments: record.arguments };
     checkCall(call);
     if (record.inputRequests !== undefined && (typeof record.inputRequests !== "object" || record.inputRequests === null)) {
       throw new TypeError(`PendingRequest.resume: "inputRequests" must be an object.`);
@@ -148,15 +166,17 @@ export class PendingRequest {
 
   /** The call this round belongs to. */
   get call(): CallDescriptor {
+    if (this.custom) return { method: this.method, custom: true, params: this.arguments ?? {} };
     return this.method === "resources/read"
-      ? { method: this.method, uri: this.target }
-      : { method: this.method, name: this.target, ...(this.arguments === undefined ? {} : { arguments: this.arguments }) };
+      ? { method: "resources/read", uri: this.target }
+      : { method: this.method as "tools/call", name: this.target, ...(this.arguments === undefined ? {} : { arguments: this.arguments }) };
   }
 
   /** Plain data for storage; `PendingRequest.resume` reads it back. */
   toJSON(): PendingRequestJSON {
     const json: PendingRequestJSON = { type: TYPE, version: 1, method: this.method, round: this.round };
-    if (this.method === "resources/read") json.uri = this.target;
+    if (this.custom) json.custom = true;
+    else if (this.method === "resources/read") json.uri = this.target;
     else json.name = this.target;
     if (this.arguments !== undefined) json.arguments = this.arguments;
     if (this.inputRequests !== undefined) json.inputRequests = this.inputRequests;
@@ -167,18 +187,25 @@ export class PendingRequest {
 
 function checkCall(call: CallDescriptor): void {
   if (typeof call !== "object" || call === null) throw new TypeError(`a pending call needs a { method, name | uri } descriptor.`);
+  if ("custom" in call) {
+    if (typeof call.method !== "string" || call.method === "") throw new TypeError(`a pending custom call needs a non-empty "method".`);
+    if (typeof call.params !== "object" || call.params === null || Array.isArray(call.params))
+      throw new TypeError(`a pending ${call.method}'s params must be an object.`);
+    return;
+  }
   switch (call.method) {
     case "tools/call":
     case "prompts/get":
-      if (typeof call.name !== "string" || call.name === "") {
+      if (typeof (call as { name?: unknown }).name !== "string" || (call as { name: string }).name === "") {
         throw new TypeError(`a pending ${call.method} needs a non-empty "name".`);
       }
-      if (call.arguments !== undefined && (typeof call.arguments !== "object" || call.arguments === null || Array.isArray(call.arguments))) {
+      if (!isArgumentsObject((call as { arguments?: unknown }).arguments)) {
         throw new TypeError(`a pending ${call.method}'s "arguments" must be an object.`);
       }
       return;
     case "resources/read":
-      if (typeof call.uri !== "string" || call.uri === "") throw new TypeError(`a pending resources/read needs a non-empty "uri".`);
+      if (typeof (call as { uri?: unknown }).uri !== "string" || (call as { uri: string }).uri === "")
+        throw new TypeError(`a pending resources/read needs a non-empty "uri".`);
       return;
     default:
       throw new TypeError(
@@ -191,4 +218,8 @@ function checkRound(round: unknown): void {
   if (typeof round !== "number" || !Number.isInteger(round) || round < 1) {
     throw new TypeError(`a pending call's "round" must be an integer ≥ 1, got ${JSON.stringify(round)}.`);
   }
+}
+
+function isArgumentsObject(value: unknown): boolean {
+  return value === undefined || (typeof value === "object" && value !== null && !Array.isArray(value));
 }

@@ -22,7 +22,7 @@ function mayRequireInput(method: string): boolean {
  * @returns `true` when the result asks for input.
  * @throws InvalidServerResult for anything else.
  */
-export function classifyResult(method: string, era: ProtocolEra, result: JsonObject): boolean {
+export function classifyResult(method: string, era: ProtocolEra, result: JsonObject, custom = false): boolean {
   const resultType = result.resultType;
   if (resultType === "complete") return false;
   if (resultType === undefined) {
@@ -43,7 +43,8 @@ export function classifyResult(method: string, era: ProtocolEra, result: JsonObj
       result,
     );
   }
-  if (!mayRequireInput(method)) {
+  // A custom method may ask as a tool may (the server's setRequestHandler serves it with MRTR).
+  if (!custom && !mayRequireInput(method)) {
     throw new InvalidServerResult(method, `the server answered input_required, which only tools/call, prompts/get and resources/read may do.`, result);
   }
   if (era === "legacy") {

@@ -158,7 +158,11 @@ export class ClientSession {
     onNotification?: (notification: JsonRpcNotification) => void,
   ): Promise<JsonObject> {
     const params: JsonObject =
-      call.method === "resources/read" ? { uri: call.uri } : call.arguments === undefined ? { name: call.name } : { name: call.name, arguments: call.arguments };
+      "custom" in call
+        ? { ...call.params }
+        : call.method === "resources/read"
+          ? { uri: (call as { uri: string }).uri }
+          : paramsOfNamed(call as { name: string; arguments?: JsonObject });
     if (inputResponses !== undefined) params.inputResponses = inputResponses;
     // Echo exactly what the server sent, and nothing when it sent nothing (mrtr "Client Requirements").
     if (requestState !== undefined) params.requestState = requestState;
@@ -178,10 +182,10 @@ export class ClientSession {
       throw new TypeError(`inputResponses must be an object keyed like the server's inputRequests.`);
     }
     const result = await this.round(call, options?.inputResponses, options?.requestState, options?.signal, options?.meta);
-    if (!classifyResult(call.method, this.connection.era, result)) return result;
+    if (!classifyResult(call.method, this.connection.era, result, "custom" in call)) return result;
     const inputRequired = result as unknown as InputRequiredResult;
     if (options?.allowInputRequired !== true) {
-      throw new InputRequiredNotAllowed(call.method, call.method === "resources/read" ? call.uri : call.name, inputRequired);
+      throw new InputRequiredNotAllowed(call.method, PendingRequest.from(call, inputRequired, round).target, inputRequired);
     }
     this.pendingByResult.set(inputRequired, PendingRequest.from(call, inputRequired, round));
     return result;
@@ -192,4 +196,8 @@ function checkName(what: string, value: unknown): void {
   if (typeof value !== "string" || value === "") {
     throw new TypeError(`${what} needs a non-empty string ${what === "readResource" ? "URI" : "name"}, got ${JSON.stringify(value)}.`);
   }
+}
+
+function paramsOfNamed(call: { name: string; arguments?: JsonObject }): JsonObject {
+  return call.arguments === undefined ? { name: call.name } : { name: call.name, arguments: call.arguments };
 }

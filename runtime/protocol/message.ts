@@ -93,6 +93,17 @@ function readableId(message: Record<string, unknown>): JsonRpcId | undefined {
   return isValidRequestId(id) ? id : undefined;
 }
 
+/** The members of `params` that belong to the 2026-07-28 envelope rather than to the method. */
+const ENVELOPE_KEYS = ["_meta", "inputResponses", "requestState"] as const;
+
+/** A request's or notification's params without the envelope's members (`_meta`, `inputResponses`, `requestState`). @internal */
+export function paramsWithoutEnvelope(params: Record<string, unknown>): Record<string, unknown> {
+  if (!ENVELOPE_KEYS.some((key) => key in params)) return params;
+  const own = { ...params };
+  for (const key of ENVELOPE_KEYS) delete own[key];
+  return own;
+}
+
 /** A map key for a request id: ids 1 and "1" are different requests, so the key says which type the id had. @internal */
 export function keyOf(id: JsonRpcId): string {
   return typeof id === "number" ? "n" + id : "s" + id;

@@ -12,7 +12,7 @@ import type { JsonRpcErrorObject } from "./jsonrpc/errors.js";
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 
 /** The methods the extension adds (`tasks/result` and `tasks/list` of the v1 draft are gone). */
-const TASK_METHODS: ReadonlySet<string> = new Set(["tasks/get", "tasks/update", "tasks/cancel"]);
+export const TASK_METHODS: ReadonlySet<string> = new Set(["tasks/get", "tasks/update", "tasks/cancel"]);
 
 /** True for `tasks/get`, `tasks/update` and `tasks/cancel`, which carry a `taskId` (and route on it, in `Mcp-Name`). */
 export function isTaskMethod(method: string): boolean {

@@ -11,6 +11,7 @@ import { withDependencies, type DependentToolHandler, type NeedsOption, type Too
 import type { DependentPromptHandler, DependentTemplateResourceHandler, PromptNeeds, ResourceNeeds } from "./dependencies/handlers.js";
 import { Server, type ServerOptions } from "./server.js";
 import type { ClassifiedMessage } from "../protocol/message.js";
+import type { CustomNotificationHandler, CustomRequestHandler, CustomRequestOptions } from "./custom.js";
 import type { HandlerArgs, McpServerOptions } from "./mcp-server-options.js";
 import { registerResource } from "./registry/register-resource.js";
 import { registryCapabilities, registryHandlers } from "./registry/handlers.js";
@@ -28,8 +29,7 @@ const PUBLIC = Object.freeze({ ttlMs: 0, cacheScope: "public" as const });
 
 /**
  * The high-level MCP server: register tools, prompts and resources; the
- * protocol, argument validation and request-state sealing are handled for
- * you.
+ * protocol, argument validation and request-state sealing are handled.
  *
  * Any tool, prompt or resource template handler may return an
  * `InputRequiredResult` (build it with {@link inputRequired}) and read the
@@ -75,6 +75,7 @@ export class McpServer implements SessionHost {
     const logger = createLogger(serverOptions.logger ?? console, serverOptions.logLevel ?? "warn");
     this.server = new Server(info, registryHandlers(this.tools, this.prompts, this.resources), {
       ...serverOptions,
+      compileSchema,
       cache: { "tools/list": PUBLIC, "prompts/list": PUBLIC, "resources/list": PUBLIC, "resources/templates/list": PUBLIC, ...serverOptions.cache },
       capabilities: () => this.capabilities(),
       // Registrations may appear at any time, so every type is honoured even before the first one.
@@ -241,6 +242,17 @@ export class McpServer implements SessionHost {
   ): this {
     registerResource(this.resources, uriOrTemplate, config, handler);
     this.server.sendListChanged("resources");
+    return this;
+  }
+
+  /** {@inheritDoc Server.setRequestHandler} */
+  setRequestHandler(method: string, options: CustomRequestOptions, handler: CustomRequestHandler): this {
+    this.server.setRequestHandler(method, options, handler);
+    return this;
+  }
+  /** {@inheritDoc Server.setNotificationHandler} */
+  setNotificationHandler(method: string, options: Pick<CustomRequestOptions, "params" | "override">, handler: CustomNotificationHandler): this {
+    this.server.setNotificationHandler(method, options, handler);
     return this;
   }
 

@@ -18,21 +18,18 @@ import type { JsonRpcId } from "../protocol/jsonrpc/messages.js";
 import { principalOf } from "../state/index.js";
 import { MetaKey } from "../protocol/names.js";
 import { MODERN_VERSIONS } from "../protocol/revisions.js";
-import { isTaskMethod } from "../protocol/tasks-wire.js";
 import { checkRequest } from "../validate/core.js";
 import { TABLES_2026 } from "../validate/tables-2026.js";
 import { assertClientCanAnswer } from "./capabilities.js";
 import type { RequestContextImpl } from "./context.js";
 import { internalError } from "./errors.js";
 import type { RequestMeta } from "./meta.js";
-import { passInputRequired, type RequestHost, type RequestTracker, type RevisionProfile } from "./request.js";
-import { route, ROUTES, type Route } from "./routes.js";
+import { passInputRequired } from "./middleware.js";
+import type { RequestHost, RequestTracker, RevisionProfile } from "./request.js";
+import { ROUTES, type Route } from "./routes.js";
 import { answerListen, type ListenHost } from "./subscriptions/server-hub.js";
 import { escalationOf } from "./tasks/escalate.js";
 import { isCreatedTask } from "./tasks/records.js";
-
-/** The route of `tasks/get`, `tasks/update` and `tasks/cancel`: the engine checks their params itself. @internal */
-const TASK_ROUTE: Route = route(undefined, "", false, false, { checked: false });
 
 /** What a 2026-07-28 request needs of its server beyond {@link RequestHost}. @internal */
 export interface ModernHost extends RequestHost {
@@ -154,7 +151,7 @@ export class InFlightRequests {
 /** The 2026-07-28 profile. @internal */
 export const MODERN: RevisionProfile<RequestTracker> = {
   route(host, method) {
-    return ROUTES.get(method) ?? (host.tasks?.enabled() === true && isTaskMethod(method) ? TASK_ROUTE : undefined);
+    return host.custom.get(method) ?? ROUTES.get(method);
   },
 
   meta(host, params) {
@@ -177,8 +174,7 @@ export const MODERN: RevisionProfile<RequestTracker> = {
     if (!outcome.ok) throw new McpError(JsonRpcErrorCode.InvalidParams, outcome.message, { issues: outcome.issues });
   },
 
-  builtIn(host, route, params, ctx) {
-    if (route === TASK_ROUTE) return host.tasks!.answer(ctx.method, params, ctx);
+  builtIn(host, route, _params, ctx) {
     return Promise.resolve(host.finisher.complete(route, ctx.method, discoverResult(host)));
   },
 
@@ -196,6 +192,7 @@ export const MODERN: RevisionProfile<RequestTracker> = {
       throw internalError(`Internal error: the ${ctx.method} handler returned resultType ${JSON.stringify(raw.resultType)}; use "complete" or "input_required"`);
     }
     refuseStrayEscalation(route, raw, invocation.params);
+    if (route.checkResult !== undefined) await route.checkResult(raw);
     return host.finisher.complete(route, ctx.method, copyToExtend(raw));
   },
 

@@ -11,6 +11,7 @@ import { DEFAULT_MAX_NESTING_DEPTH } from "./request.js";
 import { ROUTES } from "./routes.js";
 import type { CacheableMethod, CacheHint, ServerLogger } from "./types.js";
 import type { TasksOptions } from "./tasks/options.js";
+import type { SchemaCompilerChoice } from "./schema/schema-check.js";
 import type { Broadcaster } from "./subscriptions/broadcaster.js";
 import { SUBSCRIPTION_TYPES, type SubscriptionType } from "./subscriptions/filter.js";
 import { DEFAULT_MAX_LISTENERS } from "./subscriptions/streams.js";
@@ -41,6 +42,12 @@ export interface SubscriptionOptions {
 export interface ServerOptions {
   /** Guidance for the model on how to use this server, sent in `server/discover`. */
   instructions?: string;
+  /**
+   * Compiles the JSON Schemas given to `setRequestHandler` and
+   * `setNotificationHandler` (see `McpServerOptions.compileSchema`, which
+   * also compiles tool schemas). Default `"auto"`.
+   */
+  compileSchema?: SchemaCompilerChoice;
   /**
    * Capabilities to advertise on top of the ones derived from the handlers
    * (`tools` when `onListTools`/`onCallTool` exist, and so on). A function

@@ -10,13 +10,12 @@
  * @internal
  * @module
  */
-import type { Implementation, InputRequiredResult, ServerCapabilities } from "../protocol/types.js";
+import type { ServerCapabilities } from "../protocol/types.js";
 import type { RequestContext } from "../protocol/context.js";
 import { isObject, isThenable } from "../protocol/guards.js";
 import { JsonRpcErrorCode, McpError } from "../protocol/jsonrpc/errors.js";
 import type { JsonRpcResponse } from "../protocol/jsonrpc/messages.js";
 import { errorResponse } from "../protocol/jsonrpc/responses.js";
-import type { LevelledLogger } from "../protocol/logging.js";
 import type { ClassifiedRequest } from "../protocol/message.js";
 import { RequestContextImpl } from "./context.js";
 import { internalError, toErrorObject } from "./errors.js";
@@ -24,15 +23,8 @@ import type { RequestMeta } from "./meta.js";
 import type { ResultFinisher } from "./results.js";
 import type { Route } from "./routes.js";
 import type { TaskDeclaration } from "./tasks/types.js";
-import type { MiddlewareRequest, ServerHandlers, ServerMiddleware } from "./types.js";
-
-/** What every request path shares of its server. @internal */
-export interface ServerCore {
-  readonly serverInfo: Readonly<Implementation>;
-  readonly handlers: ServerHandlers;
-  readonly middlewares: readonly ServerMiddleware[];
-  readonly logger: LevelledLogger;
-}
+import type { MiddlewareRequest } from "./types.js";
+import { settle, type ServerCore } from "./middleware.js";
 
 /**
  * What the request path asks of the tasks extension (`TaskEngine`): whether
@@ -52,6 +44,8 @@ export interface RequestHost extends ServerCore {
   readonly finisher: ResultFinisher;
   /** The tasks extension, when the server has one. */
   readonly tasks: TaskRoutes | undefined;
+  /** The routes of methods outside the protocol schema (`setRequestHandler`), read by both profiles. */
+  readonly custom: ReadonlyMap<string, Route>;
   /** A tool's task declaration, when tasks are on: what routes a `tools/call` to the task engine. */
   readonly taskSupport: ((toolName: string) => TaskDeclaration | undefined) | undefined;
   /** The deepest nesting a request's params may have (`maxNestingDepth`). */
@@ -124,18 +118,20 @@ export async function answerRequest<Scope extends RequestTracker>(
   try {
     const route = profile.route(host, method);
     if (route === undefined) throw new McpError(JsonRpcErrorCode.MethodNotFound, `Method not found: ${method}`);
-    const handler = route.handler === undefined ? undefined : (host.handlers[route.handler] as AnyHandler | undefined);
+    const handler = route.call ?? (route.handler === undefined ? undefined : (host.handlers[route.handler] as AnyHandler | undefined));
     if (route.handler !== undefined && handler === undefined) {
       throw new McpError(JsonRpcErrorCode.MethodNotFound, `Method not found: ${method} (this server does not provide it)`);
     }
     const meta = profile.meta(host, request.params ?? {}, scope);
-    const { message, params } = profile.prepare(request, route);
-    for (const middleware of host.middlewares) middleware.screen?.(method, params, host.logger);
+    const prepared = profile.prepare(request, route);
+    let params = prepared.params;
+    for (const middleware of host.middlewares) middleware.screen?.(method, params, host.logger, route.mayAskInput);
+    assertNestingWithin(params, host.maxNestingDepth);
     if (route.checked) {
-      assertNestingWithin(message.params, host.maxNestingDepth);
-      const checking = profile.check(method, message);
+      const checking = profile.check(method, prepared.message);
       if (checking !== undefined) await checking;
     }
+    if (route.checkParams !== undefined) params = await route.checkParams(params);
     ctx = new RequestContextImpl(id, method, meta, context);
     ctx.logger = host.logger;
     // A listen stream may stay open for hours: it leaves this (large) frame behind at once.
@@ -184,7 +180,15 @@ export async function invokeHandler(
 ): Promise<Invocation> {
   let request: MiddlewareRequest | undefined;
   if (host.middlewares.length > 0) {
-    request = { method: ctx.method, serverName: host.serverInfo.name, params, context: ctx, logger: host.logger, transport: ctx.transport };
+    request = {
+      method: ctx.method,
+      serverName: host.serverInfo.name,
+      params,
+      context: ctx,
+      logger: host.logger,
+      transport: ctx.transport,
+      mayAskInput: route.mayAskInput,
+    };
     try {
       for (const middleware of host.middlewares) {
         const pending = middleware.onRequest?.(request);
@@ -199,7 +203,7 @@ export async function invokeHandler(
       // A middleware (the request-state boundary) binds what it mints to these arguments after the handler
       // ran: the handler gets its own copy, so filling in a default (args.limit ??= 10) cannot change them.
       params = { ...params, arguments: snapshotJson(params.arguments) };
-    }
+    } else if (route.call !== undefined && route.mayAskInput) params = snapshotJson(params); // a custom method's params are its arguments
   }
   if (route.mayAskInput) {
     ctx.inputResponses = params.inputResponses as RequestContextImpl["inputResponses"];
@@ -213,60 +217,6 @@ export async function invokeHandler(
     if (request !== undefined) await settle(host, request, false, error);
     throw error;
   }
-}
-
-/**
- * Tells every middleware the request is over (see `ServerMiddleware.onSettled`):
- * `outcome` is the result being sent when `produced`, else what was thrown.
- * A middleware that throws here is logged, never allowed to change the answer,
- * so callers need not await it; one that must act only after the answer left
- * (the state boundary's commit of a one-time token) defers that itself.
- * @internal
- */
-export async function settle(core: ServerCore, request: MiddlewareRequest | undefined, produced: boolean, outcome?: unknown): Promise<void> {
-  if (request === undefined) return;
-  for (const middleware of core.middlewares) {
-    if (middleware.onSettled === undefined) continue;
-    try {
-      const pending = middleware.onSettled(request, produced, outcome);
-      if (isThenable(pending)) await pending;
-    } catch (error) {
-      core.logger.warn(`${request.method}: a middleware failed while settling the request`, { error });
-    }
-  }
-}
-
-/**
- * Hands an `InputRequiredResult` to every middleware's `onInputRequired`,
- * in order (the request-state boundary seals its `requestState` there).
- * Nothing happens without middlewares.
- *
- * @throws whatever a middleware throws (the boundary: -32603 when it cannot seal)
- * @internal
- */
-export function passInputRequired(
-  core: ServerCore,
-  result: InputRequiredResult,
-  request: MiddlewareRequest | undefined,
-): InputRequiredResult | Promise<InputRequiredResult> {
-  if (request === undefined) return result;
-  return passFrom(core.middlewares, 0, result, request);
-}
-
-/** The middlewares from `index` on; synchronous until one answers with a promise (the seal usually does not). */
-function passFrom(
-  middlewares: readonly ServerMiddleware[],
-  index: number,
-  result: InputRequiredResult,
-  request: MiddlewareRequest,
-): InputRequiredResult | Promise<InputRequiredResult> {
-  for (let at = index; at < middlewares.length; at++) {
-    const next = middlewares[at]!.onInputRequired?.(result, request);
-    if (next === undefined) continue;
-    if (isThenable<InputRequiredResult>(next)) return Promise.resolve(next).then((settled) => passFrom(middlewares, at + 1, settled, request));
-    result = next;
-  }
-  return result;
 }
 
 /**

@@ -14,6 +14,14 @@ export interface Route {
   readonly checked: boolean;
   /** Whether a tool's task declaration can send the call to the task engine (`tools/call`). */
   readonly taskAware: boolean;
+  /** A custom route that replaces one the protocol defines (`setRequestHandler` with `override`). */
+  readonly overrides?: boolean;
+  /** A custom method's own handler (`setRequestHandler`), in place of a `ServerHandlers` one. */
+  readonly call?: (params: unknown, ctx: unknown) => unknown;
+  /** A custom method's params check: resolves to the params its handler gets, or throws -32602. */
+  readonly checkParams?: (params: Record<string, unknown>) => Promise<Record<string, unknown>>;
+  /** A custom method's result check: throws -32603 when the result does not fit its schema. */
+  readonly checkResult?: (result: Record<string, unknown>) => Promise<void>;
 }
 
 /** A route; `checked` unless said otherwise, task-aware only for `tools/call`. @internal */

@@ -1,28 +1,26 @@
 export type { ServerOptions } from "./options.js";
 import { JsonRpcErrorCode } from "../protocol/jsonrpc/errors.js";
 import type { JsonRpcId, JsonRpcResponse } from "../protocol/jsonrpc/messages.js";
-import { LEGACY_VERSIONS, MODERN_VERSIONS } from "../protocol/revisions.js";
 import { classifyMessage, type ClassifiedMessage, type ClassifiedRequest } from "../protocol/message.js";
 import type { LegacyMode, RequestContext } from "../protocol/context.js";
 import type { ServerSession, SessionHost, SessionPeer } from "../protocol/contracts.js";
 import { isObject } from "../protocol/guards.js";
 import type { Implementation, ServerCapabilities } from "../protocol/types.js";
-import { deriveCapabilities } from "./capabilities.js";
 import { createLogger, type LevelledLogger } from "../protocol/logging.js";
-import { ResultFinisher } from "./results.js";
 import { answerRequest } from "./request.js";
-import { InFlightRequests, MODERN, type ModernHost } from "./modern.js";
-import { resolveLegacyOptions, type LegacyHost } from "./legacy/host.js";
+import { type InFlightRequests, MODERN, type ModernHost } from "./modern.js";
+import type { LegacyHost } from "./legacy/host.js";
 import { loadLegacy, legacyModules } from "./legacy/load.js";
 import { LegacySession } from "./legacy/session.js";
 import { SessionSet } from "./legacy/session-set.js";
-import { cacheHintsOf, legacyInputRequiredOf, legacyModeOf, nestingLimitOf, subscriptionOptionsOf, type ServerOptions } from "./options.js";
+import type { ServerOptions } from "./options.js";
 import { listEvent } from "./subscriptions/broadcaster.js";
 import type { SubscriptionHub } from "./subscriptions/hub.js";
-import { createServerHub } from "./subscriptions/server-hub.js";
 import type { ServerHandlers, ServerMiddleware } from "./types.js";
 import { checkNotification } from "./validation.js";
-import { createTaskEngine, type TaskEngine, type TaskStatusListener } from "./tasks/setup.js";
+import type { CustomMethods, CustomNotificationHandler, CustomRequestHandler, CustomRequestOptions } from "./custom.js";
+import { wireServer } from "./wiring.js";
+import type { TaskEngine, TaskStatusListener } from "./tasks/setup.js";
 import { errorResponse } from "../protocol/jsonrpc/responses.js";
 
 /**
@@ -65,13 +63,14 @@ export class Server implements SessionHost {
   private readonly middlewares: ServerMiddleware[] = [];
   private readonly logger: LevelledLogger;
   private readonly capabilitiesSource: () => ServerCapabilities;
-  private readonly inFlight = new InFlightRequests();
+  private readonly inFlight: InFlightRequests;
   /** What the request path of either generation needs of this server; the middleware list is the live one, so `use` after construction still applies. */
   private readonly host: ModernHost & LegacyHost;
   private readonly sessions = new SessionSet();
   /** The tasks extension, when `tasks` is set (McpServer: always; it answers once a tool declares `task`). */
   private readonly tasks: TaskEngine | undefined;
   private readonly hub: SubscriptionHub;
+  private readonly custom: CustomMethods;
 
   /**
    * @param info - the server's name and version (`serverInfo`)
@@ -91,41 +90,14 @@ export class Server implements SessionHost {
     }
     this.serverInfo = Object.freeze({ ...info });
     this.logger = createLogger(options.logger ?? console, options.logLevel ?? "warn");
-    const finisher = new ResultFinisher(this.serverInfo, cacheHintsOf(options.cache), options.validateResults ?? true);
-    this.tasks = createTaskEngine(this.serverInfo, this.logger, finisher, options);
-    const extra = options.capabilities;
-    this.capabilitiesSource =
-      typeof extra === "function"
-        ? extra
-        : (() => {
-            const fixed = deriveCapabilities(handlers, extra);
-            return () => fixed;
-          })();
-    const legacy = legacyModeOf(options.legacy);
-    this.legacy = legacy;
-    this.hub = createServerHub(subscriptionOptionsOf(options.subscriptions), this.logger, this.sessions);
-    const inFlight = this.inFlight;
-    const host: ModernHost & LegacyHost = {
-      serverInfo: this.serverInfo,
-      handlers: Object.freeze({ ...handlers }),
-      middlewares: this.middlewares,
-      logger: this.logger,
-      finisher,
-      tasks: this.tasks,
-      taskSupport: this.tasks?.support,
-      maxNestingDepth: nestingLimitOf(options.maxNestingDepth),
-      validateResults: options.validateResults ?? true,
-      versions: Object.freeze(legacy === "reject" ? [...MODERN_VERSIONS] : [...MODERN_VERSIONS, ...LEGACY_VERSIONS]),
-      instructions: options.instructions,
-      capabilities: () => this.capabilitiesSource(),
-      listen: { hub: this.hub, inFlight, finisher, logger: this.logger, capabilities: this.capabilitiesSource },
-      mode: legacy,
-      options: resolveLegacyOptions(options.legacySessions),
-      inputRequired: legacyInputRequiredOf(options.legacyInputRequired),
-      handleModern: (request, context) => answerRequest(host, MODERN, request, inFlight, context),
-      sessionClosed: (session) => this.sessions.delete(session),
-    };
-    this.host = host;
+    const parts = wireServer(this.serverInfo, handlers, options, this.middlewares, this.logger, this.sessions);
+    this.host = parts.host;
+    this.legacy = parts.legacy;
+    this.inFlight = parts.inFlight;
+    this.tasks = parts.tasks;
+    this.hub = parts.hub;
+    this.custom = parts.custom;
+    this.capabilitiesSource = parts.capabilities;
   }
 
   /**
@@ -196,6 +168,52 @@ export class Server implements SessionHost {
       default:
         return Promise.resolve(undefined); // a response: 2026-07-28 servers send no requests, so it matches nothing
     }
+  }
+
+  /**
+   * Serves a request method the protocol schema does not define (an
+   * extension's, an experimental one) through the same request path as the
+   * built-in methods: the envelope checks, the middlewares (sealing,
+   * telemetry), MRTR (the handler may return an `InputRequiredResult`; its
+   * `requestState` is sealed bound to the method and its params) and the
+   * errors. `params` and `result` schemas (JSON Schema or Standard Schema)
+   * are checked before and after the handler: a misfit request is `-32602`
+   * naming the path, a misfit result `-32603`. Served to 2026-07-28 requests
+   * and in 2025 sessions alike.
+   *
+   * @param method - the method name, e.g. `"widgets/list"`
+   * @param options - `params` and `result` schemas; `inputRequired: false` for a method that never asks;
+   *   `override: true` to replace a method the protocol defines
+   * @param handler - `(params, ctx) => result | InputRequiredResult`
+   * @returns this server, for chaining
+   * @throws TypeError for a method the protocol defines (without `override`), one already registered,
+   *   a schema that does not compile, or a handler that is not a function
+   * @example
+   * ```ts
+   * server.setRequestHandler("widgets/list", { params: { type: "object", properties: { cursor: { type: "string" } } } }, () => ({
+   *   widgets: [{ id: "w1" }],
+   * }));
+   * ```
+   */
+  setRequestHandler(method: string, options: CustomRequestOptions, handler: CustomRequestHandler): this {
+    this.custom.addRequest(method, options, handler);
+    return this;
+  }
+
+  /**
+   * Handles a notification the protocol schema does not define. Its params
+   * are checked against `options.params` when given (a misfit is logged and
+   * dropped: a notification has no answer); what the handler throws is logged.
+   *
+   * @param method - the notification's method, e.g. `"notifications/widgets/changed"`
+   * @param options - a `params` schema; `override: true` to replace one the protocol defines
+   * @param handler - `(params, context) => void`
+   * @returns this server, for chaining
+   * @throws TypeError for a notification already handled (without `override`) or a handler that is not a function
+   */
+  setNotificationHandler(method: string, options: Pick<CustomRequestOptions, "params" | "override">, handler: CustomNotificationHandler): this {
+    this.custom.addNotification(method, options, handler);
+    return this;
   }
 
   /**
@@ -302,7 +320,11 @@ export class Server implements SessionHost {
   }
 
   private handleNotification(method: string, message: Record<string, unknown>, context: RequestContext | undefined): void {
-    if (method !== "notifications/cancelled") return; // the spec forbids answering notifications; unknown ones are ignored
+    if (method !== "notifications/cancelled") {
+      // The spec forbids answering notifications: a custom one runs its handler, an unknown one is ignored.
+      this.host.onNotification(method, message.params as Record<string, unknown> | undefined, context);
+      return;
+    }
     // Over Streamable HTTP (the only transport that passes headers) closing the response stream is the
     // cancellation signal; ids there are chosen by many independent callers, so an id names no one request.
     if (context?.headers !== undefined) return;

@@ -15,6 +15,7 @@ import { internalError } from "./errors.js";
 import { nextTurn } from "../protocol/sleep.js";
 import type { MiddlewareRequest, ServerLogger, ServerMiddleware } from "./types.js";
 import { isThenable } from "../protocol/guards.js";
+import { paramsWithoutEnvelope } from "../protocol/message.js";
 
 /**
  * The part of `RequestStateSecurity` the boundary uses; either call may be
@@ -75,10 +76,12 @@ function bindingOf(
   principalOf: ((ctx: ServerRequestContext) => string | undefined) | undefined,
 ): RequestBinding {
   const params = request.params;
+  const builtIn = SEALED_METHODS.has(request.method);
   const binding: RequestBinding = {
     method: request.method,
-    target: (request.method === "resources/read" ? params.uri : params.name) as string,
-    arguments: request.method === "resources/read" ? undefined : params.arguments,
+    // A custom method has no name or URI of its own to bind: its params (the envelope's members aside) are its arguments.
+    target: (builtIn ? (request.method === "resources/read" ? params.uri : params.name) : request.method) as string,
+    arguments: builtIn ? (request.method === "resources/read" ? undefined : params.arguments) : paramsWithoutEnvelope(params),
     context: request.transport ?? NO_CONTEXT,
   };
   if (principalOf !== undefined) {
@@ -150,10 +153,10 @@ export function requestStateBoundary(security: RequestStateSealer, options: Requ
   };
 
   return {
-    screen(method: string, params: Readonly<Record<string, unknown>>, serverLogger: ServerLogger): void {
+    screen(method: string, params: Readonly<Record<string, unknown>>, serverLogger: ServerLogger, mayAskInput?: boolean): void {
       // Before the schema check, so a requestState that is not even a string gets the same fixed
       // rejection as a forged one, not a schema error describing it.
-      if (!SEALED_METHODS.has(method)) return;
+      if (!(mayAskInput ?? SEALED_METHODS.has(method))) return;
       const token = params.requestState;
       if (token === undefined || token === null || typeof token === "string") return;
       (logger ?? serverLogger).warn(`${method}: requestState rejected (not a string: ${Array.isArray(token) ? "array" : typeof token})`, {
@@ -167,7 +170,7 @@ export function requestStateBoundary(security: RequestStateSealer, options: Requ
       if (resolvePrincipal !== undefined && request.context instanceof RequestContextImpl) {
         request.context.resolvePrincipalWith(() => resolvePrincipal(request));
       }
-      if (!SEALED_METHODS.has(request.method)) return;
+      if (!(request.mayAskInput ?? SEALED_METHODS.has(request.method))) return;
       const token = request.params.requestState;
       if (token === undefined || token === null) return;
       if (typeof token !== "string") throw reject(request, new TypeError("requestState is not a string"));

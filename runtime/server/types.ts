@@ -96,6 +96,12 @@ export interface MiddlewareRequest {
   readonly logger: ServerLogger;
   /** What the transport passed along with the message (auth, headers), if anything. */
   readonly transport: RequestContext | undefined;
+  /**
+   * Whether the method takes part in multi round-trip requests (its
+   * `requestState` is sealed and verified): `tools/call`, `prompts/get`,
+   * `resources/read`, and custom methods (`setRequestHandler`).
+   */
+  readonly mayAskInput?: boolean;
 }
 
 /**
@@ -109,7 +115,7 @@ export interface ServerMiddleware {
    * request-state boundary uses it so that even a malformed `requestState`
    * gets the one fixed rejection.
    */
-  screen?(method: string, params: Readonly<Record<string, unknown>>, logger: ServerLogger): void;
+  screen?(method: string, params: Readonly<Record<string, unknown>>, logger: ServerLogger, mayAskInput?: boolean): void;
   /** Runs before the handler; throw an `McpError` to answer with an error instead. */
   onRequest?(request: MiddlewareRequest): void | Promise<void>;
   /** Runs on every `InputRequiredResult` after it passed the protocol checks, before it is sent. */

@@ -56,6 +56,8 @@ export interface LegacyHost extends RequestHost {
   readonly inputRequired: "reject" | "shim";
   /** Answers a 2026-07-28 request on the stateless path (a connection that has not started a session yet). */
   handleModern(message: ClassifiedRequest, context: RequestContext | undefined): Promise<JsonRpcResponse | undefined>;
+  /** Runs the custom handler of a notification the protocol does not define, if one is registered (`setNotificationHandler`). */
+  onNotification(method: string, params: Record<string, unknown> | undefined, context: RequestContext | undefined): void;
   /** Tells the server a session ended, so broadcasts stop reaching it. */
   sessionClosed(session: Broadcastable): void;
 }

@@ -48,7 +48,10 @@ function paramsOf(params: Record<string, unknown> | undefined): Record<string, u
 
 /** The 2025 profile, for a request of a session or one answered statelessly. @internal */
 export const LEGACY: RevisionProfile<LegacyScope> = {
-  route(_host, method) {
+  route(host, method) {
+    // A custom method, unless the 2025 schema has one of that name (the tasks extension's tasks/get is not 2025's).
+    const custom = host.custom.get(method);
+    if (custom !== undefined && (custom.overrides === true || !Object.hasOwn(TABLES_2025.methodTable, method))) return custom;
     const found = BUILT_IN.get(method) ?? ROUTES.get(method);
     // server/discover and subscriptions/listen are 2026-07-28 methods: a 2025 client gets -32601 for them.
     return found === undefined || (found.handler === undefined && !BUILT_IN.has(method)) ? undefined : found;
@@ -85,6 +88,7 @@ export const LEGACY: RevisionProfile<LegacyScope> = {
     const raw =
       invocation.raw.resultType === "input_required" ? await settleInputRequired({ host: host as LegacyHost, handler, invocation, ctx, scope }) : invocation.raw;
     refuseStrayEscalation(route, raw, invocation.params);
+    if (route.checkResult !== undefined) await route.checkResult(raw);
     const result = copyToExtend(raw);
     for (const key of MODERN_ONLY_RESULT_KEYS) delete result[key];
     if (host.validateResults) {

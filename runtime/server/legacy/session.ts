@@ -301,7 +301,7 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
       this.#markInitialized?.();
       return;
     }
-    if (method !== "notifications/cancelled") return; // progress, roots/list_changed: nothing to do
+    if (method !== "notifications/cancelled") return this.#host.onNotification(method, params, undefined); // a custom one, or nothing to do
     const requestId = isObject(params) ? params.requestId : undefined;
     if (typeof requestId !== "string" && typeof requestId !== "number") return;
     const reason = isObject(params) && typeof params.reason === "string" ? params.reason : "cancelled by the client";

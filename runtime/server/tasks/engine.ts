@@ -8,6 +8,7 @@
  *
  * @internal
  */
+import { JsonRpcErrorCode, McpError } from "../../protocol/jsonrpc/errors.js";
 import { anyRoundRepeated } from "../../protocol/rounds.js";
 import { copyToExtend } from "../../protocol/copy.js";
 import type { RequestContextImpl } from "../context.js";
@@ -101,21 +102,27 @@ export class TaskEngine {
     return this.start((_params, c) => work(c as RequestContextImpl), call, ctx, false);
   }
 
-  /** Answers `tasks/get`, `tasks/update` or `tasks/cancel`. */
+  /**
+   * Answers `tasks/get`, `tasks/update` or `tasks/cancel` (registered on the
+   * server like any custom method, `setRequestHandler`): the result's body,
+   * which the request path finishes like any other.
+   */
   async answer(method: string, params: unknown, ctx: RequestContextImpl): Promise<Record<string, unknown>> {
+    // McpServer always has an engine; until a tool declares task (or `tasks` is set) the extension is not there.
+    if (!this.enabled()) throw new McpError(JsonRpcErrorCode.MethodNotFound, `Method not found: ${method}`);
     if (!declaresTasks(ctx)) throw extensionNotDeclared(method);
     const checked = checkTaskParams(method, params);
     const task = await this.find(checked.taskId, ctx);
-    if (method === "tasks/get") return this.finish(detailedTask(task, this.ttlMs) as unknown as Record<string, unknown>);
+    if (method === "tasks/get") return detailedTask(task, this.ttlMs) as unknown as Record<string, unknown>;
     if (method === "tasks/cancel") {
       if (!isTerminalStatus(task.status)) await this.cancel(task.taskId, "Cancelled by the client (tasks/cancel)");
-      return this.finish({});
+      return {};
     }
     const live = this.live.get(task.taskId);
     if (task.status === "input_required" && live?.waiting !== undefined) await this.deliver(live, checked.inputResponses ?? {});
     // Answers nothing waits for are ignored, as the extension says, except on a cancelled task: those would be lost unnoticed.
     else if (task.status === "cancelled" || (task.status === "input_required" && live === undefined)) throw taskNotAwaitingInput(task.taskId, task.status);
-    return this.finish({});
+    return {};
   }
 
   private async find(taskId: string, ctx: RequestContextImpl): Promise<TaskRecord> {
@@ -126,10 +133,6 @@ export class TaskEngine {
     if ("expiredAt" in found) throw found.owner === owner ? expiredTask(taskId, found.expiredAt) : unknownTask(taskId);
     if (found.task.owner !== owner) throw unknownTask(taskId);
     return found.task;
-  }
-
-  private finish(body: Record<string, unknown>): Record<string, unknown> {
-    return { ...body, resultType: "complete", _meta: { [MetaKey.serverInfo]: this.host.serverInfo } };
   }
 
   private inline(raw: Record<string, unknown>, ctx: RequestContextImpl): Promise<Record<string, unknown>> | Record<string, unknown> {
