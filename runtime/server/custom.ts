@@ -126,7 +126,8 @@ export class CustomMethods {
     const checkParams = options.params === undefined ? undefined : checkerOf(options.params as MethodSchema, `${what}: params`, this.compile);
     const checkResult = options.result === undefined ? undefined : checkerOf(options.result as MethodSchema, `${what}: result`, this.compile);
     const overridden = ROUTES.get(method);
-    const call: AnyHandler = (params, ctx) => handler(params as Record<string, unknown>, ctx as ServerRequestContext);
+    // The handler gets the method's own params: the envelope's members are in ctx (meta, inputResponses, requestState).
+    const call: AnyHandler = (params, ctx) => handler(paramsWithoutEnvelope(params as Record<string, unknown>), ctx as ServerRequestContext);
     this.requests.set(
       method,
       Object.freeze({
