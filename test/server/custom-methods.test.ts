@@ -10,7 +10,7 @@ import { ensureBuilt, root } from "../client/ensure-built.js";
 // @ts-expect-error a plain ES module fixture, shared with the stdio child
 import { widgetServer } from "./fixtures/widgets.mjs";
 
-const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } };
 const request = (id: number, method: string, params: Record<string, unknown> = {}) => ({ jsonrpc: "2.0", id, method, params: { ...params, _meta: META } });
 const sayYes = () => ({ action: "accept" as const, content: { yes: true } });
 
@@ -69,9 +69,11 @@ describe("a custom method round-trips on every transport", () => {
 });
 
 describe("setRequestHandler", () => {
-  it("gets the envelope checks of every request: no _meta is -32602, an unknown version -32022", async () => {
+  it("gets the envelope checks of every request: a 2026 request without _meta is -32602, an unknown version -32022", async () => {
     const server = widgetServer();
-    const bare = (await server.handle({ jsonrpc: "2.0", id: 1, method: "widgets/list", params: {} })) as { error: { code: number } };
+    const bare = (await server.handle({ jsonrpc: "2.0", id: 1, method: "widgets/list", params: {} }, { protocolVersionHeader: "2026-07-28" })) as {
+      error: { code: number };
+    };
     expect(bare.error.code).toBe(-32602);
     const future = (await server.handle({
       jsonrpc: "2.0",
