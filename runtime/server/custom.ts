@@ -67,6 +67,13 @@ export interface CustomNotification {
   readonly handler: CustomNotificationHandler;
 }
 
+/** Params without `_meta`: what a notification, or a method that never asks, gets. */
+function withoutMeta(params: Record<string, unknown>): Record<string, unknown> {
+  if (!("_meta" in params)) return params;
+  const { _meta, ...own } = params;
+  return own;
+}
+
 /** A check of a value against a schema; resolves to the value the handler gets (a Standard Schema's output). */
 type Check = (value: unknown) => Promise<SchemaCheck & { value?: unknown }>;
 
@@ -126,8 +133,10 @@ export class CustomMethods {
     const checkParams = options.params === undefined ? undefined : checkerOf(options.params as MethodSchema, `${what}: params`, this.compile);
     const checkResult = options.result === undefined ? undefined : checkerOf(options.result as MethodSchema, `${what}: result`, this.compile);
     const overridden = ROUTES.get(method);
-    // The handler gets the method's own params: the envelope's members are in ctx (meta, inputResponses, requestState).
-    const call: AnyHandler = (params, ctx) => handler(paramsWithoutEnvelope(params as Record<string, unknown>), ctx as ServerRequestContext);
+    // The handler gets the method's own params: the envelope's members are in ctx (meta, and for a method that may
+    // ask, inputResponses and requestState; a method that never asks may well take params of those names).
+    const own = options.inputRequired === false ? withoutMeta : paramsWithoutEnvelope;
+    const call: AnyHandler = (params, ctx) => handler(own(params as Record<string, unknown>), ctx as ServerRequestContext);
     this.requests.set(
       method,
       Object.freeze({
@@ -135,8 +144,7 @@ export class CustomMethods {
         ...(options.override === true ? { overrides: true } : {}),
         handler: undefined,
         call,
-        checkParams:
-          checkParams === undefined ? undefined : async (params: Record<string, unknown>) => paramsOrThrow(await checkParams(paramsWithoutEnvelope(params)), params),
+        checkParams: checkParams === undefined ? undefined : async (params: Record<string, unknown>) => paramsOrThrow(await checkParams(own(params)), params),
         checkResult: checkResult === undefined ? undefined : async (result: Record<string, unknown>) => resultOrThrow(method, await checkResult(result)),
       }),
     );
@@ -153,7 +161,7 @@ export class CustomMethods {
     }
     const check = options.params === undefined ? undefined : checkerOf(options.params as MethodSchema, `${what}: params`, this.compile);
     this.notifications.set(method, {
-      check: check === undefined ? undefined : async (params) => paramsOrThrow(await check(paramsWithoutEnvelope(params)), params),
+      check: check === undefined ? undefined : async (params) => paramsOrThrow(await check(withoutMeta(params)), params),
       handler,
     });
   }
