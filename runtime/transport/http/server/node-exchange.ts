@@ -146,6 +146,9 @@ export class NodeExchange implements IncomingHttp, HttpReply {
   }
 }
 
+/** Bytes waiting for the client past which a producer that awaits `drained()` waits for `drain`. */
+const PACE_BYTES = 64 * 1024;
+
 /**
  * An SSE answer on `node:http` that honours backpressure: what the client
  * has not read waits in the response's buffer (`writableLength`), a
@@ -178,7 +181,7 @@ class NodeSseStream implements HttpStream {
 
   drained(): Promise<void> | undefined {
     const response = this.#response;
-    if (!response.writableNeedDrain || response.destroyed) return undefined;
+    if (response.writableLength < PACE_BYTES || !response.writableNeedDrain || response.destroyed) return undefined;
     this.#drain ??= new Promise<void>((resolve) => {
       const done = () => {
         response.off("drain", done);

@@ -26,7 +26,7 @@ const EXPIRED_MEMORY = 4_096;
 export interface SessionLimits {
   readonly maxSessions: number;
   readonly idleTimeoutMs: number;
-  /** Most bytes one stream holds for a slow reader; its replay log keeps half as much. */
+  /** Most bytes one stream holds for a slow reader; its replay log keeps a quarter as much. */
   readonly maxStreamBufferBytes: number;
   readonly onError: (error: unknown) => void;
 }
@@ -74,7 +74,7 @@ export class HttpSession {
 
   /** A new stream's log (a POST answered over SSE, or a GET). */
   openStream(): EventLog {
-    const log = new EventLog(this.#nextStream++, Math.floor(this.#limits.maxStreamBufferBytes / 2));
+    const log = new EventLog(this.#nextStream++, Math.floor(this.#limits.maxStreamBufferBytes / 4));
     this.#streams.set(log.stream, log);
     if (this.#streams.size > STREAMS_PER_SESSION) {
       for (const [id, old] of this.#streams) {
