@@ -93,8 +93,9 @@ describe("a cancelled 2025 call", () => {
     expect(await answered.text()).toBe("");
   });
 
-  it("grows the server's heap less for 1,000 cancelled calls than for 1,000 completed ones", async () => {
-    // The server in a process of its own, so the heap measured is the server's alone.
+  it("a session of 1,000 cancelled calls holds less of the server's heap than one of 1,000 completed calls", async () => {
+    // The server in a process of its own, so the heap measured is the server's alone, and interpreted only
+    // (no compiled code coming and going to blur the figures).
     const server = await measuredServer(
       `
       mcp = new McpServer({ name: "cancel-heap", version: "1.0.0" });
@@ -103,7 +104,7 @@ describe("a cancelled 2025 call", () => {
         (_args, { region }) => ({ content: [{ type: "text", text: "in " + region.content.region }] }));`,
       {},
       ["--jitless", "--no-flush-bytecode"],
-    ); // no compiled code coming and going to blur the figures
+    );
     try {
       /** `count` provision calls in a new session, each answered (`complete`) or cancelled once its question arrived. */
       const run = async (count: number, outcome: "complete" | "cancel") => {

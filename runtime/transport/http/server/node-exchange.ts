@@ -196,7 +196,7 @@ class NodeSseStream implements HttpStream {
   }
 
   end(): void {
-    if (!this.#response.writableEnded) this.#response.end();
+    if (!this.#response.writableEnded && !this.#response.destroyed) this.#response.end();
   }
 }
 
