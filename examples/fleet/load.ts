@@ -39,6 +39,8 @@ export interface LoadFigures {
   retries: number;
   /** Of the exchanges that needed a retry, how many completed. */
   retriedCompleted: number;
+  /** Failed answers by HTTP status (0: no answer), retried ones included: a 502 is a request a proxy could not deliver. */
+  statuses: Record<number, number>;
   failures: RoundFailure[];
   elapsedMs: number;
 }
@@ -150,6 +152,7 @@ async function exchange(options: LoadOptions, index: number, figures: LoadFigure
     const extra = round === 0 ? {} : { inputResponses: answers[round], requestState };
     let answer = await send(url, index * 10 + round, args, extra);
     while (!answer.ok) {
+      figures.statuses[answer.status] = (figures.statuses[answer.status] ?? 0) + 1;
       const failure: RoundFailure = { exchange: index, round: round + 1, status: answer.status, upstream: answer.upstream, at: Date.now(), detail: answer.detail };
       if (answer.code !== undefined) failure.code = answer.code;
       if (!(options.mayRetry?.(failure) ?? false) || figures.retries > 1_000) {
@@ -205,7 +208,18 @@ export interface RunningLoad {
 
 /** Starts the load; it runs until `stop()` or one of its bounds. */
 export function startLoad(options: LoadOptions): RunningLoad {
-  const figures: LoadFigures = { exchanges: 0, completed: 0, failed: 0, rounds: 0, movedRounds: 0, retries: 0, retriedCompleted: 0, failures: [], elapsedMs: 0 };
+  const figures: LoadFigures = {
+    exchanges: 0,
+    completed: 0,
+    failed: 0,
+    rounds: 0,
+    movedRounds: 0,
+    retries: 0,
+    retriedCompleted: 0,
+    statuses: {},
+    failures: [],
+    elapsedMs: 0,
+  };
   const started = Date.now();
   let stopping = false;
   const worker = async () => {

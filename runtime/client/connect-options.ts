@@ -31,7 +31,7 @@ export function checkConnectOptions(options: ClientOptions): CheckedConnectOptio
   if (!Number.isInteger(maxRounds) || maxRounds < 0) {
     throw new RangeError(`inputRequiredMaxRounds must be an integer ≥ 0, got ${String(maxRounds)}.`);
   }
-  const unavailableRetryMs = options.unavailableRetryMs ?? 10_000;
+  const unavailableRetryMs = options.unavailableRetryMs ?? 30_000;
   if (typeof unavailableRetryMs !== "number" || !Number.isFinite(unavailableRetryMs) || unavailableRetryMs < 0) {
     throw new RangeError(`unavailableRetryMs must be a finite number of milliseconds ≥ 0, got ${String(unavailableRetryMs)}.`);
   }

@@ -31,7 +31,8 @@ export interface ClientOptions extends InputCallbacks {
    * answers "temporarily unavailable" (`data.reason: "temporarily_unavailable"`,
    * e.g. its replay store is down), waiting what it asks between tries; the
    * same answers and `requestState` go each time, so the user is not asked
-   * again. Then the error is thrown. Default 10,000 ms; `0` never retries.
+   * again. Then the error is thrown. Default 30,000 ms (a Redis restart,
+   * or an outage of several seconds, with room to spare); `0` never retries.
    */
   unavailableRetryMs?: number;
   /**

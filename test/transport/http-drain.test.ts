@@ -3,6 +3,7 @@
 // cuts only what outlives the grace; the health path says serving or draining.
 import { spawn } from "node:child_process";
 import { request as httpRequest } from "node:http";
+import { connect } from "node:net";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { McpServer } from "mcp-roundtrip/server";
 import { serveHttp, type HttpServerHandle, type ServeHttpOptions } from "mcp-roundtrip/node";
@@ -131,6 +132,93 @@ describe("close({ graceMs })", () => {
     await handle.close({ graceMs: 5_000 });
     await stream.text(); // ends instead of hanging until the grace
     expect(Date.now() - started).toBeLessThan(2_000);
+  });
+});
+
+/** A keep-alive connection driven by hand: one request at a time, each answer read whole (content-length). */
+async function keptAlive(url: string) {
+  const { port } = new URL(url);
+  const socket = connect(Number(port), "127.0.0.1");
+  await new Promise((resolve) => socket.once("connect", resolve));
+  let closed = false;
+  socket.once("close", () => (closed = true));
+  socket.on("error", () => {});
+  return {
+    get closed() {
+      return closed;
+    },
+    /** POSTs a tools/call of the `wait` tool and resolves with the answer's status line and headers, or "closed". */
+    call(ms: number): Promise<{ status: number; connection: string | undefined } | "closed"> {
+      const body = JSON.stringify(rpc("tools/call", { name: "wait", arguments: { ms } }));
+      const headers = { ...mcpHeaders("tools/call", "wait"), host: `127.0.0.1:${port}`, "content-length": String(Buffer.byteLength(body)) };
+      return new Promise((resolve) => {
+        let text = "";
+        const onData = (chunk: Buffer) => {
+          text += chunk.toString();
+          const end = text.indexOf("\r\n\r\n");
+          const length = /content-length: (\d+)/i.exec(text)?.[1];
+          if (end === -1 || length === undefined || text.length < end + 4 + Number(length)) return;
+          socket.off("data", onData);
+          socket.off("close", onClose);
+          resolve({ status: Number(text.slice(9, 12)), connection: /\r\nconnection: ([^\r]+)/i.exec(text)?.[1]?.toLowerCase() });
+        };
+        const onClose = () => resolve("closed");
+        socket.on("data", onData);
+        socket.once("close", onClose);
+        socket.write(
+          `POST /mcp HTTP/1.1\r\n${Object.entries(headers)
+            .map(([name, value]) => `${name}: ${value}`)
+            .join("\r\n")}\r\n\r\n${body}`,
+        );
+      });
+    },
+  };
+}
+
+describe("keep-alive connections during a drain", () => {
+  it("stay open while the instance keeps accepting: a request on an idle one is answered, with Connection: close", async () => {
+    const handle = await serve();
+    const idle = await keptAlive(handle.url);
+    expect(await idle.call(0)).toEqual({ status: 200, connection: "keep-alive" });
+    const busy = await keptAlive(handle.url);
+    const inFlight = busy.call(200);
+    await sleep(50);
+    const closing = handle.close({ graceMs: 5_000, keepAcceptingMs: 600 });
+    // The request in flight ends during the drain: its answer says close, and its connection closes.
+    expect(await inFlight).toEqual({ status: 200, connection: "close" });
+    await sleep(100);
+    expect(busy.closed).toBe(true);
+    // The idle connection was not closed under a client (a proxy) that may be sending on it right now:
+    // the request it carries is answered, and told that the connection ends.
+    expect(idle.closed).toBe(false);
+    expect(await idle.call(0)).toEqual({ status: 200, connection: "close" });
+    await sleep(100);
+    expect(idle.closed).toBe(true);
+    await closing;
+  });
+
+  it("an SSE answer that started before the drain closes its connection when it ends", async () => {
+    const handle = await serve({ healthPath: "/healthz" });
+    const { port } = new URL(handle.url);
+    const socket = connect(Number(port), "127.0.0.1");
+    const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
+    let text = "";
+    socket.on("data", (chunk) => (text += chunk));
+    const body = JSON.stringify(rpc("tools/call", { name: "chatty", arguments: { ms: 300 } }));
+    const headers = { ...mcpHeaders("tools/call", "chatty"), host: `127.0.0.1:${port}`, "content-length": String(Buffer.byteLength(body)) };
+    socket.write(
+      `POST /mcp HTTP/1.1\r\n${Object.entries(headers)
+        .map(([name, value]) => `${name}: ${value}`)
+        .join("\r\n")}\r\n\r\n${body}`,
+    );
+    while (!text.includes("working")) await sleep(10);
+    expect(text).toMatch(/connection: keep-alive/i);
+    const closing = handle.close({ graceMs: 5_000, keepAcceptingMs: 1_000 });
+    await closed;
+    expect(text).toContain("streamed");
+    // It closed with its answer, not with the listener: the instance still accepts (and says it is draining).
+    expect((await getFresh(handle.url.replace(/\/mcp$/, "/healthz"))).status).toBe(503);
+    await closing;
   });
 });
 

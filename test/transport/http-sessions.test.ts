@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { McpServer, elicit, createHttpHandler, type HttpHandlerOptions } from "mcp-roundtrip/server";
 import { serveHttp, type HttpServerHandle } from "mcp-roundtrip/node";
 import { META } from "./helpers.js";
+import { INITIALIZE, messagesOf, POST_HEADERS, readEvents, wireClient } from "./session-wire.js";
 
 const regionForm = { type: "object", properties: { region: { type: "string" } }, required: ["region"] } as const;
 const text = (value: string) => ({ content: [{ type: "text" as const, text: value }] });
@@ -21,14 +22,6 @@ function provisioner(legacy?: "sessions" | "stateless" | "reject") {
   return mcp;
 }
 
-const POST_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
-const INITIALIZE = {
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: { protocolVersion: "2025-11-25", capabilities: { elicitation: {} }, clientInfo: { name: "wire", version: "1" } },
-};
-
 const handles: HttpServerHandle[] = [];
 afterEach(async () => {
   await Promise.all(handles.splice(0).map((handle) => handle.close()));
@@ -39,79 +32,6 @@ async function serve(server: McpServer, options: HttpHandlerOptions = {}) {
   handles.push(handle);
   return handle.url;
 }
-
-/** A 2025 client on the wire: every POST carries the session id and the agreed version once it has them. */
-function wireClient(url: string, extra: Record<string, string> = {}) {
-  let session: string | undefined;
-  const headers = (more: Record<string, string> = {}) => ({
-    ...POST_HEADERS,
-    ...extra,
-    ...(session === undefined ? {} : { "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" }),
-    ...more,
-  });
-  return {
-    get session() {
-      return session;
-    },
-    /** initialize, then (when it opened a session) notifications/initialized, as a client completes the handshake. */
-    async initialize(body: object = INITIALIZE) {
-      const response = await fetch(url, { method: "POST", headers: headers(), body: JSON.stringify(body) });
-      session = response.headers.get("mcp-session-id") ?? undefined;
-      if (session !== undefined)
-        await fetch(url, { method: "POST", headers: headers(), body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) });
-      return response;
-    },
-    post(body: object, more?: Record<string, string>) {
-      return fetch(url, { method: "POST", headers: headers(more), body: JSON.stringify(body) });
-    },
-    get(more: Record<string, string> = {}, signal?: AbortSignal) {
-      return fetch(url, { method: "GET", headers: { accept: "text/event-stream", ...(session ? { "mcp-session-id": session } : {}), ...more }, signal });
-    },
-    delete() {
-      return fetch(url, { method: "DELETE", headers: session ? { "mcp-session-id": session } : {} });
-    },
-  };
-}
-
-/** One SSE event as the test reads it: its id (if any) and data. */
-interface SseEvent {
-  id: string | undefined;
-  data: string;
-}
-
-/**
- * Reads SSE events from a response until `until` says stop (or the stream
- * ends). A reader of its own, kept minimal, because the point is to see the
- * event ids the server writes.
- */
-async function readEvents(response: Response, until: (events: SseEvent[]) => boolean, onEvent?: (event: SseEvent) => Promise<void>): Promise<SseEvent[]> {
-  const events: SseEvent[] = [];
-  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-  const pending: Promise<void>[] = [];
-  let buffer = "";
-  while (!until(events)) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    buffer += value;
-    let end: number;
-    while ((end = buffer.indexOf("\n\n")) !== -1) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const event: SseEvent = { id: undefined, data: "" };
-      for (const line of block.split("\n")) {
-        if (line.startsWith("id:")) event.id = line.slice(3).trim();
-        else if (line.startsWith("data:")) event.data += line.slice(5).trim();
-      }
-      events.push(event);
-      if (onEvent) pending.push(onEvent(event));
-    }
-  }
-  await Promise.all(pending);
-  await reader.cancel().catch(() => {});
-  return events;
-}
-
-const messagesOf = (events: SseEvent[]) => events.filter((event) => event.data.trim() !== "").map((event) => JSON.parse(event.data) as Record<string, unknown>);
 
 describe("a 2025 session over Streamable HTTP", () => {
   it("initialize names the session in Mcp-Session-Id (visible ASCII) and later requests use it", async () => {
@@ -148,15 +68,17 @@ describe("a 2025 session over Streamable HTTP", () => {
     expect(messagesOf(events).at(-1)).toEqual({ jsonrpc: "2.0", id: 2, result: text("in eu-west-1") });
   });
 
-  it("sends unrelated messages on the GET stream, and one GET stream at a time", async () => {
+  it("sends unrelated messages on the GET stream, one GET stream at a time: a second GET takes over and the first ends", async () => {
     const server = provisioner();
     const client = wireClient(await serve(server));
     await client.initialize();
-    const stream = await client.get();
-    expect(stream.status).toBe(200);
-    expect((await client.get()).status).toBe(409);
+    const first = await client.get();
+    expect(first.status).toBe(200);
+    const second = await client.get();
+    expect(second.status).toBe(200);
+    expect(messagesOf(await readEvents(first, () => false)), "the first connection ended, with nothing on it").toEqual([]);
     server.tool("late", { inputSchema: { type: "object" } }, () => text("late"));
-    const events = await readEvents(stream, (seen) => messagesOf(seen).length >= 1);
+    const events = await readEvents(second, (seen) => messagesOf(seen).length >= 1);
     expect(messagesOf(events)).toEqual([{ jsonrpc: "2.0", method: "notifications/tools/list_changed" }]);
   });
 

@@ -38,7 +38,7 @@ class HttpRequestContext implements RequestContext {
   #cancel: AbortController | undefined;
   #watching = false;
   #headers: Headers | undefined;
-  #send: ((notification: JsonRpcNotification) => void) | undefined;
+  #send: ((notification: JsonRpcNotification) => Promise<void> | undefined) | undefined;
   #goneCallbacks: Set<() => void> | undefined;
 
   constructor(request: IncomingHttp, reply: HttpReply, options: ResolvedHttpOptions, isRequest: boolean) {
@@ -61,7 +61,7 @@ class HttpRequestContext implements RequestContext {
     return (this.#headers ??= this.#request.headers());
   }
 
-  get sendNotification(): ((notification: JsonRpcNotification) => void) | undefined {
+  get sendNotification(): ((notification: JsonRpcNotification) => Promise<void> | undefined) | undefined {
     // Only requests may be answered with a stream; a notification POST gets 202.
     if (!this.#isRequest) return undefined;
     return (this.#send ??= (notification) => this.#notify(notification));
@@ -109,18 +109,21 @@ class HttpRequestContext implements RequestContext {
     }
   }
 
-  #notify(notification: JsonRpcNotification): void {
+  /** Writes a notification on the stream (opened by the first one); a promise while the reader is behind. */
+  #notify(notification: JsonRpcNotification): Promise<void> | undefined {
     // After the final response or a closed stream nothing more may be sent.
-    if (this.finished || this.gone) return;
+    if (this.finished || this.gone) return undefined;
     if (!this.stream) {
       this.#watch();
-      if (this.gone) return;
-      this.stream = this.#reply.stream({ ...SSE_HEADERS }, () => this.clientGone());
+      if (this.gone) return undefined;
+      this.stream = this.#reply.stream({ ...SSE_HEADERS }, () => this.clientGone(), this.#options.maxStreamBufferBytes);
     }
     try {
-      this.stream.write(sseEvent(notification));
+      // A reader too far behind gets its stream cut (reported through clientGone); a handler that awaits waits for it.
+      return this.stream.write(sseEvent(notification)) ? this.stream.drained() : undefined;
     } catch (error) {
       this.#options.onError(error);
+      return undefined;
     }
   }
 }

@@ -69,6 +69,6 @@ export function withCors(reply: HttpReply, origin: string): HttpReply {
   });
   return {
     send: (status, headers, body) => reply.send(status, cors(headers), body),
-    stream: (headers, onClose): HttpStream => reply.stream(cors(headers), onClose),
+    stream: (headers, onClose, maxBufferedBytes): HttpStream => reply.stream(cors(headers), onClose, maxBufferedBytes),
   };
 }

@@ -24,9 +24,26 @@ export interface IncomingHttp {
   onGone(listener: () => void): void;
 }
 
-/** An open SSE response. */
+/**
+ * An open SSE response. What the client has not read yet waits in the
+ * connection's buffer; a writer that gets ahead of its reader by more than
+ * the stream's byte bound is cut instead of buffered without end.
+ */
 export interface HttpStream {
-  write(text: string): void;
+  /**
+   * Queues `text` for the client. When the bytes already waiting plus
+   * `text` would exceed the stream's bound (and something is waiting), the
+   * connection is closed instead, reported like a client that went away,
+   * and `false` is returned; `false` too once the connection is gone.
+   */
+  write(text: string): boolean;
+  /**
+   * `undefined` while the reader keeps up; else a promise that resolves
+   * once the waiting bytes were flushed (`drain`, or the web stream pulling
+   * again) or the connection closed, so a producer that awaits it goes at
+   * the reader's pace.
+   */
+  drained(): Promise<void> | undefined;
   end(): void;
 }
 
@@ -34,8 +51,12 @@ export interface HttpStream {
 export interface HttpReply {
   /** Sends a complete response; does nothing if the client already closed the connection. */
   send(status: number, headers: Record<string, string>, body: string): void;
-  /** Starts a `200` SSE response; `onClose` fires if the client closes it early. */
-  stream(headers: Record<string, string>, onClose: () => void): HttpStream;
+  /**
+   * Starts a `200` SSE response; `onClose` fires if the client closes it
+   * early. `maxBufferedBytes` bounds what may wait for a slow reader (see
+   * {@link HttpStream.write}).
+   */
+  stream(headers: Record<string, string>, onClose: () => void, maxBufferedBytes: number): HttpStream;
 }
 
 /**

@@ -35,7 +35,12 @@ export interface HttpEndpoint {
 export function createEndpoint(handler: MessageHandler, options: ResolvedHttpOptions): HttpEndpoint {
   const sessions =
     isSessionHost(handler) && handler.legacy === "sessions"
-      ? new HttpSessions(handler, { maxSessions: options.maxSessions, idleTimeoutMs: options.sessionIdleTimeoutMs, onError: options.onError })
+      ? new HttpSessions(handler, {
+          maxSessions: options.maxSessions,
+          idleTimeoutMs: options.sessionIdleTimeoutMs,
+          maxStreamBufferBytes: options.maxStreamBufferBytes,
+          onError: options.onError,
+        })
       : undefined;
   return { handler, options, sessions };
 }

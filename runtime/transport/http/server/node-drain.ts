@@ -1,11 +1,17 @@
 /**
- * Graceful drain of a `node:http` server: stop accepting connections, let
- * the requests in flight finish (up to a grace period), close every
- * connection as soon as it is idle, then close whatever is left.
+ * Graceful drain of a `node:http` server: stop keep-alive reuse (every
+ * answer from then on says `Connection: close`), keep accepting while a
+ * readiness probe takes the instance out, then stop accepting, close the
+ * idle connections, let the requests in flight finish (up to a grace
+ * period), and close whatever is left.
  *
  * Behind a load balancer this is what turns a rolling restart into zero
  * failed requests: a proxy retries a refused connection on another
- * instance, but never a POST that was cut mid-answer.
+ * instance, but never a POST that was cut mid-answer, nor one it had just
+ * sent on a keep-alive connection the instance was closing. So an idle
+ * connection is closed only once the proxy no longer routes here (the
+ * instance is out of its rotation), and a busy one closes right after its
+ * answer, which told the proxy so.
  */
 import type { Server as NodeHttpServer, ServerResponse } from "node:http";
 import { sleep } from "../../../protocol/sleep.js";
@@ -43,31 +49,31 @@ export class NodeDrain {
     return this.#active.size;
   }
 
-  /** Counts a response until it closes; during a drain its connection closes after it. */
+  /** Counts a response until it closes; during a drain it says `Connection: close`, so its connection closes after it. */
   track(response: ServerResponse): void {
     this.#active.add(response);
     if (this.#draining) response.setHeader("connection", "close");
     response.once("close", () => {
       this.#active.delete(response);
-      if (!this.#draining) return;
-      // Its connection is idle now (or closing): a drained server keeps none open.
-      this.#server.closeIdleConnections();
-      if (this.#active.size === 0) this.#wakeIdle?.();
+      if (this.#draining && this.#active.size === 0) this.#wakeIdle?.();
     });
   }
 
   /**
-   * Drains: marks every answer not yet started `Connection: close`, runs
-   * `beforeWait` (which ends 2025 sessions), keeps accepting for
-   * `keepAcceptingMs` (the health path already answers `503`), then stops
-   * accepting, closes idle connections, waits for the requests in flight up
-   * to `graceMs`, and closes every connection left. Idempotent: a second
-   * call gets the first drain.
+   * Drains: stops keep-alive reuse (every answer not yet started says
+   * `Connection: close`; one already streaming closes its connection when
+   * it ends), runs `beforeWait` (which ends 2025 sessions), keeps accepting
+   * for `keepAcceptingMs` (the health path already answers `503`; idle
+   * connections stay open, and a request on one is answered, with
+   * `Connection: close`), then stops accepting, closes the idle
+   * connections, waits for the requests in flight up to `graceMs`, and
+   * closes every connection left. Idempotent: a second call gets the
+   * first drain.
    */
   drain(graceMs: number, keepAcceptingMs: number, beforeWait: () => void): Promise<void> {
     if (this.#settled !== undefined) return this.#settled;
     this.#draining = true;
-    for (const response of this.#active) if (!response.headersSent) response.setHeader("connection", "close");
+    for (const response of this.#active) closeAfter(response);
     beforeWait();
     this.#settled = (keepAcceptingMs > 0 ? sleep(keepAcceptingMs, undefined) : Promise.resolve()).then(() => this.#finish(graceMs));
     return this.#settled;
@@ -78,6 +84,7 @@ export class NodeDrain {
     const closed = new Promise<void>((resolve, reject) => {
       server.close((error) => (error && (error as { code?: string }).code !== "ERR_SERVER_NOT_RUNNING" ? reject(error) : resolve()));
     });
+    // The proxy no longer routes here (out of its rotation, or keepAcceptingMs gave it time): idle connections can go.
     server.closeIdleConnections();
     const idle = new Promise<void>((resolve) => {
       if (this.#active.size === 0) resolve();
@@ -94,6 +101,17 @@ export class NodeDrain {
       return closed;
     });
   }
+}
+
+/** Makes `response`'s connection close once it is answered, so nothing more is sent on it. */
+function closeAfter(response: ServerResponse): void {
+  if (!response.headersSent) {
+    response.setHeader("connection", "close");
+    return;
+  }
+  // Its headers (an SSE answer already streaming) promised keep-alive: end the connection with the answer.
+  const socket = response.socket;
+  if (socket !== null) response.once("finish", () => socket.end());
 }
 
 /** Options of a signal-triggered shutdown. @internal */

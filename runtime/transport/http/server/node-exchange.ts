@@ -137,19 +137,66 @@ export class NodeExchange implements IncomingHttp, HttpReply {
     response.end(body);
   }
 
-  // A stream the client closes is reported through onGone, like any early close.
-  stream(headers: Record<string, string>): HttpStream {
+  // A stream the client closes (or that is cut for a slow reader) is reported through onGone, like any early close.
+  stream(headers: Record<string, string>, _onClose: () => void, maxBufferedBytes: number): HttpStream {
     const response = this.response;
     response.writeHead(200, headers);
     response.flushHeaders();
-    return {
-      write(text) {
-        if (!response.writableEnded && !response.destroyed) response.write(text);
-      },
-      end() {
-        if (!response.writableEnded) response.end();
-      },
-    };
+    return new NodeSseStream(response, maxBufferedBytes);
+  }
+}
+
+/** Bytes waiting for the client past which a producer that awaits `drained()` waits for `drain`. */
+const PACE_BYTES = 64 * 1024;
+
+/**
+ * An SSE answer on `node:http` that honours backpressure: what the client
+ * has not read waits in the response's buffer (`writableLength`), a
+ * producer may wait for `drain`, and a write that would leave more than
+ * the bound waiting destroys the connection instead.
+ */
+class NodeSseStream implements HttpStream {
+  readonly #response: ServerResponse;
+  readonly #bound: number;
+  /** One promise per stall, shared by every producer waiting on it. */
+  #drain: Promise<void> | undefined;
+
+  constructor(response: ServerResponse, bound: number) {
+    this.#response = response;
+    this.#bound = bound;
+  }
+
+  write(text: string): boolean {
+    const response = this.#response;
+    if (response.writableEnded || response.destroyed) return false;
+    const waiting = response.writableLength;
+    // Bytes only when they could matter: a UTF-16 unit is 1 to 3 bytes of UTF-8.
+    if (waiting > 0 && waiting + (text.length * 3 <= this.#bound - waiting ? 0 : Buffer.byteLength(text)) > this.#bound) {
+      response.destroy(); // 'close' fires: the exchange's onGone listeners learn the stream is gone
+      return false;
+    }
+    response.write(text);
+    return true;
+  }
+
+  drained(): Promise<void> | undefined {
+    const response = this.#response;
+    if (response.writableLength < PACE_BYTES || !response.writableNeedDrain || response.destroyed) return undefined;
+    this.#drain ??= new Promise<void>((resolve) => {
+      const done = () => {
+        response.off("drain", done);
+        response.off("close", done);
+        this.#drain = undefined;
+        resolve();
+      };
+      response.on("drain", done);
+      response.on("close", done);
+    });
+    return this.#drain;
+  }
+
+  end(): void {
+    if (!this.#response.writableEnded && !this.#response.destroyed) this.#response.end();
   }
 }
 

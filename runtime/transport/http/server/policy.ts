@@ -79,6 +79,16 @@ export interface HttpHandlerOptions {
    */
   sseKeepAliveMs?: number;
   /**
+   * Most bytes an SSE stream may hold for a client that reads it too slowly
+   * (a 2025 session's GET or POST stream, a 2026-07-28 request's stream, a
+   * `subscriptions/listen` stream). A write that would leave more waiting
+   * closes that stream's connection instead: a 2025 client resumes it with
+   * `Last-Event-ID` from the replay log; a 2026-07-28 request ends (its
+   * handler's signal aborts). Handlers that `await ctx.sendNotification(…)`
+   * wait for the reader instead of filling the buffer. Default 4 MiB.
+   */
+  maxStreamBufferBytes?: number;
+  /**
    * How long a browser may cache a CORS preflight answer, in seconds
    * (`Access-Control-Max-Age`). Default 600; browsers cap it (Chromium at
    * 7,200). Preflights are answered for origins `allowedOrigins` admits.
@@ -88,6 +98,9 @@ export interface HttpHandlerOptions {
 
 /** Default body-size limit: 4 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/** Default bound on the bytes an SSE stream holds for a slow reader: 4 MiB. */
+const DEFAULT_MAX_STREAM_BUFFER_BYTES = 4 * 1024 * 1024;
 
 /** Where transport failures go when no `onError` is given: stderr, so none disappears. */
 function reportToStderr(error: unknown): void {
@@ -126,6 +139,7 @@ export interface ResolvedHttpOptions {
   preferBodyVersion: boolean;
   sseKeepAliveMs: number;
   corsMaxAgeSeconds: number;
+  maxStreamBufferBytes: number;
 }
 
 /**
@@ -158,6 +172,10 @@ export function resolveHttpOptions(options: HttpHandlerOptions = {}): ResolvedHt
   if (!Number.isSafeInteger(corsMaxAgeSeconds) || corsMaxAgeSeconds < 0) {
     throw new RangeError(`corsMaxAgeSeconds must be a non-negative integer number of seconds, got ${String(corsMaxAgeSeconds)}.`);
   }
+  const maxStreamBufferBytes = options.maxStreamBufferBytes ?? DEFAULT_MAX_STREAM_BUFFER_BYTES;
+  if (!Number.isSafeInteger(maxStreamBufferBytes) || maxStreamBufferBytes < 1024) {
+    throw new RangeError(`maxStreamBufferBytes must be an integer number of bytes ≥ 1024, got ${String(maxStreamBufferBytes)}.`);
+  }
   if (options.verifyToken !== undefined && typeof options.verifyToken !== "function") {
     throw new TypeError("verifyToken must be a function (token, request) => AuthInfo | null.");
   }
@@ -184,6 +202,7 @@ export function resolveHttpOptions(options: HttpHandlerOptions = {}): ResolvedHt
     preferBodyVersion: options.preferBodyVersion === true,
     sseKeepAliveMs,
     corsMaxAgeSeconds,
+    maxStreamBufferBytes,
   };
 }
 

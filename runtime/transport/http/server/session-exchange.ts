@@ -7,10 +7,12 @@
  * notification, an `elicitation/create` its needs ask).
  */
 import { JsonRpcErrorCode } from "../../../protocol/jsonrpc/errors.js";
-import type { JsonRpcMessage, JsonRpcResponse } from "../../../protocol/jsonrpc/messages.js";
+import type { JsonRpcId, JsonRpcMessage, JsonRpcResponse } from "../../../protocol/jsonrpc/messages.js";
 import type { AuthInfo, RequestContext } from "../../types.js";
-import { JSON_HEADERS, refuse, SSE_HEADERS, type HttpReply, type IncomingHttp } from "./exchange.js";
-import type { HttpSession, HttpSessions } from "./sessions.js";
+import { errorBody, JSON_HEADERS, refuse, SSE_HEADERS, type HttpReply, type HttpStream, type IncomingHttp } from "./exchange.js";
+import type { AnsweringRequest, HttpSession, HttpSessions } from "./sessions.js";
+import type { EventLog } from "./event-log.js";
+import { isObject } from "../../../protocol/guards.js";
 import { scopeChallengeOf } from "./auth.js";
 import type { ResolvedAuthorization } from "./authorization.js";
 import { HeaderName, SESSION_HEADER } from "../../../protocol/names.js";
@@ -30,24 +32,42 @@ function notFound(reply: HttpReply, sessions: HttpSessions, found: "expired" | u
 }
 
 /**
+ * Opens an SSE answer whose connection closing calls `gone(writer)`: the
+ * owner detaches exactly that connection, never one that took over since.
+ */
+function openSse(request: IncomingHttp, reply: HttpReply, bound: number, gone: (writer: HttpStream) => void): HttpStream {
+  let writer: HttpStream | undefined;
+  const onGone = () => {
+    if (writer !== undefined) gone(writer);
+  };
+  writer = reply.stream({ ...SSE_HEADERS }, onGone, bound);
+  request.onGone(onGone);
+  return writer;
+}
+
+/**
  * The {@link RequestContext} of a request inside a session. Unlike a
  * stateless request, its connection closing does not cancel it (the 2025
  * transport page: the client cancels with `notifications/cancelled`), and
  * what it streams is logged so the client can resume the stream.
  */
-class SessionRequestContext implements RequestContext {
+class SessionRequestContext implements RequestContext, AnsweringRequest {
   declare authInfo?: AuthInfo;
   declare protocolVersionHeader?: string;
   /** The endpoint's authorization: an `insufficient_scope` answer becomes a `403` challenge. */
   declare scopeAuth?: ResolvedAuthorization;
-  readonly sendNotification: (message: JsonRpcMessage) => void;
-  readonly sendRelated: (message: JsonRpcMessage) => void;
+  readonly sendNotification: (message: JsonRpcMessage) => Promise<void> | undefined;
+  readonly sendRelated: (message: JsonRpcMessage) => Promise<void> | undefined;
   finished = false;
   readonly #entry: HttpSession;
   readonly #request: IncomingHttp;
   readonly #reply: HttpReply;
   #headers: Headers | undefined;
-  #log: ReturnType<HttpSession["openStream"]> | undefined;
+  #log: EventLog | undefined;
+  /** The request's id, once registered: for an answer the transport writes itself. */
+  #id: JsonRpcId | undefined;
+  /** Ids of the server's requests written on this request's stream. */
+  #carried: JsonRpcId[] | undefined;
 
   constructor(entry: HttpSession, request: IncomingHttp, reply: HttpReply) {
     this.#entry = entry;
@@ -62,7 +82,8 @@ class SessionRequestContext implements RequestContext {
 
   /** Writes the final response: on the stream if one opened, else as JSON. */
   answer(response: JsonRpcResponse): void {
-    this.finished = true;
+    if (this.finished) return; // cancelled, or the session ended first
+    this.#finish();
     const log = this.#log;
     if (log !== undefined) {
       log.append(response);
@@ -78,16 +99,50 @@ class SessionRequestContext implements RequestContext {
     this.#reply.send(status, JSON_HEADERS, JSON.stringify(response));
   }
 
-  #emit(message: JsonRpcMessage): void {
-    if (this.finished) return; // after the response nothing more belongs to this request
+  /** The client cancelled: no answer (the spec asks for none); the stream, if one opened, ends and is forgotten. */
+  cancelled(): void {
+    if (this.finished) return;
+    this.#finish();
+    const log = this.#log;
+    if (log === undefined) this.#reply.send(202, {}, "");
+    else this.#entry.dropStream(log);
+  }
+
+  /** The session ended before the answer: a stream was ended with the session's; a JSON answer says why. */
+  sessionEnded(reason: string): void {
+    if (this.finished) return;
+    this.#finish();
+    this.#log?.end();
+    if (this.#log === undefined) {
+      this.#reply.send(200, JSON_HEADERS, errorBody(this.#id, JsonRpcErrorCode.InternalError, `The session ended before this request was answered: ${reason}`));
+    }
+  }
+
+  /** Registers the request with its session, so a cancellation or the session's end reaches this POST; returns the function that unregisters it. */
+  register(id: JsonRpcId): () => void {
+    this.#id = id;
+    return this.#entry.answering(id, this);
+  }
+
+  #emit(message: JsonRpcMessage): Promise<void> | undefined {
+    if (this.finished) return undefined; // after the response nothing more belongs to this request
     let log = this.#log;
     if (log === undefined) {
       log = this.#log = this.#entry.openStream();
       const opened = log;
-      log.attach(this.#reply.stream({ ...SSE_HEADERS }, () => opened.detach()));
-      this.#request.onGone(() => opened.detach());
+      opened.attach(openSse(this.#request, this.#reply, this.#entry.maxStreamBufferBytes, (writer) => opened.detach(writer)));
     }
-    log.append(message);
+    if ("id" in message && "method" in message) {
+      (this.#carried ??= []).push(message.id);
+      this.#entry.carried(message.id, log);
+    }
+    return log.append(message);
+  }
+
+  /** Nothing more will be written for this request. */
+  #finish(): void {
+    this.finished = true;
+    if (this.#carried !== undefined) this.#entry.uncarry(this.#carried);
   }
 }
 
@@ -155,17 +210,21 @@ export async function serveSessionPost(
   if (message.kind !== "request") {
     // A notification, or the client's answer to something the session asked.
     await handOver(found, message, contextFor(found, request, reply, authInfo));
+    // A cancelled request's POST ends now, with no answer, even if its handler ignores the cancellation.
+    if (message.kind === "notification" && message.method === "notifications/cancelled" && isObject(message.params)) found.cancelled(message.params.requestId);
     reply.send(202, {}, "");
     return;
   }
   found.busy++;
+  const context = contextFor(found, request, reply, authInfo);
+  if (auth !== undefined) context.scopeAuth = auth;
+  const unregister = context.register(message.id);
   try {
-    const context = contextFor(found, request, reply, authInfo);
-    if (auth !== undefined) context.scopeAuth = auth;
     const response = await handOver(found, message, context);
     if (response !== undefined) context.answer(response);
-    else if (!context.finished) reply.send(202, {}, ""); // cancelled by the client: it asked for no answer
+    else context.cancelled(); // cancelled by the client: it asked for no answer
   } finally {
+    unregister?.();
     found.busy--;
     found.lastActive = Date.now();
   }
@@ -202,19 +261,16 @@ export function serveSessionGet(sessions: HttpSessions, request: IncomingHttp, r
       refuse(reply, 400, JsonRpcErrorCode.InvalidRequest, `Bad Request: Last-Event-ID ${JSON.stringify(lastEventId)} names no stream this session still holds.`);
       return;
     }
+    // The newest connection wins: the one the stream was on (a POST's answer, an older GET) is ended.
     const log = event.log;
-    const writer = reply.stream({ ...SSE_HEADERS }, () => log.detach());
-    request.onGone(() => log.detach());
-    log.resume(event.seq, writer);
+    log.resume(
+      event.seq,
+      openSse(request, reply, found.maxStreamBufferBytes, (writer) => log.detach(writer)),
+    );
     return;
   }
-  if (found.listening) {
-    refuse(reply, 409, JsonRpcErrorCode.InvalidRequest, "Conflict: this session's GET stream is already open; the server sends each message on one stream only.");
-    return;
-  }
-  const writer = reply.stream({ ...SSE_HEADERS }, () => found.unlisten());
-  request.onGone(() => found.unlisten());
-  found.listen(writer);
+  // Likewise a second GET: it takes the session's stream over, and the older connection is ended.
+  found.listen(openSse(request, reply, found.maxStreamBufferBytes, (writer) => found.unlisten(writer)));
 }
 
 /** DELETE with `Mcp-Session-Id`: the client is done with the session. */

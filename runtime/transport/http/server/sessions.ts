@@ -8,13 +8,13 @@
  * the same instance (sticky routing on `Mcp-Session-Id`); 2026-07-28
  * clients need no such thing.
  */
-import type { JsonRpcMessage } from "../../../protocol/jsonrpc/messages.js";
+import type { JsonRpcId, JsonRpcMessage } from "../../../protocol/jsonrpc/messages.js";
+import { keyOf } from "../../../protocol/message.js";
+import { isObject } from "../../../protocol/guards.js";
 import type { AuthInfo, ServerSession, SessionHost } from "../../types.js";
 import type { HttpStream } from "./exchange.js";
-import { ssePrimingEvent, sseEvent } from "../sse.js";
+import { EventLog } from "./event-log.js";
 
-/** Events kept per stream for `Last-Event-ID` resumption; older ones are forgotten. */
-const EVENTS_PER_STREAM = 256;
 /** Finished streams kept per session for resumption, newest last. */
 const STREAMS_PER_SESSION = 32;
 /** Unrelated messages kept for a session that has no GET stream open yet. */
@@ -26,90 +26,17 @@ const EXPIRED_MEMORY = 4_096;
 export interface SessionLimits {
   readonly maxSessions: number;
   readonly idleTimeoutMs: number;
+  /** Most bytes one stream holds for a slow reader; its replay log keeps a quarter as much. */
+  readonly maxStreamBufferBytes: number;
   readonly onError: (error: unknown) => void;
 }
 
-/**
- * One SSE stream of a session, as a log: every event gets the id
- * `<stream>-<seq>`, is written to the connection while one is attached, and
- * stays for replay after it drops.
- * @internal
- */
-export class EventLog {
-  readonly stream: number;
-  #events: Array<{ seq: number; text: string; message: JsonRpcMessage }> = [];
-  #nextSeq = 0;
-  /** The last event handed to a connection; what comes after it may never have reached the client. */
-  #delivered = -1;
-  #writer: HttpStream | undefined;
-  #ended = false;
-
-  constructor(stream: number) {
-    this.stream = stream;
-  }
-
-  get ended(): boolean {
-    return this.#ended;
-  }
-
-  get attached(): boolean {
-    return this.#writer !== undefined;
-  }
-
-  /** Attaches a connection and writes the priming event (an id, empty data) so the client can resume from it. */
-  attach(writer: HttpStream): void {
-    this.#writer = writer;
-    this.#write(ssePrimingEvent(`${this.stream}-${this.#nextSeq++}`), false);
-  }
-
-  /** The connection dropped; events keep being logged for a resume. */
-  detach(): void {
-    this.#writer = undefined;
-  }
-
-  append(message: JsonRpcMessage): void {
-    if (this.#ended) return;
-    const seq = this.#nextSeq++;
-    const text = sseEvent(message, `${this.stream}-${seq}`);
-    this.#events.push({ seq, text, message });
-    if (this.#events.length > EVENTS_PER_STREAM) this.#events.shift();
-    if (this.#write(text, false)) this.#delivered = seq;
-  }
-
-  /** The messages logged after the last one a connection took: what a new stream must carry on. */
-  undelivered(): JsonRpcMessage[] {
-    return this.#events.filter((event) => event.seq > this.#delivered).map((event) => event.message);
-  }
-
-  /** No more events: ends the connection, if one is attached. */
-  end(): void {
-    this.#ended = true;
-    this.#write("", true);
-  }
-
-  /** Attaches `writer` after a drop, writes what came after `seq`, and ends it at once if the stream is done. */
-  resume(seq: number, writer: HttpStream): void {
-    this.#writer = writer;
-    for (const event of this.#events) if (event.seq > seq && this.#write(event.text, false)) this.#delivered = event.seq;
-    if (this.#ended) this.#write("", true);
-  }
-
-  /** Writes to the attached connection; true when one took the text. */
-  #write(text: string, end: boolean): boolean {
-    const writer = this.#writer;
-    if (writer === undefined) return false;
-    try {
-      if (text !== "") writer.write(text);
-      if (end) {
-        writer.end();
-        this.#writer = undefined;
-      }
-      return true;
-    } catch {
-      this.#writer = undefined; // the connection is gone; the log keeps the events
-      return false;
-    }
-  }
+/** A request of a session being answered, as the session can stop it. @internal */
+export interface AnsweringRequest {
+  /** The client cancelled it: its POST ends without an answer, its stream (if one opened) is forgotten. */
+  cancelled(): void;
+  /** The session ended first: its POST ends. */
+  sessionEnded(reason: string): void;
 }
 
 /** A session as the endpoint holds it. @internal */
@@ -124,21 +51,30 @@ export class HttpSession {
   #nextStream = 0;
   #standalone: EventLog | undefined;
   #outbox: JsonRpcMessage[] = [];
-  readonly #onError: (error: unknown) => void;
+  /** Requests being answered, by id: how `notifications/cancelled` and the session's end reach their POSTs. */
+  readonly #answering = new Map<string, AnsweringRequest>();
+  /** The server's own requests written on a POST's stream still open, by id: their cancellation goes there too. */
+  readonly #carried = new Map<string, EventLog>();
+  readonly #limits: SessionLimits;
 
-  constructor(session: ServerSession, owner: string | undefined, onError: (error: unknown) => void) {
+  constructor(session: ServerSession, owner: string | undefined, limits: SessionLimits) {
     this.session = session;
     this.owner = owner;
-    this.#onError = onError;
+    this.#limits = limits;
   }
 
   get id(): string {
     return this.session.id;
   }
 
+  /** Most bytes one of this session's streams holds for a slow reader. */
+  get maxStreamBufferBytes(): number {
+    return this.#limits.maxStreamBufferBytes;
+  }
+
   /** A new stream's log (a POST answered over SSE, or a GET). */
   openStream(): EventLog {
-    const log = new EventLog(this.#nextStream++);
+    const log = new EventLog(this.#nextStream++, Math.floor(this.#limits.maxStreamBufferBytes / 4));
     this.#streams.set(log.stream, log);
     if (this.#streams.size > STREAMS_PER_SESSION) {
       for (const [id, old] of this.#streams) {
@@ -147,6 +83,37 @@ export class HttpSession {
       }
     }
     return log;
+  }
+
+  /** Ends a stream and forgets it at once (a cancelled request's: there is nothing left to resume). */
+  dropStream(log: EventLog): void {
+    log.end();
+    this.#streams.delete(log.stream);
+  }
+
+  /** Registers a request being answered, so a cancellation or the session's end reaches its POST; returns the function that unregisters it. */
+  answering(id: JsonRpcId, request: AnsweringRequest): () => void {
+    const key = keyOf(id);
+    this.#answering.set(key, request);
+    return () => {
+      if (this.#answering.get(key) === request) this.#answering.delete(key);
+    };
+  }
+
+  /** The server's request `id` went out on `log` (a POST's stream): a later cancellation of it is written there too. */
+  carried(id: JsonRpcId, log: EventLog): void {
+    this.#carried.set(keyOf(id), log);
+  }
+
+  /** Forgets the server requests a finished POST stream carried. */
+  uncarry(ids: readonly JsonRpcId[]): void {
+    for (const id of ids) this.#carried.delete(keyOf(id));
+  }
+
+  /** The client cancelled request `id` (`notifications/cancelled`): its POST ends now, whatever its handler still does. */
+  cancelled(id: unknown): void {
+    if (typeof id !== "string" && typeof id !== "number") return;
+    this.#answering.get(keyOf(id))?.cancelled();
   }
 
   /** The log a `Last-Event-ID` points into, and the sequence number to resume after. */
@@ -163,8 +130,9 @@ export class HttpSession {
   }
 
   /**
-   * Connects a new GET stream. What never reached the client (kept while no
-   * stream was open, or logged after the last one dropped) is delivered first.
+   * Connects a new GET stream; an older one still open is ended (the newest
+   * GET wins). What never reached the client (kept while no stream was
+   * open, or logged after the last one dropped) is delivered first.
    */
   listen(writer: HttpStream): void {
     const previous = this.#standalone;
@@ -176,9 +144,9 @@ export class HttpSession {
     for (const message of waiting) log.append(message);
   }
 
-  /** The GET stream's connection closed. */
-  unlisten(): void {
-    this.#standalone?.detach();
+  /** `writer`, a GET stream's connection, closed. */
+  unlisten(writer: HttpStream): void {
+    this.#standalone?.detach(writer);
   }
 
   /**
@@ -187,6 +155,12 @@ export class HttpSession {
    */
   sendUnrelated(message: JsonRpcMessage): void {
     this.lastActive = Date.now();
+    // The server withdrawing a question it asked on a POST's stream (that call was cancelled): on that stream, its last event.
+    const carrier = "method" in message && message.method === "notifications/cancelled" ? this.#carrierOf(message.params) : undefined;
+    if (carrier !== undefined) {
+      carrier.append(message);
+      return;
+    }
     if (this.#standalone !== undefined && !this.#standalone.ended) {
       this.#standalone.append(message);
       return;
@@ -194,13 +168,22 @@ export class HttpSession {
     this.#outbox.push(message);
     if (this.#outbox.length > OUTBOX_LIMIT) {
       this.#outbox.shift();
-      this.#onError(new Error(`Session ${this.id}: more than ${OUTBOX_LIMIT} messages waited for a GET stream; the oldest was dropped`));
+      this.#limits.onError(new Error(`Session ${this.id}: more than ${OUTBOX_LIMIT} messages waited for a GET stream; the oldest was dropped`));
     }
   }
 
-  /** Ends every stream (the session is over). */
-  endStreams(): void {
+  #carrierOf(params: unknown): EventLog | undefined {
+    const id = isObject(params) ? params.requestId : undefined;
+    const log = typeof id === "string" || typeof id === "number" ? this.#carried.get(keyOf(id)) : undefined;
+    return log?.ended === false ? log : undefined;
+  }
+
+  /** Ends every stream and every POST still waiting for its answer: the session is over, so no connection of it stays open. */
+  endStreams(reason: string): void {
     for (const log of this.#streams.values()) log.end();
+    const answering = [...this.#answering.values()];
+    this.#answering.clear();
+    for (const request of answering) request.sessionEnded(reason);
   }
 }
 
@@ -231,7 +214,7 @@ export class HttpSessions {
     if (this.#byId.size >= this.#limits.maxSessions) return undefined;
     let entry!: HttpSession;
     const session = this.#host.openSession({ send: (message) => entry.sendUnrelated(message) });
-    entry = new HttpSession(session, ownerOf(authInfo), this.#limits.onError);
+    entry = new HttpSession(session, ownerOf(authInfo), this.#limits);
     this.#byId.set(session.id, entry);
     this.#startSweeping();
     return entry;
@@ -256,7 +239,7 @@ export class HttpSessions {
   /** Ends a session (DELETE, a failed initialize, or expiry). */
   close(entry: HttpSession, reason: string, remember = true): void {
     entry.session.close(reason);
-    entry.endStreams();
+    entry.endStreams(reason);
     this.#forget(entry, remember);
   }
 

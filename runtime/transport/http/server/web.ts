@@ -53,31 +53,89 @@ function replyToPromise(resolve: (response: Response) => void): HttpReply {
     send(status, headers, body) {
       resolve(new Response(status === 202 || body === "" ? null : body, { status, headers }));
     },
-    stream(headers, onClose): HttpStream {
-      let controller!: ReadableStreamDefaultController<Uint8Array>;
-      let open = true;
-      const body = new ReadableStream<Uint8Array>({
-        start(c) {
-          controller = c;
-        },
-        cancel() {
-          open = false;
-          onClose();
-        },
-      });
-      resolve(new Response(body, { status: 200, headers }));
-      return {
-        write(text) {
-          if (open) controller.enqueue(encoder.encode(text));
-        },
-        end() {
-          if (!open) return;
-          open = false;
-          controller.close();
-        },
-      };
+    stream(headers, onClose, maxBufferedBytes): HttpStream {
+      const stream = new WebSseStream(onClose, maxBufferedBytes);
+      resolve(new Response(stream.body, { status: 200, headers }));
+      return stream;
     },
   };
+}
+
+/** Bytes a web SSE stream queues before a producer that awaits `drained()` waits for the reader. */
+const WEB_STREAM_HIGH_WATER_MARK = 64 * 1024;
+
+/**
+ * An SSE answer as a web `ReadableStream` that honours backpressure: its
+ * queue counts bytes (`desiredSize`), `drained()` waits for the consumer to
+ * pull again, and a write that would leave more than the bound queued
+ * errors the stream (the runtime drops the connection) instead.
+ */
+class WebSseStream implements HttpStream {
+  readonly body: ReadableStream<Uint8Array>;
+  readonly #onClose: () => void;
+  readonly #bound: number;
+  #controller!: ReadableStreamDefaultController<Uint8Array>;
+  #open = true;
+  #drain: { promise: Promise<void>; resolve: () => void } | undefined;
+
+  constructor(onClose: () => void, bound: number) {
+    this.#onClose = onClose;
+    this.#bound = bound;
+    this.body = new ReadableStream<Uint8Array>(
+      {
+        start: (controller) => {
+          this.#controller = controller;
+        },
+        pull: () => this.#drained(),
+        cancel: () => {
+          this.#closed();
+          onClose();
+        },
+      },
+      { highWaterMark: WEB_STREAM_HIGH_WATER_MARK, size: (chunk) => chunk.byteLength },
+    );
+  }
+
+  write(text: string): boolean {
+    if (!this.#open) return false;
+    const bytes = encoder.encode(text);
+    const waiting = WEB_STREAM_HIGH_WATER_MARK - (this.#controller.desiredSize ?? 0);
+    if (waiting > 0 && waiting + bytes.byteLength > this.#bound) {
+      this.#closed();
+      this.#controller.error(new Error(`The client read too slowly: more than ${this.#bound} bytes waited (maxStreamBufferBytes).`));
+      this.#onClose();
+      return false;
+    }
+    this.#controller.enqueue(bytes);
+    return true;
+  }
+
+  drained(): Promise<void> | undefined {
+    if (!this.#open || (this.#controller.desiredSize ?? 0) > 0) return undefined;
+    if (this.#drain === undefined) {
+      let resolve!: () => void;
+      const promise = new Promise<void>((done) => (resolve = done));
+      this.#drain = { promise, resolve };
+    }
+    return this.#drain.promise;
+  }
+
+  end(): void {
+    if (!this.#open) return;
+    this.#closed();
+    this.#controller.close();
+  }
+
+  #closed(): void {
+    this.#open = false;
+    this.#drained();
+  }
+
+  #drained(): void {
+    const drain = this.#drain;
+    this.#drain = undefined;
+    drain?.resolve();
+  }
 }
 
 /** A web-standard request handler, plus `close()` to end the 2025 sessions it holds. */

@@ -1,0 +1,124 @@
+/**
+ * The replay log of one SSE stream of a 2025 session: the events written
+ * to it, with ids, kept so that a client that lost the connection can
+ * resume with `Last-Event-ID`.
+ */
+import type { JsonRpcMessage } from "../../../protocol/jsonrpc/messages.js";
+import type { HttpStream } from "./exchange.js";
+import { ssePrimingEvent, sseEvent } from "../sse.js";
+
+/** Events kept per stream for `Last-Event-ID` resumption; older ones are forgotten. */
+const EVENTS_PER_STREAM = 256;
+
+/**
+ * One SSE stream of a session, as a log: every event gets the id
+ * `<stream>-<seq>`, is written to the connection attached (one at a time:
+ * a newer one takes over and the older is ended), and stays for replay
+ * after the connection drops, within a count and a byte bound.
+ * @internal
+ */
+export class EventLog {
+  readonly stream: number;
+  #events: Array<{ seq: number; text: string; message: JsonRpcMessage }> = [];
+  /** Characters of text in #events. */
+  #chars = 0;
+  readonly #maxChars: number;
+  #nextSeq = 0;
+  /** The last event handed to a connection; what comes after it may never have reached the client. */
+  #delivered = -1;
+  #writer: HttpStream | undefined;
+  #ended = false;
+
+  constructor(stream: number, maxChars: number) {
+    this.stream = stream;
+    this.#maxChars = maxChars;
+  }
+
+  get ended(): boolean {
+    return this.#ended;
+  }
+
+  get attached(): boolean {
+    return this.#writer !== undefined;
+  }
+
+  /** Attaches a connection (ending the one it takes over from) and writes the priming event (an id, empty data) so the client can resume from it. */
+  attach(writer: HttpStream): void {
+    this.#release();
+    this.#writer = writer;
+    this.#write(ssePrimingEvent(`${this.stream}-${this.#nextSeq++}`), false);
+  }
+
+  /** `writer`'s connection dropped; events keep being logged for a resume. A connection taken over already is no longer the log's. */
+  detach(writer: HttpStream): void {
+    if (this.#writer === writer) this.#writer = undefined;
+  }
+
+  /** Logs and writes one message; a promise while the connection's reader is behind (see {@link HttpStream.drained}). */
+  append(message: JsonRpcMessage): Promise<void> | undefined {
+    if (this.#ended) return undefined;
+    const seq = this.#nextSeq++;
+    const text = sseEvent(message, `${this.stream}-${seq}`);
+    const events = this.#events;
+    events.push({ seq, text, message });
+    this.#chars += text.length;
+    while (events.length > EVENTS_PER_STREAM || (this.#chars > this.#maxChars && events.length > 1)) this.#chars -= events.shift()!.text.length;
+    if (!this.#write(text, false)) return undefined;
+    this.#delivered = seq;
+    return this.#writer?.drained();
+  }
+
+  /** The messages logged after the last one a connection took: what a new stream must carry on. */
+  undelivered(): JsonRpcMessage[] {
+    return this.#events.filter((event) => event.seq > this.#delivered).map((event) => event.message);
+  }
+
+  /** No more events: ends the connection, if one is attached. */
+  end(): void {
+    this.#ended = true;
+    this.#write("", true);
+  }
+
+  /**
+   * Takes the stream over for `writer` (a GET with `Last-Event-ID`): ends
+   * the connection it was on (a POST's answer, or an older GET), writes
+   * what came after `seq`, and ends it at once if the stream is done.
+   */
+  resume(seq: number, writer: HttpStream): void {
+    this.#release();
+    this.#writer = writer;
+    for (const event of this.#events) if (event.seq > seq && this.#write(event.text, false)) this.#delivered = event.seq;
+    if (this.#ended) this.#write("", true);
+  }
+
+  /** Ends the attached connection, if any: a newer one takes its place. */
+  #release(): void {
+    const previous = this.#writer;
+    this.#writer = undefined;
+    try {
+      previous?.end();
+    } catch {
+      // already gone
+    }
+  }
+
+  /** Writes to the attached connection; true when one took the text. */
+  #write(text: string, end: boolean): boolean {
+    const writer = this.#writer;
+    if (writer === undefined) return false;
+    try {
+      if (text !== "" && !writer.write(text)) {
+        this.#writer = undefined; // gone, or cut for reading too slowly: the log keeps the events for a resume
+        return false;
+      }
+      if (end) {
+        writer.end();
+        this.#writer = undefined;
+      }
+      return true;
+    } catch {
+      this.#writer = undefined; // the connection is gone; the log keeps the events
+      return false;
+    }
+  }
+}
