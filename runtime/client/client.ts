@@ -1,22 +1,34 @@
-import { checkBackoff } from "./backoff.js";
-import type { InputCallbacks } from "./callbacks.js";
 import type { Connection, ProtocolEra } from "./connection.js";
 import { type LoopSettings, runToCompletion } from "./loop.js";
-import { DEFAULT_CLIENT_INFO, deriveCapabilities } from "./meta.js";
-import { checkConnectOptions } from "./connect-options.js";
-import { type ServerDescription, negotiate } from "./negotiate.js";
-import { ClientLists } from "./lists.js";
+import type { ServerDescription } from "./negotiate.js";
+import { collectAll, paginate, requestPage } from "./pagination.js";
+import { InvalidServerResult } from "./errors.js";
 import type { NegotiatedOutcome } from "./outcomes.js";
 import { PendingRequest, type PendingRequestJSON } from "./pending.js";
-import type { CallToolResult, GetPromptResult, Implementation, JsonObject, ReadResourceResult, ServerCapabilities } from "./protocol.js";
+import type {
+  CallToolResult,
+  CompleteResult,
+  GetPromptResult,
+  Implementation,
+  JsonObject,
+  ListPromptsResult,
+  ListResourceTemplatesResult,
+  ListResourcesResult,
+  ListToolsResult,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+  ServerCapabilities,
+  Tool,
+} from "./protocol.js";
+import { openClient } from "./open.js";
 import { ClientSession, type RequestOptions } from "./session.js";
-import { isCreateTaskResult, openTaskHandle, taskSettingsOf, withTasksExtension, type TaskSettings } from "./tasks.js";
+import { isCreateTaskResult, openTaskHandle, taskSettingsOf, type TaskSettings } from "./tasks.js";
 import type { TaskHandle } from "./task-handle.js";
 import { Subscription, type SubscribeOptions, type SubscriptionRequest } from "./subscription.js";
 import type { CallOptions, ClientOptions, CustomCallOptions, ToolCallOptions } from "./options.js";
-import { openTransport } from "../connect/targets.js";
 import type { ConnectTarget } from "../protocol/targets.js";
-import { negotiationKey } from "./targets.js";
 
 export type { CallOptions, ClientOptions, CustomCallOptions, ToolCallOptions } from "./options.js";
 
@@ -35,15 +47,17 @@ export type { CallOptions, ClientOptions, CustomCallOptions, ToolCallOptions } f
  * const result = await client.callTool("provision", { name: "orders" });
  * ```
  */
-export class Client extends ClientLists {
+export class Client {
+  /** One request per call, no automatic rounds; see {@link ClientSession}. */
+  readonly session: ClientSession;
   readonly #connection: Connection;
   readonly #server: ServerDescription;
   readonly #loop: LoopSettings;
   readonly #tasks: TaskSettings;
 
   private constructor(connection: Connection, server: ServerDescription, loop: LoopSettings, tasks: TaskSettings | undefined) {
-    super(new ClientSession(connection));
     this.#connection = connection;
+    this.session = new ClientSession(connection);
     this.#server = server;
     this.#loop = loop;
     // A server that sends a task unasked is still followed, with the default polling bounds.
@@ -60,31 +74,8 @@ export class Client extends ClientLists {
    * @throws HttpTransportError when an HTTP server refuses the client (401/403: never taken for an older server) or fails.
    */
   static async connect(target: ConnectTarget, options: ClientOptions = {}): Promise<Client> {
-    const { maxRounds, unavailableRetryMs, mode, probeTimeoutMs, prior } = checkConnectOptions(options);
-    const backoff = checkBackoff(options.stateOnlyBackoff);
-    const tasks = taskSettingsOf(options.tasks);
-    const callbacks: InputCallbacks = { onElicit: options.onElicit, onSample: options.onSample, onListRoots: options.onListRoots };
-    const transport = await openTransport(target);
-    try {
-      const { connection, server } = await negotiate({
-        transport,
-        mode,
-        capabilities:
-          tasks === undefined ? deriveCapabilities(callbacks, options.capabilities) : withTasksExtension(deriveCapabilities(callbacks, options.capabilities)),
-        clientInfo: options.clientInfo === undefined ? DEFAULT_CLIENT_INFO : options.clientInfo,
-        callbacks,
-        probeTimeoutMs,
-        renewTimeoutMs: probeTimeoutMs,
-        signal: options.signal,
-        onNotification: options.onNotification,
-        cacheKey: mode === "auto" ? negotiationKey(transport) : undefined,
-        prior,
-      });
-      return new Client(connection, server, { callbacks, maxRounds, backoff, unavailableRetryMs }, tasks);
-    } catch (error) {
-      if (transport !== target) await transport.close().catch(() => {});
-      throw error;
-    }
+    const opened = await openClient(target, options);
+    return new Client(opened.connection, opened.server, opened.loop, opened.tasks);
   }
 
   /** The protocol version in use: `"2026-07-28"`, or the handshake-era version agreed with an older server. */
@@ -255,6 +246,55 @@ export class Client extends ClientLists {
     return this.subscribe({ toolsListChanged: true }, { ...options, onToolsChanged: callback });
   }
 
+  /** One page of `tools/list`. */
+  listTools(cursor?: string, options?: RequestOptions): Promise<ListToolsResult> {
+    return requestPage(this.session, "tools/list", cursor, options) as unknown as Promise<ListToolsResult>;
+  }
+  /** One page of `prompts/list`. */
+  listPrompts(cursor?: string, options?: RequestOptions): Promise<ListPromptsResult> {
+    return requestPage(this.session, "prompts/list", cursor, options) as unknown as Promise<ListPromptsResult>;
+  }
+  /** One page of `resources/list`. */
+  listResources(cursor?: string, options?: RequestOptions): Promise<ListResourcesResult> {
+    return requestPage(this.session, "resources/list", cursor, options) as unknown as Promise<ListResourcesResult>;
+  }
+  /** One page of `resources/templates/list`. */
+  listResourceTemplates(cursor?: string, options?: RequestOptions): Promise<ListResourceTemplatesResult> {
+    return requestPage(this.session, "resources/templates/list", cursor, options) as unknown as Promise<ListResourceTemplatesResult>;
+  }
+
+  /** Every tool, following `nextCursor` across pages. */
+  listAllTools(options?: RequestOptions): Promise<Tool[]> {
+    return collectAll<Tool>(this.session, "tools/list", "tools", options);
+  }
+  /** Every prompt, across pages. */
+  listAllPrompts(options?: RequestOptions): Promise<Prompt[]> {
+    return collectAll<Prompt>(this.session, "prompts/list", "prompts", options);
+  }
+  /** Every resource, across pages. */
+  listAllResources(options?: RequestOptions): Promise<Resource[]> {
+    return collectAll<Resource>(this.session, "resources/list", "resources", options);
+  }
+  /** Every resource template, across pages. */
+  listAllResourceTemplates(options?: RequestOptions): Promise<ResourceTemplate[]> {
+    return collectAll<ResourceTemplate>(this.session, "resources/templates/list", "resourceTemplates", options);
+  }
+
+  /**
+   * Iterates the items of a paginated list method page by page, following
+   * `nextCursor` until the server stops giving one.
+   *
+   * @throws Error when the server repeats a cursor (it would loop forever).
+   */
+  paginate<T = JsonObject>(method: string, itemsKey: string, options?: RequestOptions): AsyncGenerator<T, void, undefined> {
+    return paginate<T>(this.session, method, itemsKey, options);
+  }
+
+  /** Asks for completions of a prompt or resource-template argument (`completion/complete`). */
+  complete(params: JsonObject, options?: RequestOptions): Promise<CompleteResult> {
+    return this.session.request("completion/complete", params, options) as unknown as Promise<CompleteResult>;
+  }
+
   /**
    * Sends a request for a method outside the protocol schema (an
    * extension's, one a server serves with `setRequestHandler`) and resolves
@@ -273,7 +313,13 @@ export class Client extends ClientLists {
    */
   async request(method: string, params?: JsonObject, options?: CustomCallOptions): Promise<JsonObject> {
     const { customRequest } = await import("./custom-request.js");
-    return customRequest(method, params, options, (call) => this.#run(call, options));
+    return customRequest(
+      method,
+      params,
+      options,
+      (call) => this.#run(call, options),
+      (...args) => new InvalidServerResult(...args),
+    );
   }
 
   /** Sends a notification the protocol schema does not define (the server's `setNotificationHandler` gets it). */

@@ -8,7 +8,6 @@
  * @module
  */
 import type { StandardSchemaV1 } from "@standard-schema/spec";
-import { InvalidServerResult } from "./errors.js";
 import type { CustomCallOptions } from "./options.js";
 import type { CallDescriptor } from "./pending.js";
 import type { JsonObject } from "./protocol.js";
@@ -19,6 +18,8 @@ export async function customRequest(
   params: JsonObject | undefined,
   options: CustomCallOptions | undefined,
   run: (call: CallDescriptor) => Promise<JsonObject>,
+  // Passed in rather than imported: an import would split the error classes off the browser entry chunk.
+  invalid: (method: string, message: string, result: unknown) => Error,
 ): Promise<JsonObject> {
   if (typeof method !== "string" || method === "") throw new TypeError(`client.request needs a method name such as "widgets/list", got ${JSON.stringify(method)}.`);
   if (params !== undefined && (typeof params !== "object" || params === null || Array.isArray(params))) {
@@ -30,29 +31,31 @@ export async function customRequest(
   }
   const result = await run({ method, custom: true, params: params ?? {} });
   if (schema === undefined) return result;
-  return isStandardSchema(schema) ? checkStandard(method, schema, result) : checkJsonSchema(method, schema, result);
+  return isStandardSchema(schema) ? checkStandard(method, schema, result, invalid) : checkJsonSchema(method, schema, result, invalid);
 }
+
+type Invalid = (method: string, message: string, result: unknown) => Error;
 
 function isStandardSchema(schema: object): schema is StandardSchemaV1 {
   const standard = (schema as { "~standard"?: { validate?: unknown } })["~standard"];
   return typeof standard === "object" && standard !== null && typeof standard.validate === "function";
 }
 
-async function checkStandard(method: string, schema: StandardSchemaV1, result: JsonObject): Promise<JsonObject> {
+async function checkStandard(method: string, schema: StandardSchemaV1, result: JsonObject, invalid: Invalid): Promise<JsonObject> {
   const checked = await schema["~standard"].validate(result);
   if (checked.issues === undefined) return checked.value as JsonObject;
   const where = checked.issues.map((issue) =>
     `${issue.path?.map((segment) => `/${String(typeof segment === "object" ? segment.key : segment)}`).join("") ?? ""} ${issue.message}`.trim(),
   );
-  throw new InvalidServerResult(method, `the result does not fit the schema given to client.request: ${where.join("; ")}`, result);
+  throw invalid(method, `the result does not fit the schema given to client.request: ${where.join("; ")}`, result);
 }
 
-async function checkJsonSchema(method: string, schema: Record<string, unknown>, result: JsonObject): Promise<JsonObject> {
+async function checkJsonSchema(method: string, schema: Record<string, unknown>, result: JsonObject, invalid: Invalid): Promise<JsonObject> {
   // Eval-free, so it runs wherever the client does (a browser page, a worker).
   const { Validator } = await import("@cfworker/json-schema");
   const dialect = typeof schema.$schema === "string" && schema.$schema.includes("draft-07") ? "7" : "2020-12";
   const outcome = new Validator(schema as never, dialect, false).validate(result);
   if (outcome.valid) return result;
   const where = outcome.errors.filter((error) => error.keyword !== "properties").map((error) => `${error.instanceLocation.replace(/^#/, "") || "/"} ${error.error}`);
-  throw new InvalidServerResult(method, `the result does not fit the schema given to client.request: ${where.join("; ")}`, result);
+  throw invalid(method, `the result does not fit the schema given to client.request: ${where.join("; ")}`, result);
 }

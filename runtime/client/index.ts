@@ -9,7 +9,6 @@
  * @module
  */
 export { Client, type CallOptions, type ClientOptions, type CustomCallOptions, type ToolCallOptions } from "./client.js";
-export { ClientLists } from "./lists.js";
 export { TaskCancelled, type TaskClientOptions } from "./tasks.js";
 export type { TaskHandle } from "./task-handle.js";
 export { TASKS_EXTENSION, type CreateTaskResult, type DetailedTask, type Task, type TaskStatus } from "../protocol/tasks-wire.js";

@@ -88,18 +88,12 @@ export class PendingRequest {
   readonly round: number;
 
   private constructor(call: CallDescriptor, result: Pick<InputRequiredResult, "inputRequests" | "requestState">, round: number) {
+    // One reading for every kind of call (a resource has a uri, a tool or prompt a name and arguments, a custom method params).
+    const fields = call as { name?: string; uri?: string; arguments?: JsonObject; params?: JsonObject };
     this.method = call.method;
     this.custom = "custom" in call;
-    if ("custom" in call) {
-      this.target = call.method;
-      this.arguments = call.params;
-    } else if (call.method === "resources/read") {
-      this.target = (call as { uri: string }).uri;
-      this.arguments = undefined;
-    } else {
-      this.target = call.name;
-      this.arguments = call.arguments;
-    }
+    this.target = fields.uri ?? fields.name ?? call.method;
+    this.arguments = fields.arguments ?? fields.params;
     this.inputRequests = result.inputRequests;
     this.requestState = result.requestState;
     this.round = round;
