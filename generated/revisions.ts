@@ -7,7 +7,7 @@ import type * as r2025_11_25 from "./2025-11-25/validators.js";
 export type Revision = "2026-07-28" | "2025-11-25";
 
 /** Every revision with generated types and validators, newest first (schema/sources.json). */
-export const REVISIONS: readonly Revision[] = Object.freeze(["2026-07-28", "2025-11-25"]);
+export const REVISIONS: readonly Revision[] = ["2026-07-28", "2025-11-25"];
 
 /** The revision `mcp-roundtrip/types` is and validation defaults to (schema/sources.json `defaultRevision`). */
 export type DefaultRevision = "2026-07-28";

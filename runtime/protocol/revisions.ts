@@ -16,20 +16,20 @@
  *
  * @module
  */
-import { SERVED_MODERN_REVISIONS } from "../../generated/revisions.js";
-
+import { SERVED_MODERN_REVISIONS as MODERN_VERSIONS } from "../../generated/revisions.js";
 /** Which generation of the protocol a message speaks: per-request envelope, or handshake. */
 export type Era = "modern" | "legacy";
 
 /**
  * Modern (per-request `_meta`) revisions, newest first: each validated by
- * the generated schema of the same name. Read from the generated index,
- * which follows schema/sources.json: `npm run codegen -- --add-revision`
- * adds a revision here unless it is pinned with `"serve": false` (no
- * profile in the runtime yet: the server refuses it with -32022).
+ * the generated schema of the same name. The generated index's list, which
+ * follows schema/sources.json: `npm run codegen -- --add-revision` adds a
+ * revision to it unless it is pinned with `"serve": false` (no profile in
+ * the runtime yet: the server refuses it with -32022). Re-exported, not
+ * copied: one binding in the browser bundle.
  * @internal
  */
-export const MODERN_VERSIONS: readonly string[] = SERVED_MODERN_REVISIONS;
+export { MODERN_VERSIONS };
 
 /**
  * Handshake-era revisions a dual-era server answers, newest first; all are
