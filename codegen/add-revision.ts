@@ -81,6 +81,12 @@ export async function addRevision(root: string, options: Options): Promise<numbe
     const overlayText = `${JSON.stringify({ $comment: OVERLAY_COMMENT(revision, from), corrections }, null, 2)}\n`;
     console.log(`add-revision ${revision}`);
     console.log(`  schema   ${location} (sha256 ${sha256})`);
+    if (found) {
+      console.log(`  examples ${Object.keys(found.examples.files).length} files from ${found.examples.source}`);
+      if (found.missing.length > 0) console.log(`           not served there (pinned for ${withExamples}): ${found.missing.join(", ")}`);
+    } else {
+      console.log(`  examples none pinned: the example tests skip ${revision}; pin them with --revision ${revision} --accept-new-schema --examples DIR|URL`);
+    }
     console.log(`  overlay  schema/overlay/${revision}.json, from ${from}:`);
     for (const line of report(verdicts)) console.log(line);
     mkdirSync(join(root, "schema", "overlay"), { recursive: true });
@@ -99,12 +105,6 @@ export async function addRevision(root: string, options: Options): Promise<numbe
     writeStamp(root, revision, inputKey(root, revision, sha256), files);
     for (const line of writeGenerated(root, emitRevisionIndex(readSources(root)))) console.log(line);
 
-    if (found) {
-      console.log(`  examples ${Object.keys(found.examples.files).length} files from ${found.examples.source}`);
-      if (found.missing.length > 0) console.log(`           not served there (pinned for ${withExamples}): ${found.missing.join(", ")}`);
-    } else {
-      console.log(`  examples none pinned: the example tests skip ${revision}; pin them with --accept-new-schema --examples DIR|URL`);
-    }
     console.log(`  registered in schema/sources.json, the one list: generated/revisions.ts and tables-${eraOf(revision)}.ts follow it, so`);
     console.log(`    mcp-roundtrip/types/${revision}, validate(…, { revision: "${revision}" }) and every test that iterates the revisions have it`);
     if (eraOf(revision) === "legacy") {
@@ -112,8 +112,11 @@ export async function addRevision(root: string, options: Options): Promise<numbe
     } else if (options.serve === false) {
       console.log(`  runtime  no profile ("serve": false): the server refuses ${revision} with -32022 and the client never offers it`);
     } else {
-      console.log(`  runtime  served like the newest modern revision: the server accepts ${revision}, the client offers it first.`);
-      console.log(`           If ${revision} changes behaviour, run again with --no-serve and follow docs/codegen.md, "Adding a revision"`);
+      console.log(`  runtime  served like the newest modern revision: the server accepts ${revision}, the client speaks it.`);
+      console.log(
+        `           If ${revision} changes behaviour, set "serve": false on its entry in schema/sources.json, run npm run codegen, ` +
+          'and follow docs/codegen.md, "When the revision changes behaviour"',
+      );
     }
     if (!isUrl(location))
       console.log(`  note     ${location} is a local path; other clones find it only through MCP_SCHEMA_DIR or the cache. Prefer the published URL.`);

@@ -1,5 +1,5 @@
-// The next spec revision in one command. A synthetic revision, 2027-01-01 (a
-// copy of 2026-07-28 with one new request method, widgets/list, and one new
+// The next spec revision in one command. A synthetic revision (a year after
+// the newest pinned one, e.g. 2027-01-01: a copy of 2026-07-28 with one new request method, widgets/list, and one new
 // result field, CallToolResult.costUnits), built in a temp dir, is added to a
 // temp copy of the repository with `npm run codegen -- --add-revision`; then
 // its types, its request → result map entry and its validators are found
@@ -15,8 +15,15 @@ import { main } from "../../codegen/main.js";
 import { putInCache, sha256Hex } from "../../codegen/resolve.js";
 import { PINNED_REVISIONS, publishedExamples, publishedSchemaBytes, REPO_ROOT } from "../support/schema.js";
 
-const NEW = "2027-01-01";
+/** The revision the synthetic one copies. */
 const BASE = "2026-07-28";
+/** The newest pinned revision: the one whose overlay a new revision starts from. */
+const NEWEST = PINNED_REVISIONS[0]!;
+const nextYear = Number(NEWEST.slice(0, 4)) + 1;
+/** The synthetic revision: newer than any pinned one, so the test holds whatever revisions the repository gains. */
+const NEW = `${nextYear}-01-01`;
+/** A second one, added with --no-serve. */
+const UNSERVED = `${nextYear}-06-01`;
 
 /** Every file under `dir` (relative, `/`-separated) → its sha256; `skip` names top-level entries left out. */
 function treeDigest(dir: string, skip: string[] = []): Map<string, string> {
@@ -128,7 +135,7 @@ afterAll(() => {
 describe(`npm run codegen -- --add-revision ${NEW} --schema … --examples …`, () => {
   it("succeeds, reporting each correction of the newest overlay as still applying", () => {
     expect(run.code, run.output).toBe(0);
-    const overlay = JSON.parse(readFileSync(join(REPO_ROOT, "schema/overlay", `${BASE}.json`), "utf8")).corrections as Array<{ correction: string }>;
+    const overlay = JSON.parse(readFileSync(join(REPO_ROOT, "schema/overlay", `${NEWEST}.json`), "utf8")).corrections as Array<{ correction: string }>;
     for (const { correction } of overlay) expect(run.output).toMatch(new RegExp(`^ +applies +${correction}$`, "m"));
     expect(run.output).not.toContain("matches nothing");
     expect(run.output).toContain(`runtime  served like the newest modern revision: the server accepts ${NEW}`);
@@ -152,7 +159,7 @@ describe(`npm run codegen -- --add-revision ${NEW} --schema … --examples …`,
   it("pins the schema's and every example's sha256, computed", () => {
     const entry = JSON.parse(readFileSync(join(copy, "schema/sources.json"), "utf8")).revisions[NEW];
     expect(entry.schema).toEqual({ source: schemaFile, sha256: sha256Hex(schemaBytes) });
-    expect(Object.keys(entry.examples.files)).toHaveLength(130);
+    expect(Object.keys(entry.examples.files)).toHaveLength(130); // 2026-07-28's 129 and list-widgets.json
     const widget = readFileSync(join(work, "release", "examples", "WidgetsListRequest", "list-widgets.json"));
     expect(entry.examples.files["WidgetsListRequest/list-widgets.json"]).toBe(sha256Hex(widget));
     expect(entry.$comment).toContain(`read from ${schemaFile}`);
@@ -161,9 +168,9 @@ describe(`npm run codegen -- --add-revision ${NEW} --schema … --examples …`,
 
   it("starts its overlay from the newest revision's", () => {
     const started = JSON.parse(readFileSync(join(copy, "schema/overlay", `${NEW}.json`), "utf8"));
-    const newest = JSON.parse(readFileSync(join(REPO_ROOT, "schema/overlay", `${BASE}.json`), "utf8"));
+    const newest = JSON.parse(readFileSync(join(REPO_ROOT, "schema/overlay", `${NEWEST}.json`), "utf8"));
     expect(started.corrections).toEqual(newest.corrections);
-    expect(started.$comment).toContain(`from ${BASE}'s overlay`);
+    expect(started.$comment).toContain(`from ${NEWEST}'s overlay`);
   });
 
   it("generates the request → result map entry and the method table row of widgets/list", () => {
@@ -201,11 +208,12 @@ describe(`npm run codegen -- --add-revision ${NEW} --schema … --examples …`,
     const request = { jsonrpc: "2.0", id: 1, method: "widgets/list", params: { _meta: meta } };
     expect(validate("WidgetsListRequest", request, { revision: NEW as never })).toMatchObject({ ok: true });
     expect(validateResult("widgets/list", { resultType: "complete", widgets: [true] }, { revision: NEW as never })).toMatchObject({ ok: false });
-    expect(() => validate("WidgetsListRequest", {})).toThrow(TypeError); // the default revision is still 2026-07-28
+    expect(() => validate("WidgetsListRequest", {})).toThrow(TypeError); // the default revision stays where it was
     const { tablesOfRevision } = await fromCopy<typeof import("../../runtime/validate/revisions.js")>("runtime/validate/revisions.ts");
     expect(tablesOfRevision(NEW)?.methodTable["widgets/list"]).toMatchObject({ request: "WidgetsListRequest" });
     const { MODERN_VERSIONS } = await fromCopy<typeof import("../../runtime/protocol/revisions.js")>("runtime/protocol/revisions.ts");
-    expect(MODERN_VERSIONS).toEqual([NEW, BASE]);
+    const { MODERN_VERSIONS: before } = await import("../../runtime/protocol/revisions.js");
+    expect(MODERN_VERSIONS).toEqual([NEW, ...before]);
   });
 
   it("is typed through mcp-roundtrip/types/2027-01-01 and validate's revision option (tsc on the copy)", () => {
@@ -219,7 +227,7 @@ describe(`npm run codegen -- --add-revision ${NEW} --schema … --examples …`,
       holds<Equal<CallToolResult["costUnits"], number | undefined>>();
       const checked = validate("WidgetsListResult", {}, { revision: "${NEW}" });
       export const widgets: string[] | undefined = checked.ok ? checked.value.widgets : undefined;
-      // @ts-expect-error: 2026-07-28, the default, has no widgets/list
+      // @ts-expect-error: the default revision has no widgets/list
       export type Missing = import("mcp-roundtrip/types").ClientRequestMap["widgets/list"];
     `;
     writeFileSync(join(copy, "probe.ts"), probe);
@@ -246,19 +254,20 @@ describe(`npm run codegen -- --add-revision ${NEW} --schema … --examples …`,
     expect((await codegen(["--add-revision", "next", "--schema", schemaFile])).output).toMatch(/"next" is not a revision name: .*YYYY-MM-DD/);
     const legacy = join(work, "legacy.json");
     writeFileSync(legacy, await publishedSchemaBytes(PINNED_REVISIONS.at(-1)!));
-    const wrongEra = await codegen(["--add-revision", "2027-06-01", "--schema", legacy]);
+    const wrongEra = await codegen(["--add-revision", UNSERVED, "--schema", legacy]);
     expect(wrongEra.code).toBe(1);
-    expect(wrongEra.output).toMatch(/defines InitializeRequest \(a handshake-era schema\).*check that --schema names 2027-06-01's schema\.json/);
+    expect(wrongEra.output).toMatch(new RegExp(`defines InitializeRequest \\(a handshake-era schema\\).*check that --schema names ${UNSERVED}'s schema\\.json`));
     expect(changed(before, treeDigest(copy, ["node_modules", ".codegen-out"]))).toEqual([]);
   });
 
   it("--no-serve leaves a revision out of the runtime's list (the server refuses it with -32022)", async () => {
-    const unserved = await codegen(["--add-revision", "2027-06-01", "--schema", schemaFile, "--no-serve"]);
+    const unserved = await codegen(["--add-revision", UNSERVED, "--schema", schemaFile, "--no-serve"]);
     expect(unserved.code, unserved.output).toBe(0);
-    expect(JSON.parse(readFileSync(join(copy, "schema/sources.json"), "utf8")).revisions["2027-06-01"].serve).toBe(false);
+    expect(JSON.parse(readFileSync(join(copy, "schema/sources.json"), "utf8")).revisions[UNSERVED].serve).toBe(false);
+    const { MODERN_VERSIONS: before } = await import("../../runtime/protocol/revisions.js");
     const index = readFileSync(join(copy, "generated/revisions.ts"), "utf8");
-    expect(index).toContain(`SERVED_MODERN_REVISIONS: readonly string[] = Object.freeze(["${NEW}", "${BASE}"]);`);
-    expect(index).toMatch(/export type Revision = "2027-06-01" \| "2027-01-01" \| /);
+    expect(index).toContain(`SERVED_MODERN_REVISIONS: readonly string[] = Object.freeze(${JSON.stringify([NEW, ...before]).replaceAll(",", ", ")});`);
+    expect(index).toContain(`export type Revision = "${UNSERVED}" | "${NEW}" | `);
   }, 120_000);
 
   // Serving the new method and calling it need the custom-methods API (server.setRequestHandler,
