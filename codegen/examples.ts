@@ -6,7 +6,7 @@ import { isUrl, recordedSource, type PinnedExamples } from "./sources.js";
 /** Example messages found and hashed: their pin, and the names asked for that were not there. */
 export interface ExamplesFound {
   examples: PinnedExamples;
-  /** Names in `known` that a URL did not serve (HTTP 404). Always empty for a folder, which is listed. */
+  /** Names in `known` that are not there any more: a URL answered 404, or a folder does not hold them. */
   missing: string[];
 }
 
@@ -64,6 +64,7 @@ export async function pinExamples(root: string, location: string, known: string[
       throw new Error(`--examples ${location}: no such folder; point it at the revision's examples/ folder (<Definition>/<name>.json files)`);
     }
     for (const name of listFolder(dir)) keep(name, readFileSync(join(dir, ...name.split("/"))));
+    missing.push(...known.filter((name) => !Object.hasOwn(files, name)));
     source = `${recordedSource(root, dir)}/`;
   }
   if (Object.keys(files).length === 0) {

@@ -171,6 +171,18 @@ describe("npm run codegen in a scratch checkout (a clean clone: no MCP_SCHEMA_DI
       expect(types).toContain("reworded in the next release");
     }, 60_000);
 
+    it("re-pins the release's examples with --examples, computing each sha256 and naming the ones gone", async () => {
+      const folder = join(caches, "next-examples");
+      mkdirSync(join(folder, "TextContent"), { recursive: true });
+      writeFileSync(join(folder, "TextContent", "hello.json"), '{ "type": "text", "text": "hello" }\n');
+      const { code, output } = await runMain(root, ["--revision", REV, "--accept-new-schema", "--examples", folder]);
+      expect(code, output).toBe(0);
+      const examples = JSON.parse(readFileSync(join(root, "schema/sources.json"), "utf8")).revisions[REV].examples;
+      expect(examples).toEqual({ source: `${folder}/`, files: { "TextContent/hello.json": sha256Hex(readFileSync(join(folder, "TextContent", "hello.json"))) } });
+      expect(output).toContain(`1 examples of ${REV} pinned from ${folder}/`);
+      expect(output).toMatch(/note: 129 example\(s\) pinned before are not there any more: AudioContent\/audio-wav-content\.json, /);
+    }, 60_000);
+
     it("then --check passes in a clean clone: it downloads the new schema from the recorded address", async () => {
       const cache = freshCache();
       requests.length = 0;
