@@ -12,7 +12,8 @@ export default defineConfig({
       { find: /^mcp-roundtrip\/state$/, replacement: here("./runtime/state/index.ts") },
       { find: /^mcp-roundtrip\/validate$/, replacement: here("./runtime/validate/index.ts") },
       { find: /^mcp-roundtrip\/types$/, replacement: here("./generated/2026-07-28/index.ts") },
-      { find: /^mcp-roundtrip\/types\/2025-11-25$/, replacement: here("./generated/2025-11-25/index.ts") },
+      // Every revision, one pattern like package.json's "./types/*": a new revision needs no entry here.
+      { find: /^mcp-roundtrip\/types\/([\d-]+)$/, replacement: `${here("./generated/")}$1/index.ts` },
       { find: /^mcp-roundtrip\/ext\/redis$/, replacement: here("./runtime/ext/redis/index.ts") },
       { find: /^mcp-roundtrip\/ext\/otel$/, replacement: here("./runtime/ext/otel/index.ts") },
       { find: /^mcp-roundtrip\/ext\/jwt$/, replacement: here("./runtime/ext/jwt/index.ts") },

@@ -27,16 +27,20 @@ function addAliases(file: SourceFile, schema: SchemaDocument): void {
 /**
  * The schema's descriptions fuse a link's text onto its target:
  * `{@link CallToolRequesttools/call}` was `{@link CallToolRequest | tools/call}`
- * upstream. A target that is no definition but starts with one and goes on
- * with a method name gets the pipe back, so the link resolves in editors and
- * in the API reference. Known targets and anything else are left as written.
+ * upstream, and ``{@link MetaObject`_meta` key naming rules}`` was
+ * ``{@link MetaObject | `_meta` key naming rules}``. A target that is no
+ * definition but starts with one, followed by a method name or by text that
+ * cannot continue a name (a backtick, a space), gets the pipe back, so the
+ * link resolves in editors and in the API reference. Known targets, member
+ * paths (`Tool.outputSchema`), piped links and anything else are left as written.
  */
 export function repairFusedLinks(text: string, definitions: ReadonlySet<string>): string {
   const byLength = [...definitions].sort((a, b) => b.length - a.length);
-  return text.replace(/\{@link ([^\s|}]+)\}/g, (link, target: string) => {
+  const fused = (rest: string) => /^[a-z][\w/]*\/[\w/]+$/.test(rest) || /^[^\w.|]/.test(rest);
+  return text.replace(/\{@link ([^|}\n]+)\}/g, (link, target: string) => {
     if (definitions.has(target)) return link;
-    const name = byLength.find((candidate) => target.startsWith(candidate) && /^[a-z][\w/]*\/[\w/]+$/.test(target.slice(candidate.length)));
-    return name ? `{@link ${name} | ${target.slice(name.length)}}` : link;
+    const name = byLength.find((candidate) => target.startsWith(candidate) && fused(target.slice(candidate.length)));
+    return name ? `{@link ${name} | ${target.slice(name.length).trim()}}` : link;
   });
 }
 

@@ -17,6 +17,8 @@ export interface LoadSchemaOptions {
   override?: string | undefined;
   /** `--accept-new-schema` (outside `--check`): adopt bytes whose sha256 differs from the pin. */
   accept: boolean;
+  /** `--check`: a mismatch is never a release to adopt, only a wrong copy. */
+  check?: boolean;
 }
 
 /**
@@ -56,9 +58,15 @@ export async function loadRevisionSchema(
     } catch (error) {
       if (!(error instanceof PinMismatch) || !options.accept) {
         if (error instanceof PinMismatch) {
-          throw new Error(
-            `the ${revision} schema at ${error.location} has sha256 ${error.actual}, but schema/sources.json pins ${file.sha256}. ${adoptHint(error.location)}`,
-          );
+          const mismatch = `the ${revision} schema at ${error.location} has sha256 ${error.actual}, but schema/sources.json pins ${file.sha256}`;
+          if (error.origin === "schema-dir") {
+            // Most often a folder left over from before a pin was adopted: adopting it would revert the pin.
+            const adopt = options.check ? "" : ` Only if that folder holds a newer release you mean to adopt: ${adoptHint(error.location)}`;
+            throw new Error(
+              `${mismatch}: MCP_SCHEMA_DIR holds another release; point it at the pinned one (or unset it: the cache or the pinned source is used then).${adopt}`,
+            );
+          }
+          throw new Error(`${mismatch}: ${error.advice}`);
         }
         throw error;
       }
@@ -69,7 +77,8 @@ export async function loadRevisionSchema(
   let adopted: PinnedSource | undefined;
   if (sha256 !== file.sha256 || (options.accept && options.override && recordedSource(root, location) !== pinned.schema.source)) {
     if (!options.accept) {
-      throw new Error(`the ${revision} schema at ${location} has sha256 ${sha256}, but schema/sources.json pins ${file.sha256}. ${adoptHint(location)}`);
+      const next = options.check ? "--check compares with the pinned release: point --schema at it, or leave --schema out." : adoptHint(location);
+      throw new Error(`the ${revision} schema at ${location} has sha256 ${sha256}, but schema/sources.json pins ${file.sha256}. ${next}`);
     }
     adopted = { source: recordedSource(root, location), sha256 };
   }
@@ -79,8 +88,12 @@ export async function loadRevisionSchema(
   return adopted ? { loaded, adopted } : { loaded };
 }
 
-/** Parses schema bytes and checks they look like an MCP schema.json. */
-function parseSchema(location: string, bytes: Buffer): SchemaDocument {
+/**
+ * Parses schema bytes and checks they look like an MCP schema.json.
+ *
+ * @throws Error naming the location when the bytes are not JSON or have no `$defs`.
+ */
+export function parseSchema(location: string, bytes: Buffer): SchemaDocument {
   let document: unknown;
   try {
     document = JSON.parse(bytes.toString("utf8"));

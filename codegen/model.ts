@@ -47,12 +47,17 @@ function methodOf(def: SchemaNode | undefined): string | undefined {
   return typeof constant === "string" ? constant : undefined;
 }
 
-/** Definitions a union definition lists (`anyOf` of `$ref`s), or the definition itself when it is a single message. */
+/** Definitions a union definition lists (`anyOf` of `$ref`s), or the one message it is when upstream inlined a single member. */
 function members(defs: Record<string, SchemaNode>, union: string): string[] {
   const def = defs[union];
   if (!def) return [];
   if (Array.isArray(def.anyOf)) return def.anyOf.map((branch) => refName(branch)).filter((name): name is string => !!name);
-  return methodOf(def) ? [union] : [];
+  const method = methodOf(def);
+  if (!method) return [];
+  // A one-member union that upstream inlined (2026-07-28's ClientNotification is a copy of
+  // CancelledNotification): name the definition the member stands for, when exactly one has its method.
+  const named = Object.keys(defs).filter((name) => name !== union && methodOf(defs[name]) === method);
+  return [named.length === 1 ? named[0]! : union];
 }
 
 function resultOf(defs: Record<string, SchemaNode>, request: string, inputRequired: string | null) {

@@ -60,13 +60,15 @@ export class PinMismatch extends Error {
    * @param actual - their sha256.
    * @param bytes - the bytes, for a caller that means to adopt them (codegen --accept-new-schema).
    * @param advice - what the reader can do about it, ending the message.
+   * @param origin - where the other bytes were found: MCP_SCHEMA_DIR (a folder the reader chose) or the pinned source.
    */
   constructor(
     readonly file: PinnedFile,
     readonly location: string,
     readonly actual: string,
     readonly bytes: Buffer,
-    advice: string,
+    readonly advice: string,
+    readonly origin: Exclude<Origin, "cache">,
   ) {
     super(`${location} has sha256 ${actual}, but schema/sources.json pins ${file.sha256} for ${file.name}: ${advice}`);
   }
@@ -184,7 +186,14 @@ export async function resolvePinned(file: PinnedFile, options: ResolveOptions = 
       const bytes = readFileSync(location);
       const actual = sha256Hex(bytes);
       if (actual !== file.sha256) {
-        throw new PinMismatch(file, location, actual, bytes, `MCP_SCHEMA_DIR holds another release; point it at the pinned one, or ${adoptAdvice(file)}`);
+        throw new PinMismatch(
+          file,
+          location,
+          actual,
+          bytes,
+          `MCP_SCHEMA_DIR holds another release; point it at the pinned one, or ${adoptAdvice(file)}`,
+          "schema-dir",
+        );
       }
       putInCache(cacheDir, file.sha256, bytes);
       return { file, bytes, location, origin: "schema-dir" };
@@ -223,6 +232,7 @@ export async function resolvePinned(file: PinnedFile, options: ResolveOptions = 
       actual,
       bytes,
       `the published file changed or was tampered with in transit; it was not used or cached (if upstream really changed it, review it and ${adoptAdvice(file)})`,
+      "source",
     );
   }
   putInCache(cacheDir, file.sha256, bytes);

@@ -21,7 +21,7 @@ export interface PinnedSource {
 }
 
 /** A revision's example messages: one base address and each file's sha256. */
-interface PinnedExamples {
+export interface PinnedExamples {
   /** Base URL or folder ending in `/`; a file's address is `source + name`. */
   source: string;
   /** `"<Definition>/<example>.json"` → sha256. */
@@ -30,8 +30,16 @@ interface PinnedExamples {
 
 /** One pinned revision in schema/sources.json. */
 export interface PinnedRevision {
+  /** Where this revision's files come from (the release commit), in words; rewritten when a pin is adopted. */
+  $comment?: string;
   schema: PinnedSource;
   examples?: PinnedExamples;
+  /**
+   * `false`: generated and validatable, but the runtime has no profile for it (the server
+   * answers -32022, the client never offers it). Absent or `true`: served by the profile of
+   * its era. See docs/codegen.md, "Adding a revision".
+   */
+  serve?: boolean;
 }
 
 /** The parsed schema/sources.json. */
@@ -54,6 +62,8 @@ export interface PinnedFile {
 }
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
+/** A protocol revision's name: its release date. */
+export const REVISION_NAME = /^\d{4}-\d{2}-\d{2}$/;
 const SOURCES_PATH = join("schema", "sources.json");
 
 /** True for an http:// or https:// address. */
@@ -66,7 +76,13 @@ export const isUrl = (location: string): boolean => /^https?:\/\//i.test(locatio
  */
 export function readSources(root: string): SourcesFile {
   const path = join(root, SOURCES_PATH);
-  const parsed: unknown = JSON.parse(readFileSync(path, "utf8"));
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, "utf8"));
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new Error(`cannot read ${path} (${reason}): run codegen from the repository root, or restore the file with \`git checkout schema/sources.json\``);
+  }
   const shape = "expected { defaultRevision, revisions: { <rev>: { schema: { source, sha256 }, examples?: { source, files } } } }";
   if (!isObject(parsed) || typeof parsed.defaultRevision !== "string" || !isObject(parsed.revisions)) {
     throw new Error(`${path}: ${shape}`);
@@ -74,7 +90,14 @@ export function readSources(root: string): SourcesFile {
   for (const [revision, entry] of Object.entries(parsed.revisions)) {
     const where = `${path}: revisions["${revision}"]`;
     if (!isObject(entry) || !isPinnedSource(entry.schema)) {
-      throw new Error(`${where}.schema: expected { source: URL or path, sha256: 64 lowercase hex digits }; ${shape}`);
+      throw new Error(
+        `${where}.schema: expected { source: URL or path, sha256: 64 lowercase hex digits }; ${shape}. ` +
+          `Never write a sha256 by hand: \`npm run codegen -- --add-revision ${revision} --schema PATH|URL\` computes it for a new revision, ` +
+          `\`npm run codegen -- --revision ${revision} --schema PATH|URL --accept-new-schema\` for a new release of a known one`,
+      );
+    }
+    if (entry.serve !== undefined && typeof entry.serve !== "boolean") {
+      throw new Error(`${where}.serve: expected true or false (false: the runtime has no profile for this revision and refuses it)`);
     }
     const examples = entry.examples;
     if (examples !== undefined) {
@@ -149,17 +172,63 @@ export function recordedSource(root: string, location: string): string {
   return absolute;
 }
 
+/** The revisions of a sources file, newest first (their names are dates, so text order is time order). */
+export function revisionsNewestFirst(sources: SourcesFile): string[] {
+  return Object.keys(sources.revisions).sort().reverse();
+}
+
+/**
+ * Says where a pinned file came from, for a revision's `$comment`: the
+ * repository and commit of a raw.githubusercontent.com address, else the address.
+ */
+export function provenanceOf(source: string): string {
+  const published = /^https:\/\/raw\.githubusercontent\.com\/([^/]+\/[^/]+)\/([0-9a-f]{7,40})\//.exec(source);
+  return published ? `as published by github.com/${published[1]} at commit ${published[2]}` : `read from ${source}`;
+}
+
+/** Writes schema/sources.json: revisions newest first, two-space JSON, one final newline. */
+function writeSources(root: string, sources: SourcesFile): void {
+  const revisions = Object.fromEntries(revisionsNewestFirst(sources).map((revision) => [revision, sources.revisions[revision]!]));
+  writeFileSync(join(root, SOURCES_PATH), `${JSON.stringify({ ...sources, revisions }, null, 2)}\n`);
+}
+
+function readRaw(root: string): SourcesFile {
+  return JSON.parse(readFileSync(join(root, SOURCES_PATH), "utf8")) as SourcesFile;
+}
+
 /**
  * Pins one revision's schema to a new source and sha256, keeping the rest of
- * the file (comment, other revisions, examples) as it was.
+ * the file (other revisions, examples) as it was, and rewrites the revision's
+ * `$comment` to say where the adopted schema came from (the old one named
+ * the commit of the previous pin).
  *
  * @throws Error when the revision is not in the file.
  */
 export function writeSchemaPin(root: string, revision: string, pin: PinnedSource): void {
-  const path = join(root, SOURCES_PATH);
-  const parsed = JSON.parse(readFileSync(path, "utf8")) as SourcesFile;
+  const parsed = readRaw(root);
   const entry = parsed.revisions[revision];
-  if (!entry) throw new Error(`${path}: no revision ${revision}`);
+  if (!entry) throw new Error(`${join(root, SOURCES_PATH)}: no revision ${revision}`);
+  const examples = entry.examples ? " The examples keep their own pins: when the release changed them too, re-pin them (docs/codegen.md)." : "";
+  entry.$comment = `schema.json adopted with \`npm run codegen -- --accept-new-schema\`, ${provenanceOf(pin.source)}.${examples}`;
   entry.schema = { source: pin.source, sha256: pin.sha256 };
-  writeFileSync(path, `${JSON.stringify(parsed, null, 2)}\n`);
+  writeSources(root, parsed);
+}
+
+/**
+ * Adds a revision to schema/sources.json (or replaces its entry), with the
+ * digests codegen computed; the other revisions stay as they were.
+ */
+export function writeRevisionEntry(root: string, revision: string, entry: PinnedRevision): void {
+  const parsed = readRaw(root);
+  parsed.revisions[revision] = entry;
+  writeSources(root, parsed);
+}
+
+/** Re-pins one revision's example messages (base address, names, sha256), keeping the rest of the file. */
+export function writeExamplesPin(root: string, revision: string, examples: PinnedExamples): void {
+  const parsed = readRaw(root);
+  const entry = parsed.revisions[revision];
+  if (!entry) throw new Error(`${join(root, SOURCES_PATH)}: no revision ${revision}`);
+  entry.examples = examples;
+  writeSources(root, parsed);
 }

@@ -11,7 +11,7 @@
 // typedoc comes from tools/typedoc (its own package-lock, installed on first
 // use), which pins the TypeScript 6 it runs on: the repo's typescript@7 has no
 // compiler API for it.
-import { readFileSync, realpathSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ensureTools } from "./run.mjs";
@@ -44,7 +44,7 @@ const REPO_NOT_EXPORTED = [
   // Type-level helpers that public types are computed with; a reader never names them.
   "Flatten",
   "Guarded",
-  "validators",
+  "RevisionValidators",
   "Validator",
   "AllOf",
   "Branches",
@@ -69,7 +69,27 @@ const sourceOf = (types) => types.replace(/^\.\/dist\//, "").replace(/\.d\.ts$/,
 export function entryPointsOf(dir) {
   const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
   const entries = Object.entries(pkg.exports).filter(([, target]) => typeof target === "object" && typeof target.types === "string");
-  return new Map(entries.map(([subpath, target]) => [sourceOf(target.types), subpath === "." ? pkg.name : `${pkg.name}/${subpath.slice(2)}`]));
+  const pages = new Map();
+  for (const [subpath, target] of entries) {
+    for (const [source, value] of expandPattern(dir, sourceOf(target.types))) {
+      // A file two subpaths reach (./types and ./types/2026-07-28) keeps the plain subpath's name.
+      if (!pages.has(source)) pages.set(source, subpath === "." ? pkg.name : `${pkg.name}/${subpath.slice(2).replace("*", value)}`);
+    }
+  }
+  return pages;
+}
+
+/**
+ * A source path as [path, value of its `*`] pairs: itself when it has no `*`;
+ * for a pattern ("./types/*" ← generated/<*>/index.ts), one per folder that
+ * holds the file, so every generated revision gets its page with no list here.
+ */
+function expandPattern(dir, source) {
+  if (!source.includes("*")) return [[source, ""]];
+  const [before, after] = source.split("*");
+  return readdirSync(join(dir, before), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(join(dir, before, entry.name + after)))
+    .map((entry) => [before + entry.name + after, entry.name]);
 }
 
 /**

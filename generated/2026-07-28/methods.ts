@@ -102,7 +102,7 @@ export const METHOD_TABLE = {
 
 /** Notification method → definition names. */
 export const NOTIFICATION_TABLE = {
-  "notifications/cancelled": { notification: "ClientNotification", params: "CancelledNotificationParams" },
+  "notifications/cancelled": { notification: "CancelledNotification", params: "CancelledNotificationParams" },
   "notifications/message": { notification: "LoggingMessageNotification", params: "LoggingMessageNotificationParams" },
   "notifications/progress": { notification: "ProgressNotification", params: "ProgressNotificationParams" },
   "notifications/prompts/list_changed": { notification: "PromptListChangedNotification", params: "NotificationParams" },

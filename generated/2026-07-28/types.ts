@@ -135,7 +135,7 @@ export interface AudioContent {
  * - Interior characters may be alphanumeric, hyphens (`-`), underscores (`_`), or dots (`.`).
  */
 export interface MetaObject {
-
+  [k: string]: unknown;
 }
 /**
  * Base interface for metadata with name (identifier) and title (display name) properties.
@@ -434,9 +434,7 @@ export interface ToolResultContent {
    * This can be any JSON value (object, array, string, number, boolean, or null).
    * If the tool defined an {@link Tool.outputSchema}, this SHOULD conform to that schema.
    */
-  structuredContent?: {
-    [k: string]: unknown;
-  };
+  structuredContent?: unknown;
   /**
    * The ID of the tool use this result corresponds to.
    *
@@ -655,9 +653,7 @@ export interface CallToolResult {
    * This can be any JSON value (object, array, string, number, boolean, or null)
    * that conforms to the tool's outputSchema if one is defined.
    */
-  structuredContent?: {
-    [k: string]: unknown;
-  };
+  structuredContent?: unknown;
 }
 /**
  * A successful response from the server for a {@link CallToolRequest | tools/call} request.
@@ -1130,7 +1126,7 @@ export interface ClientCapabilities {
    * (e.g., "io.modelcontextprotocol/oauth-client-credentials"), and values are
    * per-extension settings objects. An empty object indicates support with no settings.
    *
-   * Keys MUST follow the {@link MetaObject`_meta` key naming rules}, with a
+   * Keys MUST follow the {@link MetaObject | `_meta` key naming rules}, with a
    * mandatory prefix.
    */
   extensions?: {
@@ -1493,9 +1489,7 @@ export interface Error {
   /**
    * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
    */
-  data?: {
-    [k: string]: unknown;
-  };
+  data?: unknown;
   /**
    * A short description of the error. The message SHOULD be limited to a concise single sentence.
    */
@@ -1632,9 +1626,7 @@ export interface InternalError {
   /**
    * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
    */
-  data?: {
-    [k: string]: unknown;
-  };
+  data?: unknown;
   /**
    * A short description of the error. The message SHOULD be limited to a concise single sentence.
    */
@@ -1660,9 +1652,7 @@ export interface InvalidParamsError {
   /**
    * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
    */
-  data?: {
-    [k: string]: unknown;
-  };
+  data?: unknown;
   /**
    * A short description of the error. The message SHOULD be limited to a concise single sentence.
    */
@@ -1679,9 +1669,7 @@ export interface InvalidRequestError {
   /**
    * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
    */
-  data?: {
-    [k: string]: unknown;
-  };
+  data?: unknown;
   /**
    * A short description of the error. The message SHOULD be limited to a concise single sentence.
    */
@@ -2133,9 +2121,7 @@ export interface LoggingMessageNotificationParams {
   /**
    * The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
    */
-  data: {
-    [k: string]: unknown;
-  };
+  data: unknown;
   /**
    * The severity of this log message.
    */
@@ -2160,9 +2146,7 @@ export interface MethodNotFoundError {
   /**
    * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
    */
-  data?: {
-    [k: string]: unknown;
-  };
+  data?: unknown;
   /**
    * A short description of the error. The message SHOULD be limited to a concise single sentence.
    */
@@ -2296,9 +2280,7 @@ export interface ParseError {
   /**
    * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
    */
-  data?: {
-    [k: string]: unknown;
-  };
+  data?: unknown;
   /**
    * A short description of the error. The message SHOULD be limited to a concise single sentence.
    */
@@ -2466,7 +2448,7 @@ export interface ServerCapabilities {
    * (e.g., "io.modelcontextprotocol/tasks"), and values are per-extension settings
    * objects. An empty object indicates support with no settings.
    *
-   * Keys MUST follow the {@link MetaObject`_meta` key naming rules}, with a
+   * Keys MUST follow the {@link MetaObject | `_meta` key naming rules}, with a
    * mandatory prefix.
    */
   extensions?: {

@@ -6,40 +6,39 @@
  *
  * @packageDocumentation
  */
-import type * as validators2025 from "../../generated/2025-11-25/validators.js";
 import type { Validator } from "../../generated/2026-07-28/validators.js";
-import type * as validators2026 from "../../generated/2026-07-28/validators.js";
+import { DEFAULT_REVISION, REVISIONS, type DefaultRevision, type Revision, type RevisionValidators } from "../../generated/revisions.js";
+import { LEGACY_TABLES } from "../../generated/tables-legacy.js";
 import { checkDefinition, checkNotification, checkParams, checkRequest, checkResult, hasDefinition, type RevisionTables, type ValidationResult } from "./core.js";
-import { TABLES_2025 } from "./tables-2025.js";
-import { TABLES_2026 } from "./tables-2026.js";
+import { tablesOfRevision } from "./revisions.js";
 
 export type { ValidationIssue } from "./issues.js";
 export type { ValidationResult } from "./core.js";
-
-/** A protocol revision this package has generated validators for. */
-export type Revision = "2026-07-28" | "2025-11-25";
+export type { DefaultRevision, Revision } from "../../generated/revisions.js";
 
 /** Options shared by the validation functions. */
 export interface ValidateOptions {
-  /** Which revision's schema to check against; default `"2026-07-28"`. */
+  /** Which revision's schema to check against; default the package's default revision, `"2026-07-28"`. */
   revision?: Revision;
 }
 
-/** A definition name of the 2026-07-28 schema (`CallToolRequest`, `InputRequiredResult`, …). */
-export type DefinitionName = keyof typeof validators2026.validators;
+/** A definition name of one revision's schema (`DefinitionNameOf<"2026-07-28">` is `"CallToolRequest" | …`). */
+export type DefinitionNameOf<R extends Revision> = keyof RevisionValidators[R] & string;
+/** A definition name of the default (2026-07-28) schema (`CallToolRequest`, `InputRequiredResult`, …). */
+export type DefinitionName = DefinitionNameOf<DefaultRevision>;
 /** A definition name of the 2025-11-25 schema. */
-export type DefinitionName2025 = keyof typeof validators2025.validators;
+export type DefinitionName2025 = DefinitionNameOf<"2025-11-25">;
 
 type Guarded<V> = V extends Validator<infer T> ? T : unknown;
 
-const REVISIONS: Record<Revision, RevisionTables> = { "2026-07-28": TABLES_2026, "2025-11-25": TABLES_2025 };
+const LEGACY: Readonly<Record<string, RevisionTables>> = LEGACY_TABLES;
 
 function tablesFor(options: ValidateOptions | undefined): RevisionTables {
-  const revision = options?.revision ?? "2026-07-28";
+  const revision: string = options?.revision ?? DEFAULT_REVISION;
   // Own keys only: "toString" or "__proto__" must be reported as unknown revisions, not looked up on the prototype.
-  const tables = Object.hasOwn(REVISIONS, revision) ? REVISIONS[revision] : undefined;
+  const tables = tablesOfRevision(revision) ?? (Object.hasOwn(LEGACY, revision) ? LEGACY[revision] : undefined);
   if (!tables) {
-    throw new RangeError(`revision must be one of ${Object.keys(REVISIONS).join(", ")}; got ${JSON.stringify(revision)}`);
+    throw new RangeError(`revision must be one of ${REVISIONS.join(", ")}; got ${JSON.stringify(revision)}`);
   }
   return tables;
 }
@@ -61,14 +60,14 @@ function tablesFor(options: ValidateOptions | undefined): RevisionTables {
 export function validate<N extends DefinitionName>(
   name: N,
   value: unknown,
-  options?: { revision?: "2026-07-28" },
-): ValidationResult<Guarded<(typeof validators2026.validators)[N]>>;
-/** {@link validate} against the 2025-11-25 schema, for talking to handshake-era peers. */
-export function validate<N extends DefinitionName2025>(
+  options?: { revision?: DefaultRevision },
+): ValidationResult<Guarded<RevisionValidators[DefaultRevision][N]>>;
+/** {@link validate} against another revision's schema (`{ revision: "2025-11-25" }` for handshake-era peers); the value is typed by that revision. */
+export function validate<R extends Revision, N extends DefinitionNameOf<R>>(
   name: N,
   value: unknown,
-  options: { revision: "2025-11-25" },
-): ValidationResult<Guarded<(typeof validators2025.validators)[N]>>;
+  options: { revision: R },
+): ValidationResult<Guarded<RevisionValidators[R][N]>>;
 /** {@link validate} with a definition name known only at run time; the value comes back untyped. */
 export function validate(name: string, value: unknown, options?: ValidateOptions): ValidationResult;
 export function validate(name: string, value: unknown, options?: ValidateOptions): ValidationResult {

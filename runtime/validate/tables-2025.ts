@@ -4,15 +4,8 @@
  *
  * @internal
  */
-import * as methods from "../../generated/2025-11-25/methods.js";
-import * as validators from "../../generated/2025-11-25/validators.js";
+import { LEGACY_TABLES } from "../../generated/tables-legacy.js";
 import type { RevisionTables } from "./core.js";
 
 /** @internal */
-export const TABLES_2025: RevisionTables = {
-  revision: "2025-11-25",
-  validators: validators.validators,
-  methodValidators: validators.methodValidators,
-  methodTable: methods.METHOD_TABLE,
-  notificationTable: methods.NOTIFICATION_TABLE,
-};
+export const TABLES_2025: RevisionTables = LEGACY_TABLES["2025-11-25"];

@@ -1,13 +1,6 @@
-/** The 2026-07-28 validators and method tables. @internal */
-import * as methods from "../../generated/2026-07-28/methods.js";
-import * as validators from "../../generated/2026-07-28/validators.js";
+/** The 2026-07-28 validators and method tables (from the generated index, like every modern revision's). @internal */
+import { MODERN_TABLES } from "../../generated/tables-modern.js";
 import type { RevisionTables } from "./core.js";
 
 /** @internal */
-export const TABLES_2026: RevisionTables = {
-  revision: "2026-07-28",
-  validators: validators.validators,
-  methodValidators: validators.methodValidators,
-  methodTable: methods.METHOD_TABLE,
-  notificationTable: methods.NOTIFICATION_TABLE,
-};
+export const TABLES_2026: RevisionTables = MODERN_TABLES["2026-07-28"];

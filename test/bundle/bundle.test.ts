@@ -16,6 +16,7 @@ import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureBuilt, root } from "../client/ensure-built.js";
+import { expandedExports } from "../support/package-exports.js";
 
 /** The budget, as bench/budgets.mjs states it (read as text: the test does not import the bench's modules). */
 const budgetOf = (name: string) => Number(new RegExp(`${name} = ([\\d_]+)`).exec(readFileSync(join(root, "bench/budgets.mjs"), "utf8"))![1]!.replace(/_/g, ""));
@@ -144,7 +145,7 @@ describe("the worker server bundle (examples/worker)", () => {
 describe("the entries for every runtime", () => {
   /** The entries that may reach a node: builtin: the Node HTTP server, the Redis extension (node-redis), the OAuth loopback listener. */
   const NODE_ONLY = ["./node", "./ext/redis", "./ext/oauth/node"];
-  const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { name: string; exports: Record<string, unknown> };
+  const pkg = expandedExports(root);
   const portable = Object.keys(pkg.exports).filter((subpath) => subpath !== "./package.json" && !NODE_ONLY.includes(subpath));
 
   it.each(portable)("%s, bundled whole for a browser or a worker, imports no node: builtin", async (subpath) => {

@@ -2,9 +2,10 @@
 // (`{@link CallToolRequesttools/call}`); the emitter puts the pipe back so
 // the generated TSDoc links resolve (the API reference checks every one).
 import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { repairFusedLinks } from "../../codegen/emit-types.js";
+import { PINNED_REVISIONS, REPO_ROOT } from "../support/schema.js";
 
 const definitions = new Set(["CallToolRequest", "ListResourceTemplatesRequest", "ListResourcesRequest", "Result"]);
 
@@ -21,9 +22,17 @@ describe("repairFusedLinks", () => {
     expect(repairFusedLinks(untouched, definitions)).toBe(untouched);
   });
 
-  it("leaves no fused link in the generated types", () => {
-    const generated = readFileSync(fileURLToPath(new URL("../../generated/2026-07-28/types.ts", import.meta.url)), "utf8");
-    expect(generated).toContain("{@link CallToolRequest | tools/call}");
-    expect(generated.match(/\{@link [A-Z]\w*[a-z]\/[\w/]+\}/g) ?? []).toEqual([]);
+  it("splits a target fused with text that cannot continue a name", () => {
+    const defs = new Set(["MetaObject", "Tool"]);
+    expect(repairFusedLinks("{@link MetaObject`_meta` key naming rules}", defs)).toBe("{@link MetaObject | `_meta` key naming rules}");
+    expect(repairFusedLinks("{@link Tool.outputSchema} {@link Toolbox}", defs)).toBe("{@link Tool.outputSchema} {@link Toolbox}");
+  });
+
+  it.each(PINNED_REVISIONS)("leaves every link of the generated %s types on a definition or one of its members", (revision) => {
+    const generated = readFileSync(join(REPO_ROOT, "generated", revision, "types.ts"), "utf8");
+    const declared = new Set([...generated.matchAll(/^export (?:interface|type) (\w+)/gm)].map((match) => match[1]!));
+    const targets = [...generated.matchAll(/\{@link ([^|}]+?)\s*(?:\|[^}]*)?\}/g)].map((match) => match[1]!);
+    expect(targets.length).toBeGreaterThan(0);
+    expect(targets.filter((target) => !declared.has(target.split(".")[0]!))).toEqual([]);
   });
 });

@@ -100,14 +100,20 @@ describe("buildModel", () => {
     expect(buildModel("test", given, {}).methods.map((entry) => entry.direction)).toEqual(["client", "server"]);
   });
 
-  it("takes a single-message union (2026 ClientNotification) as one notification", () => {
+  it("takes a single-message union (2026 ClientNotification) as the one notification it copies", () => {
+    const cancelled = { properties: { method: { const: "notifications/cancelled" }, params: ref("CancelledNotificationParams") } };
+    const given = schema({ ClientNotification: cancelled, CancelledNotification: cancelled, CancelledNotificationParams: { type: "object" } });
+    expect(buildModel("test", given, {}).notifications).toEqual([
+      { method: "notifications/cancelled", direction: "client", notification: "CancelledNotification", params: "CancelledNotificationParams" },
+    ]);
+  });
+
+  it("keeps the union's own name when no other definition has its method", () => {
     const given = schema({
       ClientNotification: { properties: { method: { const: "notifications/cancelled" }, params: ref("CancelledNotificationParams") } },
       CancelledNotificationParams: { type: "object" },
     });
-    expect(buildModel("test", given, {}).notifications).toEqual([
-      { method: "notifications/cancelled", direction: "client", notification: "ClientNotification", params: "CancelledNotificationParams" },
-    ]);
+    expect(buildModel("test", given, {}).notifications[0]!.notification).toBe("ClientNotification");
   });
 
   it("collects error codes from error definitions and the overlay, most negative last", () => {

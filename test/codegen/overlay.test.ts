@@ -1,17 +1,18 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { validate, validateResult } from "mcp-roundtrip/validate";
 import { emitTypes } from "../../codegen/emit-types.js";
-import { applyOverlay, readOverlay } from "../../codegen/overlay/index.js";
-import type { SchemaDocument } from "../../codegen/json.js";
-import { publishedSchema } from "../support/schema.js";
+import { applyOverlay, checkOverlay, readOverlay } from "../../codegen/overlay/index.js";
+import { type SchemaDocument, walkNodes } from "../../codegen/json.js";
+import { PINNED_REVISIONS, publishedSchema } from "../support/schema.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
-const publishedSchemas: Record<string, SchemaDocument> = {
-  "2026-07-28": await publishedSchema("2026-07-28"),
-  "2025-11-25": await publishedSchema("2025-11-25"),
-};
+const publishedSchemas: Record<string, SchemaDocument> = Object.fromEntries(
+  await Promise.all(PINNED_REVISIONS.map(async (revision) => [revision, await publishedSchema(revision)] as const)),
+);
 /** A fresh copy of a revision's published schema. */
 const published = (revision: string): SchemaDocument => structuredClone(publishedSchemas[revision]!);
 
@@ -175,5 +176,71 @@ describe("overlay application", () => {
     const doctored = structuredClone(schema);
     doctored.$defs.EmptyResult = { $ref: "#/$defs/Result", required: ["x"] };
     expect(() => applyOverlay(doctored, [{ correction: "ref-siblings" }], "types")).toThrow(/"required" beside "\$ref"/);
+  });
+});
+
+describe("schema-faithful types", () => {
+  const types = (revision: string) => readFileSync(join(root, "generated", revision, "types.ts"), "utf8");
+
+  it.each(PINNED_REVISIONS)("any-json-value (%s): every member the schema leaves unconstrained is `unknown`, never a string-keyed object", (revision) => {
+    const corrected = applyOverlay(published(revision), readOverlay(root, revision), "types").schema;
+    const unconstrained: string[] = [];
+    walkNodes(corrected.$defs, (node, pointer) => {
+      const keys = Object.keys(node);
+      if (/\/properties\/[^/]+$/.test(pointer) && keys.length > 0 && keys.every((key) => key === "description" || key === "title")) unconstrained.push(pointer);
+    });
+    expect(unconstrained).toEqual([]);
+  });
+
+  it("any-json-value: an array structuredContent and a string error data are typed as the schema allows", () => {
+    expect(types("2026-07-28")).toMatch(/^ {2}structuredContent\?: unknown;$/m);
+    expect(types("2026-07-28")).not.toMatch(/structuredContent\?: \{/);
+    expect(validate("CallToolResult", { resultType: "complete", content: [], structuredContent: [1, "two"] }).ok).toBe(true);
+  });
+
+  it("open-object: MetaObject is a string-keyed object, not an empty interface", () => {
+    expect(published("2026-07-28").$defs.MetaObject).toMatchObject({ type: "object" });
+    expect(types("2026-07-28")).toMatch(/^export interface MetaObject \{\n {2}\[k: string\]: unknown;\n\}$/m);
+  });
+
+  it.each([
+    ["any-json-value on a constrained member", { correction: "any-json-value", at: ["/$defs/TextContent/properties/text"] }, /constrained now \(type\)/],
+    ["open-object on a definition with members", { correction: "open-object", definitions: ["TextContent"] }, /no longer a bare object \(properties/],
+    ["open-object on a missing definition", { correction: "open-object", definitions: ["Nope"] }, /no definition Nope/],
+  ])("fails loudly on %s", (_label, entry, message) => {
+    expect(() => applyOverlay(published("2026-07-28"), [entry], "types")).toThrow(message);
+  });
+});
+
+describe("checkOverlay (the report --add-revision prints)", () => {
+  it("says which corrections of an overlay apply to a schema and why the others match nothing", () => {
+    const schema = published("2026-07-28");
+    delete schema.$defs.InputRequiredResult;
+    const verdicts = checkOverlay(schema, [
+      ...readOverlay(root, "2026-07-28"),
+      { correction: "number-not-integer", at: ["/$defs/Nope"] },
+      { correction: "make-it-right" },
+    ]);
+    const byName = verdicts.map(({ entry, applies, reason }) => [entry.correction, applies, reason ?? ""]);
+    expect(byName.filter(([, applies]) => applies).map(([name]) => name)).toEqual([
+      "ref-siblings",
+      "number-not-integer",
+      "admit-null",
+      "optional-on-receipt",
+      "any-json-value",
+      "open-object",
+    ]);
+    expect(byName.filter(([, applies]) => !applies)).toEqual([
+      ["result-type-literals", false, "overlay result-type-literals: no definition InputRequiredResult"],
+      ["at-least-one", false, "overlay at-least-one: no definition InputRequiredResult"],
+      ["number-not-integer", false, "overlay: /$defs/Nope does not name a schema node in this revision"],
+      ["make-it-right", false, expect.stringMatching(/unknown correction "make-it-right"/)],
+    ]);
+  });
+
+  it("counts a correction that changes nothing as matching nothing", () => {
+    const schema = published("2025-11-25");
+    const [verdict] = checkOverlay(schema, [{ correction: "optional-on-receipt", definitions: [], properties: [] }]);
+    expect(verdict).toEqual({ entry: expect.anything(), applies: false, reason: "it changes nothing in this schema (types)" });
   });
 });

@@ -8,19 +8,25 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureBuilt, root } from "../client/ensure-built.js";
+import { readSources } from "../../codegen/sources.js";
 import { brokenLinks, relativeLinksOf } from "../docs/doc-links.js";
+import { type ExportTarget, expandedExports, type PackageJson } from "../support/package-exports.js";
+import { PINNED_REVISIONS } from "../support/schema.js";
 
-/** An entry's files by condition: `types` and `default` always, `node` where Node gets a file of its own. */
-type ExportTarget = Record<string, string>;
-const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { name: string; exports: Record<string, ExportTarget | string> };
+/** package.json "exports", its "./types/*" pattern expanded to one entry per generated revision in dist/. */
+const pkg = expandedExports(root);
+const declared = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as PackageJson;
+/** What every generated revision's entry exports at run time. */
+const TYPES_ENTRY = ["ErrorCode", "INPUT_REQUIRED_METHODS", "METHOD_TABLE", "NOTIFICATION_TABLE", "PROTOCOL_VERSION"];
 
 /** The JSON-RPC basics both sides export (runtime/entries/jsonrpc.ts). */
 const JSON_RPC = ["JsonRpcErrorCode", "McpError", "isJsonRpcErrorResponse", "isJsonRpcNotification", "isJsonRpcRequest", "isJsonRpcResponse", "isValidRequestId"];
 
 /** The runtime (value) names each entry must export under the node condition, no more and no fewer. */
 const EXPECTED: Record<string, string[]> = {
-  "./types": ["ErrorCode", "INPUT_REQUIRED_METHODS", "METHOD_TABLE", "NOTIFICATION_TABLE", "PROTOCOL_VERSION"],
-  "./types/2025-11-25": ["ErrorCode", "INPUT_REQUIRED_METHODS", "METHOD_TABLE", "NOTIFICATION_TABLE", "PROTOCOL_VERSION"],
+  "./types": TYPES_ENTRY,
+  // One per revision schema/sources.json pins, through the one "./types/*" pattern.
+  ...Object.fromEntries(PINNED_REVISIONS.map((revision) => [`./types/${revision}`, TYPES_ENTRY])),
   "./validate": ["validate", "validateNotification", "validateParams", "validateRequest", "validateResult"],
   "./server": [
     ...JSON_RPC,
@@ -143,6 +149,11 @@ beforeAll(() => ensureBuilt("runtime/entries/server.js"), 180_000);
 describe("package.json exports, loaded from dist/ by the package's own name", () => {
   it("lists exactly the entries this test knows (no root entry: every import names its side)", () => {
     expect(codeSubpaths.sort()).toEqual(Object.keys(EXPECTED).sort());
+  });
+
+  it("declares the revisions' entries as one pattern, and ./types as the default revision", () => {
+    expect(Object.keys(declared.exports).filter((subpath) => subpath.startsWith("./types/"))).toEqual(["./types/*"]);
+    expect((declared.exports["./types"] as ExportTarget).default).toBe(`./dist/generated/${readSources(root).defaultRevision}/index.js`);
   });
 
   it("points every condition of every entry at built files that exist, types first and default last", () => {

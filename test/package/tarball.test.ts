@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { relativeLinksOf } from "../docs/doc-links.js";
 import { extractSnippets, formatDiagnostic, typecheckSnippets } from "../docs/doc-snippets.js";
+import { expandedExports } from "../support/package-exports.js";
 import { createScratchProject, type ScratchProject } from "../support/scratch-project.js";
 
 /** The optional peers, at the versions the repo tests with, so their entries (mcp-roundtrip/ext/redis, …) load. */
@@ -118,7 +119,8 @@ describe("the packed tarball, installed in a scratch project", () => {
   });
 
   it("imports every entry point of exports from the scratch project", () => {
-    const pkg = JSON.parse(readFileSync(join(project.packageDir, "package.json"), "utf8")) as { name: string; exports: Record<string, unknown> };
+    // The "./types/*" pattern, expanded over the pinned revisions: each must load from the installed copy.
+    const pkg = expandedExports(project.packageDir);
     const specifiers = Object.keys(pkg.exports)
       .filter((subpath) => subpath !== "./package.json")
       .map((subpath) => (subpath === "." ? pkg.name : `${pkg.name}/${subpath.slice(2)}`));

@@ -4,10 +4,13 @@
 import { fileURLToPath } from "node:url";
 import type { SchemaDocument } from "../../codegen/json.js";
 import { resolveAll, resolvePinned } from "../../codegen/resolve.js";
-import { allPinnedFiles, pinnedExampleFiles, pinnedSchemaFile, readSources } from "../../codegen/sources.js";
+import { allPinnedFiles, pinnedExampleFiles, pinnedSchemaFile, readSources, revisionsNewestFirst } from "../../codegen/sources.js";
 
 /** The repository root. */
 export const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
+
+/** Every revision schema/sources.json pins, newest first: the one list tests iterate (never a list of their own). */
+export const PINNED_REVISIONS: readonly string[] = revisionsNewestFirst(readSources(REPO_ROOT));
 
 /** One of the spec's example messages. */
 export interface PublishedExample {

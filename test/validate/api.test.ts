@@ -3,7 +3,11 @@ import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { validate, validateNotification, validateParams, validateRequest, validateResult } from "mcp-roundtrip/validate";
+import { eraOf } from "../../codegen/emit-revisions.js";
+import { tablesOfRevision } from "../../runtime/validate/revisions.js";
+import { TABLES_2026 } from "../../runtime/validate/tables-2026.js";
 import { example } from "../support/examples.js";
+import { PINNED_REVISIONS } from "../support/schema.js";
 
 describe("validate", () => {
   it("returns the value itself when valid", () => {
@@ -22,8 +26,15 @@ describe("validate", () => {
     expect(() => validate("toString" as never, {})).toThrow(TypeError);
   });
 
-  it("throws RangeError for an unknown revision", () => {
+  it("throws RangeError for an unknown revision, listing the known ones", () => {
     expect(() => validate("TextContent", {}, { revision: "2024-01-01" as never })).toThrow(RangeError);
+    expect(() => validate("TextContent", {}, { revision: "toString" as never })).toThrow(`revision must be one of ${PINNED_REVISIONS.join(", ")}`);
+  });
+
+  it.each(PINNED_REVISIONS)("checks against the %s schema when asked (every pinned revision, through the generated index)", (revision) => {
+    const text = { type: "text", text: "hi" };
+    expect(validate("TextContent", text, { revision: revision as never }).ok).toBe(true);
+    expect(validate("TextContent", { type: "text" }, { revision: revision as never }).ok).toBe(false);
   });
 
   it("checks against the 2025-11-25 schema on request", () => {
@@ -136,8 +147,22 @@ describe("generated validators at run time", () => {
     expect(fresh.methodValidators["tools/call"].result({ resultType: "complete", content: [{ type: "text" }] })).toBe(false);
   });
 
-  it.each(["2026-07-28", "2025-11-25"])("contain no eval, new Function or require (%s)", (revision) => {
+  it.each(PINNED_REVISIONS)("contain no eval, new Function or require (%s)", (revision) => {
     const code = readFileSync(fileURLToPath(new URL(`../../generated/${revision}/validators.js`, import.meta.url)), "utf8");
     expect(code).not.toMatch(/\beval\s*\(|new\s+Function\b|\bFunction\s*\(|\brequire\s*\(|^\s*import\s/m);
+  });
+});
+
+describe("tablesOfRevision (the per-request profile's lookup)", () => {
+  it.each(PINNED_REVISIONS)("%s: a modern revision's tables, none for a handshake-era one", (revision) => {
+    const tables = tablesOfRevision(revision);
+    if (eraOf(revision) === "legacy") expect(tables).toBeUndefined();
+    else expect(tables?.revision).toBe(revision);
+  });
+
+  it("is the same tables object the 2026 profile uses today, and knows no inherited key", () => {
+    expect(tablesOfRevision("2026-07-28")).toBe(TABLES_2026);
+    expect(tablesOfRevision("toString")).toBeUndefined();
+    expect(tablesOfRevision("2031-01-01")).toBeUndefined();
   });
 });
