@@ -18,7 +18,8 @@ import type { JsonRpcId } from "../protocol/jsonrpc/messages.js";
 import { principalOf } from "../state/index.js";
 import { MetaKey } from "../protocol/names.js";
 import { MODERN_VERSIONS } from "../protocol/revisions.js";
-import { checkRequest } from "../validate/core.js";
+import { checkRequest, type RevisionTables } from "../validate/core.js";
+import { tablesOfRevision } from "../validate/revisions.js";
 import { TABLES_2026 } from "../validate/tables-2026.js";
 import { assertClientCanAnswer } from "./capabilities.js";
 import type { RequestContextImpl } from "./context.js";
@@ -37,8 +38,21 @@ export interface ModernHost extends RequestHost {
   readonly listen: ListenHost;
 }
 
-/** The generated validator of each 2026 request, looked up once per method rather than per call. */
-const REQUEST_VALIDATORS = new Map(Object.entries(TABLES_2026.methodTable).map(([method, entry]) => [method, TABLES_2026.validators[entry.request]!] as const));
+type RequestValidator = RevisionTables["validators"][string];
+
+/** Each modern revision's request validators by method, built on its first request rather than looked up per call. */
+const REQUEST_VALIDATORS = new Map<string, ReadonlyMap<string, RequestValidator>>();
+
+function requestValidatorsOf(version: string): { tables: RevisionTables; byMethod: ReadonlyMap<string, RequestValidator> } {
+  // readRequestMeta admitted only a served modern version, and every served one has generated tables.
+  const tables = tablesOfRevision(version) ?? TABLES_2026;
+  let byMethod = REQUEST_VALIDATORS.get(tables.revision);
+  if (byMethod === undefined) {
+    byMethod = new Map(Object.entries(tables.methodTable).map(([method, entry]) => [method, tables.validators[entry.request]!] as const));
+    REQUEST_VALIDATORS.set(tables.revision, byMethod);
+  }
+  return { tables, byMethod };
+}
 
 /**
  * Reads the 2026-07-28 envelope: `_meta` must carry a protocol version this
@@ -167,10 +181,10 @@ export const MODERN: RevisionProfile<RequestTracker> = {
     return { message: { ...request.message, params: without }, params: without };
   },
 
-  check(method, message) {
-    const validator = REQUEST_VALIDATORS.get(method);
-    if (validator?.(message) === true) return;
-    const outcome = checkRequest(TABLES_2026, method, message);
+  check(method, message, version) {
+    const { tables, byMethod } = requestValidatorsOf(version);
+    if (byMethod.get(method)?.(message) === true) return;
+    const outcome = checkRequest(tables, method, message);
     if (!outcome.ok) throw new McpError(JsonRpcErrorCode.InvalidParams, outcome.message, { issues: outcome.issues });
   },
 

@@ -90,8 +90,8 @@ export interface RevisionProfile<Scope extends RequestTracker> {
   meta(host: RequestHost, params: Record<string, unknown>, scope: Scope): RequestMeta;
   /** The request as the checks and the handler see it: round-trip fields as this generation has them. */
   prepare(request: ClassifiedRequest, route: Route): { message: Record<string, unknown>; params: Record<string, unknown> };
-  /** The schema check of the whole request. @throws McpError -32602 naming what is wrong */
-  check(method: string, message: Record<string, unknown>): void | Promise<void>;
+  /** The schema check of the whole request, by the schema of the version it speaks. @throws McpError -32602 naming what is wrong */
+  check(method: string, message: Record<string, unknown>, version: string): void | Promise<void>;
   /** The answer of a route without a handler (`server/discover`, the task methods, the 2025 built-ins). */
   builtIn(host: RequestHost, route: Route, params: Record<string, unknown>, ctx: RequestContextImpl, scope: Scope): Promise<Record<string, unknown>>;
   /** The wire result of what the handler returned. */
@@ -128,7 +128,7 @@ export async function answerRequest<Scope extends RequestTracker>(
     for (const middleware of host.middlewares) middleware.screen?.(method, params, host.logger, route.mayAskInput);
     assertNestingWithin(params, host.maxNestingDepth);
     if (route.checked) {
-      const checking = profile.check(method, prepared.message);
+      const checking = profile.check(method, prepared.message, meta.protocolVersion);
       if (checking !== undefined) await checking;
     }
     if (route.checkParams !== undefined) params = await route.checkParams(params);

@@ -13,6 +13,7 @@ import { sessionLabel } from "./host.js";
 import { JsonRpcErrorCode, McpError } from "../../protocol/jsonrpc/errors.js";
 import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../../protocol/jsonrpc/messages.js";
 import { classifyMessage, keyOf, type ClassifiedMessage } from "../../protocol/message.js";
+import { LEGACY_VERSIONS } from "../../protocol/revisions.js";
 import type { RequestContext } from "../../protocol/context.js";
 import type { ServerSession, SessionPeer } from "../../protocol/contracts.js";
 import type { ClientCapabilities, Implementation, LoggingLevel } from "../../protocol/types.js";
@@ -276,7 +277,7 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
     }
     try {
       assertNestingWithin(message.params, this.#host.maxNestingDepth);
-      (await this.#loadProfile()).check("initialize", message);
+      (await this.#loadProfile()).check("initialize", message, LEGACY_VERSIONS[0]!);
     } catch (error) {
       const mcp = error as McpError;
       return errorResponse(id, mcp.toJSON());
