@@ -21,7 +21,12 @@ if (env.REDIS_URL) {
   // refused (fail closed), never fatal; /healthz answers 503 "degraded" until the connections are back.
   const { connectRedisBroadcaster, connectRedisReplayStore } = await import("mcp-roundtrip/ext/redis");
   const redis = { url: env.REDIS_URL, logger: console };
-  const store = await connectRedisReplayStore(redis, { prefix: env.FLEET_REDIS_PREFIX ?? "fleet:" });
+  // maxEntriesPerOwner bounds the spent tokens one caller holds in Redis (10,000 by default); a load test whose
+  // callers are all one anonymous principal needs more (FLEET_MAX_TOKENS_PER_CALLER).
+  const store = await connectRedisReplayStore(redis, {
+    prefix: env.FLEET_REDIS_PREFIX ?? "fleet:",
+    maxEntriesPerOwner: numberFrom("FLEET_MAX_TOKENS_PER_CALLER", 10_000),
+  });
   const fleet = await connectRedisBroadcaster(redis, { channel: `${env.FLEET_REDIS_PREFIX ?? "fleet:"}subscriptions` });
   replay = store.store;
   broadcaster = fleet.broadcaster;

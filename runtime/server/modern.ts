@@ -40,18 +40,24 @@ export interface ModernHost extends RequestHost {
 
 type RequestValidator = RevisionTables["validators"][string];
 
-/** Each modern revision's request validators by method, built on its first request rather than looked up per call. */
-const REQUEST_VALIDATORS = new Map<string, ReadonlyMap<string, RequestValidator>>();
+/** A revision's tables and its request validators by method. */
+interface RequestChecks {
+  readonly tables: RevisionTables;
+  readonly byMethod: ReadonlyMap<string, RequestValidator>;
+}
 
-function requestValidatorsOf(version: string): { tables: RevisionTables; byMethod: ReadonlyMap<string, RequestValidator> } {
-  // readRequestMeta admitted only a served modern version, and every served one has generated tables.
-  const tables = tablesOfRevision(version) ?? TABLES_2026;
-  let byMethod = REQUEST_VALIDATORS.get(tables.revision);
-  if (byMethod === undefined) {
-    byMethod = new Map(Object.entries(tables.methodTable).map(([method, entry]) => [method, tables.validators[entry.request]!] as const));
-    REQUEST_VALIDATORS.set(tables.revision, byMethod);
+/** Each modern version's request checks, built on its first request rather than looked up per call. */
+const REQUEST_CHECKS = new Map<string, RequestChecks>();
+
+function requestChecksOf(version: string): RequestChecks {
+  let checks = REQUEST_CHECKS.get(version);
+  if (checks === undefined) {
+    // readRequestMeta admitted only a served modern version, and every served one has generated tables.
+    const tables = tablesOfRevision(version) ?? TABLES_2026;
+    checks = { tables, byMethod: new Map(Object.entries(tables.methodTable).map(([method, entry]) => [method, tables.validators[entry.request]!] as const)) };
+    REQUEST_CHECKS.set(version, checks);
   }
-  return { tables, byMethod };
+  return checks;
 }
 
 /**
@@ -182,7 +188,7 @@ export const MODERN: RevisionProfile<RequestTracker> = {
   },
 
   check(method, message, version) {
-    const { tables, byMethod } = requestValidatorsOf(version);
+    const { tables, byMethod } = requestChecksOf(version);
     if (byMethod.get(method)?.(message) === true) return;
     const outcome = checkRequest(tables, method, message);
     if (!outcome.ok) throw new McpError(JsonRpcErrorCode.InvalidParams, outcome.message, { issues: outcome.issues });
