@@ -1,7 +1,11 @@
 // The comparisons the report computes, and the performance budgets attached
 // to them: each target with the one-line reason it is what it is. This file
 // is where the budgets live; RESULTS.md cites it.
-import { CONCURRENCY, RSS_CALLS } from "./catalog.mjs";
+import { CONCURRENCY, PLAIN_HTTP_CONCURRENCY, RSS_CALLS } from "./catalog.mjs";
+
+/** tmcp's server CPU per plain call over ours: set after the first same-run measurement (see TMCP_REASON). */
+const TMCP_LEAD = 4;
+const TMCP_REASON = "the fastest published peer: the protocol work beside it must cost a quarter (issue 26)";
 
 /**
  * @typedef {object} Comparison
@@ -9,7 +13,7 @@ import { CONCURRENCY, RSS_CALLS } from "./catalog.mjs";
  * @property {string} label
  * @property {string} numerator workload id
  * @property {string} denominator workload id
- * @property {"value"|"maxRssBytes"|"rssGrowthBytes"|"cpuMicrosPerOp"|"cpuAboveMs"} [field] what is compared; `value` by default
+ * @property {"value"|"maxRssBytes"|"rssGrowthBytes"|"cpuMicrosPerOp"|"serverCpuMicrosPerOp"|"cpuAboveMs"} [field] what is compared; `value` by default
  * @property {number} [numeratorScale] multiplies the numerator first (2 turns MRTR calls/s into requests/s)
  * @property {number} [atLeast] the budget: the ratio must reach this
  * @property {number} [atMost] the budget: the ratio must not exceed this
@@ -55,46 +59,79 @@ export function comparisons() {
       },
     );
   }
-  for (const c of CONCURRENCY) {
+  const CPU = "serverCpuMicrosPerOp";
+  // Plain calls over HTTP, both generations: the server process's CPU per call.
+  for (const c of PLAIN_HTTP_CONCURRENCY) {
+    for (const [era, prefix] of [
+      ["2026-07-28", "http.plain"],
+      ["2025-11-25 session", "legacy.http.plain"],
+    ]) {
+      list.push(
+        {
+          id: `${prefix}.cpuVsEcho.c${c}`,
+          label: `HTTP plain (${era}), c=${c}, server CPU per call: ours / bare node:http echo`,
+          numerator: `${prefix}.ours.c${c}`,
+          denominator: `http.echo.c${c}`,
+          field: CPU,
+          atMost: 1.2,
+          reason: "the bare echo parses, answers and writes the same JSON-RPC over the same node:http: the protocol may add at most 20% of it (issue 26)",
+        },
+        {
+          id: `${prefix}.cpuVsTmcp.c${c}`,
+          label: `HTTP plain (${era}), c=${c}, server CPU per call: tmcp / ours`,
+          numerator: `${prefix}.tmcp.c${c}`,
+          denominator: `${prefix}.ours.c${c}`,
+          field: CPU,
+          atLeast: TMCP_LEAD,
+          reason: TMCP_REASON,
+        },
+        {
+          id: `${prefix}.tmcpCeiling.c${c}`,
+          label: `HTTP plain (${era}), c=${c}, server CPU per call: tmcp / bare echo: the most any server here could lead tmcp by`,
+          numerator: `${prefix}.tmcp.c${c}`,
+          denominator: `http.echo.c${c}`,
+          field: CPU,
+        },
+      );
+    }
     list.push(
       {
         id: `http.plain.vsOfficial.c${c}`,
-        label: `HTTP plain, c=${c}: ours / official`,
-        numerator: `http.plain.ours.c${c}`,
-        denominator: `http.plain.official.c${c}`,
+        label: `HTTP plain, c=${c}, server CPU per call: official / ours`,
+        numerator: `http.plain.official.c${c}`,
+        denominator: `http.plain.ours.c${c}`,
+        field: CPU,
         atLeast: 4,
         reason: "over a real socket the wire is shared: the SDK's own cost per request is what we cut",
       },
       {
+        id: `http.plain.throughput.c${c}`,
+        label: `HTTP plain, c=${c}, calls/s: ours / bare echo (reference; the client shares nothing with the server but the machine)`,
+        numerator: `http.plain.ours.c${c}`,
+        denominator: `http.echo.c${c}`,
+      },
+    );
+  }
+  for (const c of CONCURRENCY) {
+    list.push(
+      {
         id: `http.mrtr.vsOfficial.c${c}`,
-        label: `HTTP MRTR, c=${c}: ours / official`,
-        numerator: `http.mrtr.ours.c${c}`,
-        denominator: `http.mrtr.official.c${c}`,
+        label: `HTTP MRTR, c=${c}, server CPU per call: official / ours`,
+        numerator: `http.mrtr.official.c${c}`,
+        denominator: `http.mrtr.ours.c${c}`,
+        field: CPU,
         atLeast: 4,
         reason: "the same lead for multi-round calls, sealing included",
       },
       {
-        id: `http.plain.vsEcho.c${c}`,
-        label: `HTTP plain, c=${c}: ours / bare node:http echo (requests/s)`,
-        numerator: `http.plain.ours.c${c}`,
-        denominator: `http.echo.c${c}`,
-        atLeast: 0.6,
-        reason: "a bare node:http JSON echo is the ceiling of any server here: the protocol may take at most 40% of it",
-      },
-      {
         id: `http.mrtr.vsEcho.c${c}`,
-        label: `HTTP MRTR, c=${c}: ours (2 requests per call) / bare node:http echo (requests/s)`,
-        numerator: `http.mrtr.ours.c${c}`,
-        denominator: `http.echo.c${c}`,
+        label: `HTTP MRTR, c=${c}, server CPU per request: bare echo / ours (2 requests per call)`,
+        numerator: `http.echo.c${c}`,
+        denominator: `http.mrtr.ours.c${c}`,
         numeratorScale: 2,
+        field: CPU,
         atLeast: 0.65,
-        reason: "an MRTR request seals or verifies once; set once the floor was known (issue 13): 65% of the bare echo",
-      },
-      {
-        id: `http.plain.officialVsEcho.c${c}`,
-        label: `HTTP plain, c=${c}: official / bare node:http echo (reference)`,
-        numerator: `http.plain.official.c${c}`,
-        denominator: `http.echo.c${c}`,
+        reason: "an MRTR request seals or verifies once; set once the floor was known (issue 13): 65% of the bare echo, now in CPU per request",
       },
     );
   }
@@ -103,48 +140,49 @@ export function comparisons() {
       const what = kind === "plain" ? "plain" : "one elicitation per call";
       list.push(
         {
-          id: `legacy.inproc.${kind}.c${c}`,
-          label: `2025 path in process, ${what}, c=${c}: ours / official`,
-          numerator: `legacy.inproc.${kind}.ours.c${c}`,
-          denominator: `legacy.inproc.${kind}.official.c${c}`,
-          atLeast: 1.5,
-          reason: "their InMemoryTransport is the route their 2025 sessions were built for, so 1.5× (not the 2026 path's 18×)",
-        },
-        {
           id: `legacy.http.${kind}.vsDefault.c${c}`,
-          label: `2025 path over Streamable HTTP (sessions), ${what}, c=${c}: ours / official with its default SSE answers`,
-          numerator: `legacy.http.${kind}.ours.c${c}`,
-          denominator: `legacy.http.${kind}.officialSse.c${c}`,
+          label: `2025 path over Streamable HTTP (sessions), ${what}, c=${c}, server CPU per call: official with its default SSE answers / ours`,
+          numerator: `legacy.http.${kind}.officialSse.c${c}`,
+          denominator: `legacy.http.${kind}.ours.c${c}`,
+          field: CPU,
           atLeast: 4,
           reason: "a 2025 client over HTTP gets the same 4× lead as a 2026 one, against their session wiring as documented (SSE answers)",
         },
         {
           id: `legacy.http.${kind}.c${c}`,
-          label: `2025 path over Streamable HTTP (sessions), ${what}, c=${c}: ours / official in JSON-answer mode (their fastest)`,
-          numerator: `legacy.http.${kind}.ours.c${c}`,
-          denominator: `legacy.http.${kind}.official.c${c}`,
+          label: `2025 path over Streamable HTTP (sessions), ${what}, c=${c}, server CPU per call: official in JSON-answer mode (their fastest) / ours`,
+          numerator: `legacy.http.${kind}.official.c${c}`,
+          denominator: `legacy.http.${kind}.ours.c${c}`,
+          field: CPU,
         },
       );
     }
   }
-  for (const c of CONCURRENCY) {
-    list.push(
-      {
-        id: `legacy.http.plain.vsEcho.c${c}`,
-        label: `2025 path over Streamable HTTP (sessions), plain, c=${c}: ours / bare node:http echo`,
-        numerator: `legacy.http.plain.ours.c${c}`,
-        denominator: `http.echo.c${c}`,
-        atLeast: 0.6,
-        reason: "a session costs a table lookup, not a protocol: the 2025 path keeps the 2026 path's share of the ceiling",
-      },
-      {
-        id: `legacy.http.plain.ceiling.c${c}`,
-        label: `2025 path over HTTP, c=${c}: bare node:http echo / official in JSON-answer mode: the most any server here could lead that mode by`,
-        numerator: `http.echo.c${c}`,
-        denominator: `legacy.http.plain.official.c${c}`,
-      },
-    );
-  }
+  list.push({
+    id: "legacy.http.plain.cpuVsEcho.c1",
+    label: "2025 path over Streamable HTTP (sessions), plain, c=1, server CPU per call: ours / bare node:http echo (reference)",
+    numerator: "legacy.http.plain.ours.c1",
+    denominator: "http.echo.c1",
+    field: CPU,
+  });
+  list.push(
+    {
+      id: "sessions.vsOfficial1",
+      label: "heap per idle 2025 session (10,000): official v1 stateful / ours",
+      numerator: "sessions.official1",
+      denominator: "sessions.ours",
+      atLeast: 2,
+      reason: "a 2025 session is a table entry, not a server: ours at most half the best peer's (issue 26)",
+    },
+    {
+      id: "sessions.vsTmcp",
+      label: "heap per idle 2025 session (10,000): tmcp / ours",
+      numerator: "sessions.tmcp",
+      denominator: "sessions.ours",
+      atLeast: 2,
+      reason: "a 2025 session is a table entry, not a server: ours at most half the best peer's (issue 26)",
+    },
+  );
   list.push(
     {
       id: "coldstart.vsOfficial",
@@ -244,13 +282,6 @@ export function comparisons() {
         label: `peak RSS, in-process MRTR, c=${c}: official 2025 in-memory / ours`,
         numerator: `inproc.mrtr.official2025.c${c}`,
         denominator: `inproc.mrtr.ours.c${c}`,
-        field: "maxRssBytes",
-      },
-      {
-        id: `rss.http.mrtr.c${c}`,
-        label: `peak RSS, HTTP MRTR, c=${c}: official / ours`,
-        numerator: `http.mrtr.official.c${c}`,
-        denominator: `http.mrtr.ours.c${c}`,
         field: "maxRssBytes",
       },
     );

@@ -11,9 +11,18 @@ const TASKS = here("./workloads/tasks.mjs");
 const LISTENERS = here("./workloads/listeners.mjs");
 const CRYPTO_FLOOR = here("./workloads/crypto-floor.mjs");
 const COLD_START = here("./workloads/cold-start.mjs");
+const TMCP = here("./workloads/tmcp.mjs");
+const SESSIONS = here("./workloads/sessions.mjs");
 
-/** Concurrency levels of every tool-call workload. */
+/** Concurrency levels of the in-process tool calls, MRTR over HTTP and 2025 sessions with elicitation. */
 export const CONCURRENCY = [1, 16];
+
+/**
+ * Concurrency levels of plain calls over HTTP, where the server's CPU time
+ * per call is judged against the bare echo and the peers: enough calls in
+ * flight that the server process, not the client, sets the pace.
+ */
+export const PLAIN_HTTP_CONCURRENCY = [16, 64];
 
 /**
  * MRTR calls of the peak-RSS workloads, the same for both SDKs. Theirs runs
@@ -27,7 +36,7 @@ export const RSS_CALLS = 5_000;
  * @property {string} id unique, stable, used in results and on the command line
  * @property {string} group the table it is reported in
  * @property {string} label what the row says
- * @property {"ours"|"official"|"baseline"} side
+ * @property {"ours"|"official"|"peer"|"baseline"} side
  * @property {string} module absolute URL of the module holding the factory
  * @property {string} factory the exported function that sets the workload up
  * @property {object} options passed to the factory
@@ -107,63 +116,70 @@ export function workloads() {
       );
     }
   }
-  for (const mrtr of [false, true]) {
-    const kind = mrtr ? "mrtr" : "plain";
-    const roundTrips = mrtr ? 2 : 1;
-    for (const concurrency of CONCURRENCY) {
-      const common = { mode: "async", unit: "calls/s", concurrency, roundTrips, options: { mrtr } };
-      list.push(
-        {
-          ...common,
-          id: `http.${kind}.ours.c${concurrency}`,
-          group: `http.${kind}`,
-          label: "mcp-roundtrip, Streamable HTTP",
-          side: "ours",
-          module: OURS,
-          factory: "http",
-        },
-        {
-          ...common,
-          id: `http.${kind}.official.c${concurrency}`,
-          group: `http.${kind}`,
-          label: "official SDK, Streamable HTTP",
-          side: "official",
-          module: OFFICIAL,
-          factory: "http",
-        },
-      );
-      if (!mrtr) {
-        list.push(
-          {
-            ...common,
-            id: `http.echo.c${concurrency}`,
-            group: "http.plain",
-            label: "bare node:http JSON echo (ceiling)",
-            side: "baseline",
-            module: ECHO,
-            factory: "httpEcho",
-            options: {},
-          },
-          {
-            ...common,
-            id: `http.echo-undici.c${concurrency}`,
-            group: "http.plain",
-            label: "bare node:http JSON echo, global fetch client (reference)",
-            side: "baseline",
-            module: ECHO,
-            factory: "httpEcho",
-            options: { client: "global" },
-          },
-        );
-      }
-    }
+  // Over HTTP every server runs in a process of its own, pinned to its own
+  // CPU (bench/lib/server-process.mjs): its CPU time per call is the figure.
+  const echoRow = (concurrency, client = "keepalive") => ({
+    mode: "async",
+    unit: "calls/s",
+    concurrency,
+    roundTrips: 1,
+    group: "http.plain",
+    id: client === "global" ? `http.echo-undici.c${concurrency}` : `http.echo.c${concurrency}`,
+    label: client === "global" ? "bare node:http JSON echo, global fetch client (reference)" : "bare node:http JSON echo (floor)",
+    side: "baseline",
+    module: ECHO,
+    factory: "httpEcho",
+    options: client === "global" ? { client } : {},
+  });
+  for (const concurrency of PLAIN_HTTP_CONCURRENCY) {
+    const common = { mode: "async", unit: "calls/s", concurrency, roundTrips: 1, group: "http.plain" };
+    list.push(
+      { ...common, id: `http.plain.ours.c${concurrency}`, label: "mcp-roundtrip, serveHttp", side: "ours", module: OURS, factory: "http", options: { mrtr: false } },
+      {
+        ...common,
+        id: `http.plain.official.c${concurrency}`,
+        label: "official SDK, createMcpHandler behind node:http",
+        side: "official",
+        module: OFFICIAL,
+        factory: "http",
+        options: { mrtr: false },
+      },
+      {
+        ...common,
+        id: `http.plain.tmcp.c${concurrency}`,
+        label: "tmcp 1.20, HttpTransport behind @hono/node-server",
+        side: "peer",
+        module: TMCP,
+        factory: "http",
+        options: { mode: "2026-07-28" },
+      },
+      echoRow(concurrency),
+    );
+    if (concurrency === 16) list.push(echoRow(concurrency, "global"));
+  }
+  // The echo at c=1 is the floor of the c=1 MRTR and 2025 rows (reported with the plain ones).
+  list.push(echoRow(1));
+  for (const concurrency of CONCURRENCY) {
+    const common = { mode: "async", unit: "calls/s", concurrency, roundTrips: 2, options: { mrtr: true }, group: "http.mrtr" };
+    list.push(
+      { ...common, id: `http.mrtr.ours.c${concurrency}`, label: "mcp-roundtrip, serveHttp", side: "ours", module: OURS, factory: "http" },
+      {
+        ...common,
+        id: `http.mrtr.official.c${concurrency}`,
+        label: "official SDK, createMcpHandler behind node:http",
+        side: "official",
+        module: OFFICIAL,
+        factory: "http",
+      },
+    );
   }
   // The 2025 path over Streamable HTTP with sessions (Mcp-Session-Id); the
   // question goes out on the call's SSE stream and its answer comes back as a POST.
   for (const elicitation of [false, true]) {
     const kind = elicitation ? "elicit" : "plain";
     const roundTrips = elicitation ? 2 : 1;
-    for (const concurrency of CONCURRENCY) {
+    const levels = elicitation ? CONCURRENCY : [...new Set([...CONCURRENCY, ...PLAIN_HTTP_CONCURRENCY])];
+    for (const concurrency of levels) {
       const common = { mode: "async", unit: "calls/s", concurrency, roundTrips, options: { elicitation }, group: `legacy.http.${kind}` };
       list.push(
         {
@@ -192,6 +208,17 @@ export function workloads() {
           factory: "legacyHttp",
         },
       );
+      if (!elicitation && PLAIN_HTTP_CONCURRENCY.includes(concurrency)) {
+        list.push({
+          ...common,
+          options: { mode: "2025-11-25" },
+          id: `legacy.http.plain.tmcp.c${concurrency}`,
+          label: "tmcp 1.20, HttpTransport session (2025-06-18, its newest) behind @hono/node-server",
+          side: "peer",
+          module: TMCP,
+          factory: "http",
+        });
+      }
     }
   }
   const fixedWork = { mode: "async", unit: "calls/s", concurrency: 16, roundTrips: 2, options: { mrtr: true }, group: "rss", fixedOps: RSS_CALLS };
@@ -369,6 +396,25 @@ export function workloads() {
       nodeFlags: ["--expose-gc"],
     },
   );
+  // Idle 2025 sessions: heap per session with 10,000 open (initialize + initialized, then nothing).
+  for (const [sdk, label, side] of [
+    ["ours", "mcp-roundtrip createHttpHandler, idle 2025 sessions", "ours"],
+    ["official1", "official SDK v1 1.32, stateful (a transport and an McpServer per session)", "official"],
+    ["tmcp", "tmcp 1.20 HttpTransport, idle sessions", "peer"],
+  ]) {
+    list.push({
+      id: `sessions.${sdk}`,
+      group: "sessions",
+      label,
+      side,
+      module: SESSIONS,
+      factory: "idleSessions",
+      options: { sdk },
+      mode: "custom",
+      unit: "bytes",
+      nodeFlags: ["--expose-gc"],
+    });
+  }
   const coldStart = { group: "coldstart", module: COLD_START, factory: "coldStart", mode: "custom", unit: "ms" };
   list.push(
     {

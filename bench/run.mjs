@@ -14,6 +14,7 @@ import { judge, summarise } from "./lib/summary.mjs";
 import { keptResultsSections } from "./lib/sections.mjs";
 import { renderMarkdown } from "./lib/markdown.mjs";
 import { renderChart } from "./lib/chart.mjs";
+import { CLIENT_CPU, pinned } from "./lib/server-process.mjs";
 
 /** Measurement profiles: `full` for figures, `smoke` to prove the harness runs. */
 export const PROFILES = {
@@ -153,9 +154,9 @@ async function measureHere(spec, profile) {
 /** One repetition in a fresh process; never rejects. */
 function runWorker(spec, profile) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [...(spec.nodeFlags ?? []), WORKER, spec.id, JSON.stringify(profile)], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    // The worker (the load client, for HTTP workloads) on one CPU; a server it starts takes the other.
+    const [command, args] = pinned(CLIENT_CPU, [process.execPath, ...(spec.nodeFlags ?? []), WORKER, spec.id, JSON.stringify(profile)]);
+    const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk) => (stdout += chunk));

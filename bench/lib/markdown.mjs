@@ -26,9 +26,13 @@ export const SECTIONS = [
   {
     group: "http.plain",
     title: "Streamable HTTP on 127.0.0.1, plain",
-    note: "Client and server in one process over real loopback sockets. Every client, the echo's included, uses the same keep-alive `node:http` fetch (both SDKs' HTTP transports take a `fetch` option; the global fetch, undici, costs about 1 ms per loopback request here and would hide both SDKs behind it: see the reference row).",
+    note: "Every server runs in a process of its own pinned to one CPU (`taskset`), the load client (the worker) pinned to the other; **server CPU per call** is that server process's user + system time over the timed window divided by the completed calls, the figure the budgets judge (steady to a few percent where calls/s swing by tens of percent on a shared machine). The client CPU column is the worker's. Every client, the echo's included, uses the same keep-alive `node:http` fetch (both SDKs' HTTP transports take a `fetch` option; the global fetch, undici, costs about 1 ms per loopback request here and would hide every server behind it: see the reference row). tmcp gets its fastest bridge to `node:http` (`@hono/node-server`, which builds the `Request` lazily) and our client as its load client; it answers a POST with an SSE stream, its only mode.",
   },
-  { group: "http.mrtr", title: "Streamable HTTP on 127.0.0.1, full MRTR", note: "Two HTTP requests per call." },
+  {
+    group: "http.mrtr",
+    title: "Streamable HTTP on 127.0.0.1, full MRTR",
+    note: "Two HTTP requests per call; each server in a process of its own, as for plain calls.",
+  },
   {
     group: "legacy.http.plain",
     title: "2025 path over Streamable HTTP with sessions, plain",
@@ -50,6 +54,11 @@ export const SECTIONS = [
     note: "One mint and one verify of a state whose compact JSON is 300 bytes. Ours encrypts (AES-256-GCM, HKDF-derived key); theirs signs only (HMAC-SHA256, WebCrypto). The floor row is node:crypto sealing and opening the same bytes with nothing else: no AES-GCM token on node:crypto can beat it.",
   },
   { group: "validate", title: "Validation of a `tools/call` request and its result", note: "One operation validates the request and the `CallToolResult`." },
+  {
+    group: "sessions",
+    title: "Server heap per idle 2025 session, 10,000 sessions",
+    note: "Each session is opened through the server's web-standard handler in process with `Request` objects (`initialize`, then `notifications/initialized`) and then left idle; heap measured after two forced collections before and after (node --expose-gc), with warm-up sessions opened first. Each worker then makes one call on the last session to prove the sessions are live. Ours: `createHttpHandler`; official v1 (`@modelcontextprotocol/sdk` 1.32) the stateful wiring its docs show, a `WebStandardStreamableHTTPServerTransport` and an `McpServer` per session; tmcp: one `HttpTransport` with its default in-memory session managers.",
+  },
   {
     group: "coldstart",
     title: "Cold start: a fresh node that imports server and client, connects in process and finishes one call",
@@ -88,6 +97,7 @@ export function renderMarkdown({ environment: env, rows, ratios, budgets }) {
     '- Why a warm-up to a plateau rather than a fixed one: throughput keeps rising for seconds while V8 compiles the hot paths (on the reference machine ~3 s for our HTTP path and the echo, ~7 s for the official SDK\'s), so a short fixed warm-up timed each contender part-way through its own compilation. The warm-up column gives the median time each took to level off; "cap" counts repetitions that hit the maximum still rising.',
     "- Repetitions are interleaved: repetition *i* of every workload runs before repetition *i + 1* of any, and compared workloads run back to back. A ratio is the median over repetitions of (numerator *i* / denominator *i*).",
     `- Isolation: ${env.isolation}. Peak RSS is \`process.resourceUsage().maxRSS\` of the worker, which holds client and server: the whole workload.`,
+    "- Over HTTP each server runs in a process of its own pinned to its own CPU with `taskset`, and the worker (the load client) is pinned to the other; the budgets read the **server process's CPU time per completed call** (user + system over the timed window, read by the server process itself over IPC at both ends of the window).",
     "- CPU per op is the worker's process CPU time (user + system, every thread) over the timed window divided by the operations: steadier than wall-clock on a shared machine, and it counts work the official codec hands to the Web Crypto thread pool.",
     "- Every worker checks its first result (right text, state round-tripped) before timing, and must exit on its own after closing its servers and clients.",
   );
@@ -118,15 +128,17 @@ export function renderMarkdown({ environment: env, rows, ratios, budgets }) {
       continue;
     }
     const micro = section.group === "seal" || section.group === "validate";
-    const bytes = section.group === "pending" || section.group === "listeners";
+    const bytes = section.group === "pending" || section.group === "listeners" || section.group === "sessions";
+    const served = sectionRows.some((row) => row.medianServerCpu !== undefined);
     const header = bytes
-      ? ["workload", "heap growth (median)", section.group === "listeners" ? "per stream" : "per exchange", "min … max", "peak RSS"]
+      ? ["workload", "heap growth (median)", { listeners: "per stream", sessions: "per session" }[section.group] ?? "per exchange", "min … max", "peak RSS"]
       : [
           "workload",
           "c",
+          ...(served ? ["server CPU per call"] : []),
           `${sectionRows[0].unit} (median)`,
           micro ? "per op" : "requests/s",
-          "CPU per op",
+          served ? "client CPU per op" : "CPU per op",
           "min … max",
           "peak RSS",
           section.group === "rss" ? "RSS growth above set-up" : "warm-up",
@@ -146,8 +158,9 @@ export function renderMarkdown({ environment: env, rows, ratios, budgets }) {
         const extra = micro ? formatMicros(row.median) : formatRate(row.median * (row.roundTrips ?? 1));
         const cpu = row.medianCpu === undefined ? "–" : formatMicros(1e6 / row.medianCpu);
         const last = section.group === "rss" ? formatBytes(row.medianRssGrowth) : formatWarmup(row.warmup);
+        const server = served ? ` ${row.medianServerCpu === undefined ? "–" : formatMicros(1e6 / row.medianServerCpu)} |` : "";
         lines.push(
-          `| ${row.label} | ${row.concurrency ?? 1} | ${formatFigure(row.median, row.unit)} | ${extra} | ${cpu} | ${range} | ${formatBytes(row.medianRss)} | ${last} |`,
+          `| ${row.label} | ${row.concurrency ?? 1} |${server} ${formatFigure(row.median, row.unit)} | ${extra} | ${cpu} | ${range} | ${formatBytes(row.medianRss)} | ${last} |`,
         );
       }
     }
@@ -158,7 +171,8 @@ export function renderMarkdown({ environment: env, rows, ratios, budgets }) {
   lines.push("| comparison | ratio | budget |", "|---|---|---|");
   for (const r of ratios) {
     const figure = r.unavailable ? `– (${r.unavailable})` : formatRatio(r.ratio);
-    lines.push(`| ${r.label} | ${figure} | ${r.atLeast === undefined ? "–" : `≥ ${r.atLeast}×`} |`);
+    const budget = r.atLeast !== undefined ? `≥ ${r.atLeast}×` : r.atMost !== undefined ? `≤ ${r.atMost}×` : "–";
+    lines.push(`| ${r.label} | ${figure} | ${budget} |`);
   }
   lines.push("");
   return `${lines.join("\n")}\n`;

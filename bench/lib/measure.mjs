@@ -28,6 +28,7 @@ export async function measureOnce(spec, runProfile) {
     const limits = { concurrency: spec.concurrency ?? 1, maxOps: profile.maxOps };
     let measured;
     let cpu;
+    let serverMicros;
     /** @type {{ ms: number, ops: number, plateaued: boolean } | undefined} */
     let warm;
     if (spec.mode === "sync") {
@@ -50,15 +51,28 @@ export async function measureOnce(spec, runProfile) {
     } else {
       instance.check(await instance.call());
       warm = await warmUp((slice) => driveAsync(instance.call, { ...limits, ...slice }), profile.warmup);
+      const serverBefore = await instance.serverCpu?.();
       const cpuBefore = process.cpuUsage();
       measured = await driveAsync(instance.call, { ...limits, durationMs: profile.windowMs });
       cpu = process.cpuUsage(cpuBefore);
+      // A server in a process of its own (HTTP workloads): its CPU time over the same window.
+      if (serverBefore !== undefined) serverMicros = (await instance.serverCpu()) - serverBefore;
     }
     // Process CPU time (every thread, so work handed to a thread pool counts
     // too): steadier than wall-clock when other processes share the cores.
     const cpuMicrosPerOp = (cpu.user + cpu.system) / Math.max(1, measured.ops);
     const warmup = warm && { ms: Math.round(warm.ms), ops: warm.ops, plateaued: warm.plateaued };
-    return { id: spec.id, value: measured.perSecond, ops: measured.ops, ms: measured.ms, cpuMicrosPerOp, setupRssBytes, ...(warmup && { warmup }) };
+    const serverCpuMicrosPerOp = serverMicros === undefined ? undefined : serverMicros / Math.max(1, measured.ops);
+    return {
+      id: spec.id,
+      value: measured.perSecond,
+      ops: measured.ops,
+      ms: measured.ms,
+      cpuMicrosPerOp,
+      ...(serverCpuMicrosPerOp !== undefined && { serverCpuMicrosPerOp }),
+      setupRssBytes,
+      ...(warmup && { warmup }),
+    };
   } finally {
     await instance.close();
   }

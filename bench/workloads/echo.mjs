@@ -4,11 +4,15 @@
 // node:http by default; the global fetch for the reference rows).
 import { createServer } from "node:http";
 import { clientFetch } from "../lib/keepalive-fetch.mjs";
+import { startServerProcess } from "../lib/server-process.mjs";
 import { closeServer, listen } from "./official.mjs";
 import { ECHO_TEXT, textOf, toolsCallRequest } from "./fixtures.mjs";
 
-/** One POST per operation: JSON in, JSON out. */
-export async function httpEcho({ client: fetchKind = "keepalive" } = {}) {
+/**
+ * The echo server, as the server process of the echo workloads runs it
+ * (bench/server-host.mjs): a JSON-RPC `tools/call` in, its `CallToolResult` out.
+ */
+export async function echoServer() {
   const server = createServer((req, res) => {
     const chunks = [];
     req.on("data", (chunk) => chunks.push(chunk));
@@ -30,9 +34,17 @@ export async function httpEcho({ client: fetchKind = "keepalive" } = {}) {
     });
   });
   const url = await listen(server);
+  return { url, close: () => closeServer(server) };
+}
+
+/** One POST per operation: JSON in, JSON out; the server in a process of its own. */
+export async function httpEcho({ client: fetchKind = "keepalive" } = {}) {
+  const remote = await startServerProcess(import.meta.url, "echoServer");
+  const url = remote.url;
   const fetcher = clientFetch(fetchKind);
   let id = 0;
   return {
+    serverCpu: remote.cpuMicros,
     async call() {
       const response = await fetcher.fetch(url, {
         method: "POST",
@@ -46,7 +58,7 @@ export async function httpEcho({ client: fetchKind = "keepalive" } = {}) {
     },
     async close() {
       fetcher.close();
-      await closeServer(server);
+      await remote.close();
     },
   };
 }

@@ -30,6 +30,7 @@ import {
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import * as z from "zod/v4";
 import { clientFetch } from "../lib/keepalive-fetch.mjs";
+import { startServerProcess } from "../lib/server-process.mjs";
 import { CONFIRM_ANSWER, CONFIRM_SCHEMA, ECHO_TEXT, confirmedText, stateOf300Bytes, textOf, toolsCallRequest, toolsCallResult } from "./fixtures.mjs";
 
 const MODERN = { versionNegotiation: { mode: { pin: "2026-07-28" } } };
@@ -160,7 +161,7 @@ export async function legacyInMemory({ elicitation }) {
  * call here), in which mode `elicitInput` reaches the client on the session's
  * GET stream.
  */
-export async function legacyHttp({ elicitation, jsonResponse = true, client: fetchKind = "keepalive" }) {
+export async function legacyHttpServer({ jsonResponse = true } = {}) {
   const sessions = new Map();
   const route = {
     async fetch(request, options) {
@@ -186,44 +187,58 @@ export async function legacyHttp({ elicitation, jsonResponse = true, client: fet
   };
   const httpServer = createServer(nodeAdapter(route));
   const url = await listen(httpServer);
-  const fetcher = clientFetch(fetchKind);
-  const client = officialClient();
-  const closeAll = async () => {
-    await client.close();
-    fetcher.close();
-    for (const { server } of sessions.values()) await server.close();
-    sessions.clear();
-    await closeServer(httpServer);
+  return {
+    url,
+    async close() {
+      for (const { server } of sessions.values()) await server.close();
+      sessions.clear();
+      await closeServer(httpServer);
+    },
   };
-  try {
-    await client.connect(new StreamableHTTPClientTransport(new URL(url), { fetch: fetcher.fetch }));
-  } catch (error) {
-    await closeAll();
-    throw error;
-  }
-  return { ...legacyToolCall(client, elicitation), close: closeAll };
 }
 
-/** 2026-07-28 over Streamable HTTP on 127.0.0.1. */
-export async function http({ mrtr, client: fetchKind = "keepalive" }) {
+/** The 2025 calls against `legacyHttpServer` in a process of its own, their client with its default handshake. */
+export async function legacyHttp({ elicitation, jsonResponse = true, client: fetchKind = "keepalive" }) {
+  const { client, close, serverCpu } = await overHttp("legacyHttpServer", { jsonResponse }, fetchKind, officialClient());
+  return { ...legacyToolCall(client, elicitation), close, serverCpu };
+}
+
+/** Their 2026-07-28 handler behind `node:http`, as the server process of the HTTP workloads runs it. */
+export async function httpServer() {
   const handler = createMcpHandler(() => officialServer(), { legacy: "reject" });
   const server = createServer(nodeAdapter(handler));
   const url = await listen(server);
+  return {
+    url,
+    async close() {
+      await handler.close();
+      await closeServer(server);
+    },
+  };
+}
+
+/** 2026-07-28 over Streamable HTTP on 127.0.0.1, the server in a process of its own. */
+export async function http({ mrtr, client: fetchKind = "keepalive" }) {
+  const { client, close, serverCpu } = await overHttp("httpServer", {}, fetchKind, officialClient(MODERN));
+  return { ...toolCall(client, mrtr), close, serverCpu };
+}
+
+/** `factory` of this module in a server process of its own, `client` connected to it on the `fetchKind` fetch. */
+async function overHttp(factory, options, fetchKind, client) {
+  const remote = await startServerProcess(import.meta.url, factory, options);
   const fetcher = clientFetch(fetchKind);
-  const client = officialClient(MODERN);
   const closeAll = async () => {
     await client.close();
     fetcher.close();
-    await handler.close();
-    await closeServer(server);
+    await remote.close();
   };
   try {
-    await client.connect(new StreamableHTTPClientTransport(new URL(url), { fetch: fetcher.fetch }));
+    await client.connect(new StreamableHTTPClientTransport(new URL(remote.url), { fetch: fetcher.fetch }));
   } catch (error) {
     await closeAll();
     throw error;
   }
-  return { ...toolCall(client, mrtr), close: closeAll };
+  return { client, close: closeAll, serverCpu: remote.cpuMicros };
 }
 
 /** Their HMAC request-state codec: mint + verify of a 300-byte state. */

@@ -6,6 +6,7 @@ import { serveHttp } from "mcp-roundtrip/node";
 import { McpServer, RequestStateSecurity, elicit, inputRequired } from "mcp-roundtrip/server";
 import { validateRequest, validateResult } from "mcp-roundtrip/validate";
 import { clientFetch } from "../lib/keepalive-fetch.mjs";
+import { startServerProcess } from "../lib/server-process.mjs";
 import { confirmRequest, confirmRetry, measurePending } from "./pending.mjs";
 import { CONFIRM_ANSWER, CONFIRM_SCHEMA, ECHO_TEXT, confirmedText, stateOf300Bytes, textOf, toolsCallRequest, toolsCallResult } from "./fixtures.mjs";
 
@@ -110,10 +111,10 @@ export async function legacyInMemory({ elicitation }) {
   };
 }
 
-/** 2025-11-25 over Streamable HTTP: `serveHttp` holding the session, our client pinned to 2025-11-25. */
+/** 2025-11-25 over Streamable HTTP: `serveHttp` (its own process) holding the session, our client pinned to 2025-11-25. */
 export async function legacyHttp({ elicitation, client: fetchKind = "keepalive" }) {
-  const { client, close } = await overHttp(legacyBenchServer(), fetchKind, (transport) => Client.connect(transport, LEGACY_CLIENT));
-  return { ...legacyToolCall(client, elicitation), close };
+  const { client, close, serverCpu } = await overHttp("serveBench", { legacy: true }, fetchKind, (transport) => Client.connect(transport, LEGACY_CLIENT));
+  return { ...legacyToolCall(client, elicitation), close, serverCpu };
 }
 
 /** 2026-07-28 in memory: `Client.connect(server)`. */
@@ -128,25 +129,37 @@ export async function inMemory({ mrtr }) {
   };
 }
 
-/** 2026-07-28 over Streamable HTTP on 127.0.0.1: `serveHttp` and the fetch client transport. */
+/** 2026-07-28 over Streamable HTTP on 127.0.0.1: `serveHttp` (its own process) and the fetch client transport. */
 export async function http({ mrtr, client: fetchKind = "keepalive" }) {
-  const { client, close } = await overHttp(benchServer(), fetchKind, benchClient);
-  return { ...toolCall(client, mrtr), close };
+  const { client, close, serverCpu } = await overHttp("serveBench", {}, fetchKind, benchClient);
+  return { ...toolCall(client, mrtr), close, serverCpu };
 }
 
 /**
- * `server` behind `serveHttp` on 127.0.0.1 and a client connected through
- * our fetch transport on the `fetchKind` fetch; `close` ends all of it (so
- * does a failed connect).
+ * The bench server behind `serveHttp` on 127.0.0.1, as the server process of
+ * the HTTP workloads runs it (bench/server-host.mjs): `legacy` adds the
+ * 2025 `ask` tool.
+ * @param {{ legacy?: boolean }} options
  */
-async function overHttp(server, fetchKind, connect) {
-  const listening = await serveHttp(server, { host: "127.0.0.1", port: 0 });
+export async function serveBench({ legacy = false } = {}) {
+  const listening = await serveHttp(legacy ? legacyBenchServer() : benchServer(), { host: "127.0.0.1", port: 0 });
+  return { url: listening.url, close: () => listening.close() };
+}
+
+/**
+ * `factory` of this module started in a server process of its own, and a
+ * client connected through our fetch transport on the `fetchKind` fetch;
+ * `close` ends all of it (so does a failed connect); `serverCpu` reads the
+ * server process's CPU time.
+ */
+async function overHttp(factory, options, fetchKind, connect) {
+  const remote = await startServerProcess(import.meta.url, factory, options);
   const fetcher = clientFetch(fetchKind);
-  const transport = new StreamableHttpClientTransport(listening.url, { fetch: fetcher.fetch });
+  const transport = new StreamableHttpClientTransport(remote.url, { fetch: fetcher.fetch });
   const closeAll = async () => {
     await transport.close();
     fetcher.close();
-    await listening.close();
+    await remote.close();
   };
   let client;
   try {
@@ -157,6 +170,7 @@ async function overHttp(server, fetchKind, connect) {
   }
   return {
     client,
+    serverCpu: remote.cpuMicros,
     async close() {
       await client.close();
       await closeAll();

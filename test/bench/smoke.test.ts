@@ -64,6 +64,7 @@ describe("bench smoke run", () => {
       "## Seal + verify",
       "## Validation",
       "## Server heap growth",
+      "## Server heap per idle 2025 session",
       "## Cold start",
       "## Ratios",
     ]) {
@@ -87,7 +88,7 @@ describe("bench smoke run", () => {
 
   it("runs a repetition in a worker process that reports one figure and exits by itself", () => {
     const profile = { warmup: { sliceMs: 5, minMs: 5, maxMs: 20, plateauSlices: 2 }, windowMs: 20, maxOps: 500, pendingCount: 50, pendingWarmup: 5 };
-    const worker = spawnSync(process.execPath, ["bench/worker.mjs", "http.plain.ours.c1", JSON.stringify(profile)], {
+    const worker = spawnSync(process.execPath, ["bench/worker.mjs", "http.plain.ours.c16", JSON.stringify(profile)], {
       cwd: root,
       encoding: "utf8",
       timeout: 20_000,
@@ -95,7 +96,8 @@ describe("bench smoke run", () => {
     expect(worker.stderr).toBe("");
     expect(worker.status).toBe(0);
     const result = JSON.parse(worker.stdout.trim());
-    expect(result.id).toBe("http.plain.ours.c1");
+    expect(result.id).toBe("http.plain.ours.c16");
+    expect(result.serverCpuMicrosPerOp).toBeGreaterThan(0);
     expect(result.value).toBeGreaterThan(0);
     expect(result.maxRssBytes).toBeGreaterThan(1024 * 1024);
   });
