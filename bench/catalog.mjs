@@ -11,7 +11,7 @@ const TASKS = here("./workloads/tasks.mjs");
 const LISTENERS = here("./workloads/listeners.mjs");
 const CRYPTO_FLOOR = here("./workloads/crypto-floor.mjs");
 const COLD_START = here("./workloads/cold-start.mjs");
-const TMCP = here("./workloads/tmcp.mjs");
+const PLAIN_HTTP = here("./workloads/plain-http.mjs");
 const SESSIONS = here("./workloads/sessions.mjs");
 
 /** Concurrency levels of the in-process tool calls, MRTR over HTTP and 2025 sessions with elicitation. */
@@ -127,31 +127,27 @@ export function workloads() {
     id: client === "global" ? `http.echo-undici.c${concurrency}` : `http.echo.c${concurrency}`,
     label: client === "global" ? "bare node:http JSON echo, global fetch client (reference)" : "bare node:http JSON echo (floor)",
     side: "baseline",
-    module: ECHO,
-    factory: "httpEcho",
-    options: client === "global" ? { client } : {},
+    ...(client === "global"
+      ? { module: ECHO, factory: "httpEcho", options: { client } }
+      : { module: PLAIN_HTTP, factory: "plainHttp", options: { server: "echo", era: "2026-07-28" } }),
   });
   for (const concurrency of PLAIN_HTTP_CONCURRENCY) {
-    const common = { mode: "async", unit: "calls/s", concurrency, roundTrips: 1, group: "http.plain" };
+    const common = { mode: "async", unit: "calls/s", concurrency, roundTrips: 1, group: "http.plain", module: PLAIN_HTTP, factory: "plainHttp" };
     list.push(
-      { ...common, id: `http.plain.ours.c${concurrency}`, label: "mcp-roundtrip, serveHttp", side: "ours", module: OURS, factory: "http", options: { mrtr: false } },
+      { ...common, id: `http.plain.ours.c${concurrency}`, label: "mcp-roundtrip, serveHttp", side: "ours", options: { server: "ours", era: "2026-07-28" } },
       {
         ...common,
         id: `http.plain.official.c${concurrency}`,
         label: "official SDK, createMcpHandler behind node:http",
         side: "official",
-        module: OFFICIAL,
-        factory: "http",
-        options: { mrtr: false },
+        options: { server: "official", era: "2026-07-28" },
       },
       {
         ...common,
         id: `http.plain.tmcp.c${concurrency}`,
         label: "tmcp 1.20, HttpTransport behind @hono/node-server",
         side: "peer",
-        module: TMCP,
-        factory: "http",
-        options: { mode: "2026-07-28" },
+        options: { server: "tmcp", era: "2026-07-28" },
       },
       echoRow(concurrency),
     );
@@ -175,51 +171,69 @@ export function workloads() {
   }
   // The 2025 path over Streamable HTTP with sessions (Mcp-Session-Id); the
   // question goes out on the call's SSE stream and its answer comes back as a POST.
-  for (const elicitation of [false, true]) {
-    const kind = elicitation ? "elicit" : "plain";
-    const roundTrips = elicitation ? 2 : 1;
-    const levels = elicitation ? CONCURRENCY : [...new Set([...CONCURRENCY, ...PLAIN_HTTP_CONCURRENCY])];
-    for (const concurrency of levels) {
-      const common = { mode: "async", unit: "calls/s", concurrency, roundTrips, options: { elicitation }, group: `legacy.http.${kind}` };
-      list.push(
-        {
-          ...common,
-          id: `legacy.http.${kind}.ours.c${concurrency}`,
-          label: 'mcp-roundtrip, serveHttp 2025 session + our client (mode "2025-11-25")',
-          side: "ours",
-          module: OURS,
-          factory: "legacyHttp",
-        },
-        {
-          ...common,
-          id: `legacy.http.${kind}.official.c${concurrency}`,
-          label: "official SDK, WebStandardStreamableHTTPServerTransport with sessionIdGenerator, JSON responses",
-          side: "official",
-          module: OFFICIAL,
-          factory: "legacyHttp",
-        },
-        {
-          ...common,
-          options: { elicitation, jsonResponse: false },
-          id: `legacy.http.${kind}.officialSse.c${concurrency}`,
-          label: "official SDK, WebStandardStreamableHTTPServerTransport with sessionIdGenerator, default SSE responses",
-          side: "official",
-          module: OFFICIAL,
-          factory: "legacyHttp",
-        },
-      );
-      if (!elicitation && PLAIN_HTTP_CONCURRENCY.includes(concurrency)) {
-        list.push({
-          ...common,
-          options: { mode: "2025-11-25" },
-          id: `legacy.http.plain.tmcp.c${concurrency}`,
-          label: "tmcp 1.20, HttpTransport session (2025-06-18, its newest) behind @hono/node-server",
-          side: "peer",
-          module: TMCP,
-          factory: "http",
-        });
-      }
+  // The 2025 path over Streamable HTTP with sessions (Mcp-Session-Id). Plain
+  // calls go through the one raw load client; the question of an eliciting
+  // call goes out on the call's SSE stream and its answer comes back as a
+  // POST, so those rows use each SDK's own client.
+  for (const concurrency of [...new Set([...CONCURRENCY, ...PLAIN_HTTP_CONCURRENCY])]) {
+    const common = { mode: "async", unit: "calls/s", concurrency, roundTrips: 1, group: "legacy.http.plain", module: PLAIN_HTTP, factory: "plainHttp" };
+    const era = "2025-11-25";
+    list.push(
+      { ...common, id: `legacy.http.plain.ours.c${concurrency}`, label: "mcp-roundtrip, serveHttp 2025 session", side: "ours", options: { server: "ours", era } },
+      {
+        ...common,
+        id: `legacy.http.plain.official.c${concurrency}`,
+        label: "official SDK, WebStandardStreamableHTTPServerTransport with sessionIdGenerator, JSON responses",
+        side: "official",
+        options: { server: "official", era },
+      },
+      {
+        ...common,
+        id: `legacy.http.plain.officialSse.c${concurrency}`,
+        label: "official SDK, WebStandardStreamableHTTPServerTransport with sessionIdGenerator, default SSE responses",
+        side: "official",
+        options: { server: "officialSse", era },
+      },
+    );
+    if (PLAIN_HTTP_CONCURRENCY.includes(concurrency)) {
+      list.push({
+        ...common,
+        id: `legacy.http.plain.tmcp.c${concurrency}`,
+        label: "tmcp 1.20, HttpTransport session (2025-06-18, its newest) behind @hono/node-server",
+        side: "peer",
+        options: { server: "tmcp", era, expectVersion: "2025-06-18" },
+      });
     }
+  }
+  for (const concurrency of CONCURRENCY) {
+    const common = { mode: "async", unit: "calls/s", concurrency, roundTrips: 2, options: { elicitation: true }, group: "legacy.http.elicit" };
+    list.push(
+      {
+        ...common,
+        id: `legacy.http.elicit.ours.c${concurrency}`,
+        label: 'mcp-roundtrip, serveHttp 2025 session + our client (mode "2025-11-25")',
+        side: "ours",
+        module: OURS,
+        factory: "legacyHttp",
+      },
+      {
+        ...common,
+        id: `legacy.http.elicit.official.c${concurrency}`,
+        label: "official SDK, WebStandardStreamableHTTPServerTransport with sessionIdGenerator, JSON responses, their client",
+        side: "official",
+        module: OFFICIAL,
+        factory: "legacyHttp",
+      },
+      {
+        ...common,
+        options: { elicitation: true, jsonResponse: false },
+        id: `legacy.http.elicit.officialSse.c${concurrency}`,
+        label: "official SDK, WebStandardStreamableHTTPServerTransport with sessionIdGenerator, default SSE responses, their client",
+        side: "official",
+        module: OFFICIAL,
+        factory: "legacyHttp",
+      },
+    );
   }
   const fixedWork = { mode: "async", unit: "calls/s", concurrency: 16, roundTrips: 2, options: { mrtr: true }, group: "rss", fixedOps: RSS_CALLS };
   list.push(

@@ -26,7 +26,7 @@ export const SECTIONS = [
   {
     group: "http.plain",
     title: "Streamable HTTP on 127.0.0.1, plain",
-    note: "Every server runs in a process of its own pinned to one CPU (`taskset`), the load client (the worker) pinned to the other; **server CPU per call** is that server process's user + system time over the timed window divided by the completed calls, the figure the budgets judge (steady to a few percent where calls/s swing by tens of percent on a shared machine). The client CPU column is the worker's. Every client, the echo's included, uses the same keep-alive `node:http` fetch (both SDKs' HTTP transports take a `fetch` option; the global fetch, undici, costs about 1 ms per loopback request here and would hide every server behind it: see the reference row). tmcp gets its fastest bridge to `node:http` (`@hono/node-server`, which builds the `Request` lazily) and our client as its load client; it answers a POST with an SSE stream, its only mode.",
+    note: "Every server runs in a process of its own pinned to one CPU (`taskset`), the load client (the worker) pinned to the other; **server CPU per call** is that server process's user + system time over the timed window divided by the completed calls, the figure the budgets judge (steady to a few percent where calls/s swing by tens of percent on a shared machine). The client CPU column is the worker's. One load client drives every server (`lib/raw-client.mjs`: the same bytes to each, straight on `node:http` with keep-alive, every answer parsed, JSON or SSE, and checked): a server's CPU per call depends on how busy its client keeps it (a busier server answers more requests per wake-up), so one client for all keeps the figure about the server. The global-fetch row (undici, about 1 ms per loopback request) is for reference. tmcp gets its fastest bridge to `node:http` (`@hono/node-server`, which builds the `Request` lazily); it answers a POST with an SSE stream, its only mode.",
   },
   {
     group: "http.mrtr",
@@ -36,12 +36,12 @@ export const SECTIONS = [
   {
     group: "legacy.http.plain",
     title: "2025 path over Streamable HTTP with sessions, plain",
-    note: '`initialize` opens a session (`Mcp-Session-Id`), every later request carries it. Ours: `serveHttp` and our `StreamableHttpClientTransport` under `Client.connect(…, { mode: "2025-11-25" })`; theirs: one `WebStandardStreamableHTTPServerTransport` with `sessionIdGenerator` and its own McpServer per session, routed by `Mcp-Session-Id` behind `node:http` (their documented stateful wiring), measured twice: with their default SSE answers, and with `enableJsonResponse` (their fastest mode, about 25% less CPU per call); their client with its default handshake. Both clients on the keep-alive `node:http` fetch. Against the JSON mode no server here can lead by more than the bare echo does (the ceiling row in the ratios).',
+    note: "`initialize` opens a session (`Mcp-Session-Id`), every later request carries it; the one load client of the plain HTTP rows drives every server, each in a process of its own (server CPU per call is the figure). Ours: `serveHttp`; theirs: one `WebStandardStreamableHTTPServerTransport` with `sessionIdGenerator` and its own McpServer per session, routed by `Mcp-Session-Id` behind `node:http` (their documented stateful wiring), measured twice: with their default SSE answers, and with `enableJsonResponse` (their fastest mode); tmcp: its `HttpTransport` sessions, which speak up to 2025-06-18. Against the JSON mode no server here can lead by more than the bare echo does (the ceiling row in the ratios).",
   },
   {
     group: "legacy.http.elicit",
     title: "2025 path over Streamable HTTP with sessions, one elicitation per call",
-    note: "The server's `elicitation/create` goes out while the call is open (ours on the call's SSE response stream; theirs on the call's stream in SSE mode, on the session's GET stream in JSON-response mode); the client POSTs its answer; the call then completes. Two HTTP requests per call besides the standing GET stream.",
+    note: "The server's `elicitation/create` goes out while the call is open (ours on the call's SSE response stream; theirs on the call's stream in SSE mode, on the session's GET stream in JSON-response mode); the client POSTs its answer; the call then completes. Two HTTP requests per call besides the standing GET stream. Each SDK's own client drives these rows (ours `Client.connect(…, { mode: \"2025-11-25\" })`, theirs with its default handshake), both on the keep-alive `node:http` fetch; each server in a process of its own.",
   },
   {
     group: "rss",

@@ -1,0 +1,44 @@
+// Plain `tools/call` over HTTP for every server, one load client for all
+// (../lib/raw-client.mjs): each server in a process of its own pinned to its
+// own CPU, its CPU time per call the figure.
+import { rawToolsClient } from "../lib/raw-client.mjs";
+import { startServerProcess } from "../lib/server-process.mjs";
+import { ECHO_TEXT } from "./fixtures.mjs";
+
+const here = (path) => new URL(path, import.meta.url).href;
+/** server → [module, factory, options] of the server process, per era. */
+const SERVERS = {
+  ours: (era) => [here("./ours.mjs"), "serveBench", { legacy: era !== "2026-07-28" }],
+  official: (era) => (era === "2026-07-28" ? [here("./official.mjs"), "httpServer", {}] : [here("./official.mjs"), "legacyHttpServer", { jsonResponse: true }]),
+  officialSse: () => [here("./official.mjs"), "legacyHttpServer", { jsonResponse: false }],
+  tmcp: () => [here("./tmcp.mjs"), "httpServer", {}],
+  echo: () => [here("./echo.mjs"), "echoServer", {}],
+};
+
+/**
+ * @param {{ server: keyof typeof SERVERS, era: "2026-07-28" | "2025-11-25", expectVersion?: string }} options
+ *   `expectVersion`: the version the session must agree (tmcp's newest is 2025-06-18)
+ */
+export async function plainHttp({ server, era, expectVersion = era }) {
+  const [module, factory, options] = SERVERS[server](era);
+  const remote = await startServerProcess(module, factory, options);
+  let client;
+  try {
+    client = await rawToolsClient(remote.url, { era });
+  } catch (error) {
+    await remote.close();
+    throw error;
+  }
+  return {
+    serverCpu: remote.cpuMicros,
+    call: client.call,
+    check(text) {
+      if (server !== "echo" && client.protocolVersion !== expectVersion) throw new Error(`expected ${expectVersion}, got ${client.protocolVersion}`);
+      if (text !== ECHO_TEXT) throw new Error(`expected "${ECHO_TEXT}", got "${text}"`);
+    },
+    async close() {
+      client.close();
+      await remote.close();
+    },
+  };
+}
