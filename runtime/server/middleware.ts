@@ -28,17 +28,35 @@ export interface ServerCore {
  * (the state boundary's commit of a one-time token) defers that itself.
  * @internal
  */
-export async function settle(core: ServerCore, request: MiddlewareRequest | undefined, produced: boolean, outcome?: unknown): Promise<void> {
-  if (request === undefined) return;
-  for (const middleware of core.middlewares) {
-    if (middleware.onSettled === undefined) continue;
-    try {
-      const pending = middleware.onSettled(request, produced, outcome);
-      if (isThenable(pending)) await pending;
-    } catch (error) {
-      core.logger.warn(`${request.method}: a middleware failed while settling the request`, { error });
-    }
+export function settle(core: ServerCore, request: MiddlewareRequest | undefined, produced: boolean, outcome?: unknown): Promise<void> | undefined {
+  if (request === undefined) return undefined;
+  // Synchronous until a middleware answers with a promise: a settled request usually has nothing to wait for.
+  const middlewares = core.middlewares;
+  for (let i = 0; i < middlewares.length; i++) {
+    const pending = settleOne(core, middlewares[i]!, request, produced, outcome);
+    if (pending !== undefined) return settleRest(core, pending, i + 1, request, produced, outcome);
   }
+  return undefined;
+}
+
+function settleOne(core: ServerCore, middleware: ServerMiddleware, request: MiddlewareRequest, produced: boolean, outcome: unknown): Promise<void> | undefined {
+  if (middleware.onSettled === undefined) return undefined;
+  try {
+    const pending = middleware.onSettled(request, produced, outcome);
+    if (isThenable(pending)) return Promise.resolve(pending).then(undefined, (error: unknown) => warnSettling(core, request, error));
+  } catch (error) {
+    warnSettling(core, request, error);
+  }
+  return undefined;
+}
+
+function warnSettling(core: ServerCore, request: MiddlewareRequest, error: unknown): void {
+  core.logger.warn(`${request.method}: a middleware failed while settling the request`, { error });
+}
+
+async function settleRest(core: ServerCore, first: Promise<void>, from: number, request: MiddlewareRequest, produced: boolean, outcome: unknown): Promise<void> {
+  await first;
+  for (let i = from; i < core.middlewares.length; i++) await settleOne(core, core.middlewares[i]!, request, produced, outcome);
 }
 
 /**

@@ -12,7 +12,7 @@ import type { ClientCapabilities, Implementation, InputRequiredResult, LoggingLe
 import { copyToExtend } from "../protocol/copy.js";
 import { isObject, isThenable } from "../protocol/guards.js";
 import { JsonRpcErrorCode, McpError } from "../protocol/jsonrpc/errors.js";
-import { keyOf, type ClassifiedRequest } from "../protocol/message.js";
+import type { ClassifiedRequest } from "../protocol/message.js";
 import type { RequestContext } from "../protocol/context.js";
 import type { JsonRpcId } from "../protocol/jsonrpc/messages.js";
 import { principalOf } from "../state/index.js";
@@ -128,21 +128,28 @@ function discoverResult(host: RequestHost): Record<string, unknown> {
  */
 export class InFlightRequests {
   /**
-   * A dictionary-mode object rather than a `Map`: every request adds and
+   * Dictionary-mode objects rather than `Map`s: every request adds and
    * removes one entry, and V8 links each table a `Map` outgrows or shrinks
    * to its successor, so under load the chain (and every context in it)
-   * outlives young-generation collections and grows the heap.
+   * outlives young-generation collections and grows the heap. Numeric ids
+   * (what clients send) key their own table, so tracking one builds no
+   * key string; `1` and `"1"` stay two requests.
    */
-  private readonly byId: Record<string, RequestContextImpl> = Object.create(null);
+  private readonly byNumber: Record<number, RequestContextImpl> = Object.create(null);
+  private readonly byString: Record<string, RequestContextImpl> = Object.create(null);
 
   track(ctx: RequestContextImpl): void {
-    this.byId[keyOf(ctx.requestId)] = ctx;
+    const id = ctx.requestId;
+    if (typeof id === "number") this.byNumber[id] = ctx;
+    else this.byString[id] = ctx;
   }
 
   untrack(ctx: RequestContextImpl): void {
     // Another caller may reuse the id meanwhile; only remove our own entry.
-    const key = keyOf(ctx.requestId);
-    if (this.byId[key] === ctx) delete this.byId[key];
+    const id = ctx.requestId;
+    if (typeof id === "number") {
+      if (this.byNumber[id] === ctx) delete this.byNumber[id];
+    } else if (this.byString[id] === ctx) delete this.byString[id];
     ctx.dispose();
   }
 
@@ -153,7 +160,7 @@ export class InFlightRequests {
    */
   cancel(requestId: JsonRpcId, reason: string | undefined, context: RequestContext | undefined): void {
     if (typeof requestId !== "string" && typeof requestId !== "number") return;
-    const target = this.byId[keyOf(requestId)];
+    const target = typeof requestId === "number" ? this.byNumber[requestId] : this.byString[requestId];
     if (target === undefined) return;
     let same: boolean;
     try {

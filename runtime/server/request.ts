@@ -245,31 +245,47 @@ export const DEFAULT_MAX_NESTING_DEPTH = 100;
  * @internal
  */
 export function assertNestingWithin(params: unknown, limit: number): void {
-  if (typeof params !== "object" || params === null) return;
-  const stack: Array<{ value: object; depth: number; path: string }> = [{ value: params, depth: 1, path: "/params" }];
-  while (stack.length > 0) {
-    const { value, depth, path } = stack.pop()!;
-    if (depth > limit) {
-      const where = path.length > 120 ? `${path.slice(0, 60)}…${path.slice(-40)}` : path;
-      throw new McpError(
-        JsonRpcErrorCode.InvalidParams,
-        `Invalid params: ${where} nests deeper than ${limit} levels, the most this server accepts (maxNestingDepth)`,
-        { maxNestingDepth: limit },
-      );
+  if (typeof params !== "object" || params === null || depthWithin(params, 1, limit)) return;
+  // Only a refused request pays for naming where: the walk itself builds no paths.
+  const path = pathDeeperThan(params, 1, limit, "/params")!;
+  const where = path.length > 120 ? `${path.slice(0, 60)}…${path.slice(-40)}` : path;
+  throw new McpError(
+    JsonRpcErrorCode.InvalidParams,
+    `Invalid params: ${where} nests deeper than ${limit} levels, the most this server accepts (maxNestingDepth)`,
+    { maxNestingDepth: limit },
+  );
+}
+
+/** True when `value` (at `depth`) nests no deeper than `limit`; recursion is bounded by `limit` itself. */
+function depthWithin(value: object, depth: number, limit: number): boolean {
+  if (depth > limit) return false;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      if (typeof item === "object" && item !== null && !depthWithin(item, depth + 1, limit)) return false;
     }
-    if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) {
-        const item: unknown = value[i];
-        if (typeof item === "object" && item !== null) stack.push({ value: item, depth: depth + 1, path: `${path}/${i}` });
-      }
-      continue;
-    }
-    for (const key in value) {
-      if (!Object.hasOwn(value, key)) continue;
-      const item: unknown = (value as Record<string, unknown>)[key];
-      if (typeof item === "object" && item !== null) stack.push({ value: item, depth: depth + 1, path: `${path}/${key}` });
-    }
+    return true;
   }
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const item: unknown = (value as Record<string, unknown>)[key];
+    if (typeof item === "object" && item !== null && !depthWithin(item, depth + 1, limit)) return false;
+  }
+  return true;
+}
+
+/** The path of the first value past `limit`, the way {@link depthWithin} found it. */
+function pathDeeperThan(value: object, depth: number, limit: number, path: string): string | undefined {
+  if (depth > limit) return path;
+  const entries: Array<[string, unknown]> = Array.isArray(value)
+    ? value.map((item, i) => [String(i), item])
+    : Object.keys(value).map((key) => [key, (value as Record<string, unknown>)[key]]);
+  for (const [key, item] of entries) {
+    if (typeof item !== "object" || item === null) continue;
+    const found = pathDeeperThan(item, depth + 1, limit, `${path}/${key}`);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 /**

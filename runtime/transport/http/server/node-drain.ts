@@ -27,6 +27,14 @@ export function graceOf(value: unknown, name: string): number {
   return value;
 }
 
+const DRAIN: unique symbol = Symbol("drain");
+type TrackedResponse = ServerResponse & { [DRAIN]?: NodeDrain };
+
+/** The `close` listener of every tracked response (a response closes once). */
+function untrack(this: ServerResponse): void {
+  (this as TrackedResponse)[DRAIN]?.closed(this);
+}
+
 /** Tracks the responses in flight on one server and drains it. @internal */
 export class NodeDrain {
   readonly #server: NodeHttpServer;
@@ -53,10 +61,15 @@ export class NodeDrain {
   track(response: ServerResponse): void {
     this.#active.add(response);
     if (this.#draining) response.setHeader("connection", "close");
-    response.once("close", () => {
-      this.#active.delete(response);
-      if (this.#draining && this.#active.size === 0) this.#wakeIdle?.();
-    });
+    // One listener function for every response (it finds its drain on the response): no closure per request.
+    (response as TrackedResponse)[DRAIN] = this;
+    response.on("close", untrack);
+  }
+
+  /** A tracked response closed. @internal */
+  closed(response: ServerResponse): void {
+    this.#active.delete(response);
+    if (this.#draining && this.#active.size === 0) this.#wakeIdle?.();
   }
 
   /**
