@@ -249,11 +249,9 @@ export function assertNestingWithin(params: unknown, limit: number): void {
   // Only a refused request pays for naming where: the walk itself builds no paths.
   const path = pathDeeperThan(params, 1, limit, "/params")!;
   const where = path.length > 120 ? `${path.slice(0, 60)}…${path.slice(-40)}` : path;
-  throw new McpError(
-    JsonRpcErrorCode.InvalidParams,
-    `Invalid params: ${where} nests deeper than ${limit} levels, the most this server accepts (maxNestingDepth)`,
-    { maxNestingDepth: limit },
-  );
+  throw new McpError(JsonRpcErrorCode.InvalidParams, `Invalid params: ${where} nests deeper than ${limit} levels, the most this server accepts (maxNestingDepth)`, {
+    maxNestingDepth: limit,
+  });
 }
 
 /** True when `value` (at `depth`) nests no deeper than `limit`; recursion is bounded by `limit` itself. */
