@@ -13,7 +13,7 @@ const TMCP_REASON = "the fastest published peer: the protocol work beside it mus
  * @property {string} label
  * @property {string} numerator workload id
  * @property {string} denominator workload id
- * @property {"value"|"maxRssBytes"|"rssGrowthBytes"|"cpuMicrosPerOp"|"serverCpuMicrosPerOp"|"cpuAboveMs"} [field] what is compared; `value` by default
+ * @property {"value"|"maxRssBytes"|"rssGrowthBytes"|"cpuMicrosPerOp"|"serverCpuMicrosPerOp"|"cpuAboveMs"|"cpuMs"} [field] what is compared; `value` by default
  * @property {number} [numeratorScale] multiplies the numerator first (2 turns MRTR calls/s into requests/s)
  * @property {number} [atLeast] the budget: the ratio must reach this
  * @property {number} [atMost] the budget: the ratio must not exceed this
@@ -204,6 +204,29 @@ export function comparisons() {
       label: "cold start above bare node: ours pinned to 2025-11-25 / ours at 2026-07-28 (the lazy 2025 validators, paid only then)",
       numerator: "coldstart.ours2025",
       denominator: "coldstart.ours",
+    },
+  );
+  list.push(
+    {
+      id: "coldstart.http.vsBare",
+      label: "cold start over HTTP, spawn → first verified tools/call: ours / bare node:http server started the same way",
+      numerator: "coldstart.http.ours",
+      denominator: "coldstart.http.bare",
+      atMost: 1.6,
+      reason: "a serverless instance or a restarted pod answers its first call after this: the SDK may add at most 60% to what node itself takes (issue 26)",
+    },
+    {
+      id: "coldstart.http.vsBare.cpu",
+      label: "cold start over HTTP, CPU time of the server process: ours / bare node:http server",
+      numerator: "coldstart.http.ours",
+      denominator: "coldstart.http.bare",
+      field: "cpuMs",
+    },
+    {
+      id: "coldstart.http.tmcp",
+      label: "cold start over HTTP, spawn → first verified tools/call: tmcp / ours",
+      numerator: "coldstart.http.tmcp",
+      denominator: "coldstart.http.ours",
     },
   );
   list.push(

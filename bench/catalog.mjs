@@ -453,6 +453,24 @@ export function workloads() {
       options: { sdk: "ours", mode: "2025-11-25", protocolVersion: "2025-11-25" },
     },
   );
+  // Cold start over HTTP: spawn → the first verified tools/call from outside, each row's runs back to back.
+  for (const [sdk, label, side] of [
+    ["bare", "bare node:http JSON-RPC echo server (floor)", "baseline"],
+    ["ours", "mcp-roundtrip, McpServer + serveHttp", "ours"],
+    ["tmcp", "tmcp 1.20, HttpTransport behind @hono/node-server", "peer"],
+  ]) {
+    list.push({
+      group: "coldstart.http",
+      module: COLD_START,
+      factory: "httpColdStart",
+      mode: "custom",
+      unit: "ms",
+      id: `coldstart.http.${sdk}`,
+      label,
+      side,
+      options: { sdk },
+    });
+  }
   return list;
 }
 

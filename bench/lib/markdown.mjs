@@ -65,6 +65,11 @@ export const SECTIONS = [
     note: "Each repetition spawns bare `node -e \"\"` and the cold-start script alternately (both under a 5-line CommonJS preload that reports the process's CPU time on exit) and reports the median of the paired differences (whole start minus bare node), so load on the machine hits both. Ours: `Client.connect(mcpServer)` with the client's default mode; theirs: their server and client over `InMemoryTransport` (their in-process route); each script closes its client and exits by itself. A separate untimed run under a resolve hook (`workloads/cold-start/record-imports.mjs`) lists the ES modules loaded: the 2025-11-25 validators (`validate/tables-2025.js`) must be absent from a 2026-only run and present once a 2025 session opens.",
   },
   {
+    group: "coldstart.http",
+    title: "Cold start over HTTP: spawn → the first verified tools/call",
+    note: "Each run spawns a node that serves one echo tool on 127.0.0.1 and prints its URL; the bench then sends one 2026-07-28 `tools/call` on a fresh connection, checks the answer, and stops the process with SIGTERM. The figure is the wall time from spawn to the checked answer (median of the runs of a repetition, after one untimed run that warms the page cache); the CPU column is the server process's own user + system time over its whole life (it reports `process.cpuUsage()` on exit). The floor is a bare `node:http` JSON-RPC echo started the same way.",
+  },
+  {
     group: "pending",
     title: "Server heap growth, 10,000 pending exchanges",
     note: "First round answered, retry never sent; heap measured after two forced collections before and after (node --expose-gc), with warm-up exchanges already in the baseline. Each worker then finishes the last exchange to prove it was resumable.",
@@ -125,6 +130,16 @@ export function renderMarkdown({ environment: env, rows, ratios, budgets }) {
     lines.push(`## ${section.title}`, "", section.note, "");
     if (section.group === "coldstart") {
       lines.push(...coldStartTable(sectionRows, env), "");
+      continue;
+    }
+    if (section.group === "coldstart.http") {
+      lines.push("| workload | spawn → first verified call (median) | min … max | server CPU time |", "|---|---|---|---|");
+      for (const row of sectionRows) {
+        if (row.error) lines.push(`| ${row.label} | failed: ${escapeCell(row.error.split("\n")[0])} | | |`);
+        else
+          lines.push(`| ${row.label} | ${formatMillis(row.median)} | ${formatMillis(row.min)} … ${formatMillis(row.max)} | ${formatMillis(row.medianStartCpu)} |`);
+      }
+      lines.push("");
       continue;
     }
     const micro = section.group === "seal" || section.group === "validate";

@@ -20,6 +20,7 @@ export function summarise({ workloads, samples, failures, environment }) {
     const values = reps.map((r) => r.value);
     const rss = reps.map((r) => r.maxRssBytes);
     const cpu = reps.every((r) => Number.isFinite(r.cpuMicrosPerOp)) ? reps.map((r) => r.cpuMicrosPerOp) : undefined;
+    const startCpu = reps.every((r) => Number.isFinite(r.cpuMs)) ? reps.map((r) => r.cpuMs) : undefined;
     const serverCpu = reps.every((r) => Number.isFinite(r.serverCpuMicrosPerOp)) ? reps.map((r) => r.serverCpuMicrosPerOp) : undefined;
     // RSS moves in pages: growth under one page reads as one page, so a short
     // run where one side grew nothing still gives a finite ratio.
@@ -43,6 +44,8 @@ export function summarise({ workloads, samples, failures, environment }) {
       medianRssGrowth: growth && median(growth),
       cpu,
       medianCpu: cpu && median(cpu),
+      startCpu,
+      medianStartCpu: startCpu && median(startCpu),
       serverCpu,
       medianServerCpu: serverCpu && median(serverCpu),
       warmup,
@@ -69,8 +72,9 @@ export function judge(rows) {
     if (!top || !bottom) continue;
     const entry = { ...comparison };
     const field =
-      { maxRssBytes: "rss", rssGrowthBytes: "rssGrowth", cpuMicrosPerOp: "cpu", serverCpuMicrosPerOp: "serverCpu", cpuAboveMs: "cpuAboveMs" }[comparison.field] ??
-      "values";
+      { maxRssBytes: "rss", rssGrowthBytes: "rssGrowth", cpuMicrosPerOp: "cpu", serverCpuMicrosPerOp: "serverCpu", cpuAboveMs: "cpuAboveMs", cpuMs: "startCpu" }[
+        comparison.field
+      ] ?? "values";
     if (top.error || bottom.error) {
       entry.unavailable = `${top.error ? comparison.numerator : comparison.denominator} did not run`;
     } else if (!top[field] || !bottom[field]) {

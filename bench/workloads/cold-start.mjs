@@ -6,13 +6,14 @@
 // figure and its budget) and the CPU time each process reports it used
 // (steadier on a shared machine, where waiting for a core stretches wall
 // time but not CPU time).
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { request as httpRequest } from "node:http";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { median } from "../lib/stats.mjs";
-import { ECHO_TEXT } from "./fixtures.mjs";
+import { ECHO_TEXT, toolsCallRequest } from "./fixtures.mjs";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const SCRIPTS = { ours: "ours.mjs", official: "official.mjs" };
@@ -106,4 +107,104 @@ export async function coldStart({ sdk, mode, protocolVersion, spawns }) {
   // The official SDK has no such module: the flag is ours alone.
   const flags = sdk === "ours" ? { tables2025Loaded } : undefined;
   return { value: median(above), cpuAboveMs: median(cpuAbove), startMs: median(start), bareMs: median(bare), modulesLoaded, ...(flags && { flags }) };
+}
+
+const HTTP_SCRIPTS = { ours: "http-ours.mjs", bare: "http-bare.mjs", tmcp: "http-tmcp.mjs" };
+
+/**
+ * One HTTP cold start: spawns `node script` (under the CPU reporter), reads
+ * the URL it prints, sends one 2026-07-28 `tools/call` and checks the
+ * answer, then stops it with SIGTERM.
+ * @returns {Promise<{ ms: number, cpuMs: number }>} spawn → verified answer, and the CPU time the server process used in all
+ * @throws {Error} when it does not answer the echoed text in time.
+ */
+function httpColdStartOnce(script) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, ["--require", REPORT_CPU, script], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    let ms;
+    const timer = setTimeout(() => child.kill("SIGKILL"), SPAWN_TIMEOUT_MS);
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    child.stdout.on("data", async (chunk) => {
+      stdout += chunk;
+      if (ms !== undefined || !stdout.includes("\n")) return;
+      ms = -1;
+      try {
+        const text = await postToolsCall(stdout.trim());
+        if (text !== ECHO_TEXT) throw new Error(`answered "${text}", expected "${ECHO_TEXT}"`);
+        ms = performance.now() - started;
+      } catch (error) {
+        stderr += `\n${error.message}`;
+      }
+      child.kill("SIGTERM");
+    });
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      const cpu = CPU_LINE.exec(stderr);
+      if (!(ms > 0) || code !== 0 || !cpu) return reject(new Error(`${script}: no verified answer (exit ${code}): ${stderr.trim()}`));
+      resolve({ ms, cpuMs: Number(cpu[1]) });
+    });
+  });
+}
+
+/** One 2026-07-28 `tools/call` of the echo tool on a fresh connection; resolves the text it answered. */
+function postToolsCall(url) {
+  const body = JSON.stringify(toolsCallRequest(1));
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(
+      url,
+      {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": "2026-07-28",
+          "mcp-method": "tools/call",
+          "mcp-name": "echo",
+          "content-length": Buffer.byteLength(body),
+          connection: "close",
+        },
+      },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk) => (text += chunk));
+        res.on("end", () => {
+          try {
+            const json = text.startsWith("{")
+              ? text
+              : text
+                  .split("\n")
+                  .findLast((line) => line.startsWith("data:"))
+                  ?.slice(5);
+            resolve(JSON.parse(json).result?.content?.[0]?.text);
+          } catch (error) {
+            reject(new Error(`HTTP ${res.statusCode}: ${text.slice(0, 200)} (${error.message})`));
+          }
+        });
+      },
+    );
+    outgoing.on("error", reject);
+    outgoing.end(body);
+  });
+}
+
+/**
+ * Cold start over HTTP, as a server is started in production: spawn a node
+ * that serves one tool, then time spawn → the first verified `tools/call`
+ * answer from outside (the figure), alternately with the same for the
+ * baseline script (`paired`, when given), repetition after repetition.
+ * @param {{ sdk: "ours" | "bare" | "tmcp", spawns: number }} options
+ * @returns {Promise<{ value: number, cpuMs: number }>} median ms spawn → answer, and the median CPU time of the server process
+ */
+export async function httpColdStart({ sdk, spawns }) {
+  if (!Object.hasOwn(HTTP_SCRIPTS, sdk)) throw new RangeError(`httpColdStart: sdk must be one of ${Object.keys(HTTP_SCRIPTS).join(", ")}, got ${sdk}`);
+  if (!(Number.isInteger(spawns) && spawns >= 1)) throw new RangeError(`httpColdStart: spawns must be a positive integer, got ${spawns}`);
+  const script = scriptPath(HTTP_SCRIPTS[sdk]);
+  await httpColdStartOnce(script); // untimed: brings the files into the page cache
+  const runs = [];
+  for (let i = 0; i < spawns; i++) runs.push(await httpColdStartOnce(script));
+  return { value: median(runs.map((run) => run.ms)), cpuMs: median(runs.map((run) => run.cpuMs)) };
 }

@@ -66,6 +66,7 @@ describe("bench smoke run", () => {
       "## Server heap growth",
       "## Server heap per idle 2025 session",
       "## Cold start",
+      "## Cold start over HTTP",
       "## Ratios",
     ]) {
       expect(markdown).toContain(heading);
