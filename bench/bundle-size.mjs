@@ -110,13 +110,16 @@ const OUR_FLOW = `
   console.log(JSON.stringify({ protocolVersion: client.protocolVersion, text: result.content[0].text }));
 `;
 
-/** `entry`, `answer-check`, `chunk` (a shared chunk): a chunk's file name without esbuild's hash. */
+/**
+ * `entry`, `answer-check`, `chunk` (a shared chunk): a chunk's file name without esbuild's hash (or hashes:
+ * the package's own entries are bundled, so a lazy chunk of ours already carries one).
+ */
 function chunkName(file, entry) {
   if (file === entry) return "entry";
   return file
     .split(/[\\/]/)
     .pop()
-    .replace(/-[A-Z0-9]{8}\.js$/, "");
+    .replace(/(?:-[A-Z0-9]{8})+\.js$/, "");
 }
 
 /** Measures one contender: every chunk, and the chunks the flow loaded. */

@@ -18,3 +18,4 @@ function copyPlainJs(dir) {
   }
 }
 copyPlainJs("generated");
+run("bundle entries", process.execPath, ["scripts/bundle-entries.mjs"]);

@@ -21,8 +21,11 @@ const scriptPath = (name) => fileURLToPath(new URL(`./cold-start/${name}`, impor
 const RECORD_IMPORTS = scriptPath("record-imports.mjs");
 const REPORT_CPU = scriptPath("report-cpu.cjs");
 const CPU_LINE = /^BENCH_CPU_MS (\S+)$/m;
-/** The module whose loading the report watches: the 2025-11-25 validators, due only on a 2025 client's first message. */
-const TABLES_2025 = /\/dist\/runtime\/validate\/tables-2025\.js$/;
+/**
+ * The module whose loading the report watches: the 2025-11-25 validators, due only on a 2025 client's first
+ * message. Per file as tsc emits it, or the lazy chunk the bundled entries load it from (scripts/bundle-entries.mjs).
+ */
+const TABLES_2025 = /\/dist\/runtime\/(?:validate\/tables-2025|chunks\/tables-2025-[A-Z0-9]+)\.js$/;
 const SPAWN_TIMEOUT_MS = 20_000;
 
 /**

@@ -5,9 +5,48 @@
  *
  * @internal
  */
-import { RequestStateSecurity } from "../state/index.js";
-import { requestStateBoundary, type RequestStateSealer } from "./state-boundary.js";
+import type { RequestContext } from "../protocol/context.js";
+import { principalOf, RequestStateSecurity, type MintInput, type RequestBinding, type RequestStateUse } from "../state/index.js";
+import { REPORTS_OWN_REJECTIONS, requestStateBoundary, type RequestStateSealer } from "./state-boundary.js";
 import type { ServerLogger, ServerMiddleware } from "./types.js";
+
+/**
+ * The default per-process key of an McpServer, made on first use: a server
+ * whose tools never seal nor receive state never loads a crypto backend
+ * (node:crypto alone is ~4 ms of a cold start). Behaves as
+ * `RequestStateSecurity.ephemeral()` does, which it creates then.
+ */
+class DeferredEphemeralSecurity implements RequestStateSealer {
+  readonly [REPORTS_OWN_REJECTIONS] = true;
+  readonly #logger: ServerLogger | undefined;
+  #security: RequestStateSecurity | undefined;
+
+  constructor(logger: ServerLogger | undefined) {
+    this.#logger = logger;
+  }
+
+  #made(): RequestStateSecurity {
+    this.#security ??= RequestStateSecurity.ephemeral(this.#logger === undefined ? {} : { logger: this.#logger });
+    return this.#security;
+  }
+
+  mint(input: MintInput): string | Promise<string> {
+    return this.#made().mint(input);
+  }
+
+  verify(token: string, binding: RequestBinding): string | Promise<string> {
+    return this.#made().verify(token, binding);
+  }
+
+  verifyOnce(token: string, binding: RequestBinding): Promise<RequestStateUse> {
+    return this.#made().verifyOnce(token, binding);
+  }
+
+  /** An ephemeral security binds no `bindPrincipal`: the principal is the transport's authenticated caller, if any. */
+  principalFor(context: RequestContext | undefined): string | undefined {
+    return context?.authInfo ? principalOf(context.authInfo) : undefined;
+  }
+}
 
 // Names too common to tell one service from another: as an audience they would let a
 // token minted by some other "mcp-server" sharing the key verify here.
@@ -75,7 +114,7 @@ export function sealingBoundary(
   let security = requestStateSecurity;
   if (security === undefined) {
     // Rejections are reported where the rest of this server's diagnostics go.
-    security = RequestStateSecurity.ephemeral(logger === undefined ? {} : { logger });
+    security = new DeferredEphemeralSecurity(logger);
   } else if (audience === undefined && audienceOf(security) === undefined && !isDistinctiveName(name)) {
     throw new TypeError(
       `McpServer: an explicit requestStateSecurity needs a distinctive server name or an audience, and ${JSON.stringify(name)} is neither. ` +

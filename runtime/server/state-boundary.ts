@@ -95,6 +95,14 @@ function bindingOf(
 }
 
 /**
+ * Marks a sealer that logs its own rejections with their real reason, as
+ * `RequestStateSecurity` does (McpServer's deferred default key), so the
+ * boundary does not log them twice.
+ * @internal
+ */
+export const REPORTS_OWN_REJECTIONS: unique symbol = Symbol("mcp-roundtrip/reports-own-rejections");
+
+/**
  * The request-state boundary: seals every outgoing `requestState` and
  * verifies every incoming one, so handlers only ever read and write
  * plaintext while the wire only ever carries an authenticated, encrypted
@@ -140,7 +148,7 @@ export function requestStateBoundary(security: RequestStateSealer, options: Requ
   const verifyOnce = typeof security.verifyOnce === "function" ? security.verifyOnce.bind(security) : undefined;
 
   // RequestStateSecurity reports its own rejections (with the real reason); anything else is reported here.
-  const reportsItself = security instanceof RequestStateSecurity;
+  const reportsItself = security instanceof RequestStateSecurity || (security as { [REPORTS_OWN_REJECTIONS]?: unknown })[REPORTS_OWN_REJECTIONS] === true;
   const reject = (request: MiddlewareRequest, cause: unknown): McpError => {
     // Not a verdict on the token: its replay store was unreachable. Answered as retryable (logged where it was thrown).
     if (cause instanceof RequestStateUnavailable) return cause;
