@@ -21,7 +21,6 @@ import { build } from "esbuild";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 const dist = join(root, "dist");
-const entriesDir = join(dist, "runtime", "entries");
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
 
 /** The export targets (every condition) of `value`, as paths under the package root. */
