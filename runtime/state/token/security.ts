@@ -18,7 +18,8 @@ import type {
   RequestStateSecurityOptions,
 } from "../policy/security-types.js";
 import { selectBackend } from "../primitives/select-backend.js";
-import { checkToken, type Rejected, type TokenVerifier } from "./verify-token.js";
+import { type Checked, checkToken, type TokenVerifier } from "./verify-token.js";
+import { isThenable } from "../../protocol/guards.js";
 import { logRejection, logRing, resolvePolicy } from "../policy/security-policy.js";
 
 /** Year 5138 in seconds; a larger clock reading is almost surely milliseconds. */
@@ -261,7 +262,7 @@ export class RequestStateSecurity {
    * @throws {TypeError} when `method` or `target` is not a string (a programming error, not a rejection).
    */
   async verify(token: unknown, binding: RequestBinding): Promise<string> {
-    const use = await this.verifyOnce(token, binding);
+    const use = await this.#check(token, binding);
     // Without a replay store there is nothing to commit: skip the extra turn through a promise.
     if (use.commit !== NO_USE.commit) await use.commit();
     return use.state;
@@ -276,11 +277,17 @@ export class RequestStateSecurity {
    *
    * @throws {InvalidRequestState} as `verify` does; a token another request holds counts as replayed.
    */
-  async verifyOnce(token: unknown, binding: RequestBinding): Promise<RequestStateUse> {
+  verifyOnce(token: unknown, binding: RequestBinding): Promise<RequestStateUse> {
+    return this.#check(token, binding);
+  }
+
+  /** verify and verifyOnce: one async step over the (usually synchronous) checks. */
+  async #check(token: unknown, binding: RequestBinding): Promise<RequestStateUse> {
     assertBinding(binding, "verify");
-    let outcome: RequestStateUse | Rejected;
+    let outcome: Checked;
     try {
-      outcome = await checkToken(this.#verifier, token, binding);
+      const checked = checkToken(this.#verifier, token, binding);
+      outcome = isThenable<Checked>(checked) ? await checked : checked;
     } catch (error) {
       // Fail closed: an unexpected throw (a broken clock, say) is one more rejection, never an escape hatch.
       outcome = { reason: "internal_error", detail: `verification threw ${describeError(error, typeof token === "string" ? token : "")}; failing closed` };

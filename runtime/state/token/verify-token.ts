@@ -42,27 +42,46 @@ export interface TokenVerifier {
   readonly principalFor: (context: NonNullable<RequestBinding["context"]>) => string | undefined;
 }
 
+/** What checking one token gave: its use, or why it was refused. @internal */
+export type Checked = RequestStateUse | Rejected;
+
 /**
  * Runs every check in order; returns the state, or the first failure.
+ * Synchronous unless the codec unseals asynchronously or a replay store is
+ * consulted: a verify through the built-in codec then costs no promise here.
+ * @throws only for a fault of its own (a caller fails closed on it); a bad token is an answer
  * @internal
  */
-export async function checkToken(verifier: TokenVerifier, token: unknown, binding: RequestBinding): Promise<RequestStateUse | Rejected> {
+export function checkToken(verifier: TokenVerifier, token: unknown, binding: RequestBinding): Checked | Promise<Checked> {
   if (typeof token !== "string") return fail("not_a_string", `requestState is ${describe(token)}, not a string`);
   // The size cap comes before any crypto, so oversized input costs nothing.
   if (token.length > verifier.maxStateBytes || (token.length * 3 > verifier.maxStateBytes && utf8Length(token) > verifier.maxStateBytes)) {
     return fail("too_large", `requestState is over maxStateBytes (${verifier.maxStateBytes})`);
   }
-  let bytes: unknown;
+  let unsealed: unknown;
   try {
-    const unsealed = verifier.codec.unseal(token);
-    // The built-in codec answers synchronously; awaiting only a real promise saves a tick per token.
-    bytes = typeof (unsealed as { then?: unknown } | null)?.then === "function" ? await unsealed : unsealed;
+    unsealed = verifier.codec.unseal(token);
   } catch (error) {
-    // The key id is public (every token carries it in the clear) and names the key this instance lacks.
-    if (error instanceof UnknownKeyId) return { reason: "unknown_key", detail: error.detail!, keyId: error.keyId };
-    if (error instanceof InvalidRequestState) return fail("unseal_failed", error.detail ?? "codec rejected the token");
-    return fail("codec_error", `codec.unseal threw ${describeError(error, token)}; failing closed`);
+    return unsealFailure(error, token);
   }
+  if (typeof (unsealed as { then?: unknown } | null)?.then === "function") {
+    return Promise.resolve(unsealed).then(
+      (bytes) => checkUnsealed(verifier, token, binding, bytes),
+      (error: unknown) => unsealFailure(error, token),
+    );
+  }
+  return checkUnsealed(verifier, token, binding, unsealed);
+}
+
+function unsealFailure(error: unknown, token: string): Rejected {
+  // The key id is public (every token carries it in the clear) and names the key this instance lacks.
+  if (error instanceof UnknownKeyId) return { reason: "unknown_key", detail: error.detail!, keyId: error.keyId };
+  if (error instanceof InvalidRequestState) return fail("unseal_failed", error.detail ?? "codec rejected the token");
+  return fail("codec_error", `codec.unseal threw ${describeError(error, token)}; failing closed`);
+}
+
+/** The checks after unsealing: the envelope, its window and binding, its principal, the replay store. */
+function checkUnsealed(verifier: TokenVerifier, token: string, binding: RequestBinding, bytes: unknown): Checked | Promise<Checked> {
   if (!(bytes instanceof Uint8Array)) return fail("codec_error", `codec.unseal returned ${describe(bytes)}, not a Uint8Array`);
   const envelope = parseEnvelope(bytes);
   if (typeof envelope === "string") return fail("malformed_envelope", envelope);
