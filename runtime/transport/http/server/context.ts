@@ -129,6 +129,49 @@ class HttpRequestContext implements RequestContext {
 }
 
 /**
+ * The listen streams of one endpoint, each given an SSE comment line every
+ * `sseKeepAliveMs` by one timer for them all (a timer per stream cost every
+ * idle stream a timer, a closure and its scope), running only while a
+ * stream is open.
+ */
+class KeepAlives {
+  readonly #streams = new Set<HttpRequestContext>();
+  readonly #everyMs: number;
+  #timer: ReturnType<typeof setInterval> | undefined;
+
+  constructor(everyMs: number) {
+    this.#everyMs = everyMs;
+  }
+
+  add(context: HttpRequestContext): void {
+    this.#streams.add(context);
+    if (this.#timer !== undefined) return;
+    this.#timer = setInterval(() => {
+      for (const stream of this.#streams) stream.keepAlive();
+    }, this.#everyMs);
+    (this.#timer as { unref?: () => void }).unref?.(); // never what keeps a process alive
+  }
+
+  delete(context: HttpRequestContext): void {
+    this.#streams.delete(context);
+    if (this.#streams.size > 0 || this.#timer === undefined) return;
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+  }
+}
+
+const keepAlives = new WeakMap<ResolvedHttpOptions, KeepAlives>();
+
+function keepAlivesOf(options: ResolvedHttpOptions): KeepAlives {
+  let found = keepAlives.get(options);
+  if (found === undefined) {
+    found = new KeepAlives(options.sseKeepAliveMs);
+    keepAlives.set(options, found);
+  }
+  return found;
+}
+
+/**
  * Hands one message to the server and writes its answer: JSON, or SSE once
  * the handler sent a notification. `status` maps a JSON-RPC error code to
  * the HTTP status of a JSON answer.
@@ -149,11 +192,8 @@ export async function dispatch(
 
   let response: JsonRpcResponse | undefined;
   // A listen stream may stay silent for hours: a comment line now and then keeps proxies from cutting it.
-  const keepAlive =
-    message.method === "subscriptions/listen" && isRequest && options.sseKeepAliveMs > 0
-      ? setInterval(() => context.keepAlive(), options.sseKeepAliveMs)
-      : undefined;
-  (keepAlive as { unref?: () => void } | undefined)?.unref?.(); // never what keeps a process alive
+  const keepAlive = message.method === "subscriptions/listen" && isRequest && options.sseKeepAliveMs > 0 ? keepAlivesOf(options) : undefined;
+  keepAlive?.add(context);
   try {
     // Classified once, at this edge: a handler that takes the classification does not judge the message again.
     response = await (handler.handleClassified !== undefined ? handler.handleClassified(message, context) : handler.handle(message.message, context));
@@ -163,7 +203,7 @@ export async function dispatch(
     response = message.kind === "request" ? errorResponse(message.id, { code: JsonRpcErrorCode.InternalError, message: "Internal error" }) : undefined;
   }
 
-  if (keepAlive !== undefined) clearInterval(keepAlive);
+  keepAlive?.delete(context);
   context.finished = true;
   if (!isRequest) {
     reply.send(202, {}, "");

@@ -11,58 +11,103 @@ import { errorResponse } from "../../../protocol/jsonrpc/responses.js";
 
 const encoder = new TextEncoder();
 
-function incomingFromRequest(request: Request): IncomingHttp {
-  // Only what the exchange needs is kept, never the Request itself: a listen stream may hold its
-  // context for hours, and a Request pins its whole fetch machinery (streams, signals, headers lists).
-  const { method, headers, signal, url } = request;
-  let body = request.body;
-  return {
-    method,
-    header: (name) => headers.get(name),
-    headers: () => headers,
-    url: () => url,
-    onGone(listener) {
-      if (signal.aborted) listener();
-      else signal.addEventListener("abort", listener, { once: true });
-    },
-    readBody(limit) {
-      const stream = body;
-      body = null;
-      return stream ? readBounded(stream, limit) : Promise.resolve(new Uint8Array(0));
-    },
-  };
+/**
+ * One exchange of the web handler, both sides in one object whose methods
+ * live on the prototype: a listen stream holds its exchange for hours, so a
+ * request allocates no closures for it. Only what the exchange needs is
+ * kept, never the Request itself (a Request pins its whole fetch machinery:
+ * streams, signals, headers lists).
+ */
+class WebExchange implements IncomingHttp, HttpReply {
+  readonly method: string;
+  readonly #headers: Headers;
+  readonly #signal: AbortSignal;
+  readonly #url: string;
+  #body: ReadableStream<Uint8Array> | null;
+  #resolve: ((response: Response) => void) | undefined;
+
+  constructor(request: Request, resolve: (response: Response) => void) {
+    this.method = request.method;
+    this.#headers = request.headers;
+    this.#signal = request.signal;
+    this.#url = request.url;
+    this.#body = request.body;
+    this.#resolve = resolve;
+  }
+
+  header(name: string): string | null {
+    return this.#headers.get(name);
+  }
+
+  headers(): Headers {
+    return this.#headers;
+  }
+
+  url(): string {
+    return this.#url;
+  }
+
+  onGone(listener: () => void): void {
+    if (this.#signal.aborted) listener();
+    else this.#signal.addEventListener("abort", listener, { once: true });
+  }
+
+  readBody(limit: number): Promise<Uint8Array | null> {
+    const stream = this.#body;
+    this.#body = null;
+    return stream ? readBounded(stream, limit) : Promise.resolve(new Uint8Array(0));
+  }
+
+  send(status: number, headers: Record<string, string>, body: string): void {
+    this.#answer(new Response(status === 202 || body === "" ? null : body, { status, headers }));
+  }
+
+  stream(headers: Record<string, string>, onClose: () => void, maxBufferedBytes: number): HttpStream {
+    const stream = new WebSseStream(onClose, maxBufferedBytes);
+    this.#answer(new Response(stream.body, { status: 200, headers }));
+    return stream;
+  }
+
+  /** The exchange itself failed (reported already): a bare 500, unless an answer went out. */
+  failed(): void {
+    this.#answer(
+      new Response(JSON.stringify(errorResponse(undefined, { code: -32603, message: "Internal error" })), {
+        status: 500,
+        headers: { "content-type": "application/json" },
+      }),
+    );
+  }
+
+  /** Resolves the handler's promise once; the resolver is dropped with it. */
+  #answer(response: Response): void {
+    const resolve = this.#resolve;
+    this.#resolve = undefined;
+    resolve?.(response);
+  }
 }
 
-/** Serves one exchange and resolves with its Response; a failure of the exchange itself becomes a 500. */
-function answer(endpoint: HttpEndpoint, incoming: IncomingHttp, onError: (error: unknown) => void): Promise<Response> {
-  return new Promise<Response>((resolve) => {
-    serveHttpExchange(endpoint, incoming, replyToPromise(resolve)).catch((error: unknown) => {
-      onError(error);
-      resolve(
-        new Response(JSON.stringify(errorResponse(undefined, { code: -32603, message: "Internal error" })), {
-          status: 500,
-          headers: { "content-type": "application/json" },
-        }),
-      );
-    });
+/**
+ * Serves one exchange and resolves with its Response; a failure of the
+ * exchange itself becomes a 500. No closure here mentions `request`, so none
+ * keeps it alive for as long as a listen stream lasts.
+ */
+function answer(endpoint: HttpEndpoint, request: Request, onError: (error: unknown) => void): Promise<Response> {
+  let resolve!: (response: Response) => void;
+  const answered = new Promise<Response>((done) => {
+    resolve = done;
   });
-}
-
-function replyToPromise(resolve: (response: Response) => void): HttpReply {
-  return {
-    send(status, headers, body) {
-      resolve(new Response(status === 202 || body === "" ? null : body, { status, headers }));
-    },
-    stream(headers, onClose, maxBufferedBytes): HttpStream {
-      const stream = new WebSseStream(onClose, maxBufferedBytes);
-      resolve(new Response(stream.body, { status: 200, headers }));
-      return stream;
-    },
-  };
+  const exchange = new WebExchange(request, resolve);
+  serveHttpExchange(endpoint, exchange, exchange).catch((error: unknown) => {
+    onError(error);
+    exchange.failed();
+  });
+  return answered;
 }
 
 /** Bytes a web SSE stream queues before a producer that awaits `drained()` waits for the reader. */
 const WEB_STREAM_HIGH_WATER_MARK = 64 * 1024;
+/** Every SSE stream's queuing strategy: it counts bytes. */
+const SSE_QUEUING: QueuingStrategy<Uint8Array> = { highWaterMark: WEB_STREAM_HIGH_WATER_MARK, size: (chunk) => chunk.byteLength };
 
 /**
  * An SSE answer as a web `ReadableStream` that honours backpressure: its
@@ -70,7 +115,7 @@ const WEB_STREAM_HIGH_WATER_MARK = 64 * 1024;
  * pull again, and a write that would leave more than the bound queued
  * errors the stream (the runtime drops the connection) instead.
  */
-class WebSseStream implements HttpStream {
+class WebSseStream implements HttpStream, UnderlyingDefaultSource<Uint8Array> {
   readonly body: ReadableStream<Uint8Array>;
   readonly #onClose: () => void;
   readonly #bound: number;
@@ -81,19 +126,24 @@ class WebSseStream implements HttpStream {
   constructor(onClose: () => void, bound: number) {
     this.#onClose = onClose;
     this.#bound = bound;
-    this.body = new ReadableStream<Uint8Array>(
-      {
-        start: (controller) => {
-          this.#controller = controller;
-        },
-        pull: () => this.#drained(),
-        cancel: () => {
-          this.#closed();
-          onClose();
-        },
-      },
-      { highWaterMark: WEB_STREAM_HIGH_WATER_MARK, size: (chunk) => chunk.byteLength },
-    );
+    // The stream's own methods are its source, and the strategy is shared: no closures per stream.
+    this.body = new ReadableStream<Uint8Array>(this, SSE_QUEUING);
+  }
+
+  /** @internal The ReadableStream's source: it hands over its controller. */
+  start(controller: ReadableStreamDefaultController<Uint8Array>): void {
+    this.#controller = controller;
+  }
+
+  /** @internal The ReadableStream's source: the reader wants more, so a waiting producer may go on. */
+  pull(): void {
+    this.#drained();
+  }
+
+  /** @internal The ReadableStream's source: the reader cancelled. */
+  cancel(): void {
+    this.#closed();
+    this.#onClose();
   }
 
   write(text: string): boolean {
@@ -177,8 +227,7 @@ export function createHttpHandler(server: MessageHandler, options: HttpHandlerOp
   }
   const resolved = resolveHttpOptions(options);
   const endpoint = createEndpoint(server, resolved);
-  // The closures of a pending exchange must not share a scope with `request` (see incomingFromRequest).
-  const handle = (request: Request) => answer(endpoint, incomingFromRequest(request), resolved.onError);
+  const handle = (request: Request) => answer(endpoint, request, resolved.onError);
   const close = (): void => {
     endpoint.sessions?.closeAll();
     (server as { closeSubscriptions?: (reason: string, final: boolean) => unknown }).closeSubscriptions?.("The server is shutting down; listen again.", true);
