@@ -55,9 +55,9 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
   #nextId = 0;
   /** The 2025 profile of the request path, once loaded (with the 2025 validators) for this session's initialize. */
   #profile: LegacyProfile | undefined;
-  readonly #subscriptions = new Set<string>();
-  readonly #waiting = new Map<JsonRpcId, Waiter>();
-  readonly #answering = new Map<string, RequestContextImpl>();
+  #subscriptions: Set<string> | undefined; // these three are made on first use: an idle session holds none
+  #waiting: Map<JsonRpcId, Waiter> | undefined;
+  #answering: Map<string, RequestContextImpl> | undefined;
   readonly #host: LegacyHost;
   readonly #peer: SessionPeer;
 
@@ -182,15 +182,15 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
       const finish = () => {
         clearTimeout(timer);
         signal?.removeEventListener("abort", onAbort);
-        this.#waiting.delete(id);
+        this.#waiting?.delete(id);
       };
       const fail = (error: unknown) => {
-        if (!this.#waiting.has(id)) return;
+        if (!this.#waiting?.has(id)) return;
         finish();
         reject(error);
       };
       const onAbort = () => {
-        if (!this.#waiting.has(id)) return;
+        if (!this.#waiting?.has(id)) return;
         const cancelled: JsonRpcNotification = {
           jsonrpc: "2.0",
           method: "notifications/cancelled",
@@ -206,7 +206,7 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
         this.#host.options.requestTimeoutMs,
       );
       (timer as { unref?: () => void }).unref?.();
-      this.#waiting.set(id, {
+      (this.#waiting ??= new Map<JsonRpcId, Waiter>()).set(id, {
         method,
         resolve: (result) => {
           finish();
@@ -218,7 +218,7 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
       // The lifecycle page: no requests to the client before it said notifications/initialized.
       Promise.resolve()
         .then(() => this.#afterInitialized())
-        .then(() => (this.#waiting.has(id) ? this.#deliver(message, related) : undefined))
+        .then(() => (this.#waiting?.has(id) ? this.#deliver(message, related) : undefined))
         .catch((error: unknown) => fail(new McpError(JsonRpcErrorCode.InternalError, `Could not send ${method} to the client`, undefined, { cause: error })));
     });
   }
@@ -233,15 +233,15 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
 
   /** True when the client subscribed to updates of `uri`. */
   isSubscribed(uri: string): boolean {
-    return this.#subscriptions.has(uri);
+    return this.#subscriptions?.has(uri) === true;
   }
 
   subscribe(uri: string): void {
-    this.#subscriptions.add(uri);
+    (this.#subscriptions ??= new Set()).add(uri);
   }
 
   unsubscribe(uri: string): void {
-    this.#subscriptions.delete(uri);
+    this.#subscriptions?.delete(uri);
   }
 
   setLogLevel(level: LoggingLevel): void {
@@ -250,12 +250,12 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
 
   /** Registers a request being answered, so `notifications/cancelled` can reach it. */
   track(ctx: RequestContextImpl): void {
-    this.#answering.set(keyOf(ctx.requestId), ctx);
+    (this.#answering ??= new Map()).set(keyOf(ctx.requestId), ctx);
   }
 
   untrack(ctx: RequestContextImpl): void {
     const key = keyOf(ctx.requestId);
-    if (this.#answering.get(key) === ctx) this.#answering.delete(key);
+    if (this.#answering?.get(key) === ctx) this.#answering.delete(key);
     ctx.dispose();
   }
 
@@ -264,9 +264,9 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
     this.#closed = true;
     this.#host.logger.debug(`2025 session ${sessionLabel(this.id)} closed: ${reason}`, { session: sessionLabel(this.id), reason });
     const error = new McpError(JsonRpcErrorCode.InternalError, reason);
-    for (const waiter of [...this.#waiting.values()]) waiter.reject(error);
-    this.#waiting.clear();
-    for (const ctx of this.#answering.values()) ctx.cancel(reason);
+    for (const waiter of [...(this.#waiting?.values() ?? [])]) waiter.reject(error);
+    this.#waiting?.clear();
+    for (const ctx of this.#answering?.values() ?? []) ctx.cancel(reason);
     this.#markInitialized?.(); // requests still held back now fail at once: the session has ended
     this.#host.sessionClosed(this);
   }
@@ -306,12 +306,12 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
     const requestId = isObject(params) ? params.requestId : undefined;
     if (typeof requestId !== "string" && typeof requestId !== "number") return;
     const reason = isObject(params) && typeof params.reason === "string" ? params.reason : "cancelled by the client";
-    this.#answering.get(keyOf(requestId))?.cancel(reason, true);
+    this.#answering?.get(keyOf(requestId))?.cancel(reason, true);
   }
 
   #settle(response: Record<string, unknown>): void {
     const id = response.id;
-    const waiter = typeof id === "string" || typeof id === "number" ? this.#waiting.get(id) : undefined;
+    const waiter = typeof id === "string" || typeof id === "number" ? this.#waiting?.get(id) : undefined;
     if (waiter === undefined) {
       this.#host.logger.warn("A 2025 client answered a request this session is not waiting on; ignored", { id });
       return;

@@ -8,10 +8,10 @@
  * the same instance (sticky routing on `Mcp-Session-Id`); 2026-07-28
  * clients need no such thing.
  */
-import type { JsonRpcId, JsonRpcMessage } from "../../../protocol/jsonrpc/messages.js";
+import type { JsonRpcId, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from "../../../protocol/jsonrpc/messages.js";
 import { keyOf } from "../../../protocol/message.js";
 import { isObject } from "../../../protocol/guards.js";
-import type { AuthInfo, ServerSession, SessionHost } from "../../types.js";
+import type { AuthInfo, ServerSession, SessionHost, SessionPeer } from "../../types.js";
 import type { HttpStream } from "./exchange.js";
 import { EventLog } from "./event-log.js";
 
@@ -47,20 +47,27 @@ export class HttpSession {
   lastActive = Date.now();
   /** Requests of this session being answered: an idle sweep never ends a session mid-request. */
   busy = 0;
-  #streams = new Map<number, EventLog>();
+  // Maps made on first use: an idle session (most of a server's, at scale) holds none of them.
+  #streams: Map<number, EventLog> | undefined;
   #nextStream = 0;
   #standalone: EventLog | undefined;
-  #outbox: JsonRpcMessage[] = [];
+  #outbox: JsonRpcMessage[] | undefined;
   /** Requests being answered, by id: how `notifications/cancelled` and the session's end reach their POSTs. */
-  readonly #answering = new Map<string, AnsweringRequest>();
+  #answering: Map<string, AnsweringRequest> | undefined;
   /** The server's own requests written on a POST's stream still open, by id: their cancellation goes there too. */
-  readonly #carried = new Map<string, EventLog>();
+  #carried: Map<string, EventLog> | undefined;
   readonly #limits: SessionLimits;
 
-  constructor(session: ServerSession, owner: string | undefined, limits: SessionLimits) {
-    this.session = session;
+  /** `open` makes the server's session with this object as its peer (no closure per session to reach it). */
+  constructor(open: (peer: SessionPeer) => ServerSession, owner: string | undefined, limits: SessionLimits) {
     this.owner = owner;
     this.#limits = limits;
+    this.session = open(this);
+  }
+
+  /** The session's peer: what the server sends outside any request. */
+  send(message: JsonRpcRequest | JsonRpcNotification): void {
+    this.sendUnrelated(message);
   }
 
   get id(): string {
@@ -75,11 +82,12 @@ export class HttpSession {
   /** A new stream's log (a POST answered over SSE, or a GET). */
   openStream(): EventLog {
     const log = new EventLog(this.#nextStream++, Math.floor(this.#limits.maxStreamBufferBytes / 4));
-    this.#streams.set(log.stream, log);
-    if (this.#streams.size > STREAMS_PER_SESSION) {
-      for (const [id, old] of this.#streams) {
-        if (this.#streams.size <= STREAMS_PER_SESSION) break;
-        if (old.ended && !old.attached) this.#streams.delete(id);
+    const streams = (this.#streams ??= new Map());
+    streams.set(log.stream, log);
+    if (streams.size > STREAMS_PER_SESSION) {
+      for (const [id, old] of streams) {
+        if (streams.size <= STREAMS_PER_SESSION) break;
+        if (old.ended && !old.attached) streams.delete(id);
       }
     }
     return log;
@@ -88,39 +96,40 @@ export class HttpSession {
   /** Ends a stream and forgets it at once (a cancelled request's: there is nothing left to resume). */
   dropStream(log: EventLog): void {
     log.end();
-    this.#streams.delete(log.stream);
+    this.#streams?.delete(log.stream);
   }
 
   /** Registers a request being answered, so a cancellation or the session's end reaches its POST; returns the function that unregisters it. */
   answering(id: JsonRpcId, request: AnsweringRequest): () => void {
     const key = keyOf(id);
-    this.#answering.set(key, request);
+    const answering = (this.#answering ??= new Map());
+    answering.set(key, request);
     return () => {
-      if (this.#answering.get(key) === request) this.#answering.delete(key);
+      if (answering.get(key) === request) answering.delete(key);
     };
   }
 
   /** The server's request `id` went out on `log` (a POST's stream): a later cancellation of it is written there too. */
   carried(id: JsonRpcId, log: EventLog): void {
-    this.#carried.set(keyOf(id), log);
+    (this.#carried ??= new Map()).set(keyOf(id), log);
   }
 
   /** Forgets the server requests a finished POST stream carried. */
   uncarry(ids: readonly JsonRpcId[]): void {
-    for (const id of ids) this.#carried.delete(keyOf(id));
+    for (const id of ids) this.#carried?.delete(keyOf(id));
   }
 
   /** The client cancelled request `id` (`notifications/cancelled`): its POST ends now, whatever its handler still does. */
   cancelled(id: unknown): void {
     if (typeof id !== "string" && typeof id !== "number") return;
-    this.#answering.get(keyOf(id))?.cancelled();
+    this.#answering?.get(keyOf(id))?.cancelled();
   }
 
   /** The log a `Last-Event-ID` points into, and the sequence number to resume after. */
   findEvent(lastEventId: string): { log: EventLog; seq: number } | undefined {
     const match = /^(\d+)-(\d+)$/.exec(lastEventId.trim());
     if (!match) return undefined;
-    const log = this.#streams.get(Number(match[1]));
+    const log = this.#streams?.get(Number(match[1]));
     return log === undefined ? undefined : { log, seq: Number(match[2]) };
   }
 
@@ -136,9 +145,9 @@ export class HttpSession {
    */
   listen(writer: HttpStream): void {
     const previous = this.#standalone;
-    const waiting = [...(previous?.undelivered() ?? []), ...this.#outbox];
+    const waiting = [...(previous?.undelivered() ?? []), ...(this.#outbox ?? [])];
     previous?.end();
-    this.#outbox = [];
+    this.#outbox = undefined;
     const log = (this.#standalone = this.openStream());
     log.attach(writer);
     for (const message of waiting) log.append(message);
@@ -165,24 +174,25 @@ export class HttpSession {
       this.#standalone.append(message);
       return;
     }
-    this.#outbox.push(message);
-    if (this.#outbox.length > OUTBOX_LIMIT) {
-      this.#outbox.shift();
+    const outbox = (this.#outbox ??= []);
+    outbox.push(message);
+    if (outbox.length > OUTBOX_LIMIT) {
+      outbox.shift();
       this.#limits.onError(new Error(`Session ${this.id}: more than ${OUTBOX_LIMIT} messages waited for a GET stream; the oldest was dropped`));
     }
   }
 
   #carrierOf(params: unknown): EventLog | undefined {
     const id = isObject(params) ? params.requestId : undefined;
-    const log = typeof id === "string" || typeof id === "number" ? this.#carried.get(keyOf(id)) : undefined;
+    const log = typeof id === "string" || typeof id === "number" ? this.#carried?.get(keyOf(id)) : undefined;
     return log?.ended === false ? log : undefined;
   }
 
   /** Ends every stream and every POST still waiting for its answer: the session is over, so no connection of it stays open. */
   endStreams(reason: string): void {
-    for (const log of this.#streams.values()) log.end();
-    const answering = [...this.#answering.values()];
-    this.#answering.clear();
+    for (const log of this.#streams?.values() ?? []) log.end();
+    const answering = [...(this.#answering?.values() ?? [])];
+    this.#answering?.clear();
     for (const request of answering) request.sessionEnded(reason);
   }
 }
@@ -212,10 +222,8 @@ export class HttpSessions {
   open(authInfo: AuthInfo | undefined): HttpSession | undefined {
     this.#sweep();
     if (this.#byId.size >= this.#limits.maxSessions) return undefined;
-    let entry!: HttpSession;
-    const session = this.#host.openSession({ send: (message) => entry.sendUnrelated(message) });
-    entry = new HttpSession(session, ownerOf(authInfo), this.#limits);
-    this.#byId.set(session.id, entry);
+    const entry = new HttpSession((peer) => this.#host.openSession(peer), ownerOf(authInfo), this.#limits);
+    this.#byId.set(entry.id, entry);
     this.#startSweeping();
     return entry;
   }
