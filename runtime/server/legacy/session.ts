@@ -27,6 +27,7 @@ import { agreeVersion, declaredBy, initializeResult } from "./lifecycle.js";
 import { isObject } from "../../protocol/guards.js";
 import { MetaKey } from "../../protocol/names.js";
 import { errorResponse } from "../../protocol/jsonrpc/responses.js";
+import { Round, type RoundSignal } from "./round.js";
 
 type LegacyProfile = RevisionProfile<LegacyScope>;
 
@@ -143,13 +144,12 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
     ctx: RequestContextImpl,
   ): Promise<Record<string, Record<string, unknown>>> {
     const keys = Object.keys(requests);
-    const round = new AbortController();
-    const onAbort = () => round.abort(ctx.signal.reason);
-    ctx.signal.addEventListener("abort", onAbort, { once: true });
+    const round = new Round(); // the call's signal is made only if it is cancelled: see round.ts
+    const detach = ctx.whenCancelled(() => round.abort(ctx.signal.reason));
     try {
       const answers = await Promise.all(
         keys.map((key) =>
-          this.request(requests[key]!.method, toLegacyParams(requests[key]!.method, requests[key]!.params ?? {}), ctx, round.signal).catch((error: unknown) => {
+          this.request(requests[key]!.method, toLegacyParams(requests[key]!.method, requests[key]!.params ?? {}), ctx, round).catch((error: unknown) => {
             round.abort(error);
             throw error;
           }),
@@ -161,7 +161,7 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
       });
       return byKey;
     } finally {
-      ctx.signal.removeEventListener("abort", onAbort);
+      detach();
     }
   }
 
@@ -172,7 +172,7 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
    *
    * @throws McpError carrying the client's error; -32603 when it does not answer in time
    */
-  request(method: string, params: Record<string, unknown>, related: RequestContextImpl | undefined, signal?: AbortSignal): Promise<Record<string, unknown>> {
+  request(method: string, params: Record<string, unknown>, related: RequestContextImpl | undefined, signal?: RoundSignal): Promise<Record<string, unknown>> {
     if (this.#closed) return Promise.reject(new McpError(JsonRpcErrorCode.InternalError, `Cannot send ${method}: the session has ended`));
     if (signal?.aborted) return Promise.reject(signal.reason);
     const id = ++this.#nextId;

@@ -182,7 +182,6 @@ export class NodeExchange implements IncomingHttp, HttpReply {
   stream(headers: Record<string, string>, _onClose: () => void, maxBufferedBytes: number): HttpStream {
     const response = this.response;
     response.writeHead(200, headers);
-    response.flushHeaders();
     return new NodeSseStream(response, maxBufferedBytes);
   }
 }
@@ -202,22 +201,52 @@ class NodeSseStream implements HttpStream {
   /** One promise per stall, shared by every producer waiting on it. */
   #drain: Promise<void> | undefined;
 
+  /**
+   * What this turn wrote, sent on the next tick in one write: the headers go
+   * with the first events (a 2025 POST's priming event and question, a listen
+   * stream's acknowledgement), the last event with the end of the response.
+   */
+  #pending: string | undefined;
+  /** The headers went out (with or without events). */
+  #started = false;
+
   constructor(response: ServerResponse, bound: number) {
     this.#response = response;
     this.#bound = bound;
+    process.nextTick(flushBatch, this); // the headers, alone if nothing follows this turn
   }
 
   write(text: string): boolean {
     const response = this.#response;
     if (response.writableEnded || response.destroyed) return false;
-    const waiting = response.writableLength;
+    const pending = this.#pending;
+    const waiting = response.writableLength + (pending?.length ?? 0);
     // Bytes only when they could matter: a UTF-16 unit is 1 to 3 bytes of UTF-8.
     if (waiting > 0 && waiting + (text.length * 3 <= this.#bound - waiting ? 0 : Buffer.byteLength(text)) > this.#bound) {
+      this.#pending = undefined;
       response.destroy(); // 'close' fires: the exchange's onGone listeners learn the stream is gone
       return false;
     }
-    response.write(text);
+    if (pending === undefined) {
+      this.#pending = text;
+      process.nextTick(flushBatch, this);
+    } else this.#pending = pending + text;
+    // A producer that writes on and on within one turn (awaiting only promises) hands its bytes over as
+    // they pile up, so the response's own buffer, and drained(), pace it as before.
+    if (this.#pending.length >= PACE_BYTES) this.flush();
     return true;
+  }
+
+  /** Sends what this turn wrote (or the headers, when nothing was). @internal */
+  flush(): void {
+    const response = this.#response;
+    const pending = this.#pending;
+    this.#pending = undefined;
+    if (response.writableEnded || response.destroyed) return;
+    // `headersSent` turns true at writeHead, before anything reached the socket: this stream keeps its own account.
+    if (pending !== undefined) response.write(pending);
+    else if (!this.#started) response.flushHeaders();
+    this.#started = true;
   }
 
   drained(): Promise<void> | undefined {
@@ -237,8 +266,14 @@ class NodeSseStream implements HttpStream {
   }
 
   end(): void {
-    if (!this.#response.writableEnded && !this.#response.destroyed) this.#response.end();
+    const pending = this.#pending;
+    this.#pending = undefined;
+    if (!this.#response.writableEnded && !this.#response.destroyed) this.#response.end(pending);
   }
+}
+
+function flushBatch(stream: NodeSseStream): void {
+  stream.flush();
 }
 
 /** `headers` plus `content-length`; the usual JSON answer gets a fixed-shape literal instead of a spread. */
