@@ -6,6 +6,9 @@ import { CONCURRENCY, PLAIN_HTTP_CONCURRENCY, RSS_CALLS } from "./catalog.mjs";
 /** tmcp's server CPU per plain call over ours: set after the first same-run measurement (see TMCP_REASON). */
 const TMCP_LEAD = 4;
 const TMCP_REASON = "the fastest published peer: the protocol work beside it must cost a quarter (issue 26)";
+/** Heap one idle listen stream may hold, over HTTP (see LISTEN_STREAM_REASON). */
+const LISTEN_STREAM_BYTES = 4096;
+const LISTEN_STREAM_REASON = "an idle stream waits for hours, by the thousand: at most 4 KiB each, below the official SDK's (issue 26)";
 
 /**
  * @typedef {object} Comparison
@@ -167,6 +170,14 @@ export function comparisons() {
   });
   list.push(
     {
+      id: "listeners.web.vsOfficial",
+      label: "heap per idle subscriptions/listen stream over the web-standard handler: official / ours",
+      numerator: "listeners.web.official",
+      denominator: "listeners.web.ours",
+      atLeast: 1,
+      reason: LISTEN_STREAM_REASON,
+    },
+    {
       id: "sessions.vsOfficial1",
       label: "heap per idle 2025 session (10,000): official v1 stateful / ours",
       numerator: "sessions.official1",
@@ -326,6 +337,15 @@ export function limits() {
       below: 1024 * 1024,
       unit: "bytes",
       reason: "a stateless server keeps nothing per exchange: abandoned rounds must cost nothing",
+    },
+    {
+      id: "listeners.web.ours.limit",
+      label: "heap per idle subscriptions/listen stream over the web-standard HTTP handler (10,000 streams)",
+      workload: "listeners.web.ours",
+      field: "perItem",
+      atMost: LISTEN_STREAM_BYTES,
+      unit: "bytes",
+      reason: LISTEN_STREAM_REASON,
     },
     {
       id: "coldstart.ours.limit",

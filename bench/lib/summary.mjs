@@ -20,6 +20,7 @@ export function summarise({ workloads, samples, failures, environment }) {
     const values = reps.map((r) => r.value);
     const rss = reps.map((r) => r.maxRssBytes);
     const cpu = reps.every((r) => Number.isFinite(r.cpuMicrosPerOp)) ? reps.map((r) => r.cpuMicrosPerOp) : undefined;
+    const perItem = reps.every((r) => Number.isFinite(r.perItemBytes)) ? reps.map((r) => r.perItemBytes) : undefined;
     const startCpu = reps.every((r) => Number.isFinite(r.cpuMs)) ? reps.map((r) => r.cpuMs) : undefined;
     const serverCpu = reps.every((r) => Number.isFinite(r.serverCpuMicrosPerOp)) ? reps.map((r) => r.serverCpuMicrosPerOp) : undefined;
     // RSS moves in pages: growth under one page reads as one page, so a short
@@ -44,6 +45,7 @@ export function summarise({ workloads, samples, failures, environment }) {
       medianRssGrowth: growth && median(growth),
       cpu,
       medianCpu: cpu && median(cpu),
+      medianPerItem: perItem && median(perItem),
       startCpu,
       medianStartCpu: startCpu && median(startCpu),
       serverCpu,
@@ -122,12 +124,14 @@ export function judge(rows) {
       });
       continue;
     }
-    const met = limit.atMost !== undefined ? row.median <= limit.atMost : row.median < limit.below;
+    // `field: "perItem"` reads the row's median per stream, session or exchange rather than its total.
+    const figure = limit.field === "perItem" ? row.medianPerItem : row.median;
+    const met = limit.atMost !== undefined ? figure <= limit.atMost : figure < limit.below;
     budgets.push({
       id: limit.id,
       label: limit.label,
       budget: limit.atMost !== undefined ? `≤ ${limit.atMost} ${limit.unit}` : `< ${limit.below} ${limit.unit}`,
-      figure: row.median,
+      figure,
       unit: limit.unit,
       reason: limit.reason,
       status: row.error ? "unavailable" : met ? "met" : "missed",
