@@ -156,16 +156,17 @@ export function workloads() {
   // The echo at c=1 is the floor of the c=1 MRTR and 2025 rows (reported with the plain ones).
   list.push(echoRow(1));
   for (const concurrency of CONCURRENCY) {
-    const common = { mode: "async", unit: "calls/s", concurrency, roundTrips: 2, options: { mrtr: true }, group: "http.mrtr" };
+    // The one raw load client here too (two rounds per call), as for the echo these rows are judged against.
+    const common = { mode: "async", unit: "calls/s", concurrency, roundTrips: 2, group: "http.mrtr", module: PLAIN_HTTP, factory: "plainHttp" };
+    const options = (server) => ({ server, era: "2026-07-28", mrtr: true });
     list.push(
-      { ...common, id: `http.mrtr.ours.c${concurrency}`, label: "mcp-roundtrip, serveHttp", side: "ours", module: OURS, factory: "http" },
+      { ...common, id: `http.mrtr.ours.c${concurrency}`, label: "mcp-roundtrip, serveHttp", side: "ours", options: options("ours") },
       {
         ...common,
         id: `http.mrtr.official.c${concurrency}`,
         label: "official SDK, createMcpHandler behind node:http",
         side: "official",
-        module: OFFICIAL,
-        factory: "http",
+        options: options("official"),
       },
     );
   }

@@ -31,7 +31,7 @@ export const SECTIONS = [
   {
     group: "http.mrtr",
     title: "Streamable HTTP on 127.0.0.1, full MRTR",
-    note: "Two HTTP requests per call; each server in a process of its own, as for plain calls.",
+    note: "Two HTTP requests per call (the first answers `input_required` with a sealed `requestState`, the second echoes it with the answer); each server in a process of its own, driven by the same raw load client as the plain rows, which checks both rounds.",
   },
   {
     group: "legacy.http.plain",

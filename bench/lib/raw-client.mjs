@@ -7,7 +7,7 @@
 // about the server. SDK clients drive the rows that need one (MRTR rounds,
 // a 2025 server's question).
 import { Agent, request } from "node:http";
-import { ECHO_TEXT, toolsCallRequest } from "../workloads/fixtures.mjs";
+import { CONFIRM_ANSWER, ECHO_TEXT, confirmedText, toolsCallRequest } from "../workloads/fixtures.mjs";
 
 const ACCEPT = "application/json, text/event-stream";
 
@@ -17,11 +17,13 @@ const ACCEPT = "application/json, text/event-stream";
  * first (`initialize`, `notifications/initialized`) and sends each call with
  * its `Mcp-Session-Id`.
  * @param {string} url
- * @param {{ era: "2026-07-28" | "2025-11-25", maxSockets?: number }} options
+ * With `mrtr`, each call is the confirm tool's two rounds (2026-07-28 only): the first
+ * answers `input_required` with a sealed `requestState`, the second echoes it with the answer.
+ * @param {{ era: "2026-07-28" | "2025-11-25", mrtr?: boolean, maxSockets?: number }} options
  * @returns {Promise<{ call(): Promise<string>, close(): void, protocolVersion: string }>}
  * @throws {Error} when the server answers anything but the echoed text.
  */
-export async function rawToolsClient(url, { era, maxSockets = 64 }) {
+export async function rawToolsClient(url, { era, mrtr = false, maxSockets = 64 }) {
   const agent = new Agent({ keepAlive: true, maxSockets });
   const target = new URL(url);
   const post = (headers, body) =>
@@ -70,6 +72,35 @@ export async function rawToolsClient(url, { era, maxSockets = 64 }) {
     body = (id) => JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "echo", arguments: args } });
   }
   let id = 0;
+  if (mrtr) {
+    if (era !== "2026-07-28") throw new RangeError("rawToolsClient: MRTR rounds are a 2026-07-28 call");
+    // The confirm tool: round one answers input_required with a sealed requestState, round two echoes it with the answer.
+    const mrtrHeaders = { ...headers, "mcp-name": "confirm" };
+    const args = { text: ECHO_TEXT };
+    const expected = confirmedText(ECHO_TEXT);
+    const round = (inputResponses, requestState) => {
+      const request = toolsCallRequest(++id);
+      request.params.name = "confirm";
+      request.params.arguments = args;
+      if (requestState !== undefined) Object.assign(request.params, { inputResponses, requestState });
+      return post(mrtrHeaders, JSON.stringify(request));
+    };
+    return {
+      protocolVersion,
+      async call() {
+        const first = messageOf(await round());
+        const asked = first?.result;
+        if (asked?.resultType !== "input_required" || typeof asked.requestState !== "string" || !asked.inputRequests?.confirm) {
+          throw new Error(`expected input_required with a requestState, got ${JSON.stringify(first).slice(0, 200)}`);
+        }
+        const second = await round({ confirm: CONFIRM_ANSWER }, asked.requestState);
+        const text = messageOf(second)?.result?.content?.[0]?.text;
+        if (text !== expected) throw new Error(`expected "${expected}", got HTTP ${second.status} ${second.text.slice(0, 200)}`);
+        return text;
+      },
+      close: () => agent.destroy(),
+    };
+  }
   return {
     protocolVersion,
     async call() {

@@ -217,12 +217,6 @@ export async function httpServer() {
   };
 }
 
-/** 2026-07-28 over Streamable HTTP on 127.0.0.1, the server in a process of its own. */
-export async function http({ mrtr, client: fetchKind = "keepalive" }) {
-  const { client, close, serverCpu } = await overHttp("httpServer", {}, fetchKind, officialClient(MODERN));
-  return { ...toolCall(client, mrtr), close, serverCpu };
-}
-
 /** `factory` of this module in a server process of its own, `client` connected to it on the `fetchKind` fetch. */
 async function overHttp(factory, options, fetchKind, client) {
   const remote = await startServerProcess(import.meta.url, factory, options);

@@ -129,12 +129,6 @@ export async function inMemory({ mrtr }) {
   };
 }
 
-/** 2026-07-28 over Streamable HTTP on 127.0.0.1: `serveHttp` (its own process) and the fetch client transport. */
-export async function http({ mrtr, client: fetchKind = "keepalive" }) {
-  const { client, close, serverCpu } = await overHttp("serveBench", {}, fetchKind, benchClient);
-  return { ...toolCall(client, mrtr), close, serverCpu };
-}
-
 /**
  * The bench server behind `serveHttp` on 127.0.0.1, as the server process of
  * the HTTP workloads runs it (bench/server-host.mjs): `legacy` adds the

@@ -3,7 +3,7 @@
 // own CPU, its CPU time per call the figure.
 import { rawToolsClient } from "../lib/raw-client.mjs";
 import { startServerProcess } from "../lib/server-process.mjs";
-import { ECHO_TEXT } from "./fixtures.mjs";
+import { ECHO_TEXT, confirmedText } from "./fixtures.mjs";
 
 const here = (path) => new URL(path, import.meta.url).href;
 /** server → [module, factory, options] of the server process, per era. */
@@ -16,15 +16,16 @@ const SERVERS = {
 };
 
 /**
- * @param {{ server: keyof typeof SERVERS, era: "2026-07-28" | "2025-11-25", expectVersion?: string }} options
+ * @param {{ server: keyof typeof SERVERS, era: "2026-07-28" | "2025-11-25", mrtr?: boolean, expectVersion?: string }} options
+ *   `mrtr`: each call is the confirm tool's two rounds (ours and the official server have it)
  *   `expectVersion`: the version the session must agree (tmcp's newest is 2025-06-18)
  */
-export async function plainHttp({ server, era, expectVersion = era }) {
+export async function plainHttp({ server, era, mrtr = false, expectVersion = era }) {
   const [module, factory, options] = SERVERS[server](era);
   const remote = await startServerProcess(module, factory, options);
   let client;
   try {
-    client = await rawToolsClient(remote.url, { era });
+    client = await rawToolsClient(remote.url, { era, mrtr });
   } catch (error) {
     await remote.close();
     throw error;
@@ -34,7 +35,8 @@ export async function plainHttp({ server, era, expectVersion = era }) {
     call: client.call,
     check(text) {
       if (server !== "echo" && client.protocolVersion !== expectVersion) throw new Error(`expected ${expectVersion}, got ${client.protocolVersion}`);
-      if (text !== ECHO_TEXT) throw new Error(`expected "${ECHO_TEXT}", got "${text}"`);
+      const expected = mrtr ? confirmedText(ECHO_TEXT) : ECHO_TEXT;
+      if (text !== expected) throw new Error(`expected "${expected}", got "${text}"`);
     },
     async close() {
       client.close();
