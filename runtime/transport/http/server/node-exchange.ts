@@ -14,50 +14,14 @@ const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
 const DRAIN_TIMEOUT_MS = 10_000;
 
 /**
- * Fields `node:http` keeps only the first of in `IncomingMessage.headers`
- * (its `matchKnownFields`); every other repeated field is joined with
- * `", "` (`cookie` with `"; "`).
- */
-const FIRST_WINS = new Set([
-  "content-type",
-  "content-length",
-  "user-agent",
-  "referer",
-  "host",
-  "authorization",
-  "proxy-authorization",
-  "if-modified-since",
-  "if-unmodified-since",
-  "from",
-  "location",
-  "max-forwards",
-  "retry-after",
-  "etag",
-  "last-modified",
-  "server",
-  "age",
-  "expires",
-]);
-
-/**
- * A header by lower-case name, read from `rawHeaders` with the rules
- * `IncomingMessage.headers` applies: the same value it would give, without
- * building that object (a request reads a handful of fields, and the
- * getter parses every one of them).
+ * A header by lower-case name, from `IncomingMessage.headers`: node's server
+ * has built that object already (it reads `expect` from it for every
+ * HTTP/1.1 request), so a lookup here is a property read.
  */
 function headerOf(request: IncomingMessage, name: string): string | null {
-  const raw = request.rawHeaders;
-  let found: string | null = null;
-  for (let i = 0; i < raw.length; i += 2) {
-    const field = raw[i]!;
-    if (field.length !== name.length || (field !== name && field.toLowerCase() !== name)) continue;
-    const value = raw[i + 1]!;
-    if (found === null) {
-      if (FIRST_WINS.has(name)) return value;
-      found = value;
-    } else found += (name === "cookie" ? "; " : ", ") + value;
-  }
-  return found;
+  const value = request.headers[name];
+  if (value === undefined) return null;
+  return Array.isArray(value) ? value.join(", ") : value;
 }
 
 function headersOf(request: IncomingMessage): Headers {
