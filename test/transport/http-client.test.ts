@@ -4,7 +4,9 @@ import fc from "fast-check";
 import { HttpTransportError, StreamableHttpClientTransport } from "mcp-roundtrip/client";
 import { serveHttp, type HttpServerHandle } from "mcp-roundtrip/node";
 import type { JsonRpcNotification } from "mcp-roundtrip/server";
-import { decodeHeaderValue, encodeHeaderValue, paramHeaderMismatch, paramHeadersOf } from "../../runtime/protocol/headers.js";
+import { decodeHeaderValue, encodeHeaderValue } from "../../runtime/protocol/headers.js";
+import { paramHeadersOf } from "../../runtime/protocol/param-headers.js";
+import { paramHeaderMismatch } from "../../runtime/protocol/param-header-check.js";
 import { META, rpc, stubServer } from "./helpers.js";
 
 /** A scripted HTTP peer: records each request and answers with what `reply` returns. */
