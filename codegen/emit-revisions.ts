@@ -84,7 +84,7 @@ function emitList(header: string, sources: SourcesFile, revisions: string[]): st
   out.push(` * (${unserved.length > 0 ? `here: ${unserved.join(", ")}` : "none is"}): the runtime has no profile for it and refuses it with -32022.`);
   out.push(" */");
   out.push(`export const SERVED_MODERN_REVISIONS: readonly string[] = Object.freeze(${list(served)});\n`);
-  out.push("/** A modern revision the runtime serves (one of `SERVED_MODERN_REVISIONS`), as a type: what a client may pin with `mode`. */");
+  out.push("/** A modern (per-request `_meta`) protocol revision this package serves, as a type: what a client speaks and may pin with `mode`. */");
   out.push(`export type ServedModernRevision = ${served.map(quote).join(" | ") || "never"};\n`);
   out.push("/** Each revision's definition validators by definition name, by revision (types only: importing this loads no validator). */");
   out.push("export interface RevisionValidators {");

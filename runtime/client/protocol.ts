@@ -42,11 +42,9 @@ export type InputResponse = SchemaInputResponse;
 /** Parameters of a `roots/list` input request (usually empty). */
 export type ListRootsRequestParams = InputRequestMap["roots/list"]["params"];
 
-/**
- * A modern (per-request `_meta`) protocol revision this client speaks: one the
- * package serves (schema/sources.json, through the generated index).
- */
-export type ModernProtocolVersion = ServedModernRevision;
+// A modern (per-request `_meta`) revision this client speaks, one the package serves (schema/sources.json, through the
+// generated index), named after MODERN_PROTOCOL_VERSION; its documentation is the generated type's.
+export type { ServedModernRevision as ModernProtocolVersion } from "../protocol/revisions.js";
 
 /**
  * The newest modern protocol revision this client speaks: what it offers
@@ -54,7 +52,7 @@ export type ModernProtocolVersion = ServedModernRevision;
  * newest modern revision both sides share.
  */
 // One list of versions for the whole package (protocol/revisions.ts); the literal types are what the API promises.
-export const MODERN_PROTOCOL_VERSION = MODERN_VERSIONS[0] as ModernProtocolVersion;
+export const MODERN_PROTOCOL_VERSION = MODERN_VERSIONS[0] as ServedModernRevision;
 
 /** Handshake-era revisions this client can fall back to (newest first). */
 export const LEGACY_PROTOCOL_VERSIONS = LEGACY_VERSIONS as unknown as readonly ["2025-11-25", "2025-06-18", "2025-03-26"];

@@ -31,7 +31,7 @@ export type Era = "modern" | "legacy";
  */
 export { MODERN_VERSIONS };
 
-/** One of {@link MODERN_VERSIONS}, as a type (generated with it). @internal */
+// One of MODERN_VERSIONS, as a type (generated with it); the client exports it as ModernProtocolVersion.
 export type { ServedModernRevision } from "../../generated/revisions.js";
 
 /**

@@ -236,11 +236,10 @@ export class TaskEngine {
     await this.change(live, "input_required", { inputRequests: outward }, Date.now() + this.ttlMs);
   }
 
-  /** Applies a `tasks/update`'s answers, checked against the schema of `version`, the update's protocol version. */
   private async deliver(live: LiveTask, responses: Record<string, unknown>, version: string): Promise<void> {
     const waiting = live.waiting!;
     const pending = { ...live.record.inputRequests };
-    // Every answer is checked before any is applied, so a bad one loses none of the others.
+    // Every answer is checked (in the update's own revision, `version`) before any is applied, so a bad one loses none of the others.
     for (const external in responses) if (external in pending) checkInputResponse(external, responses[external], version);
     for (const external in responses) {
       // Unknown or already answered keys are ignored, as the extension says.
