@@ -22,7 +22,7 @@ export function eraOf(revision: string): Era {
 }
 
 /** The files the index consists of, beside the per-revision folders. */
-export const INDEX_FILES = ["generated/revisions.ts", "generated/tables-modern.ts", "generated/tables-legacy.ts"] as const;
+export const INDEX_FILES = ["generated/revisions.ts", "generated/tables-modern.ts", "generated/tables-legacy.ts", "generated/answer-validators.ts"] as const;
 
 const quote = (text: string) => JSON.stringify(text);
 /** An identifier for a revision's imports: `2026-07-28` → `r2026_07_28`. */
@@ -84,6 +84,8 @@ function emitList(header: string, sources: SourcesFile, revisions: string[]): st
   out.push(` * (${unserved.length > 0 ? `here: ${unserved.join(", ")}` : "none is"}): the runtime has no profile for it and refuses it with -32022.`);
   out.push(" */");
   out.push(`export const SERVED_MODERN_REVISIONS: readonly string[] = Object.freeze(${list(served)});\n`);
+  out.push("/** A modern (per-request `_meta`) protocol revision this package serves, as a type: what a client speaks and may pin with `mode`. */");
+  out.push(`export type ServedModernRevision = ${served.map(quote).join(" | ") || "never"};\n`);
   out.push("/** Each revision's definition validators by definition name, by revision (types only: importing this loads no validator). */");
   out.push("export interface RevisionValidators {");
   for (const revision of revisions) out.push(`  ${quote(revision)}: typeof ${id(revision)}.validators;`);
@@ -91,18 +93,53 @@ function emitList(header: string, sources: SourcesFile, revisions: string[]): st
   return `${out.join("\n")}\n`;
 }
 
+/** The results a client's callbacks return that it checks against the schema before sending (an elicitation answer is checked against its own form). */
+const ANSWER_DEFINITIONS = [
+  ["sampling/createMessage", "CreateMessageResult"],
+  ["roots/list", "ListRootsResult"],
+] as const;
+
+/**
+ * Emits answer-validators.ts: the validators of the results a client answers
+ * with, for every revision a client may speak (the served modern ones and the
+ * handshake-era ones). Named imports, so a bundler keeps these few validators
+ * and not a revision's whole table: the client loads this module lazily, on
+ * its first sampling or roots answer.
+ */
+function emitAnswers(header: string, revisions: string[]): string {
+  const out = [header, ""];
+  const alias = (revision: string, definition: string) => `${id(revision)}_${definition}`;
+  for (const revision of revisions) {
+    const names = ANSWER_DEFINITIONS.map(([, definition]) => `${definition} as ${alias(revision, definition)}`);
+    out.push(`import { ${names.join(", ")} } from "./${revision}/validators.js";`);
+  }
+  if (revisions.length > 0) out.push("");
+  out.push("/** By revision, then by method: the validator of the result a client's callback answers a server's request with. */");
+  out.push("export const ANSWER_VALIDATORS = {");
+  for (const revision of revisions) {
+    const entries = ANSWER_DEFINITIONS.map(([method, definition]) => `${quote(method)}: ${alias(revision, definition)}`);
+    out.push(`  ${quote(revision)}: { ${entries.join(", ")} },`);
+  }
+  out.push("} as const;");
+  return `${out.join("\n")}\n`;
+}
+
 /**
  * Emits the index of every revision in `sources`: revisions.ts (the list and
  * what the runtime serves), tables-modern.ts and tables-legacy.ts (each era's
- * validators and method tables).
+ * validators and method tables), answer-validators.ts (what a client checks
+ * its callbacks' answers with).
  */
 export function emitRevisionIndex(sources: SourcesFile): Array<{ path: string; text: string }> {
   const revisions = revisionsNewestFirst(sources);
   const of = (era: Era) => revisions.filter((revision) => eraOf(revision) === era);
+  // What a client may speak: every handshake-era revision, and the modern ones the runtime serves.
+  const spoken = revisions.filter((revision) => eraOf(revision) === "legacy" || sources.revisions[revision]!.serve !== false);
   // Each file names the revisions it is made from, so adding a modern revision leaves tables-legacy.ts as it was.
   return [
     { path: INDEX_FILES[0], text: emitList(headerOf(revisions), sources, revisions) },
     { path: INDEX_FILES[1], text: emitTables(headerOf(of("modern")), "modern", of("modern")) },
     { path: INDEX_FILES[2], text: emitTables(headerOf(of("legacy")), "legacy", of("legacy")) },
+    { path: INDEX_FILES[3], text: emitAnswers(headerOf(spoken), spoken) },
   ];
 }

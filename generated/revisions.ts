@@ -22,6 +22,9 @@ export const DEFAULT_REVISION: DefaultRevision = "2026-07-28";
  */
 export const SERVED_MODERN_REVISIONS: readonly string[] = Object.freeze(["2026-07-28"]);
 
+/** A modern (per-request `_meta`) protocol revision this package serves, as a type: what a client speaks and may pin with `mode`. */
+export type ServedModernRevision = "2026-07-28";
+
 /** Each revision's definition validators by definition name, by revision (types only: importing this loads no validator). */
 export interface RevisionValidators {
   "2026-07-28": typeof r2026_07_28.validators;

@@ -15,10 +15,6 @@ import type { ValidationIssue } from "../validate/issues.js";
 import { InputResponseInvalid } from "./answer-errors.js";
 import { isObject } from "../protocol/guards.js";
 
-import type { AnswerRevision } from "../validate/answer-schemas.js";
-
-export type { AnswerRevision } from "../validate/answer-schemas.js";
-
 /**
  * The problems with an `elicitation/create` answer: an action outside
  * accept/decline/cancel, or (form mode, accepted) content that does not fit
@@ -40,7 +36,7 @@ function checkElicitAnswer(params: Record<string, unknown>, answer: Record<strin
   return Array.isArray(issues) ? issues.map((issue) => ({ path: `/content${issue.path}`, message: issue.message })) : [];
 }
 
-async function issuesOf(method: string, params: Record<string, unknown>, answer: Record<string, unknown>, revision: AnswerRevision): Promise<ValidationIssue[]> {
+async function issuesOf(method: string, params: Record<string, unknown>, answer: Record<string, unknown>, revision: string): Promise<ValidationIssue[]> {
   if (method === "elicitation/create") return checkElicitAnswer(params, answer);
   if (method !== "sampling/createMessage" && method !== "roots/list") return [];
   // The generated validators of these two results only, loaded on the first sampling or roots answer.
@@ -56,7 +52,8 @@ async function issuesOf(method: string, params: Record<string, unknown>, answer:
  * @param request - the input request: its method and params.
  * @param option - the callback's option name (`onElicit`), for the message.
  * @param answer - what the callback returned (an object).
- * @param revision - the revision whose result types apply (default 2026-07-28; the 2025 back channel checks against 2025-11-25).
+ * @param revision - the revision whose result types apply: the modern revision the connection speaks
+ *   (the 2025 back channel checks against 2025-11-25, the newest handshake-era schema).
  * @internal
  */
 export async function checkAnswer(
@@ -64,7 +61,7 @@ export async function checkAnswer(
   request: { method: string; params?: unknown },
   option: string,
   answer: Record<string, unknown>,
-  revision: AnswerRevision = "2026-07-28",
+  revision: string,
 ): Promise<InputResponseInvalid | undefined> {
   const params = (isObject(request.params) ? request.params : {}) as Record<string, unknown>;
   const issues = await issuesOf(request.method, params, answer, revision);

@@ -15,12 +15,14 @@ type Answerer = (params: never, context: InputRequestContext) => unknown;
  * fit its request (an elicitation's form, a sampling or roots result type)
  * the round fails with `InputResponseInvalid` and nothing is sent.
  * When `signal` aborts, the round stops waiting and rejects with the
- * signal's reason.
+ * signal's reason. `revision` is the protocol version the connection speaks:
+ * its result types judge the sampling and roots answers.
  */
 export function fulfilRound(
   inputRequests: Record<string, InputRequest>,
   callbacks: InputCallbacks,
   signal: AbortSignal | undefined,
+  revision: string,
 ): Promise<Record<string, InputResponse>> {
   const keys: string[] = [];
   const answerers: Answerer[] = [];
@@ -67,7 +69,7 @@ export function fulfilRound(
             return;
           }
           // Checked before anything is sent: a misfit rejects the call here instead of being asked again by the server.
-          checkAnswer(key, request, answer as Record<string, unknown>).then((invalid) => {
+          checkAnswer(key, request, answer as Record<string, unknown>, revision).then((invalid) => {
             if (settled) return;
             if (invalid !== undefined) return fail(invalid);
             answers[index] = answer;
@@ -91,9 +93,9 @@ let checker: Promise<typeof import("./answer-check.js")> | undefined;
  * Checks an answer with the checker, imported on the first answer (a chunk of its own in a bundle; the
  * runtime caches it). Only requests with a callback get here, so the method has an option name.
  */
-function checkAnswer(key: string, request: InputRequest, answer: Record<string, unknown>) {
+function checkAnswer(key: string, request: InputRequest, answer: Record<string, unknown>, revision: string) {
   // Kept: a repeated import() walks the module loader every time, a measurable share of an in-memory call.
-  return (checker ??= import("./answer-check.js")).then((module) => module.checkAnswer(key, request, callbackOptionFor(request.method)!, answer));
+  return (checker ??= import("./answer-check.js")).then((module) => module.checkAnswer(key, request, callbackOptionFor(request.method)!, answer, revision));
 }
 
 /**

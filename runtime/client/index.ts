@@ -48,6 +48,7 @@ export { McpError } from "../protocol/jsonrpc/errors.js";
 export {
   LEGACY_PROTOCOL_VERSIONS,
   MODERN_PROTOCOL_VERSION,
+  type ModernProtocolVersion,
   isInputRequired,
   type CallToolResult,
   type ClientCapabilities,

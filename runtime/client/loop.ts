@@ -71,7 +71,7 @@ export async function runToCompletion(
     let inputResponses: Record<string, InputResponse> | undefined;
     if (hasEntries(inputRequired.inputRequests)) {
       asked.push(inputRequired.inputRequests);
-      inputResponses = await fulfilRound(inputRequired.inputRequests!, settings.callbacks, signal);
+      inputResponses = await fulfilRound(inputRequired.inputRequests!, settings.callbacks, signal, session.protocolVersion);
       delay = settings.backoff.initialMs;
     } else {
       await sleep(delay, signal);

@@ -9,6 +9,7 @@ import { type JsonObject, LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSION, SPO
 import { isObject } from "../protocol/guards.js";
 import { META_SERVER_INFO } from "../protocol/names.js";
 import { errorResponse } from "../protocol/jsonrpc/responses.js";
+import { MODERN_VERSIONS } from "../protocol/revisions.js";
 
 export type { ServerDescription } from "./handshake.js";
 
@@ -29,9 +30,9 @@ export interface Negotiated {
   server: ServerDescription;
 }
 
-/** True for `"auto"` and every version this client can speak. */
+/** True for `"auto"` and every version this client can speak (each served modern revision, each handshake-era one). */
 export function isKnownMode(mode: unknown): mode is string {
-  return mode === "auto" || mode === MODERN_PROTOCOL_VERSION || isLegacyVersion(mode);
+  return mode === "auto" || MODERN_VERSIONS.includes(mode as string) || isLegacyVersion(mode);
 }
 
 /** What the 2025 handshake module borrows from the main modules (see {@link HandshakeKit}). */
@@ -59,10 +60,13 @@ const MODERN_ERRORS: ReadonlySet<number> = new Set([ErrorCode.HeaderMismatch, Er
 /**
  * Agrees on a protocol version (2026-07-28 versioning, stdio and
  * streamable-http "Backward Compatibility"). `"auto"`: probe with
- * `server/discover` under the modern version. A `DiscoverResult` listing
- * 2026-07-28 means a modern server; one listing only older versions, or
- * none, gets `initialize`; `-32022` with `data.supported` picks the best
- * shared version; another recognised modern error is surfaced. Any other
+ * `server/discover` under the newest modern version. A `DiscoverResult`
+ * listing it means a modern server; one listing an older modern version
+ * this client speaks too, or `-32022` whose `data.supported` names one, gets
+ * the probe again under the newest such version; one listing only
+ * handshake-era versions, or none, gets `initialize`; `-32022` naming only
+ * handshake-era versions picks the best shared one; another recognised
+ * modern error is surfaced. Any other
  * JSON-RPC error, an HTTP 4xx other than 401/403, silence, or a stdio child
  * that exits (it is respawned) means a handshake-era server, which gets
  * `initialize`. The outcome is remembered per server; a remembered
@@ -74,7 +78,7 @@ const MODERN_ERRORS: ReadonlySet<number> = new Set([ErrorCode.HeaderMismatch, Er
 export async function negotiate(input: NegotiationInput): Promise<Negotiated> {
   input.signal?.throwIfAborted();
   if (input.mode !== "auto") {
-    return isLegacyVersion(input.mode) ? pinnedLegacy(input, input.mode) : probe(input, true);
+    return isLegacyVersion(input.mode) ? pinnedLegacy(input, input.mode) : probe(input, input.mode, true, 0);
   }
   const prior = input.prior ?? recall(input.cacheKey);
   if (prior !== undefined && isLegacyVersion(prior.protocolVersion)) {
@@ -89,7 +93,7 @@ export async function negotiate(input: NegotiationInput): Promise<Negotiated> {
       await input.transport.reopen?.();
     }
   }
-  return settle(input, await probe(input, false));
+  return settle(input, await probe(input, MODERN_PROTOCOL_VERSION, false, 0));
 }
 
 /** Remembers what `"auto"` settled on. */
@@ -107,13 +111,15 @@ async function pinnedLegacy(input: NegotiationInput, version: string): Promise<N
   }
 }
 
-async function probe(input: NegotiationInput, pinned: boolean): Promise<Negotiated> {
+/** Probes with `server/discover` under the modern `version` (the newest first, then an older one the server named). */
+async function probe(input: NegotiationInput, version: string, pinned: boolean, lastId: number): Promise<Negotiated> {
   const modern = new Connection({
     transport: input.transport,
     era: "modern",
-    protocolVersion: MODERN_PROTOCOL_VERSION,
-    envelope: buildEnvelope(MODERN_PROTOCOL_VERSION, input.capabilities, input.clientInfo),
+    protocolVersion: version,
+    envelope: buildEnvelope(version, input.capabilities, input.clientInfo),
     onNotification: input.onNotification,
+    lastId,
   });
   const timer = withTimeout(input.signal, pinned ? undefined : input.probeTimeoutMs);
   let discovered: JsonObject;
@@ -121,19 +127,23 @@ async function probe(input: NegotiationInput, pinned: boolean): Promise<Negotiat
     discovered = await discoverOnce(modern, timer.signal);
   } catch (error) {
     input.signal?.throwIfAborted();
-    if (pinned) throw unsupported(error, MODERN_PROTOCOL_VERSION);
-    return fallBack(input, error, timer.timedOut(), modern.lastIssuedId);
+    if (pinned) throw unsupported(error, version);
+    // -32022 naming an older modern version this client speaks too: the probe again, under that one.
+    const older = isUnsupportedVersion(error) && olderShared(supportedFrom(error.data), version);
+    return older ? probe(input, older, false, modern.lastIssuedId) : fallBack(input, error, timer.timedOut(), modern.lastIssuedId);
   } finally {
     timer.dispose();
   }
 
   const listed = Array.isArray(discovered.supportedVersions) ? (discovered.supportedVersions as unknown[]).filter((v): v is string => typeof v === "string") : [];
-  if (!listed.includes(MODERN_PROTOCOL_VERSION)) {
+  if (!listed.includes(version)) {
+    const older = !pinned && olderShared(listed, version);
+    if (older) return probe(input, older, false, modern.lastIssuedId);
     const legacy = bestLegacy(listed);
     // A result without versions is no DiscoverResult: a handshake-era server answered an unknown method loosely.
     if (!pinned && (legacy !== undefined || listed.length === 0)) return initializeLegacy(input, legacy ?? LEGACY_PROTOCOL_VERSIONS[0], modern.lastIssuedId);
     throw new ProtocolVersionUnsupported(
-      `The server's server/discover lists ${listed.join(", ") || "no versions"}, not ${MODERN_PROTOCOL_VERSION}.` +
+      `The server's server/discover lists ${listed.join(", ") || "no versions"}, not ${version}.` +
         (pinned ? ` Use mode: "auto" to fall back to an older version.` : ` This client speaks ${SPOKEN}.`),
       listed,
     );
@@ -152,7 +162,7 @@ async function probe(input: NegotiationInput, pinned: boolean): Promise<Negotiat
 
 /** What a failed probe means: a version to retry with, a handshake-era server, or an error to surface. */
 async function fallBack(input: NegotiationInput, error: unknown, timedOut: boolean, lastId: number): Promise<Negotiated> {
-  if (error instanceof McpError && error.code === ErrorCode.UnsupportedProtocolVersion) {
+  if (isUnsupportedVersion(error)) {
     const supported = supportedFrom(error.data);
     const legacy = bestLegacy(supported);
     if (legacy !== undefined) return initializeLegacy(input, legacy, lastId);
@@ -185,10 +195,18 @@ async function discoverOnce(connection: Connection, signal: AbortSignal | undefi
   try {
     return await connection.send("server/discover", {}, signal);
   } catch (error) {
-    if (!(error instanceof McpError && error.code === ErrorCode.UnsupportedProtocolVersion)) throw error;
-    if (!supportedFrom(error.data).includes(MODERN_PROTOCOL_VERSION)) throw error;
+    if (!isUnsupportedVersion(error) || !supportedFrom(error.data).includes(connection.protocolVersion)) throw error;
     return connection.send("server/discover", {}, signal);
   }
+}
+
+/**
+ * The newest modern version in `listed` that this client speaks and that is
+ * older than `version` (revisions are named by date, so older sorts first):
+ * older only, so a server that contradicts itself cannot keep the probe going.
+ */
+function olderShared(listed: readonly string[], version: string): string | undefined {
+  return MODERN_VERSIONS.find((older) => older < version && listed.includes(older));
 }
 
 /** The newest handshake-era version both sides speak. */
@@ -217,8 +235,13 @@ function assumptionFailed(error: unknown): boolean {
   return error instanceof McpError || error instanceof ProtocolVersionUnsupported || isLegacyHttpRejection(error);
 }
 
+/** A JSON-RPC `-32022` (unsupported protocol version), whose `data.supported` lists what the server takes. */
+function isUnsupportedVersion(error: unknown): error is McpError {
+  return error instanceof McpError && error.code === ErrorCode.UnsupportedProtocolVersion;
+}
+
 function unsupported(error: unknown, version: string): unknown {
-  if (error instanceof McpError && error.code === ErrorCode.UnsupportedProtocolVersion) {
+  if (isUnsupportedVersion(error)) {
     const supported = supportedFrom(error.data);
     return new ProtocolVersionUnsupported(
       `The server does not support protocol ${version}; it supports ${supported.join(", ") || "(none listed)"}. ` + `Connect with mode: "auto" or pin one of those.`,

@@ -9,7 +9,7 @@ import type { BackoffPolicy } from "./backoff.js";
 import type { InputCallbacks } from "./callbacks.js";
 import type { CallNotificationOptions } from "./call-notifications.js";
 import type { NegotiatedOutcome } from "./outcomes.js";
-import type { ClientCapabilities, Implementation, JsonObject } from "./protocol.js";
+import type { ClientCapabilities, Implementation, JsonObject, ModernProtocolVersion } from "./protocol.js";
 import type { TaskHandle } from "./task-handle.js";
 import type { TaskClientOptions } from "./tasks.js";
 
@@ -36,11 +36,13 @@ export interface ClientOptions extends InputCallbacks {
    */
   unavailableRetryMs?: number;
   /**
-   * `"auto"` (default) probes with `server/discover` and falls back to the
-   * 2025 `initialize` handshake for a server that does not speak
-   * 2026-07-28; or a version to pin, with no probe and no fallback.
+   * `"auto"` (default) probes with `server/discover`, offering the newest
+   * modern revision ({@link MODERN_PROTOCOL_VERSION}) and settling on the
+   * newest modern revision both sides speak, and falls back to the 2025
+   * `initialize` handshake for a server that speaks none; or a version to
+   * pin, with no fallback.
    */
-  mode?: "auto" | "2026-07-28" | "2025-11-25" | "2025-06-18" | "2025-03-26";
+  mode?: "auto" | ModernProtocolVersion | "2025-11-25" | "2025-06-18" | "2025-03-26";
   /**
    * How long the `server/discover` probe may go unanswered before the server
    * is taken as handshake-era; also bounds the `initialize` of a session

@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 import type { InputRequestMap } from "../protocol/types.js";
-import { LEGACY_VERSIONS, MODERN_VERSIONS } from "../protocol/revisions.js";
+import { LEGACY_VERSIONS, MODERN_VERSIONS, type ServedModernRevision } from "../protocol/revisions.js";
 import type { InputRequest as SchemaInputRequest, InputResponse as SchemaInputResponse } from "../protocol/types.js";
 
 export type {
@@ -42,9 +42,17 @@ export type InputResponse = SchemaInputResponse;
 /** Parameters of a `roots/list` input request (usually empty). */
 export type ListRootsRequestParams = InputRequestMap["roots/list"]["params"];
 
-/** The modern protocol revision this client speaks natively. */
+// A modern (per-request `_meta`) revision this client speaks, one the package serves (schema/sources.json, through the
+// generated index), named after MODERN_PROTOCOL_VERSION; its documentation is the generated type's.
+export type { ServedModernRevision as ModernProtocolVersion } from "../protocol/revisions.js";
+
+/**
+ * The newest modern protocol revision this client speaks: what it offers
+ * first. Against a server that does not take it, the client speaks the
+ * newest modern revision both sides share.
+ */
 // One list of versions for the whole package (protocol/revisions.ts); the literal types are what the API promises.
-export const MODERN_PROTOCOL_VERSION = MODERN_VERSIONS[0] as "2026-07-28";
+export const MODERN_PROTOCOL_VERSION = MODERN_VERSIONS[0] as ServedModernRevision;
 
 /** Handshake-era revisions this client can fall back to (newest first). */
 export const LEGACY_PROTOCOL_VERSIONS = LEGACY_VERSIONS as unknown as readonly ["2025-11-25", "2025-06-18", "2025-03-26"];

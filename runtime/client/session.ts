@@ -174,6 +174,11 @@ export class ClientSession {
     return this.connection.era;
   }
 
+  /** @internal The protocol version of the connection, whose schema checks the callbacks' answers. */
+  get protocolVersion() {
+    return this.connection.protocolVersion;
+  }
+
   private async manual(call: CallDescriptor, options: ManualCallOptions | undefined, round: number): Promise<JsonObject> {
     if (options?.requestState !== undefined && typeof options.requestState !== "string") {
       throw new TypeError(`requestState must be the string the server sent, got ${typeof options.requestState}.`);

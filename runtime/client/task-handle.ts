@@ -125,7 +125,7 @@ export class TaskHandle {
           const requests = (task.inputRequests ?? {}) as Record<string, InputRequest>;
           if (++rounds > maxRounds) throw this.roundsExceeded(rounds - 1, requests, asked);
           asked.push(requests);
-          const responses = await this.kit.fulfilRound(requests, callbacks, signal);
+          const responses = await this.kit.fulfilRound(requests, callbacks, signal, this.session.protocolVersion);
           await this.update(responses, { signal });
           answered = true;
           continue;

@@ -21,7 +21,9 @@ export { statusForError } from "../transport/http/server/handler.js";
 export { DEFAULT_MAX_BODY_BYTES, type HttpHandlerOptions, type HttpRequestInfo, type TokenVerifier } from "../transport/http/server/policy.js";
 export type { AuthorizationOptions } from "../transport/http/server/authorization.js";
 // The Mcp-Param header encoding, for a gateway or framework that reads or writes those headers itself.
-export { decodeHeaderValue, encodeHeaderValue, paramHeaderMismatch, paramHeadersOf, type ParamHeader, type ParamHeaderScan } from "../protocol/headers.js";
+export { decodeHeaderValue, encodeHeaderValue } from "../protocol/headers.js";
+export { paramHeadersOf, type ParamHeader, type ParamHeaderScan } from "../protocol/param-headers.js";
+export { paramHeaderMismatch } from "../protocol/param-header-check.js";
 export type { AuthInfo, RequestContext } from "../protocol/context.js";
 export type { MessageHandler } from "../protocol/contracts.js";
 // In process: a Client on this server's handle with options (authInfo, as if a transport had verified a token), for tests.

@@ -31,6 +31,9 @@ export type Era = "modern" | "legacy";
  */
 export { MODERN_VERSIONS };
 
+// One of MODERN_VERSIONS, as a type (generated with it); the client exports it as ModernProtocolVersion.
+export type { ServedModernRevision } from "../../generated/revisions.js";
+
 /**
  * Handshake-era revisions a dual-era server answers, newest first; all are
  * validated by the newest one's generated schema (older clients send a

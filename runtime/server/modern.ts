@@ -202,14 +202,14 @@ export const MODERN: RevisionProfile<RequestTracker> = {
   },
 
   builtIn(host, route, _params, ctx) {
-    return Promise.resolve(host.finisher.complete(route, ctx.method, discoverResult(host)));
+    return Promise.resolve(host.finisher.complete(route, ctx.method, discoverResult(host), ctx.protocolVersion));
   },
 
   async finish(host, route, _handler, invocation, ctx) {
     const raw = invocation.raw;
     if (isCreatedTask(raw)) return raw;
     if (raw.resultType === "input_required") {
-      let result = host.finisher.inputRequired(route, ctx.method, raw as unknown as InputRequiredResult);
+      let result = host.finisher.inputRequired(route, ctx.method, raw as unknown as InputRequiredResult, ctx.protocolVersion);
       assertClientCanAnswer(result.inputRequests as Record<string, unknown> | undefined, ctx.clientCapabilities);
       const passed = passInputRequired(host, result, invocation.request);
       result = isThenable<InputRequiredResult>(passed) ? await passed : passed;
@@ -220,7 +220,7 @@ export const MODERN: RevisionProfile<RequestTracker> = {
     }
     refuseStrayEscalation(route, raw, invocation.params);
     if (route.checkResult !== undefined) await route.checkResult(raw);
-    return host.finisher.complete(route, ctx.method, copyToExtend(raw));
+    return host.finisher.complete(route, ctx.method, copyToExtend(raw), ctx.protocolVersion);
   },
 
   stream(host, route, params, ctx: RequestContextImpl) {

@@ -29,9 +29,10 @@ export class ResultFinisher {
 
   /**
    * Finishes a complete result. `result` must be the server's own copy: it is completed in place.
+   * @param version - the request's protocol version, whose schema checks the result (2026-07-28's without one).
    * @throws McpError -32603 when the result does not match the method's schema
    */
-  complete(route: Route, method: string, result: Record<string, unknown>): Record<string, unknown> {
+  complete(route: Route, method: string, result: Record<string, unknown>, version?: string): Record<string, unknown> {
     result.resultType = "complete";
     result._meta = this.meta(result._meta);
     if (route.cacheable) {
@@ -40,7 +41,7 @@ export class ResultFinisher {
       if (result.cacheScope === undefined) result.cacheScope = hint.cacheScope;
     }
     // A custom method's result has no definition in the schema: its own check ran before (route.checkResult).
-    if (this.validate && route.result !== "") assertValidResult(method, route.result, result);
+    if (this.validate && route.result !== "") assertValidResult(method, route.result, result, version);
     return result;
   }
 
@@ -48,8 +49,9 @@ export class ResultFinisher {
    * Finishes an `InputRequiredResult`, without caching hints: interim results are never cacheable.
    * @throws McpError -32603 when the method may not ask for input, when the
    *   result has neither `inputRequests` nor `requestState`, or does not match the schema
+   *   (of `version`, the request's protocol version; 2026-07-28's without one)
    */
-  inputRequired(route: Route, method: string, raw: InputRequiredResult): InputRequiredResult {
+  inputRequired(route: Route, method: string, raw: InputRequiredResult, version?: string): InputRequiredResult {
     if (!route.mayAskInput) {
       throw internalError(
         `Internal error: the ${method} handler returned an InputRequiredResult; only tools/call, prompts/get and resources/read may ask for input`,
@@ -63,7 +65,7 @@ export class ResultFinisher {
     const result = { resultType: "input_required", _meta: this.meta(raw._meta) } as InputRequiredResult;
     if (hasRequests) result.inputRequests = inputRequests;
     if (raw.requestState !== undefined) result.requestState = raw.requestState;
-    if (this.validate) assertValidResult(method, "InputRequiredResult", result);
+    if (this.validate) assertValidResult(method, "InputRequiredResult", result, version);
     return result;
   }
 

@@ -1,29 +1,29 @@
 /**
  * The generated validators of the two results a callback may return besides
- * an elicitation answer (`CreateMessageResult`, `ListRootsResult`), in both
- * revisions. Named imports, so a bundler keeps these validators and not the
- * whole table.
+ * an elicitation answer (`CreateMessageResult`, `ListRootsResult`), for every
+ * revision a client may speak (generated/answer-validators.ts, which follows
+ * schema/sources.json, so a new revision needs no edit here). Named imports
+ * there, so a bundler keeps these validators and not the whole tables.
  *
  * @internal
  */
-import { CreateMessageResult as CreateMessageResult2025, ListRootsResult as ListRootsResult2025 } from "../../generated/2025-11-25/validators.js";
-import { CreateMessageResult, ListRootsResult } from "../../generated/2026-07-28/validators.js";
+import { ANSWER_VALIDATORS } from "../../generated/answer-validators.js";
 import { toIssues, type ValidationIssue } from "./issues.js";
 
-/** The revision whose result types judge sampling and roots answers. */
-export type AnswerRevision = "2026-07-28" | "2025-11-25";
+/** A revision with generated answer validators: every modern revision a client speaks, and 2025-11-25. */
+type AnswerRevision = keyof typeof ANSWER_VALIDATORS;
 
-const VALIDATORS = {
-  "2026-07-28": { "sampling/createMessage": CreateMessageResult, "roots/list": ListRootsResult },
-  "2025-11-25": { "sampling/createMessage": CreateMessageResult2025, "roots/list": ListRootsResult2025 },
-} as const;
+const BY_REVISION: Readonly<Record<string, (typeof ANSWER_VALIDATORS)[AnswerRevision]>> = ANSWER_VALIDATORS;
 
 /**
- * The problems with a sampling or roots answer against its result type.
+ * The problems with a sampling or roots answer against its result type in
+ * `revision`, the protocol version the connection speaks. A handshake-era
+ * version with no schema of its own (2025-06-18) is judged by the newest
+ * handshake-era one, as a server judges its requests.
  * @internal
  */
-export function checkResultType(method: "sampling/createMessage" | "roots/list", answer: Record<string, unknown>, revision: AnswerRevision): ValidationIssue[] {
-  const validator = VALIDATORS[revision][method];
+export function checkResultType(method: "sampling/createMessage" | "roots/list", answer: Record<string, unknown>, revision: string): ValidationIssue[] {
+  const validator = (Object.hasOwn(BY_REVISION, revision) ? BY_REVISION[revision]! : ANSWER_VALIDATORS["2025-11-25"])[method];
   // The wire may add resultType to any 2026 result; the callback's answer is judged without it.
   const { resultType: _resultType, ...result } = answer;
   return validator(result) ? [] : toIssues(validator.errors);

@@ -11,6 +11,7 @@
  */
 import { MODERN_TABLES } from "../../generated/tables-modern.js";
 import type { RevisionTables } from "./core.js";
+import { TABLES_2026 } from "./tables-2026.js";
 
 const TABLES: Readonly<Record<string, RevisionTables>> = MODERN_TABLES;
 
@@ -24,4 +25,17 @@ const TABLES: Readonly<Record<string, RevisionTables>> = MODERN_TABLES;
 export function tablesOfRevision(revision: string): RevisionTables | undefined {
   // Own keys only: "toString" or "__proto__" name no revision.
   return Object.hasOwn(TABLES, revision) ? TABLES[revision] : undefined;
+}
+
+/**
+ * The tables a server checks a message of `version` with: its own
+ * revision's, or, for a version with none (a 2025 session's, which the
+ * server answers in the 2026-07-28 shape first), 2026-07-28's. A constant-time
+ * own-key read of the generated table: nothing is built per call.
+ *
+ * @param version - the request's protocol version (`ctx.protocolVersion`), if it has one.
+ * @internal
+ */
+export function tablesFor(version: string | undefined): RevisionTables {
+  return (version !== undefined && tablesOfRevision(version)) || TABLES_2026;
 }

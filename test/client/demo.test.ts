@@ -1,5 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
+import { MODERN_PROTOCOL_VERSION } from "mcp-roundtrip/client";
 import { runDemo } from "../../examples/demo/run.js";
 import { ensureBuilt, root } from "./ensure-built.js";
 
@@ -15,7 +16,7 @@ describe("npm run demo", () => {
       },
     });
     const output = lines.join("\n");
-    expect(output).toContain("over protocol 2026-07-28");
+    expect(output).toContain(`over protocol ${MODERN_PROTOCOL_VERSION}`);
     expect(output).toContain('region: elicitation/create "Which region should the database live in?"');
     expect(output).toMatch(/requestState: v1\.[A-Za-z0-9_-]{11}… \(\d+ chars/);
     expect(output).toContain("Provisioned 'orders' in ap-south-1.");

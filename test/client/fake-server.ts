@@ -1,6 +1,6 @@
 // A hand-scripted MessageHandler for precise loop tests: records every
 // request exactly as received and answers MRTR methods from a script.
-import type { JsonRpcRequest, JsonRpcResponse } from "mcp-roundtrip/client";
+import { type JsonRpcRequest, type JsonRpcResponse, MODERN_PROTOCOL_VERSION } from "mcp-roundtrip/client";
 
 export type Answer = Record<string, unknown> | { error: { code: number; message: string; data?: unknown } };
 export type Script = (params: Record<string, unknown>, request: JsonRpcRequest, index: number) => Answer | Promise<Answer>;
@@ -33,7 +33,8 @@ export function fakeServer(script: Script, options: { discover?: (request: JsonR
       if (request.method === "server/discover") {
         answer = options.discover?.(request) ?? {
           resultType: "complete",
-          supportedVersions: ["2026-07-28"],
+          // A modern server of this release: it speaks the newest modern revision the client does.
+          supportedVersions: [MODERN_PROTOCOL_VERSION],
           capabilities: { tools: {} },
           _meta: { "io.modelcontextprotocol/serverInfo": { name: "fake", version: "1.2.3" } },
         };

@@ -100,7 +100,7 @@ describe("what a probe answer means", () => {
     );
     const error = (await Client.connect(transport).catch((e: unknown) => e)) as ProtocolVersionUnsupported;
     expect(error).toBeInstanceOf(ProtocolVersionUnsupported);
-    expect(error.message).toMatch(/lists 2031-01-01, not 2026-07-28\. This client speaks 2026-07-28, 2025-11-25/);
+    expect(error.message).toContain(`lists 2031-01-01, not ${MODERN_PROTOCOL_VERSION}. This client speaks ${[...MODERN_VERSIONS, ...LEGACY_VERSIONS].join(", ")}.`);
     expect(methods(transport.sent)).toEqual(["server/discover"]);
   });
 
@@ -151,12 +151,12 @@ describe("a prior outcome", () => {
     const transport = legacyTransport((m) => {
       if (m.method === "initialize") return { jsonrpc: "2.0", id: m.id, error: { code: -32601, message: "Method not found: initialize" } };
       if (m.method === "server/discover") {
-        return { jsonrpc: "2.0", id: m.id, result: { resultType: "complete", supportedVersions: ["2026-07-28"], capabilities: {} } };
+        return { jsonrpc: "2.0", id: m.id, result: { resultType: "complete", supportedVersions: [MODERN_PROTOCOL_VERSION], capabilities: {} } };
       }
       return undefined;
     });
     const client = await Client.connect(transport, { negotiated: { protocolVersion: "2025-11-25" } });
-    expect(client.protocolVersion).toBe("2026-07-28");
+    expect(client.protocolVersion).toBe(MODERN_PROTOCOL_VERSION);
     expect(methods(transport.sent)).toEqual(["initialize", "server/discover"]);
   });
 

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { Client, InputRequestFailed, InputRequiredRoundsExceeded, InvalidServerResult, McpError } from "mcp-roundtrip/client";
+import { Client, InputRequestFailed, InputRequiredRoundsExceeded, InvalidServerResult, McpError, MODERN_PROTOCOL_VERSION } from "mcp-roundtrip/client";
 import { askRegion, deferred, fakeServer, text } from "./fake-server.js";
 
 const accept = (content: Record<string, string>) => ({ action: "accept" as const, content });
@@ -312,7 +312,7 @@ describe("automatic loop", () => {
     await client.callTool("t", {}, { meta: { progressToken: 7 } });
     for (const request of server.received) {
       expect(request.params!._meta).toMatchObject({
-        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/protocolVersion": MODERN_PROTOCOL_VERSION,
         "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} }, roots: {} },
         "io.modelcontextprotocol/clientInfo": { name: "tester", version: "9.9.9" },
       });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type JsonRpcNotification, type JsonRpcRequest, Client } from "mcp-roundtrip/client";
+import { type JsonRpcNotification, type JsonRpcRequest, Client, MODERN_PROTOCOL_VERSION } from "mcp-roundtrip/client";
 import type { RequestContext } from "../../runtime/transport/types.js";
 import { fakeServer, text } from "./fake-server.js";
 
@@ -30,7 +30,7 @@ describe("client odds and ends", () => {
     const completion = await client.complete({ ref: { type: "ref/prompt", name: "p" }, argument: { name: "a", value: "x" } });
     expect(completion.completion.values).toEqual(["x-1"]);
     const discovered = await client.discover();
-    expect(discovered.supportedVersions).toEqual(["2026-07-28"]);
+    expect(discovered.supportedVersions).toEqual([MODERN_PROTOCOL_VERSION]);
     expect(server.received.filter((r) => r.method === "server/discover")).toHaveLength(2);
   });
 

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse, Client, McpError, ProtocolVersionUnsupported } from "mcp-roundtrip/client";
+import {
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  Client,
+  McpError,
+  MODERN_PROTOCOL_VERSION,
+  ProtocolVersionUnsupported,
+} from "mcp-roundtrip/client";
 import { fakeServer, text } from "./fake-server.js";
 
 /** A handshake-era (2025-11-25) server: no server/discover, initialize first, no resultType. */
@@ -36,10 +44,10 @@ function legacyServer(options: { discover?: "method-not-found" | "silent" } = {}
 }
 
 describe("protocol negotiation", () => {
-  it("speaks 2026-07-28 to a modern server and reads serverInfo from server/discover", async () => {
+  it("speaks the newest modern revision to a modern server and reads serverInfo from server/discover", async () => {
     const server = fakeServer(() => text("ok"));
     const client = await Client.connect(server);
-    expect(client.protocolVersion).toBe("2026-07-28");
+    expect(client.protocolVersion).toBe(MODERN_PROTOCOL_VERSION);
     expect(client.era).toBe("modern");
     expect(client.serverInfo).toEqual({ name: "fake", version: "1.2.3" });
     expect(client.serverCapabilities).toEqual({ tools: {} });
@@ -97,7 +105,7 @@ describe("protocol negotiation", () => {
           return Promise.resolve<JsonRpcResponse>({
             jsonrpc: "2.0",
             id: request.id,
-            error: { code: -32022, message: "Unsupported protocol version", data: { supported: ["2025-11-25"], requested: "2026-07-28" } },
+            error: { code: -32022, message: "Unsupported protocol version", data: { supported: ["2025-11-25"], requested: MODERN_PROTOCOL_VERSION } },
           });
         }
         return server.handle(message);
@@ -123,12 +131,14 @@ describe("protocol negotiation", () => {
       },
     };
     expect((await Client.connect(oldOnly)).protocolVersion).toBe("2025-11-25");
-    await expect(Client.connect(oldOnly, { mode: "2026-07-28" })).rejects.toBeInstanceOf(ProtocolVersionUnsupported);
+    await expect(Client.connect(oldOnly, { mode: MODERN_PROTOCOL_VERSION })).rejects.toBeInstanceOf(ProtocolVersionUnsupported);
   });
 
   it("throws ProtocolVersionUnsupported when no version is shared", async () => {
     const server = fakeServer(() => text("ok"), {
-      discover: () => ({ error: { code: -32022, message: "Unsupported protocol version", data: { supported: ["2030-01-01"], requested: "2026-07-28" } } }),
+      discover: () => ({
+        error: { code: -32022, message: "Unsupported protocol version", data: { supported: ["2030-01-01"], requested: MODERN_PROTOCOL_VERSION } },
+      }),
     });
     const error = (await Client.connect(server).catch((e: unknown) => e)) as ProtocolVersionUnsupported;
     expect(error).toBeInstanceOf(ProtocolVersionUnsupported);
@@ -141,17 +151,19 @@ describe("protocol negotiation", () => {
     const rejectsFirst = fakeServer(() => text("ok"), {
       discover: () =>
         ++discovers === 1
-          ? { error: { code: -32022, message: "Unsupported protocol version", data: { supported: ["2026-07-28"], requested: "2026-07-28" } } }
+          ? { error: { code: -32022, message: "Unsupported protocol version", data: { supported: [MODERN_PROTOCOL_VERSION], requested: MODERN_PROTOCOL_VERSION } } }
           : undefined,
     });
     const client = await Client.connect(rejectsFirst);
-    expect(client.protocolVersion).toBe("2026-07-28");
+    expect(client.protocolVersion).toBe(MODERN_PROTOCOL_VERSION);
     expect(discovers).toBe(2);
   });
 
   it("retries that contradiction only once", async () => {
     const alwaysRejects = fakeServer(() => text("ok"), {
-      discover: () => ({ error: { code: -32022, message: "Unsupported protocol version", data: { supported: ["2026-07-28"], requested: "2026-07-28" } } }),
+      discover: () => ({
+        error: { code: -32022, message: "Unsupported protocol version", data: { supported: [MODERN_PROTOCOL_VERSION], requested: MODERN_PROTOCOL_VERSION } },
+      }),
     });
     await expect(Client.connect(alwaysRejects)).rejects.toBeInstanceOf(ProtocolVersionUnsupported);
     expect(alwaysRejects.received).toHaveLength(2);
@@ -166,7 +178,7 @@ describe("protocol negotiation", () => {
 
   it("with a pinned modern version, does not fall back", async () => {
     const server = legacyServer();
-    await expect(Client.connect(server, { mode: "2026-07-28" })).rejects.toBeInstanceOf(McpError);
+    await expect(Client.connect(server, { mode: MODERN_PROTOCOL_VERSION })).rejects.toBeInstanceOf(McpError);
     expect(server.received.map((m) => m.method)).toEqual(["server/discover"]);
   });
 

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client, isInputRequired } from "mcp-roundtrip/client";
+import { Client, isInputRequired, MODERN_PROTOCOL_VERSION } from "mcp-roundtrip/client";
 import { serveHttp, type HttpServerHandle } from "mcp-roundtrip/node";
 import { createProvisionServer } from "../../examples/demo/provision-server.js";
 import { ensureBuilt, root } from "./ensure-built.js";
@@ -21,7 +21,7 @@ describe("over Streamable HTTP", () => {
 
   it("runs the multi-round loop against a URL target", async () => {
     const client = await Client.connect(http.url, { onElicit: () => ({ action: "accept", content: { region: "eu-central-1" } }) });
-    expect(client.protocolVersion).toBe("2026-07-28");
+    expect(client.protocolVersion).toBe(MODERN_PROTOCOL_VERSION);
     expect(client.serverInfo?.name).toBe("Provisioner");
     const result = await client.callTool("provision", { name: "orders" });
     expect(result.content).toEqual([{ type: "text", text: "Provisioned 'orders' in eu-central-1." }]);

@@ -1,9 +1,9 @@
 // This client pinned to 2025-11-25 against this SDK's own dual-era server:
 // the same declared need reaches onElicit as a back-channel request over a
 // 2025 session (HTTP with its session id, and stdio), while mode "auto"
-// keeps the same server on 2026-07-28 and multi round-trip.
+// keeps the same server on the newest modern revision (2026-07-28 today) and multi round-trip.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client, InputResponseInvalid, StreamableHttpClientTransport } from "mcp-roundtrip/client";
+import { Client, InputResponseInvalid, MODERN_PROTOCOL_VERSION, StreamableHttpClientTransport } from "mcp-roundtrip/client";
 import { McpServer, elicit } from "mcp-roundtrip/server";
 import { serveHttp, type HttpServerHandle } from "mcp-roundtrip/node";
 
@@ -73,7 +73,7 @@ describe("this client against this SDK's server, both eras over HTTP", () => {
     }
   });
 
-  it("auto: stays on 2026-07-28, where the same need is a multi round-trip input request", async () => {
+  it("auto: stays on the newest modern revision, where the same need is a multi round-trip input request", async () => {
     const keys: Array<string | undefined> = [];
     const client = await Client.connect(http.url, {
       onElicit: (_params, context) => {
@@ -82,7 +82,7 @@ describe("this client against this SDK's server, both eras over HTTP", () => {
       },
     });
     try {
-      expect(client.protocolVersion).toBe("2026-07-28");
+      expect(client.protocolVersion).toBe(MODERN_PROTOCOL_VERSION);
       expect((await client.callTool("provision", {})).content).toEqual([{ type: "text", text: "in us-east-2" }]);
       expect(keys).toEqual(["region"]);
     } finally {

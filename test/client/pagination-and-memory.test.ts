@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type JsonRpcRequest, Client } from "mcp-roundtrip/client";
+import { type JsonRpcRequest, Client, MODERN_PROTOCOL_VERSION } from "mcp-roundtrip/client";
 import { InMemoryClientTransport } from "mcp-roundtrip/server";
 import { fakeServer } from "./fake-server.js";
 
@@ -32,7 +32,8 @@ describe("list helpers", () => {
     const client = await Client.connect(server);
     expect(await client.listAllResources()).toEqual([{ uri: "a://1", name: "one" }]);
     expect(await client.listAllResourceTemplates()).toEqual([{ uriTemplate: "a://{id}", name: "by id" }]);
-    for (const call of server.calls) expect((call.params!._meta as Record<string, unknown>)["io.modelcontextprotocol/protocolVersion"]).toBe("2026-07-28");
+    for (const call of server.calls)
+      expect((call.params!._meta as Record<string, unknown>)["io.modelcontextprotocol/protocolVersion"]).toBe(MODERN_PROTOCOL_VERSION);
   });
 });
 

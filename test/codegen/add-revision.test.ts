@@ -3,16 +3,21 @@
 // result field, CallToolResult.costUnits), built in a temp dir, is added to a
 // temp copy of the repository with `npm run codegen -- --add-revision`; then
 // its types, its request → result map entry and its validators are found
-// where a user and the runtime look for them, with no other file edited. The
-// repository this test runs in is left as it was.
+// where a user and the runtime look for them, with no other file edited; the
+// copy's runtime serves widgets/list through setRequestHandler and calls it
+// with client.request, and speaks the newest shared revision with this
+// repository's runtime (the release before). The repository this test runs
+// in is left as it was.
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { Client } from "mcp-roundtrip/client";
 import { main } from "../../codegen/main.js";
 import { putInCache, sha256Hex } from "../../codegen/resolve.js";
+import { MODERN_VERSIONS } from "../../runtime/protocol/revisions.js";
 import { PINNED_REVISIONS, publishedExamples, publishedSchemaBytes, REPO_ROOT } from "../support/schema.js";
 
 /** The revision the synthetic one copies. */
@@ -24,6 +29,10 @@ const nextYear = Number(NEWEST.slice(0, 4)) + 1;
 const NEW = `${nextYear}-01-01`;
 /** A second one, added with --no-serve. */
 const UNSERVED = `${nextYear}-06-01`;
+/** What this repository's runtime serves: the release before the synthetic revision. */
+const PINNED_MODERN = MODERN_VERSIONS;
+/** The result of widgets/list, as its handler and its caller check it. */
+const WIDGETS = { type: "object", properties: { widgets: { type: "array", items: { type: "string" } } }, required: ["widgets"] };
 
 /** Every file under `dir` (relative, `/`-separated) → its sha256; `skip` names top-level entries left out. */
 function treeDigest(dir: string, skip: string[] = []): Map<string, string> {
@@ -149,6 +158,7 @@ describe(`npm run codegen -- --add-revision ${NEW} --schema … --examples …`,
       `generated/${NEW}/types.ts`,
       `generated/${NEW}/validators.d.ts`,
       `generated/${NEW}/validators.js`,
+      "generated/answer-validators.ts",
       "generated/revisions.ts",
       "generated/tables-modern.ts",
       `schema/overlay/${NEW}.json`,
@@ -270,11 +280,54 @@ describe(`npm run codegen -- --add-revision ${NEW} --schema … --examples …`,
     expect(index).toContain(`export type Revision = "${UNSERVED}" | "${NEW}" | `);
   }, 120_000);
 
-  // Serving the new method and calling it need the custom-methods API (server.setRequestHandler,
-  // client.request), which is the lead's part of issue 25; this test then serves widgets/list from
-  // the copy's runtime with validation, calls it over memory, HTTP and stdio, and checks a bad
-  // param answers -32602 naming its path.
-  it.todo("serves widgets/list through setRequestHandler with validation and calls it with client.request (needs the custom-methods API)");
+  it("serves widgets/list through setRequestHandler with validation, called with client.request in memory and over HTTP (the copy's runtime)", async () => {
+    const { createHttpHandler, McpServer } = await fromCopy<typeof import("../../runtime/entries/server.js")>("runtime/entries/server.ts");
+    const { Client, StreamableHttpClientTransport } = await fromCopy<typeof import("../../runtime/entries/client-node.js")>("runtime/entries/client-node.ts");
+    const server = new McpServer({ name: "widgets", version: "1.0.0" });
+    server.setRequestHandler("widgets/list", { params: { type: "object", properties: { cursor: { type: "string" } } }, result: WIDGETS }, (params, ctx) => ({
+      widgets: [`${ctx.protocolVersion}${typeof params.cursor === "string" ? ` after ${params.cursor}` : ""}`],
+    }));
+    server.tool("cost", {}, () => ({ content: [], costUnits: 2.5 }) as never);
+    const handler = createHttpHandler(server);
+    const overHttp = new StreamableHttpClientTransport("http://127.0.0.1/mcp", { fetch: (input, init) => handler(new Request(input, init)) });
+    for (const client of [await Client.connect(server), await Client.connect(overHttp)]) {
+      expect(client.protocolVersion).toBe(NEW);
+      expect(await client.request("widgets/list", { cursor: "w0" }, { result: WIDGETS })).toMatchObject({ widgets: [`${NEW} after w0`] });
+      const refused = (await client.request("widgets/list", { cursor: 7 }).catch((error: unknown) => error)) as { code: number; message: string };
+      expect(refused.code).toBe(-32602);
+      expect(refused.message).toContain("/params/cursor");
+      expect(await client.callTool("cost")).toMatchObject({ costUnits: 2.5 });
+      await client.close();
+    }
+  }, 60_000);
+
+  it("speaks the newest revision both sides share with a release that serves only the older one, both ways", async () => {
+    const copyServer = await fromCopy<typeof import("../../runtime/entries/server.js")>("runtime/entries/server.ts");
+    const copyClient = await fromCopy<typeof import("../../runtime/entries/client-node.js")>("runtime/entries/client-node.ts");
+    const drafting = <S extends typeof import("../../runtime/entries/server.js")>({ McpServer, sample }: S) =>
+      new McpServer({ name: "drafts", version: "1.0.0" }).tool(
+        "name_it",
+        { needs: (need) => need.add("draft", () => sample({ messages: [{ role: "user", content: { type: "text", text: "Name it" } }], maxTokens: 5 })) },
+        (_args, { draft }) => ({ content: [{ type: "text", text: (draft.content as { text: string }).text }] }),
+      );
+    const onSample = () => ({ role: "assistant" as const, content: { type: "text" as const, text: "Bolt" }, model: "m" });
+    const spoken: Record<string, string> = {};
+    // The new release's client and the old release's server (this repository's: it serves BASE), then the other way round.
+    for (const [pair, client] of [
+      ["new client, old server", await copyClient.Client.connect(drafting(await import("mcp-roundtrip/server")), { onSample })],
+      ["old client, new server", await Client.connect(drafting(copyServer), { onSample })],
+      ["new client, new server", await copyClient.Client.connect(drafting(copyServer), { onSample })],
+    ] as const) {
+      spoken[pair] = client.protocolVersion;
+      // The sampling answer is checked against the result type of the revision spoken, then used.
+      expect(await client.callTool("name_it")).toMatchObject({ content: [{ text: "Bolt" }] });
+      await client.close();
+    }
+    expect(spoken).toEqual({ "new client, old server": PINNED_MODERN[0], "old client, new server": PINNED_MODERN[0], "new client, new server": NEW });
+    const badAnswer = await copyClient.Client.connect(drafting(copyServer), { onSample: () => ({ ...onSample(), model: 7 }) as never });
+    await expect(badAnswer.callTool("name_it")).rejects.toMatchObject({ name: "InputResponseInvalid", issues: [{ path: "/model" }] });
+    await badAnswer.close();
+  }, 60_000);
 
   it("leaves the repository it runs in unchanged", () => {
     expect(existsSync(join(REPO_ROOT, "generated", NEW))).toBe(false);

@@ -7,7 +7,7 @@ import * as z from "zod";
 import * as v from "valibot";
 import { toJsonSchema, toStandardJsonSchema } from "@valibot/to-json-schema";
 import { type } from "arktype";
-import { Client, McpError, type ElicitRequestParams, type ElicitResult } from "mcp-roundtrip/client";
+import { Client, McpError, MODERN_PROTOCOL_VERSION, type ElicitRequestParams, type ElicitResult } from "mcp-roundtrip/client";
 import { McpServer, elicit, type StandardSchema } from "mcp-roundtrip/server";
 
 const text = (value: string) => ({ content: [{ type: "text" as const, text: value }] });
@@ -63,7 +63,7 @@ describe("zod 4 forms", () => {
   });
 
   it("a refinement failure is asked once more with the reason, then ends with -32602 naming the path", async () => {
-    for (const mode of ["2026-07-28", "2025-11-25"] as const) {
+    for (const mode of [MODERN_PROTOCOL_VERSION, "2025-11-25"] as const) {
       const seen: unknown[] = [];
       const asked: ElicitRequestParams[] = [];
       const client = await Client.connect(asking(profile, seen), { onElicit: answering({ name: "tim", age: 12 }, asked), mode });
@@ -188,7 +188,7 @@ describe("arktype forms", () => {
   const order = type({ count: "string.numeric.parse", even: type("number").narrow((n) => n % 2 === 0) });
 
   it("runs arktype's morphs before the handler, over MRTR and a 2025 client", async () => {
-    for (const mode of ["2026-07-28", "2025-11-25"] as const) {
+    for (const mode of [MODERN_PROTOCOL_VERSION, "2025-11-25"] as const) {
       const seen: unknown[] = [];
       const client = await Client.connect(asking(order, seen), { onElicit: answering({ count: "21", even: 4 }), mode });
       expect(await client.callTool("signup", {})).toMatchObject(text('{"count":21,"even":4}'));

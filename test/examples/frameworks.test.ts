@@ -5,7 +5,7 @@
 // on close) answers the same elicitation on the back channel.
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client } from "mcp-roundtrip/client";
+import { Client, MODERN_PROTOCOL_VERSION } from "mcp-roundtrip/client";
 import { createEverythingServer } from "../../examples/everything-server/server.js";
 import { startExpressExample, type RunningExample } from "../../examples/express/app.js";
 import { startFastifyExample } from "../../examples/fastify/app.js";
@@ -19,7 +19,7 @@ const examples = [
 
 let toolNames: string[];
 beforeAll(async () => {
-  const local = await Client.connect(createEverythingServer(), { mode: "2026-07-28" });
+  const local = await Client.connect(createEverythingServer(), { mode: MODERN_PROTOCOL_VERSION });
   toolNames = (await local.listTools()).tools.map((tool) => tool.name);
   await local.close();
 });
@@ -34,7 +34,7 @@ describe.each(examples)("$name", ({ start }) => {
   it("serves every tool of the everything-server", async () => {
     const client = await Client.connect(running.url);
     try {
-      expect(client.protocolVersion).toBe("2026-07-28");
+      expect(client.protocolVersion).toBe(MODERN_PROTOCOL_VERSION);
       expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(toolNames);
       expect(await client.callTool("test_simple_text", {})).toMatchObject({ content: [{ type: "text", text: expect.any(String) }] });
     } finally {

@@ -18,7 +18,7 @@ function runNode(source: string): Record<string, unknown> {
 /** A server with a schemaless tool and an MRTR tool taking one typed argument, and a connected client. */
 const SCENARIO = `
   const { McpServer, RequestStateSecurity, inputRequired } = await import("mcp-roundtrip/server");
-  const { Client } = await import("mcp-roundtrip/client");
+  const { Client, MODERN_PROTOCOL_VERSION } = await import("mcp-roundtrip/client");
   const server = new McpServer({ name: "lazy-probe", version: "1.0.0" });
   server.tool("plain", {}, () => ({ content: [{ type: "text", text: "plain" }] }));
   const confirm = (schema) => (args, ctx) => {
@@ -31,7 +31,7 @@ const SCENARIO = `
     return { content: [{ type: "text", text: "confirmed " + JSON.parse(ctx.requestState).text }] };
   };
   server.tool("confirm", { inputSchema: { type: "object", properties: { text: { type: "string", description: "what to confirm" } }, required: ["text"] } }, confirm());
-  const client = await Client.connect(server, { mode: "2026-07-28", onElicit: async () => ({ action: "accept", content: {} }) });
+  const client = await Client.connect(server, { mode: MODERN_PROTOCOL_VERSION, onElicit: async () => ({ action: "accept", content: {} }) });
   const textOf = (result) => result.content?.[0]?.text;
 `;
 

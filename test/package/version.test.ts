@@ -2,13 +2,13 @@
 // the default clientInfo a server logs and may branch on must not lag a release.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { Client } from "mcp-roundtrip/client";
+import { Client, MODERN_PROTOCOL_VERSION } from "mcp-roundtrip/client";
 import { McpServer } from "mcp-roundtrip/server";
 
 const { version } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
 
 describe("the client's default clientInfo", () => {
-  it.each(["2026-07-28", "2025-11-25"] as const)("names mcp-roundtrip at package.json's version (%s)", async (mode) => {
+  it.each([MODERN_PROTOCOL_VERSION, "2025-11-25"] as const)("names mcp-roundtrip at package.json's version (%s)", async (mode) => {
     const seen: unknown[] = [];
     const server = new McpServer({ name: "version-check", version: "1.0.0" });
     server.tool("who", {}, (_args, ctx) => {

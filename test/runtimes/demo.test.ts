@@ -5,7 +5,7 @@
 // it, and this process's client (Node 20 or whatever runs vitest) finishing
 // a round against the same server.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client, isInputRequired } from "mcp-roundtrip/client";
+import { Client, isInputRequired, MODERN_PROTOCOL_VERSION } from "mcp-roundtrip/client";
 import { ensureBuilt } from "../client/ensure-built.js";
 import { bun, deno, node22, runScript, startServer, type Runtime, type RuntimeServer } from "../support/runtimes.js";
 
@@ -35,7 +35,7 @@ describe.each(runtimes)("the demo under %s", (_name, which, httpServer) => {
     const run = await runScript(runtime, "examples/demo/main.js", [server.url]);
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);
-    expect(run.stdout).toContain("Connected to Provisioner 1.0.0 over protocol 2026-07-28.");
+    expect(run.stdout).toContain(`Connected to Provisioner 1.0.0 over protocol ${MODERN_PROTOCOL_VERSION}.`);
     expect(run.stdout).toContain('region: elicitation/create "Which region should the database live in?"');
     expect(run.stdout).toMatch(/requestState: v1\.[A-Za-z0-9_-]{11}… \(\d+ chars/);
     expect(run.stdout).toContain("round 2: tools/call provision");

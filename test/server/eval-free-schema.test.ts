@@ -11,7 +11,7 @@ import { ensureBuilt, root } from "../client/ensure-built.js";
 import { createServer as createProvisionServer } from "../../examples/dependencies/provision.js";
 import { createEverythingServer } from "../../examples/everything-server/server.js";
 import { createWorkerServer } from "../../examples/worker/worker.js";
-import { Client } from "../../runtime/client/index.js";
+import { Client, MODERN_PROTOCOL_VERSION } from "../../runtime/client/index.js";
 import { compileJsonSchema } from "../../runtime/server/schema/json-schema.js";
 import { McpServer } from "../../runtime/server/index.js";
 import type { SchemaCompiler } from "../../runtime/server/schema/schema-check.js";
@@ -176,7 +176,7 @@ describe("the eval-free schema compiler answers what AJV answers", () => {
   it("on the tool schemas of the examples (everything-server, worker, declared dependencies)", async () => {
     const schemas: unknown[] = [];
     for (const server of [createEverythingServer(), createWorkerServer(), createProvisionServer()]) {
-      const client = await Client.connect(server, { mode: "2026-07-28" });
+      const client = await Client.connect(server, { mode: MODERN_PROTOCOL_VERSION });
       const { tools } = await client.listTools();
       await client.close();
       schemas.push(...tools.flatMap((tool) => [tool.inputSchema, ...(tool.outputSchema ? [tool.outputSchema] : [])]));
@@ -263,7 +263,7 @@ describe("the eval-free compiler's answers", () => {
       { inputSchema: { type: "object", properties: { xs: { type: "array", items: { type: "array", items: { type: "number", minimum: 0 } } } }, required: ["xs"] } },
       ({ xs }) => ({ content: [{ type: "text", text: String((xs as number[][]).flat().reduce((a, b) => a + b, 0)) }] }),
     );
-    const client = await Client.connect(server, { mode: "2026-07-28" });
+    const client = await Client.connect(server, { mode: MODERN_PROTOCOL_VERSION });
     expect(await client.callTool("sum", { xs: [[1, 2], [3]] })).toMatchObject({ content: [{ text: "6" }] });
     expect(await client.callTool("sum", { xs: [[1, -2]] })).toMatchObject({ isError: true, content: [{ text: expect.stringContaining("/xs/0/1") }] });
     await client.close();
@@ -278,7 +278,7 @@ describe("a value the validator itself fails on", () => {
       server.tool("t", { inputSchema: { type: "object", properties: { xs: { type: "array", uniqueItems: true } } } }, () => ({
         content: [{ type: "text", text: "ran" }],
       }));
-      const client = await Client.connect(server, { mode: "2026-07-28" });
+      const client = await Client.connect(server, { mode: MODERN_PROTOCOL_VERSION });
       const result = await client.callTool("t", { xs: [{ a: 1 }, { toString: "" }] });
       await client.close();
       if (compileSchema === "ajv")
@@ -294,13 +294,13 @@ describe("auto-pick where the runtime forbids generating code", () => {
   it("node --disallow-code-generation-from-strings serves a schema AJV would need new Function for", () => {
     const source = `
       const { McpServer } = await import("mcp-roundtrip/server");
-      const { Client } = await import("mcp-roundtrip/client");
+      const { Client, MODERN_PROTOCOL_VERSION } = await import("mcp-roundtrip/client");
       let evalWorks = true;
       try { new Function("return 1"); } catch { evalWorks = false; }
       const server = new McpServer({ name: "no-eval", version: "1.0.0" });
       server.tool("zip", { inputSchema: { type: "object", properties: { zip: { type: "string", pattern: "^\\\\d{5}$" }, n: { type: "array", items: { type: "integer", minimum: 1 } } }, required: ["zip"] } },
         ({ zip }) => ({ content: [{ type: "text", text: "ok " + zip }] }));
-      const client = await Client.connect(server, { mode: "2026-07-28" });
+      const client = await Client.connect(server, { mode: MODERN_PROTOCOL_VERSION });
       const good = await client.callTool("zip", { zip: "12345", n: [1, 2] });
       const bad = await client.callTool("zip", { zip: "1234", n: [0] });
       console.log(JSON.stringify({ evalWorks, good: good.content[0].text, bad: bad.isError === true, why: bad.content[0].text }));`;

@@ -2,10 +2,12 @@ import type { JsonRpcErrorObject, JsonRpcResponse, ServerLogger } from "mcp-roun
 import type { ElicitRequest } from "mcp-roundtrip/types";
 import type { MessageHandler, RequestContext } from "../../runtime/transport/types.js";
 import { ASK_REGION as DEMO_ASK_REGION } from "../../examples/demo/provision-server.js";
+import { MODERN_VERSIONS } from "../../runtime/protocol/revisions.js";
 
-export const PROTOCOL_VERSION = "2026-07-28";
+/** The modern revision the runtime speaks (the newest served one; 2026-07-28 today). */
+export const PROTOCOL_VERSION = MODERN_VERSIONS[0]!;
 
-/** `_meta` a 2026-07-28 client sends, with the given capabilities. */
+/** `_meta` a modern client sends, with the given capabilities. */
 export function meta(clientCapabilities: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     "io.modelcontextprotocol/protocolVersion": PROTOCOL_VERSION,

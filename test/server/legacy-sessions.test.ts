@@ -1,7 +1,8 @@
 // 2025-era clients on the same server and handlers as 2026-07-28 ones: the handshake, the back channel
 // that declared needs ask over, and every way a session can be misused, as a client sees it.
 import { describe, expect, it, vi } from "vitest";
-import { Client, type ElicitRequestParams } from "mcp-roundtrip/client";
+import { Client, type ElicitRequestParams, MODERN_PROTOCOL_VERSION } from "mcp-roundtrip/client";
+import { MODERN_VERSIONS } from "../../runtime/protocol/revisions.js";
 import { McpServer, elicit, inputRequired, listRoots, type ServerLogger, type JsonRpcMessage } from "mcp-roundtrip/server";
 import { validate } from "mcp-roundtrip/validate";
 import type { ServerSession } from "../../runtime/transport/types.js";
@@ -58,7 +59,7 @@ describe("one McpServer, both generations", () => {
     };
     const modern = await Client.connect(server, { onElicit: onElicit("2026") });
     const legacy = await Client.connect(server, { onElicit: onElicit("2025"), mode: "2025-11-25" });
-    expect(modern.protocolVersion).toBe("2026-07-28");
+    expect(modern.protocolVersion).toBe(MODERN_PROTOCOL_VERSION);
     expect(legacy.protocolVersion).toBe("2025-11-25");
     expect(await modern.callTool("provision", { name: "orders" })).toMatchObject(text("Provisioned orders in eu-west-1."));
     expect(await legacy.callTool("provision", { name: "billing" })).toMatchObject(text("Provisioned billing in eu-west-1."));
@@ -377,12 +378,12 @@ describe("the legacy option", () => {
   it('"reject": every 2025 request gets -32022 naming the supported versions', async () => {
     const server = provisioner({ legacy: "reject" });
     for (const message of [initialize, { jsonrpc: "2.0", id: 2, method: "tools/list" }]) {
-      expect(await server.handle(message)).toMatchObject({ error: { code: -32022, data: { supported: ["2026-07-28"] } } });
+      expect(await server.handle(message)).toMatchObject({ error: { code: -32022, data: { supported: [...MODERN_VERSIONS] } } });
     }
     const discovered = (await server.handle({ jsonrpc: "2.0", id: 3, method: "server/discover", params: { _meta: meta() } })) as unknown as {
       result: { supportedVersions: string[] };
     };
-    expect(discovered.result.supportedVersions).toEqual(["2026-07-28"]);
+    expect(discovered.result.supportedVersions).toEqual([...MODERN_VERSIONS]);
   });
 
   it("refuses an unknown mode at construction", () => {

@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import { McpError, inputRequired, Server, type ServerHandlers } from "mcp-roundtrip/server";
 import { validate } from "mcp-roundtrip/validate";
 import { publishedExamples } from "../support/schema.js";
-import { ASK_REGION, meta, pair, recordingLogger } from "./helpers.js";
+import { ALL_VERSIONS, MODERN_VERSIONS } from "../../runtime/protocol/revisions.js";
+import { ASK_REGION, meta, pair, PROTOCOL_VERSION, recordingLogger } from "./helpers.js";
 
 function makeServer(handlers: ServerHandlers = {}, legacy?: "reject") {
   const logger = recordingLogger();
@@ -15,8 +16,6 @@ function makeServer(handlers: ServerHandlers = {}, legacy?: "reject") {
   );
   return { server, logger };
 }
-
-const ALL_VERSIONS = ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"];
 
 describe("JSON-RPC envelope (-32600)", () => {
   const { server } = makeServer();
@@ -55,8 +54,8 @@ describe("unknown methods (-32601)", () => {
       method: "initialize",
       params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "old", version: "1" } },
     });
-    expect(response).toMatchObject({ id: 1, error: { code: -32022, data: { supported: ["2026-07-28"], requested: "2025-11-25" } } });
-    expect((response as { error: { message: string } }).error.message).toContain("2026-07-28");
+    expect(response).toMatchObject({ id: 1, error: { code: -32022, data: { supported: [...MODERN_VERSIONS], requested: "2025-11-25" } } });
+    expect((response as { error: { message: string } }).error.message).toContain(PROTOCOL_VERSION);
     expect((response as { error: { message: string } }).error.message).toContain('legacy is "reject"');
   });
 
@@ -75,7 +74,7 @@ describe("per-request _meta (-32602, -32022)", () => {
     const strict = makeServer({}, "reject").server;
     for (const params of [undefined, {}, { _meta: null }, { _meta: [] }]) {
       const response = await strict.handle({ jsonrpc: "2.0", id: "m", method: "tools/list", params });
-      expect(response).toMatchObject({ id: "m", error: { code: -32022, data: { supported: ["2026-07-28"] } } });
+      expect(response).toMatchObject({ id: "m", error: { code: -32022, data: { supported: [...MODERN_VERSIONS] } } });
     }
   });
 
@@ -107,7 +106,7 @@ describe("per-request _meta (-32602, -32022)", () => {
   });
 
   it("rejects missing client capabilities, naming the field", async () => {
-    const response = await send({ _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } });
+    const response = await send({ _meta: { "io.modelcontextprotocol/protocolVersion": PROTOCOL_VERSION } });
     expect(response).toMatchObject({ error: { code: -32602 } });
     expect((response as { error: { message: string } }).error.message).toContain("io.modelcontextprotocol/clientCapabilities");
   });

@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { inputRequired, Server } from "mcp-roundtrip/server";
 import { validate, validateResult } from "mcp-roundtrip/validate";
+import { ALL_VERSIONS } from "../../runtime/protocol/revisions.js";
 import { meta, pair } from "./helpers.js";
 
 const SERVER_INFO = { name: "results", version: "2.0.0" };
@@ -88,7 +89,7 @@ describe("server/discover", () => {
     const server = fullServer({ instructions: "Use t for everything.", capabilities: { tools: { listChanged: true }, logging: {} } });
     const result = await pair(server).result("server/discover");
     expect(result).toMatchObject({
-      supportedVersions: ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"],
+      supportedVersions: [...ALL_VERSIONS],
       capabilities: { tools: { listChanged: true }, prompts: {}, resources: {}, completions: {}, logging: {} },
       instructions: "Use t for everything.",
       cacheScope: "public",

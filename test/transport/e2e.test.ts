@@ -4,7 +4,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client, StreamableHttpClientTransport } from "mcp-roundtrip/client";
+import { Client, MODERN_PROTOCOL_VERSION, StreamableHttpClientTransport } from "mcp-roundtrip/client";
 import { inputRequired, McpServer } from "mcp-roundtrip/server";
 import { serveHttp, type HttpServerHandle } from "mcp-roundtrip/node";
 import { META, mcpHeaders, rpc } from "./helpers.js";
@@ -54,7 +54,7 @@ describe("Streamable HTTP end to end", () => {
   it("Client.connect(url) runs an MRTR call to completion", async () => {
     const client = await Client.connect(http.url, { onElicit: () => ({ action: "accept", content: { city: "Oslo" } }) });
     try {
-      expect(client.protocolVersion).toBe("2026-07-28");
+      expect(client.protocolVersion).toBe(MODERN_PROTOCOL_VERSION);
       const result = await client.callTool("forecast", {});
       expect(result.content).toEqual([{ type: "text", text: 'Oslo: sunny (state {"asked":"city","by":null})' }]);
     } finally {

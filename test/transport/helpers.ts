@@ -1,7 +1,9 @@
 import type { JsonRpcResponse } from "mcp-roundtrip/server";
+import { MODERN_VERSIONS } from "../../runtime/protocol/revisions.js";
 import type { MessageHandler, RequestContext } from "../../runtime/transport/types.js";
 
-export const PROTOCOL_VERSION = "2026-07-28";
+/** The modern revision the runtime speaks (the newest served one; 2026-07-28 today). */
+export const PROTOCOL_VERSION = MODERN_VERSIONS[0]!;
 
 export const META = {
   "io.modelcontextprotocol/protocolVersion": PROTOCOL_VERSION,

@@ -4,8 +4,10 @@ import fc from "fast-check";
 import { HttpTransportError, StreamableHttpClientTransport } from "mcp-roundtrip/client";
 import { serveHttp, type HttpServerHandle } from "mcp-roundtrip/node";
 import type { JsonRpcNotification } from "mcp-roundtrip/server";
-import { decodeHeaderValue, encodeHeaderValue, paramHeaderMismatch, paramHeadersOf } from "../../runtime/protocol/headers.js";
-import { META, rpc, stubServer } from "./helpers.js";
+import { decodeHeaderValue, encodeHeaderValue } from "../../runtime/protocol/headers.js";
+import { paramHeadersOf } from "../../runtime/protocol/param-headers.js";
+import { paramHeaderMismatch } from "../../runtime/protocol/param-header-check.js";
+import { META, PROTOCOL_VERSION, rpc, stubServer } from "./helpers.js";
 
 /** A scripted HTTP peer: records each request and answers with what `reply` returns. */
 async function scriptedServer(
@@ -85,7 +87,7 @@ describe("StreamableHttpClientTransport against this SDK's HTTP server", () => {
     const headers = seen.at(-1)!.context!.headers!;
     expect(headers.get("mcp-method")).toBe("tools/call");
     expect(headers.get("mcp-name")).toBe("echo");
-    expect(headers.get("mcp-protocol-version")).toBe("2026-07-28");
+    expect(headers.get("mcp-protocol-version")).toBe(PROTOCOL_VERSION);
     expect(seen.at(-1)!.context!.authInfo!.subject).toBe("good-1");
     await transport.request(rpc("tools/call", { name: "echo" }, 2) as never);
     expect(seen.at(-1)!.context!.authInfo!.subject).toBe("good-2");

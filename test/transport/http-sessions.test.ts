@@ -4,7 +4,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { McpServer, elicit, createHttpHandler, type HttpHandlerOptions } from "mcp-roundtrip/server";
 import { serveHttp, type HttpServerHandle } from "mcp-roundtrip/node";
-import { META } from "./helpers.js";
+import { MODERN_VERSIONS } from "../../runtime/protocol/revisions.js";
+import { META, PROTOCOL_VERSION } from "./helpers.js";
 import { INITIALIZE, messagesOf, POST_HEADERS, readEvents, wireClient } from "./session-wire.js";
 
 const regionForm = { type: "object", properties: { region: { type: "string" } }, required: ["region"] } as const;
@@ -142,10 +143,10 @@ describe("a 2025 session over Streamable HTTP", () => {
     expect(second.headers.get("retry-after")).toBe("5");
     expect((await second.json()).error.message).toContain("at most 1 2025 sessions");
     expect((await first.post({ jsonrpc: "2.0", id: 2, method: "tools/list" })).status).toBe(200);
-    // A 2026-07-28 client needs no session and is served regardless.
+    // A modern client needs no session and is served regardless.
     const modern = await fetch(url, {
       method: "POST",
-      headers: { ...POST_HEADERS, "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/list" },
+      headers: { ...POST_HEADERS, "mcp-protocol-version": PROTOCOL_VERSION, "mcp-method": "tools/list" },
       body: JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/list", params: { _meta: META } }),
     });
     expect(modern.status).toBe(200);
@@ -220,7 +221,7 @@ describe("2025 clients on a server that does not hold sessions", () => {
   it('legacy: "reject" answers 400 / -32022 naming what the server speaks', async () => {
     const response = await wireClient(await serve(provisioner("reject"))).initialize();
     expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({ error: { code: -32022, data: { supported: ["2026-07-28"], requested: "2025-11-25" } } });
+    expect(await response.json()).toMatchObject({ error: { code: -32022, data: { supported: [...MODERN_VERSIONS], requested: "2025-11-25" } } });
   });
 
   it("the web-standard handler holds sessions too, and close() ends them", async () => {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHttpHandler } from "mcp-roundtrip/server";
 import { McpServer } from "mcp-roundtrip/server";
 import { measuredServer, type MeasuredServer } from "../support/measured-server.js";
-import { META } from "./helpers.js";
+import { META, PROTOCOL_VERSION } from "./helpers.js";
 import { EventReader, INITIALIZE, POST_HEADERS } from "./session-wire.js";
 
 const BOUND = 4 * 1024 * 1024; // the default maxStreamBufferBytes
@@ -89,7 +89,7 @@ function unread(url: string, method: string, headers: Record<string, string>, bo
   });
 }
 
-const MODERN = { ...POST_HEADERS, "mcp-protocol-version": "2026-07-28" };
+const MODERN = { ...POST_HEADERS, "mcp-protocol-version": PROTOCOL_VERSION };
 const flood = (count: number, paced: boolean) =>
   JSON.stringify({
     jsonrpc: "2.0",

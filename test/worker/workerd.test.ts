@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client, isInputRequired } from "mcp-roundtrip/client";
+import { Client, isInputRequired, MODERN_PROTOCOL_VERSION } from "mcp-roundtrip/client";
 import { serveHttp, type HttpServerHandle } from "mcp-roundtrip/node";
 import { RequestStateSecurity } from "mcp-roundtrip/server";
 import { decodeKeyEntry } from "mcp-roundtrip/state";
@@ -217,7 +217,7 @@ describe("examples/worker/client.ts: the client inside workerd", () => {
     const response = await fetch(target);
     expect(response.status).toBe(200);
     const body = (await response.json()) as { protocolVersion: string; questions: number; result: { content: { text: string }[] } };
-    expect(body.protocolVersion).toBe("2026-07-28");
+    expect(body.protocolVersion).toBe(MODERN_PROTOCOL_VERSION);
     expect(body.questions).toBe(1);
     expect(body.result.content).toEqual([{ type: "text", text: "Booked AMS-07 (2 points), seat: aisle" }]);
   });

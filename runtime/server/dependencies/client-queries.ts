@@ -7,7 +7,7 @@
  */
 import { isObject } from "../../protocol/guards.js";
 import { checkDefinition } from "../../validate/core.js";
-import { TABLES_2026 } from "../../validate/tables-2026.js";
+import { tablesFor } from "../../validate/revisions.js";
 import { questionDigest } from "./digest.js";
 import { QUESTION, refuse, type AnswerReading, type Question } from "./questions.js";
 import type { CreateMessageRequestParams, CreateMessageResult, Root } from "./wire.js";
@@ -18,15 +18,15 @@ export type SampleParams = CreateMessageRequestParams;
 /** A sampling request; the handler receives the client's `CreateMessageResult`. */
 export interface SampleQuestion extends Question<CreateMessageResult> {
   readonly kind: "sample";
-  /** Reads the client's answer; never asynchronous for this kind. @internal */
-  read(response: unknown): AnswerReading<CreateMessageResult>;
+  /** Reads the client's answer, checked in the request's revision; never asynchronous for this kind. @internal */
+  read(response: unknown, protocolVersion?: string): AnswerReading<CreateMessageResult>;
 }
 
 /** A roots request; the handler receives the client's roots. */
 export interface ListRootsQuestion extends Question<Root[]> {
   readonly kind: "roots";
-  /** Reads the client's answer; never asynchronous for this kind. @internal */
-  read(response: unknown): AnswerReading<Root[]>;
+  /** Reads the client's answer, checked in the request's revision; never asynchronous for this kind. @internal */
+  read(response: unknown, protocolVersion?: string): AnswerReading<Root[]>;
 }
 
 /**
@@ -58,11 +58,11 @@ export function sample(params: SampleParams): SampleQuestion {
   const sampling: Record<string, object> = {};
   if (params.tools !== undefined || params.toolChoice !== undefined) sampling.tools = {};
   if (params.includeContext === "thisServer" || params.includeContext === "allServers") sampling.context = {};
-  const read = (response: unknown): AnswerReading<CreateMessageResult> => {
+  const read = (response: unknown, protocolVersion?: string): AnswerReading<CreateMessageResult> => {
     if (!isObject(response)) return refuse("", "a sampling answer must be a CreateMessageResult object");
     // The wire may add resultType to any result; the handler's value is the CreateMessageResult alone.
     const { resultType: _resultType, ...result } = response;
-    const checked = checkDefinition(TABLES_2026, "CreateMessageResult", result);
+    const checked = checkDefinition(tablesFor(protocolVersion), "CreateMessageResult", result);
     if (!checked.ok) return { ok: false, issues: checked.issues };
     return { ok: true, value: result as unknown as CreateMessageResult, record: result };
   };
@@ -91,9 +91,9 @@ let rootsDigest: string | undefined;
  *   server configuration instead.
  */
 export function listRoots(): ListRootsQuestion {
-  const read = (response: unknown): AnswerReading<Root[]> => {
+  const read = (response: unknown, protocolVersion?: string): AnswerReading<Root[]> => {
     if (!isObject(response)) return refuse("", "a roots answer must be a ListRootsResult object");
-    const checked = checkDefinition(TABLES_2026, "ListRootsResult", response);
+    const checked = checkDefinition(tablesFor(protocolVersion), "ListRootsResult", response);
     if (!checked.ok) return { ok: false, issues: checked.issues };
     const roots = (response.roots as Root[]).map((root) => ({ ...root }));
     return { ok: true, value: roots, record: { roots } };

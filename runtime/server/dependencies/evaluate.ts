@@ -19,6 +19,12 @@ export interface DependencyRound {
    * cannot answer is a `-32021`; when absent the check is left to the server.
    */
   clientCapabilities?: ClientCapabilities | undefined;
+  /**
+   * The request's protocol version (`ctx.protocolVersion`): the schema of that
+   * revision checks sampling and roots answers (2026-07-28's when absent, or
+   * for a 2025 client).
+   */
+  protocolVersion?: string | undefined;
   /** Where each round's decisions are logged at `debug` (which keys were asked and why, answers accepted or refused). */
   logger?: LevelledLogger | undefined;
   /** Fields every line of this call carries (`method`, `tool` / `prompt` / `resource`). */
@@ -144,7 +150,7 @@ export async function evaluateNeeds<A, R extends object>(declaration: Needs<A, R
     const digest = result.digest;
     const recorded = recordedAnswer(previous, key);
     if (recorded !== undefined && recorded.d === digest) {
-      const reading = await result.read(recorded.r);
+      const reading = await result.read(recorded.r, round.protocolVersion);
       if (reading.ok) {
         values[key] = reading.value;
         next.answers[key] = recorded;
@@ -157,7 +163,7 @@ export async function evaluateNeeds<A, R extends object>(declaration: Needs<A, R
     let request = result.request;
     let why: string | undefined;
     if (askedThis && Object.hasOwn(incoming, key)) {
-      const reading = await result.read(incoming[key]);
+      const reading = await result.read(incoming[key], round.protocolVersion);
       if (reading.ok) {
         values[key] = reading.value;
         next.answers[key] = { d: digest, r: reading.record };

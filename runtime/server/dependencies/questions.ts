@@ -42,10 +42,11 @@ export interface Question<V = unknown> {
    * `record` is the normalised answer kept in the request state (the
    * client's answer as sent, so reading it again next round gives the same
    * value). Asynchronous only when a Standard Schema form's library
-   * validates asynchronously.
+   * validates asynchronously. `protocolVersion` is the request's, for an
+   * answer checked against a result type of the schema.
    * @internal
    */
-  read(response: unknown): AnswerReading<V> | Promise<AnswerReading<V>>;
+  read(response: unknown, protocolVersion?: string): AnswerReading<V> | Promise<AnswerReading<V>>;
   /**
    * The request asked a second time after an answer that did not fit:
    * `reason` is added to its message where it has one.

@@ -64,6 +64,8 @@ export type DependentToolHandler<A, R extends object, Structured = undefined> = 
 export interface DependencyRequestContext {
   readonly inputResponses?: Readonly<Record<string, unknown>> | undefined;
   readonly requestState?: string | undefined;
+  /** The request's protocol version, whose schema checks sampling and roots answers. */
+  readonly protocolVersion?: string | undefined;
 }
 
 /**
@@ -122,6 +124,7 @@ export function withDependencies<A, R extends object, Ctx extends DependencyRequ
     const round: DependencyRound = {
       inputResponses: ctx.inputResponses as Record<string, unknown> | undefined,
       requestState: ctx.requestState,
+      protocolVersion: ctx.protocolVersion,
       // The server's context carries its logger (RequestContextImpl); a hand-made context may not.
       ...(isLevelledLogger(logger) ? { logger, logFields } : {}),
     };

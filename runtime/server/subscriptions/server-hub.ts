@@ -54,7 +54,11 @@ export async function answerListen(host: ListenHost, route: Route, filter: unkno
   try {
     const end = await host.hub.listen(ctx, filter, host.capabilities);
     if (end === "gone" || ctx.isCancelledByClient) return undefined;
-    return { jsonrpc: "2.0", id: ctx.requestId, result: host.finisher.complete(route, ctx.method, { _meta: { [SUBSCRIPTION_ID_META]: ctx.requestId } }) };
+    return {
+      jsonrpc: "2.0",
+      id: ctx.requestId,
+      result: host.finisher.complete(route, ctx.method, { _meta: { [SUBSCRIPTION_ID_META]: ctx.requestId } }, ctx.protocolVersion),
+    };
   } catch (error) {
     if (ctx.isCancelledByClient) return undefined;
     return errorResponse(ctx.requestId, toErrorObject(error, ctx.method, host.logger));

@@ -119,7 +119,7 @@ export class TaskEngine {
       return {};
     }
     const live = this.live.get(task.taskId);
-    if (task.status === "input_required" && live?.waiting !== undefined) await this.deliver(live, checked.inputResponses ?? {});
+    if (task.status === "input_required" && live?.waiting !== undefined) await this.deliver(live, checked.inputResponses ?? {}, ctx.protocolVersion);
     // Answers nothing waits for are ignored, as the extension says, except on a cancelled task: those would be lost unnoticed.
     else if (task.status === "cancelled" || (task.status === "input_required" && live === undefined)) throw taskNotAwaitingInput(task.taskId, task.status);
     return {};
@@ -204,7 +204,7 @@ export class TaskEngine {
       if (raw.resultType !== undefined && raw.resultType !== "complete") {
         throw internalError(`Internal error: a task's handler returned resultType ${JSON.stringify(raw.resultType)}; use "complete" or "input_required"`);
       }
-      const result = this.host.finishComplete(copyToExtend(raw));
+      const result = this.host.finishComplete(copyToExtend(raw), ctx);
       await this.settle(live, "completed", { result });
     } catch (error) {
       if (live.ended) return;
@@ -236,11 +236,11 @@ export class TaskEngine {
     await this.change(live, "input_required", { inputRequests: outward }, Date.now() + this.ttlMs);
   }
 
-  private async deliver(live: LiveTask, responses: Record<string, unknown>): Promise<void> {
+  private async deliver(live: LiveTask, responses: Record<string, unknown>, version: string): Promise<void> {
     const waiting = live.waiting!;
     const pending = { ...live.record.inputRequests };
-    // Every answer is checked before any is applied, so a bad one loses none of the others.
-    for (const external in responses) if (external in pending) checkInputResponse(external, responses[external]);
+    // Every answer is checked (in the update's own revision, `version`) before any is applied, so a bad one loses none of the others.
+    for (const external in responses) if (external in pending) checkInputResponse(external, responses[external], version);
     for (const external in responses) {
       // Unknown or already answered keys are ignored, as the extension says.
       if (!(external in pending)) continue;

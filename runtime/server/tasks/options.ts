@@ -31,8 +31,8 @@ export interface TasksOptions {
 export interface TaskHost {
   readonly serverInfo: unknown;
   readonly logger: ServerLogger;
-  /** Finishes a complete `tools/call` result (stamps, validates). */
-  finishComplete(raw: Record<string, unknown>): Record<string, unknown>;
+  /** Finishes a complete `tools/call` result (stamps, validates against the schema of the call's protocol version). */
+  finishComplete(raw: Record<string, unknown>, ctx: RequestContextImpl): Record<string, unknown>;
   /** Finishes an `InputRequiredResult` and checks the client can answer it. */
   finishInput(raw: Record<string, unknown>, ctx: RequestContextImpl): InputRequiredResult;
 }

@@ -1,13 +1,14 @@
 /**
  * Checks the params of `tasks/get`, `tasks/update` and `tasks/cancel`,
  * which the 2026-07-28 schema (and so the generated validators) does not
- * cover.
+ * cover; the answers a `tasks/update` carries are checked against the
+ * schema of its own protocol version.
  *
  * @internal
  */
 import { JsonRpcErrorCode, McpError } from "../../protocol/jsonrpc/errors.js";
 import { checkDefinition } from "../../validate/core.js";
-import { TABLES_2026 } from "../../validate/tables-2026.js";
+import { tablesFor } from "../../validate/revisions.js";
 
 /** The checked params of one task method. @internal */
 export interface TaskParams {
@@ -41,12 +42,13 @@ export function checkTaskParams(method: string, params: unknown): TaskParams {
 /**
  * Checks one answer to an outstanding input request against the schema's
  * `InputResponse` (answers to keys the task does not wait on are ignored
- * unchecked, as the extension says).
+ * unchecked, as the extension says), in the revision of `version`, the
+ * `tasks/update` request's protocol version.
  * @throws McpError -32602 naming the key and the bad field
  * @internal
  */
-export function checkInputResponse(key: string, value: unknown): void {
-  const outcome = checkDefinition(TABLES_2026, "InputResponse", value);
+export function checkInputResponse(key: string, value: unknown, version: string): void {
+  const outcome = checkDefinition(tablesFor(version), "InputResponse", value);
   if (!outcome.ok) {
     throw new McpError(JsonRpcErrorCode.InvalidParams, `Invalid params: /params/inputResponses/${key}: ${outcome.message}; nothing was applied`, {
       issues: outcome.issues,

@@ -32,9 +32,9 @@ export function createTaskEngine(
   const host: TaskHost = {
     serverInfo,
     logger,
-    finishComplete: (raw) => finisher.complete(route, "tools/call", raw),
+    finishComplete: (raw, ctx) => finisher.complete(route, "tools/call", raw, ctx.protocolVersion),
     finishInput: (raw, ctx) => {
-      const result = finisher.inputRequired(route, "tools/call", raw as unknown as InputRequiredResult);
+      const result = finisher.inputRequired(route, "tools/call", raw as unknown as InputRequiredResult, ctx.protocolVersion);
       assertClientCanAnswer(result.inputRequests as Record<string, unknown> | undefined, ctx.clientCapabilities);
       return result;
     },

@@ -3,19 +3,29 @@
  * `x-mcp-header` annotations, mirrored into `Mcp-Param-*` headers on its
  * calls, and the spec's rule that a tool with an invalid annotation is
  * dropped from `tools/list` (2026-07-28 streamable-http, "Custom Headers").
+ * The rules themselves (`tool-scan.ts`) load with the first `tools/list`
+ * that mentions an annotation.
  *
  * @internal
  */
 import type { JsonRpcRequest, JsonRpcResponse } from "../../../protocol/jsonrpc/messages.js";
-import { type ParamHeader, paramHeadersOf, paramHeaderValue } from "../../../protocol/headers.js";
+import type { ParamHeader } from "../../../protocol/param-headers.js";
+import { encodeHeaderValue } from "../../../protocol/headers.js";
 import { isObject } from "../../../protocol/guards.js";
+
+type Scanner = typeof import("./tool-scan.js");
+
+/** A listed tool without annotations. */
+const NONE: readonly ParamHeader[] = Object.freeze([]);
 
 /** Pages of `tools/list` read when learning a tool's annotations after a `-32020`. */
 const MAX_TOOL_PAGES = 20;
 
 /** @internal */
 export class ToolHeaders {
-  readonly #byTool = new Map<string, ParamHeader[]>();
+  readonly #byTool = new Map<string, readonly ParamHeader[]>();
+  /** The annotation rules, once a `tools/list` needed them; a tool with annotations is known only after they loaded. */
+  #scanner: Scanner | undefined;
   readonly #warn: (message: string) => void;
 
   constructor(warn: (message: string) => void) {
@@ -30,11 +40,7 @@ export class ToolHeaders {
   /** Writes the `Mcp-Param-*` headers of a call to `name` with `args`. */
   write(name: string, args: unknown, headers: Record<string, string>): void {
     const params = this.#byTool.get(name);
-    if (params === undefined) return;
-    for (const param of params) {
-      const value = paramHeaderValue(param, args);
-      if (value !== undefined) headers[`mcp-param-${param.header.toLowerCase()}`] = value;
-    }
+    if (params !== undefined && params.length > 0) this.#scanner?.writeParamHeaders(params, args, headers, encodeHeaderValue);
   }
 
   /**
@@ -62,24 +68,15 @@ export class ToolHeaders {
   }
 
   /** Learns the annotations of a `tools/list` result, and removes from it the tools whose annotations are invalid. */
-  learn(result: Record<string, unknown>): void {
+  async learn(result: Record<string, unknown>): Promise<void> {
     const tools = result.tools;
     if (!Array.isArray(tools)) return;
-    const kept: unknown[] = [];
-    for (const tool of tools) {
-      if (!isObject(tool) || typeof tool.name !== "string") {
-        kept.push(tool);
-        continue;
-      }
-      const scan = paramHeadersOf(tool.inputSchema);
-      if (!scan.ok) {
-        this.#byTool.delete(tool.name);
-        this.#warn(`Ignoring tool "${tool.name}": ${scan.reason}.`);
-        continue;
-      }
-      this.#byTool.set(tool.name, scan.headers);
-      kept.push(tool);
+    // A page that names no annotation anywhere needs none of the rules: its tools are known, with no headers.
+    if (this.#scanner === undefined && !JSON.stringify(tools).includes("x-mcp-header")) {
+      for (const tool of tools) if (isObject(tool) && typeof tool.name === "string") this.#byTool.set(tool.name, NONE);
+      return;
     }
-    result.tools = kept;
+    this.#scanner ??= await import("./tool-scan.js");
+    result.tools = this.#scanner.learnTools(tools, this.#byTool, this.#warn);
   }
 }

@@ -287,7 +287,7 @@ export class StreamableHttpClientTransport implements ClientTransport {
       } else {
         answer = answerOf(response, message, await readBoundedText(response, this.#maxResponseBytes, message.method), headers["mcp-session-id"] !== undefined);
       }
-      if (message.method === "tools/list" && "result" in answer && !this.#session.legacy) this.#tools.learn(answer.result);
+      if (message.method === "tools/list" && "result" in answer && !this.#session.legacy) await this.#tools.learn(answer.result);
       return answer;
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
