@@ -2,6 +2,8 @@
 // are compared sit next to each other, so each repetition of a pair runs
 // back to back and their ratio sees the same machine load.
 
+import { MODERN_PROTOCOL_VERSION } from "mcp-roundtrip/client";
+
 const here = (path) => new URL(path, import.meta.url).href;
 const OURS = here("./workloads/ours.mjs");
 const OFFICIAL = here("./workloads/official.mjs");
@@ -435,9 +437,10 @@ export function workloads() {
     {
       ...coldStart,
       id: "coldstart.ours",
-      label: "mcp-roundtrip, Client.connect(mcpServer), default mode (2026-07-28)",
+      label: `mcp-roundtrip, Client.connect(mcpServer), default mode (${MODERN_PROTOCOL_VERSION})`,
       side: "ours",
-      options: { sdk: "ours", protocolVersion: "2026-07-28" },
+      // The default mode speaks the newest revision both sides share: with a revision added, that one.
+      options: { sdk: "ours", protocolVersion: MODERN_PROTOCOL_VERSION },
     },
     {
       ...coldStart,
