@@ -94,6 +94,8 @@ export function renderMarkdown({ environment: env, rows, ratios, budgets }) {
   lines.push(
     "Their requestState codec against ours through their own seam: [RESULTS-official-codec.md](RESULTS-official-codec.md) (`node bench/official-codec.mjs`).",
     "",
+    "Where the server's CPU goes, and why each re-set budget is where it is: [PROFILES.md](PROFILES.md) (`node bench/profile.mjs`).",
+    "",
   );
   lines.push("## Method", "");
   lines.push(

@@ -242,3 +242,26 @@ describe("pending-exchange heap measurement", () => {
     expect(outcome.perTaskBytes).toBeGreaterThan(200);
   });
 });
+
+describe("bench/profile.mjs", () => {
+  it("profiles a server process and names the .ts files its time went to", { timeout: 60_000 }, () => {
+    const run = spawnSync(process.execPath, ["bench/profile.mjs", "plain", "--seconds", "0.5", "--warmup", "0.2", "--concurrency", "2", "--top", "40"], {
+      cwd: root,
+      encoding: "utf8",
+      timeout: 50_000,
+    });
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/^plain, c=2, server process: \d+(\.\d+)? µs CPU per call over \d+ calls/);
+    // The bundled chunks are mapped back to the modules a maintainer edits.
+    expect(run.stdout).toMatch(/%\s+runtime\/server\/request\.ts/);
+    expect(run.stdout).not.toMatch(/chunks\/chunk-/);
+  });
+
+  it("refuses an unknown workload with the usage line", () => {
+    const run = spawnSync(process.execPath, ["bench/profile.mjs", "nonsense"], { cwd: root, encoding: "utf8", timeout: 20_000 });
+    expect(run.status).not.toBe(0);
+    expect(run.stderr).toContain("usage: node bench/profile.mjs <plain|mrtr|plain2025|echo|seal>");
+    expect(run.stderr).toContain("unknown workload nonsense");
+  });
+});
