@@ -215,7 +215,7 @@ export async function serveSessionPost(
     reply.send(202, {}, "");
     return;
   }
-  found.busy++;
+  found.begin();
   const context = contextFor(found, request, reply, authInfo);
   if (auth !== undefined) context.scopeAuth = auth;
   const unregister = context.register(message.id);
@@ -225,8 +225,7 @@ export async function serveSessionPost(
     else context.cancelled(); // cancelled by the client: it asked for no answer
   } finally {
     unregister?.();
-    found.busy--;
-    found.lastActive = Date.now();
+    found.end();
   }
 }
 
