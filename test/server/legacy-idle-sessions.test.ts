@@ -76,6 +76,38 @@ describe("idle 2025 sessions", () => {
     for (const id of ids) expect(id).toMatch(/^[A-Za-z0-9_-]{22}$/);
   });
 
+  it("the server counts and reaches the sessions an HTTP endpoint keeps, without an entry of its own for each", async () => {
+    const mcp = server();
+    const handle = createHttpHandler(mcp);
+    const raw = rawSession(mcp);
+    await raw.initialize();
+    const opened: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const response = await handle(
+        new Request("http://127.0.0.1/mcp", {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+          body: JSON.stringify({
+            jsonrpc: "2.0",
+            id: 1,
+            method: "initialize",
+            params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "idle", version: "1" } },
+          }),
+        }),
+      );
+      opened.push(response.headers.get("mcp-session-id")!);
+    }
+    expect(mcp.server.openSessions).toBe(3);
+    const deleted = await handle(new Request("http://127.0.0.1/mcp", { method: "DELETE", headers: { "mcp-session-id": opened[0]! } }));
+    expect(deleted.status).toBe(200);
+    expect(mcp.server.openSessions).toBe(2);
+    handle.close();
+    expect(mcp.server.openSessions).toBe(1);
+    // A broadcast after the endpoint closed reaches the session still open, and nothing else.
+    mcp.tool("later", { inputSchema: { type: "object" } }, () => text("late"));
+    await vi.waitFor(() => expect(raw.outbound).toEqual([{ jsonrpc: "2.0", method: "notifications/tools/list_changed" }]));
+  });
+
   it("a session idle for months still works over HTTP, and still expires once idle longer than its timeout", async () => {
     const handle = createHttpHandler(server(), { sessionIdleTimeoutMs: 365 * DAY_MS });
     const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
@@ -95,7 +127,12 @@ describe("idle 2025 sessions", () => {
     expect(await call.json()).toEqual({ jsonrpc: "2.0", id: 2, result: text("still here") });
     now.mockReturnValue(start + 566 * DAY_MS);
     // Opening another session sweeps the idle ones.
-    await post({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {} } });
+    await post({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "idle", version: "1" } },
+    });
     const late = await post({ jsonrpc: "2.0", id: 3, method: "tools/list" }, session);
     expect(late.status).toBe(404);
     expect((await late.json()).error.message).toContain("idle for more than");

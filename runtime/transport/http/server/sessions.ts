@@ -11,9 +11,10 @@
 import type { JsonRpcId, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from "../../../protocol/jsonrpc/messages.js";
 import { keyOf } from "../../../protocol/message.js";
 import { isObject } from "../../../protocol/guards.js";
-import type { AuthInfo, ServerSession, SessionHost, SessionPeer } from "../../types.js";
+import type { AuthInfo, ServerSession, SessionHost } from "../../types.js";
 import type { HttpStream } from "./exchange.js";
 import { EventLog } from "./event-log.js";
+import { KEPT_BY, type SessionKeeper } from "../../../protocol/session-keeper.js";
 
 /** Finished streams kept per session for resumption, newest last. */
 const STREAMS_PER_SESSION = 32;
@@ -74,13 +75,18 @@ export class HttpSession {
   /** When it was last used, on {@link clock}. */
   #lastActive = clock();
   #traffic: Traffic | undefined = undefined;
-  readonly #limits: SessionLimits;
+  readonly #endpoint: HttpSessions;
 
-  /** `open` makes the server's session with this object as its peer (no closure per session to reach it). */
-  constructor(open: (peer: SessionPeer) => ServerSession, owner: string | undefined, limits: SessionLimits) {
+  /** Opens the server's session with this object as its peer (no closure per session to reach it). */
+  constructor(host: SessionHost, owner: string | undefined, endpoint: HttpSessions) {
     this.owner = owner;
-    this.#limits = limits;
-    this.session = open(this);
+    this.#endpoint = endpoint;
+    this.session = host.openSession(this);
+  }
+
+  /** As a peer, it names the collection holding its session: the server holds no entry of its own for it. */
+  get [KEPT_BY](): SessionKeeper {
+    return this.#endpoint;
   }
 
   /** Marks it used now: the idle timeout counts from here. */
@@ -119,13 +125,13 @@ export class HttpSession {
 
   /** Most bytes one of this session's streams holds for a slow reader. */
   get maxStreamBufferBytes(): number {
-    return this.#limits.maxStreamBufferBytes;
+    return this.#endpoint.limits.maxStreamBufferBytes;
   }
 
   /** A new stream's log (a POST answered over SSE, or a GET). */
   openStream(): EventLog {
     const work = this.work();
-    const log = new EventLog(work.nextStream++, Math.floor(this.#limits.maxStreamBufferBytes / 4));
+    const log = new EventLog(work.nextStream++, Math.floor(this.maxStreamBufferBytes / 4));
     const streams = (work.streams ??= new Map());
     streams.set(log.stream, log);
     if (streams.size > STREAMS_PER_SESSION) {
@@ -204,11 +210,8 @@ export class HttpSession {
     this.#traffic?.standalone?.detach(writer);
   }
 
-  /**
-   * Sends a message that belongs to no request: on the GET stream; into its
-   * log while it is dropped (a resume replays it); kept until one opens.
-   */
-  sendUnrelated(message: JsonRpcMessage): void {
+  /** A message that belongs to no request: on the GET stream; into its log while it is dropped (a resume replays it); kept until one opens. */
+  private sendUnrelated(message: JsonRpcMessage): void {
     this.touch();
     // The server withdrawing a question it asked on a POST's stream (that call was cancelled): on that stream, its last event.
     const carrier = "method" in message && message.method === "notifications/cancelled" ? this.carrierOf(message.params) : undefined;
@@ -225,7 +228,7 @@ export class HttpSession {
     outbox.push(message);
     if (outbox.length > OUTBOX_LIMIT) {
       outbox.shift();
-      this.#limits.onError(new Error(`Session ${this.id}: more than ${OUTBOX_LIMIT} messages waited for a GET stream; the oldest was dropped`));
+      this.#endpoint.limits.onError(new Error(`Session ${this.id}: more than ${OUTBOX_LIMIT} messages waited for a GET stream; the oldest was dropped`));
     }
   }
 
@@ -246,7 +249,7 @@ export class HttpSession {
 }
 
 /** The sessions of one endpoint. @internal */
-export class HttpSessions {
+export class HttpSessions implements SessionKeeper {
   readonly #host: SessionHost;
   readonly #limits: SessionLimits;
   readonly #byId = new Map<string, HttpSession>();
@@ -266,11 +269,16 @@ export class HttpSessions {
     return this.#limits;
   }
 
+  /** The server's sessions this endpoint holds: the server broadcasts through here. */
+  *sessions(): Iterable<ServerSession> {
+    for (const entry of this.#byId.values()) yield entry.session;
+  }
+
   /** Opens a session for an `initialize`; `undefined` when the endpoint already holds as many as it may. */
   open(authInfo: AuthInfo | undefined): HttpSession | undefined {
     this.#sweep();
     if (this.#byId.size >= this.#limits.maxSessions) return undefined;
-    const entry = new HttpSession((peer) => this.#host.openSession(peer), ownerOf(authInfo), this.#limits);
+    const entry = new HttpSession(this.#host, ownerOf(authInfo), this);
     this.#byId.set(entry.id, entry);
     this.#startSweeping();
     return entry;
