@@ -20,6 +20,8 @@ export interface Waiter {
 
 /** The working state of a 2025 session in use. Every field is assigned here, so all instances share one shape. @internal */
 export class SessionActivity {
+  /** The session ended (rare enough to be kept here rather than in every idle session). */
+  closed = false;
   /** The level the client asked for with `logging/setLevel`, if any. */
   logLevel: LoggingLevel | undefined = undefined;
   /** The id of the server's last request to the client. */

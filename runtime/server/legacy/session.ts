@@ -27,7 +27,7 @@ import { isObject } from "../../protocol/guards.js";
 import { MetaKey } from "../../protocol/names.js";
 import { errorResponse } from "../../protocol/jsonrpc/responses.js";
 import { Round, type RoundSignal } from "./round.js";
-import { handshakeOf, NO_CAPABILITIES, type Handshake } from "./handshake.js";
+import { beforeHandshake, handshakeOf, type Handshake } from "./handshake.js";
 import { newSessionId } from "./session-id.js";
 import { SessionActivity, type Waiter } from "./session-activity.js";
 
@@ -36,10 +36,6 @@ let profile: RevisionProfile<LegacyScope> | undefined;
 async function loadProfile(): Promise<RevisionProfile<LegacyScope>> {
   return (profile ??= (await loadLegacy()).LEGACY);
 }
-
-// Bits of LegacySession's state (one small integer, not a field per flag). CLIENT_INITIALIZED: requests to the client wait for it (the lifecycle's SHOULD NOT).
-const CLOSED = 1;
-const CLIENT_INITIALIZED = 2;
 
 function invalid(id: JsonRpcId | undefined, detail: string): JsonRpcResponse {
   return errorResponse(id, { code: JsonRpcErrorCode.InvalidRequest, message: `Invalid Request: ${detail}` });
@@ -54,33 +50,32 @@ function invalid(id: JsonRpcId | undefined, detail: string): JsonRpcResponse {
  */
 export class LegacySession implements ServerSession, Broadcastable, LegacyChannel, LegacyScope {
   readonly id: string = newSessionId();
-  #agreed: Handshake | undefined = undefined;
-  #state = 0;
+  /** The handshake as it stands, with the server: a record shared with sessions that agreed the same. */
+  #agreed: Handshake;
   #activity: SessionActivity | undefined = undefined;
-  readonly #host: LegacyHost;
   readonly #peer: SessionPeer;
 
   constructor(host: LegacyHost, peer: SessionPeer) {
-    this.#host = host;
+    this.#agreed = beforeHandshake(host);
     this.#peer = peer;
   }
 
   get protocolVersion(): string | undefined {
-    return this.#agreed?.protocolVersion;
+    return this.#agreed.protocolVersion;
   }
 
   get closed(): boolean {
-    return (this.#state & CLOSED) !== 0;
+    return this.#activity?.closed === true;
   }
 
   /** The client's name and version from `initialize`, for logs. Frozen: it may be shared with other sessions. */
   get clientInfo(): Implementation | undefined {
-    return this.#agreed?.clientInfo;
+    return this.#agreed.clientInfo;
   }
 
   /** What the client declared in `initialize`. Frozen: it may be shared with other sessions. */
   get clientCapabilities(): ClientCapabilities {
-    return this.#agreed?.clientCapabilities ?? NO_CAPABILITIES;
+    return this.#agreed.clientCapabilities;
   }
 
   /** The level the client asked for with `logging/setLevel`, if any. */
@@ -117,7 +112,7 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
     if (this.closed) return invalid(id, "this session has ended; start a new one with initialize");
     if (message.era === "modern" && method !== "initialize") {
       // Before any handshake a connection may speak 2026-07-28 (a stdio probe); once a session started, it may not switch.
-      if (this.#agreed === undefined) return this.#host.handleModern(message, context);
+      if (this.#agreed.protocolVersion === undefined) return this.#agreed.host.handleModern(message, context);
       return invalid(
         id,
         `this connection started a ${this.#agreed.protocolVersion} session with initialize, and a request carrying the 2026-07-28 ` +
@@ -125,7 +120,7 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
       );
     }
     if (method === "initialize") return this.answerInitialize(id, message.message);
-    if (this.#agreed === undefined) {
+    if (this.#agreed.protocolVersion === undefined) {
       if (method === "ping") return { jsonrpc: "2.0", id, result: {} }; // the lifecycle page allows ping before initialization
       return invalid(
         id,
@@ -134,7 +129,7 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
       );
     }
     // Loaded by initialize, so a session's requests find their profile at hand.
-    return answerRequest(this.#host, profile ?? (await loadProfile()), message, this, context);
+    return answerRequest(this.#agreed.host, profile ?? (await loadProfile()), message, this, context);
   }
 
   /**
@@ -182,7 +177,7 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
     const id = ++work.nextId;
     const message: JsonRpcRequest = { jsonrpc: "2.0", id, method, params };
     return new Promise<Record<string, unknown>>((resolve, reject) => {
-      const seconds = this.#host.options.requestTimeoutMs / 1000;
+      const seconds = this.#agreed.host.options.requestTimeoutMs / 1000;
       const finish = () => {
         clearTimeout(timer);
         signal?.removeEventListener("abort", onAbort);
@@ -207,7 +202,7 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
       };
       const timer = setTimeout(
         () => fail(new McpError(JsonRpcErrorCode.InternalError, `The client did not answer ${method} within ${seconds} s (legacySessions.requestTimeoutMs)`)),
-        this.#host.options.requestTimeoutMs,
+        this.#agreed.host.options.requestTimeoutMs,
       );
       (timer as { unref?: () => void }).unref?.();
       (work.waiting ??= new Map<JsonRpcId, Waiter>()).set(id, {
@@ -229,10 +224,10 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
 
   /** Sends a notification that belongs to no request (list changed, resource updated). Dropped before initialize or after close. */
   notify(notification: JsonRpcNotification): void {
-    if (this.closed || this.#agreed === undefined) return;
+    if (this.closed || this.#agreed.protocolVersion === undefined) return;
     Promise.resolve()
       .then(() => this.#peer.send(notification))
-      .catch((error: unknown) => this.#host.logger.warn(`${notification.method} not delivered to a 2025 session`, { error }));
+      .catch((error: unknown) => this.#agreed.host.logger.warn(`${notification.method} not delivered to a 2025 session`, { error }));
   }
 
   /** True when the client subscribed to updates of `uri`. */
@@ -266,23 +261,23 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
 
   close(reason = "The session was closed."): void {
     if (this.closed) return;
-    this.#state |= CLOSED;
-    this.#host.logger.debug(`2025 session ${sessionLabel(this.id)} closed: ${reason}`, { session: sessionLabel(this.id), reason });
+    const work = this.work();
+    work.closed = true;
+    this.#agreed.host.logger.debug(`2025 session ${sessionLabel(this.id)} closed: ${reason}`, { session: sessionLabel(this.id), reason });
     const error = new McpError(JsonRpcErrorCode.InternalError, reason);
-    const work = this.#activity;
-    for (const waiter of [...(work?.waiting?.values() ?? [])]) waiter.reject(error);
-    work?.waiting?.clear();
-    for (const ctx of work?.answering?.values() ?? []) ctx.cancel(reason);
-    work?.markInitialized?.(); // requests still held back now fail at once: the session has ended
-    this.#host.sessionClosed(this);
+    for (const waiter of [...(work.waiting?.values() ?? [])]) waiter.reject(error);
+    work.waiting?.clear();
+    for (const ctx of work.answering?.values() ?? []) ctx.cancel(reason);
+    work.markInitialized?.(); // requests still held back now fail at once: the session has ended
+    this.#agreed.host.sessionClosed(this);
   }
 
   private async answerInitialize(id: JsonRpcId, message: Record<string, unknown>): Promise<JsonRpcResponse> {
-    if (this.#agreed !== undefined) {
+    if (this.#agreed.protocolVersion !== undefined) {
       return invalid(id, `this session was already initialized (protocol ${this.#agreed.protocolVersion}); start a new connection or session to initialize again`);
     }
     try {
-      assertNestingWithin(message.params, this.#host.maxNestingDepth);
+      assertNestingWithin(message.params, this.#agreed.host.maxNestingDepth);
       (await loadProfile()).check("initialize", message, LEGACY_VERSIONS[0]!);
     } catch (error) {
       const mcp = error as McpError;
@@ -290,23 +285,24 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
     }
     const declared = declaredBy(message.params);
     const version = agreeVersion(declared.requested);
-    this.#agreed = handshakeOf(version, declared.capabilities, declared.clientInfo);
+    const agreed = handshakeOf(this.#agreed.host, version, declared.capabilities, declared.clientInfo);
+    this.#agreed = this.#agreed.clientInitialized ? agreed.initialized : agreed; // a client may say initialized early
     const client = declared.clientInfo === undefined ? "a client" : `${declared.clientInfo.name} ${declared.clientInfo.version}`;
-    this.#host.logger.debug(`2025 session ${sessionLabel(this.id)} opened: ${client}, protocol ${version}`, {
+    this.#agreed.host.logger.debug(`2025 session ${sessionLabel(this.id)} opened: ${client}, protocol ${version}`, {
       session: sessionLabel(this.id),
       protocolVersion: version,
       client: declared.clientInfo?.name,
     });
-    return { jsonrpc: "2.0", id, result: initializeResult(this.#host, version, true) };
+    return { jsonrpc: "2.0", id, result: initializeResult(this.#agreed.host, version, true) };
   }
 
   private onNotification(method: string, params: Record<string, unknown> | undefined): void {
     if (method === "notifications/initialized") {
-      this.#state |= CLIENT_INITIALIZED;
+      this.#agreed = this.#agreed.initialized;
       this.#activity?.markInitialized?.();
       return;
     }
-    if (method !== "notifications/cancelled") return this.#host.onNotification(method, params, undefined); // a custom one, or nothing to do
+    if (method !== "notifications/cancelled") return this.#agreed.host.onNotification(method, params, undefined); // a custom one, or nothing to do
     const requestId = isObject(params) ? params.requestId : undefined;
     if (typeof requestId !== "string" && typeof requestId !== "number") return;
     const reason = isObject(params) && typeof params.reason === "string" ? params.reason : "cancelled by the client";
@@ -317,7 +313,7 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
     const id = response.id;
     const waiter = typeof id === "string" || typeof id === "number" ? this.#activity?.waiting?.get(id) : undefined;
     if (waiter === undefined) {
-      this.#host.logger.warn("A 2025 client answered a request this session is not waiting on; ignored", { id });
+      this.#agreed.host.logger.warn("A 2025 client answered a request this session is not waiting on; ignored", { id });
       return;
     }
     if (isObject(response.error)) {
@@ -334,7 +330,7 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
 
   /** Waits, when the client has not yet said `notifications/initialized`, until it does (or the session ends). */
   private afterInitialized(): Promise<void> | undefined {
-    if ((this.#state & (CLIENT_INITIALIZED | CLOSED)) !== 0) return undefined;
+    if (this.#agreed.clientInitialized || this.closed) return undefined;
     const work = this.work();
     work.initialized ??= new Promise<void>((resolve) => {
       work.markInitialized = resolve;
