@@ -15,6 +15,8 @@ import type { AuthInfo, ServerSession, SessionHost } from "../../types.js";
 import type { HttpStream } from "./exchange.js";
 import { EventLog } from "./event-log.js";
 import { KEPT_BY, type SessionKeeper } from "../../../protocol/session-keeper.js";
+import type { AnsweringRequest, SessionLimits } from "./session-types.js";
+import { Realm } from "./session-realm.js";
 
 /** Finished streams kept per session for resumption, newest last. */
 const STREAMS_PER_SESSION = 32;
@@ -22,23 +24,6 @@ const STREAMS_PER_SESSION = 32;
 const OUTBOX_LIMIT = 1_000;
 /** Expired session ids remembered so a late client hears "expired", not "unknown". */
 const EXPIRED_MEMORY = 4_096;
-
-/** The bounds of an endpoint's sessions. @internal */
-export interface SessionLimits {
-  readonly maxSessions: number;
-  readonly idleTimeoutMs: number;
-  /** Most bytes one stream holds for a slow reader; its replay log keeps a quarter as much. */
-  readonly maxStreamBufferBytes: number;
-  readonly onError: (error: unknown) => void;
-}
-
-/** A request of a session being answered, as the session can stop it. @internal */
-export interface AnsweringRequest {
-  /** The client cancelled it: its POST ends without an answer, its stream (if one opened) is forgotten. */
-  cancelled(): void;
-  /** The session ended first: its POST ends. */
-  sessionEnded(reason: string): void;
-}
 
 /** What a session holds once it is used beyond its handshake (an idle one, most of a server's at scale, holds none of it). */
 class Traffic {
@@ -70,23 +55,30 @@ function clock(): number {
 /** A session as the endpoint holds it. @internal */
 export class HttpSession {
   readonly session: ServerSession;
-  /** Who opened it: a later request by another identity is treated as not knowing the id. */
-  readonly owner: string | undefined;
   /** When it was last used, on {@link clock}. */
   #lastActive = clock();
   #traffic: Traffic | undefined = undefined;
-  readonly #endpoint: HttpSessions;
+  readonly #realm: Realm;
 
   /** Opens the server's session with this object as its peer (no closure per session to reach it). */
-  constructor(host: SessionHost, owner: string | undefined, endpoint: HttpSessions) {
-    this.owner = owner;
-    this.#endpoint = endpoint;
+  constructor(host: SessionHost, realm: Realm) {
+    this.#realm = realm;
     this.session = host.openSession(this);
+  }
+
+  /** Who opened it. */
+  get owner(): string | undefined {
+    return this.#realm.owner;
+  }
+
+  /** The endpoint forgot it: true when it was the last session of its identity's. */
+  released(): boolean {
+    return --this.#realm.sessions === 0;
   }
 
   /** As a peer, it names the collection holding its session: the server holds no entry of its own for it. */
   get [KEPT_BY](): SessionKeeper {
-    return this.#endpoint;
+    return this.#realm.endpoint;
   }
 
   /** Marks it used now: the idle timeout counts from here. */
@@ -125,7 +117,7 @@ export class HttpSession {
 
   /** Most bytes one of this session's streams holds for a slow reader. */
   get maxStreamBufferBytes(): number {
-    return this.#endpoint.limits.maxStreamBufferBytes;
+    return this.#realm.endpoint.limits.maxStreamBufferBytes;
   }
 
   /** A new stream's log (a POST answered over SSE, or a GET). */
@@ -228,7 +220,7 @@ export class HttpSession {
     outbox.push(message);
     if (outbox.length > OUTBOX_LIMIT) {
       outbox.shift();
-      this.#endpoint.limits.onError(new Error(`Session ${this.id}: more than ${OUTBOX_LIMIT} messages waited for a GET stream; the oldest was dropped`));
+      this.#realm.endpoint.limits.onError(new Error(`Session ${this.id}: more than ${OUTBOX_LIMIT} messages waited for a GET stream; the oldest was dropped`));
     }
   }
 
@@ -253,6 +245,7 @@ export class HttpSessions implements SessionKeeper {
   readonly #host: SessionHost;
   readonly #limits: SessionLimits;
   readonly #byId = new Map<string, HttpSession>();
+  readonly #realms = new Map<string | undefined, Realm>();
   readonly #expired = new Set<string>();
   #sweeper: ReturnType<typeof setInterval> | undefined;
 
@@ -278,7 +271,11 @@ export class HttpSessions implements SessionKeeper {
   open(authInfo: AuthInfo | undefined): HttpSession | undefined {
     this.#sweep();
     if (this.#byId.size >= this.#limits.maxSessions) return undefined;
-    const entry = new HttpSession(this.#host, ownerOf(authInfo), this);
+    const owner = ownerOf(authInfo);
+    let realm = this.#realms.get(owner);
+    if (realm === undefined) this.#realms.set(owner, (realm = new Realm(this, owner)));
+    realm.sessions++;
+    const entry = new HttpSession(this.#host, realm);
     this.#byId.set(entry.id, entry);
     this.#startSweeping();
     return entry;
@@ -315,7 +312,9 @@ export class HttpSessions implements SessionKeeper {
   }
 
   #forget(entry: HttpSession, remember = true): void {
+    if (this.#byId.get(entry.id) !== entry) return; // forgotten already
     this.#byId.delete(entry.id);
+    if (entry.released()) this.#realms.delete(entry.owner);
     if (remember) {
       this.#expired.add(entry.id);
       if (this.#expired.size > EXPIRED_MEMORY) this.#expired.delete(this.#expired.values().next().value!);
