@@ -10,6 +10,7 @@
 import type { JsonRpcId } from "../../protocol/jsonrpc/messages.js";
 import type { LoggingLevel } from "../../protocol/types.js";
 import type { RequestContextImpl } from "../context.js";
+import type { Handshake } from "./handshake.js";
 
 /** A request the server sent the client, waiting for the client's answer. @internal */
 export interface Waiter {
@@ -20,6 +21,8 @@ export interface Waiter {
 
 /** The working state of a 2025 session in use. Every field is assigned here, so all instances share one shape. @internal */
 export class SessionActivity {
+  /** The handshake as it stands (the session's one slot held it until this was made). */
+  agreed: Handshake;
   /** The session ended (rare enough to be kept here rather than in every idle session). */
   closed = false;
   /** The level the client asked for with `logging/setLevel`, if any. */
@@ -34,4 +37,8 @@ export class SessionActivity {
   /** Settles when the client says `notifications/initialized` (made only if a request to the client had to wait for it). */
   initialized: Promise<void> | undefined = undefined;
   markInitialized: (() => void) | undefined = undefined;
+
+  constructor(agreed: Handshake) {
+    this.agreed = agreed;
+  }
 }

@@ -19,15 +19,14 @@ import type { ClientCapabilities, Implementation, LoggingLevel } from "../../pro
 import type { RequestContextImpl } from "../context.js";
 import { answerRequest, assertNestingWithin, type RevisionProfile } from "../request.js";
 import { sessionLabel, type LegacyHost } from "./host.js";
-import { toLegacyParams } from "./input-requests.js";
 import { loadLegacy } from "./load.js";
 import type { Broadcastable, LegacyChannel, LegacyScope } from "./types.js";
 import { agreeVersion, declaredBy, initializeResult } from "./lifecycle.js";
 import { isObject } from "../../protocol/guards.js";
 import { MetaKey } from "../../protocol/names.js";
 import { errorResponse } from "../../protocol/jsonrpc/responses.js";
-import { Round, type RoundSignal } from "./round.js";
-import { beforeHandshake, handshakeOf, type Handshake } from "./handshake.js";
+import { askRound, type RoundSignal } from "./round.js";
+import { beforeHandshake, Handshake, handshakeOf } from "./handshake.js";
 import { newSessionId } from "./session-id.js";
 import { SessionActivity, type Waiter } from "./session-activity.js";
 
@@ -50,42 +49,61 @@ function invalid(id: JsonRpcId | undefined, detail: string): JsonRpcResponse {
  */
 export class LegacySession implements ServerSession, Broadcastable, LegacyChannel, LegacyScope {
   readonly id: string = newSessionId();
-  /** The handshake as it stands, with the server: a record shared with sessions that agreed the same. */
-  #agreed: Handshake;
-  #activity: SessionActivity | undefined = undefined;
+  /**
+   * Idle, the handshake as it stands (with the server: a record shared with
+   * sessions that agreed the same); once used, the working state, which
+   * holds that record (one slot either way).
+   */
+  #state: Handshake | SessionActivity;
   readonly #peer: SessionPeer;
 
   constructor(host: LegacyHost, peer: SessionPeer) {
-    this.#agreed = beforeHandshake(host);
+    this.#state = beforeHandshake(host);
     this.#peer = peer;
   }
 
+  private get agreed(): Handshake {
+    const state = this.#state;
+    return state instanceof Handshake ? state : state.agreed;
+  }
+
+  private set agreed(record: Handshake) {
+    if (this.#state instanceof Handshake) this.#state = record;
+    else this.#state.agreed = record;
+  }
+
+  private get activity(): SessionActivity | undefined {
+    const state = this.#state;
+    return state instanceof Handshake ? undefined : state;
+  }
+
   get protocolVersion(): string | undefined {
-    return this.#agreed.protocolVersion;
+    return this.agreed.protocolVersion;
   }
 
   get closed(): boolean {
-    return this.#activity?.closed === true;
+    return this.activity?.closed === true;
   }
 
   /** The client's name and version from `initialize`, for logs. Frozen: it may be shared with other sessions. */
   get clientInfo(): Implementation | undefined {
-    return this.#agreed.clientInfo;
+    return this.agreed.clientInfo;
   }
 
   /** What the client declared in `initialize`. Frozen: it may be shared with other sessions. */
   get clientCapabilities(): ClientCapabilities {
-    return this.#agreed.clientCapabilities;
+    return this.agreed.clientCapabilities;
   }
 
   /** The level the client asked for with `logging/setLevel`, if any. */
   get logLevel(): LoggingLevel | undefined {
-    return this.#activity?.logLevel;
+    return this.activity?.logLevel;
   }
 
   /** The working state, made on first use. */
   private work(): SessionActivity {
-    return (this.#activity ??= new SessionActivity());
+    const state = this.#state;
+    return state instanceof Handshake ? (this.#state = new SessionActivity(state)) : state;
   }
 
   /** A session is the scope of its own requests: the back channel asks over it. */
@@ -112,15 +130,15 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
     if (this.closed) return invalid(id, "this session has ended; start a new one with initialize");
     if (message.era === "modern" && method !== "initialize") {
       // Before any handshake a connection may speak 2026-07-28 (a stdio probe); once a session started, it may not switch.
-      if (this.#agreed.protocolVersion === undefined) return this.#agreed.host.handleModern(message, context);
+      if (this.agreed.protocolVersion === undefined) return this.agreed.host.handleModern(message, context);
       return invalid(
         id,
-        `this connection started a ${this.#agreed.protocolVersion} session with initialize, and a request carrying the 2026-07-28 ` +
+        `this connection started a ${this.agreed.protocolVersion} session with initialize, and a request carrying the 2026-07-28 ` +
           "_meta envelope cannot join it. Use one protocol generation per connection (or per Mcp-Session-Id).",
       );
     }
     if (method === "initialize") return this.answerInitialize(id, message.message);
-    if (this.#agreed.protocolVersion === undefined) {
+    if (this.agreed.protocolVersion === undefined) {
       if (method === "ping") return { jsonrpc: "2.0", id, result: {} }; // the lifecycle page allows ping before initialization
       return invalid(
         id,
@@ -129,7 +147,7 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
       );
     }
     // Loaded by initialize, so a session's requests find their profile at hand.
-    return answerRequest(this.#agreed.host, profile ?? (await loadProfile()), message, this, context);
+    return answerRequest(this.agreed.host, profile ?? (await loadProfile()), message, this, context);
   }
 
   /**
@@ -137,30 +155,8 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
    * `toLegacyParams`) and resolves with their results under the same keys.
    * One refusal cancels the others.
    */
-  async askAll(
-    requests: Record<string, { method: string; params?: Record<string, unknown> }>,
-    ctx: RequestContextImpl,
-  ): Promise<Record<string, Record<string, unknown>>> {
-    const keys = Object.keys(requests);
-    const round = new Round(); // the call's signal is made only if it is cancelled: see round.ts
-    const detach = ctx.whenCancelled(() => round.abort(ctx.signal.reason));
-    try {
-      const answers = await Promise.all(
-        keys.map((key) =>
-          this.request(requests[key]!.method, toLegacyParams(requests[key]!.method, requests[key]!.params ?? {}), ctx, round).catch((error: unknown) => {
-            round.abort(error);
-            throw error;
-          }),
-        ),
-      );
-      const byKey: Record<string, Record<string, unknown>> = {};
-      keys.forEach((key, index) => {
-        byKey[key] = answers[index]!;
-      });
-      return byKey;
-    } finally {
-      detach();
-    }
+  askAll(requests: Record<string, { method: string; params?: Record<string, unknown> }>, ctx: RequestContextImpl): Promise<Record<string, Record<string, unknown>>> {
+    return askRound(this, requests, ctx);
   }
 
   /**
@@ -177,7 +173,7 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
     const id = ++work.nextId;
     const message: JsonRpcRequest = { jsonrpc: "2.0", id, method, params };
     return new Promise<Record<string, unknown>>((resolve, reject) => {
-      const seconds = this.#agreed.host.options.requestTimeoutMs / 1000;
+      const seconds = this.agreed.host.options.requestTimeoutMs / 1000;
       const finish = () => {
         clearTimeout(timer);
         signal?.removeEventListener("abort", onAbort);
@@ -202,7 +198,7 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
       };
       const timer = setTimeout(
         () => fail(new McpError(JsonRpcErrorCode.InternalError, `The client did not answer ${method} within ${seconds} s (legacySessions.requestTimeoutMs)`)),
-        this.#agreed.host.options.requestTimeoutMs,
+        this.agreed.host.options.requestTimeoutMs,
       );
       (timer as { unref?: () => void }).unref?.();
       (work.waiting ??= new Map<JsonRpcId, Waiter>()).set(id, {
@@ -224,15 +220,15 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
 
   /** Sends a notification that belongs to no request (list changed, resource updated). Dropped before initialize or after close. */
   notify(notification: JsonRpcNotification): void {
-    if (this.closed || this.#agreed.protocolVersion === undefined) return;
+    if (this.closed || this.agreed.protocolVersion === undefined) return;
     Promise.resolve()
       .then(() => this.#peer.send(notification))
-      .catch((error: unknown) => this.#agreed.host.logger.warn(`${notification.method} not delivered to a 2025 session`, { error }));
+      .catch((error: unknown) => this.agreed.host.logger.warn(`${notification.method} not delivered to a 2025 session`, { error }));
   }
 
   /** True when the client subscribed to updates of `uri`. */
   isSubscribed(uri: string): boolean {
-    return this.#activity?.subscriptions?.has(uri) === true;
+    return this.activity?.subscriptions?.has(uri) === true;
   }
 
   subscribe(uri: string): void {
@@ -240,7 +236,7 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
   }
 
   unsubscribe(uri: string): void {
-    this.#activity?.subscriptions?.delete(uri);
+    this.activity?.subscriptions?.delete(uri);
   }
 
   setLogLevel(level: LoggingLevel): void {
@@ -254,7 +250,7 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
 
   untrack(ctx: RequestContextImpl): void {
     const key = keyOf(ctx.requestId);
-    const answering = this.#activity?.answering;
+    const answering = this.activity?.answering;
     if (answering?.get(key) === ctx) answering.delete(key);
     ctx.dispose();
   }
@@ -263,21 +259,21 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
     if (this.closed) return;
     const work = this.work();
     work.closed = true;
-    this.#agreed.host.logger.debug(`2025 session ${sessionLabel(this.id)} closed: ${reason}`, { session: sessionLabel(this.id), reason });
+    this.agreed.host.logger.debug(`2025 session ${sessionLabel(this.id)} closed: ${reason}`, { session: sessionLabel(this.id), reason });
     const error = new McpError(JsonRpcErrorCode.InternalError, reason);
     for (const waiter of [...(work.waiting?.values() ?? [])]) waiter.reject(error);
     work.waiting?.clear();
     for (const ctx of work.answering?.values() ?? []) ctx.cancel(reason);
     work.markInitialized?.(); // requests still held back now fail at once: the session has ended
-    this.#agreed.host.sessionClosed(this);
+    this.agreed.host.sessionClosed(this);
   }
 
   private async answerInitialize(id: JsonRpcId, message: Record<string, unknown>): Promise<JsonRpcResponse> {
-    if (this.#agreed.protocolVersion !== undefined) {
-      return invalid(id, `this session was already initialized (protocol ${this.#agreed.protocolVersion}); start a new connection or session to initialize again`);
+    if (this.agreed.protocolVersion !== undefined) {
+      return invalid(id, `this session was already initialized (protocol ${this.agreed.protocolVersion}); start a new connection or session to initialize again`);
     }
     try {
-      assertNestingWithin(message.params, this.#agreed.host.maxNestingDepth);
+      assertNestingWithin(message.params, this.agreed.host.maxNestingDepth);
       (await loadProfile()).check("initialize", message, LEGACY_VERSIONS[0]!);
     } catch (error) {
       const mcp = error as McpError;
@@ -285,35 +281,35 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
     }
     const declared = declaredBy(message.params);
     const version = agreeVersion(declared.requested);
-    const agreed = handshakeOf(this.#agreed.host, version, declared.capabilities, declared.clientInfo);
-    this.#agreed = this.#agreed.clientInitialized ? agreed.initialized : agreed; // a client may say initialized early
+    const agreed = handshakeOf(this.agreed.host, version, declared.capabilities, declared.clientInfo);
+    this.agreed = this.agreed.clientInitialized ? agreed.initialized : agreed; // a client may say initialized early
     const client = declared.clientInfo === undefined ? "a client" : `${declared.clientInfo.name} ${declared.clientInfo.version}`;
-    this.#agreed.host.logger.debug(`2025 session ${sessionLabel(this.id)} opened: ${client}, protocol ${version}`, {
+    this.agreed.host.logger.debug(`2025 session ${sessionLabel(this.id)} opened: ${client}, protocol ${version}`, {
       session: sessionLabel(this.id),
       protocolVersion: version,
       client: declared.clientInfo?.name,
     });
-    return { jsonrpc: "2.0", id, result: initializeResult(this.#agreed.host, version, true) };
+    return { jsonrpc: "2.0", id, result: initializeResult(this.agreed.host, version, true) };
   }
 
   private onNotification(method: string, params: Record<string, unknown> | undefined): void {
     if (method === "notifications/initialized") {
-      this.#agreed = this.#agreed.initialized;
-      this.#activity?.markInitialized?.();
+      this.agreed = this.agreed.initialized;
+      this.activity?.markInitialized?.();
       return;
     }
-    if (method !== "notifications/cancelled") return this.#agreed.host.onNotification(method, params, undefined); // a custom one, or nothing to do
+    if (method !== "notifications/cancelled") return this.agreed.host.onNotification(method, params, undefined); // a custom one, or nothing to do
     const requestId = isObject(params) ? params.requestId : undefined;
     if (typeof requestId !== "string" && typeof requestId !== "number") return;
     const reason = isObject(params) && typeof params.reason === "string" ? params.reason : "cancelled by the client";
-    this.#activity?.answering?.get(keyOf(requestId))?.cancel(reason, true);
+    this.activity?.answering?.get(keyOf(requestId))?.cancel(reason, true);
   }
 
   private settleAnswer(response: Record<string, unknown>): void {
     const id = response.id;
-    const waiter = typeof id === "string" || typeof id === "number" ? this.#activity?.waiting?.get(id) : undefined;
+    const waiter = typeof id === "string" || typeof id === "number" ? this.activity?.waiting?.get(id) : undefined;
     if (waiter === undefined) {
-      this.#agreed.host.logger.warn("A 2025 client answered a request this session is not waiting on; ignored", { id });
+      this.agreed.host.logger.warn("A 2025 client answered a request this session is not waiting on; ignored", { id });
       return;
     }
     if (isObject(response.error)) {
@@ -330,7 +326,7 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
 
   /** Waits, when the client has not yet said `notifications/initialized`, until it does (or the session ends). */
   private afterInitialized(): Promise<void> | undefined {
-    if (this.#agreed.clientInitialized || this.closed) return undefined;
+    if (this.agreed.clientInitialized || this.closed) return undefined;
     const work = this.work();
     work.initialized ??= new Promise<void>((resolve) => {
       work.markInitialized = resolve;
