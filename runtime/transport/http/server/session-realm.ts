@@ -25,3 +25,26 @@ export class Realm {
     readonly owner: string | undefined,
   ) {}
 }
+
+/** An endpoint's realms, by owner: made with an identity's first session, dropped with its last. @internal */
+export class Realms {
+  readonly #endpoint: RealmEndpoint;
+  readonly #byOwner = new Map<string | undefined, Realm>();
+
+  constructor(endpoint: RealmEndpoint) {
+    this.#endpoint = endpoint;
+  }
+
+  /** The realm of a new session of `owner`. */
+  enter(owner: string | undefined): Realm {
+    let realm = this.#byOwner.get(owner);
+    if (realm === undefined) this.#byOwner.set(owner, (realm = new Realm(this.#endpoint, owner)));
+    realm.sessions++;
+    return realm;
+  }
+
+  /** A session of `realm` was forgotten. */
+  leave(realm: Realm): void {
+    if (--realm.sessions === 0 && this.#byOwner.get(realm.owner) === realm) this.#byOwner.delete(realm.owner);
+  }
+}

@@ -1,10 +1,18 @@
 /**
  * The shapes an endpoint's 2025 sessions (`sessions.ts`) and the exchanges
- * that serve them (`session-exchange.ts`) pass between each other.
+ * that serve them (`session-exchange.ts`) pass between each other, and the
+ * fixed bounds of a session.
  *
  * @module
  * @internal
  */
+
+/** Finished streams kept per session for resumption, newest last. @internal */
+export const STREAMS_PER_SESSION = 32;
+/** Unrelated messages kept for a session that has no GET stream open yet. @internal */
+export const OUTBOX_LIMIT = 1_000;
+/** Expired session ids remembered so a late client hears "expired", not "unknown". @internal */
+export const EXPIRED_MEMORY = 4_096;
 
 /** The bounds of an endpoint's sessions. @internal */
 export interface SessionLimits {

@@ -1,12 +1,9 @@
 /**
  * The 2025 sessions of one Streamable HTTP endpoint: who holds which
- * `Mcp-Session-Id`, the SSE streams each session writes to (with event ids,
- * so a client that lost a stream can resume it with `Last-Event-ID`), and
- * the bounds: how many sessions at once, how long one may sit idle.
- *
- * Sessions live in this process's memory: a 2025 client must keep reaching
- * the same instance (sticky routing on `Mcp-Session-Id`); 2026-07-28
- * clients need no such thing.
+ * `Mcp-Session-Id`, the SSE streams each session writes to (resumable with
+ * `Last-Event-ID`), and the bounds: how many at once, how long one may sit
+ * idle. They live in this process's memory: a 2025 client must keep reaching
+ * the same instance (sticky routing on `Mcp-Session-Id`).
  */
 import type { JsonRpcId, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from "../../../protocol/jsonrpc/messages.js";
 import { keyOf } from "../../../protocol/message.js";
@@ -15,18 +12,13 @@ import type { AuthInfo, ServerSession, SessionHost } from "../../types.js";
 import type { HttpStream } from "./exchange.js";
 import { EventLog } from "./event-log.js";
 import { KEPT_BY, type SessionKeeper } from "../../../protocol/session-keeper.js";
-import type { AnsweringRequest, SessionLimits } from "./session-types.js";
-import { Realm } from "./session-realm.js";
-
-/** Finished streams kept per session for resumption, newest last. */
-const STREAMS_PER_SESSION = 32;
-/** Unrelated messages kept for a session that has no GET stream open yet. */
-const OUTBOX_LIMIT = 1_000;
-/** Expired session ids remembered so a late client hears "expired", not "unknown". */
-const EXPIRED_MEMORY = 4_096;
+import { EXPIRED_MEMORY, OUTBOX_LIMIT, STREAMS_PER_SESSION, type AnsweringRequest, type SessionLimits } from "./session-types.js";
+import { Realm, Realms } from "./session-realm.js";
 
 /** What a session holds once it is used beyond its handshake (an idle one, most of a server's at scale, holds none of it). */
 class Traffic {
+  /** Who the session belongs to (the session's one slot held it until this was made). */
+  readonly realm: Realm;
   /** Requests of this session being answered: an idle sweep never ends a session mid-request. */
   busy = 0;
   streams: Map<number, EventLog> | undefined = undefined;
@@ -37,13 +29,15 @@ class Traffic {
   answering: Map<string, AnsweringRequest> | undefined = undefined;
   /** The server's own requests written on a POST's stream still open, by id: their cancellation goes there too. */
   carried: Map<string, EventLog> | undefined = undefined;
+
+  constructor(realm: Realm) {
+    this.realm = realm;
+  }
 }
 
 /**
- * Ticks of {@link TICK_MS} on a clock that starts with this module: small
- * integers, which V8 keeps inside the object, where a `Date.now()` takes a
- * 16-byte heap number per session. They stay small for 124 days of uptime
- * (then the clock goes on in larger numbers, as correct, a little bigger).
+ * Ticks of {@link TICK_MS} since this module started: small integers, kept inside the object (a `Date.now()`
+ * takes a 16-byte heap number per session) for 124 days of uptime, then larger numbers, as correct.
  */
 const TICK_MS = 10;
 const EPOCH = Date.now();
@@ -57,28 +51,23 @@ export class HttpSession {
   readonly session: ServerSession;
   /** When it was last used, on {@link clock}. */
   #lastActive = clock();
-  #traffic: Traffic | undefined = undefined;
-  readonly #realm: Realm;
+  /** Idle, who it belongs to (a record shared by that identity's sessions); once used, its traffic, which holds that record. */
+  #state: Realm | Traffic;
 
   /** Opens the server's session with this object as its peer (no closure per session to reach it). */
   constructor(host: SessionHost, realm: Realm) {
-    this.#realm = realm;
+    this.#state = realm;
     this.session = host.openSession(this);
   }
 
   /** Who opened it. */
   get owner(): string | undefined {
-    return this.#realm.owner;
-  }
-
-  /** The endpoint forgot it: true when it was the last session of its identity's. */
-  released(): boolean {
-    return --this.#realm.sessions === 0;
+    return this.realm.owner;
   }
 
   /** As a peer, it names the collection holding its session: the server holds no entry of its own for it. */
   get [KEPT_BY](): SessionKeeper {
-    return this.#realm.endpoint;
+    return this.realm.endpoint;
   }
 
   /** Marks it used now: the idle timeout counts from here. */
@@ -88,7 +77,8 @@ export class HttpSession {
 
   /** True when unused since `cutoff` (on {@link clock}) and nothing of it is in flight. */
   idleSince(cutoff: number): boolean {
-    return this.#lastActive < cutoff && (this.#traffic === undefined || (this.#traffic.busy === 0 && !this.listening));
+    const traffic = this.traffic;
+    return this.#lastActive < cutoff && (traffic === undefined || (traffic.busy === 0 && !this.listening));
   }
 
   /** A request of this session is being answered. */
@@ -102,8 +92,20 @@ export class HttpSession {
     this.touch();
   }
 
+  /** Who it belongs to, on which endpoint. */
+  get realm(): Realm {
+    const state = this.#state;
+    return state instanceof Realm ? state : state.realm;
+  }
+
+  private get traffic(): Traffic | undefined {
+    const state = this.#state;
+    return state instanceof Realm ? undefined : state;
+  }
+
   private work(): Traffic {
-    return (this.#traffic ??= new Traffic());
+    const state = this.#state;
+    return state instanceof Realm ? (this.#state = new Traffic(state)) : state;
   }
 
   /** The session's peer: what the server sends outside any request. */
@@ -117,7 +119,7 @@ export class HttpSession {
 
   /** Most bytes one of this session's streams holds for a slow reader. */
   get maxStreamBufferBytes(): number {
-    return this.#realm.endpoint.limits.maxStreamBufferBytes;
+    return this.realm.endpoint.limits.maxStreamBufferBytes;
   }
 
   /** A new stream's log (a POST answered over SSE, or a GET). */
@@ -138,7 +140,7 @@ export class HttpSession {
   /** Ends a stream and forgets it at once (a cancelled request's: there is nothing left to resume). */
   dropStream(log: EventLog): void {
     log.end();
-    this.#traffic?.streams?.delete(log.stream);
+    this.traffic?.streams?.delete(log.stream);
   }
 
   /** Registers a request being answered, so a cancellation or the session's end reaches its POST; returns the function that unregisters it. */
@@ -158,27 +160,27 @@ export class HttpSession {
 
   /** Forgets the server requests a finished POST stream carried. */
   uncarry(ids: readonly JsonRpcId[]): void {
-    const carried = this.#traffic?.carried;
+    const carried = this.traffic?.carried;
     for (const id of ids) carried?.delete(keyOf(id));
   }
 
   /** The client cancelled request `id` (`notifications/cancelled`): its POST ends now, whatever its handler still does. */
   cancelled(id: unknown): void {
     if (typeof id !== "string" && typeof id !== "number") return;
-    this.#traffic?.answering?.get(keyOf(id))?.cancelled();
+    this.traffic?.answering?.get(keyOf(id))?.cancelled();
   }
 
   /** The log a `Last-Event-ID` points into, and the sequence number to resume after. */
   findEvent(lastEventId: string): { log: EventLog; seq: number } | undefined {
     const match = /^(\d+)-(\d+)$/.exec(lastEventId.trim());
     if (!match) return undefined;
-    const log = this.#traffic?.streams?.get(Number(match[1]));
+    const log = this.traffic?.streams?.get(Number(match[1]));
     return log === undefined ? undefined : { log, seq: Number(match[2]) };
   }
 
   /** True while a GET stream is connected. */
   get listening(): boolean {
-    return this.#traffic?.standalone?.attached === true;
+    return this.traffic?.standalone?.attached === true;
   }
 
   /**
@@ -199,7 +201,7 @@ export class HttpSession {
 
   /** `writer`, a GET stream's connection, closed. */
   unlisten(writer: HttpStream): void {
-    this.#traffic?.standalone?.detach(writer);
+    this.traffic?.standalone?.detach(writer);
   }
 
   /** A message that belongs to no request: on the GET stream; into its log while it is dropped (a resume replays it); kept until one opens. */
@@ -220,19 +222,19 @@ export class HttpSession {
     outbox.push(message);
     if (outbox.length > OUTBOX_LIMIT) {
       outbox.shift();
-      this.#realm.endpoint.limits.onError(new Error(`Session ${this.id}: more than ${OUTBOX_LIMIT} messages waited for a GET stream; the oldest was dropped`));
+      this.realm.endpoint.limits.onError(new Error(`Session ${this.id}: more than ${OUTBOX_LIMIT} messages waited for a GET stream; the oldest was dropped`));
     }
   }
 
   private carrierOf(params: unknown): EventLog | undefined {
     const id = isObject(params) ? params.requestId : undefined;
-    const log = typeof id === "string" || typeof id === "number" ? this.#traffic?.carried?.get(keyOf(id)) : undefined;
+    const log = typeof id === "string" || typeof id === "number" ? this.traffic?.carried?.get(keyOf(id)) : undefined;
     return log?.ended === false ? log : undefined;
   }
 
   /** Ends every stream and every POST still waiting for its answer: the session is over, so no connection of it stays open. */
   endStreams(reason: string): void {
-    const work = this.#traffic;
+    const work = this.traffic;
     for (const log of work?.streams?.values() ?? []) log.end();
     const answering = [...(work?.answering?.values() ?? [])];
     work?.answering?.clear();
@@ -245,7 +247,7 @@ export class HttpSessions implements SessionKeeper {
   readonly #host: SessionHost;
   readonly #limits: SessionLimits;
   readonly #byId = new Map<string, HttpSession>();
-  readonly #realms = new Map<string | undefined, Realm>();
+  readonly #realms = new Realms(this);
   readonly #expired = new Set<string>();
   #sweeper: ReturnType<typeof setInterval> | undefined;
 
@@ -271,11 +273,7 @@ export class HttpSessions implements SessionKeeper {
   open(authInfo: AuthInfo | undefined): HttpSession | undefined {
     this.#sweep();
     if (this.#byId.size >= this.#limits.maxSessions) return undefined;
-    const owner = ownerOf(authInfo);
-    let realm = this.#realms.get(owner);
-    if (realm === undefined) this.#realms.set(owner, (realm = new Realm(this, owner)));
-    realm.sessions++;
-    const entry = new HttpSession(this.#host, realm);
+    const entry = new HttpSession(this.#host, this.#realms.enter(ownerOf(authInfo)));
     this.#byId.set(entry.id, entry);
     this.#startSweeping();
     return entry;
@@ -314,7 +312,7 @@ export class HttpSessions implements SessionKeeper {
   #forget(entry: HttpSession, remember = true): void {
     if (this.#byId.get(entry.id) !== entry) return; // forgotten already
     this.#byId.delete(entry.id);
-    if (entry.released()) this.#realms.delete(entry.owner);
+    this.#realms.leave(entry.realm);
     if (remember) {
       this.#expired.add(entry.id);
       if (this.#expired.size > EXPIRED_MEMORY) this.#expired.delete(this.#expired.values().next().value!);
