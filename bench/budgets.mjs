@@ -197,9 +197,9 @@ export function comparisons() {
       label: "heap per idle 2025 session (10,000): tmcp / ours",
       numerator: "sessions.tmcp",
       denominator: "sessions.ours",
-      atLeast: 0.5,
+      atLeast: 1.4,
       reason:
-        "re-set from 2× by the profile in the notes (issue 26): a session is the server's session and the endpoint's (280 B) besides what tmcp keeps in its three maps, the client's info and capabilities and the id",
+        "issue 26 asks 2× (ours at most half of tmcp's); 1.55× measured: an idle session is the server's session (48 B) and the endpoint's (48 B), its id (40 B) and the endpoint's table entry (~46 B at 10,000), the handshake shared; 1.4× keeps that from growing back",
     },
   );
   list.push(

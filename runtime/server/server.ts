@@ -13,6 +13,7 @@ import type { LegacyHost } from "./legacy/host.js";
 import { loadLegacy, legacyModules } from "./legacy/load.js";
 import { LegacySession } from "./legacy/session.js";
 import { SessionSet } from "./legacy/session-set.js";
+import { keeperOf } from "../protocol/session-keeper.js";
 import type { ServerOptions } from "./options.js";
 import { listEvent } from "./subscriptions/broadcaster.js";
 import type { SubscriptionHub } from "./subscriptions/hub.js";
@@ -234,7 +235,7 @@ export class Server implements SessionHost {
       throw new TypeError("Server.openSession: peer must be an object with send(message)");
     }
     const session = new LegacySession(this.host, peer);
-    this.sessions.add(session);
+    this.sessions.add(session, keeperOf(peer));
     return session;
   }
 

@@ -1,6 +1,6 @@
 /**
- * The cancellation of one round of questions a 2025 session asks its
- * client (`LegacySession.askAll`): what each question's wait listens to,
+ * One round of questions a 2025 session asks its client
+ * (`LegacySession.askAll`), and its cancellation: what each question's wait listens to,
  * aborted when the call is cancelled or when one question is refused (the
  * others are then withdrawn). An `AbortController` did this job, but making
  * one (and the request's own signal it followed) cost more than the rest of
@@ -9,6 +9,8 @@
  * @internal
  * @module
  */
+import type { RequestContextImpl } from "../context.js";
+import { toLegacyParams } from "./input-requests.js";
 
 /** What a question's wait needs of its cancellation; an `AbortSignal` is one too. @internal */
 export interface RoundSignal {
@@ -19,7 +21,7 @@ export interface RoundSignal {
 }
 
 /** One round's cancellation: listeners run once, on the first `abort`. @internal */
-export class Round implements RoundSignal {
+class Round implements RoundSignal {
   reason: unknown;
   aborted = false;
   #listeners: Array<() => void> = [];
@@ -40,5 +42,43 @@ export class Round implements RoundSignal {
     const listeners = this.#listeners;
     this.#listeners = [];
     for (const listener of listeners) listener();
+  }
+}
+
+/** What asking a round needs of its session. @internal */
+export interface Asker {
+  request(method: string, params: Record<string, unknown>, related: RequestContextImpl | undefined, signal?: RoundSignal): Promise<Record<string, unknown>>;
+}
+
+/**
+ * Asks the client every request of one round at once (in 2025 shape, see
+ * `toLegacyParams`) and resolves with their results under the same keys.
+ * One refusal cancels the others.
+ * @internal
+ */
+export async function askRound(
+  session: Asker,
+  requests: Record<string, { method: string; params?: Record<string, unknown> }>,
+  ctx: RequestContextImpl,
+): Promise<Record<string, Record<string, unknown>>> {
+  const keys = Object.keys(requests);
+  const round = new Round(); // the call's signal is made only if it is cancelled
+  const detach = ctx.whenCancelled(() => round.abort(ctx.signal.reason));
+  try {
+    const answers = await Promise.all(
+      keys.map((key) =>
+        session.request(requests[key]!.method, toLegacyParams(requests[key]!.method, requests[key]!.params ?? {}), ctx, round).catch((error: unknown) => {
+          round.abort(error);
+          throw error;
+        }),
+      ),
+    );
+    const byKey: Record<string, Record<string, unknown>> = {};
+    keys.forEach((key, index) => {
+      byKey[key] = answers[index]!;
+    });
+    return byKey;
+  } finally {
+    detach();
   }
 }

@@ -1,15 +1,14 @@
 /**
- * One 2025-era session on the server, one object from `initialize` to
- * close: the handshake's outcome (version, client capabilities, log level,
- * subscriptions, whether the client said `initialized`), the requests the
- * server sent the client and is waiting on, and the client's requests being
- * answered (for `notifications/cancelled`). Its requests go down the one
+ * One 2025-era session on the server, from `initialize` to close: the
+ * handshake's outcome, whether the client said `initialized`, and (in
+ * `session-activity.ts`, once used) what it is doing: log level,
+ * subscriptions, the server's requests to the client, the client's requests
+ * being answered. Its requests go down the one
  * request path (`request.ts`) under the 2025 profile, with the session as
  * their scope.
  *
  * @internal
  */
-import { sessionLabel } from "./host.js";
 import { JsonRpcErrorCode, McpError } from "../../protocol/jsonrpc/errors.js";
 import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../../protocol/jsonrpc/messages.js";
 import { classifyMessage, keyOf, type ClassifiedMessage } from "../../protocol/message.js";
@@ -19,75 +18,92 @@ import type { ServerSession, SessionPeer } from "../../protocol/contracts.js";
 import type { ClientCapabilities, Implementation, LoggingLevel } from "../../protocol/types.js";
 import type { RequestContextImpl } from "../context.js";
 import { answerRequest, assertNestingWithin, type RevisionProfile } from "../request.js";
-import type { LegacyHost } from "./host.js";
-import { toLegacyParams } from "./input-requests.js";
+import { sessionLabel, type LegacyHost } from "./host.js";
 import { loadLegacy } from "./load.js";
 import type { Broadcastable, LegacyChannel, LegacyScope } from "./types.js";
 import { agreeVersion, declaredBy, initializeResult } from "./lifecycle.js";
 import { isObject } from "../../protocol/guards.js";
 import { MetaKey } from "../../protocol/names.js";
 import { errorResponse } from "../../protocol/jsonrpc/responses.js";
-import { Round, type RoundSignal } from "./round.js";
+import { askRound, type RoundSignal } from "./round.js";
+import { beforeHandshake, Handshake, handshakeOf } from "./handshake.js";
+import { newSessionId } from "./session-id.js";
+import { SessionActivity, type Waiter } from "./session-activity.js";
 
-type LegacyProfile = RevisionProfile<LegacyScope>;
-
-interface Waiter {
-  readonly method: string;
-  resolve(result: Record<string, unknown>): void;
-  reject(error: unknown): void;
+/** The 2025 profile, loaded (with the 2025 validators) by the first initialize: one for the process, not a reference per session. */
+let profile: RevisionProfile<LegacyScope> | undefined;
+async function loadProfile(): Promise<RevisionProfile<LegacyScope>> {
+  return (profile ??= (await loadLegacy()).LEGACY);
 }
 
 function invalid(id: JsonRpcId | undefined, detail: string): JsonRpcResponse {
   return errorResponse(id, { code: JsonRpcErrorCode.InvalidRequest, message: `Invalid Request: ${detail}` });
 }
 
-/** A 2025 session held by a `Server`. @internal */
+/**
+ * A 2025 session held by a `Server`. A server may hold many thousands of
+ * idle ones, so an idle one is small: its id, its host and peer, its
+ * handshake (a record shared with every session that agreed the same), a
+ * few flags; what a session in use needs is made on first use.
+ * @internal
+ */
 export class LegacySession implements ServerSession, Broadcastable, LegacyChannel, LegacyScope {
-  readonly id: string = globalThis.crypto.randomUUID();
-  #protocolVersion: string | undefined;
-  #clientCapabilities: ClientCapabilities = {};
-  #clientInfo: Implementation | undefined;
-  #logLevel: LoggingLevel | undefined;
-  #closed = false;
-  /** Whether the client sent `notifications/initialized`; requests to the client wait for it (the lifecycle's SHOULD NOT). */
-  #clientInitialized = false;
-  #initialized: Promise<void> | undefined;
-  #markInitialized: (() => void) | undefined;
-  #nextId = 0;
-  /** The 2025 profile of the request path, once loaded (with the 2025 validators) for this session's initialize. */
-  #profile: LegacyProfile | undefined;
-  #subscriptions: Set<string> | undefined; // these three are made on first use: an idle session holds none
-  #waiting: Map<JsonRpcId, Waiter> | undefined;
-  #answering: Map<string, RequestContextImpl> | undefined;
-  readonly #host: LegacyHost;
+  readonly id: string = newSessionId();
+  /**
+   * Idle, the handshake as it stands (with the server: a record shared with
+   * sessions that agreed the same); once used, the working state, which
+   * holds that record (one slot either way).
+   */
+  #state: Handshake | SessionActivity;
   readonly #peer: SessionPeer;
 
   constructor(host: LegacyHost, peer: SessionPeer) {
-    this.#host = host;
+    this.#state = beforeHandshake(host);
     this.#peer = peer;
   }
 
+  private get agreed(): Handshake {
+    const state = this.#state;
+    return state instanceof Handshake ? state : state.agreed;
+  }
+
+  private set agreed(record: Handshake) {
+    if (this.#state instanceof Handshake) this.#state = record;
+    else this.#state.agreed = record;
+  }
+
+  private get activity(): SessionActivity | undefined {
+    const state = this.#state;
+    return state instanceof Handshake ? undefined : state;
+  }
+
   get protocolVersion(): string | undefined {
-    return this.#protocolVersion;
+    return this.agreed.protocolVersion;
   }
 
   get closed(): boolean {
-    return this.#closed;
+    return this.activity?.closed === true;
   }
 
-  /** The client's name and version from `initialize`, for logs. */
+  /** The client's name and version from `initialize`, for logs. Frozen: it may be shared with other sessions. */
   get clientInfo(): Implementation | undefined {
-    return this.#clientInfo;
+    return this.agreed.clientInfo;
   }
 
-  /** What the client declared in `initialize`. */
+  /** What the client declared in `initialize`. Frozen: it may be shared with other sessions. */
   get clientCapabilities(): ClientCapabilities {
-    return this.#clientCapabilities;
+    return this.agreed.clientCapabilities;
   }
 
   /** The level the client asked for with `logging/setLevel`, if any. */
   get logLevel(): LoggingLevel | undefined {
-    return this.#logLevel;
+    return this.activity?.logLevel;
+  }
+
+  /** The working state, made on first use. */
+  private work(): SessionActivity {
+    const state = this.#state;
+    return state instanceof Handshake ? (this.#state = new SessionActivity(state)) : state;
   }
 
   /** A session is the scope of its own requests: the back channel asks over it. */
@@ -103,26 +119,26 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
   async handleClassified(message: ClassifiedMessage, context?: RequestContext): Promise<JsonRpcResponse | undefined> {
     if (message.kind === "invalid") return invalid(message.id, message.detail);
     if (message.kind === "response") {
-      this.#settle(message.message);
+      this.settleAnswer(message.message);
       return undefined;
     }
     if (message.kind === "notification") {
-      this.#notification(message.method, message.params);
+      this.onNotification(message.method, message.params);
       return undefined;
     }
     const { id, method } = message;
-    if (this.#closed) return invalid(id, "this session has ended; start a new one with initialize");
+    if (this.closed) return invalid(id, "this session has ended; start a new one with initialize");
     if (message.era === "modern" && method !== "initialize") {
       // Before any handshake a connection may speak 2026-07-28 (a stdio probe); once a session started, it may not switch.
-      if (this.#protocolVersion === undefined) return this.#host.handleModern(message, context);
+      if (this.agreed.protocolVersion === undefined) return this.agreed.host.handleModern(message, context);
       return invalid(
         id,
-        `this connection started a ${this.#protocolVersion} session with initialize, and a request carrying the 2026-07-28 ` +
+        `this connection started a ${this.agreed.protocolVersion} session with initialize, and a request carrying the 2026-07-28 ` +
           "_meta envelope cannot join it. Use one protocol generation per connection (or per Mcp-Session-Id).",
       );
     }
-    if (method === "initialize") return this.#initialize(id, message.message);
-    if (this.#protocolVersion === undefined) {
+    if (method === "initialize") return this.answerInitialize(id, message.message);
+    if (this.agreed.protocolVersion === undefined) {
       if (method === "ping") return { jsonrpc: "2.0", id, result: {} }; // the lifecycle page allows ping before initialization
       return invalid(
         id,
@@ -131,7 +147,7 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
       );
     }
     // Loaded by initialize, so a session's requests find their profile at hand.
-    return answerRequest(this.#host, this.#profile ?? (await this.#loadProfile()), message, this, context);
+    return answerRequest(this.agreed.host, profile ?? (await loadProfile()), message, this, context);
   }
 
   /**
@@ -139,30 +155,8 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
    * `toLegacyParams`) and resolves with their results under the same keys.
    * One refusal cancels the others.
    */
-  async askAll(
-    requests: Record<string, { method: string; params?: Record<string, unknown> }>,
-    ctx: RequestContextImpl,
-  ): Promise<Record<string, Record<string, unknown>>> {
-    const keys = Object.keys(requests);
-    const round = new Round(); // the call's signal is made only if it is cancelled: see round.ts
-    const detach = ctx.whenCancelled(() => round.abort(ctx.signal.reason));
-    try {
-      const answers = await Promise.all(
-        keys.map((key) =>
-          this.request(requests[key]!.method, toLegacyParams(requests[key]!.method, requests[key]!.params ?? {}), ctx, round).catch((error: unknown) => {
-            round.abort(error);
-            throw error;
-          }),
-        ),
-      );
-      const byKey: Record<string, Record<string, unknown>> = {};
-      keys.forEach((key, index) => {
-        byKey[key] = answers[index]!;
-      });
-      return byKey;
-    } finally {
-      detach();
-    }
+  askAll(requests: Record<string, { method: string; params?: Record<string, unknown> }>, ctx: RequestContextImpl): Promise<Record<string, Record<string, unknown>>> {
+    return askRound(this, requests, ctx);
   }
 
   /**
@@ -173,40 +167,41 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
    * @throws McpError carrying the client's error; -32603 when it does not answer in time
    */
   request(method: string, params: Record<string, unknown>, related: RequestContextImpl | undefined, signal?: RoundSignal): Promise<Record<string, unknown>> {
-    if (this.#closed) return Promise.reject(new McpError(JsonRpcErrorCode.InternalError, `Cannot send ${method}: the session has ended`));
+    if (this.closed) return Promise.reject(new McpError(JsonRpcErrorCode.InternalError, `Cannot send ${method}: the session has ended`));
     if (signal?.aborted) return Promise.reject(signal.reason);
-    const id = ++this.#nextId;
+    const work = this.work();
+    const id = ++work.nextId;
     const message: JsonRpcRequest = { jsonrpc: "2.0", id, method, params };
     return new Promise<Record<string, unknown>>((resolve, reject) => {
-      const seconds = this.#host.options.requestTimeoutMs / 1000;
+      const seconds = this.agreed.host.options.requestTimeoutMs / 1000;
       const finish = () => {
         clearTimeout(timer);
         signal?.removeEventListener("abort", onAbort);
-        this.#waiting?.delete(id);
+        work.waiting?.delete(id);
       };
       const fail = (error: unknown) => {
-        if (!this.#waiting?.has(id)) return;
+        if (!work.waiting?.has(id)) return;
         finish();
         reject(error);
       };
       const onAbort = () => {
-        if (!this.#waiting?.has(id)) return;
+        if (!work.waiting?.has(id)) return;
         const cancelled: JsonRpcNotification = {
           jsonrpc: "2.0",
           method: "notifications/cancelled",
           params: { requestId: id, reason: "The server no longer needs the answer." },
         };
         Promise.resolve()
-          .then(() => this.#deliver(cancelled, related))
+          .then(() => this.deliverMessage(cancelled, related))
           .catch(() => {}); // best effort: the client may be gone
         fail(signal!.reason);
       };
       const timer = setTimeout(
         () => fail(new McpError(JsonRpcErrorCode.InternalError, `The client did not answer ${method} within ${seconds} s (legacySessions.requestTimeoutMs)`)),
-        this.#host.options.requestTimeoutMs,
+        this.agreed.host.options.requestTimeoutMs,
       );
       (timer as { unref?: () => void }).unref?.();
-      (this.#waiting ??= new Map<JsonRpcId, Waiter>()).set(id, {
+      (work.waiting ??= new Map<JsonRpcId, Waiter>()).set(id, {
         method,
         resolve: (result) => {
           finish();
@@ -217,103 +212,104 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
       signal?.addEventListener("abort", onAbort, { once: true });
       // The lifecycle page: no requests to the client before it said notifications/initialized.
       Promise.resolve()
-        .then(() => this.#afterInitialized())
-        .then(() => (this.#waiting?.has(id) ? this.#deliver(message, related) : undefined))
+        .then(() => this.afterInitialized())
+        .then(() => (work.waiting?.has(id) ? this.deliverMessage(message, related) : undefined))
         .catch((error: unknown) => fail(new McpError(JsonRpcErrorCode.InternalError, `Could not send ${method} to the client`, undefined, { cause: error })));
     });
   }
 
   /** Sends a notification that belongs to no request (list changed, resource updated). Dropped before initialize or after close. */
   notify(notification: JsonRpcNotification): void {
-    if (this.#closed || this.#protocolVersion === undefined) return;
+    if (this.closed || this.agreed.protocolVersion === undefined) return;
     Promise.resolve()
       .then(() => this.#peer.send(notification))
-      .catch((error: unknown) => this.#host.logger.warn(`${notification.method} not delivered to a 2025 session`, { error }));
+      .catch((error: unknown) => this.agreed.host.logger.warn(`${notification.method} not delivered to a 2025 session`, { error }));
   }
 
   /** True when the client subscribed to updates of `uri`. */
   isSubscribed(uri: string): boolean {
-    return this.#subscriptions?.has(uri) === true;
+    return this.activity?.subscriptions?.has(uri) === true;
   }
 
   subscribe(uri: string): void {
-    (this.#subscriptions ??= new Set()).add(uri);
+    (this.work().subscriptions ??= new Set()).add(uri);
   }
 
   unsubscribe(uri: string): void {
-    this.#subscriptions?.delete(uri);
+    this.activity?.subscriptions?.delete(uri);
   }
 
   setLogLevel(level: LoggingLevel): void {
-    this.#logLevel = level;
+    this.work().logLevel = level;
   }
 
   /** Registers a request being answered, so `notifications/cancelled` can reach it. */
   track(ctx: RequestContextImpl): void {
-    (this.#answering ??= new Map()).set(keyOf(ctx.requestId), ctx);
+    (this.work().answering ??= new Map()).set(keyOf(ctx.requestId), ctx);
   }
 
   untrack(ctx: RequestContextImpl): void {
     const key = keyOf(ctx.requestId);
-    if (this.#answering?.get(key) === ctx) this.#answering.delete(key);
+    const answering = this.activity?.answering;
+    if (answering?.get(key) === ctx) answering.delete(key);
     ctx.dispose();
   }
 
   close(reason = "The session was closed."): void {
-    if (this.#closed) return;
-    this.#closed = true;
-    this.#host.logger.debug(`2025 session ${sessionLabel(this.id)} closed: ${reason}`, { session: sessionLabel(this.id), reason });
+    if (this.closed) return;
+    const work = this.work();
+    work.closed = true;
+    this.agreed.host.logger.debug(`2025 session ${sessionLabel(this.id)} closed: ${reason}`, { session: sessionLabel(this.id), reason });
     const error = new McpError(JsonRpcErrorCode.InternalError, reason);
-    for (const waiter of [...(this.#waiting?.values() ?? [])]) waiter.reject(error);
-    this.#waiting?.clear();
-    for (const ctx of this.#answering?.values() ?? []) ctx.cancel(reason);
-    this.#markInitialized?.(); // requests still held back now fail at once: the session has ended
-    this.#host.sessionClosed(this);
+    for (const waiter of [...(work.waiting?.values() ?? [])]) waiter.reject(error);
+    work.waiting?.clear();
+    for (const ctx of work.answering?.values() ?? []) ctx.cancel(reason);
+    work.markInitialized?.(); // requests still held back now fail at once: the session has ended
+    this.agreed.host.sessionClosed(this);
   }
 
-  async #initialize(id: JsonRpcId, message: Record<string, unknown>): Promise<JsonRpcResponse> {
-    if (this.#protocolVersion !== undefined) {
-      return invalid(id, `this session was already initialized (protocol ${this.#protocolVersion}); start a new connection or session to initialize again`);
+  private async answerInitialize(id: JsonRpcId, message: Record<string, unknown>): Promise<JsonRpcResponse> {
+    if (this.agreed.protocolVersion !== undefined) {
+      return invalid(id, `this session was already initialized (protocol ${this.agreed.protocolVersion}); start a new connection or session to initialize again`);
     }
     try {
-      assertNestingWithin(message.params, this.#host.maxNestingDepth);
-      (await this.#loadProfile()).check("initialize", message, LEGACY_VERSIONS[0]!);
+      assertNestingWithin(message.params, this.agreed.host.maxNestingDepth);
+      (await loadProfile()).check("initialize", message, LEGACY_VERSIONS[0]!);
     } catch (error) {
       const mcp = error as McpError;
       return errorResponse(id, mcp.toJSON());
     }
     const declared = declaredBy(message.params);
     const version = agreeVersion(declared.requested);
-    this.#protocolVersion = version;
-    this.#clientCapabilities = declared.capabilities;
-    this.#clientInfo = declared.clientInfo;
+    const agreed = handshakeOf(this.agreed.host, version, declared.capabilities, declared.clientInfo);
+    this.agreed = this.agreed.clientInitialized ? agreed.initialized : agreed; // a client may say initialized early
     const client = declared.clientInfo === undefined ? "a client" : `${declared.clientInfo.name} ${declared.clientInfo.version}`;
-    this.#host.logger.debug(`2025 session ${sessionLabel(this.id)} opened: ${client}, protocol ${version}`, {
+    this.agreed.host.logger.debug(`2025 session ${sessionLabel(this.id)} opened: ${client}, protocol ${version}`, {
       session: sessionLabel(this.id),
       protocolVersion: version,
       client: declared.clientInfo?.name,
     });
-    return { jsonrpc: "2.0", id, result: initializeResult(this.#host, version, true) };
+    return { jsonrpc: "2.0", id, result: initializeResult(this.agreed.host, version, true) };
   }
 
-  #notification(method: string, params: Record<string, unknown> | undefined): void {
+  private onNotification(method: string, params: Record<string, unknown> | undefined): void {
     if (method === "notifications/initialized") {
-      this.#clientInitialized = true;
-      this.#markInitialized?.();
+      this.agreed = this.agreed.initialized;
+      this.activity?.markInitialized?.();
       return;
     }
-    if (method !== "notifications/cancelled") return this.#host.onNotification(method, params, undefined); // a custom one, or nothing to do
+    if (method !== "notifications/cancelled") return this.agreed.host.onNotification(method, params, undefined); // a custom one, or nothing to do
     const requestId = isObject(params) ? params.requestId : undefined;
     if (typeof requestId !== "string" && typeof requestId !== "number") return;
     const reason = isObject(params) && typeof params.reason === "string" ? params.reason : "cancelled by the client";
-    this.#answering?.get(keyOf(requestId))?.cancel(reason, true);
+    this.activity?.answering?.get(keyOf(requestId))?.cancel(reason, true);
   }
 
-  #settle(response: Record<string, unknown>): void {
+  private settleAnswer(response: Record<string, unknown>): void {
     const id = response.id;
-    const waiter = typeof id === "string" || typeof id === "number" ? this.#waiting?.get(id) : undefined;
+    const waiter = typeof id === "string" || typeof id === "number" ? this.activity?.waiting?.get(id) : undefined;
     if (waiter === undefined) {
-      this.#host.logger.warn("A 2025 client answered a request this session is not waiting on; ignored", { id });
+      this.agreed.host.logger.warn("A 2025 client answered a request this session is not waiting on; ignored", { id });
       return;
     }
     if (isObject(response.error)) {
@@ -328,21 +324,17 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
     waiter.resolve(response.result);
   }
 
-  async #loadProfile(): Promise<LegacyProfile> {
-    this.#profile ??= (await loadLegacy()).LEGACY;
-    return this.#profile;
-  }
-
   /** Waits, when the client has not yet said `notifications/initialized`, until it does (or the session ends). */
-  #afterInitialized(): Promise<void> | undefined {
-    if (this.#clientInitialized || this.#closed) return undefined;
-    this.#initialized ??= new Promise<void>((resolve) => {
-      this.#markInitialized = resolve;
+  private afterInitialized(): Promise<void> | undefined {
+    if (this.agreed.clientInitialized || this.closed) return undefined;
+    const work = this.work();
+    work.initialized ??= new Promise<void>((resolve) => {
+      work.markInitialized = resolve;
     });
-    return this.#initialized;
+    return work.initialized;
   }
 
-  #deliver(message: JsonRpcRequest | JsonRpcNotification, related: RequestContextImpl | undefined): void | Promise<void> {
+  private deliverMessage(message: JsonRpcRequest | JsonRpcNotification, related: RequestContextImpl | undefined): void | Promise<void> {
     const sendRelated = related?.transport?.sendRelated;
     if (sendRelated !== undefined && !related!.isCancelled) return sendRelated(message);
     return this.#peer.send(message);

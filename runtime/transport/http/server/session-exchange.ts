@@ -10,7 +10,8 @@ import { JsonRpcErrorCode } from "../../../protocol/jsonrpc/errors.js";
 import type { JsonRpcId, JsonRpcMessage, JsonRpcResponse } from "../../../protocol/jsonrpc/messages.js";
 import type { AuthInfo, RequestContext } from "../../types.js";
 import { errorBody, JSON_HEADERS, refuse, SSE_HEADERS, type HttpReply, type HttpStream, type IncomingHttp } from "./exchange.js";
-import type { AnsweringRequest, HttpSession, HttpSessions } from "./sessions.js";
+import type { HttpSession, HttpSessions } from "./sessions.js";
+import type { AnsweringRequest } from "./session-types.js";
 import type { EventLog } from "./event-log.js";
 import { isObject } from "../../../protocol/guards.js";
 import { scopeChallengeOf } from "./auth.js";
@@ -215,7 +216,7 @@ export async function serveSessionPost(
     reply.send(202, {}, "");
     return;
   }
-  found.busy++;
+  found.begin();
   const context = contextFor(found, request, reply, authInfo);
   if (auth !== undefined) context.scopeAuth = auth;
   const unregister = context.register(message.id);
@@ -225,8 +226,7 @@ export async function serveSessionPost(
     else context.cancelled(); // cancelled by the client: it asked for no answer
   } finally {
     unregister?.();
-    found.busy--;
-    found.lastActive = Date.now();
+    found.end();
   }
 }
 

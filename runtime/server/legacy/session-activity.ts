@@ -1,0 +1,44 @@
+/**
+ * What a 2025 session holds only once it is used beyond its handshake: the
+ * client's log level and subscriptions, the requests the server sent the
+ * client and waits on, the client's requests being answered. An idle
+ * session (most of a busy server's) holds none of it; the session makes one
+ * of these on its first use and keeps it.
+ *
+ * @internal
+ */
+import type { JsonRpcId } from "../../protocol/jsonrpc/messages.js";
+import type { LoggingLevel } from "../../protocol/types.js";
+import type { RequestContextImpl } from "../context.js";
+import type { Handshake } from "./handshake.js";
+
+/** A request the server sent the client, waiting for the client's answer. @internal */
+export interface Waiter {
+  readonly method: string;
+  resolve(result: Record<string, unknown>): void;
+  reject(error: unknown): void;
+}
+
+/** The working state of a 2025 session in use. Every field is assigned here, so all instances share one shape. @internal */
+export class SessionActivity {
+  /** The handshake as it stands (the session's one slot held it until this was made). */
+  agreed: Handshake;
+  /** The session ended (rare enough to be kept here rather than in every idle session). */
+  closed = false;
+  /** The level the client asked for with `logging/setLevel`, if any. */
+  logLevel: LoggingLevel | undefined = undefined;
+  /** The id of the server's last request to the client. */
+  nextId = 0;
+  subscriptions: Set<string> | undefined = undefined;
+  /** The server's requests to the client, by id. */
+  waiting: Map<JsonRpcId, Waiter> | undefined = undefined;
+  /** The client's requests being answered, by key: for `notifications/cancelled`. */
+  answering: Map<string, RequestContextImpl> | undefined = undefined;
+  /** Settles when the client says `notifications/initialized` (made only if a request to the client had to wait for it). */
+  initialized: Promise<void> | undefined = undefined;
+  markInitialized: (() => void) | undefined = undefined;
+
+  constructor(agreed: Handshake) {
+    this.agreed = agreed;
+  }
+}
