@@ -15,6 +15,7 @@ import type { ResultFinisher } from "../results.js";
 import type { Route } from "../routes.js";
 import type { ServerLogger } from "../types.js";
 import { SubscriptionHub, type HubSettings } from "./hub.js";
+import type { ListenEnd } from "./streams.js";
 import { SUBSCRIPTION_ID_META } from "./streams.js";
 import { errorResponse } from "../../protocol/jsonrpc/responses.js";
 
@@ -49,20 +50,35 @@ export interface ListenHost {
  * on a graceful end, nothing when the client cancelled or went away.
  * @internal
  */
-export async function answerListen(host: ListenHost, route: Route, filter: unknown, ctx: RequestContextImpl): Promise<JsonRpcResponse | undefined> {
+export function answerListen(host: ListenHost, route: Route, filter: unknown, ctx: RequestContextImpl): Promise<JsonRpcResponse | undefined> {
   host.inFlight.track(ctx);
+  let ended: Promise<ListenEnd>;
   try {
-    const end = await host.hub.listen(ctx, filter, host.capabilities);
-    if (end === "gone" || ctx.isCancelledByClient) return undefined;
-    return {
-      jsonrpc: "2.0",
-      id: ctx.requestId,
-      result: host.finisher.complete(route, ctx.method, { _meta: { [SUBSCRIPTION_ID_META]: ctx.requestId } }, ctx.protocolVersion),
-    };
+    ended = host.hub.listen(ctx, filter, host.capabilities);
   } catch (error) {
-    if (ctx.isCancelledByClient) return undefined;
-    return errorResponse(ctx.requestId, toErrorObject(error, ctx.method, host.logger));
-  } finally {
-    host.inFlight.untrack(ctx);
+    ended = Promise.reject(error);
   }
+  // One reaction on the stream's end rather than an async frame: an idle stream holds two small closures, not a suspended call.
+  return ended.then(
+    (end) => {
+      host.inFlight.untrack(ctx);
+      if (end === "gone" || ctx.isCancelledByClient) return undefined;
+      try {
+        const result = host.finisher.complete(route, ctx.method, { _meta: { [SUBSCRIPTION_ID_META]: ctx.requestId } }, ctx.protocolVersion);
+        return { jsonrpc: "2.0", id: ctx.requestId, result };
+      } catch (error) {
+        return failed(host, ctx, error);
+      }
+    },
+    (error: unknown) => {
+      host.inFlight.untrack(ctx);
+      return failed(host, ctx, error);
+    },
+  );
+}
+
+/** The error answer of a listen request, or none when the client cancelled it. */
+function failed(host: ListenHost, ctx: RequestContextImpl, error: unknown): JsonRpcResponse | undefined {
+  if (ctx.isCancelledByClient) return undefined;
+  return errorResponse(ctx.requestId, toErrorObject(error, ctx.method, host.logger));
 }

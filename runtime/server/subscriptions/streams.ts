@@ -32,13 +32,42 @@ export const DEFAULT_MAX_LISTENERS = 10_000;
 /** How one listen stream ended: the server closed it (answer with the result), or the client went away (answer nothing). */
 export type ListenEnd = "closed" | "gone";
 
-interface Listener {
+/**
+ * One open listener stream. A class with its methods on the prototype: an
+ * idle stream may last hours, so it holds its few fields and the resolver
+ * of its answer, not a closure per step.
+ */
+class Listener {
+  /** Notifications held back until the acknowledgement is out; `undefined` once it is. */
+  backlog: JsonRpcNotification[] | undefined = [];
+  /** Detaches the cancellation watch; set once it is registered. */
+  detach: (() => void) | undefined;
   readonly id: JsonRpcId;
   readonly filter: AgreedFilter;
   readonly ctx: RequestContextImpl;
-  readonly end: (how: ListenEnd) => void;
-  /** Notifications held back until the acknowledgement is out; `undefined` once it is. */
-  backlog: JsonRpcNotification[] | undefined;
+  readonly #open: Set<Listener>;
+  readonly #resolve: (how: ListenEnd) => void;
+
+  constructor(ctx: RequestContextImpl, filter: AgreedFilter, open: Set<Listener>, resolve: (how: ListenEnd) => void) {
+    this.id = ctx.requestId;
+    this.filter = filter;
+    this.ctx = ctx;
+    this.#open = open;
+    this.#resolve = resolve;
+  }
+
+  /** Ends the stream once: it leaves the open set, stops watching, and its listen request settles. */
+  end(how: ListenEnd): void {
+    if (!this.#open.delete(this)) return;
+    this.detach?.();
+    this.detach = undefined;
+    this.#resolve(how);
+  }
+
+  /** The request was cancelled or its client went away. */
+  gone(): void {
+    this.end("gone");
+  }
 }
 
 /** The listener streams of one server. @internal */
@@ -69,7 +98,37 @@ export class SubscriptionStreams {
    * @throws McpError -32602 for an unknown subscription type, {@link TOO_MANY_LISTENERS}
    *   past the bound, -32603 when the transport cannot stream, or when the server is shut down
    */
-  async listen(ctx: RequestContextImpl, requested: unknown, honoured: ReadonlySet<SubscriptionType>): Promise<ListenEnd> {
+  listen(ctx: RequestContextImpl, requested: unknown, honoured: ReadonlySet<SubscriptionType>): Promise<ListenEnd> {
+    // Not an async function: an idle stream then waits on the one promise it returns, not on a chain of them.
+    let filter: AgreedFilter;
+    try {
+      filter = this.#admit(ctx, requested, honoured);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    let resolve!: (how: ListenEnd) => void;
+    const ended = new Promise<ListenEnd>((done) => (resolve = done));
+    const listener = new Listener(ctx, filter, this.#listeners, resolve);
+    this.#listeners.add(listener);
+    const detach = ctx.whenCancelled(() => listener.gone());
+    // A request cancelled already has ended by now: nothing left to watch.
+    if (this.#listeners.has(listener)) listener.detach = detach;
+    else detach();
+    // What arrives while the acknowledgement is being sent waits for it: nothing may precede it, nothing is lost.
+    void this.#send(ctx, {
+      jsonrpc: "2.0",
+      method: "notifications/subscriptions/acknowledged",
+      params: { _meta: { [SUBSCRIPTION_ID_META]: ctx.requestId }, notifications: filter.acknowledged },
+    }).then(() => this.#flush(listener));
+    return ended;
+  }
+
+  /**
+   * The listen request's filter, once it may open: an unknown type, a
+   * transport without a notification channel, a shut-down server or one at
+   * its bound throws (the promise `listen` returns rejects with it).
+   */
+  #admit(ctx: RequestContextImpl, requested: unknown, honoured: ReadonlySet<SubscriptionType>): AgreedFilter {
     const filter = agreeFilter(requested, honoured);
     if (ctx.transport?.sendNotification === undefined) {
       throw new McpError(
@@ -90,31 +149,14 @@ export class SubscriptionStreams {
         { reason: "too_many_listeners", limit: this.#max },
       );
     }
-    let resolveEnd!: (how: ListenEnd) => void;
-    const ended = new Promise<ListenEnd>((resolve) => (resolveEnd = resolve));
-    const listener: Listener = {
-      id: ctx.requestId,
-      filter,
-      ctx,
-      // What arrives while the acknowledgement is being sent waits for it: nothing may precede it, nothing is lost.
-      backlog: [],
-      end: (how) => {
-        if (!this.#listeners.delete(listener)) return;
-        detach();
-        resolveEnd(how);
-      },
-    };
-    this.#listeners.add(listener);
-    const detach = ctx.whenCancelled(() => listener.end("gone"));
-    await this.#send(ctx, {
-      jsonrpc: "2.0",
-      method: "notifications/subscriptions/acknowledged",
-      params: { _meta: { [SUBSCRIPTION_ID_META]: ctx.requestId }, notifications: filter.acknowledged },
-    });
+    return filter;
+  }
+
+  /** The acknowledgement is out: what waited for it goes now. */
+  #flush(listener: Listener): void {
     const backlog = listener.backlog!;
     listener.backlog = undefined;
-    for (const notification of backlog) void this.#send(ctx, notification);
-    return ended;
+    for (const notification of backlog) void this.#send(listener.ctx, notification);
   }
 
   /** Delivers `event` to every listener that opted in to it. */

@@ -88,20 +88,21 @@ class WebExchange implements IncomingHttp, HttpReply {
 
 /**
  * Serves one exchange and resolves with its Response; a failure of the
- * exchange itself becomes a 500. No closure here mentions `request`, so none
- * keeps it alive for as long as a listen stream lasts.
+ * exchange itself becomes a 500. The promise handed back is the caller's
+ * alone: nothing the exchange keeps for as long as a listen stream lasts
+ * (its pending serve, the failure handler) reaches it, the Response it
+ * resolved with, or the Request.
  */
 function answer(endpoint: HttpEndpoint, request: Request, onError: (error: unknown) => void): Promise<Response> {
-  let resolve!: (response: Response) => void;
-  const answered = new Promise<Response>((done) => {
-    resolve = done;
-  });
-  const exchange = new WebExchange(request, resolve);
+  return new Promise<Response>((resolve) => serve(endpoint, new WebExchange(request, resolve), onError));
+}
+
+/** Starts serving `exchange`; the failure handler closes over the exchange and `onError` only. */
+function serve(endpoint: HttpEndpoint, exchange: WebExchange, onError: (error: unknown) => void): void {
   serveHttpExchange(endpoint, exchange, exchange).catch((error: unknown) => {
     onError(error);
     exchange.failed();
   });
-  return answered;
 }
 
 /** Bytes a web SSE stream queues before a producer that awaits `drained()` waits for the reader. */
