@@ -3,7 +3,7 @@
  * a 2026-07-28 request, or a 2025 one the server answers without a session.
  */
 import { JsonRpcErrorCode } from "../../../protocol/jsonrpc/errors.js";
-import type { JsonRpcNotification, JsonRpcResponse } from "../../../protocol/jsonrpc/messages.js";
+import type { JsonRpcId, JsonRpcNotification, JsonRpcResponse } from "../../../protocol/jsonrpc/messages.js";
 import { sseEvent } from "../sse.js";
 import type { AuthInfo, MessageHandler, RequestContext } from "../../types.js";
 import { JSON_HEADERS, SSE_HEADERS, type HttpReply, type HttpStream, type IncomingHttp } from "./exchange.js";
@@ -15,6 +15,7 @@ import { retryAfterOf } from "../../../protocol/unavailable.js";
 import type { ClassifiedNotification, ClassifiedRequest } from "../../../protocol/message.js";
 
 const CLIENT_GONE = "The client closed the HTTP request.";
+const NOTHING_TO_DETACH = (): void => {};
 
 /**
  * The {@link RequestContext} of one HTTP request. Everything a handler may
@@ -32,18 +33,22 @@ class HttpRequestContext implements RequestContext {
   /** The SSE stream, once a notification opened one. */
   stream: HttpStream | undefined;
   readonly #request: IncomingHttp;
-  readonly #reply: HttpReply;
+  /** The response side, which the answer is written to. */
+  readonly reply: HttpReply;
   readonly #options: ResolvedHttpOptions;
   readonly #isRequest: boolean;
   #cancel: AbortController | undefined;
   #watching = false;
   #headers: Headers | undefined;
   #send: ((notification: JsonRpcNotification) => Promise<void> | undefined) | undefined;
-  #goneCallbacks: Set<() => void> | undefined;
+  /** What runs when the client goes away: one callback (a listen stream's), or a set once there are more. */
+  #goneCallbacks: (() => void) | Set<() => void> | undefined;
+  /** `clientGone` as one function, handed both to the connection watch and to the stream. */
+  #onGone: (() => void) | undefined;
 
   constructor(request: IncomingHttp, reply: HttpReply, options: ResolvedHttpOptions, isRequest: boolean) {
     this.#request = request;
-    this.#reply = reply;
+    this.reply = reply;
     this.#options = options;
     this.#isRequest = isRequest;
   }
@@ -71,22 +76,36 @@ class HttpRequestContext implements RequestContext {
     return this.#request.header(HeaderName.protocolVersion) ?? undefined;
   }
 
+  /** `clientGone`, bound once: the connection watch and the stream's close share it. */
+  #goneListener(): () => void {
+    return (this.#onGone ??= () => this.clientGone());
+  }
+
   /** Starts watching for the client going away; it may report at once. */
   #watch(): void {
     if (this.#watching) return;
     this.#watching = true;
-    this.#request.onGone(() => this.clientGone());
+    this.#request.onGone(this.#goneListener());
   }
 
   whenGone(callback: () => void): () => void {
     if (!this.gone) this.#watch();
     if (this.gone) {
       callback();
-      return () => {};
+      return NOTHING_TO_DETACH;
     }
-    const callbacks = (this.#goneCallbacks ??= new Set());
-    callbacks.add(callback);
-    return () => void callbacks.delete(callback);
+    // One callback (a listen stream's) is kept as is: a Set per stream would cost more than the rest of the watch.
+    const callbacks = this.#goneCallbacks;
+    if (callbacks === undefined) this.#goneCallbacks = callback;
+    else if (typeof callbacks === "function") this.#goneCallbacks = new Set([callbacks, callback]);
+    else callbacks.add(callback);
+    return () => this.#forget(callback);
+  }
+
+  #forget(callback: () => void): void {
+    const callbacks = this.#goneCallbacks;
+    if (callbacks === callback) this.#goneCallbacks = undefined;
+    else if (typeof callbacks === "object") callbacks.delete(callback);
   }
 
   /** The client closed the request or its stream: abort the handler's signal. */
@@ -96,7 +115,8 @@ class HttpRequestContext implements RequestContext {
     this.#cancel?.abort(new Error(CLIENT_GONE));
     const callbacks = this.#goneCallbacks;
     this.#goneCallbacks = undefined;
-    if (callbacks !== undefined) for (const callback of callbacks) callback();
+    if (typeof callbacks === "function") callbacks();
+    else if (callbacks !== undefined) for (const callback of callbacks) callback();
   }
 
   /** Writes an SSE comment line on an open stream, which no client treats as a message: a proxy sees traffic. */
@@ -116,7 +136,7 @@ class HttpRequestContext implements RequestContext {
     if (!this.stream) {
       this.#watch();
       if (this.gone) return undefined;
-      this.stream = this.#reply.stream({ ...SSE_HEADERS }, () => this.clientGone(), this.#options.maxStreamBufferBytes);
+      this.stream = this.reply.stream({ ...SSE_HEADERS }, this.#goneListener(), this.#options.maxStreamBufferBytes);
     }
     try {
       // A reader too far behind gets its stream cut (reported through clientGone); a handler that awaits waits for it.
@@ -174,10 +194,12 @@ function keepAlivesOf(options: ResolvedHttpOptions): KeepAlives {
 /**
  * Hands one message to the server and writes its answer: JSON, or SSE once
  * the handler sent a notification. `status` maps a JSON-RPC error code to
- * the HTTP status of a JSON answer.
+ * the HTTP status of a JSON answer. Returns once the server has the
+ * message; a failure to write the answer is reported to `onError` and
+ * answered with `reply.failed()`.
  * @internal
  */
-export async function dispatch(
+export function dispatch(
   handler: MessageHandler,
   options: ResolvedHttpOptions,
   request: IncomingHttp,
@@ -185,27 +207,64 @@ export async function dispatch(
   message: ClassifiedRequest | ClassifiedNotification,
   status: (code: number) => number,
   authInfo: AuthInfo | undefined,
-): Promise<void> {
+): void {
   const isRequest = message.kind === "request";
   const context = new HttpRequestContext(request, reply, options, isRequest);
   if (authInfo) context.authInfo = authInfo;
-
-  let response: JsonRpcResponse | undefined;
   // A listen stream may stay silent for hours: a comment line now and then keeps proxies from cutting it.
   const keepAlive = message.method === "subscriptions/listen" && isRequest && options.sseKeepAliveMs > 0 ? keepAlivesOf(options) : undefined;
   keepAlive?.add(context);
+  // Only the id outlives this call: the message itself (the parsed body) is not kept while a stream lasts.
+  const id = isRequest ? message.id : undefined;
+  let answer: Promise<JsonRpcResponse | undefined>;
   try {
     // Classified once, at this edge: a handler that takes the classification does not judge the message again.
-    response = await (handler.handleClassified !== undefined ? handler.handleClassified(message, context) : handler.handle(message.message, context));
+    answer = Promise.resolve(handler.handleClassified !== undefined ? handler.handleClassified(message, context) : handler.handle(message.message, context));
   } catch (error) {
-    // The MessageHandler contract says handle() never rejects; if one does, answer anyway.
-    options.onError(error);
-    response = message.kind === "request" ? errorResponse(message.id, { code: JsonRpcErrorCode.InternalError, message: "Internal error" }) : undefined;
+    answer = Promise.reject(error);
   }
+  // A reaction rather than an await: an idle listen stream holds two small closures, not this call's suspended frame.
+  void answer.then(
+    (response) => settle(context, options, keepAlive, id, status, response),
+    (error: unknown) => {
+      // The MessageHandler contract says handle() never rejects; if one does, answer anyway.
+      options.onError(error);
+      const response = id === undefined ? undefined : errorResponse(id, { code: JsonRpcErrorCode.InternalError, message: "Internal error" });
+      settle(context, options, keepAlive, id, status, response);
+    },
+  );
+}
 
+/** Writes the answer; a failure to is reported, and the adapter answers it (`500`, or an end to what it started). */
+function settle(
+  context: HttpRequestContext,
+  options: ResolvedHttpOptions,
+  keepAlive: KeepAlives | undefined,
+  id: JsonRpcId | undefined,
+  status: (code: number) => number,
+  response: JsonRpcResponse | undefined,
+): void {
+  try {
+    writeAnswer(context, options, keepAlive, id, status, response);
+  } catch (error) {
+    options.onError(error);
+    context.reply.failed();
+  }
+}
+
+/** Writes the server's answer to one message once it settled: on the stream if one opened, else as JSON (`202` for a notification). */
+function writeAnswer(
+  context: HttpRequestContext,
+  options: ResolvedHttpOptions,
+  keepAlive: KeepAlives | undefined,
+  id: JsonRpcId | undefined,
+  status: (code: number) => number,
+  response: JsonRpcResponse | undefined,
+): void {
   keepAlive?.delete(context);
   context.finished = true;
-  if (!isRequest) {
+  const reply = context.reply;
+  if (id === undefined) {
     reply.send(202, {}, "");
     return;
   }
@@ -215,7 +274,7 @@ export async function dispatch(
     return;
   }
   if (response === undefined) {
-    response = errorResponse((message as ClassifiedRequest).id, {
+    response = errorResponse(id, {
       code: JsonRpcErrorCode.InternalError,
       message: "Internal error: the server produced no response",
     });

@@ -70,5 +70,6 @@ export function withCors(reply: HttpReply, origin: string): HttpReply {
   return {
     send: (status, headers, body) => reply.send(status, cors(headers), body),
     stream: (headers, onClose, maxBufferedBytes): HttpStream => reply.stream(cors(headers), onClose, maxBufferedBytes),
+    failed: () => reply.failed(),
   };
 }

@@ -57,6 +57,14 @@ export interface HttpReply {
    * {@link HttpStream.write}).
    */
   stream(headers: Record<string, string>, onClose: () => void, maxBufferedBytes: number): HttpStream;
+  /**
+   * Writing the server's answer failed (the error is reported already): a
+   * bare `500` when nothing went out yet; else the adapter ends what it
+   * started as best it can. The core calls it itself once the server has
+   * the message, so a long-lived answer keeps no failure handler of the
+   * adapter's waiting on it.
+   */
+  failed(): void;
 }
 
 /**
