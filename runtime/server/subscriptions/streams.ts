@@ -11,7 +11,7 @@ import type { JsonRpcId, JsonRpcNotification } from "../../protocol/jsonrpc/mess
 import type { RequestContextImpl } from "../context.js";
 import type { ServerLogger } from "../types.js";
 import type { SubscriptionEvent } from "./broadcaster.js";
-import { agreeFilter, methodOf, receives, type AgreedFilter, type SubscriptionType } from "./filter.js";
+import { agreeFilter, deliveryOf, methodOf, receives, type AgreedFilter, type Delivery, type SubscriptionType } from "./filter.js";
 import { MetaKey } from "../../protocol/names.js";
 
 /** The `_meta` key every message of a subscription stream carries: the id of the `subscriptions/listen` request. */
@@ -43,12 +43,13 @@ class Listener {
   /** Detaches the cancellation watch; set once it is registered. */
   detach: (() => void) | undefined;
   readonly id: JsonRpcId;
-  readonly filter: AgreedFilter;
+  /** What it receives (shared between listeners where it can be). */
+  readonly filter: Delivery;
   readonly ctx: RequestContextImpl;
   readonly #open: Set<Listener>;
   readonly #resolve: (how: ListenEnd) => void;
 
-  constructor(ctx: RequestContextImpl, filter: AgreedFilter, open: Set<Listener>, resolve: (how: ListenEnd) => void) {
+  constructor(ctx: RequestContextImpl, filter: Delivery, open: Set<Listener>, resolve: (how: ListenEnd) => void) {
     this.id = ctx.requestId;
     this.filter = filter;
     this.ctx = ctx;
@@ -108,7 +109,7 @@ export class SubscriptionStreams {
     }
     let resolve!: (how: ListenEnd) => void;
     const ended = new Promise<ListenEnd>((done) => (resolve = done));
-    const listener = new Listener(ctx, filter, this.#listeners, resolve);
+    const listener = new Listener(ctx, deliveryOf(filter), this.#listeners, resolve);
     this.#listeners.add(listener);
     const detach = ctx.whenCancelled(() => listener.gone());
     // A request cancelled already has ended by now: nothing left to watch.
