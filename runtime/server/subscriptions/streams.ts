@@ -7,7 +7,7 @@
  * @module
  */
 import { McpError } from "../../protocol/jsonrpc/errors.js";
-import type { JsonRpcId, JsonRpcNotification } from "../../protocol/jsonrpc/messages.js";
+import type { JsonRpcId, JsonRpcNotification, JsonRpcResponse } from "../../protocol/jsonrpc/messages.js";
 import type { RequestContextImpl } from "../context.js";
 import type { ServerLogger } from "../types.js";
 import type { SubscriptionEvent } from "./broadcaster.js";
@@ -33,6 +33,19 @@ export const DEFAULT_MAX_LISTENERS = 10_000;
 export type ListenEnd = "closed" | "gone";
 
 /**
+ * Turns how a listen stream ended into the listen request's answer: one per
+ * server, shared by its streams, so a stream's promise resolves with its
+ * answer directly rather than through a reaction of its own. Never throws.
+ * @internal
+ */
+export interface ListenAnswers {
+  /** The answer of a stream that ended `how`. */
+  answer(ctx: RequestContextImpl, how: ListenEnd): JsonRpcResponse | undefined;
+  /** The answer of a listen request that could not open. */
+  failed(ctx: RequestContextImpl, error: unknown): JsonRpcResponse | undefined;
+}
+
+/**
  * One open listener stream. A class with its methods on the prototype: an
  * idle stream may last hours, so it holds its few fields and the resolver
  * of its answer, not a closure per step.
@@ -47,22 +60,24 @@ class Listener {
   readonly filter: Delivery;
   readonly ctx: RequestContextImpl;
   readonly #open: Set<Listener>;
-  readonly #resolve: (how: ListenEnd) => void;
+  readonly #answers: ListenAnswers;
+  readonly #resolve: (answer: JsonRpcResponse | undefined) => void;
 
-  constructor(ctx: RequestContextImpl, filter: Delivery, open: Set<Listener>, resolve: (how: ListenEnd) => void) {
+  constructor(ctx: RequestContextImpl, filter: Delivery, open: Set<Listener>, answers: ListenAnswers, resolve: (answer: JsonRpcResponse | undefined) => void) {
     this.id = ctx.requestId;
     this.filter = filter;
     this.ctx = ctx;
     this.#open = open;
+    this.#answers = answers;
     this.#resolve = resolve;
   }
 
-  /** Ends the stream once: it leaves the open set, stops watching, and its listen request settles. */
+  /** Ends the stream once: it leaves the open set, stops watching, and its listen request is answered. */
   end(how: ListenEnd): void {
     if (!this.#open.delete(this)) return;
     this.detach?.();
     this.detach = undefined;
-    this.#resolve(how);
+    this.#resolve(this.#answers.answer(this.ctx, how));
   }
 
   /** The request was cancelled or its client went away. */
@@ -95,21 +110,22 @@ export class SubscriptionStreams {
    * @param ctx - the request's context; its transport must be able to stream notifications
    * @param requested - `params.notifications`
    * @param honoured - the types this server honours
-   * @returns how the stream ended
-   * @throws McpError -32602 for an unknown subscription type, {@link TOO_MANY_LISTENERS}
-   *   past the bound, -32603 when the transport cannot stream, or when the server is shut down
+   * @param answers - what makes the request's answer of how its stream ended
+   * @returns the request's answer, once the stream ended; at once the answer of `answers.failed`
+   *   with McpError -32602 for an unknown subscription type, {@link TOO_MANY_LISTENERS} past the
+   *   bound or when the server is shut down, -32603 when the transport cannot stream
    */
-  listen(ctx: RequestContextImpl, requested: unknown, honoured: ReadonlySet<SubscriptionType>): Promise<ListenEnd> {
+  listen(ctx: RequestContextImpl, requested: unknown, honoured: ReadonlySet<SubscriptionType>, answers: ListenAnswers): Promise<JsonRpcResponse | undefined> {
     // Not an async function: an idle stream then waits on the one promise it returns, not on a chain of them.
     let filter: AgreedFilter;
     try {
       filter = this.#admit(ctx, requested, honoured);
     } catch (error) {
-      return Promise.reject(error);
+      return Promise.resolve(answers.failed(ctx, error));
     }
-    let resolve!: (how: ListenEnd) => void;
-    const ended = new Promise<ListenEnd>((done) => (resolve = done));
-    const listener = new Listener(ctx, deliveryOf(filter), this.#listeners, resolve);
+    let resolve!: (answer: JsonRpcResponse | undefined) => void;
+    const ended = new Promise<JsonRpcResponse | undefined>((done) => (resolve = done));
+    const listener = new Listener(ctx, deliveryOf(filter), this.#listeners, answers, resolve);
     this.#listeners.add(listener);
     const detach = ctx.whenCancelled(() => listener.gone());
     // A request cancelled already has ended by now: nothing left to watch.

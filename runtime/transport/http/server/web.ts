@@ -20,7 +20,8 @@ const encoder = new TextEncoder();
  */
 class WebExchange implements IncomingHttp, HttpReply {
   readonly method: string;
-  readonly #headers: Headers;
+  /** The Request's headers; once the answer is a stream, a flat copy (name, value, …) of them instead. */
+  #headers: Headers | string[];
   readonly #signal: AbortSignal;
   readonly #url: string;
   #body: ReadableStream<Uint8Array> | null;
@@ -36,11 +37,19 @@ class WebExchange implements IncomingHttp, HttpReply {
   }
 
   header(name: string): string | null {
-    return this.#headers.get(name);
+    const headers = this.#headers;
+    if (!Array.isArray(headers)) return headers.get(name);
+    const lower = name.toLowerCase(); // Headers iterate with lower-case names
+    for (let i = 0; i < headers.length; i += 2) if (headers[i] === lower) return headers[i + 1]!;
+    return null;
   }
 
   headers(): Headers {
-    return this.#headers;
+    const headers = this.#headers;
+    if (!Array.isArray(headers)) return headers;
+    const rebuilt = new Headers();
+    for (let i = 0; i < headers.length; i += 2) rebuilt.append(headers[i]!, headers[i + 1]!);
+    return rebuilt;
   }
 
   url(): string {
@@ -63,6 +72,13 @@ class WebExchange implements IncomingHttp, HttpReply {
   }
 
   stream(headers: Record<string, string>, onClose: () => void, maxBufferedBytes: number): HttpStream {
+    // A stream may stay open for hours: the Request's Headers (a list, a map, an object per entry) give way to one array.
+    const held = this.#headers;
+    if (!Array.isArray(held)) {
+      const flat: string[] = [];
+      for (const [name, value] of held) flat.push(name, value);
+      this.#headers = flat.slice(); // exactly as long as it needs: a pushed-to array keeps room to grow
+    }
     const stream = new WebSseStream(onClose, maxBufferedBytes);
     this.#answer(new Response(stream.body, { status: 200, headers }));
     return stream;
