@@ -317,6 +317,23 @@ export class RequestContextImpl implements ServerRequestContext {
     };
   }
 
+  /**
+   * Like {@link whenCancelled}, for the one watcher of a request that lasts
+   * as long as the request itself (a listen stream): `watcher` must not
+   * mind being called twice. Where the transport offers `whenGone`, the
+   * watcher is registered as it is, with no wrapper or detach function kept
+   * per request, and `undefined` is returned; otherwise the function that
+   * detaches it.
+   * @internal
+   */
+  watchCancelled(watcher: () => void): (() => void) | undefined {
+    const transport = this.transport;
+    if (transport?.whenGone === undefined || this.isCancelled) return this.whenCancelled(watcher);
+    this.onCancelled = watcher;
+    transport.whenGone(watcher); // its detach is not needed: the transport's context ends with the request
+    return undefined;
+  }
+
   /** Detaches from the transport's signal once the request is answered. */
   dispose(): void {
     this.answered = true;

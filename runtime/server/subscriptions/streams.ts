@@ -127,10 +127,11 @@ export class SubscriptionStreams {
     const ended = new Promise<JsonRpcResponse | undefined>((done) => (resolve = done));
     const listener = new Listener(ctx, deliveryOf(filter), this.#listeners, answers, resolve);
     this.#listeners.add(listener);
-    const detach = ctx.whenCancelled(() => listener.gone());
+    // Bound rather than a closure: nothing of this call's scope stays with the stream.
+    const detach = ctx.watchCancelled(listener.gone.bind(listener));
     // A request cancelled already has ended by now: nothing left to watch.
     if (this.#listeners.has(listener)) listener.detach = detach;
-    else detach();
+    else detach?.();
     // What arrives while the acknowledgement is being sent waits for it: nothing may precede it, nothing is lost.
     void this.#send(ctx, {
       jsonrpc: "2.0",

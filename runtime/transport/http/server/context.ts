@@ -69,7 +69,8 @@ class HttpRequestContext implements RequestContext {
   get sendNotification(): ((notification: JsonRpcNotification) => Promise<void> | undefined) | undefined {
     // Only requests may be answered with a stream; a notification POST gets 202.
     if (!this.#isRequest) return undefined;
-    return (this.#send ??= (notification) => this.#notify(notification));
+    // Bound, not a closure: a listen stream keeps it for as long as it is open, and a bound function is the smaller.
+    return (this.#send ??= this.#notify.bind(this));
   }
 
   get protocolVersionHeader(): string | undefined {
@@ -78,7 +79,7 @@ class HttpRequestContext implements RequestContext {
 
   /** `clientGone`, bound once: the connection watch and the stream's close share it. */
   #goneListener(): () => void {
-    return (this.#onGone ??= () => this.clientGone());
+    return (this.#onGone ??= this.clientGone.bind(this));
   }
 
   /** Starts watching for the client going away; it may report at once. */
