@@ -139,7 +139,8 @@ export class RequestContextImpl implements ServerRequestContext {
   private principalResolver: (() => string | undefined) | undefined;
   private resolvingPrincipal = false;
   private detach: (() => void) | undefined;
-  private lastProgress = Number.NEGATIVE_INFINITY;
+  /** The last progress sent; `undefined` before the first (not -Infinity: a double field would box a number per request). */
+  private lastProgress: number | undefined;
   private progressWarned = false;
   /** The server's logger (set by whoever creates the context); silent until then. @internal */
   logger: LevelledLogger = SILENT_LOGGER;
@@ -224,7 +225,7 @@ export class RequestContextImpl implements ServerRequestContext {
     if (message !== undefined && typeof message !== "string") throw new TypeError(`ctx.progress: message must be a string, got ${typeof message}`);
     // Judged the same with or without a progressToken, so a tool behaves alike for every client:
     // a value that does not increase is skipped (the spec makes progress increase), never thrown.
-    if (typeof done !== "number" || !Number.isFinite(done) || done <= this.lastProgress) {
+    if (typeof done !== "number" || !Number.isFinite(done) || (this.lastProgress !== undefined && done <= this.lastProgress)) {
       this.warnProgressOnce(done);
       return Promise.resolve();
     }
@@ -240,7 +241,7 @@ export class RequestContextImpl implements ServerRequestContext {
   private warnProgressOnce(done: unknown): void {
     if (this.progressWarned) return;
     this.progressWarned = true;
-    const last = this.lastProgress === Number.NEGATIVE_INFINITY ? "none yet" : String(this.lastProgress);
+    const last = this.lastProgress === undefined ? "none yet" : String(this.lastProgress);
     this.logger.warn(
       `${this.method}: ctx.progress(${String(done)}) skipped: done must be a finite number greater than the last one (${last}); ` +
         "later skips in this request are not logged",

@@ -7,7 +7,7 @@
  * @module
  */
 import { McpError } from "../../protocol/jsonrpc/errors.js";
-import type { JsonRpcId, JsonRpcNotification, JsonRpcResponse } from "../../protocol/jsonrpc/messages.js";
+import type { JsonRpcNotification, JsonRpcResponse } from "../../protocol/jsonrpc/messages.js";
 import type { RequestContextImpl } from "../context.js";
 import type { ServerLogger } from "../types.js";
 import type { SubscriptionEvent } from "./broadcaster.js";
@@ -55,7 +55,6 @@ class Listener {
   backlog: JsonRpcNotification[] | undefined = [];
   /** Detaches the cancellation watch; set once it is registered. */
   detach: (() => void) | undefined;
-  readonly id: JsonRpcId;
   /** What it receives (shared between listeners where it can be). */
   readonly filter: Delivery;
   readonly ctx: RequestContextImpl;
@@ -64,7 +63,6 @@ class Listener {
   readonly #resolve: (answer: JsonRpcResponse | undefined) => void;
 
   constructor(ctx: RequestContextImpl, filter: Delivery, open: Set<Listener>, answers: ListenAnswers, resolve: (answer: JsonRpcResponse | undefined) => void) {
-    this.id = ctx.requestId;
     this.filter = filter;
     this.ctx = ctx;
     this.#open = open;
@@ -183,7 +181,7 @@ export class SubscriptionStreams {
     const method = methodOf(event);
     for (const listener of this.#listeners) {
       if (!receives(listener.filter, event)) continue;
-      const params: Record<string, unknown> = { _meta: { [SUBSCRIPTION_ID_META]: listener.id } };
+      const params: Record<string, unknown> = { _meta: { [SUBSCRIPTION_ID_META]: listener.ctx.requestId } };
       if (event.type === "resourceUpdated") params.uri = event.uri;
       const notification: JsonRpcNotification = { jsonrpc: "2.0", method, params };
       if (listener.backlog !== undefined) listener.backlog.push(notification);
@@ -206,7 +204,7 @@ export class SubscriptionStreams {
         void this.#send(listener.ctx, {
           jsonrpc: "2.0",
           method: "notifications/cancelled",
-          params: { _meta: { [SUBSCRIPTION_ID_META]: listener.id }, requestId: listener.id, reason },
+          params: { _meta: { [SUBSCRIPTION_ID_META]: listener.ctx.requestId }, requestId: listener.ctx.requestId, reason },
         });
       }
       listener.end("closed");

@@ -36,7 +36,12 @@ class HttpRequestContext implements RequestContext {
   /** The response side, which the answer is written to. */
   readonly reply: HttpReply;
   readonly #options: ResolvedHttpOptions;
-  readonly #isRequest: boolean;
+  /** The id of the request answered; `undefined` for a notification. */
+  readonly #id: JsonRpcId | undefined;
+  /** The HTTP status of a JSON error answer, by JSON-RPC error code. */
+  readonly #status: (code: number) => number;
+  /** The keep-alive registry of a listen stream, while it is in it. */
+  #keepAlive: KeepAlives | undefined;
   #cancel: AbortController | undefined;
   #watching = false;
   #headers: Headers | undefined;
@@ -46,11 +51,40 @@ class HttpRequestContext implements RequestContext {
   /** `clientGone` as one function, handed both to the connection watch and to the stream. */
   #onGone: (() => void) | undefined;
 
-  constructor(request: IncomingHttp, reply: HttpReply, options: ResolvedHttpOptions, isRequest: boolean) {
+  constructor(request: IncomingHttp, reply: HttpReply, options: ResolvedHttpOptions, id: JsonRpcId | undefined, status: (code: number) => number) {
     this.#request = request;
     this.reply = reply;
     this.#options = options;
-    this.#isRequest = isRequest;
+    this.#id = id;
+    this.#status = status;
+  }
+
+  /**
+   * Writes the server's answer once `answer` settles. The reactions are
+   * bound methods: an idle listen stream holds them and this context, not
+   * closures over dispatch's scope.
+   */
+  answerWhen(answer: Promise<JsonRpcResponse | undefined>): void {
+    void answer.then(this.#answered.bind(this), this.#rejected.bind(this));
+  }
+
+  /** Joins the keep-alive registry until the answer is written. */
+  keepAliveIn(keepAlive: KeepAlives): void {
+    this.#keepAlive = keepAlive;
+    keepAlive.add(this);
+  }
+
+  #answered(response: JsonRpcResponse | undefined): void {
+    const keepAlive = this.#keepAlive;
+    this.#keepAlive = undefined;
+    settle(this, this.#options, keepAlive, this.#id, this.#status, response);
+  }
+
+  /** The MessageHandler contract says handle() never rejects; if one does, answer anyway. */
+  #rejected(error: unknown): void {
+    this.#options.onError(error);
+    const id = this.#id;
+    this.#answered(id === undefined ? undefined : errorResponse(id, { code: JsonRpcErrorCode.InternalError, message: "Internal error" }));
   }
 
   get signal(): AbortSignal {
@@ -68,7 +102,7 @@ class HttpRequestContext implements RequestContext {
 
   get sendNotification(): ((notification: JsonRpcNotification) => Promise<void> | undefined) | undefined {
     // Only requests may be answered with a stream; a notification POST gets 202.
-    if (!this.#isRequest) return undefined;
+    if (this.#id === undefined) return undefined;
     // Bound, not a closure: a listen stream keeps it for as long as it is open, and a bound function is the smaller.
     return (this.#send ??= this.#notify.bind(this));
   }
@@ -210,13 +244,11 @@ export function dispatch(
   authInfo: AuthInfo | undefined,
 ): void {
   const isRequest = message.kind === "request";
-  const context = new HttpRequestContext(request, reply, options, isRequest);
+  // Only the id outlives this call: the message itself (the parsed body) is not kept while a stream lasts.
+  const context = new HttpRequestContext(request, reply, options, isRequest ? message.id : undefined, status);
   if (authInfo) context.authInfo = authInfo;
   // A listen stream may stay silent for hours: a comment line now and then keeps proxies from cutting it.
-  const keepAlive = message.method === "subscriptions/listen" && isRequest && options.sseKeepAliveMs > 0 ? keepAlivesOf(options) : undefined;
-  keepAlive?.add(context);
-  // Only the id outlives this call: the message itself (the parsed body) is not kept while a stream lasts.
-  const id = isRequest ? message.id : undefined;
+  if (message.method === "subscriptions/listen" && isRequest && options.sseKeepAliveMs > 0) context.keepAliveIn(keepAlivesOf(options));
   let answer: Promise<JsonRpcResponse | undefined>;
   try {
     // Classified once, at this edge: a handler that takes the classification does not judge the message again.
@@ -224,16 +256,8 @@ export function dispatch(
   } catch (error) {
     answer = Promise.reject(error);
   }
-  // A reaction rather than an await: an idle listen stream holds two small closures, not this call's suspended frame.
-  void answer.then(
-    (response) => settle(context, options, keepAlive, id, status, response),
-    (error: unknown) => {
-      // The MessageHandler contract says handle() never rejects; if one does, answer anyway.
-      options.onError(error);
-      const response = id === undefined ? undefined : errorResponse(id, { code: JsonRpcErrorCode.InternalError, message: "Internal error" });
-      settle(context, options, keepAlive, id, status, response);
-    },
-  );
+  // A reaction rather than an await: an idle listen stream holds no suspended frame of this call.
+  context.answerWhen(answer);
 }
 
 /** Writes the answer; a failure to is reported, and the adapter answers it (`500`, or an end to what it started). */
