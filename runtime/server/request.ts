@@ -21,7 +21,7 @@ import { RequestContextImpl } from "./context.js";
 import { internalError, toErrorObject } from "./errors.js";
 import type { RequestMeta } from "./meta.js";
 import type { ResultFinisher } from "./results.js";
-import type { Route } from "./routes.js";
+import { ROUTES, type Route } from "./routes.js";
 import type { MiddlewareRequest } from "./types.js";
 import type { TaskDeclaration } from "./tasks/types.js";
 import type { AnyHandler, Invocation, RequestTracker, TaskRoutes } from "./request-types.js";
@@ -152,6 +152,9 @@ function refusal(host: RequestHost, request: ClassifiedRequest, error: unknown):
   return errorResponse(request.id, toErrorObject(error, request.method, host.logger));
 }
 
+/** Each protocol method's name as one string: a context (a listen stream's lasts hours) keeps it, not its body's copy. */
+const METHOD_NAMES: ReadonlyMap<string, string> = new Map(Array.from(ROUTES.keys(), (name) => [name, name]));
+
 /** Creates the request's context and answers it: by its stream (`subscriptions/listen`), else by its handler. */
 function begin<Scope extends RequestTracker>(
   host: RequestHost,
@@ -161,7 +164,7 @@ function begin<Scope extends RequestTracker>(
   context: RequestContext | undefined,
   checked: CheckedRequest,
 ): Promise<JsonRpcResponse | undefined> {
-  const ctx = new RequestContextImpl(request.id, request.method, checked.meta, context);
+  const ctx = new RequestContextImpl(request.id, METHOD_NAMES.get(request.method) ?? request.method, checked.meta, context);
   ctx.logger = host.logger;
   let streaming: Promise<JsonRpcResponse | undefined> | undefined;
   try {
