@@ -40,6 +40,8 @@ class HttpRequestContext implements RequestContext {
   readonly #id: JsonRpcId | undefined;
   /** The HTTP status of a JSON error answer, by JSON-RPC error code. */
   readonly #status: (code: number) => number;
+  /** A listen stream: its deliveries never wait for the reader, so its stream needs no pacing. */
+  readonly #listen: boolean;
   /** The keep-alive registry of a listen stream, while it is in it. */
   #keepAlive: KeepAlives | undefined;
   #cancel: AbortController | undefined;
@@ -51,7 +53,8 @@ class HttpRequestContext implements RequestContext {
   /** `clientGone` as one function, handed both to the connection watch and to the stream. */
   #onGone: (() => void) | undefined;
 
-  constructor(request: IncomingHttp, reply: HttpReply, options: ResolvedHttpOptions, id: JsonRpcId | undefined, status: (code: number) => number) {
+  constructor(request: IncomingHttp, reply: HttpReply, options: ResolvedHttpOptions, id: JsonRpcId | undefined, status: (code: number) => number, listen: boolean) {
+    this.#listen = listen;
     this.#request = request;
     this.reply = reply;
     this.#options = options;
@@ -171,7 +174,7 @@ class HttpRequestContext implements RequestContext {
     if (!this.stream) {
       this.#watch();
       if (this.gone) return undefined;
-      this.stream = this.reply.stream({ ...SSE_HEADERS }, this.#goneListener(), this.#options.maxStreamBufferBytes);
+      this.stream = this.reply.stream({ ...SSE_HEADERS }, this.#goneListener(), this.#options.maxStreamBufferBytes, !this.#listen);
     }
     try {
       // A reader too far behind gets its stream cut (reported through clientGone); a handler that awaits waits for it.
@@ -245,10 +248,11 @@ export function dispatch(
 ): void {
   const isRequest = message.kind === "request";
   // Only the id outlives this call: the message itself (the parsed body) is not kept while a stream lasts.
-  const context = new HttpRequestContext(request, reply, options, isRequest ? message.id : undefined, status);
+  const listen = isRequest && message.method === "subscriptions/listen";
+  const context = new HttpRequestContext(request, reply, options, isRequest ? message.id : undefined, status, listen);
   if (authInfo) context.authInfo = authInfo;
   // A listen stream may stay silent for hours: a comment line now and then keeps proxies from cutting it.
-  if (message.method === "subscriptions/listen" && isRequest && options.sseKeepAliveMs > 0) context.keepAliveIn(keepAlivesOf(options));
+  if (listen && options.sseKeepAliveMs > 0) context.keepAliveIn(keepAlivesOf(options));
   let answer: Promise<JsonRpcResponse | undefined>;
   try {
     // Classified once, at this edge: a handler that takes the classification does not judge the message again.

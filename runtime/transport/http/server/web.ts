@@ -35,6 +35,12 @@ class WebExchange implements IncomingHttp, HttpReply, HttpStream, UnderlyingDefa
   #controller: ReadableStreamDefaultController<Uint8Array> | undefined;
   #open = false;
   #drain: { promise: Promise<void>; resolve: () => void } | undefined;
+  /**
+   * @internal The ReadableStream's source: set to {@link pullOf} on a paced
+   * stream only; an unpaced one (a listen stream) then pays for no pull
+   * callback of the runtime's per stream.
+   */
+  pull: (() => void) | undefined = undefined;
 
   constructor(request: Request, resolve: (response: Response) => void) {
     this.method = request.method;
@@ -82,7 +88,7 @@ class WebExchange implements IncomingHttp, HttpReply, HttpStream, UnderlyingDefa
     this.#answer(new Response(status === 202 || body === "" ? null : body, { status, headers }));
   }
 
-  stream(headers: Record<string, string>, onClose: () => void, maxBufferedBytes: number): HttpStream {
+  stream(headers: Record<string, string>, onClose: () => void, maxBufferedBytes: number, paced = true): HttpStream {
     // A stream may stay open for hours: the Request's Headers (a list, a map, an object per entry) give way to one array.
     const held = this.#headers;
     if (!Array.isArray(held)) {
@@ -93,6 +99,7 @@ class WebExchange implements IncomingHttp, HttpReply, HttpStream, UnderlyingDefa
     this.#onClose = onClose;
     this.#bound = maxBufferedBytes;
     this.#open = true;
+    if (paced) this.pull = pullOf;
     // This exchange's own methods are the stream's source, and the strategy is shared: no closures per stream.
     this.#answer(new Response(new ReadableStream<Uint8Array>(this, SSE_QUEUING), { status: 200, headers }));
     return this;
@@ -103,8 +110,8 @@ class WebExchange implements IncomingHttp, HttpReply, HttpStream, UnderlyingDefa
     this.#controller = controller;
   }
 
-  /** @internal The ReadableStream's source: the reader wants more, so a waiting producer may go on. */
-  pull(): void {
+  /** The reader wants more (the ReadableStream pulled): a waiting producer may go on. */
+  pulled(): void {
     this.#drained();
   }
 
@@ -134,9 +141,9 @@ class WebExchange implements IncomingHttp, HttpReply, HttpStream, UnderlyingDefa
     return true;
   }
 
-  /** `undefined` while the reader keeps up; else a promise for its next pull (or the stream's end). */
+  /** `undefined` while the reader keeps up (or nothing paces the stream); else a promise for its next pull (or the stream's end). */
   drained(): Promise<void> | undefined {
-    if (!this.#open || (this.#controller?.desiredSize ?? 0) > 0) return undefined;
+    if (!this.#open || this.pull === undefined || (this.#controller?.desiredSize ?? 0) > 0) return undefined;
     if (this.#drain === undefined) {
       let resolve!: () => void;
       const promise = new Promise<void>((done) => (resolve = done));
@@ -197,6 +204,11 @@ function serve(endpoint: HttpEndpoint, exchange: WebExchange, onError: (error: u
     onError(error);
     exchange.failed();
   });
+}
+
+/** A paced stream's pull: one function for every stream, called on its exchange. */
+function pullOf(this: WebExchange): void {
+  this.pulled();
 }
 
 /** Bytes a web SSE stream queues before a producer that awaits `drained()` waits for the reader. */
