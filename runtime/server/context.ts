@@ -109,6 +109,9 @@ export function isLoggingLevel(value: unknown): value is LoggingLevel {
   return typeof value === "string" && Object.hasOwn(LOG_RANK, value);
 }
 
+/** How a context's principal is known: cached once computed, or from a resolver the request-state boundary sets. */
+type PrincipalState = { computed: boolean; value: string | undefined; resolver: (() => string | undefined) | undefined; resolving: boolean };
+
 /**
  * The server's own implementation of {@link ServerRequestContext}. The abort
  * controller is created only when a handler reads `signal`, because most
@@ -134,10 +137,8 @@ export class RequestContextImpl implements ServerRequestContext {
   private cancelReason: unknown;
   private cancelled = false;
   private byClient = false;
-  private principalComputed = false;
-  private principalValue: string | undefined;
-  private principalResolver: (() => string | undefined) | undefined;
-  private resolvingPrincipal = false;
+  /** Made on first use: most requests never ask (a listen stream's context lasts hours). */
+  private principalState: PrincipalState | undefined;
   private detach: (() => void) | undefined;
   /** The last progress sent; `undefined` before the first (not -Infinity: a double field would box a number per request). */
   private lastProgress: number | undefined;
@@ -164,29 +165,31 @@ export class RequestContextImpl implements ServerRequestContext {
   }
 
   get principal(): string | undefined {
-    if (!this.principalComputed) {
-      const resolver = this.principalResolver;
-      if (resolver !== undefined && !this.resolvingPrincipal) {
+    const state = (this.principalState ??= { computed: false, value: undefined, resolver: undefined, resolving: false });
+    if (!state.computed) {
+      const resolver = state.resolver;
+      if (resolver !== undefined && !state.resolving) {
         // A resolver that reads ctx.principal itself gets the authInfo-derived value, not a loop.
-        this.resolvingPrincipal = true;
+        state.resolving = true;
         try {
-          this.principalValue = resolver();
+          state.value = resolver();
         } finally {
-          this.resolvingPrincipal = false;
+          state.resolving = false;
         }
       } else {
-        this.principalValue = this.authInfo === undefined ? undefined : principalOf(this.authInfo);
-        if (resolver !== undefined) return this.principalValue; // mid-resolution: do not cache
+        state.value = this.authInfo === undefined ? undefined : principalOf(this.authInfo);
+        if (resolver !== undefined) return state.value; // mid-resolution: do not cache
       }
-      this.principalComputed = true;
+      state.computed = true;
     }
-    return this.principalValue;
+    return state.value;
   }
 
   /** Makes `principal` answer what sealed state binds to (the request-state boundary sets it). */
   resolvePrincipalWith(resolver: () => string | undefined): void {
-    this.principalResolver = resolver;
-    this.principalComputed = false;
+    const state = (this.principalState ??= { computed: false, value: undefined, resolver: undefined, resolving: false });
+    state.resolver = resolver;
+    state.computed = false;
   }
 
   get headers(): Headers | undefined {
