@@ -9,6 +9,7 @@ import type { AuthInfo, MessageHandler, RequestContext } from "../../types.js";
 import { JSON_HEADERS, SSE_HEADERS, type HttpReply, type HttpStream, type IncomingHttp } from "./exchange.js";
 import { HeaderName } from "../../../protocol/names.js";
 import type { ResolvedHttpOptions } from "./policy.js";
+import { keepAlivesOf, type KeepAlives, type KeptAlive } from "./keep-alive.js";
 import { scopeChallengeOf } from "./auth.js";
 import { errorResponse } from "../../../protocol/jsonrpc/responses.js";
 import { retryAfterOf } from "../../../protocol/unavailable.js";
@@ -16,6 +17,12 @@ import type { ClassifiedNotification, ClassifiedRequest } from "../../../protoco
 
 const CLIENT_GONE = "The client closed the HTTP request.";
 const NOTHING_TO_DETACH = (): void => {};
+/** The request is a `subscriptions/listen`: its deliveries never wait for the reader, so its stream needs no pacing. */
+const LISTEN = 1;
+/** The connection is watched for the client going away. */
+const WATCHING = 2;
+/** The final response was written: nothing more may be sent. */
+const FINISHED = 4;
 
 /**
  * The {@link RequestContext} of one HTTP request. Everything a handler may
@@ -28,8 +35,10 @@ class HttpRequestContext implements RequestContext {
   declare authInfo?: AuthInfo;
   /** The client went away before the response was complete (known once watched). */
   gone = false;
-  /** The final response was written: nothing more may be sent. */
-  finished = false;
+  /** The listen stream before and after this one in its keep-alive registry. @internal */
+  alivePrev: KeptAlive | undefined;
+  /** @internal */
+  aliveNext: KeptAlive | undefined;
   /** The SSE stream, once a notification opened one. */
   stream: HttpStream | undefined;
   readonly #request: IncomingHttp;
@@ -40,12 +49,11 @@ class HttpRequestContext implements RequestContext {
   readonly #id: JsonRpcId | undefined;
   /** The HTTP status of a JSON error answer, by JSON-RPC error code. */
   readonly #status: (code: number) => number;
-  /** A listen stream: its deliveries never wait for the reader, so its stream needs no pacing. */
-  readonly #listen: boolean;
+  /** {@link LISTEN}, {@link WATCHING}, {@link FINISHED}: one field rather than three (a listen stream lasts hours). */
+  #flags: number;
   /** The keep-alive registry of a listen stream, while it is in it. */
   #keepAlive: KeepAlives | undefined;
   #cancel: AbortController | undefined;
-  #watching = false;
   #headers: Headers | undefined;
   #send: ((notification: JsonRpcNotification) => Promise<void> | undefined) | undefined;
   /** What runs when the client goes away: one callback (a listen stream's), or a set once there are more. */
@@ -54,12 +62,21 @@ class HttpRequestContext implements RequestContext {
   #onGone: (() => void) | undefined;
 
   constructor(request: IncomingHttp, reply: HttpReply, options: ResolvedHttpOptions, id: JsonRpcId | undefined, status: (code: number) => number, listen: boolean) {
-    this.#listen = listen;
+    this.#flags = listen ? LISTEN : 0;
     this.#request = request;
     this.reply = reply;
     this.#options = options;
     this.#id = id;
     this.#status = status;
+  }
+
+  /** The final response was written: nothing more may be sent. */
+  get finished(): boolean {
+    return (this.#flags & FINISHED) !== 0;
+  }
+
+  finish(): void {
+    this.#flags |= FINISHED;
   }
 
   /**
@@ -121,8 +138,8 @@ class HttpRequestContext implements RequestContext {
 
   /** Starts watching for the client going away; it may report at once. */
   #watch(): void {
-    if (this.#watching) return;
-    this.#watching = true;
+    if ((this.#flags & WATCHING) !== 0) return;
+    this.#flags |= WATCHING;
     this.#request.onGone(this.#goneListener());
   }
 
@@ -174,7 +191,7 @@ class HttpRequestContext implements RequestContext {
     if (!this.stream) {
       this.#watch();
       if (this.gone) return undefined;
-      this.stream = this.reply.stream({ ...SSE_HEADERS }, this.#goneListener(), this.#options.maxStreamBufferBytes, !this.#listen);
+      this.stream = this.reply.stream({ ...SSE_HEADERS }, this.#goneListener(), this.#options.maxStreamBufferBytes, (this.#flags & LISTEN) === 0);
     }
     try {
       // A reader too far behind gets its stream cut (reported through clientGone); a handler that awaits waits for it.
@@ -184,49 +201,6 @@ class HttpRequestContext implements RequestContext {
       return undefined;
     }
   }
-}
-
-/**
- * The listen streams of one endpoint, each given an SSE comment line every
- * `sseKeepAliveMs` by one timer for them all (a timer per stream cost every
- * idle stream a timer, a closure and its scope), running only while a
- * stream is open.
- */
-class KeepAlives {
-  readonly #streams = new Set<HttpRequestContext>();
-  readonly #everyMs: number;
-  #timer: ReturnType<typeof setInterval> | undefined;
-
-  constructor(everyMs: number) {
-    this.#everyMs = everyMs;
-  }
-
-  add(context: HttpRequestContext): void {
-    this.#streams.add(context);
-    if (this.#timer !== undefined) return;
-    this.#timer = setInterval(() => {
-      for (const stream of this.#streams) stream.keepAlive();
-    }, this.#everyMs);
-    (this.#timer as { unref?: () => void }).unref?.(); // never what keeps a process alive
-  }
-
-  delete(context: HttpRequestContext): void {
-    this.#streams.delete(context);
-    if (this.#streams.size > 0 || this.#timer === undefined) return;
-    clearInterval(this.#timer);
-    this.#timer = undefined;
-  }
-}
-
-const keepAlives = new WeakMap<ResolvedHttpOptions, KeepAlives>();
-
-function keepAlivesOf(options: ResolvedHttpOptions): KeepAlives {
-  let found = keepAlives.get(options);
-  if (found === undefined) {
-    found = new KeepAlives(options.sseKeepAliveMs);
-    keepAlives.set(options, found);
-  }
-  return found;
 }
 
 /**
@@ -291,7 +265,7 @@ function writeAnswer(
   response: JsonRpcResponse | undefined,
 ): void {
   keepAlive?.delete(context);
-  context.finished = true;
+  context.finish();
   const reply = context.reply;
   if (id === undefined) {
     reply.send(202, {}, "");
