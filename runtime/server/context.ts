@@ -109,6 +109,9 @@ export function isLoggingLevel(value: unknown): value is LoggingLevel {
   return typeof value === "string" && Object.hasOwn(LOG_RANK, value);
 }
 
+/** How a context's principal is known: cached once computed, or from a resolver the request-state boundary sets. */
+type PrincipalState = { computed: boolean; value: string | undefined; resolver: (() => string | undefined) | undefined; resolving: boolean };
+
 /**
  * The server's own implementation of {@link ServerRequestContext}. The abort
  * controller is created only when a handler reads `signal`, because most
@@ -134,12 +137,11 @@ export class RequestContextImpl implements ServerRequestContext {
   private cancelReason: unknown;
   private cancelled = false;
   private byClient = false;
-  private principalComputed = false;
-  private principalValue: string | undefined;
-  private principalResolver: (() => string | undefined) | undefined;
-  private resolvingPrincipal = false;
+  /** Made on first use: most requests never ask (a listen stream's context lasts hours). */
+  private principalState: PrincipalState | undefined;
   private detach: (() => void) | undefined;
-  private lastProgress = Number.NEGATIVE_INFINITY;
+  /** The last progress sent; `undefined` before the first (not -Infinity: a double field would box a number per request). */
+  private lastProgress: number | undefined;
   private progressWarned = false;
   /** The server's logger (set by whoever creates the context); silent until then. @internal */
   logger: LevelledLogger = SILENT_LOGGER;
@@ -163,29 +165,31 @@ export class RequestContextImpl implements ServerRequestContext {
   }
 
   get principal(): string | undefined {
-    if (!this.principalComputed) {
-      const resolver = this.principalResolver;
-      if (resolver !== undefined && !this.resolvingPrincipal) {
+    const state = (this.principalState ??= { computed: false, value: undefined, resolver: undefined, resolving: false });
+    if (!state.computed) {
+      const resolver = state.resolver;
+      if (resolver !== undefined && !state.resolving) {
         // A resolver that reads ctx.principal itself gets the authInfo-derived value, not a loop.
-        this.resolvingPrincipal = true;
+        state.resolving = true;
         try {
-          this.principalValue = resolver();
+          state.value = resolver();
         } finally {
-          this.resolvingPrincipal = false;
+          state.resolving = false;
         }
       } else {
-        this.principalValue = this.authInfo === undefined ? undefined : principalOf(this.authInfo);
-        if (resolver !== undefined) return this.principalValue; // mid-resolution: do not cache
+        state.value = this.authInfo === undefined ? undefined : principalOf(this.authInfo);
+        if (resolver !== undefined) return state.value; // mid-resolution: do not cache
       }
-      this.principalComputed = true;
+      state.computed = true;
     }
-    return this.principalValue;
+    return state.value;
   }
 
   /** Makes `principal` answer what sealed state binds to (the request-state boundary sets it). */
   resolvePrincipalWith(resolver: () => string | undefined): void {
-    this.principalResolver = resolver;
-    this.principalComputed = false;
+    const state = (this.principalState ??= { computed: false, value: undefined, resolver: undefined, resolving: false });
+    state.resolver = resolver;
+    state.computed = false;
   }
 
   get headers(): Headers | undefined {
@@ -224,7 +228,7 @@ export class RequestContextImpl implements ServerRequestContext {
     if (message !== undefined && typeof message !== "string") throw new TypeError(`ctx.progress: message must be a string, got ${typeof message}`);
     // Judged the same with or without a progressToken, so a tool behaves alike for every client:
     // a value that does not increase is skipped (the spec makes progress increase), never thrown.
-    if (typeof done !== "number" || !Number.isFinite(done) || done <= this.lastProgress) {
+    if (typeof done !== "number" || !Number.isFinite(done) || (this.lastProgress !== undefined && done <= this.lastProgress)) {
       this.warnProgressOnce(done);
       return Promise.resolve();
     }
@@ -240,7 +244,7 @@ export class RequestContextImpl implements ServerRequestContext {
   private warnProgressOnce(done: unknown): void {
     if (this.progressWarned) return;
     this.progressWarned = true;
-    const last = this.lastProgress === Number.NEGATIVE_INFINITY ? "none yet" : String(this.lastProgress);
+    const last = this.lastProgress === undefined ? "none yet" : String(this.lastProgress);
     this.logger.warn(
       `${this.method}: ctx.progress(${String(done)}) skipped: done must be a finite number greater than the last one (${last}); ` +
         "later skips in this request are not logged",
@@ -315,6 +319,23 @@ export class RequestContextImpl implements ServerRequestContext {
       detachOuter?.();
       if (this.onCancelled === once) this.onCancelled = undefined;
     };
+  }
+
+  /**
+   * Like {@link whenCancelled}, for the one watcher of a request that lasts
+   * as long as the request itself (a listen stream): `watcher` must not
+   * mind being called twice. Where the transport offers `whenGone`, the
+   * watcher is registered as it is, with no wrapper or detach function kept
+   * per request, and `undefined` is returned; otherwise the function that
+   * detaches it.
+   * @internal
+   */
+  watchCancelled(watcher: () => void): (() => void) | undefined {
+    const transport = this.transport;
+    if (transport?.whenGone === undefined || this.isCancelled) return this.whenCancelled(watcher);
+    this.onCancelled = watcher;
+    transport.whenGone(watcher); // its detach is not needed: the transport's context ends with the request
+    return undefined;
   }
 
   /** Detaches from the transport's signal once the request is answered. */

@@ -21,23 +21,14 @@ import { RequestContextImpl } from "./context.js";
 import { internalError, toErrorObject } from "./errors.js";
 import type { RequestMeta } from "./meta.js";
 import type { ResultFinisher } from "./results.js";
-import type { Route } from "./routes.js";
-import type { TaskDeclaration } from "./tasks/types.js";
+import { ROUTES, type Route } from "./routes.js";
 import type { MiddlewareRequest } from "./types.js";
+import type { TaskDeclaration } from "./tasks/types.js";
+import type { AnyHandler, Invocation, RequestTracker, TaskRoutes } from "./request-types.js";
 import { settle, type ServerCore } from "./middleware.js";
+import { pathDeeperThan } from "./nesting-path.js";
 
-/**
- * What the request path asks of the tasks extension (`TaskEngine`): whether
- * its methods are answered, its capability, its methods' answers, and a call
- * of a tool that declares `task` (the task route).
- * @internal
- */
-interface TaskRoutes {
-  enabled(): boolean;
-  advertise(capabilities: Record<string, unknown>): Record<string, unknown>;
-  answer(method: string, params: unknown, ctx: RequestContextImpl): Promise<Record<string, unknown>>;
-  callTool(declaration: TaskDeclaration, handler: AnyHandler, call: Record<string, unknown>, ctx: RequestContextImpl): Promise<Record<string, unknown>>;
-}
+export type { AnyHandler, Invocation, RequestTracker };
 
 /** What a request needs of the server answering it, whichever generation asked. @internal */
 export interface RequestHost extends ServerCore {
@@ -56,25 +47,6 @@ export interface RequestHost extends ServerCore {
   readonly instructions: string | undefined;
   /** The server's (2026-shaped) capabilities. */
   capabilities(): ServerCapabilities;
-}
-
-/** Where a request is registered while it runs, so a cancellation can find it. @internal */
-export interface RequestTracker {
-  track(ctx: RequestContextImpl): void;
-  untrack(ctx: RequestContextImpl): void;
-}
-
-/** A handler of some route, called with its params and context. @internal */
-export type AnyHandler = (params: unknown, ctx: unknown) => unknown;
-
-/** What one handler call produced, with the middleware view of the request it answered. @internal */
-export interface Invocation {
-  /** The handler's return value, checked to be an object. */
-  raw: Record<string, unknown>;
-  /** The params the handler received (after the middlewares). */
-  params: Record<string, unknown>;
-  /** The middleware view of the request; `undefined` when no middleware is installed. */
-  request: MiddlewareRequest | undefined;
 }
 
 /**
@@ -106,41 +78,113 @@ export interface RevisionProfile<Scope extends RequestTracker> {
  * then). Never rejects.
  * @internal
  */
-export async function answerRequest<Scope extends RequestTracker>(
+export function answerRequest<Scope extends RequestTracker>(
   host: RequestHost,
   profile: RevisionProfile<Scope>,
   request: ClassifiedRequest,
   scope: Scope,
   context: RequestContext | undefined,
 ): Promise<JsonRpcResponse | undefined> {
-  const { id, method } = request;
-  let ctx: RequestContextImpl | undefined;
+  let checked: CheckedRequest | Promise<CheckedRequest>;
   try {
-    const route = profile.route(host, method);
-    if (route === undefined) throw new McpError(JsonRpcErrorCode.MethodNotFound, `Method not found: ${method}`);
-    const handler = route.call ?? (route.handler === undefined ? undefined : (host.handlers[route.handler] as AnyHandler | undefined));
-    if (route.handler !== undefined && handler === undefined) {
-      throw new McpError(JsonRpcErrorCode.MethodNotFound, `Method not found: ${method} (this server does not provide it)`);
-    }
-    const meta = profile.meta(host, request.params ?? {}, scope);
-    const prepared = profile.prepare(request, route);
-    let params = prepared.params;
-    for (const middleware of host.middlewares) middleware.screen?.(method, params, host.logger, route.mayAskInput);
-    assertNestingWithin(params, host.maxNestingDepth);
-    if (route.checked) {
-      const checking = profile.check(method, prepared.message, meta.protocolVersion);
-      if (checking !== undefined) await checking;
-    }
-    if (route.checkParams !== undefined) params = await route.checkParams(params);
-    ctx = new RequestContextImpl(id, method, meta, context);
-    ctx.logger = host.logger;
-    // A listen stream may stay open for hours: it leaves this (large) frame behind at once.
-    const streaming = profile.stream?.(host, route, params, ctx);
-    if (streaming !== undefined) {
-      ctx = undefined;
-      return streaming;
-    }
-    scope.track(ctx);
+    checked = checkRequest(host, profile, request, scope);
+  } catch (error) {
+    return Promise.resolve(refusal(host, request, error));
+  }
+  // Not an async function: when nothing had to be awaited (the usual case), a stream route's own
+  // promise is handed back as it is, so an idle listen stream is not held by a frame here as well.
+  if (!isThenable(checked)) return begin(host, profile, request, scope, context, checked);
+  return checked.then(
+    (ready) => begin(host, profile, request, scope, context, ready),
+    (error: unknown) => refusal(host, request, error),
+  );
+}
+
+/** A request past its route, protocol facts and checks. */
+interface CheckedRequest {
+  readonly route: Route;
+  readonly handler: AnyHandler | undefined;
+  readonly meta: RequestMeta;
+  readonly params: Record<string, unknown>;
+}
+
+/**
+ * The route, protocol facts and checks of a request: synchronous unless a
+ * check has to wait (a schema still loading, a route's async `checkParams`).
+ * @throws McpError for an unknown method, a bad envelope or params
+ */
+function checkRequest<Scope extends RequestTracker>(
+  host: RequestHost,
+  profile: RevisionProfile<Scope>,
+  request: ClassifiedRequest,
+  scope: Scope,
+): CheckedRequest | Promise<CheckedRequest> {
+  const method = request.method;
+  const route = profile.route(host, method);
+  if (route === undefined) throw new McpError(JsonRpcErrorCode.MethodNotFound, `Method not found: ${method}`);
+  const handler = route.call ?? (route.handler === undefined ? undefined : (host.handlers[route.handler] as AnyHandler | undefined));
+  if (route.handler !== undefined && handler === undefined) {
+    throw new McpError(JsonRpcErrorCode.MethodNotFound, `Method not found: ${method} (this server does not provide it)`);
+  }
+  const meta = profile.meta(host, request.params ?? {}, scope);
+  const prepared = profile.prepare(request, route);
+  const params = prepared.params;
+  for (const middleware of host.middlewares) middleware.screen?.(method, params, host.logger, route.mayAskInput);
+  assertNestingWithin(params, host.maxNestingDepth);
+  const checking = route.checked ? profile.check(method, prepared.message, meta.protocolVersion) : undefined;
+  if (checking === undefined && route.checkParams === undefined) return { route, handler, meta, params };
+  return checkLater(route, handler, meta, params, checking);
+}
+
+async function checkLater(
+  route: Route,
+  handler: AnyHandler | undefined,
+  meta: RequestMeta,
+  params: Record<string, unknown>,
+  checking: void | Promise<void>,
+): Promise<CheckedRequest> {
+  await checking;
+  return { route, handler, meta, params: route.checkParams === undefined ? params : await route.checkParams(params) };
+}
+
+/** The error answer of a request refused before its handler ran. */
+function refusal(host: RequestHost, request: ClassifiedRequest, error: unknown): JsonRpcResponse {
+  return errorResponse(request.id, toErrorObject(error, request.method, host.logger));
+}
+
+/** Each protocol method's name as one string: a context (a listen stream's lasts hours) keeps it, not its body's copy. */
+const METHOD_NAMES: ReadonlyMap<string, string> = new Map(Array.from(ROUTES.keys(), (name) => [name, name]));
+
+/** Creates the request's context and answers it: by its stream (`subscriptions/listen`), else by its handler. */
+function begin<Scope extends RequestTracker>(
+  host: RequestHost,
+  profile: RevisionProfile<Scope>,
+  request: ClassifiedRequest,
+  scope: Scope,
+  context: RequestContext | undefined,
+  checked: CheckedRequest,
+): Promise<JsonRpcResponse | undefined> {
+  const ctx = new RequestContextImpl(request.id, METHOD_NAMES.get(request.method) ?? request.method, checked.meta, context);
+  ctx.logger = host.logger;
+  let streaming: Promise<JsonRpcResponse | undefined> | undefined;
+  try {
+    streaming = profile.stream?.(host, checked.route, checked.params, ctx);
+  } catch (error) {
+    return Promise.resolve(ctx.isCancelledByClient ? undefined : refusal(host, request, error));
+  }
+  return streaming ?? answerCall(host, profile, scope, ctx, checked);
+}
+
+/** Runs a request's handler (or built-in answer) while it is tracked, and finishes its result. */
+async function answerCall<Scope extends RequestTracker>(
+  host: RequestHost,
+  profile: RevisionProfile<Scope>,
+  scope: Scope,
+  ctx: RequestContextImpl,
+  { route, handler, params }: CheckedRequest,
+): Promise<JsonRpcResponse | undefined> {
+  scope.track(ctx);
+  try {
     let result: Record<string, unknown>;
     if (handler === undefined) result = await profile.builtIn(host, route, params, ctx, scope);
     else {
@@ -154,12 +198,12 @@ export async function answerRequest<Scope extends RequestTracker>(
       void settle(host, invocation.request, true, result);
     }
     if (ctx.isCancelledByClient) return undefined;
-    return { jsonrpc: "2.0", id, result };
+    return { jsonrpc: "2.0", id: ctx.requestId, result };
   } catch (error) {
-    if (ctx?.isCancelledByClient) return undefined;
-    return errorResponse(id, toErrorObject(error, method, host.logger));
+    if (ctx.isCancelledByClient) return undefined;
+    return errorResponse(ctx.requestId, toErrorObject(error, ctx.method, host.logger));
   } finally {
-    if (ctx !== undefined) scope.untrack(ctx);
+    scope.untrack(ctx);
   }
 }
 
@@ -270,20 +314,6 @@ function depthWithin(value: object, depth: number, limit: number): boolean {
     if (typeof item === "object" && item !== null && !depthWithin(item, depth + 1, limit)) return false;
   }
   return true;
-}
-
-/** The path of the first value past `limit`, the way {@link depthWithin} found it. */
-function pathDeeperThan(value: object, depth: number, limit: number, path: string): string | undefined {
-  if (depth > limit) return path;
-  const entries: Array<[string, unknown]> = Array.isArray(value)
-    ? value.map((item, i) => [String(i), item])
-    : Object.keys(value).map((key) => [key, (value as Record<string, unknown>)[key]]);
-  for (const [key, item] of entries) {
-    if (typeof item !== "object" || item === null) continue;
-    const found = pathDeeperThan(item, depth + 1, limit, `${path}/${key}`);
-    if (found !== undefined) return found;
-  }
-  return undefined;
 }
 
 /**

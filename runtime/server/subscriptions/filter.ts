@@ -27,14 +27,34 @@ const KNOWN: ReadonlySet<string> = new Set(SUBSCRIPTION_TYPES);
  * delivery checks fastest.
  * @internal
  */
-export interface AgreedFilter {
+export interface AgreedFilter extends Delivery {
+  /** The filter as acknowledged on the wire. */
+  readonly acknowledged: SubscriptionFilter;
+}
+
+/** What a listener receives, once its acknowledgement is out. @internal */
+export interface Delivery {
   readonly tools: boolean;
   readonly prompts: boolean;
   readonly resources: boolean;
   /** The resource URIs whose updates it receives; `undefined` for none. */
   readonly uris: ReadonlySet<string> | undefined;
-  /** The filter as acknowledged on the wire. */
-  readonly acknowledged: SubscriptionFilter;
+}
+
+/** The deliveries without resource URIs, one per combination of list types: most listeners share one. */
+const SHARED_DELIVERIES: readonly Delivery[] = Array.from({ length: 8 }, (_, bits) =>
+  Object.freeze({ tools: (bits & 1) !== 0, prompts: (bits & 2) !== 0, resources: (bits & 4) !== 0, uris: undefined }),
+);
+
+/**
+ * What a listener that agreed to `filter` keeps for as long as it is open:
+ * a shared object unless it names resource URIs (the acknowledgement is
+ * not kept once sent).
+ * @internal
+ */
+export function deliveryOf(filter: AgreedFilter): Delivery {
+  if (filter.uris !== undefined) return { tools: filter.tools, prompts: filter.prompts, resources: filter.resources, uris: filter.uris };
+  return SHARED_DELIVERIES[(filter.tools ? 1 : 0) | (filter.prompts ? 2 : 0) | (filter.resources ? 4 : 0)]!;
 }
 
 /**
@@ -77,7 +97,7 @@ export function agreeFilter(requested: unknown, honoured: ReadonlySet<Subscripti
 }
 
 /** True when a listener that agreed to `filter` receives `event`. @internal */
-export function receives(filter: AgreedFilter, event: SubscriptionEvent): boolean {
+export function receives(filter: Delivery, event: SubscriptionEvent): boolean {
   switch (event.type) {
     case "toolsListChanged":
       return filter.tools;

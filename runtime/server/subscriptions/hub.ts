@@ -11,7 +11,8 @@ import type { RequestContextImpl } from "../context.js";
 import type { ServerLogger } from "../types.js";
 import { InProcessBroadcaster, type Broadcaster, type SubscriptionEvent } from "./broadcaster.js";
 import { honouredByCapabilities, type SubscriptionType } from "./filter.js";
-import { SubscriptionStreams, type ListenEnd } from "./streams.js";
+import { SubscriptionStreams, type ListenAnswers } from "./streams.js";
+import type { JsonRpcResponse } from "../../protocol/jsonrpc/messages.js";
 
 /** @internal */
 export interface HubSettings {
@@ -45,8 +46,8 @@ export class SubscriptionHub {
   }
 
   /** Serves one listen request (see `SubscriptionStreams.listen`). */
-  listen(ctx: RequestContextImpl, requested: unknown, capabilities: () => ServerCapabilities): Promise<ListenEnd> {
-    return this.#streams.listen(ctx, requested, this.#honour ?? honouredByCapabilities(capabilities()));
+  listen(ctx: RequestContextImpl, requested: unknown, capabilities: () => ServerCapabilities, answers: ListenAnswers): Promise<JsonRpcResponse | undefined> {
+    return this.#streams.listen(ctx, requested, this.#honour ?? honouredByCapabilities(capabilities()), answers);
   }
 
   /** Sends a change to every server on the broadcaster, this one included; a failure is logged, never thrown. */

@@ -15,6 +15,7 @@ import type { ResultFinisher } from "../results.js";
 import type { Route } from "../routes.js";
 import type { ServerLogger } from "../types.js";
 import { SubscriptionHub, type HubSettings } from "./hub.js";
+import type { ListenAnswers, ListenEnd } from "./streams.js";
 import { SUBSCRIPTION_ID_META } from "./streams.js";
 import { errorResponse } from "../../protocol/jsonrpc/responses.js";
 
@@ -49,20 +50,57 @@ export interface ListenHost {
  * on a graceful end, nothing when the client cancelled or went away.
  * @internal
  */
-export async function answerListen(host: ListenHost, route: Route, filter: unknown, ctx: RequestContextImpl): Promise<JsonRpcResponse | undefined> {
+export function answerListen(host: ListenHost, route: Route, filter: unknown, ctx: RequestContextImpl): Promise<JsonRpcResponse | undefined> {
   host.inFlight.track(ctx);
+  const answers = answersOf(host, route);
   try {
-    const end = await host.hub.listen(ctx, filter, host.capabilities);
-    if (end === "gone" || ctx.isCancelledByClient) return undefined;
-    return {
-      jsonrpc: "2.0",
-      id: ctx.requestId,
-      result: host.finisher.complete(route, ctx.method, { _meta: { [SUBSCRIPTION_ID_META]: ctx.requestId } }, ctx.protocolVersion),
-    };
+    // A promise that resolves with the answer itself: an idle stream holds no reaction of this layer.
+    return host.hub.listen(ctx, filter, host.capabilities, answers);
   } catch (error) {
-    if (ctx.isCancelledByClient) return undefined;
-    return errorResponse(ctx.requestId, toErrorObject(error, ctx.method, host.logger));
-  } finally {
-    host.inFlight.untrack(ctx);
+    return Promise.resolve(answers.failed(ctx, error));
   }
+}
+
+/** The answers of one server's listen requests, from how each stream ended; the streams stop being tracked with them. */
+class ServerListenAnswers implements ListenAnswers {
+  readonly host: ListenHost;
+  readonly route: Route;
+
+  constructor(host: ListenHost, route: Route) {
+    this.host = host;
+    this.route = route;
+  }
+
+  answer(ctx: RequestContextImpl, how: ListenEnd): JsonRpcResponse | undefined {
+    this.host.inFlight.untrack(ctx);
+    if (how === "gone" || ctx.isCancelledByClient) return undefined;
+    try {
+      const result = this.host.finisher.complete(this.route, ctx.method, { _meta: { [SUBSCRIPTION_ID_META]: ctx.requestId } }, ctx.protocolVersion);
+      return { jsonrpc: "2.0", id: ctx.requestId, result };
+    } catch (error) {
+      return this.#refusal(ctx, error);
+    }
+  }
+
+  failed(ctx: RequestContextImpl, error: unknown): JsonRpcResponse | undefined {
+    this.host.inFlight.untrack(ctx);
+    return this.#refusal(ctx, error);
+  }
+
+  /** The error answer of a listen request, or none when the client cancelled it. */
+  #refusal(ctx: RequestContextImpl, error: unknown): JsonRpcResponse | undefined {
+    if (ctx.isCancelledByClient) return undefined;
+    return errorResponse(ctx.requestId, toErrorObject(error, ctx.method, this.host.logger));
+  }
+}
+
+const answersByHost = new WeakMap<ListenHost, ServerListenAnswers>();
+
+/** One answers object per server (a route other than its usual one gets its own). */
+function answersOf(host: ListenHost, route: Route): ServerListenAnswers {
+  const known = answersByHost.get(host);
+  if (known?.route === route) return known;
+  const made = new ServerListenAnswers(host, route);
+  if (known === undefined) answersByHost.set(host, made);
+  return made;
 }

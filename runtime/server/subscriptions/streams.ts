@@ -7,11 +7,11 @@
  * @module
  */
 import { McpError } from "../../protocol/jsonrpc/errors.js";
-import type { JsonRpcId, JsonRpcNotification } from "../../protocol/jsonrpc/messages.js";
+import type { JsonRpcNotification, JsonRpcResponse } from "../../protocol/jsonrpc/messages.js";
 import type { RequestContextImpl } from "../context.js";
 import type { ServerLogger } from "../types.js";
 import type { SubscriptionEvent } from "./broadcaster.js";
-import { agreeFilter, methodOf, receives, type AgreedFilter, type SubscriptionType } from "./filter.js";
+import { agreeFilter, deliveryOf, methodOf, receives, type AgreedFilter, type Delivery, type SubscriptionType } from "./filter.js";
 import { MetaKey } from "../../protocol/names.js";
 
 /** The `_meta` key every message of a subscription stream carries: the id of the `subscriptions/listen` request. */
@@ -32,13 +32,56 @@ export const DEFAULT_MAX_LISTENERS = 10_000;
 /** How one listen stream ended: the server closed it (answer with the result), or the client went away (answer nothing). */
 export type ListenEnd = "closed" | "gone";
 
-interface Listener {
-  readonly id: JsonRpcId;
-  readonly filter: AgreedFilter;
-  readonly ctx: RequestContextImpl;
-  readonly end: (how: ListenEnd) => void;
+/**
+ * Turns how a listen stream ended into the listen request's answer: one per
+ * server, shared by its streams, so a stream's promise resolves with its
+ * answer directly rather than through a reaction of its own. Never throws.
+ * @internal
+ */
+export interface ListenAnswers {
+  /** The answer of a stream that ended `how`. */
+  answer(ctx: RequestContextImpl, how: ListenEnd): JsonRpcResponse | undefined;
+  /** The answer of a listen request that could not open. */
+  failed(ctx: RequestContextImpl, error: unknown): JsonRpcResponse | undefined;
+}
+
+/**
+ * One open listener stream. A class with its methods on the prototype: an
+ * idle stream may last hours, so it holds its few fields and the resolver
+ * of its answer, not a closure per step.
+ */
+class Listener {
   /** Notifications held back until the acknowledgement is out; `undefined` once it is. */
-  backlog: JsonRpcNotification[] | undefined;
+  backlog: JsonRpcNotification[] | undefined = [];
+  /** Detaches the cancellation watch; set once it is registered. */
+  detach: (() => void) | undefined;
+  /** What it receives (shared between listeners where it can be). */
+  readonly filter: Delivery;
+  readonly ctx: RequestContextImpl;
+  readonly #open: Set<Listener>;
+  readonly #answers: ListenAnswers;
+  readonly #resolve: (answer: JsonRpcResponse | undefined) => void;
+
+  constructor(ctx: RequestContextImpl, filter: Delivery, open: Set<Listener>, answers: ListenAnswers, resolve: (answer: JsonRpcResponse | undefined) => void) {
+    this.filter = filter;
+    this.ctx = ctx;
+    this.#open = open;
+    this.#answers = answers;
+    this.#resolve = resolve;
+  }
+
+  /** Ends the stream once: it leaves the open set, stops watching, and its listen request is answered. */
+  end(how: ListenEnd): void {
+    if (!this.#open.delete(this)) return;
+    this.detach?.();
+    this.detach = undefined;
+    this.#resolve(this.#answers.answer(this.ctx, how));
+  }
+
+  /** The request was cancelled or its client went away. */
+  gone(): void {
+    this.end("gone");
+  }
 }
 
 /** The listener streams of one server. @internal */
@@ -65,11 +108,43 @@ export class SubscriptionStreams {
    * @param ctx - the request's context; its transport must be able to stream notifications
    * @param requested - `params.notifications`
    * @param honoured - the types this server honours
-   * @returns how the stream ended
-   * @throws McpError -32602 for an unknown subscription type, {@link TOO_MANY_LISTENERS}
-   *   past the bound, -32603 when the transport cannot stream, or when the server is shut down
+   * @param answers - what makes the request's answer of how its stream ended
+   * @returns the request's answer, once the stream ended; at once the answer of `answers.failed`
+   *   with McpError -32602 for an unknown subscription type, {@link TOO_MANY_LISTENERS} past the
+   *   bound or when the server is shut down, -32603 when the transport cannot stream
    */
-  async listen(ctx: RequestContextImpl, requested: unknown, honoured: ReadonlySet<SubscriptionType>): Promise<ListenEnd> {
+  listen(ctx: RequestContextImpl, requested: unknown, honoured: ReadonlySet<SubscriptionType>, answers: ListenAnswers): Promise<JsonRpcResponse | undefined> {
+    // Not an async function: an idle stream then waits on the one promise it returns, not on a chain of them.
+    let filter: AgreedFilter;
+    try {
+      filter = this.#admit(ctx, requested, honoured);
+    } catch (error) {
+      return Promise.resolve(answers.failed(ctx, error));
+    }
+    let resolve!: (answer: JsonRpcResponse | undefined) => void;
+    const ended = new Promise<JsonRpcResponse | undefined>((done) => (resolve = done));
+    const listener = new Listener(ctx, deliveryOf(filter), this.#listeners, answers, resolve);
+    this.#listeners.add(listener);
+    // Bound rather than a closure: nothing of this call's scope stays with the stream.
+    const detach = ctx.watchCancelled(listener.gone.bind(listener));
+    // A request cancelled already has ended by now: nothing left to watch.
+    if (this.#listeners.has(listener)) listener.detach = detach;
+    else detach?.();
+    // What arrives while the acknowledgement is being sent waits for it: nothing may precede it, nothing is lost.
+    void this.#send(ctx, {
+      jsonrpc: "2.0",
+      method: "notifications/subscriptions/acknowledged",
+      params: { _meta: { [SUBSCRIPTION_ID_META]: ctx.requestId }, notifications: filter.acknowledged },
+    }).then(() => this.#flush(listener));
+    return ended;
+  }
+
+  /**
+   * The listen request's filter, once it may open: an unknown type, a
+   * transport without a notification channel, a shut-down server or one at
+   * its bound throws (the promise `listen` returns rejects with it).
+   */
+  #admit(ctx: RequestContextImpl, requested: unknown, honoured: ReadonlySet<SubscriptionType>): AgreedFilter {
     const filter = agreeFilter(requested, honoured);
     if (ctx.transport?.sendNotification === undefined) {
       throw new McpError(
@@ -90,31 +165,14 @@ export class SubscriptionStreams {
         { reason: "too_many_listeners", limit: this.#max },
       );
     }
-    let resolveEnd!: (how: ListenEnd) => void;
-    const ended = new Promise<ListenEnd>((resolve) => (resolveEnd = resolve));
-    const listener: Listener = {
-      id: ctx.requestId,
-      filter,
-      ctx,
-      // What arrives while the acknowledgement is being sent waits for it: nothing may precede it, nothing is lost.
-      backlog: [],
-      end: (how) => {
-        if (!this.#listeners.delete(listener)) return;
-        detach();
-        resolveEnd(how);
-      },
-    };
-    this.#listeners.add(listener);
-    const detach = ctx.whenCancelled(() => listener.end("gone"));
-    await this.#send(ctx, {
-      jsonrpc: "2.0",
-      method: "notifications/subscriptions/acknowledged",
-      params: { _meta: { [SUBSCRIPTION_ID_META]: ctx.requestId }, notifications: filter.acknowledged },
-    });
+    return filter;
+  }
+
+  /** The acknowledgement is out: what waited for it goes now. */
+  #flush(listener: Listener): void {
     const backlog = listener.backlog!;
     listener.backlog = undefined;
-    for (const notification of backlog) void this.#send(ctx, notification);
-    return ended;
+    for (const notification of backlog) void this.#send(listener.ctx, notification);
   }
 
   /** Delivers `event` to every listener that opted in to it. */
@@ -123,7 +181,7 @@ export class SubscriptionStreams {
     const method = methodOf(event);
     for (const listener of this.#listeners) {
       if (!receives(listener.filter, event)) continue;
-      const params: Record<string, unknown> = { _meta: { [SUBSCRIPTION_ID_META]: listener.id } };
+      const params: Record<string, unknown> = { _meta: { [SUBSCRIPTION_ID_META]: listener.ctx.requestId } };
       if (event.type === "resourceUpdated") params.uri = event.uri;
       const notification: JsonRpcNotification = { jsonrpc: "2.0", method, params };
       if (listener.backlog !== undefined) listener.backlog.push(notification);
@@ -146,7 +204,7 @@ export class SubscriptionStreams {
         void this.#send(listener.ctx, {
           jsonrpc: "2.0",
           method: "notifications/cancelled",
-          params: { _meta: { [SUBSCRIPTION_ID_META]: listener.id }, requestId: listener.id, reason },
+          params: { _meta: { [SUBSCRIPTION_ID_META]: listener.ctx.requestId }, requestId: listener.ctx.requestId, reason },
         });
       }
       listener.end("closed");

@@ -3,18 +3,26 @@
  * a 2026-07-28 request, or a 2025 one the server answers without a session.
  */
 import { JsonRpcErrorCode } from "../../../protocol/jsonrpc/errors.js";
-import type { JsonRpcNotification, JsonRpcResponse } from "../../../protocol/jsonrpc/messages.js";
+import type { JsonRpcId, JsonRpcNotification, JsonRpcResponse } from "../../../protocol/jsonrpc/messages.js";
 import { sseEvent } from "../sse.js";
 import type { AuthInfo, MessageHandler, RequestContext } from "../../types.js";
 import { JSON_HEADERS, SSE_HEADERS, type HttpReply, type HttpStream, type IncomingHttp } from "./exchange.js";
 import { HeaderName } from "../../../protocol/names.js";
 import type { ResolvedHttpOptions } from "./policy.js";
+import { keepAlivesOf, type KeepAlives, type KeptAlive } from "./keep-alive.js";
 import { scopeChallengeOf } from "./auth.js";
 import { errorResponse } from "../../../protocol/jsonrpc/responses.js";
 import { retryAfterOf } from "../../../protocol/unavailable.js";
 import type { ClassifiedNotification, ClassifiedRequest } from "../../../protocol/message.js";
 
 const CLIENT_GONE = "The client closed the HTTP request.";
+const NOTHING_TO_DETACH = (): void => {};
+/** The request is a `subscriptions/listen`: its deliveries never wait for the reader, so its stream needs no pacing. */
+const LISTEN = 1;
+/** The connection is watched for the client going away. */
+const WATCHING = 2;
+/** The final response was written: nothing more may be sent. */
+const FINISHED = 4;
 
 /**
  * The {@link RequestContext} of one HTTP request. Everything a handler may
@@ -27,25 +35,76 @@ class HttpRequestContext implements RequestContext {
   declare authInfo?: AuthInfo;
   /** The client went away before the response was complete (known once watched). */
   gone = false;
-  /** The final response was written: nothing more may be sent. */
-  finished = false;
+  /** The listen stream before and after this one in its keep-alive registry. @internal */
+  alivePrev: KeptAlive | undefined;
+  /** @internal */
+  aliveNext: KeptAlive | undefined;
   /** The SSE stream, once a notification opened one. */
   stream: HttpStream | undefined;
   readonly #request: IncomingHttp;
-  readonly #reply: HttpReply;
+  /** The response side, which the answer is written to. */
+  readonly reply: HttpReply;
   readonly #options: ResolvedHttpOptions;
-  readonly #isRequest: boolean;
+  /** The id of the request answered; `undefined` for a notification. */
+  readonly #id: JsonRpcId | undefined;
+  /** The HTTP status of a JSON error answer, by JSON-RPC error code. */
+  readonly #status: (code: number) => number;
+  /** {@link LISTEN}, {@link WATCHING}, {@link FINISHED}: one field rather than three (a listen stream lasts hours). */
+  #flags: number;
+  /** The keep-alive registry of a listen stream, while it is in it. */
+  #keepAlive: KeepAlives | undefined;
   #cancel: AbortController | undefined;
-  #watching = false;
   #headers: Headers | undefined;
   #send: ((notification: JsonRpcNotification) => Promise<void> | undefined) | undefined;
-  #goneCallbacks: Set<() => void> | undefined;
+  /** What runs when the client goes away: one callback (a listen stream's), or a set once there are more. */
+  #goneCallbacks: (() => void) | Set<() => void> | undefined;
+  /** `clientGone` as one function, handed both to the connection watch and to the stream. */
+  #onGone: (() => void) | undefined;
 
-  constructor(request: IncomingHttp, reply: HttpReply, options: ResolvedHttpOptions, isRequest: boolean) {
+  constructor(request: IncomingHttp, reply: HttpReply, options: ResolvedHttpOptions, id: JsonRpcId | undefined, status: (code: number) => number, listen: boolean) {
+    this.#flags = listen ? LISTEN : 0;
     this.#request = request;
-    this.#reply = reply;
+    this.reply = reply;
     this.#options = options;
-    this.#isRequest = isRequest;
+    this.#id = id;
+    this.#status = status;
+  }
+
+  /** The final response was written: nothing more may be sent. */
+  get finished(): boolean {
+    return (this.#flags & FINISHED) !== 0;
+  }
+
+  finish(): void {
+    this.#flags |= FINISHED;
+  }
+
+  /**
+   * Writes the server's answer once `answer` settles. The reactions are
+   * bound methods: an idle listen stream holds them and this context, not
+   * closures over dispatch's scope.
+   */
+  answerWhen(answer: Promise<JsonRpcResponse | undefined>): void {
+    void answer.then(this.#answered.bind(this), this.#rejected.bind(this));
+  }
+
+  /** Joins the keep-alive registry until the answer is written. */
+  keepAliveIn(keepAlive: KeepAlives): void {
+    this.#keepAlive = keepAlive;
+    keepAlive.add(this);
+  }
+
+  #answered(response: JsonRpcResponse | undefined): void {
+    const keepAlive = this.#keepAlive;
+    this.#keepAlive = undefined;
+    settle(this, this.#options, keepAlive, this.#id, this.#status, response);
+  }
+
+  /** The MessageHandler contract says handle() never rejects; if one does, answer anyway. */
+  #rejected(error: unknown): void {
+    this.#options.onError(error);
+    const id = this.#id;
+    this.#answered(id === undefined ? undefined : errorResponse(id, { code: JsonRpcErrorCode.InternalError, message: "Internal error" }));
   }
 
   get signal(): AbortSignal {
@@ -63,30 +122,45 @@ class HttpRequestContext implements RequestContext {
 
   get sendNotification(): ((notification: JsonRpcNotification) => Promise<void> | undefined) | undefined {
     // Only requests may be answered with a stream; a notification POST gets 202.
-    if (!this.#isRequest) return undefined;
-    return (this.#send ??= (notification) => this.#notify(notification));
+    if (this.#id === undefined) return undefined;
+    // Bound, not a closure: a listen stream keeps it for as long as it is open, and a bound function is the smaller.
+    return (this.#send ??= this.#notify.bind(this));
   }
 
   get protocolVersionHeader(): string | undefined {
     return this.#request.header(HeaderName.protocolVersion) ?? undefined;
   }
 
+  /** `clientGone`, bound once: the connection watch and the stream's close share it. */
+  #goneListener(): () => void {
+    return (this.#onGone ??= this.clientGone.bind(this));
+  }
+
   /** Starts watching for the client going away; it may report at once. */
   #watch(): void {
-    if (this.#watching) return;
-    this.#watching = true;
-    this.#request.onGone(() => this.clientGone());
+    if ((this.#flags & WATCHING) !== 0) return;
+    this.#flags |= WATCHING;
+    this.#request.onGone(this.#goneListener());
   }
 
   whenGone(callback: () => void): () => void {
     if (!this.gone) this.#watch();
     if (this.gone) {
       callback();
-      return () => {};
+      return NOTHING_TO_DETACH;
     }
-    const callbacks = (this.#goneCallbacks ??= new Set());
-    callbacks.add(callback);
-    return () => void callbacks.delete(callback);
+    // One callback (a listen stream's) is kept as is: a Set per stream would cost more than the rest of the watch.
+    const callbacks = this.#goneCallbacks;
+    if (callbacks === undefined) this.#goneCallbacks = callback;
+    else if (typeof callbacks === "function") this.#goneCallbacks = new Set([callbacks, callback]);
+    else callbacks.add(callback);
+    return () => this.#forget(callback);
+  }
+
+  #forget(callback: () => void): void {
+    const callbacks = this.#goneCallbacks;
+    if (callbacks === callback) this.#goneCallbacks = undefined;
+    else if (typeof callbacks === "object") callbacks.delete(callback);
   }
 
   /** The client closed the request or its stream: abort the handler's signal. */
@@ -96,7 +170,8 @@ class HttpRequestContext implements RequestContext {
     this.#cancel?.abort(new Error(CLIENT_GONE));
     const callbacks = this.#goneCallbacks;
     this.#goneCallbacks = undefined;
-    if (callbacks !== undefined) for (const callback of callbacks) callback();
+    if (typeof callbacks === "function") callbacks();
+    else if (callbacks !== undefined) for (const callback of callbacks) callback();
   }
 
   /** Writes an SSE comment line on an open stream, which no client treats as a message: a proxy sees traffic. */
@@ -116,7 +191,7 @@ class HttpRequestContext implements RequestContext {
     if (!this.stream) {
       this.#watch();
       if (this.gone) return undefined;
-      this.stream = this.#reply.stream({ ...SSE_HEADERS }, () => this.clientGone(), this.#options.maxStreamBufferBytes);
+      this.stream = this.reply.stream({ ...SSE_HEADERS }, this.#goneListener(), this.#options.maxStreamBufferBytes, (this.#flags & LISTEN) === 0);
     }
     try {
       // A reader too far behind gets its stream cut (reported through clientGone); a handler that awaits waits for it.
@@ -129,55 +204,14 @@ class HttpRequestContext implements RequestContext {
 }
 
 /**
- * The listen streams of one endpoint, each given an SSE comment line every
- * `sseKeepAliveMs` by one timer for them all (a timer per stream cost every
- * idle stream a timer, a closure and its scope), running only while a
- * stream is open.
- */
-class KeepAlives {
-  readonly #streams = new Set<HttpRequestContext>();
-  readonly #everyMs: number;
-  #timer: ReturnType<typeof setInterval> | undefined;
-
-  constructor(everyMs: number) {
-    this.#everyMs = everyMs;
-  }
-
-  add(context: HttpRequestContext): void {
-    this.#streams.add(context);
-    if (this.#timer !== undefined) return;
-    this.#timer = setInterval(() => {
-      for (const stream of this.#streams) stream.keepAlive();
-    }, this.#everyMs);
-    (this.#timer as { unref?: () => void }).unref?.(); // never what keeps a process alive
-  }
-
-  delete(context: HttpRequestContext): void {
-    this.#streams.delete(context);
-    if (this.#streams.size > 0 || this.#timer === undefined) return;
-    clearInterval(this.#timer);
-    this.#timer = undefined;
-  }
-}
-
-const keepAlives = new WeakMap<ResolvedHttpOptions, KeepAlives>();
-
-function keepAlivesOf(options: ResolvedHttpOptions): KeepAlives {
-  let found = keepAlives.get(options);
-  if (found === undefined) {
-    found = new KeepAlives(options.sseKeepAliveMs);
-    keepAlives.set(options, found);
-  }
-  return found;
-}
-
-/**
  * Hands one message to the server and writes its answer: JSON, or SSE once
  * the handler sent a notification. `status` maps a JSON-RPC error code to
- * the HTTP status of a JSON answer.
+ * the HTTP status of a JSON answer. Returns once the server has the
+ * message; a failure to write the answer is reported to `onError` and
+ * answered with `reply.failed()`.
  * @internal
  */
-export async function dispatch(
+export function dispatch(
   handler: MessageHandler,
   options: ResolvedHttpOptions,
   request: IncomingHttp,
@@ -185,27 +219,55 @@ export async function dispatch(
   message: ClassifiedRequest | ClassifiedNotification,
   status: (code: number) => number,
   authInfo: AuthInfo | undefined,
-): Promise<void> {
+): void {
   const isRequest = message.kind === "request";
-  const context = new HttpRequestContext(request, reply, options, isRequest);
+  // Only the id outlives this call: the message itself (the parsed body) is not kept while a stream lasts.
+  const listen = isRequest && message.method === "subscriptions/listen";
+  const context = new HttpRequestContext(request, reply, options, isRequest ? message.id : undefined, status, listen);
   if (authInfo) context.authInfo = authInfo;
-
-  let response: JsonRpcResponse | undefined;
   // A listen stream may stay silent for hours: a comment line now and then keeps proxies from cutting it.
-  const keepAlive = message.method === "subscriptions/listen" && isRequest && options.sseKeepAliveMs > 0 ? keepAlivesOf(options) : undefined;
-  keepAlive?.add(context);
+  if (listen && options.sseKeepAliveMs > 0) context.keepAliveIn(keepAlivesOf(options));
+  let answer: Promise<JsonRpcResponse | undefined>;
   try {
     // Classified once, at this edge: a handler that takes the classification does not judge the message again.
-    response = await (handler.handleClassified !== undefined ? handler.handleClassified(message, context) : handler.handle(message.message, context));
+    answer = Promise.resolve(handler.handleClassified !== undefined ? handler.handleClassified(message, context) : handler.handle(message.message, context));
   } catch (error) {
-    // The MessageHandler contract says handle() never rejects; if one does, answer anyway.
-    options.onError(error);
-    response = message.kind === "request" ? errorResponse(message.id, { code: JsonRpcErrorCode.InternalError, message: "Internal error" }) : undefined;
+    answer = Promise.reject(error);
   }
+  // A reaction rather than an await: an idle listen stream holds no suspended frame of this call.
+  context.answerWhen(answer);
+}
 
+/** Writes the answer; a failure to is reported, and the adapter answers it (`500`, or an end to what it started). */
+function settle(
+  context: HttpRequestContext,
+  options: ResolvedHttpOptions,
+  keepAlive: KeepAlives | undefined,
+  id: JsonRpcId | undefined,
+  status: (code: number) => number,
+  response: JsonRpcResponse | undefined,
+): void {
+  try {
+    writeAnswer(context, options, keepAlive, id, status, response);
+  } catch (error) {
+    options.onError(error);
+    context.reply.failed();
+  }
+}
+
+/** Writes the server's answer to one message once it settled: on the stream if one opened, else as JSON (`202` for a notification). */
+function writeAnswer(
+  context: HttpRequestContext,
+  options: ResolvedHttpOptions,
+  keepAlive: KeepAlives | undefined,
+  id: JsonRpcId | undefined,
+  status: (code: number) => number,
+  response: JsonRpcResponse | undefined,
+): void {
   keepAlive?.delete(context);
-  context.finished = true;
-  if (!isRequest) {
+  context.finish();
+  const reply = context.reply;
+  if (id === undefined) {
     reply.send(202, {}, "");
     return;
   }
@@ -215,7 +277,7 @@ export async function dispatch(
     return;
   }
   if (response === undefined) {
-    response = errorResponse((message as ClassifiedRequest).id, {
+    response = errorResponse(id, {
       code: JsonRpcErrorCode.InternalError,
       message: "Internal error: the server produced no response",
     });

@@ -69,6 +69,7 @@ export function withCors(reply: HttpReply, origin: string): HttpReply {
   });
   return {
     send: (status, headers, body) => reply.send(status, cors(headers), body),
-    stream: (headers, onClose, maxBufferedBytes): HttpStream => reply.stream(cors(headers), onClose, maxBufferedBytes),
+    stream: (headers, onClose, maxBufferedBytes, paced): HttpStream => reply.stream(cors(headers), onClose, maxBufferedBytes, paced),
+    failed: () => reply.failed(),
   };
 }

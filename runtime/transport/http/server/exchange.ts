@@ -54,9 +54,19 @@ export interface HttpReply {
   /**
    * Starts a `200` SSE response; `onClose` fires if the client closes it
    * early. `maxBufferedBytes` bounds what may wait for a slow reader (see
-   * {@link HttpStream.write}).
+   * {@link HttpStream.write}). With `paced: false` no producer waits on
+   * {@link HttpStream.drained} (a listen stream's deliveries do not), and
+   * an adapter may skip what pacing costs per stream.
    */
-  stream(headers: Record<string, string>, onClose: () => void, maxBufferedBytes: number): HttpStream;
+  stream(headers: Record<string, string>, onClose: () => void, maxBufferedBytes: number, paced?: boolean): HttpStream;
+  /**
+   * Writing the server's answer failed (the error is reported already): a
+   * bare `500` when nothing went out yet; else the adapter ends what it
+   * started as best it can. The core calls it itself once the server has
+   * the message, so a long-lived answer keeps no failure handler of the
+   * adapter's waiting on it.
+   */
+  failed(): void;
 }
 
 /**

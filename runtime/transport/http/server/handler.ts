@@ -157,7 +157,8 @@ export async function serveHttpExchange(endpoint: HttpEndpoint, request: Incomin
   }
   const meta = params?._meta;
   const envelopeInvalid = isRequest && (!isObject(meta) || meta[META_PROTOCOL_VERSION] === undefined || meta[META_CLIENT_CAPABILITIES] === undefined);
-  // Returned, not awaited: a long-lived answer (a listen stream) then holds dispatch's frame alone, not this one too.
+  // Not awaited: dispatch answers (and reports its own failures) from here on, so a long-lived answer (a
+  // listen stream) keeps neither this frame nor the adapter's failure handler waiting on it.
   return dispatch(handler, options, request, reply, message, envelopeInvalid ? envelopeStatus : modernStatus, authInfo);
 }
 

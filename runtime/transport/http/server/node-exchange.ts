@@ -148,6 +148,10 @@ export class NodeExchange implements IncomingHttp, HttpReply {
     response.writeHead(200, headers);
     return new NodeSseStream(response, maxBufferedBytes);
   }
+
+  failed(): void {
+    answerUnexpectedFailure(this.response);
+  }
 }
 
 /** Bytes waiting for the client past which a producer that awaits `drained()` waits for `drain`. */

@@ -10,37 +10,63 @@ import { resolveHttpOptions, type HttpHandlerOptions } from "./policy.js";
 import { errorResponse } from "../../../protocol/jsonrpc/responses.js";
 
 const encoder = new TextEncoder();
+/** The URL of the last request, whose string the next request to the same URL keeps instead of its own. */
+let lastUrl = "";
 
 /**
- * One exchange of the web handler, both sides in one object whose methods
- * live on the prototype: a listen stream holds its exchange for hours, so a
- * request allocates no closures for it. Only what the exchange needs is
+ * One exchange of the web handler, both sides (and an SSE answer's stream
+ * source) in one object whose methods live on the prototype: a listen
+ * stream holds its exchange for hours, so a request allocates no closures
+ * for it. Only what the exchange needs is
  * kept, never the Request itself (a Request pins its whole fetch machinery:
  * streams, signals, headers lists).
  */
-class WebExchange implements IncomingHttp, HttpReply {
+class WebExchange implements IncomingHttp, HttpReply, HttpStream, UnderlyingDefaultSource<Uint8Array> {
   readonly method: string;
-  readonly #headers: Headers;
+  /** The Request's headers; once the answer is a stream, a flat copy (name, value, …) of them instead. */
+  #headers: Headers | string[];
   readonly #signal: AbortSignal;
   readonly #url: string;
   #body: ReadableStream<Uint8Array> | null;
   #resolve: ((response: Response) => void) | undefined;
+  // An SSE answer is this same object, the source of its ReadableStream: one object per open stream, not two.
+  #onClose: (() => void) | undefined;
+  #bound = 0;
+  #controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  #open = false;
+  #drain: { promise: Promise<void>; resolve: () => void } | undefined;
+  /**
+   * @internal The ReadableStream's source: set to {@link pullOf} on a paced
+   * stream only; an unpaced one (a listen stream) then pays for no pull
+   * callback of the runtime's per stream.
+   */
+  pull: (() => void) | undefined = undefined;
 
   constructor(request: Request, resolve: (response: Response) => void) {
     this.method = request.method;
     this.#headers = request.headers;
     this.#signal = request.signal;
-    this.#url = request.url;
+    // Every request to one endpoint has the same URL: one string kept, not a copy per open stream.
+    const url = request.url;
+    this.#url = url === lastUrl ? lastUrl : (lastUrl = url);
     this.#body = request.body;
     this.#resolve = resolve;
   }
 
   header(name: string): string | null {
-    return this.#headers.get(name);
+    const headers = this.#headers;
+    if (!Array.isArray(headers)) return headers.get(name);
+    const lower = name.toLowerCase(); // Headers iterate with lower-case names
+    for (let i = 0; i < headers.length; i += 2) if (headers[i] === lower) return headers[i + 1]!;
+    return null;
   }
 
   headers(): Headers {
-    return this.#headers;
+    const headers = this.#headers;
+    if (!Array.isArray(headers)) return headers;
+    const rebuilt = new Headers();
+    for (let i = 0; i < headers.length; i += 2) rebuilt.append(headers[i]!, headers[i + 1]!);
+    return rebuilt;
   }
 
   url(): string {
@@ -62,10 +88,85 @@ class WebExchange implements IncomingHttp, HttpReply {
     this.#answer(new Response(status === 202 || body === "" ? null : body, { status, headers }));
   }
 
-  stream(headers: Record<string, string>, onClose: () => void, maxBufferedBytes: number): HttpStream {
-    const stream = new WebSseStream(onClose, maxBufferedBytes);
-    this.#answer(new Response(stream.body, { status: 200, headers }));
-    return stream;
+  stream(headers: Record<string, string>, onClose: () => void, maxBufferedBytes: number, paced = true): HttpStream {
+    // A stream may stay open for hours: the Request's Headers (a list, a map, an object per entry) give way to one array.
+    const held = this.#headers;
+    if (!Array.isArray(held)) {
+      const flat: string[] = [];
+      for (const [name, value] of held) flat.push(name, value);
+      this.#headers = flat.slice(); // exactly as long as it needs: a pushed-to array keeps room to grow
+    }
+    this.#onClose = onClose;
+    this.#bound = maxBufferedBytes;
+    this.#open = true;
+    if (paced) this.pull = pullOf;
+    // This exchange's own methods are the stream's source, and the strategy is shared: no closures per stream.
+    this.#answer(new Response(new ReadableStream<Uint8Array>(this, SSE_QUEUING), { status: 200, headers }));
+    return this;
+  }
+
+  /** @internal The ReadableStream's source: it hands over its controller. */
+  start(controller: ReadableStreamDefaultController<Uint8Array>): void {
+    this.#controller = controller;
+  }
+
+  /** The reader wants more (the ReadableStream pulled): a waiting producer may go on. */
+  pulled(): void {
+    this.#drained();
+  }
+
+  /** @internal The ReadableStream's source: the reader cancelled. */
+  cancel(): void {
+    this.#closed();
+    this.#onClose?.();
+  }
+
+  /**
+   * Queues an SSE event with backpressure: the queue counts bytes
+   * (`desiredSize`), and a write that would leave more than the bound
+   * queued errors the stream (the runtime drops the connection) instead.
+   */
+  write(text: string): boolean {
+    const controller = this.#controller;
+    if (!this.#open || controller === undefined) return false;
+    const bytes = encoder.encode(text);
+    const waiting = WEB_STREAM_HIGH_WATER_MARK - (controller.desiredSize ?? 0);
+    if (waiting > 0 && waiting + bytes.byteLength > this.#bound) {
+      this.#closed();
+      controller.error(new Error(`The client read too slowly: more than ${this.#bound} bytes waited (maxStreamBufferBytes).`));
+      this.#onClose?.();
+      return false;
+    }
+    controller.enqueue(bytes);
+    return true;
+  }
+
+  /** `undefined` while the reader keeps up (or nothing paces the stream); else a promise for its next pull (or the stream's end). */
+  drained(): Promise<void> | undefined {
+    if (!this.#open || this.pull === undefined || (this.#controller?.desiredSize ?? 0) > 0) return undefined;
+    if (this.#drain === undefined) {
+      let resolve!: () => void;
+      const promise = new Promise<void>((done) => (resolve = done));
+      this.#drain = { promise, resolve };
+    }
+    return this.#drain.promise;
+  }
+
+  end(): void {
+    if (!this.#open) return;
+    this.#closed();
+    this.#controller?.close();
+  }
+
+  #closed(): void {
+    this.#open = false;
+    this.#drained();
+  }
+
+  #drained(): void {
+    const drain = this.#drain;
+    this.#drain = undefined;
+    drain?.resolve();
   }
 
   /** The exchange itself failed (reported already): a bare 500, unless an answer went out. */
@@ -88,105 +189,32 @@ class WebExchange implements IncomingHttp, HttpReply {
 
 /**
  * Serves one exchange and resolves with its Response; a failure of the
- * exchange itself becomes a 500. No closure here mentions `request`, so none
- * keeps it alive for as long as a listen stream lasts.
+ * exchange itself becomes a 500. The promise handed back is the caller's
+ * alone: nothing the exchange keeps for as long as a listen stream lasts
+ * (its pending serve, the failure handler) reaches it, the Response it
+ * resolved with, or the Request.
  */
 function answer(endpoint: HttpEndpoint, request: Request, onError: (error: unknown) => void): Promise<Response> {
-  let resolve!: (response: Response) => void;
-  const answered = new Promise<Response>((done) => {
-    resolve = done;
-  });
-  const exchange = new WebExchange(request, resolve);
+  return new Promise<Response>((resolve) => serve(endpoint, new WebExchange(request, resolve), onError));
+}
+
+/** Starts serving `exchange`; the failure handler closes over the exchange and `onError` only. */
+function serve(endpoint: HttpEndpoint, exchange: WebExchange, onError: (error: unknown) => void): void {
   serveHttpExchange(endpoint, exchange, exchange).catch((error: unknown) => {
     onError(error);
     exchange.failed();
   });
-  return answered;
+}
+
+/** A paced stream's pull: one function for every stream, called on its exchange. */
+function pullOf(this: WebExchange): void {
+  this.pulled();
 }
 
 /** Bytes a web SSE stream queues before a producer that awaits `drained()` waits for the reader. */
 const WEB_STREAM_HIGH_WATER_MARK = 64 * 1024;
 /** Every SSE stream's queuing strategy: it counts bytes. */
 const SSE_QUEUING: QueuingStrategy<Uint8Array> = { highWaterMark: WEB_STREAM_HIGH_WATER_MARK, size: (chunk) => chunk.byteLength };
-
-/**
- * An SSE answer as a web `ReadableStream` that honours backpressure: its
- * queue counts bytes (`desiredSize`), `drained()` waits for the consumer to
- * pull again, and a write that would leave more than the bound queued
- * errors the stream (the runtime drops the connection) instead.
- */
-class WebSseStream implements HttpStream, UnderlyingDefaultSource<Uint8Array> {
-  readonly body: ReadableStream<Uint8Array>;
-  readonly #onClose: () => void;
-  readonly #bound: number;
-  #controller!: ReadableStreamDefaultController<Uint8Array>;
-  #open = true;
-  #drain: { promise: Promise<void>; resolve: () => void } | undefined;
-
-  constructor(onClose: () => void, bound: number) {
-    this.#onClose = onClose;
-    this.#bound = bound;
-    // The stream's own methods are its source, and the strategy is shared: no closures per stream.
-    this.body = new ReadableStream<Uint8Array>(this, SSE_QUEUING);
-  }
-
-  /** @internal The ReadableStream's source: it hands over its controller. */
-  start(controller: ReadableStreamDefaultController<Uint8Array>): void {
-    this.#controller = controller;
-  }
-
-  /** @internal The ReadableStream's source: the reader wants more, so a waiting producer may go on. */
-  pull(): void {
-    this.#drained();
-  }
-
-  /** @internal The ReadableStream's source: the reader cancelled. */
-  cancel(): void {
-    this.#closed();
-    this.#onClose();
-  }
-
-  write(text: string): boolean {
-    if (!this.#open) return false;
-    const bytes = encoder.encode(text);
-    const waiting = WEB_STREAM_HIGH_WATER_MARK - (this.#controller.desiredSize ?? 0);
-    if (waiting > 0 && waiting + bytes.byteLength > this.#bound) {
-      this.#closed();
-      this.#controller.error(new Error(`The client read too slowly: more than ${this.#bound} bytes waited (maxStreamBufferBytes).`));
-      this.#onClose();
-      return false;
-    }
-    this.#controller.enqueue(bytes);
-    return true;
-  }
-
-  drained(): Promise<void> | undefined {
-    if (!this.#open || (this.#controller.desiredSize ?? 0) > 0) return undefined;
-    if (this.#drain === undefined) {
-      let resolve!: () => void;
-      const promise = new Promise<void>((done) => (resolve = done));
-      this.#drain = { promise, resolve };
-    }
-    return this.#drain.promise;
-  }
-
-  end(): void {
-    if (!this.#open) return;
-    this.#closed();
-    this.#controller.close();
-  }
-
-  #closed(): void {
-    this.#open = false;
-    this.#drained();
-  }
-
-  #drained(): void {
-    const drain = this.#drain;
-    this.#drain = undefined;
-    drain?.resolve();
-  }
-}
 
 /** A web-standard request handler, plus `close()` to end the 2025 sessions it holds. */
 export type HttpRequestHandler = ((request: Request) => Promise<Response>) & {

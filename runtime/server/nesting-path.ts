@@ -1,0 +1,24 @@
+/**
+ * Where a request's params nest too deep: the path the refusal names.
+ *
+ * @internal
+ * @module
+ */
+
+/**
+ * The path of the first value nested past `limit`, the way the request's
+ * nesting check found it: only a refused request pays for naming where.
+ * @internal
+ */
+export function pathDeeperThan(value: object, depth: number, limit: number, path: string): string | undefined {
+  if (depth > limit) return path;
+  const entries: Array<[string, unknown]> = Array.isArray(value)
+    ? value.map((item, i) => [String(i), item])
+    : Object.keys(value).map((key) => [key, (value as Record<string, unknown>)[key]]);
+  for (const [key, item] of entries) {
+    if (typeof item !== "object" || item === null) continue;
+    const found = pathDeeperThan(item, depth + 1, limit, `${path}/${key}`);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
