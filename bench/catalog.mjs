@@ -401,6 +401,18 @@ export function workloads() {
       nodeFlags: ["--expose-gc"],
     },
     {
+      id: "listeners.web.floor",
+      group: "listeners",
+      label: "floor: the same Requests and SSE streams, a handler that keeps only the stream and watches the request's signal",
+      side: "baseline",
+      module: LISTENERS,
+      factory: "webListeners",
+      options: { sdk: "floor" },
+      mode: "custom",
+      unit: "bytes",
+      nodeFlags: ["--expose-gc"],
+    },
+    {
       id: "listeners.web.official",
       group: "listeners",
       label: "official SDK createMcpHandler, idle listen SSE responses",

@@ -128,7 +128,7 @@ function garbageCollector() {
  * `createMcpHandler` (official 2.4.0). Each stream is a POST whose SSE response
  * has delivered its acknowledgement; both keep their default SSE keep-alive.
  * Afterwards one change must reach every stream, and all are cancelled.
- * @param {{ count: number, warmup: number, sdk: "ours" | "official" }} options
+ * @param {{ count: number, warmup: number, sdk: "ours" | "official" | "floor" }} options
  * @returns {Promise<{ heapGrowthBytes: number, perItemBytes: number }>}
  */
 export async function webListeners({ count, warmup, sdk }) {
@@ -191,7 +191,51 @@ async function readUntil(reader, decoder, marker) {
   }
 }
 
+/**
+ * The floor under the web rows: a handler that reads the request, answers an
+ * SSE stream with the acknowledgement, watches the request's abort signal
+ * (both SDKs do, to notice a client that went away) and keeps nothing else
+ * per stream but the stream's controller. What it holds per stream is what
+ * the harness (a `Request` with an AbortController's signal, a web
+ * `ReadableStream` read through a reader) costs any web-standard handler.
+ */
+function floorWebHandler() {
+  const encoder = new TextEncoder();
+  const frame = (message) => encoder.encode(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+  const acknowledged = frame({ jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged" });
+  const changed = frame({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
+  const open = new Set();
+  const headers = { "content-type": "text/event-stream", "cache-control": "no-cache, no-transform" };
+  return {
+    async handle(request) {
+      const message = JSON.parse(await request.text());
+      if (message.method !== "subscriptions/listen") throw new Error(`the floor handler answers subscriptions/listen only, not ${message.method}`);
+      let controller;
+      const body = new ReadableStream({
+        start(streamController) {
+          controller = streamController;
+          controller.enqueue(acknowledged);
+          open.add(controller);
+        },
+        cancel() {
+          open.delete(controller);
+        },
+      });
+      request.signal.addEventListener("abort", () => open.delete(controller), { once: true });
+      return new Response(body, { status: 200, headers });
+    },
+    announce() {
+      for (const controller of open) controller.enqueue(changed);
+    },
+    async close() {
+      for (const controller of open) controller.close();
+      open.clear();
+    },
+  };
+}
+
 async function webHandler(sdk, maxStreams) {
+  if (sdk === "floor") return floorWebHandler();
   if (sdk === "ours") {
     const { createHttpHandler } = await import("mcp-roundtrip/server");
     const mcp = new McpServer({ name: "bench-web-listeners", version: "1.0.0" }, { subscriptions: { maxListeners: maxStreams } });
