@@ -192,7 +192,8 @@ export function comparisons() {
     },
     {
       id: "listeners.web.vsFloor",
-      label: "heap per idle subscriptions/listen stream over the web-standard handler: ours / the web floor (a handler that keeps only the stream and the request's signal)",
+      label:
+        "heap per idle subscriptions/listen stream over the web-standard handler: ours / the web floor (a handler that keeps only the stream and the request's signal)",
       numerator: "listeners.web.ours",
       denominator: "listeners.web.floor",
       atMost: LISTEN_ABOVE_FLOOR,
