@@ -10,6 +10,7 @@ import type { ToolArgs, ToolSchema, ToolStructuredContent } from "./schema/types
 import { withDependencies, type DependentToolHandler, type NeedsOption, type ToolNeeds } from "./dependencies/tool.js";
 import type { DependentPromptHandler, DependentTemplateResourceHandler, PromptNeeds, ResourceNeeds } from "./dependencies/handlers.js";
 import { Server, type ServerOptions } from "./server.js";
+import { opensKeptSessions } from "../protocol/session-keeper.js";
 import type { ClassifiedMessage } from "../protocol/message.js";
 import type { CustomNotificationHandler, CustomRequestHandler, CustomRequestOptions } from "./custom.js";
 import type { HandlerArgs, McpServerOptions } from "./mcp-server-options.js";
@@ -88,6 +89,7 @@ export class McpServer implements SessionHost {
     // The low-level server's own functions, not wrappers: a message reaches Server.handle without passing through here.
     this.handle = this.server.handle.bind(this.server);
     this.handleClassified = this.server.handleClassified.bind(this.server);
+    opensKeptSessions(this); // its sessions are its Server's: a transport may open them on one shared peer
   }
 
   /**
@@ -262,9 +264,7 @@ export class McpServer implements SessionHost {
   }
 
   /**
-   * Opens a 2025 session (see `Server.openSession`); transports call it,
-   * applications rarely need to.
-   *
+   * Opens a 2025 session (see `Server.openSession`); transports call it, applications rarely need to.
    * @param peer - where the session's unrelated server-to-client messages go
    * @throws Error when `legacy` is not `"sessions"`
    */

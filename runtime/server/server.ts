@@ -13,7 +13,7 @@ import type { LegacyHost } from "./legacy/host.js";
 import { loadLegacy, legacyModules } from "./legacy/load.js";
 import { LegacySession } from "./legacy/session.js";
 import { SessionSet } from "./legacy/session-set.js";
-import { keeperOf } from "../protocol/session-keeper.js";
+import { keeperOf, opensKeptSessions } from "../protocol/session-keeper.js";
 import type { ServerOptions } from "./options.js";
 import { listEvent } from "./subscriptions/broadcaster.js";
 import type { SubscriptionHub } from "./subscriptions/hub.js";
@@ -99,6 +99,7 @@ export class Server implements SessionHost {
     this.hub = parts.hub;
     this.custom = parts.custom;
     this.capabilitiesSource = parts.capabilities;
+    opensKeptSessions(this); // a transport may open its sessions on one shared peer (see session-keeper.ts)
   }
 
   /**

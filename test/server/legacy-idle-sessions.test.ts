@@ -3,7 +3,7 @@
 // session idle for months (past the range of the small-integer clock idle sessions are timed on) still
 // works, then still expires.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { McpServer, createHttpHandler } from "mcp-roundtrip/server";
+import { McpServer, createHttpHandler, type SessionHost } from "mcp-roundtrip/server";
 import { rawSession } from "./raw-legacy-session.js";
 
 const DAY_MS = 86_400_000;
@@ -106,6 +106,38 @@ describe("idle 2025 sessions", () => {
     // A broadcast after the endpoint closed reaches the session still open, and nothing else.
     mcp.tool("later", { inputSchema: { type: "object" } }, () => text("late"));
     await vi.waitFor(() => expect(raw.outbound).toEqual([{ jsonrpc: "2.0", method: "notifications/tools/list_changed" }]));
+  });
+
+  it("a session host of the application's own gets a peer per session over HTTP: calls, its GET stream and DELETE work as with McpServer", async () => {
+    const mcp = server();
+    // Not this package's server, so the endpoint cannot open its sessions on one shared peer.
+    const host: SessionHost = { legacy: "sessions", handle: (message, context) => mcp.handle(message, context), openSession: (peer) => mcp.openSession(peer) };
+    const handle = createHttpHandler(host);
+    const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+    const post = (body: unknown, extra: Record<string, string> = {}) =>
+      handle(new Request("http://127.0.0.1/mcp", { method: "POST", headers: { ...headers, ...extra }, body: JSON.stringify(body) }));
+    const opened = await post({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "own-host", version: "1" } },
+    });
+    expect(opened.status).toBe(200);
+    const session = { "mcp-session-id": opened.headers.get("mcp-session-id")!, "mcp-protocol-version": "2025-11-25" };
+    expect((await post({ jsonrpc: "2.0", method: "notifications/initialized" }, session)).status).toBe(202);
+    const call = await post({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "echo", arguments: { text: "own" } } }, session);
+    expect(await call.json()).toEqual({ jsonrpc: "2.0", id: 2, result: text("own") });
+    const stream = await handle(new Request("http://127.0.0.1/mcp", { method: "GET", headers: { accept: "text/event-stream", ...session } }));
+    expect(stream.status).toBe(200);
+    mcp.tool("later", { inputSchema: { type: "object" } }, () => text("late"));
+    const reader = stream.body!.getReader();
+    let received = "";
+    while (!received.includes("notifications/tools/list_changed")) received += new TextDecoder().decode((await reader.read()).value);
+    await reader.cancel();
+    const deleted = await handle(new Request("http://127.0.0.1/mcp", { method: "DELETE", headers: session }));
+    expect(deleted.status).toBe(200);
+    expect((await post({ jsonrpc: "2.0", id: 3, method: "tools/list" }, session)).status).toBe(404);
+    handle.close();
   });
 
   it("a session idle for months still works over HTTP, and still expires once idle longer than its timeout", async () => {

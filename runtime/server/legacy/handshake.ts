@@ -1,14 +1,15 @@
 /**
- * What a 2025 session keeps of its handshake (its server, the agreed
+ * What a 2025 session keeps of its handshake (its server and peer, the agreed
  * version, the client's capabilities and clientInfo, whether the client
  * said `notifications/initialized`) as one frozen record shared by every
- * session of that server that agreed the same: thousands of sessions of one
+ * session of that server and peer that agreed the same: thousands of sessions of one
  * client app send identical `initialize` params, and a server holding many
  * idle sessions would otherwise keep thousands of copies of the same objects.
  *
  * @internal
  */
 import type { ClientCapabilities, Implementation } from "../../protocol/types.js";
+import type { SessionPeer } from "../../protocol/contracts.js";
 import type { LegacyHost } from "./host.js";
 
 /** Where a session's handshake stands. Frozen all the way down: it is shared. @internal */
@@ -18,6 +19,8 @@ export class Handshake {
 
   constructor(
     readonly host: LegacyHost,
+    /** Where the session sends what belongs to no request: shared by an HTTP endpoint's sessions, so the record can be too. */
+    readonly peer: SessionPeer,
     /** The version `initialize` agreed; `undefined` before. */
     readonly protocolVersion: string | undefined,
     readonly clientCapabilities: ClientCapabilities,
@@ -25,7 +28,7 @@ export class Handshake {
     /** The client said `notifications/initialized`: requests to it need not wait (the lifecycle's SHOULD NOT). */
     readonly clientInitialized: boolean,
   ) {
-    this.initialized = clientInitialized ? this : new Handshake(host, protocolVersion, clientCapabilities, clientInfo, true);
+    this.initialized = clientInitialized ? this : new Handshake(host, peer, protocolVersion, clientCapabilities, clientInfo, true);
     Object.freeze(this);
   }
 }
@@ -40,38 +43,54 @@ const MAX_DEPTH = 16;
 /** What a session declared before `initialize`: nothing (shared, so frozen). */
 const NO_CAPABILITIES: ClientCapabilities = Object.freeze({});
 
-/** Each server's records: the one before any handshake, and those of handshakes seen, by their JSON. */
-const servers = new WeakMap<LegacyHost, { readonly before: Handshake; readonly known: Map<string, Handshake> }>();
+interface Records {
+  readonly before: Handshake;
+  readonly known: Map<string, Handshake>;
+}
 
-function recordsOf(host: LegacyHost): { readonly before: Handshake; readonly known: Map<string, Handshake> } {
+/**
+ * Each peer's records for each server: the one before any handshake, and those of handshakes seen, by
+ * their JSON. A peer of one connection (stdio, in memory) has records of its own, dropped with it.
+ */
+const peers = new WeakMap<SessionPeer, WeakMap<LegacyHost, Records>>();
+
+function recordsOf(host: LegacyHost, peer: SessionPeer): Records {
+  let servers = peers.get(peer);
+  if (servers === undefined) peers.set(peer, (servers = new WeakMap()));
   let records = servers.get(host);
-  if (records === undefined) servers.set(host, (records = { before: new Handshake(host, undefined, NO_CAPABILITIES, undefined, false), known: new Map() }));
+  if (records === undefined) servers.set(host, (records = { before: new Handshake(host, peer, undefined, NO_CAPABILITIES, undefined, false), known: new Map() }));
   return records;
 }
 
-/** The record of a session of `host` before `initialize`. @internal */
-export function beforeHandshake(host: LegacyHost): Handshake {
-  return recordsOf(host).before;
+/** The record of a session of `host` on `peer` before `initialize`. @internal */
+export function beforeHandshake(host: LegacyHost, peer: SessionPeer): Handshake {
+  return recordsOf(host, peer).before;
 }
 
 /**
  * The record for this handshake: a shared one when an identical one was
- * seen (same version, same capabilities and clientInfo as JSON), else a new
+ * seen on this peer (same version, same capabilities and clientInfo as JSON), else a new
  * one. Only plain JSON data is shared, and as a frozen copy: the caller's
  * objects are neither frozen nor kept, so nothing a message's sender still
  * holds can change what a session declared.
  */
-export function handshakeOf(host: LegacyHost, protocolVersion: string, capabilities: ClientCapabilities, clientInfo: Implementation | undefined): Handshake {
+export function handshakeOf(
+  host: LegacyHost,
+  peer: SessionPeer,
+  protocolVersion: string,
+  capabilities: ClientCapabilities,
+  clientInfo: Implementation | undefined,
+): Handshake {
   if (!isJsonData(capabilities, 0) || (clientInfo !== undefined && !isJsonData(clientInfo, 0))) {
     // Not plain JSON (an in-process transport may hand over anything): kept as given, unshared, as before.
-    return new Handshake(host, protocolVersion, capabilities, clientInfo, false);
+    return new Handshake(host, peer, protocolVersion, capabilities, clientInfo, false);
   }
   const key = `${protocolVersion}\n${JSON.stringify(capabilities)}\n${clientInfo === undefined ? "" : JSON.stringify(clientInfo)}`;
-  const cache = recordsOf(host).known;
+  const cache = recordsOf(host, peer).known;
   const known = cache.get(key);
   if (known !== undefined) return known;
   const copiedInfo = clientInfo === undefined ? undefined : (deepFreeze(structuredCopy(clientInfo)) as unknown as Implementation);
-  const record = new Handshake(host, protocolVersion, deepFreeze(structuredCopy(capabilities)) as ClientCapabilities, copiedInfo, false);
+  const record = new Handshake(host, peer, protocolVersion, deepFreeze(structuredCopy(capabilities)) as ClientCapabilities, copiedInfo, false);
   if (key.length > MAX_KEY_LENGTH) return record;
   if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value!);
   cache.set(key, record);

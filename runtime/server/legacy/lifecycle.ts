@@ -8,6 +8,14 @@ import { LEGACY_VERSIONS } from "../../protocol/revisions.js";
 import type { ClientCapabilities, Implementation } from "../../protocol/types.js";
 import type { LegacyHost } from "./host.js";
 import { isObject } from "../../protocol/guards.js";
+import { JsonRpcErrorCode } from "../../protocol/jsonrpc/errors.js";
+import type { JsonRpcId, JsonRpcResponse } from "../../protocol/jsonrpc/messages.js";
+import { errorResponse } from "../../protocol/jsonrpc/responses.js";
+
+/** A session's `-32600` answer: a request out of place in its lifecycle (before `initialize`, after close, a second one). @internal */
+export function invalid(id: JsonRpcId | undefined, detail: string): JsonRpcResponse {
+  return errorResponse(id, { code: JsonRpcErrorCode.InvalidRequest, message: `Invalid Request: ${detail}` });
+}
 
 /**
  * The version to answer `initialize` with: the client's own when this

@@ -37,6 +37,8 @@ export class SessionActivity {
   /** Settles when the client says `notifications/initialized` (made only if a request to the client had to wait for it). */
   initialized: Promise<void> | undefined = undefined;
   markInitialized: (() => void) | undefined = undefined;
+  /** What the transport keeps of the session once used (its streams, over HTTP): the transport's slot, made with this. */
+  transport: unknown = undefined;
 
   constructor(agreed: Handshake) {
     this.agreed = agreed;

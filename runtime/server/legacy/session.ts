@@ -15,13 +15,14 @@ import { classifyMessage, keyOf, type ClassifiedMessage } from "../../protocol/m
 import { LEGACY_VERSIONS } from "../../protocol/revisions.js";
 import type { RequestContext } from "../../protocol/context.js";
 import type { ServerSession, SessionPeer } from "../../protocol/contracts.js";
+import { LAST_USE, PEER_OF, sendThrough, TRANSPORT_DATA, type KeptSession } from "../../protocol/session-keeper.js";
 import type { ClientCapabilities, Implementation, LoggingLevel } from "../../protocol/types.js";
 import type { RequestContextImpl } from "../context.js";
 import { answerRequest, assertNestingWithin, type RevisionProfile } from "../request.js";
 import { sessionLabel, type LegacyHost } from "./host.js";
 import { loadLegacy } from "./load.js";
 import type { Broadcastable, LegacyChannel, LegacyScope } from "./types.js";
-import { agreeVersion, declaredBy, initializeResult } from "./lifecycle.js";
+import { agreeVersion, declaredBy, initializeResult, invalid } from "./lifecycle.js";
 import { isObject } from "../../protocol/guards.js";
 import { MetaKey } from "../../protocol/names.js";
 import { errorResponse } from "../../protocol/jsonrpc/responses.js";
@@ -32,34 +33,40 @@ import { SessionActivity, type Waiter } from "./session-activity.js";
 
 /** The 2025 profile, loaded (with the 2025 validators) by the first initialize: one for the process, not a reference per session. */
 let profile: RevisionProfile<LegacyScope> | undefined;
-async function loadProfile(): Promise<RevisionProfile<LegacyScope>> {
-  return (profile ??= (await loadLegacy()).LEGACY);
-}
-
-function invalid(id: JsonRpcId | undefined, detail: string): JsonRpcResponse {
-  return errorResponse(id, { code: JsonRpcErrorCode.InvalidRequest, message: `Invalid Request: ${detail}` });
-}
+const loadProfile = async () => (profile ??= (await loadLegacy()).LEGACY);
 
 /**
- * A 2025 session held by a `Server`. A server may hold many thousands of
- * idle ones, so an idle one is small: its id, its host and peer, its
- * handshake (a record shared with every session that agreed the same), a
- * few flags; what a session in use needs is made on first use.
- * @internal
+ * A 2025 session held by a `Server`. A server may hold many thousands of idle ones, so an idle one is
+ * small: its id, its handshake (with host and peer, a record shared by the sessions on that peer that
+ * agreed the same) and its last use; what one in use needs, the transport's part too, is made on first
+ * use. Over HTTP it is an idle session's only object of its own (see `session-keeper.ts`). @internal
  */
-export class LegacySession implements ServerSession, Broadcastable, LegacyChannel, LegacyScope {
+export class LegacySession implements ServerSession, Broadcastable, LegacyChannel, LegacyScope, KeptSession {
   readonly id: string = newSessionId();
   /**
-   * Idle, the handshake as it stands (with the server: a record shared with
-   * sessions that agreed the same); once used, the working state, which
-   * holds that record (one slot either way).
+   * Idle, the handshake as it stands (with the server and peer: a record
+   * shared with sessions that agreed the same); once used, the working
+   * state, which holds that record (one slot either way).
    */
   #state: Handshake | SessionActivity;
-  readonly #peer: SessionPeer;
+  /** When it was last used, on the clock of the transport keeping it (idle expiry counts from here): a small integer. */
+  [LAST_USE] = 0;
 
   constructor(host: LegacyHost, peer: SessionPeer) {
-    this.#state = beforeHandshake(host);
-    this.#peer = peer;
+    this.#state = beforeHandshake(host, peer);
+  }
+
+  get [PEER_OF](): SessionPeer {
+    return this.agreed.peer;
+  }
+
+  /** The transport's data for this session: kept in the working state, so an idle session has no slot for it. */
+  get [TRANSPORT_DATA](): unknown {
+    return this.activity?.transport;
+  }
+
+  set [TRANSPORT_DATA](data: unknown) {
+    this.work().transport = data;
   }
 
   private get agreed(): Handshake {
@@ -222,7 +229,7 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
   notify(notification: JsonRpcNotification): void {
     if (this.closed || this.agreed.protocolVersion === undefined) return;
     Promise.resolve()
-      .then(() => this.#peer.send(notification))
+      .then(() => sendThrough(this.agreed.peer, this, notification))
       .catch((error: unknown) => this.agreed.host.logger.warn(`${notification.method} not delivered to a 2025 session`, { error }));
   }
 
@@ -281,7 +288,7 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
     }
     const declared = declaredBy(message.params);
     const version = agreeVersion(declared.requested);
-    const agreed = handshakeOf(this.agreed.host, version, declared.capabilities, declared.clientInfo);
+    const agreed = handshakeOf(this.agreed.host, this.agreed.peer, version, declared.capabilities, declared.clientInfo);
     this.agreed = this.agreed.clientInitialized ? agreed.initialized : agreed; // a client may say initialized early
     const client = declared.clientInfo === undefined ? "a client" : `${declared.clientInfo.name} ${declared.clientInfo.version}`;
     this.agreed.host.logger.debug(`2025 session ${sessionLabel(this.id)} opened: ${client}, protocol ${version}`, {
@@ -337,6 +344,6 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
   private deliverMessage(message: JsonRpcRequest | JsonRpcNotification, related: RequestContextImpl | undefined): void | Promise<void> {
     const sendRelated = related?.transport?.sendRelated;
     if (sendRelated !== undefined && !related!.isCancelled) return sendRelated(message);
-    return this.#peer.send(message);
+    return sendThrough(this.agreed.peer, this, message);
   }
 }

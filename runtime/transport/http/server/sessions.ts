@@ -11,14 +11,16 @@ import { isObject } from "../../../protocol/guards.js";
 import type { AuthInfo, ServerSession, SessionHost } from "../../types.js";
 import type { HttpStream } from "./exchange.js";
 import { EventLog } from "./event-log.js";
-import { KEPT_BY, type SessionKeeper } from "../../../protocol/session-keeper.js";
+import { acceptsSharedPeer, LAST_USE, PEER_OF, TRANSPORT_DATA, type KeptSession, type SessionKeeper } from "../../../protocol/session-keeper.js";
 import { EXPIRED_MEMORY, OUTBOX_LIMIT, STREAMS_PER_SESSION, type AnsweringRequest, type SessionLimits } from "./session-types.js";
-import { Realm, Realms } from "./session-realm.js";
+import { Realms, type Realm } from "./session-realm.js";
+import { ForeignSession } from "./foreign-session.js";
 
-/** What a session holds once it is used beyond its handshake (an idle one, most of a server's at scale, holds none of it). */
+/**
+ * What the endpoint keeps of a session once it is used beyond its handshake, in the session's own
+ * transport slot (an idle session, most of a server's at scale, holds none of it).
+ */
 class Traffic {
-  /** Who the session belongs to (the session's one slot held it until this was made). */
-  readonly realm: Realm;
   /** Requests of this session being answered: an idle sweep never ends a session mid-request. */
   busy = 0;
   streams: Map<number, EventLog> | undefined = undefined;
@@ -29,14 +31,10 @@ class Traffic {
   answering: Map<string, AnsweringRequest> | undefined = undefined;
   /** The server's own requests written on a POST's stream still open, by id: their cancellation goes there too. */
   carried: Map<string, EventLog> | undefined = undefined;
-
-  constructor(realm: Realm) {
-    this.realm = realm;
-  }
 }
 
 /**
- * Ticks of {@link TICK_MS} since this module started: small integers, kept inside the object (a `Date.now()`
+ * Ticks of {@link TICK_MS} since this module started: small integers, kept inside the session object (a `Date.now()`
  * takes a 16-byte heap number per session) for 124 days of uptime, then larger numbers, as correct.
  */
 const TICK_MS = 10;
@@ -46,18 +44,24 @@ function clock(): number {
   return ticks < 0x3fff_ffff ? ticks | 0 : ticks;
 }
 
-/** A session as the endpoint holds it. @internal */
-export class HttpSession {
-  readonly session: ServerSession;
-  /** When it was last used, on {@link clock}. */
-  #lastActive = clock();
-  /** Idle, who it belongs to (a record shared by that identity's sessions); once used, its traffic, which holds that record. */
-  #state: Realm | Traffic;
+/** True when `session` was unused since `cutoff` (on the keeper's clock) and nothing of it is in flight. */
+function idleSince(session: KeptSession, cutoff: number): boolean {
+  const traffic = session[TRANSPORT_DATA] as Traffic | undefined;
+  return session[LAST_USE] < cutoff && (traffic === undefined || (traffic.busy === 0 && traffic.standalone?.attached !== true));
+}
 
-  /** Opens the server's session with this object as its peer (no closure per session to reach it). */
-  constructor(host: SessionHost, realm: Realm) {
-    this.#state = realm;
-    this.session = host.openSession(this);
+/**
+ * One of the endpoint's sessions as a request handles it: a view made for the request at hand, not
+ * kept. What lasts is in the server's session (its last use, and this transport's {@link Traffic}
+ * once used) and in its peer, the {@link Realm} its owner's sessions share: over HTTP an idle session
+ * is that one object.
+ * @internal
+ */
+export class HttpSession {
+  readonly session: KeptSession;
+
+  constructor(session: KeptSession) {
+    this.session = session;
   }
 
   /** Who opened it. */
@@ -65,20 +69,9 @@ export class HttpSession {
     return this.realm.owner;
   }
 
-  /** As a peer, it names the collection holding its session: the server holds no entry of its own for it. */
-  get [KEPT_BY](): SessionKeeper {
-    return this.realm.endpoint;
-  }
-
   /** Marks it used now: the idle timeout counts from here. */
   touch(): void {
-    this.#lastActive = clock();
-  }
-
-  /** True when unused since `cutoff` (on {@link clock}) and nothing of it is in flight. */
-  idleSince(cutoff: number): boolean {
-    const traffic = this.traffic;
-    return this.#lastActive < cutoff && (traffic === undefined || (traffic.busy === 0 && !this.listening));
+    this.session[LAST_USE] = clock();
   }
 
   /** A request of this session is being answered. */
@@ -92,25 +85,17 @@ export class HttpSession {
     this.touch();
   }
 
-  /** Who it belongs to, on which endpoint. */
+  /** Who it belongs to, on which endpoint: its peer. */
   get realm(): Realm {
-    const state = this.#state;
-    return state instanceof Realm ? state : state.realm;
+    return this.session[PEER_OF] as Realm;
   }
 
   private get traffic(): Traffic | undefined {
-    const state = this.#state;
-    return state instanceof Realm ? undefined : state;
+    return this.session[TRANSPORT_DATA] as Traffic | undefined;
   }
 
   private work(): Traffic {
-    const state = this.#state;
-    return state instanceof Realm ? (this.#state = new Traffic(state)) : state;
-  }
-
-  /** The session's peer: what the server sends outside any request. */
-  send(message: JsonRpcRequest | JsonRpcNotification): void {
-    this.sendUnrelated(message);
+    return this.traffic ?? (this.session[TRANSPORT_DATA] = new Traffic());
   }
 
   get id(): string {
@@ -178,11 +163,6 @@ export class HttpSession {
     return log === undefined ? undefined : { log, seq: Number(match[2]) };
   }
 
-  /** True while a GET stream is connected. */
-  get listening(): boolean {
-    return this.traffic?.standalone?.attached === true;
-  }
-
   /**
    * Connects a new GET stream; an older one still open is ended (the newest
    * GET wins). What never reached the client (kept while no stream was
@@ -205,7 +185,7 @@ export class HttpSession {
   }
 
   /** A message that belongs to no request: on the GET stream; into its log while it is dropped (a resume replays it); kept until one opens. */
-  private sendUnrelated(message: JsonRpcMessage): void {
+  send(message: JsonRpcRequest | JsonRpcNotification): void {
     this.touch();
     // The server withdrawing a question it asked on a POST's stream (that call was cancelled): on that stream, its last event.
     const carrier = "method" in message && message.method === "notifications/cancelled" ? this.carrierOf(message.params) : undefined;
@@ -246,7 +226,8 @@ export class HttpSession {
 export class HttpSessions implements SessionKeeper {
   readonly #host: SessionHost;
   readonly #limits: SessionLimits;
-  readonly #byId = new Map<string, HttpSession>();
+  /** The server's sessions themselves, by id: the endpoint keeps no object of its own per session. */
+  readonly #byId = new Map<string, KeptSession>();
   readonly #realms = new Realms(this);
   readonly #expired = new Set<string>();
   #sweeper: ReturnType<typeof setInterval> | undefined;
@@ -265,16 +246,25 @@ export class HttpSessions implements SessionKeeper {
   }
 
   /** The server's sessions this endpoint holds: the server broadcasts through here. */
-  *sessions(): Iterable<ServerSession> {
-    for (const entry of this.#byId.values()) yield entry.session;
+  sessions(): Iterable<ServerSession> {
+    return this.#byId.values();
+  }
+
+  /** Sends what `session` starts outside any request: its realm, the peer it shares, hands it here. */
+  sendAs(session: ServerSession, message: JsonRpcRequest | JsonRpcNotification): void {
+    new HttpSession(session as KeptSession).send(message);
   }
 
   /** Opens a session for an `initialize`; `undefined` when the endpoint already holds as many as it may. */
   open(authInfo: AuthInfo | undefined): HttpSession | undefined {
     this.#sweep();
     if (this.#byId.size >= this.#limits.maxSessions) return undefined;
-    const entry = new HttpSession(this.#host, this.#realms.enter(ownerOf(authInfo)));
-    this.#byId.set(entry.id, entry);
+    const realm = this.#realms.enter(ownerOf(authInfo));
+    // This package's server opens every session on the realm, one peer for them all; another host gets a peer per session.
+    const session = acceptsSharedPeer(this.#host) ? (this.#host.openSession(realm) as KeptSession) : new ForeignSession(this.#host, realm);
+    const entry = new HttpSession(session);
+    entry.touch();
+    this.#byId.set(session.id, session);
     this.#startSweeping();
     return entry;
   }
@@ -285,11 +275,12 @@ export class HttpSessions implements SessionKeeper {
    * `undefined` when no such session exists (or it belongs to someone else).
    */
   find(id: string, authInfo: AuthInfo | undefined): HttpSession | "expired" | undefined {
-    const entry = this.#byId.get(id);
-    if (entry === undefined || entry.session.closed) {
-      if (entry !== undefined) this.#forget(entry);
+    const session = this.#byId.get(id);
+    if (session === undefined || session.closed) {
+      if (session !== undefined) this.#forget(session);
       return this.#expired.has(id) ? "expired" : undefined;
     }
+    const entry = new HttpSession(session);
     if (entry.owner !== ownerOf(authInfo)) return undefined;
     entry.touch();
     return entry;
@@ -299,22 +290,22 @@ export class HttpSessions implements SessionKeeper {
   close(entry: HttpSession, reason: string, remember = true): void {
     entry.session.close(reason);
     entry.endStreams(reason);
-    this.#forget(entry, remember);
+    this.#forget(entry.session, remember);
   }
 
   /** Ends every session: the endpoint is shutting down. */
   closeAll(reason = "The server is shutting down."): void {
-    for (const entry of [...this.#byId.values()]) this.close(entry, reason);
+    for (const session of [...this.#byId.values()]) this.close(new HttpSession(session), reason);
     if (this.#sweeper !== undefined) clearInterval(this.#sweeper);
     this.#sweeper = undefined;
   }
 
-  #forget(entry: HttpSession, remember = true): void {
-    if (this.#byId.get(entry.id) !== entry) return; // forgotten already
-    this.#byId.delete(entry.id);
-    this.#realms.leave(entry.realm);
+  #forget(session: KeptSession, remember = true): void {
+    if (this.#byId.get(session.id) !== session) return; // forgotten already
+    this.#byId.delete(session.id);
+    this.#realms.leave(session[PEER_OF] as Realm);
     if (remember) {
-      this.#expired.add(entry.id);
+      this.#expired.add(session.id);
       if (this.#expired.size > EXPIRED_MEMORY) this.#expired.delete(this.#expired.values().next().value!);
     }
     if (this.#byId.size === 0 && this.#sweeper !== undefined) {
@@ -333,10 +324,10 @@ export class HttpSessions implements SessionKeeper {
   #sweep(): void {
     // One tick more than the timeout: a session is never ended early for the clock's coarseness.
     const cutoff = clock() - Math.ceil(this.#limits.idleTimeoutMs / TICK_MS) - 1;
-    for (const entry of [...this.#byId.values()]) {
-      if (entry.session.closed) this.#forget(entry);
-      else if (entry.idleSince(cutoff)) {
-        this.close(entry, `The session expired after ${Math.round(this.#limits.idleTimeoutMs / 1000)} s without activity.`);
+    for (const session of [...this.#byId.values()]) {
+      if (session.closed) this.#forget(session);
+      else if (idleSince(session, cutoff)) {
+        this.close(new HttpSession(session), `The session expired after ${Math.round(this.#limits.idleTimeoutMs / 1000)} s without activity.`);
       }
     }
   }
