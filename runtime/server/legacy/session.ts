@@ -28,14 +28,9 @@ import { isObject } from "../../protocol/guards.js";
 import { MetaKey } from "../../protocol/names.js";
 import { errorResponse } from "../../protocol/jsonrpc/responses.js";
 import { Round, type RoundSignal } from "./round.js";
+import { PendingRequests, type Waiter } from "./pending-requests.js";
 
 type LegacyProfile = RevisionProfile<LegacyScope>;
-
-interface Waiter {
-  readonly method: string;
-  resolve(result: Record<string, unknown>): void;
-  reject(error: unknown): void;
-}
 
 function invalid(id: JsonRpcId | undefined, detail: string): JsonRpcResponse {
   return errorResponse(id, { code: JsonRpcErrorCode.InvalidRequest, message: `Invalid Request: ${detail}` });
@@ -57,7 +52,7 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
   /** The 2025 profile of the request path, once loaded (with the 2025 validators) for this session's initialize. */
   #profile: LegacyProfile | undefined;
   #subscriptions: Set<string> | undefined; // these three are made on first use: an idle session holds none
-  #waiting: Map<JsonRpcId, Waiter> | undefined;
+  #waiting: PendingRequests | undefined;
   #answering: Map<string, RequestContextImpl> | undefined;
   readonly #host: LegacyHost;
   readonly #peer: SessionPeer;
@@ -177,50 +172,55 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
     if (signal?.aborted) return Promise.reject(signal.reason);
     const id = ++this.#nextId;
     const message: JsonRpcRequest = { jsonrpc: "2.0", id, method, params };
+    const pending = (this.#waiting ??= new PendingRequests((waiter) => this.#overdue(waiter)));
     return new Promise<Record<string, unknown>>((resolve, reject) => {
-      const seconds = this.#host.options.requestTimeoutMs / 1000;
-      const finish = () => {
-        clearTimeout(timer);
-        signal?.removeEventListener("abort", onAbort);
-        this.#waiting?.delete(id);
-      };
-      const fail = (error: unknown) => {
-        if (!this.#waiting?.has(id)) return;
-        finish();
-        reject(error);
-      };
       const onAbort = () => {
-        if (!this.#waiting?.has(id)) return;
-        const cancelled: JsonRpcNotification = {
-          jsonrpc: "2.0",
-          method: "notifications/cancelled",
-          params: { requestId: id, reason: "The server no longer needs the answer." },
-        };
+        if (!pending.has(id)) return;
+        const reason = "The server no longer needs the answer.";
+        const cancelled: JsonRpcNotification = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason } };
         Promise.resolve()
           .then(() => this.#deliver(cancelled, related))
           .catch(() => {}); // best effort: the client may be gone
-        fail(signal!.reason);
+        waiter.reject(signal!.reason);
       };
-      const timer = setTimeout(
-        () => fail(new McpError(JsonRpcErrorCode.InternalError, `The client did not answer ${method} within ${seconds} s (legacySessions.requestTimeoutMs)`)),
-        this.#host.options.requestTimeoutMs,
-      );
-      (timer as { unref?: () => void }).unref?.();
-      (this.#waiting ??= new Map<JsonRpcId, Waiter>()).set(id, {
+      const waiter: Waiter = {
         method,
+        deadline: Date.now() + this.#host.options.requestTimeoutMs,
         resolve: (result) => {
-          finish();
+          if (!pending.delete(id)) return;
+          signal?.removeEventListener("abort", onAbort);
           resolve(result);
         },
-        reject: fail,
-      });
+        reject: (error) => {
+          if (!pending.delete(id)) return;
+          signal?.removeEventListener("abort", onAbort);
+          reject(error);
+        },
+      };
+      pending.add(id, waiter);
       signal?.addEventListener("abort", onAbort, { once: true });
+      const unsent = (error: unknown) =>
+        waiter.reject(new McpError(JsonRpcErrorCode.InternalError, `Could not send ${method} to the client`, undefined, { cause: error }));
       // The lifecycle page: no requests to the client before it said notifications/initialized.
-      Promise.resolve()
-        .then(() => this.#afterInitialized())
-        .then(() => (this.#waiting?.has(id) ? this.#deliver(message, related) : undefined))
-        .catch((error: unknown) => fail(new McpError(JsonRpcErrorCode.InternalError, `Could not send ${method} to the client`, undefined, { cause: error })));
+      const initialized = this.#afterInitialized();
+      if (initialized !== undefined) {
+        initialized.then(() => (pending.has(id) ? this.#deliver(message, related) : undefined)).catch(unsent);
+        return;
+      }
+      // Sent at once, as the handler asks: no promise chain between the question and the wire.
+      try {
+        const sent = this.#deliver(message, related);
+        if (sent !== undefined) sent.catch(unsent);
+      } catch (error) {
+        unsent(error);
+      }
     });
+  }
+
+  /** The error of a request the client did not answer within `legacySessions.requestTimeoutMs`. */
+  #overdue(waiter: Waiter): McpError {
+    const seconds = this.#host.options.requestTimeoutMs / 1000;
+    return new McpError(JsonRpcErrorCode.InternalError, `The client did not answer ${waiter.method} within ${seconds} s (legacySessions.requestTimeoutMs)`);
   }
 
   /** Sends a notification that belongs to no request (list changed, resource updated). Dropped before initialize or after close. */
@@ -264,8 +264,7 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
     this.#closed = true;
     this.#host.logger.debug(`2025 session ${sessionLabel(this.id)} closed: ${reason}`, { session: sessionLabel(this.id), reason });
     const error = new McpError(JsonRpcErrorCode.InternalError, reason);
-    for (const waiter of [...(this.#waiting?.values() ?? [])]) waiter.reject(error);
-    this.#waiting?.clear();
+    this.#waiting?.rejectAll(error);
     for (const ctx of this.#answering?.values() ?? []) ctx.cancel(reason);
     this.#markInitialized?.(); // requests still held back now fail at once: the session has ended
     this.#host.sessionClosed(this);
