@@ -1,6 +1,6 @@
 /**
- * The cancellation of one round of questions a 2025 session asks its
- * client (`LegacySession.askAll`): what each question's wait listens to,
+ * One round of questions a 2025 session asks its client
+ * (`LegacySession.askAll`), and its cancellation: what each question's wait listens to,
  * aborted when the call is cancelled or when one question is refused (the
  * others are then withdrawn). An `AbortController` did this job, but making
  * one (and the request's own signal it followed) cost more than the rest of
@@ -9,6 +9,8 @@
  * @internal
  * @module
  */
+import type { RequestContextImpl } from "../context.js";
+import { toLegacyParams } from "./input-requests.js";
 
 /** What a question's wait needs of its cancellation; an `AbortSignal` is one too. @internal */
 export interface RoundSignal {
@@ -40,5 +42,47 @@ export class Round implements RoundSignal {
     const listeners = this.#listeners;
     this.#listeners = [];
     for (const listener of listeners) listener();
+  }
+}
+
+/** Sends one question of a round (in 2025 shape) and resolves with the client's result. @internal */
+export type Ask = (method: string, params: Record<string, unknown>, round: RoundSignal) => Promise<Record<string, unknown>>;
+
+/**
+ * Asks every request of one round at once (in 2025 shape, see
+ * `toLegacyParams`) and resolves with their results under the same keys.
+ * One refusal withdraws the others; the call's cancellation withdraws all.
+ * @internal
+ */
+export async function askRound(
+  requests: Record<string, { method: string; params?: Record<string, unknown> }>,
+  ctx: RequestContextImpl,
+  ask: Ask,
+): Promise<Record<string, Record<string, unknown>>> {
+  const keys = Object.keys(requests);
+  const round = new Round(); // the call's signal is made only if it is cancelled
+  const detach = ctx.whenCancelled(() => round.abort(ctx.signal.reason));
+  const send = (key: string) => {
+    const { method, params } = requests[key]!;
+    return ask(method, toLegacyParams(method, params ?? {}), round);
+  };
+  try {
+    // One question, the usual round: no Promise.all, and nothing else to withdraw if it is refused.
+    if (keys.length === 1) return { [keys[0]!]: await send(keys[0]!) };
+    const answers = await Promise.all(
+      keys.map((key) =>
+        send(key).catch((error: unknown) => {
+          round.abort(error);
+          throw error;
+        }),
+      ),
+    );
+    const byKey: Record<string, Record<string, unknown>> = {};
+    keys.forEach((key, index) => {
+      byKey[key] = answers[index]!;
+    });
+    return byKey;
+  } finally {
+    detach();
   }
 }

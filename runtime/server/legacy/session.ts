@@ -20,14 +20,13 @@ import type { ClientCapabilities, Implementation, LoggingLevel } from "../../pro
 import type { RequestContextImpl } from "../context.js";
 import { answerRequest, assertNestingWithin, type RevisionProfile } from "../request.js";
 import type { LegacyHost } from "./host.js";
-import { toLegacyParams } from "./input-requests.js";
 import { loadLegacy } from "./load.js";
 import type { Broadcastable, LegacyChannel, LegacyScope } from "./types.js";
 import { agreeVersion, declaredBy, initializeResult } from "./lifecycle.js";
 import { isObject } from "../../protocol/guards.js";
 import { MetaKey } from "../../protocol/names.js";
 import { errorResponse } from "../../protocol/jsonrpc/responses.js";
-import { Round, type RoundSignal } from "./round.js";
+import { askRound, type RoundSignal } from "./round.js";
 import { PendingRequests, type Waiter } from "./pending-requests.js";
 
 type LegacyProfile = RevisionProfile<LegacyScope>;
@@ -134,30 +133,8 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
    * `toLegacyParams`) and resolves with their results under the same keys.
    * One refusal cancels the others.
    */
-  async askAll(
-    requests: Record<string, { method: string; params?: Record<string, unknown> }>,
-    ctx: RequestContextImpl,
-  ): Promise<Record<string, Record<string, unknown>>> {
-    const keys = Object.keys(requests);
-    const round = new Round(); // the call's signal is made only if it is cancelled: see round.ts
-    const detach = ctx.whenCancelled(() => round.abort(ctx.signal.reason));
-    try {
-      const answers = await Promise.all(
-        keys.map((key) =>
-          this.request(requests[key]!.method, toLegacyParams(requests[key]!.method, requests[key]!.params ?? {}), ctx, round).catch((error: unknown) => {
-            round.abort(error);
-            throw error;
-          }),
-        ),
-      );
-      const byKey: Record<string, Record<string, unknown>> = {};
-      keys.forEach((key, index) => {
-        byKey[key] = answers[index]!;
-      });
-      return byKey;
-    } finally {
-      detach();
-    }
+  askAll(requests: Record<string, { method: string; params?: Record<string, unknown> }>, ctx: RequestContextImpl): Promise<Record<string, Record<string, unknown>>> {
+    return askRound(requests, ctx, (method, params, round) => this.request(method, params, ctx, round));
   }
 
   /**
