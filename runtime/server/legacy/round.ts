@@ -21,7 +21,7 @@ export interface RoundSignal {
 }
 
 /** One round's cancellation: listeners run once, on the first `abort`. @internal */
-export class Round implements RoundSignal {
+class Round implements RoundSignal {
   reason: unknown;
   aborted = false;
   #listeners: Array<() => void> = [];

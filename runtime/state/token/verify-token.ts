@@ -21,7 +21,7 @@ import type { RequestBinding, RequestStateLogger, RequestStateRejectionReason } 
 import { NO_USE, type RequestStateUse } from "../policy/use.js";
 
 /** What `checkToken` answers for a token it refuses. @internal */
-export type Rejected = { reason: RequestStateRejectionReason; detail: string; keyId?: string };
+type Rejected = { reason: RequestStateRejectionReason; detail: string; keyId?: string };
 
 /** A rejection of `checkToken` (a module function, so a verify allocates no closure for it). */
 const fail = (reason: RequestStateRejectionReason, detail: string) => ({ reason, detail });
