@@ -128,6 +128,10 @@ export function createLogger(sink: Logger = console, level: LogLevel = "warn"): 
       }
     };
   };
+  // A sink that is levelled itself (McpServer hands its logger to its Server) is asked too: a line it drops
+  // is not worth building, and `enabled` exists so that callers skip building it.
+  const sinkEnabled = (sink as Partial<LevelledLogger>).enabled;
+  const admits = typeof sinkEnabled === "function" ? (at: Exclude<LogLevel, "silent">) => sinkEnabled.call(sink, at) === true : () => true;
   const debug = line("debug");
   const info = line("info");
   const warn = line("warn");
@@ -137,7 +141,7 @@ export function createLogger(sink: Logger = console, level: LogLevel = "warn"): 
     info,
     warn,
     error,
-    enabled: (at: Exclude<LogLevel, "silent">) => RANK[at] >= floor && typeof (sink as unknown as Record<string, unknown>)[at] === "function",
+    enabled: (at: Exclude<LogLevel, "silent">) => RANK[at] >= floor && typeof (sink as unknown as Record<string, unknown>)[at] === "function" && admits(at),
   });
 }
 

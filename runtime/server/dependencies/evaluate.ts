@@ -1,5 +1,5 @@
 import { JsonRpcErrorCode, McpError } from "../../protocol/jsonrpc/errors.js";
-import type { Needs } from "./declaration.js";
+import type { NeedEntry, Needs } from "./declaration.js";
 import { isQuestion, type Question } from "./questions.js";
 import { askedDigest, decodeState, emptyState, encodeState, reaskedDigest, recordedAnswer } from "./state.js";
 import { questionDigest } from "./digest.js";
@@ -112,12 +112,12 @@ function mergeMissing(missing: Record<string, unknown>, more: Record<string, unk
 export async function evaluateNeeds<A, R extends object>(declaration: Needs<A, R>, args: A, round: DependencyRound = {}): Promise<Evaluation<R>> {
   const previous = decodeState(round.requestState);
   const incoming = isObject(round.inputResponses) ? round.inputResponses : {};
-  const declared = new Set(declaration.entries.map((entry) => entry.key));
+  const declared = declaredKeys(declaration.entries);
   const values: Record<string, unknown> = {};
   const waiting = new Set<string>();
   const next = emptyState();
   const inputRequests: Record<string, InputRequest> = {};
-  const missing: Record<string, unknown> = {};
+  let missing: Record<string, unknown> | undefined;
   const log = round.logger ?? SILENT_LOGGER;
   // The debug lines are built only when they are written: every accepted answer passes here.
   const debugging = log.enabled("debug");
@@ -128,12 +128,14 @@ export async function evaluateNeeds<A, R extends object>(declaration: Needs<A, R
   const asked: string[] = [];
 
   for (const entry of declaration.entries) {
-    const view = resolvedView(entry.key, values, waiting, declared);
+    const view = new ResolvedView(entry.key, values, waiting, declared);
     let result: unknown;
     try {
-      result = await entry.resolve(args, view.resolved);
+      result = entry.resolve(args, new Proxy(Object.create(null) as Record<string, unknown>, view));
+      // Awaited only when it is a promise: a resolver that returns its question at once costs no extra turn.
+      if (isThenable(result)) result = await result;
       // A resolver that caught the signal still read something unanswered: its result cannot be trusted.
-      if (view.sawWaiting()) throw new Waiting(entry.key);
+      if (view.touched) throw new Waiting(entry.key);
     } catch (error) {
       if (!(error instanceof Waiting)) throw error;
       waiting.add(entry.key);
@@ -150,7 +152,8 @@ export async function evaluateNeeds<A, R extends object>(declaration: Needs<A, R
     const digest = result.digest;
     const recorded = recordedAnswer(previous, key);
     if (recorded !== undefined && recorded.d === digest) {
-      const reading = await result.read(recorded.r, round.protocolVersion);
+      const read = result.read(recorded.r, round.protocolVersion);
+      const reading = isThenable(read) ? await read : read;
       if (reading.ok) {
         values[key] = reading.value;
         next.answers[key] = recorded;
@@ -163,7 +166,9 @@ export async function evaluateNeeds<A, R extends object>(declaration: Needs<A, R
     let request = result.request;
     let why: string | undefined;
     if (askedThis && Object.hasOwn(incoming, key)) {
-      const reading = await result.read(incoming[key], round.protocolVersion);
+      const read = result.read(incoming[key], round.protocolVersion);
+      // Awaited only when the form's library validates asynchronously.
+      const reading = isThenable(read) ? await read : read;
       if (reading.ok) {
         values[key] = reading.value;
         next.answers[key] = { d: digest, r: reading.record };
@@ -198,7 +203,7 @@ export async function evaluateNeeds<A, R extends object>(declaration: Needs<A, R
     }
     if (round.clientCapabilities !== undefined) {
       const lacking = missingCapabilities(result, round.clientCapabilities);
-      if (lacking) mergeMissing(missing, lacking);
+      if (lacking) mergeMissing((missing ??= {}), lacking);
     }
     inputRequests[key] = request;
     next.asked[key] = request === result.request ? digest : questionDigest(request);
@@ -209,7 +214,7 @@ export async function evaluateNeeds<A, R extends object>(declaration: Needs<A, R
     }
   }
 
-  if (Object.keys(missing).length > 0) {
+  if (missing !== undefined) {
     throw new McpError(
       JsonRpcErrorCode.MissingRequiredClientCapability,
       `This request needs the client capabilities ${Object.keys(missing).join(", ")}, which the request did not declare`,
@@ -243,54 +248,78 @@ function describeOwner(fields: LogFields): string {
   return typeof name === "string" ? `${method} ${JSON.stringify(name)}` : method;
 }
 
+/** The keys a declaration declares, made once per declaration (its entries are frozen). */
+const DECLARED = new WeakMap<readonly NeedEntry[], ReadonlySet<string>>();
+
+function declaredKeys(entries: readonly NeedEntry[]): ReadonlySet<string> {
+  let keys = DECLARED.get(entries);
+  if (keys === undefined) DECLARED.set(entries, (keys = new Set(entries.map((entry) => entry.key))));
+  return keys;
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
+}
+
 /**
- * The `resolved` object a resolver sees: earlier values readable, a read of
- * a value still waiting sets the resolver aside for this round, a read of a
+ * The handler of the `resolved` object a resolver sees (one object, its
+ * traps on the prototype): earlier values readable, a read of a value still
+ * waiting sets the resolver aside for this round (`touched`), a read of a
  * later dependency is an authoring error.
  */
-function resolvedView(
-  self: string,
-  values: Record<string, unknown>,
-  waiting: ReadonlySet<string>,
-  declared: ReadonlySet<string>,
-): { resolved: Record<string, unknown>; sawWaiting: () => boolean } {
-  let touched = false;
-  const check = (key: string): void => {
-    if (waiting.has(key)) {
-      touched = true;
+class ResolvedView implements ProxyHandler<Record<string, unknown>> {
+  /** The resolver read a value still waiting for its answer. */
+  touched = false;
+  readonly #self: string;
+  readonly #values: Record<string, unknown>;
+  readonly #waiting: ReadonlySet<string>;
+  readonly #declared: ReadonlySet<string>;
+
+  constructor(self: string, values: Record<string, unknown>, waiting: ReadonlySet<string>, declared: ReadonlySet<string>) {
+    this.#self = self;
+    this.#values = values;
+    this.#waiting = waiting;
+    this.#declared = declared;
+  }
+
+  get(_target: Record<string, unknown>, key: string | symbol): unknown {
+    if (typeof key !== "string") return undefined;
+    this.#check(key);
+    return this.#values[key];
+  }
+
+  has(_target: Record<string, unknown>, key: string | symbol): boolean {
+    if (typeof key !== "string") return false;
+    this.#check(key);
+    return Object.hasOwn(this.#values, key);
+  }
+
+  ownKeys(): string[] {
+    // Enumerating (spread, Object.keys) depends on everything before this one.
+    const first = this.#waiting.values().next();
+    if (!first.done) {
+      this.touched = true;
+      throw new Waiting(first.value);
+    }
+    return Object.keys(this.#values);
+  }
+
+  getOwnPropertyDescriptor(_target: Record<string, unknown>, key: string | symbol): PropertyDescriptor | undefined {
+    if (typeof key !== "string" || !Object.hasOwn(this.#values, key)) return undefined;
+    return { value: this.#values[key], enumerable: true, configurable: true, writable: false };
+  }
+
+  set(): boolean {
+    throw new TypeError(`needs: "${this.#self}" tried to change a resolved dependency; resolved values are read-only`);
+  }
+
+  #check(key: string): void {
+    if (this.#waiting.has(key)) {
+      this.touched = true;
       throw new Waiting(key);
     }
-    if (declared.has(key) && !Object.hasOwn(values, key)) {
-      throw new TypeError(`needs: "${self}" reads "${key}", which is declared after it (or is itself); declare "${key}" before "${self}"`);
+    if (this.#declared.has(key) && !Object.hasOwn(this.#values, key)) {
+      throw new TypeError(`needs: "${this.#self}" reads "${key}", which is declared after it (or is itself); declare "${key}" before "${this.#self}"`);
     }
-  };
-  const resolved = new Proxy(Object.create(null) as Record<string, unknown>, {
-    get(_target, key) {
-      if (typeof key !== "string") return undefined;
-      check(key);
-      return values[key];
-    },
-    has(_target, key) {
-      if (typeof key !== "string") return false;
-      check(key);
-      return Object.hasOwn(values, key);
-    },
-    ownKeys() {
-      // Enumerating (spread, Object.keys) depends on everything before this one.
-      const first = waiting.values().next();
-      if (!first.done) {
-        touched = true;
-        throw new Waiting(first.value);
-      }
-      return Object.keys(values);
-    },
-    getOwnPropertyDescriptor(_target, key) {
-      if (typeof key !== "string" || !Object.hasOwn(values, key)) return undefined;
-      return { value: values[key], enumerable: true, configurable: true, writable: false };
-    },
-    set() {
-      throw new TypeError(`needs: "${self}" tried to change a resolved dependency; resolved values are read-only`);
-    },
-  });
-  return { resolved, sawWaiting: () => touched };
+  }
 }

@@ -118,6 +118,27 @@ export function elicit(question: { message: string; schema: ElicitSchema | Stand
  * answer must fit it, then `parse` (a Standard Schema's library) when given.
  */
 function formQuestion(message: string, schema: ElicitSchema | StandardSchemaV1, requested: ElicitSchema, parse: StandardValidator | undefined): ElicitQuestion<any> {
+  // Resolvers run every round and usually ask the same message with the same constant schema: the frozen question is reused.
+  let byMessage = questionsBySchema.get(schema);
+  const known = byMessage?.get(message);
+  if (known !== undefined) return known;
+  const question = buildQuestion(message, schema, requested, parse);
+  if (byMessage === undefined) questionsBySchema.set(schema, (byMessage = new Map()));
+  if (byMessage.size >= QUESTIONS_PER_SCHEMA) byMessage.clear();
+  byMessage.set(message, question);
+  return question;
+}
+
+/** Per schema object, the questions asked with it by message (a question is immutable, so one may serve every call). */
+const questionsBySchema = new WeakMap<object, Map<string, ElicitQuestion<any>>>();
+const QUESTIONS_PER_SCHEMA = 64;
+
+function buildQuestion(
+  message: string,
+  schema: ElicitSchema | StandardSchemaV1,
+  requested: ElicitSchema,
+  parse: StandardValidator | undefined,
+): ElicitQuestion<any> {
   const read = (response: unknown): AnswerReading<Elicitation<unknown>> | Promise<AnswerReading<Elicitation<unknown>>> => {
     if (!isObject(response)) return refuse("", "an elicitation answer must be an ElicitResult object");
     const { action } = response;

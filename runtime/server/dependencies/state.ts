@@ -57,23 +57,30 @@ export function emptyState(): DependencyState {
  *
  * @param plaintext - the verified, unsealed `requestState`, or `undefined` on a first call.
  */
-export function decodeState(plaintext: unknown): DependencyState {
-  if (typeof plaintext !== "string") return emptyState();
+export function decodeState(plaintext: unknown): Readonly<DependencyState> {
+  if (typeof plaintext !== "string") return NO_STATE;
   let parsed: unknown;
   try {
     parsed = JSON.parse(plaintext);
   } catch {
-    return emptyState();
+    return NO_STATE;
   }
-  if (!isObject(parsed) || parsed.v !== STATE_VERSION) return emptyState();
-  const empty = emptyState();
+  if (!isObject(parsed) || parsed.v !== STATE_VERSION) return NO_STATE;
   return {
-    asked: isObject(parsed.q) ? parsed.q : empty.asked,
-    answers: isObject(parsed.a) ? parsed.a : empty.answers,
-    reasked: isObject(parsed.r) ? parsed.r : empty.reasked,
+    asked: isObject(parsed.q) ? parsed.q : NO_STATE.asked,
+    answers: isObject(parsed.a) ? parsed.a : NO_STATE.answers,
+    reasked: isObject(parsed.r) ? parsed.r : NO_STATE.reasked,
     round: Number.isSafeInteger(parsed.n) && (parsed.n as number) > 0 ? (parsed.n as number) : 0,
   };
 }
+
+/** The state read when there is none: shared and frozen, since a previous round's state is only ever read. */
+const NO_STATE: Readonly<DependencyState> = Object.freeze({
+  asked: Object.freeze(Object.create(null) as Record<string, unknown>),
+  answers: Object.freeze(Object.create(null) as Record<string, unknown>),
+  reasked: Object.freeze(Object.create(null) as Record<string, unknown>),
+  round: 0,
+});
 
 /** The digest the question under `key` was asked with last round, if any. */
 export function askedDigest(state: DependencyState, key: string): string | undefined {

@@ -121,12 +121,14 @@ export function withDependencies<A, R extends object, Ctx extends DependencyRequ
     const input = params.slice(0, -1) as In;
     const ctx = params[params.length - 1] as Ctx;
     const logger = (ctx as { logger?: unknown }).logger;
+    // The server's context carries its logger (RequestContextImpl); a hand-made context may not.
+    const levelled = isLevelledLogger(logger);
     const round: DependencyRound = {
       inputResponses: ctx.inputResponses as Record<string, unknown> | undefined,
       requestState: ctx.requestState,
       protocolVersion: ctx.protocolVersion,
-      // The server's context carries its logger (RequestContextImpl); a hand-made context may not.
-      ...(isLevelledLogger(logger) ? { logger, logFields } : {}),
+      logger: levelled ? logger : undefined,
+      logFields: levelled ? logFields : undefined,
     };
     return runWithDependencies(
       declaration,

@@ -53,7 +53,7 @@ export interface Asker {
 /**
  * Asks the client every request of one round at once (in 2025 shape, see
  * `toLegacyParams`) and resolves with their results under the same keys.
- * One refusal cancels the others.
+ * One refusal withdraws the others; the call's cancellation withdraws all.
  * @internal
  */
 export async function askRound(
@@ -64,10 +64,16 @@ export async function askRound(
   const keys = Object.keys(requests);
   const round = new Round(); // the call's signal is made only if it is cancelled
   const detach = ctx.whenCancelled(() => round.abort(ctx.signal.reason));
+  const send = (key: string) => {
+    const { method, params } = requests[key]!;
+    return session.request(method, toLegacyParams(method, params ?? {}), ctx, round);
+  };
   try {
+    // One question, the usual round: no Promise.all, and nothing else to withdraw if it is refused.
+    if (keys.length === 1) return { [keys[0]!]: await send(keys[0]!) };
     const answers = await Promise.all(
       keys.map((key) =>
-        session.request(requests[key]!.method, toLegacyParams(requests[key]!.method, requests[key]!.params ?? {}), ctx, round).catch((error: unknown) => {
+        send(key).catch((error: unknown) => {
           round.abort(error);
           throw error;
         }),

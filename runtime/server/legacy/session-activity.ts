@@ -7,17 +7,10 @@
  *
  * @internal
  */
-import type { JsonRpcId } from "../../protocol/jsonrpc/messages.js";
 import type { LoggingLevel } from "../../protocol/types.js";
 import type { RequestContextImpl } from "../context.js";
 import type { Handshake } from "./handshake.js";
-
-/** A request the server sent the client, waiting for the client's answer. @internal */
-export interface Waiter {
-  readonly method: string;
-  resolve(result: Record<string, unknown>): void;
-  reject(error: unknown): void;
-}
+import type { PendingRequests } from "./pending-requests.js";
 
 /** The working state of a 2025 session in use. Every field is assigned here, so all instances share one shape. @internal */
 export class SessionActivity {
@@ -30,8 +23,8 @@ export class SessionActivity {
   /** The id of the server's last request to the client. */
   nextId = 0;
   subscriptions: Set<string> | undefined = undefined;
-  /** The server's requests to the client, by id. */
-  waiting: Map<JsonRpcId, Waiter> | undefined = undefined;
+  /** The server's requests to the client, by id, with their one deadline timer. */
+  waiting: PendingRequests | undefined = undefined;
   /** The client's requests being answered, by key: for `notifications/cancelled`. */
   answering: Map<string, RequestContextImpl> | undefined = undefined;
   /** Settles when the client says `notifications/initialized` (made only if a request to the client had to wait for it). */

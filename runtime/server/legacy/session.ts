@@ -3,9 +3,8 @@
  * handshake's outcome, whether the client said `initialized`, and (in
  * `session-activity.ts`, once used) what it is doing: log level,
  * subscriptions, the server's requests to the client, the client's requests
- * being answered. Its requests go down the one
- * request path (`request.ts`) under the 2025 profile, with the session as
- * their scope.
+ * being answered. Its requests go down the one request path (`request.ts`)
+ * under the 2025 profile, with the session as their scope.
  *
  * @internal
  */
@@ -29,7 +28,8 @@ import { errorResponse } from "../../protocol/jsonrpc/responses.js";
 import { askRound, type RoundSignal } from "./round.js";
 import { beforeHandshake, Handshake, handshakeOf } from "./handshake.js";
 import { newSessionId } from "./session-id.js";
-import { SessionActivity, type Waiter } from "./session-activity.js";
+import { SessionActivity } from "./session-activity.js";
+import { PendingRequests, type Waiter } from "./pending-requests.js";
 
 /** The 2025 profile, loaded (with the 2025 validators) by the first initialize: one for the process, not a reference per session. */
 let profile: RevisionProfile<LegacyScope> | undefined;
@@ -179,49 +179,48 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
     const work = this.work();
     const id = ++work.nextId;
     const message: JsonRpcRequest = { jsonrpc: "2.0", id, method, params };
+    const pending = (work.waiting ??= new PendingRequests(this.agreed.host.options.requestTimeoutMs));
     return new Promise<Record<string, unknown>>((resolve, reject) => {
-      const seconds = this.agreed.host.options.requestTimeoutMs / 1000;
-      const finish = () => {
-        clearTimeout(timer);
-        signal?.removeEventListener("abort", onAbort);
-        work.waiting?.delete(id);
-      };
-      const fail = (error: unknown) => {
-        if (!work.waiting?.has(id)) return;
-        finish();
-        reject(error);
-      };
       const onAbort = () => {
-        if (!work.waiting?.has(id)) return;
-        const cancelled: JsonRpcNotification = {
-          jsonrpc: "2.0",
-          method: "notifications/cancelled",
-          params: { requestId: id, reason: "The server no longer needs the answer." },
-        };
+        if (!pending.has(id)) return;
+        const reason = "The server no longer needs the answer.";
+        const cancelled: JsonRpcNotification = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason } };
         Promise.resolve()
           .then(() => this.deliverMessage(cancelled, related))
           .catch(() => {}); // best effort: the client may be gone
-        fail(signal!.reason);
+        waiter.reject(signal!.reason);
       };
-      const timer = setTimeout(
-        () => fail(new McpError(JsonRpcErrorCode.InternalError, `The client did not answer ${method} within ${seconds} s (legacySessions.requestTimeoutMs)`)),
-        this.agreed.host.options.requestTimeoutMs,
-      );
-      (timer as { unref?: () => void }).unref?.();
-      (work.waiting ??= new Map<JsonRpcId, Waiter>()).set(id, {
+      const waiter: Waiter = {
         method,
+        deadline: pending.deadline(),
         resolve: (result) => {
-          finish();
+          if (!pending.delete(id)) return;
+          signal?.removeEventListener("abort", onAbort);
           resolve(result);
         },
-        reject: fail,
-      });
+        reject: (error) => {
+          if (!pending.delete(id)) return;
+          signal?.removeEventListener("abort", onAbort);
+          reject(error);
+        },
+      };
+      pending.add(id, waiter);
       signal?.addEventListener("abort", onAbort, { once: true });
+      const unsent = (error: unknown) =>
+        waiter.reject(new McpError(JsonRpcErrorCode.InternalError, `Could not send ${method} to the client`, undefined, { cause: error }));
       // The lifecycle page: no requests to the client before it said notifications/initialized.
-      Promise.resolve()
-        .then(() => this.afterInitialized())
-        .then(() => (work.waiting?.has(id) ? this.deliverMessage(message, related) : undefined))
-        .catch((error: unknown) => fail(new McpError(JsonRpcErrorCode.InternalError, `Could not send ${method} to the client`, undefined, { cause: error })));
+      const initialized = this.afterInitialized();
+      if (initialized !== undefined) {
+        initialized.then(() => (pending.has(id) ? this.deliverMessage(message, related) : undefined)).catch(unsent);
+        return;
+      }
+      // Sent at once, as the handler asks: no promise chain between the question and the wire.
+      try {
+        const sent = this.deliverMessage(message, related);
+        if (sent !== undefined) sent.catch(unsent);
+      } catch (error) {
+        unsent(error);
+      }
     });
   }
 
@@ -268,8 +267,7 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
     work.closed = true;
     this.agreed.host.logger.debug(`2025 session ${sessionLabel(this.id)} closed: ${reason}`, { session: sessionLabel(this.id), reason });
     const error = new McpError(JsonRpcErrorCode.InternalError, reason);
-    for (const waiter of [...(work.waiting?.values() ?? [])]) waiter.reject(error);
-    work.waiting?.clear();
+    work.waiting?.rejectAll(error);
     for (const ctx of work.answering?.values() ?? []) ctx.cancel(reason);
     work.markInitialized?.(); // requests still held back now fail at once: the session has ended
     this.agreed.host.sessionClosed(this);

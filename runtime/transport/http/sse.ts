@@ -10,8 +10,8 @@
  */
 export function sseEvent(message: unknown, id?: string): string {
   // JSON.stringify never emits raw newlines, so one `data:` line suffices.
-  const data = `event: message\ndata: ${JSON.stringify(message)}\n\n`;
-  return id === undefined ? data : `id: ${id}\n${data}`;
+  // One template per case: the event is built once, not wrapped in a second string.
+  return id === undefined ? `event: message\ndata: ${JSON.stringify(message)}\n\n` : `id: ${id}\nevent: message\ndata: ${JSON.stringify(message)}\n\n`;
 }
 
 /** The priming event of a resumable stream: an id and empty data, so the client can resume from it before any message. */

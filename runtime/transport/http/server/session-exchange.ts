@@ -209,8 +209,9 @@ export async function serveSessionPost(
     return;
   }
   if (message.kind !== "request") {
-    // A notification, or the client's answer to something the session asked.
-    await handOver(found, message, contextFor(found, request, reply, authInfo));
+    // A notification, or the client's answer to something the session asked: an answer is matched by its id
+    // and needs no request context of its own.
+    await handOver(found, message, message.kind === "response" ? undefined : contextFor(found, request, reply, authInfo));
     // A cancelled request's POST ends now, with no answer, even if its handler ignores the cancellation.
     if (message.kind === "notification" && message.method === "notifications/cancelled" && isObject(message.params)) found.cancelled(message.params.requestId);
     reply.send(202, {}, "");
@@ -231,7 +232,7 @@ export async function serveSessionPost(
 }
 
 /** Hands a classified message to its session: as classified when the session takes that, else as decoded. */
-function handOver(entry: HttpSession, message: ClassifiedMessage, context: SessionRequestContext): Promise<JsonRpcResponse | undefined> {
+function handOver(entry: HttpSession, message: ClassifiedMessage, context: SessionRequestContext | undefined): Promise<JsonRpcResponse | undefined> {
   const session = entry.session;
   return session.handleClassified !== undefined ? session.handleClassified(message, context) : session.handle(message.message, context);
 }
