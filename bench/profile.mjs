@@ -7,7 +7,7 @@
 //
 //   npm run build && node bench/profile.mjs plain            # 2026-07-28 tools/call, c=16
 //   node bench/profile.mjs mrtr --concurrency 1 --seconds 10
-//   node bench/profile.mjs plain2025 | echo | seal
+//   node bench/profile.mjs plain2025 | elicit | echo | seal
 //
 // A profile is for finding costs, not for judging them: the sampling itself
 // costs the server a few percent. The figures that judge live in RESULTS.md.
@@ -26,6 +26,8 @@ const WORKLOADS = {
   mrtr: { module: here("./workloads/ours.mjs"), factory: "serveBench", options: { legacy: false }, era: "2026-07-28", mrtr: true },
   plain2025: { module: here("./workloads/ours.mjs"), factory: "serveBench", options: { legacy: true }, era: "2025-11-25" },
   echo: { module: here("./workloads/echo.mjs"), factory: "echoServer", options: {}, era: "2026-07-28" },
+  // A 2025 session whose call asks one question over the session: our own client answers it.
+  elicit: { workload: [here("./workloads/ours.mjs"), "legacyHttp", { elicitation: true }] },
 };
 const USAGE = `usage: node bench/profile.mjs <${[...Object.keys(WORKLOADS), "seal"].join("|")}> [--concurrency N] [--seconds S] [--warmup S] [--top N]`;
 
@@ -63,6 +65,7 @@ async function drive(call, concurrency, ms) {
 /** Profiles the server of an HTTP workload; resolves the .cpuprofile path and the CPU per call. */
 async function profileServer({ workload, concurrency, seconds, warmup }, dir) {
   const spec = WORKLOADS[workload];
+  if (spec.workload) return profileBenchWorkload(spec.workload, { concurrency, seconds, warmup }, dir);
   const remote = await startServerProcess(spec.module, spec.factory, spec.options, { nodeFlags: ["--cpu-prof", `--cpu-prof-dir=${dir}`] });
   try {
     const client = await rawToolsClient(remote.url, { era: spec.era, mrtr: spec.mrtr });
@@ -74,6 +77,24 @@ async function profileServer({ workload, concurrency, seconds, warmup }, dir) {
     return { calls, cpuPerCall: micros / calls };
   } finally {
     await remote.close(); // the profile is written as the process exits
+  }
+}
+
+/**
+ * Profiles the server process of a bench workload driven by its own client
+ * (`call`, `serverCpu`, `close`, as `bench/catalog.mjs` names it): the
+ * server-process starter adds the profiler's flags from the environment.
+ */
+async function profileBenchWorkload([module, factory, options], { concurrency, seconds, warmup }, dir) {
+  process.env.MCP_BENCH_SERVER_NODE_FLAGS = `--cpu-prof --cpu-prof-dir=${dir}`;
+  const workload = await (await import(module))[factory](options);
+  try {
+    await drive(workload.call, concurrency, warmup * 1000);
+    const before = await workload.serverCpu();
+    const calls = await drive(workload.call, concurrency, seconds * 1000);
+    return { calls, cpuPerCall: ((await workload.serverCpu()) - before) / calls };
+  } finally {
+    await workload.close(); // the profile is written as the server process exits
   }
 }
 

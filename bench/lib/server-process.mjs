@@ -14,6 +14,8 @@ const TASKSET = "/usr/bin/taskset";
 export const CLIENT_CPU = 0;
 const SERVER_CPU = 1;
 const START_TIMEOUT_MS = 30_000;
+/** Node flags for every server process besides a workload's own: `bench/profile.mjs` sets `--cpu-prof` here. */
+const EXTRA_FLAGS_VARIABLE = "MCP_BENCH_SERVER_NODE_FLAGS";
 
 /**
  * The command line that runs `args` (node first) pinned to `cpu` with
@@ -40,7 +42,8 @@ export function pinned(cpu, args) {
  * @throws {Error} when the child cannot start the server.
  */
 export async function startServerProcess(module, factory, options = {}, { nodeFlags = [] } = {}) {
-  const [command, args] = pinned(SERVER_CPU, [process.execPath, ...nodeFlags, HOST, module, factory, JSON.stringify(options)]);
+  const extra = process.env[EXTRA_FLAGS_VARIABLE]?.split(" ").filter(Boolean) ?? [];
+  const [command, args] = pinned(SERVER_CPU, [process.execPath, ...nodeFlags, ...extra, HOST, module, factory, JSON.stringify(options)]);
   const child = spawn(command, args, { stdio: ["ignore", "inherit", "inherit", "ipc"] });
   const waiting = new Map();
   let next = 0;
