@@ -2,8 +2,11 @@
 // lists every runtime module that ran a function between the moment a tools/call reached the HTTP entry and
 // the moment the tool body began, read from V8's precise coverage (call counts, reset just before the call).
 // Usage: node walk-child.mjs <package root> <web|node> <2026|2025>
+import { readFileSync } from "node:fs";
 import { Session } from "node:inspector";
-import { pathToFileURL } from "node:url";
+import { SourceMap } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const [root, entry, generation] = process.argv.slice(2);
 const load = (path) => import(pathToFileURL(`${root}/dist/runtime/${path}`).href);
@@ -77,10 +80,41 @@ if (answer.result?.content?.[0]?.text !== "3") throw new Error(`counted call fai
 await close();
 
 const marker = `${pathToFileURL(root).href}/dist/runtime/`;
-const files = [];
+const files = new Set();
 for (const script of covered.result) {
   if (!script.url.startsWith(marker)) continue;
-  if (!script.functions.some((fn) => fn.ranges[0].count > 0)) continue;
-  files.push(`runtime/${script.url.slice(marker.length).replace(/\.js$/, ".ts")}`);
+  const ran = script.functions.filter((fn) => fn.ranges[0].count > 0);
+  if (ran.length === 0) continue;
+  // A built file may hold several source modules (the build bundles what the entries load, in shared chunks):
+  // each function that ran counts for the .ts its source map names, so a chunk counts as every module it ran.
+  const origin = sourceOf(script.url);
+  for (const fn of ran) files.add(origin(fn.ranges[0].startOffset));
 }
-process.stdout.write(`${JSON.stringify(files)}\n`);
+process.stdout.write(`${JSON.stringify([...files].sort())}\n`);
+
+/** Maps an offset in the built file at `url` to the runtime .ts it came from (the file's own name without a map). */
+function sourceOf(url) {
+  const path = fileURLToPath(url);
+  const fallback = `runtime/${url.slice(marker.length).replace(/\.js$/, ".ts")}`;
+  let map;
+  let lineStarts;
+  try {
+    const text = readFileSync(path, "utf8");
+    const reference = /\/\/# sourceMappingURL=(\S+)\s*$/.exec(text)?.[1];
+    if (!reference) return () => fallback;
+    map = new SourceMap(JSON.parse(readFileSync(join(dirname(path), reference), "utf8")));
+    lineStarts = [0];
+    for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) lineStarts.push(i + 1);
+  } catch {
+    return () => fallback;
+  }
+  return (offset) => {
+    let line = 0;
+    while (line + 1 < lineStarts.length && lineStarts[line + 1] <= offset) line++;
+    const entry = map.findEntry(line, offset - lineStarts[line]);
+    const source = entry?.originalSource;
+    if (!source) return fallback;
+    const at = source.lastIndexOf("/runtime/");
+    return at === -1 ? fallback : source.slice(at + 1);
+  };
+}
