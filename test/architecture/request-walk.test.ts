@@ -22,7 +22,7 @@ function walk(entry: "web" | "node", generation: "2026" | "2025"): string[] {
   return (JSON.parse(run.stdout) as string[]).filter((file) => !NOT_COUNTED.has(file)).sort();
 }
 
-beforeAll(() => ensureBuilt("runtime/index.js"), 180_000);
+beforeAll(() => ensureBuilt("runtime/entries/server.js"), 180_000);
 
 describe("the walk of one tools/call from the HTTP entry (createHttpHandler) to the tool body", () => {
   it("passes through at most 12 modules for a 2026-07-28 request, each deciding nothing twice", () => {

@@ -52,6 +52,9 @@ export function ensureBuilt(file: string): void {
     if (!needsBuild(target)) return;
     const build = spawnSync(process.execPath, ["scripts/build.mjs"], { cwd: root, encoding: "utf8" });
     if (build.status !== 0) throw new Error(`npm run build failed:\n${build.stderr}`);
+    // A target the build does not make would send every later caller into a rebuild of dist/ that other
+    // test files are reading from: name it instead.
+    if (!existsSync(target)) throw new Error(`ensureBuilt("${file}"): the build made no dist/${file}; name a file it makes`);
   } finally {
     rmSync(lock, { recursive: true, force: true });
   }

@@ -27,7 +27,7 @@ export interface MeasuredServer {
  * `McpServer`, `elicit` and `sleep` are in scope) behind `serveHttp(mcp, options)`.
  */
 export async function measuredServer(script: string, options: Record<string, unknown> = {}, nodeFlags: readonly string[] = []): Promise<MeasuredServer> {
-  ensureBuilt("runtime/transport/http.js");
+  ensureBuilt("runtime/entries/node.js");
   const source = `
     import { serveHttp } from "mcp-roundtrip/node";
     import { McpServer, elicit } from "mcp-roundtrip/server";
