@@ -1,9 +1,8 @@
 // What 10,000 idle `subscriptions/listen` streams cost a server: each is opened
 // (acknowledged) and then left open with nothing to say. Measured as heap growth
 // of the process holding the server, the way pending.mjs measures pending exchanges.
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
 import { McpServer } from "mcp-roundtrip/server";
+import { garbageCollector, settledHeap } from "./pending.mjs";
 
 const META = {
   "io.modelcontextprotocol/protocolVersion": "2026-07-28",
@@ -107,19 +106,6 @@ async function measureListeners(server, { count, warmup }, delivered) {
 /** Lets the acknowledgements (sent after a microtask or two) go out. */
 function settle() {
   return new Promise((resolve) => setImmediate(resolve));
-}
-
-function settledHeap(collect) {
-  collect();
-  collect();
-  return process.memoryUsage().heapUsed;
-}
-
-/** `gc()`: the global one under --expose-gc, otherwise one from a fresh context after turning the flag on. */
-function garbageCollector() {
-  if (typeof globalThis.gc === "function") return globalThis.gc;
-  setFlagsFromString("--expose-gc");
-  return runInNewContext("gc");
 }
 
 /**

@@ -2,9 +2,8 @@
 // server's web-standard HTTP handler (`initialize`, then
 // `notifications/initialized`) and left alone. Measured as heap growth of the
 // process holding the server, the way listeners.mjs measures idle streams.
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
 import { ECHO_TEXT, textOf } from "./fixtures.mjs";
+import { garbageCollector, settledHeap } from "./pending.mjs";
 
 const URL_ = "http://127.0.0.1/mcp";
 const HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
@@ -115,17 +114,4 @@ async function webHandler(sdk, maxSessions) {
   server.tool({ name: "echo", description: "echo", schema: v.object({ text: v.string() }) }, echo);
   const transport = new HttpTransport(server, { path: "/mcp" });
   return { handle: (request) => transport.respond(request), close: async () => {} };
-}
-
-function settledHeap(collect) {
-  collect();
-  collect();
-  return process.memoryUsage().heapUsed;
-}
-
-/** `gc()`: the global one under --expose-gc, otherwise one from a fresh context after turning the flag on. */
-function garbageCollector() {
-  if (typeof globalThis.gc === "function") return globalThis.gc;
-  setFlagsFromString("--expose-gc");
-  return runInNewContext("gc");
 }
