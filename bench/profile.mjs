@@ -25,9 +25,9 @@ const WORKLOADS = {
   plain: { module: here("./workloads/ours.mjs"), factory: "serveBench", options: { legacy: false }, era: "2026-07-28" },
   mrtr: { module: here("./workloads/ours.mjs"), factory: "serveBench", options: { legacy: false }, era: "2026-07-28", mrtr: true },
   plain2025: { module: here("./workloads/ours.mjs"), factory: "serveBench", options: { legacy: true }, era: "2025-11-25" },
-  echo: { module: here("./workloads/echo.mjs"), factory: "echoServer", options: {}, era: "2026-07-28" },
   // A 2025 session whose call asks one question over the session: our own client answers it.
   elicit: { workload: [here("./workloads/ours.mjs"), "legacyHttp", { elicitation: true }] },
+  echo: { module: here("./workloads/echo.mjs"), factory: "echoServer", options: {}, era: "2026-07-28" },
 };
 const USAGE = `usage: node bench/profile.mjs <${[...Object.keys(WORKLOADS), "seal"].join("|")}> [--concurrency N] [--seconds S] [--warmup S] [--top N]`;
 
@@ -143,6 +143,8 @@ function sourceMapper() {
     const map = frame.url.startsWith("file:") && frame.url.includes("/dist/") ? mapOf(frame.url) : null;
     const entry = map?.findEntry(frame.lineNumber, frame.columnNumber);
     if (entry?.originalSource) return { file: entry.originalSource.replace(/^.*?\/(runtime|generated)\//, "$1/"), line: entry.originalLine + 1 };
+    // Code the bundler wrote itself (module glue, helpers) maps to no source.
+    if (map) return { file: `${frame.url.replace(/^.*\/dist\//, "dist/")} (no source map entry)`, line: 0 };
     if (!frame.url) return { file: frame.functionName.startsWith("(") ? frame.functionName : "(native)", line: 0 };
     if (frame.url.startsWith("node:")) return { file: frame.url, line: frame.lineNumber + 1 };
     return { file: frame.url.replace(/^.*\/(node_modules|bench)\//, "$1/"), line: frame.lineNumber + 1 };

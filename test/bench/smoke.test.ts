@@ -255,7 +255,8 @@ describe("bench/profile.mjs", () => {
     expect(run.stdout).toMatch(/^plain, c=2, server process: \d+(\.\d+)? µs CPU per call over \d+ calls/);
     // The bundled chunks are mapped back to the modules a maintainer edits.
     expect(run.stdout).toMatch(/%\s+runtime\/server\/request\.ts/);
-    expect(run.stdout).not.toMatch(/chunks\/chunk-/);
+    // Only what the bundler wrote itself (module glue) may keep a chunk's name, and says so.
+    for (const line of run.stdout.split("\n").filter((text) => text.includes("chunks/"))) expect(line).toContain("(no source map entry)");
   });
 
   it("refuses an unknown workload with the usage line", () => {
