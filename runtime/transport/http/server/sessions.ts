@@ -6,7 +6,7 @@
  * the same instance (sticky routing on `Mcp-Session-Id`).
  */
 import type { JsonRpcId, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from "../../../protocol/jsonrpc/messages.js";
-import { keyOf } from "../../../protocol/message.js";
+import { FlightTable, keyOf } from "../../../protocol/message.js";
 import { isObject } from "../../../protocol/guards.js";
 import type { AuthInfo, ServerSession, SessionHost } from "../../types.js";
 import type { HttpStream } from "./exchange.js";
@@ -18,19 +18,22 @@ import { ForeignSession } from "./foreign-session.js";
 
 /**
  * What the endpoint keeps of a session once it is used beyond its handshake, in the session's own
- * transport slot (an idle session, most of a server's at scale, holds none of it).
+ * transport slot (an idle session, most of a server's at scale, holds none of it). Its tables gain and
+ * lose an entry per request for as long as the session lives: {@link FlightTable}s, not Maps, whose
+ * churn would promote each request's objects to the old generation.
  */
 class Traffic {
   /** Requests of this session being answered: an idle sweep never ends a session mid-request. */
   busy = 0;
-  streams: Map<number, EventLog> | undefined = undefined;
+  /** By stream number (as a string: an integer key, so oldest first). */
+  streams: FlightTable<EventLog> | undefined = undefined;
   nextStream = 0;
   standalone: EventLog | undefined = undefined;
   outbox: JsonRpcMessage[] | undefined = undefined;
   /** Requests being answered, by id: how `notifications/cancelled` and the session's end reach their POSTs. */
-  answering: Map<string, AnsweringRequest> | undefined = undefined;
+  answering: FlightTable<AnsweringRequest> | undefined = undefined;
   /** The server's own requests written on a POST's stream still open, by id: their cancellation goes there too. */
-  carried: Map<string, EventLog> | undefined = undefined;
+  carried: FlightTable<EventLog> | undefined = undefined;
 }
 
 /**
@@ -111,12 +114,12 @@ export class HttpSession {
   openStream(): EventLog {
     const work = this.work();
     const log = new EventLog(work.nextStream++, Math.floor(this.maxStreamBufferBytes / 4));
-    const streams = (work.streams ??= new Map());
-    streams.set(log.stream, log);
+    const streams = (work.streams ??= new FlightTable());
+    streams.set(String(log.stream), log);
     if (streams.size > STREAMS_PER_SESSION) {
-      for (const [id, old] of streams) {
+      for (const old of streams.values()) {
         if (streams.size <= STREAMS_PER_SESSION) break;
-        if (old.ended && !old.attached) streams.delete(id);
+        if (old.ended && !old.attached) streams.delete(String(old.stream));
       }
     }
     return log;
@@ -125,13 +128,13 @@ export class HttpSession {
   /** Ends a stream and forgets it at once (a cancelled request's: there is nothing left to resume). */
   dropStream(log: EventLog): void {
     log.end();
-    this.traffic?.streams?.delete(log.stream);
+    this.traffic?.streams?.delete(String(log.stream));
   }
 
   /** Registers a request being answered, so a cancellation or the session's end reaches its POST; returns the function that unregisters it. */
   answering(id: JsonRpcId, request: AnsweringRequest): () => void {
     const key = keyOf(id);
-    const answering = (this.work().answering ??= new Map());
+    const answering = (this.work().answering ??= new FlightTable());
     answering.set(key, request);
     return () => {
       if (answering.get(key) === request) answering.delete(key);
@@ -140,7 +143,7 @@ export class HttpSession {
 
   /** The server's request `id` went out on `log` (a POST's stream): a later cancellation of it is written there too. */
   carried(id: JsonRpcId, log: EventLog): void {
-    (this.work().carried ??= new Map()).set(keyOf(id), log);
+    (this.work().carried ??= new FlightTable()).set(keyOf(id), log);
   }
 
   /** Forgets the server requests a finished POST stream carried. */
@@ -159,7 +162,7 @@ export class HttpSession {
   findEvent(lastEventId: string): { log: EventLog; seq: number } | undefined {
     const match = /^(\d+)-(\d+)$/.exec(lastEventId.trim());
     if (!match) return undefined;
-    const log = this.traffic?.streams?.get(Number(match[1]));
+    const log = this.traffic?.streams?.get(String(Number(match[1])));
     return log === undefined ? undefined : { log, seq: Number(match[2]) };
   }
 
@@ -216,7 +219,7 @@ export class HttpSession {
   endStreams(reason: string): void {
     const work = this.traffic;
     for (const log of work?.streams?.values() ?? []) log.end();
-    const answering = [...(work?.answering?.values() ?? [])];
+    const answering = work?.answering?.values() ?? [];
     work?.answering?.clear();
     for (const request of answering) request.sessionEnded(reason);
   }
