@@ -10,7 +10,7 @@ import { FlightTable, keyOf } from "../../../protocol/message.js";
 import { isObject } from "../../../protocol/guards.js";
 import type { AuthInfo, ServerSession, SessionHost } from "../../types.js";
 import type { HttpStream } from "./exchange.js";
-import { EventLog } from "./event-log.js";
+import { EventLog, indexOfStream } from "./event-log.js";
 import { acceptsSharedPeer, LAST_USE, PEER_OF, TRANSPORT_DATA, type KeptSession, type SessionKeeper } from "../../../protocol/session-keeper.js";
 import { EXPIRED_MEMORY, OUTBOX_LIMIT, STREAMS_PER_SESSION, type AnsweringRequest, type SessionLimits } from "./session-types.js";
 import { Realms, type Realm } from "./session-realm.js";
@@ -19,14 +19,14 @@ import { ForeignSession } from "./foreign-session.js";
 /**
  * What the endpoint keeps of a session once it is used beyond its handshake, in the session's own
  * transport slot (an idle session, most of a server's at scale, holds none of it). Its tables gain and
- * lose an entry per request for as long as the session lives: {@link FlightTable}s, not Maps, whose
+ * lose an entry per request for as long as the session lives: {@link FlightTable}s and a list, not Maps, whose
  * churn would promote each request's objects to the old generation.
  */
 class Traffic {
   /** Requests of this session being answered: an idle sweep never ends a session mid-request. */
   busy = 0;
-  /** By stream number (as a string: an integer key, so oldest first). */
-  streams: FlightTable<EventLog> | undefined = undefined;
+  /** The streams kept, oldest first (by ascending number): opening one evicts the oldest finished; a resume bisects. */
+  streams: EventLog[] | undefined = undefined;
   nextStream = 0;
   standalone: EventLog | undefined = undefined;
   outbox: JsonRpcMessage[] | undefined = undefined;
@@ -114,13 +114,14 @@ export class HttpSession {
   openStream(): EventLog {
     const work = this.work();
     const log = new EventLog(work.nextStream++, Math.floor(this.maxStreamBufferBytes / 4));
-    const streams = (work.streams ??= new FlightTable());
-    streams.set(String(log.stream), log);
-    if (streams.size > STREAMS_PER_SESSION) {
-      for (const old of streams.values()) {
-        if (streams.size <= STREAMS_PER_SESSION) break;
-        if (old.ended && !old.attached) streams.delete(String(old.stream));
-      }
+    const streams = (work.streams ??= []);
+    streams.push(log);
+    // The oldest finished streams go first; one still open stays, however old.
+    for (let i = 0; streams.length > STREAMS_PER_SESSION && i < streams.length; ) {
+      const old = streams[i]!;
+      if (!old.ended || old.attached) i++;
+      else if (i === 0) streams.shift();
+      else streams.splice(i, 1);
     }
     return log;
   }
@@ -128,7 +129,9 @@ export class HttpSession {
   /** Ends a stream and forgets it at once (a cancelled request's: there is nothing left to resume). */
   dropStream(log: EventLog): void {
     log.end();
-    this.traffic?.streams?.delete(String(log.stream));
+    const streams = this.traffic?.streams;
+    const at = streams === undefined ? -1 : indexOfStream(streams, log.stream);
+    if (at !== -1) streams!.splice(at, 1);
   }
 
   /** Registers a request being answered, so a cancellation or the session's end reaches its POST; returns the function that unregisters it. */
@@ -162,7 +165,9 @@ export class HttpSession {
   findEvent(lastEventId: string): { log: EventLog; seq: number } | undefined {
     const match = /^(\d+)-(\d+)$/.exec(lastEventId.trim());
     if (!match) return undefined;
-    const log = this.traffic?.streams?.get(String(Number(match[1])));
+    const streams = this.traffic?.streams;
+    const at = streams === undefined ? -1 : indexOfStream(streams, Number(match[1]));
+    const log = at === -1 ? undefined : streams![at];
     return log === undefined ? undefined : { log, seq: Number(match[2]) };
   }
 
@@ -218,7 +223,7 @@ export class HttpSession {
   /** Ends every stream and every POST still waiting for its answer: the session is over, so no connection of it stays open. */
   endStreams(reason: string): void {
     const work = this.traffic;
-    for (const log of work?.streams?.values() ?? []) log.end();
+    for (const log of work?.streams ?? []) log.end();
     const answering = work?.answering?.values() ?? [];
     work?.answering?.clear();
     for (const request of answering) request.sessionEnded(reason);
