@@ -11,6 +11,7 @@
  */
 import { JsonRpcErrorCode, McpError } from "../../protocol/jsonrpc/errors.js";
 import type { JsonRpcId } from "../../protocol/jsonrpc/messages.js";
+import { FlightTable, keyOf } from "../../protocol/message.js";
 
 /** One request the session waits on. @internal */
 export interface Waiter {
@@ -25,7 +26,8 @@ export interface Waiter {
 
 /** The waiting requests of one session and their one deadline timer. @internal */
 export class PendingRequests {
-  readonly #byId = new Map<JsonRpcId, Waiter>();
+  /** By `keyOf(id)`, in a table whose churn promotes nothing (see FlightTable): each question comes and goes. */
+  readonly #byId = new FlightTable<Waiter>();
   readonly #timeoutMs: number;
   #timer: ReturnType<typeof setTimeout> | undefined;
 
@@ -41,28 +43,28 @@ export class PendingRequests {
 
   /** Waits on `id` until `waiter.deadline` (or until it is settled). */
   add(id: JsonRpcId, waiter: Waiter): void {
-    this.#byId.set(id, waiter);
+    this.#byId.set(keyOf(id), waiter);
     if (this.#timer === undefined) this.#arm(waiter.deadline - Date.now());
   }
 
   get(id: JsonRpcId): Waiter | undefined {
-    return this.#byId.get(id);
+    return this.#byId.get(keyOf(id));
   }
 
   has(id: JsonRpcId): boolean {
-    return this.#byId.has(id);
+    return this.#byId.has(keyOf(id));
   }
 
   /** Forgets `id`; true when it was still waited on (so the caller is the one to settle it). */
   delete(id: JsonRpcId): boolean {
-    return this.#byId.delete(id);
+    return this.#byId.delete(keyOf(id));
   }
 
   /** Fails every waiting request with `error` and stops the timer: the session has ended. */
   rejectAll(error: unknown): void {
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = undefined;
-    for (const waiter of [...this.#byId.values()]) waiter.reject(error);
+    for (const waiter of this.#byId.values()) waiter.reject(error);
     this.#byId.clear();
   }
 
@@ -82,7 +84,7 @@ export class PendingRequests {
     this.#timer = undefined;
     const now = Date.now();
     let next = Number.POSITIVE_INFINITY;
-    for (const waiter of [...this.#byId.values()]) {
+    for (const waiter of this.#byId.values()) {
       if (waiter.deadline <= now) waiter.reject(this.#overdue(waiter));
       else if (waiter.deadline < next) next = waiter.deadline;
     }

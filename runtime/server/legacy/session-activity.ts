@@ -11,6 +11,7 @@ import type { LoggingLevel } from "../../protocol/types.js";
 import type { RequestContextImpl } from "../context.js";
 import type { Handshake } from "./handshake.js";
 import type { PendingRequests } from "./pending-requests.js";
+import type { FlightTable } from "../../protocol/message.js";
 
 /** The working state of a 2025 session in use. Every field is assigned here, so all instances share one shape. @internal */
 export class SessionActivity {
@@ -25,8 +26,8 @@ export class SessionActivity {
   subscriptions: Set<string> | undefined = undefined;
   /** The server's requests to the client, by id, with their one deadline timer. */
   waiting: PendingRequests | undefined = undefined;
-  /** The client's requests being answered, by key: for `notifications/cancelled`. */
-  answering: Map<string, RequestContextImpl> | undefined = undefined;
+  /** The client's requests being answered, by key: for `notifications/cancelled` (not a Map: see FlightTable). */
+  answering: FlightTable<RequestContextImpl> | undefined = undefined;
   /** Settles when the client says `notifications/initialized` (made only if a request to the client had to wait for it). */
   initialized: Promise<void> | undefined = undefined;
   markInitialized: (() => void) | undefined = undefined;

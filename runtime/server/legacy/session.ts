@@ -10,7 +10,7 @@
  */
 import { JsonRpcErrorCode, McpError } from "../../protocol/jsonrpc/errors.js";
 import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../../protocol/jsonrpc/messages.js";
-import { classifyMessage, keyOf, type ClassifiedMessage } from "../../protocol/message.js";
+import { classifyMessage, FlightTable, keyOf, type ClassifiedMessage } from "../../protocol/message.js";
 import { LEGACY_VERSIONS } from "../../protocol/revisions.js";
 import type { RequestContext } from "../../protocol/context.js";
 import type { ServerSession, SessionPeer } from "../../protocol/contracts.js";
@@ -251,7 +251,7 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
 
   /** Registers a request being answered, so `notifications/cancelled` can reach it. */
   track(ctx: RequestContextImpl): void {
-    (this.work().answering ??= new Map()).set(keyOf(ctx.requestId), ctx);
+    (this.work().answering ??= new FlightTable()).set(keyOf(ctx.requestId), ctx);
   }
 
   untrack(ctx: RequestContextImpl): void {

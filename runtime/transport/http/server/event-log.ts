@@ -122,3 +122,17 @@ export class EventLog {
     }
   }
 }
+
+/** Where stream `stream` sits in `streams` (ascending by number), or -1. @internal */
+export function indexOfStream(streams: readonly EventLog[], stream: number): number {
+  let low = 0;
+  let high = streams.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const found = streams[middle]!.stream;
+    if (found === stream) return middle;
+    if (found < stream) low = middle + 1;
+    else high = middle - 1;
+  }
+  return -1;
+}

@@ -28,7 +28,9 @@ export function graceOf(value: unknown, name: string): number {
 }
 
 const DRAIN: unique symbol = Symbol("drain");
-type TrackedResponse = ServerResponse & { [DRAIN]?: NodeDrain };
+/** Where a tracked response sits in its drain's list; -1 once it closed. */
+const SLOT: unique symbol = Symbol("drainSlot");
+type TrackedResponse = ServerResponse & { [DRAIN]?: NodeDrain; [SLOT]?: number };
 
 /** The `close` listener of every tracked response (a response closes once). */
 function untrack(this: ServerResponse): void {
@@ -38,7 +40,14 @@ function untrack(this: ServerResponse): void {
 /** Tracks the responses in flight on one server and drains it. @internal */
 export class NodeDrain {
   readonly #server: NodeHttpServer;
-  readonly #active = new Set<ServerResponse>();
+  /**
+   * The responses in flight, unordered: each knows its index, and one that closes takes the last one's
+   * place. Not a Set: a Set that gains and loses an entry per request for the server's lifetime gets a
+   * new hash table now and then, linked from the old one; once that old one is in the old generation it
+   * keeps every later table, and the responses they held, alive through scavenges, so each request's
+   * response, request and headers were promoted to the old generation.
+   */
+  readonly #active: TrackedResponse[] = [];
   #draining = false;
   #settled: Promise<void> | undefined;
   #wakeIdle: (() => void) | undefined;
@@ -54,22 +63,32 @@ export class NodeDrain {
 
   /** Responses not yet finished (open SSE streams included). */
   get inFlight(): number {
-    return this.#active.size;
+    return this.#active.length;
   }
 
   /** Counts a response until it closes; during a drain it says `Connection: close`, so its connection closes after it. */
   track(response: ServerResponse): void {
-    this.#active.add(response);
+    const tracked = response as TrackedResponse;
     if (this.#draining) response.setHeader("connection", "close");
     // One listener function for every response (it finds its drain on the response): no closure per request.
-    (response as TrackedResponse)[DRAIN] = this;
+    tracked[DRAIN] = this;
+    tracked[SLOT] = this.#active.push(tracked) - 1;
     response.on("close", untrack);
   }
 
   /** A tracked response closed. @internal */
   closed(response: ServerResponse): void {
-    this.#active.delete(response);
-    if (this.#draining && this.#active.size === 0) this.#wakeIdle?.();
+    const active = this.#active;
+    const tracked = response as TrackedResponse;
+    const slot = tracked[SLOT] ?? -1;
+    if (active[slot] !== tracked) return; // closed already
+    tracked[SLOT] = -1;
+    const last = active.pop()!;
+    if (last !== tracked) {
+      active[slot] = last;
+      last[SLOT] = slot;
+    }
+    if (this.#draining && active.length === 0) this.#wakeIdle?.();
   }
 
   /**
@@ -86,7 +105,7 @@ export class NodeDrain {
   drain(graceMs: number, keepAcceptingMs: number, beforeWait: () => void): Promise<void> {
     if (this.#settled !== undefined) return this.#settled;
     this.#draining = true;
-    for (const response of this.#active) closeAfter(response);
+    for (const response of [...this.#active]) closeAfter(response);
     beforeWait();
     this.#settled = (keepAcceptingMs > 0 ? sleep(keepAcceptingMs, undefined) : Promise.resolve()).then(() => this.#finish(graceMs));
     return this.#settled;
@@ -100,7 +119,7 @@ export class NodeDrain {
     // The proxy no longer routes here (out of its rotation, or keepAcceptingMs gave it time): idle connections can go.
     server.closeIdleConnections();
     const idle = new Promise<void>((resolve) => {
-      if (this.#active.size === 0) resolve();
+      if (this.#active.length === 0) resolve();
       else this.#wakeIdle = resolve;
     });
     let timer: ReturnType<typeof setTimeout> | undefined;

@@ -6,11 +6,11 @@
  * the same instance (sticky routing on `Mcp-Session-Id`).
  */
 import type { JsonRpcId, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from "../../../protocol/jsonrpc/messages.js";
-import { keyOf } from "../../../protocol/message.js";
+import { FlightTable, keyOf } from "../../../protocol/message.js";
 import { isObject } from "../../../protocol/guards.js";
 import type { AuthInfo, ServerSession, SessionHost } from "../../types.js";
 import type { HttpStream } from "./exchange.js";
-import { EventLog } from "./event-log.js";
+import { EventLog, indexOfStream } from "./event-log.js";
 import { acceptsSharedPeer, LAST_USE, PEER_OF, TRANSPORT_DATA, type KeptSession, type SessionKeeper } from "../../../protocol/session-keeper.js";
 import { EXPIRED_MEMORY, OUTBOX_LIMIT, STREAMS_PER_SESSION, type AnsweringRequest, type SessionLimits } from "./session-types.js";
 import { Realms, type Realm } from "./session-realm.js";
@@ -18,19 +18,22 @@ import { ForeignSession } from "./foreign-session.js";
 
 /**
  * What the endpoint keeps of a session once it is used beyond its handshake, in the session's own
- * transport slot (an idle session, most of a server's at scale, holds none of it).
+ * transport slot (an idle session, most of a server's at scale, holds none of it). Its tables gain and
+ * lose an entry per request for as long as the session lives: {@link FlightTable}s and a list, not Maps, whose
+ * churn would promote each request's objects to the old generation.
  */
 class Traffic {
   /** Requests of this session being answered: an idle sweep never ends a session mid-request. */
   busy = 0;
-  streams: Map<number, EventLog> | undefined = undefined;
+  /** The streams kept, oldest first (by ascending number): opening one evicts the oldest finished; a resume bisects. */
+  streams: EventLog[] | undefined = undefined;
   nextStream = 0;
   standalone: EventLog | undefined = undefined;
   outbox: JsonRpcMessage[] | undefined = undefined;
   /** Requests being answered, by id: how `notifications/cancelled` and the session's end reach their POSTs. */
-  answering: Map<string, AnsweringRequest> | undefined = undefined;
+  answering: FlightTable<AnsweringRequest> | undefined = undefined;
   /** The server's own requests written on a POST's stream still open, by id: their cancellation goes there too. */
-  carried: Map<string, EventLog> | undefined = undefined;
+  carried: FlightTable<EventLog> | undefined = undefined;
 }
 
 /**
@@ -111,13 +114,14 @@ export class HttpSession {
   openStream(): EventLog {
     const work = this.work();
     const log = new EventLog(work.nextStream++, Math.floor(this.maxStreamBufferBytes / 4));
-    const streams = (work.streams ??= new Map());
-    streams.set(log.stream, log);
-    if (streams.size > STREAMS_PER_SESSION) {
-      for (const [id, old] of streams) {
-        if (streams.size <= STREAMS_PER_SESSION) break;
-        if (old.ended && !old.attached) streams.delete(id);
-      }
+    const streams = (work.streams ??= []);
+    streams.push(log);
+    // The oldest finished streams go first; one still open stays, however old.
+    for (let i = 0; streams.length > STREAMS_PER_SESSION && i < streams.length; ) {
+      const old = streams[i]!;
+      if (!old.ended || old.attached) i++;
+      else if (i === 0) streams.shift();
+      else streams.splice(i, 1);
     }
     return log;
   }
@@ -125,13 +129,15 @@ export class HttpSession {
   /** Ends a stream and forgets it at once (a cancelled request's: there is nothing left to resume). */
   dropStream(log: EventLog): void {
     log.end();
-    this.traffic?.streams?.delete(log.stream);
+    const streams = this.traffic?.streams;
+    const at = streams === undefined ? -1 : indexOfStream(streams, log.stream);
+    if (at !== -1) streams!.splice(at, 1);
   }
 
   /** Registers a request being answered, so a cancellation or the session's end reaches its POST; returns the function that unregisters it. */
   answering(id: JsonRpcId, request: AnsweringRequest): () => void {
     const key = keyOf(id);
-    const answering = (this.work().answering ??= new Map());
+    const answering = (this.work().answering ??= new FlightTable());
     answering.set(key, request);
     return () => {
       if (answering.get(key) === request) answering.delete(key);
@@ -140,7 +146,7 @@ export class HttpSession {
 
   /** The server's request `id` went out on `log` (a POST's stream): a later cancellation of it is written there too. */
   carried(id: JsonRpcId, log: EventLog): void {
-    (this.work().carried ??= new Map()).set(keyOf(id), log);
+    (this.work().carried ??= new FlightTable()).set(keyOf(id), log);
   }
 
   /** Forgets the server requests a finished POST stream carried. */
@@ -159,7 +165,9 @@ export class HttpSession {
   findEvent(lastEventId: string): { log: EventLog; seq: number } | undefined {
     const match = /^(\d+)-(\d+)$/.exec(lastEventId.trim());
     if (!match) return undefined;
-    const log = this.traffic?.streams?.get(Number(match[1]));
+    const streams = this.traffic?.streams;
+    const at = streams === undefined ? -1 : indexOfStream(streams, Number(match[1]));
+    const log = at === -1 ? undefined : streams![at];
     return log === undefined ? undefined : { log, seq: Number(match[2]) };
   }
 
@@ -215,8 +223,8 @@ export class HttpSession {
   /** Ends every stream and every POST still waiting for its answer: the session is over, so no connection of it stays open. */
   endStreams(reason: string): void {
     const work = this.traffic;
-    for (const log of work?.streams?.values() ?? []) log.end();
-    const answering = [...(work?.answering?.values() ?? [])];
+    for (const log of work?.streams ?? []) log.end();
+    const answering = work?.answering?.values() ?? [];
     work?.answering?.clear();
     for (const request of answering) request.sessionEnded(reason);
   }
