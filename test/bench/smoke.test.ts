@@ -46,7 +46,17 @@ describe("bench smoke run", () => {
     const ids = workloads().map((w: { id: string }) => w.id);
     expect(summary.rows.map((r: { id: string }) => r.id)).toEqual(ids);
     for (const row of summary.rows) expect(Number.isFinite(row.median), row.id).toBe(true);
-    for (const ratio of summary.ratios) expect(ratio.ratio, ratio.id).toBeGreaterThan(0);
+    // A heap figure from the smoke's tiny counts in one shared process is noise and may come out below
+    // zero (the collector freed more than a few sessions hold): it must be a number, nothing more.
+    const heapMeasured = new Set(
+      workloads()
+        .filter((w: { unit: string }) => w.unit === "bytes")
+        .map((w: { id: string }) => w.id),
+    );
+    for (const ratio of summary.ratios) {
+      if (heapMeasured.has(ratio.numerator) || heapMeasured.has(ratio.denominator)) expect(Number.isFinite(ratio.ratio), ratio.id).toBe(true);
+      else expect(ratio.ratio, ratio.id).toBeGreaterThan(0);
+    }
     expect(summary.budgets.every((b: { status: string }) => b.status === "met" || b.status === "missed")).toBe(true);
 
     const markdown = readFileSync(join(out, "RESULTS.md"), "utf8");
