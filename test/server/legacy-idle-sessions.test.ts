@@ -9,6 +9,22 @@ import { rawSession } from "./raw-legacy-session.js";
 const DAY_MS = 86_400_000;
 const text = (value: string) => ({ content: [{ type: "text" as const, text: value }] });
 
+const JSON_ACCEPT = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+
+/** POSTs a JSON-RPC message to a web-standard handler, with extra headers (a session's). */
+function poster(handle: (request: Request) => Promise<Response>) {
+  return (body: unknown, extra: Record<string, string> = {}) =>
+    handle(new Request("http://127.0.0.1/mcp", { method: "POST", headers: { ...JSON_ACCEPT, ...extra }, body: JSON.stringify(body) }));
+}
+
+/** A 2025 `initialize` from a client named `name`. */
+const initialize = (name: string) => ({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name, version: "1" } },
+});
+
 function server() {
   const mcp = new McpServer({ name: "idle-2025", version: "1.0.0" });
   mcp.tool("echo", { inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } }, (args) => text(String(args.text)));
@@ -81,22 +97,9 @@ describe("idle 2025 sessions", () => {
     const handle = createHttpHandler(mcp);
     const raw = rawSession(mcp);
     await raw.initialize();
+    const post = poster(handle);
     const opened: string[] = [];
-    for (let i = 0; i < 2; i++) {
-      const response = await handle(
-        new Request("http://127.0.0.1/mcp", {
-          method: "POST",
-          headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-          body: JSON.stringify({
-            jsonrpc: "2.0",
-            id: 1,
-            method: "initialize",
-            params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "idle", version: "1" } },
-          }),
-        }),
-      );
-      opened.push(response.headers.get("mcp-session-id")!);
-    }
+    for (let i = 0; i < 2; i++) opened.push((await post(initialize("idle"))).headers.get("mcp-session-id")!);
     expect(mcp.server.openSessions).toBe(3);
     const deleted = await handle(new Request("http://127.0.0.1/mcp", { method: "DELETE", headers: { "mcp-session-id": opened[0]! } }));
     expect(deleted.status).toBe(200);
@@ -113,15 +116,8 @@ describe("idle 2025 sessions", () => {
     // Not this package's server, so the endpoint cannot open its sessions on one shared peer.
     const host: SessionHost = { legacy: "sessions", handle: (message, context) => mcp.handle(message, context), openSession: (peer) => mcp.openSession(peer) };
     const handle = createHttpHandler(host);
-    const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
-    const post = (body: unknown, extra: Record<string, string> = {}) =>
-      handle(new Request("http://127.0.0.1/mcp", { method: "POST", headers: { ...headers, ...extra }, body: JSON.stringify(body) }));
-    const opened = await post({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "own-host", version: "1" } },
-    });
+    const post = poster(handle);
+    const opened = await post(initialize("own-host"));
     expect(opened.status).toBe(200);
     const session = { "mcp-session-id": opened.headers.get("mcp-session-id")!, "mcp-protocol-version": "2025-11-25" };
     expect((await post({ jsonrpc: "2.0", method: "notifications/initialized" }, session)).status).toBe(202);
@@ -142,15 +138,8 @@ describe("idle 2025 sessions", () => {
 
   it("a session idle for months still works over HTTP, and still expires once idle longer than its timeout", async () => {
     const handle = createHttpHandler(server(), { sessionIdleTimeoutMs: 365 * DAY_MS });
-    const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
-    const post = (body: unknown, extra: Record<string, string> = {}) =>
-      handle(new Request("http://127.0.0.1/mcp", { method: "POST", headers: { ...headers, ...extra }, body: JSON.stringify(body) }));
-    const opened = await post({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "idle", version: "1" } },
-    });
+    const post = poster(handle);
+    const opened = await post(initialize("idle"));
     const session = { "mcp-session-id": opened.headers.get("mcp-session-id")!, "mcp-protocol-version": "2025-11-25" };
     expect((await post({ jsonrpc: "2.0", method: "notifications/initialized" }, session)).status).toBe(202);
     const start = Date.now();

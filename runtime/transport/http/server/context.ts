@@ -97,7 +97,13 @@ class HttpRequestContext implements RequestContext {
   #answered(response: JsonRpcResponse | undefined): void {
     const keepAlive = this.#keepAlive;
     this.#keepAlive = undefined;
-    settle(this, this.#options, keepAlive, this.#id, this.#status, response);
+    // A failure to write is reported, and the adapter answers it (`500`, or an end to what it started).
+    try {
+      writeAnswer(this, this.#options, keepAlive, this.#id, this.#status, response);
+    } catch (error) {
+      this.#options.onError(error);
+      this.reply.failed();
+    }
   }
 
   /** The MessageHandler contract says handle() never rejects; if one does, answer anyway. */
@@ -236,23 +242,6 @@ export function dispatch(
   }
   // A reaction rather than an await: an idle listen stream holds no suspended frame of this call.
   context.answerWhen(answer);
-}
-
-/** Writes the answer; a failure to is reported, and the adapter answers it (`500`, or an end to what it started). */
-function settle(
-  context: HttpRequestContext,
-  options: ResolvedHttpOptions,
-  keepAlive: KeepAlives | undefined,
-  id: JsonRpcId | undefined,
-  status: (code: number) => number,
-  response: JsonRpcResponse | undefined,
-): void {
-  try {
-    writeAnswer(context, options, keepAlive, id, status, response);
-  } catch (error) {
-    options.onError(error);
-    context.reply.failed();
-  }
 }
 
 /** Writes the server's answer to one message once it settled: on the stream if one opened, else as JSON (`202` for a notification). */
