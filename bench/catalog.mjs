@@ -8,6 +8,7 @@ const here = (path) => new URL(path, import.meta.url).href;
 const OURS = here("./workloads/ours.mjs");
 const OFFICIAL = here("./workloads/official.mjs");
 const ECHO = here("./workloads/echo.mjs");
+const ELICIT_FLOOR = here("./workloads/elicit-floor.mjs");
 const PENDING = here("./workloads/pending.mjs");
 const TASKS = here("./workloads/tasks.mjs");
 const LISTENERS = here("./workloads/listeners.mjs");
@@ -211,6 +212,14 @@ export function workloads() {
   for (const concurrency of CONCURRENCY) {
     const common = { mode: "async", unit: "calls/s", concurrency, roundTrips: 2, options: { elicitation: true }, group: "legacy.http.elicit" };
     list.push(
+      {
+        ...common,
+        id: `legacy.http.elicit.floor.c${concurrency}`,
+        label: "bare node:http playing the same session with canned answers, our client (floor)",
+        side: "baseline",
+        module: ELICIT_FLOOR,
+        factory: "legacyHttpFloor",
+      },
       {
         ...common,
         id: `legacy.http.elicit.ours.c${concurrency}`,

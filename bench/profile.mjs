@@ -7,7 +7,7 @@
 //
 //   npm run build && node bench/profile.mjs plain            # 2026-07-28 tools/call, c=16
 //   node bench/profile.mjs mrtr --concurrency 1 --seconds 10
-//   node bench/profile.mjs plain2025 | elicit | echo | seal
+//   node bench/profile.mjs plain2025 | elicit | elicitFloor | echo | seal
 //
 // A profile is for finding costs, not for judging them: the sampling itself
 // costs the server a few percent. The figures that judge live in RESULTS.md.
@@ -27,6 +27,8 @@ const WORKLOADS = {
   plain2025: { module: here("./workloads/ours.mjs"), factory: "serveBench", options: { legacy: true }, era: "2025-11-25" },
   // A 2025 session whose call asks one question over the session: our own client answers it.
   elicit: { workload: [here("./workloads/ours.mjs"), "legacyHttp", { elicitation: true }] },
+  // The same session call against a bare node:http server with canned answers: the floor under `elicit`.
+  elicitFloor: { workload: [here("./workloads/elicit-floor.mjs"), "legacyHttpFloor", {}] },
   echo: { module: here("./workloads/echo.mjs"), factory: "echoServer", options: {}, era: "2026-07-28" },
 };
 const USAGE = `usage: node bench/profile.mjs <${[...Object.keys(WORKLOADS), "seal"].join("|")}> [--concurrency N] [--seconds S] [--warmup S] [--top N]`;

@@ -11,7 +11,7 @@
  */
 import { JsonRpcErrorCode, McpError } from "../../protocol/jsonrpc/errors.js";
 import type { JsonRpcId } from "../../protocol/jsonrpc/messages.js";
-import { FlightTable, keyOf } from "../../protocol/message.js";
+import { FlightTable } from "../../protocol/flight-table.js";
 
 /** One request the session waits on. @internal */
 export interface Waiter {
@@ -26,7 +26,7 @@ export interface Waiter {
 
 /** The waiting requests of one session and their one deadline timer. @internal */
 export class PendingRequests {
-  /** By `keyOf(id)`, in a table whose churn promotes nothing (see FlightTable): each question comes and goes. */
+  /** By `id`, in a table whose churn promotes nothing (see FlightTable): each question comes and goes. */
   readonly #byId = new FlightTable<Waiter>();
   readonly #timeoutMs: number;
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -43,21 +43,21 @@ export class PendingRequests {
 
   /** Waits on `id` until `waiter.deadline` (or until it is settled). */
   add(id: JsonRpcId, waiter: Waiter): void {
-    this.#byId.set(keyOf(id), waiter);
+    this.#byId.set(id, waiter);
     if (this.#timer === undefined) this.#arm(waiter.deadline - Date.now());
   }
 
   get(id: JsonRpcId): Waiter | undefined {
-    return this.#byId.get(keyOf(id));
+    return this.#byId.get(id);
   }
 
   has(id: JsonRpcId): boolean {
-    return this.#byId.has(keyOf(id));
+    return this.#byId.has(id);
   }
 
   /** Forgets `id`; true when it was still waited on (so the caller is the one to settle it). */
   delete(id: JsonRpcId): boolean {
-    return this.#byId.delete(keyOf(id));
+    return this.#byId.delete(id);
   }
 
   /** Fails every waiting request with `error` and stops the timer: the session has ended. */

@@ -11,7 +11,7 @@ import type { LoggingLevel } from "../../protocol/types.js";
 import type { RequestContextImpl } from "../context.js";
 import type { Handshake } from "./handshake.js";
 import type { PendingRequests } from "./pending-requests.js";
-import type { FlightTable } from "../../protocol/message.js";
+import type { FlightTable } from "../../protocol/flight-table.js";
 
 /** The working state of a 2025 session in use. Every field is assigned here, so all instances share one shape. @internal */
 export class SessionActivity {

@@ -10,7 +10,8 @@
  */
 import { JsonRpcErrorCode, McpError } from "../../protocol/jsonrpc/errors.js";
 import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../../protocol/jsonrpc/messages.js";
-import { classifyMessage, FlightTable, keyOf, type ClassifiedMessage } from "../../protocol/message.js";
+import { classifyMessage, type ClassifiedMessage } from "../../protocol/message.js";
+import { FlightTable } from "../../protocol/flight-table.js";
 import { LEGACY_VERSIONS } from "../../protocol/revisions.js";
 import type { RequestContext } from "../../protocol/context.js";
 import type { ServerSession, SessionPeer } from "../../protocol/contracts.js";
@@ -251,13 +252,13 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
 
   /** Registers a request being answered, so `notifications/cancelled` can reach it. */
   track(ctx: RequestContextImpl): void {
-    (this.work().answering ??= new FlightTable()).set(keyOf(ctx.requestId), ctx);
+    (this.work().answering ??= new FlightTable()).set(ctx.requestId, ctx);
   }
 
   untrack(ctx: RequestContextImpl): void {
-    const key = keyOf(ctx.requestId);
+    const id = ctx.requestId;
     const answering = this.activity?.answering;
-    if (answering?.get(key) === ctx) answering.delete(key);
+    if (answering?.get(id) === ctx) answering.delete(id);
     ctx.dispose();
   }
 
@@ -307,7 +308,7 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
     const requestId = isObject(params) ? params.requestId : undefined;
     if (typeof requestId !== "string" && typeof requestId !== "number") return;
     const reason = isObject(params) && typeof params.reason === "string" ? params.reason : "cancelled by the client";
-    this.activity?.answering?.get(keyOf(requestId))?.cancel(reason, true);
+    this.activity?.answering?.get(requestId)?.cancel(reason, true);
   }
 
   private settleAnswer(response: Record<string, unknown>): void {

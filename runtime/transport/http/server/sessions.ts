@@ -6,7 +6,7 @@
  * the same instance (sticky routing on `Mcp-Session-Id`).
  */
 import type { JsonRpcId, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from "../../../protocol/jsonrpc/messages.js";
-import { FlightTable, keyOf } from "../../../protocol/message.js";
+import { FlightTable } from "../../../protocol/flight-table.js";
 import { isObject } from "../../../protocol/guards.js";
 import type { AuthInfo, ServerSession, SessionHost } from "../../types.js";
 import type { HttpStream } from "./exchange.js";
@@ -136,29 +136,28 @@ export class HttpSession {
 
   /** Registers a request being answered, so a cancellation or the session's end reaches its POST; returns the function that unregisters it. */
   answering(id: JsonRpcId, request: AnsweringRequest): () => void {
-    const key = keyOf(id);
     const answering = (this.work().answering ??= new FlightTable());
-    answering.set(key, request);
+    answering.set(id, request);
     return () => {
-      if (answering.get(key) === request) answering.delete(key);
+      if (answering.get(id) === request) answering.delete(id);
     };
   }
 
   /** The server's request `id` went out on `log` (a POST's stream): a later cancellation of it is written there too. */
   carried(id: JsonRpcId, log: EventLog): void {
-    (this.work().carried ??= new FlightTable()).set(keyOf(id), log);
+    (this.work().carried ??= new FlightTable()).set(id, log);
   }
 
   /** Forgets the server requests a finished POST stream carried. */
   uncarry(ids: readonly JsonRpcId[]): void {
     const carried = this.traffic?.carried;
-    for (const id of ids) carried?.delete(keyOf(id));
+    for (const id of ids) carried?.delete(id);
   }
 
   /** The client cancelled request `id` (`notifications/cancelled`): its POST ends now, whatever its handler still does. */
   cancelled(id: unknown): void {
     if (typeof id !== "string" && typeof id !== "number") return;
-    this.traffic?.answering?.get(keyOf(id))?.cancelled();
+    this.traffic?.answering?.get(id)?.cancelled();
   }
 
   /** The log a `Last-Event-ID` points into, and the sequence number to resume after. */
@@ -216,7 +215,7 @@ export class HttpSession {
 
   private carrierOf(params: unknown): EventLog | undefined {
     const id = isObject(params) ? params.requestId : undefined;
-    const log = typeof id === "string" || typeof id === "number" ? this.traffic?.carried?.get(keyOf(id)) : undefined;
+    const log = typeof id === "string" || typeof id === "number" ? this.traffic?.carried?.get(id) : undefined;
     return log?.ended === false ? log : undefined;
   }
 
