@@ -134,7 +134,9 @@ export class NodeExchange implements IncomingHttp, HttpReply {
       return;
     }
     if (body === "") {
-      response.writeHead(status, headers);
+      // An empty answer (a 202, a DELETE's 200) says so, rather than opening a chunked body only to end it;
+      // a 204 carries no length at all (RFC 9110 §8.6).
+      response.writeHead(status, status === 204 ? headers : { ...headers, "content-length": "0" });
       response.end();
       return;
     }
