@@ -1,12 +1,13 @@
 /**
  * What travels with a message from the transport to the server: the
- * caller's verified identity and the per-request channels, and how a server
+ * caller's verified identity and the per-request channels (among them the
+ * stream a transport may hold for a long-lived request), and how a server
  * treats 2025-era clients. Here, below both, so the state layer can bind to
  * a request without importing a transport.
  *
  * @module
  */
-import type { JsonRpcNotification, JsonRpcRequest } from "./jsonrpc/messages.js";
+import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "./jsonrpc/messages.js";
 
 /**
  * What a verified bearer token says about its bearer. Transports that
@@ -67,6 +68,60 @@ export interface RequestContext {
    * HTTP with one. A stateless server reads a 2025 request's version from it.
    */
   protocolVersionHeader?: string;
+  /**
+   * Takes over this request's open stream once the server needs nothing of
+   * the request but the stream (a `subscriptions/listen` whose
+   * acknowledgement is out): the transport keeps `filter` and `owner` on the
+   * stream and drops everything else of the request. The request's answer is
+   * then written through {@link HeldStream.finish}; the promise `handle`
+   * returned resolves with `undefined` and is not written. `undefined` when
+   * the transport cannot (no stream is open, the client went away, the
+   * request is not one it holds streams for).
+   * @internal
+   */
+  holdStream?(owner: HeldStreamOwner, filter: unknown): HeldStream | undefined;
+}
+
+/**
+ * The server's side of the streams it handed over: one object shared by
+ * many streams (per server, route and protocol version), never one per
+ * stream.
+ * @internal
+ */
+export interface HeldStreamOwner {
+  /**
+   * The stream's request is over without an answer of the server's: the
+   * client went away (closed the stream or the connection). Called once.
+   */
+  gone(stream: HeldStream): void;
+}
+
+/**
+ * An open per-request stream its transport holds on the server's behalf
+ * (see `RequestContext.holdStream`). The transport implements it; the
+ * server delivers through it and ends it.
+ * @internal
+ */
+export interface HeldStream {
+  /** The id of the request the stream answers. */
+  readonly requestId: JsonRpcId;
+  /** The verified identity of the caller, when the transport authenticated it. */
+  readonly authInfo: AuthInfo | undefined;
+  /** What the server delivers on this stream, in the server's own shape: kept here so that no second object is. */
+  readonly filter: unknown;
+  /** Who is told when the client goes away. */
+  readonly owner: HeldStreamOwner;
+  /**
+   * Writes one notification on the stream.
+   * @returns `false` once the stream is closed
+   */
+  send(notification: JsonRpcNotification): boolean;
+  /**
+   * Writes the request's answer and ends the stream. `undefined` is a
+   * request the server answered with nothing (cancelled): on a stream the
+   * client still reads, the transport says so as it would for any request.
+   */
+  finish(response: JsonRpcResponse | undefined): void;
 }
 
 /**

@@ -13,7 +13,7 @@ import { copyToExtend } from "../protocol/copy.js";
 import { isObject, isThenable } from "../protocol/guards.js";
 import { JsonRpcErrorCode, McpError } from "../protocol/jsonrpc/errors.js";
 import type { ClassifiedRequest } from "../protocol/message.js";
-import type { RequestContext } from "../protocol/context.js";
+import type { HeldStream, RequestContext } from "../protocol/context.js";
 import type { JsonRpcId } from "../protocol/jsonrpc/messages.js";
 import { principalOf } from "../state/index.js";
 import { MetaKey } from "../protocol/names.js";
@@ -22,13 +22,13 @@ import { checkRequest, type RevisionTables } from "../validate/core.js";
 import { tablesOfRevision } from "../validate/revisions.js";
 import { TABLES_2026 } from "../validate/tables-2026.js";
 import { assertClientCanAnswer } from "./capabilities.js";
-import type { RequestContextImpl } from "./context.js";
+import { RequestContextImpl } from "./context.js";
 import { internalError } from "./errors.js";
 import type { RequestMeta } from "./meta.js";
 import { passInputRequired } from "./middleware.js";
 import type { RequestHost, RequestTracker, RevisionProfile } from "./request.js";
 import { ROUTES, type Route } from "./routes.js";
-import { answerListen, type ListenHost } from "./subscriptions/server-hub.js";
+import { answerListen, type ListenHost, type ListenTracker } from "./subscriptions/server-hub.js";
 import { escalationOf } from "./tasks/escalate.js";
 import { isCreatedTask } from "./tasks/records.js";
 
@@ -123,10 +123,11 @@ function discoverResult(host: RequestHost): Record<string, unknown> {
 
 /**
  * Requests being answered, by JSON-RPC id, so `notifications/cancelled` can
- * abort them.
+ * abort them: their contexts, or for a listen request whose transport holds
+ * its stream (`RequestContext.holdStream`), that stream.
  * @internal
  */
-export class InFlightRequests {
+export class InFlightRequests implements ListenTracker {
   /**
    * Dictionary-mode objects rather than `Map`s: every request adds and
    * removes one entry, and V8 links each table a `Map` outgrows or shrinks
@@ -135,22 +136,38 @@ export class InFlightRequests {
    * (what clients send) key their own table, so tracking one builds no
    * key string; `1` and `"1"` stay two requests.
    */
-  private readonly byNumber: Record<number, RequestContextImpl> = Object.create(null);
-  private readonly byString: Record<string, RequestContextImpl> = Object.create(null);
+  private readonly byNumber: Record<number, RequestContextImpl | HeldStream> = Object.create(null);
+  private readonly byString: Record<string, RequestContextImpl | HeldStream> = Object.create(null);
 
   track(ctx: RequestContextImpl): void {
-    const id = ctx.requestId;
-    if (typeof id === "number") this.byNumber[id] = ctx;
-    else this.byString[id] = ctx;
+    this.put(ctx);
   }
 
   untrack(ctx: RequestContextImpl): void {
-    // Another caller may reuse the id meanwhile; only remove our own entry.
-    const id = ctx.requestId;
-    if (typeof id === "number") {
-      if (this.byNumber[id] === ctx) delete this.byNumber[id];
-    } else if (this.byString[id] === ctx) delete this.byString[id];
+    this.remove(ctx);
     ctx.dispose();
+  }
+
+  trackHeld(stream: HeldStream): void {
+    this.put(stream);
+  }
+
+  untrackHeld(stream: HeldStream): void {
+    this.remove(stream);
+  }
+
+  private put(request: RequestContextImpl | HeldStream): void {
+    const id = request.requestId;
+    if (typeof id === "number") this.byNumber[id] = request;
+    else this.byString[id] = request;
+  }
+
+  private remove(request: RequestContextImpl | HeldStream): void {
+    // Another caller may reuse the id meanwhile; only remove our own entry.
+    const id = request.requestId;
+    if (typeof id === "number") {
+      if (this.byNumber[id] === request) delete this.byNumber[id];
+    } else if (this.byString[id] === request) delete this.byString[id];
   }
 
   /**
@@ -165,13 +182,17 @@ export class InFlightRequests {
     let same: boolean;
     try {
       const canceller = context?.authInfo === undefined ? undefined : principalOf(context.authInfo);
-      same = canceller === target.principal;
+      // A held stream's request ran no middleware that could have resolved its principal otherwise.
+      const owner = target instanceof RequestContextImpl ? target.principal : target.authInfo === undefined ? undefined : principalOf(target.authInfo);
+      same = canceller === owner;
     } catch {
       // An identity that cannot be read (authInfo without a clientId) proves nothing: do not cancel.
       same = false;
     }
     if (!same) return;
-    target.cancel(reason ?? "cancelled by the client", true);
+    // A held stream ends as its request would have on cancellation: unanswered.
+    if (target instanceof RequestContextImpl) target.cancel(reason ?? "cancelled by the client", true);
+    else target.owner.gone(target);
   }
 }
 

@@ -8,6 +8,7 @@
  */
 import type { ServerCapabilities } from "../../protocol/types.js";
 import type { JsonRpcResponse } from "../../protocol/jsonrpc/messages.js";
+import type { HeldStream } from "../../protocol/context.js";
 import type { RequestContextImpl } from "../context.js";
 import { toErrorObject } from "../errors.js";
 import type { RequestTracker } from "../request.js";
@@ -36,10 +37,17 @@ export function createServerHub(settings: HubSettings, logger: ServerLogger, ses
   });
 }
 
+/** The requests a `notifications/cancelled` can reach, which a listen stream's transport may hold for its request. @internal */
+export interface ListenTracker extends RequestTracker {
+  /** Tracks a stream its transport holds in its request's place. */
+  trackHeld(stream: HeldStream): void;
+  untrackHeld(stream: HeldStream): void;
+}
+
 /** What answering a listen request needs from its server. @internal */
 export interface ListenHost {
   readonly hub: SubscriptionHub;
-  readonly inFlight: RequestTracker;
+  readonly inFlight: ListenTracker;
   readonly finisher: ResultFinisher;
   readonly logger: ServerLogger;
   readonly capabilities: () => ServerCapabilities;
@@ -87,12 +95,32 @@ class ServerListenAnswers implements ListenAnswers {
     return this.#refusal(ctx, error);
   }
 
+  handOver(ctx: RequestContextImpl, stream: HeldStream): void {
+    this.host.inFlight.untrack(ctx);
+    this.host.inFlight.trackHeld(stream);
+  }
+
+  answerHeld(stream: HeldStream, protocolVersion: string, how: ListenEnd): JsonRpcResponse | undefined {
+    this.host.inFlight.untrackHeld(stream);
+    // Gone, or cancelled by the client (notifications/cancelled ends a held stream as gone): no answer.
+    if (how === "gone") return undefined;
+    const id = stream.requestId;
+    try {
+      const result = this.host.finisher.complete(this.route, LISTEN_METHOD, { _meta: { [SUBSCRIPTION_ID_META]: id } }, protocolVersion);
+      return { jsonrpc: "2.0", id, result };
+    } catch (error) {
+      return errorResponse(id, toErrorObject(error, LISTEN_METHOD, this.host.logger));
+    }
+  }
+
   /** The error answer of a listen request, or none when the client cancelled it. */
   #refusal(ctx: RequestContextImpl, error: unknown): JsonRpcResponse | undefined {
     if (ctx.isCancelledByClient) return undefined;
     return errorResponse(ctx.requestId, toErrorObject(error, ctx.method, this.host.logger));
   }
 }
+
+const LISTEN_METHOD = "subscriptions/listen";
 
 const answersByHost = new WeakMap<ListenHost, ServerListenAnswers>();
 

@@ -4,10 +4,16 @@
  * {@link SubscriptionEvent} to the listeners that opted in, and their end
  * (the client goes away or cancels; the server drains or shuts down).
  *
+ * Once acknowledged, a stream whose transport can hold it (Streamable HTTP,
+ * `RequestContext.holdStream`) is handed over: the transport's stream is
+ * then the listener's one object, and the request's contexts and pending
+ * answer go, since an idle stream may last hours.
+ *
  * @module
  */
 import { McpError } from "../../protocol/jsonrpc/errors.js";
-import type { JsonRpcNotification, JsonRpcResponse } from "../../protocol/jsonrpc/messages.js";
+import type { HeldStream, HeldStreamOwner } from "../../protocol/context.js";
+import type { JsonRpcId, JsonRpcNotification, JsonRpcResponse } from "../../protocol/jsonrpc/messages.js";
 import type { RequestContextImpl } from "../context.js";
 import type { ServerLogger } from "../types.js";
 import type { SubscriptionEvent } from "./broadcaster.js";
@@ -43,6 +49,10 @@ export interface ListenAnswers {
   answer(ctx: RequestContextImpl, how: ListenEnd): JsonRpcResponse | undefined;
   /** The answer of a listen request that could not open. */
   failed(ctx: RequestContextImpl, error: unknown): JsonRpcResponse | undefined;
+  /** The request's transport now holds its stream: what tracked the request tracks the stream instead. */
+  handOver(ctx: RequestContextImpl, stream: HeldStream): void;
+  /** The answer of a held stream that ended `how`, under the protocol version its request spoke. */
+  answerHeld(stream: HeldStream, protocolVersion: string, how: ListenEnd): JsonRpcResponse | undefined;
 }
 
 /**
@@ -58,16 +68,26 @@ class Listener {
   /** What it receives (shared between listeners where it can be). */
   readonly filter: Delivery;
   readonly ctx: RequestContextImpl;
-  readonly #open: Set<Listener>;
-  readonly #answers: ListenAnswers;
+  readonly answers: ListenAnswers;
+  readonly #open: Set<Listener | HeldStream>;
   readonly #resolve: (answer: JsonRpcResponse | undefined) => void;
 
-  constructor(ctx: RequestContextImpl, filter: Delivery, open: Set<Listener>, answers: ListenAnswers, resolve: (answer: JsonRpcResponse | undefined) => void) {
+  constructor(
+    ctx: RequestContextImpl,
+    filter: Delivery,
+    open: Set<Listener | HeldStream>,
+    answers: ListenAnswers,
+    resolve: (answer: JsonRpcResponse | undefined) => void,
+  ) {
     this.filter = filter;
     this.ctx = ctx;
     this.#open = open;
-    this.#answers = answers;
+    this.answers = answers;
     this.#resolve = resolve;
+  }
+
+  get requestId(): JsonRpcId {
+    return this.ctx.requestId;
   }
 
   /** Ends the stream once: it leaves the open set, stops watching, and its listen request is answered. */
@@ -75,18 +95,61 @@ class Listener {
     if (!this.#open.delete(this)) return;
     this.detach?.();
     this.detach = undefined;
-    this.#resolve(this.#answers.answer(this.ctx, how));
+    this.#resolve(this.answers.answer(this.ctx, how));
   }
 
   /** The request was cancelled or its client went away. */
   gone(): void {
     this.end("gone");
   }
+
+  /**
+   * Its transport holds the stream now (`held` took this listener's place
+   * in the open set): stop watching, move the tracking to the stream, and
+   * settle the request's promise, which the transport no longer writes.
+   */
+  handOver(held: HeldStream): void {
+    this.detach?.();
+    this.detach = undefined;
+    this.answers.handOver(this.ctx, held);
+    this.#resolve(undefined);
+  }
+}
+
+/**
+ * The owner of the streams transports hold for one server, route and
+ * protocol version (see `RequestContext.holdStream`): one object for all
+ * of them, so a held stream costs the server its entry in the open set and
+ * nothing else.
+ */
+class HeldListeners implements HeldStreamOwner {
+  readonly answers: ListenAnswers;
+  readonly protocolVersion: string;
+  readonly #open: Set<Listener | HeldStream>;
+
+  constructor(answers: ListenAnswers, protocolVersion: string, open: Set<Listener | HeldStream>) {
+    this.answers = answers;
+    this.protocolVersion = protocolVersion;
+    this.#open = open;
+  }
+
+  /** Ends a held stream once: it leaves the open set and is answered (nothing when `gone`). */
+  end(stream: HeldStream, how: ListenEnd): void {
+    if (!this.#open.delete(stream)) return;
+    stream.finish(this.answers.answerHeld(stream, this.protocolVersion, how));
+  }
+
+  gone(stream: HeldStream): void {
+    this.end(stream, "gone");
+  }
 }
 
 /** The listener streams of one server. @internal */
 export class SubscriptionStreams {
-  readonly #listeners = new Set<Listener>();
+  /** The open streams: a listener of this server's own, or, once handed over, its transport's stream. */
+  readonly #listeners = new Set<Listener | HeldStream>();
+  /** The owners of held streams, one per listen route and protocol version (a handful at most). */
+  readonly #owners: HeldListeners[] = [];
   readonly #max: number;
   readonly #logger: ServerLogger;
   #closed = false;
@@ -168,11 +231,36 @@ export class SubscriptionStreams {
     return filter;
   }
 
-  /** The acknowledgement is out: what waited for it goes now. */
+  /** The acknowledgement is out: what waited for it goes now, and the transport may take the stream over. */
   #flush(listener: Listener): void {
     const backlog = listener.backlog!;
     listener.backlog = undefined;
     for (const notification of backlog) void this.#send(listener.ctx, notification);
+    this.#hold(listener);
+  }
+
+  /**
+   * Hands an open, acknowledged stream to its transport when the transport
+   * can hold it: the held stream takes the listener's place, and the
+   * request's own objects (its contexts, its pending answer) can go.
+   */
+  #hold(listener: Listener): void {
+    const transport = listener.ctx.transport;
+    if (transport?.holdStream === undefined || !this.#listeners.has(listener)) return;
+    const held = transport.holdStream(this.#ownerOf(listener.answers, listener.ctx.protocolVersion), listener.filter);
+    if (held === undefined) return;
+    this.#listeners.delete(listener);
+    this.#listeners.add(held);
+    listener.handOver(held);
+  }
+
+  #ownerOf(answers: ListenAnswers, protocolVersion: string): HeldListeners {
+    let owner = this.#owners.find((known) => known.answers === answers && known.protocolVersion === protocolVersion);
+    if (owner === undefined) {
+      owner = new HeldListeners(answers, protocolVersion, this.#listeners);
+      this.#owners.push(owner);
+    }
+    return owner;
   }
 
   /** Delivers `event` to every listener that opted in to it. */
@@ -180,11 +268,12 @@ export class SubscriptionStreams {
     if (this.#listeners.size === 0) return;
     const method = methodOf(event);
     for (const listener of this.#listeners) {
-      if (!receives(listener.filter, event)) continue;
-      const params: Record<string, unknown> = { _meta: { [SUBSCRIPTION_ID_META]: listener.ctx.requestId } };
+      if (!receives(listener.filter as Delivery, event)) continue;
+      const params: Record<string, unknown> = { _meta: { [SUBSCRIPTION_ID_META]: listener.requestId } };
       if (event.type === "resourceUpdated") params.uri = event.uri;
       const notification: JsonRpcNotification = { jsonrpc: "2.0", method, params };
-      if (listener.backlog !== undefined) listener.backlog.push(notification);
+      if (!(listener instanceof Listener)) this.#sendHeld(listener, notification);
+      else if (listener.backlog !== undefined) listener.backlog.push(notification);
       else void this.#send(listener.ctx, notification);
     }
   }
@@ -200,6 +289,11 @@ export class SubscriptionStreams {
     if (final) this.#closed = true;
     const open = [...this.#listeners];
     for (const listener of open) {
+      // A held stream is the request's own response stream: its ending with the result says it all.
+      if (!(listener instanceof Listener)) {
+        (listener.owner as HeldListeners).end(listener, "closed");
+        continue;
+      }
       if (listener.ctx.transport?.headers === undefined) {
         void this.#send(listener.ctx, {
           jsonrpc: "2.0",
@@ -210,6 +304,15 @@ export class SubscriptionStreams {
       listener.end("closed");
     }
     return open.length;
+  }
+
+  /** Writes on a held stream; a stream that cannot take it is ended by its transport, as a client that went away. */
+  #sendHeld(stream: HeldStream, notification: JsonRpcNotification): void {
+    try {
+      stream.send(notification);
+    } catch (error) {
+      this.#logger.warn(`subscriptions/listen ${JSON.stringify(stream.requestId)}: could not send ${notification.method}`, { error });
+    }
   }
 
   async #send(ctx: RequestContextImpl, notification: JsonRpcNotification): Promise<void> {

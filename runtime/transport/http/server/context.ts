@@ -6,10 +6,12 @@ import { JsonRpcErrorCode } from "../../../protocol/jsonrpc/errors.js";
 import type { JsonRpcId, JsonRpcNotification, JsonRpcResponse } from "../../../protocol/jsonrpc/messages.js";
 import { sseEvent } from "../sse.js";
 import type { AuthInfo, MessageHandler, RequestContext } from "../../types.js";
-import { JSON_HEADERS, SSE_HEADERS, type HttpReply, type HttpStream, type IncomingHttp } from "./exchange.js";
+import type { HeldStream, HeldStreamOwner } from "../../../protocol/context.js";
+import { JSON_HEADERS, SSE_HEADERS, type HttpReply, type IncomingHttp, type SseAnswer } from "./exchange.js";
 import { HeaderName } from "../../../protocol/names.js";
 import type { ResolvedHttpOptions } from "./policy.js";
-import { keepAlivesOf, type KeepAlives, type KeptAlive } from "./keep-alive.js";
+import { keepAlivesOf } from "./keep-alive.js";
+import { noAnswer } from "./sse-stream.js";
 import { scopeChallengeOf } from "./auth.js";
 import { errorResponse } from "../../../protocol/jsonrpc/responses.js";
 import { retryAfterOf } from "../../../protocol/unavailable.js";
@@ -23,24 +25,24 @@ const LISTEN = 1;
 const WATCHING = 2;
 /** The final response was written: nothing more may be sent. */
 const FINISHED = 4;
+/** The server holds the stream (`holdStream`): the answer is its to write, not this context's. */
+const HELD = 8;
 
 /**
  * The {@link RequestContext} of one HTTP request. Everything a handler may
  * never use is created on first use: the abort signal, the full `Headers`,
  * the notification sender, and the watch for the client going away (a
  * listener on the connection), which only matters once there is a signal
- * to abort or a stream to stop writing to.
+ * to abort or a stream to stop writing to. A listen request's stream is
+ * handed to the server once acknowledged ({@link holdStream}), and this
+ * context then goes with the rest of the request.
  */
 class HttpRequestContext implements RequestContext {
   declare authInfo?: AuthInfo;
   /** The client went away before the response was complete (known once watched). */
   gone = false;
-  /** The listen stream before and after this one in its keep-alive registry. @internal */
-  alivePrev: KeptAlive | undefined;
-  /** @internal */
-  aliveNext: KeptAlive | undefined;
   /** The SSE stream, once a notification opened one. */
-  stream: HttpStream | undefined;
+  stream: SseAnswer | undefined;
   readonly #request: IncomingHttp;
   /** The response side, which the answer is written to. */
   readonly reply: HttpReply;
@@ -49,10 +51,8 @@ class HttpRequestContext implements RequestContext {
   readonly #id: JsonRpcId | undefined;
   /** The HTTP status of a JSON error answer, by JSON-RPC error code. */
   readonly #status: (code: number) => number;
-  /** {@link LISTEN}, {@link WATCHING}, {@link FINISHED}: one field rather than three (a listen stream lasts hours). */
+  /** {@link LISTEN}, {@link WATCHING}, {@link FINISHED}, {@link HELD}: one field rather than four. */
   #flags: number;
-  /** The keep-alive registry of a listen stream, while it is in it. */
-  #keepAlive: KeepAlives | undefined;
   #cancel: AbortController | undefined;
   #headers: Headers | undefined;
   #send: ((notification: JsonRpcNotification) => Promise<void> | undefined) | undefined;
@@ -80,26 +80,31 @@ class HttpRequestContext implements RequestContext {
   }
 
   /**
-   * Writes the server's answer once `answer` settles. The reactions are
-   * bound methods: an idle listen stream holds them and this context, not
-   * closures over dispatch's scope.
+   * Writes the server's answer once `answer` settles (unless the server
+   * holds the stream by then: the answer is its to write). The reactions
+   * are bound methods, not closures over dispatch's scope.
    */
   answerWhen(answer: Promise<JsonRpcResponse | undefined>): void {
     void answer.then(this.#answered.bind(this), this.#rejected.bind(this));
   }
 
-  /** Joins the keep-alive registry until the answer is written. */
-  keepAliveIn(keepAlive: KeepAlives): void {
-    this.#keepAlive = keepAlive;
-    keepAlive.add(this);
+  /**
+   * Hands an open listen stream to the server (see
+   * `RequestContext.holdStream`): from now on the stream reports the client
+   * going away to `owner`, and nothing of this context is needed.
+   */
+  holdStream(owner: HeldStreamOwner, filter: unknown): HeldStream | undefined {
+    const stream = this.stream;
+    if ((this.#flags & (LISTEN | FINISHED)) !== LISTEN || this.gone || stream === undefined) return undefined;
+    this.#flags |= FINISHED | HELD;
+    return stream.hold(owner, filter, this.#id!, this.authInfo);
   }
 
   #answered(response: JsonRpcResponse | undefined): void {
-    const keepAlive = this.#keepAlive;
-    this.#keepAlive = undefined;
+    if ((this.#flags & HELD) !== 0) return;
     // A failure to write is reported, and the adapter answers it (`500`, or an end to what it started).
     try {
-      writeAnswer(this, this.#options, keepAlive, this.#id, this.#status, response);
+      writeAnswer(this, this.#options, this.#id, this.#status, response);
     } catch (error) {
       this.#options.onError(error);
       this.reply.failed();
@@ -129,7 +134,7 @@ class HttpRequestContext implements RequestContext {
   get sendNotification(): ((notification: JsonRpcNotification) => Promise<void> | undefined) | undefined {
     // Only requests may be answered with a stream; a notification POST gets 202.
     if (this.#id === undefined) return undefined;
-    // Bound, not a closure: a listen stream keeps it for as long as it is open, and a bound function is the smaller.
+    // Bound, not a closure: the smaller of the two, kept for as long as the request is open.
     return (this.#send ??= this.#notify.bind(this));
   }
 
@@ -180,16 +185,6 @@ class HttpRequestContext implements RequestContext {
     else if (callbacks !== undefined) for (const callback of callbacks) callback();
   }
 
-  /** Writes an SSE comment line on an open stream, which no client treats as a message: a proxy sees traffic. */
-  keepAlive(): void {
-    if (this.finished || this.gone || !this.stream) return;
-    try {
-      this.stream.write(": keepalive\n\n");
-    } catch (error) {
-      this.#options.onError(error);
-    }
-  }
-
   /** Writes a notification on the stream (opened by the first one); a promise while the reader is behind. */
   #notify(notification: JsonRpcNotification): Promise<void> | undefined {
     // After the final response or a closed stream nothing more may be sent.
@@ -197,7 +192,11 @@ class HttpRequestContext implements RequestContext {
     if (!this.stream) {
       this.#watch();
       if (this.gone) return undefined;
-      this.stream = this.reply.stream({ ...SSE_HEADERS }, this.#goneListener(), this.#options.maxStreamBufferBytes, (this.#flags & LISTEN) === 0);
+      const listen = (this.#flags & LISTEN) !== 0;
+      const stream = this.reply.stream({ ...SSE_HEADERS }, this.#goneListener(), this.#options.maxStreamBufferBytes, !listen);
+      this.stream = stream;
+      // A listen stream may stay silent for hours: a comment line now and then keeps proxies from cutting it.
+      if (listen && this.#options.sseKeepAliveMs > 0) keepAlivesOf(this.#options).add(stream);
     }
     try {
       // A reader too far behind gets its stream cut (reported through clientGone); a handler that awaits waits for it.
@@ -231,8 +230,6 @@ export function dispatch(
   const listen = isRequest && message.method === "subscriptions/listen";
   const context = new HttpRequestContext(request, reply, options, isRequest ? message.id : undefined, status, listen);
   if (authInfo) context.authInfo = authInfo;
-  // A listen stream may stay silent for hours: a comment line now and then keeps proxies from cutting it.
-  if (listen && options.sseKeepAliveMs > 0) context.keepAliveIn(keepAlivesOf(options));
   let answer: Promise<JsonRpcResponse | undefined>;
   try {
     // Classified once, at this edge: a handler that takes the classification does not judge the message again.
@@ -248,12 +245,10 @@ export function dispatch(
 function writeAnswer(
   context: HttpRequestContext,
   options: ResolvedHttpOptions,
-  keepAlive: KeepAlives | undefined,
   id: JsonRpcId | undefined,
   status: (code: number) => number,
   response: JsonRpcResponse | undefined,
 ): void {
-  keepAlive?.delete(context);
   context.finish();
   const reply = context.reply;
   if (id === undefined) {
@@ -265,12 +260,7 @@ function writeAnswer(
     stream?.end();
     return;
   }
-  if (response === undefined) {
-    response = errorResponse(id, {
-      code: JsonRpcErrorCode.InternalError,
-      message: "Internal error: the server produced no response",
-    });
-  }
+  if (response === undefined) response = noAnswer(id);
   if (stream) {
     stream.write(sseEvent(response));
     stream.end();

@@ -7,7 +7,7 @@
  * `WWW-Authenticate`). Origins not on the list get no CORS header at all
  * (and `403` from the Origin check), so the browser withholds the answer.
  */
-import type { HttpReply, HttpStream } from "./exchange.js";
+import type { HttpReply, SseAnswer } from "./exchange.js";
 import { hostNameOf, type ResolvedHttpOptions } from "./policy.js";
 
 /** What a browser script may read of an answer besides the CORS-safelisted headers. */
@@ -69,7 +69,7 @@ export function withCors(reply: HttpReply, origin: string): HttpReply {
   });
   return {
     send: (status, headers, body) => reply.send(status, cors(headers), body),
-    stream: (headers, onClose, maxBufferedBytes, paced): HttpStream => reply.stream(cors(headers), onClose, maxBufferedBytes, paced),
+    stream: (headers, onClose, maxBufferedBytes, paced): SseAnswer => reply.stream(cors(headers), onClose, maxBufferedBytes, paced),
     failed: () => reply.failed(),
   };
 }

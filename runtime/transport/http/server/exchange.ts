@@ -4,6 +4,9 @@
  * `node:http` adapter each implement them.
  */
 import { errorResponse } from "../../../protocol/jsonrpc/responses.js";
+import type { AuthInfo, HeldStream, HeldStreamOwner } from "../../../protocol/context.js";
+import type { JsonRpcId } from "../../../protocol/jsonrpc/messages.js";
+import type { KeptAlive } from "./keep-alive.js";
 
 /** The request side of one HTTP exchange, as the core needs it. */
 export interface IncomingHttp {
@@ -19,7 +22,9 @@ export interface IncomingHttp {
    * Registers `listener` to run once if the client goes away before the
    * response is complete, or at once if it already has (a callback rather
    * than an `AbortSignal`: signals are costly to create per request). The
-   * core calls it only when a handler reads its signal or a stream opens.
+   * core calls it only when a handler reads its signal or a stream opens;
+   * once a stream opens, the watch moves to the stream (see
+   * {@link HttpReply.stream}).
    */
   onGone(listener: () => void): void;
 }
@@ -47,6 +52,21 @@ export interface HttpStream {
   end(): void;
 }
 
+/**
+ * An SSE answer as the core keeps it: a stream it writes, which the
+ * keep-alive list can link (a listen stream's), and which can be handed to
+ * the server once it is the only thing of the request still needed (see
+ * `RequestContext.holdStream`). It outlives its exchange: it keeps nothing
+ * of the request.
+ */
+export interface SseAnswer extends HttpStream, KeptAlive {
+  /**
+   * Hands the stream to the server: the client going away is told to
+   * `owner` from now on, no longer to the `onClose` it was opened with.
+   */
+  hold(owner: HeldStreamOwner, filter: unknown, requestId: JsonRpcId, authInfo: AuthInfo | undefined): HeldStream;
+}
+
 /** The response side of one HTTP exchange. */
 export interface HttpReply {
   /** Sends a complete response; does nothing if the client already closed the connection. */
@@ -56,9 +76,12 @@ export interface HttpReply {
    * early. `maxBufferedBytes` bounds what may wait for a slow reader (see
    * {@link HttpStream.write}). With `paced: false` no producer waits on
    * {@link HttpStream.drained} (a listen stream's deliveries do not), and
-   * an adapter may skip what pacing costs per stream.
+   * an adapter may skip what pacing costs per stream. A watch for the
+   * client going away that {@link IncomingHttp.onGone} started moves to
+   * the stream, which reports to `onClose` until it is held: pass the
+   * same callback to both.
    */
-  stream(headers: Record<string, string>, onClose: () => void, maxBufferedBytes: number, paced?: boolean): HttpStream;
+  stream(headers: Record<string, string>, onClose: () => void, maxBufferedBytes: number, paced?: boolean): SseAnswer;
   /**
    * Writing the server's answer failed (the error is reported already): a
    * bare `500` when nothing went out yet; else the adapter ends what it

@@ -5,7 +5,8 @@
  * prototype, so a request allocates no closures for them.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { JSON_HEADERS, type HttpReply, type HttpStream, type IncomingHttp } from "./exchange.js";
+import { JSON_HEADERS, type HttpReply, type IncomingHttp, type SseAnswer } from "./exchange.js";
+import { NodeSseStream } from "./node-stream.js";
 import { errorResponse } from "../../../protocol/jsonrpc/responses.js";
 
 /** Most bytes read away after a 413 before the connection is cut anyway. */
@@ -86,6 +87,8 @@ export class NodeExchange implements IncomingHttp, HttpReply {
   private readonly path: string;
   /** The refused body was read away already (or as far as the bound allows). */
   private drained = false;
+  /** The watch {@link onGone} put on the response, until a stream takes it over. */
+  private goneWatch: (() => void) | undefined;
 
   constructor(request: IncomingMessage, response: ServerResponse, path: string, fallbackOrigin: string) {
     this.method = request.method ?? "GET";
@@ -117,9 +120,11 @@ export class NodeExchange implements IncomingHttp, HttpReply {
       listener();
       return;
     }
-    response.once("close", () => {
+    const watch = (): void => {
       if (!response.writableFinished) listener();
-    });
+    };
+    this.goneWatch = watch;
+    response.once("close", watch);
   }
 
   send(status: number, headers: Record<string, string>, body: string): void {
@@ -144,106 +149,24 @@ export class NodeExchange implements IncomingHttp, HttpReply {
     response.end(body);
   }
 
-  // A stream the client closes (or that is cut for a slow reader) is reported through onGone, like any early close.
-  stream(headers: Record<string, string>, _onClose: () => void, maxBufferedBytes: number): HttpStream {
+  // A stream the client closes (or that is cut for a slow reader) is reported like any early close: by the
+  // watch onGone started, which moves to the stream, so that it reaches the stream alone, not this exchange.
+  stream(headers: Record<string, string>, onClose: () => void, maxBufferedBytes: number): SseAnswer {
     const response = this.response;
     response.writeHead(200, headers);
-    return new NodeSseStream(response, maxBufferedBytes);
+    const stream = new NodeSseStream(response, maxBufferedBytes, onClose);
+    const watching = this.goneWatch;
+    if (watching !== undefined) {
+      this.goneWatch = undefined;
+      response.off("close", watching);
+      stream.watchClose();
+    }
+    return stream;
   }
 
   failed(): void {
     answerUnexpectedFailure(this.response);
   }
-}
-
-/** Bytes waiting for the client past which a producer that awaits `drained()` waits for `drain`. */
-const PACE_BYTES = 64 * 1024;
-
-/**
- * An SSE answer on `node:http` that honours backpressure: what the client
- * has not read waits in the response's buffer (`writableLength`), a
- * producer may wait for `drain`, and a write that would leave more than
- * the bound waiting destroys the connection instead.
- */
-class NodeSseStream implements HttpStream {
-  readonly #response: ServerResponse;
-  readonly #bound: number;
-  /** One promise per stall, shared by every producer waiting on it. */
-  #drain: Promise<void> | undefined;
-
-  /**
-   * What this turn wrote, sent on the next tick in one write: the headers go
-   * with the first events (a 2025 POST's priming event and question, a listen
-   * stream's acknowledgement), the last event with the end of the response.
-   */
-  #pending: string | undefined;
-  /** The headers went out (with or without events). */
-  #started = false;
-
-  constructor(response: ServerResponse, bound: number) {
-    this.#response = response;
-    this.#bound = bound;
-    process.nextTick(flushBatch, this); // the headers, alone if nothing follows this turn
-  }
-
-  write(text: string): boolean {
-    const response = this.#response;
-    if (response.writableEnded || response.destroyed) return false;
-    const pending = this.#pending;
-    const waiting = response.writableLength + (pending?.length ?? 0);
-    // Bytes only when they could matter: a UTF-16 unit is 1 to 3 bytes of UTF-8.
-    if (waiting > 0 && waiting + (text.length * 3 <= this.#bound - waiting ? 0 : Buffer.byteLength(text)) > this.#bound) {
-      this.#pending = undefined;
-      response.destroy(); // 'close' fires: the exchange's onGone listeners learn the stream is gone
-      return false;
-    }
-    if (pending === undefined) {
-      this.#pending = text;
-      process.nextTick(flushBatch, this);
-    } else this.#pending = pending + text;
-    // A producer that writes on and on within one turn (awaiting only promises) hands its bytes over as
-    // they pile up, so the response's own buffer, and drained(), pace it as before.
-    if (this.#pending.length >= PACE_BYTES) this.flush();
-    return true;
-  }
-
-  /** Sends what this turn wrote (or the headers, when nothing was). @internal */
-  flush(): void {
-    const response = this.#response;
-    const pending = this.#pending;
-    this.#pending = undefined;
-    if (response.writableEnded || response.destroyed) return;
-    // `headersSent` turns true at writeHead, before anything reached the socket: this stream keeps its own account.
-    if (pending !== undefined) response.write(pending);
-    else if (!this.#started) response.flushHeaders();
-    this.#started = true;
-  }
-
-  drained(): Promise<void> | undefined {
-    const response = this.#response;
-    if (response.writableLength < PACE_BYTES || !response.writableNeedDrain || response.destroyed) return undefined;
-    this.#drain ??= new Promise<void>((resolve) => {
-      const done = () => {
-        response.off("drain", done);
-        response.off("close", done);
-        this.#drain = undefined;
-        resolve();
-      };
-      response.on("drain", done);
-      response.on("close", done);
-    });
-    return this.#drain;
-  }
-
-  end(): void {
-    const pending = this.#pending;
-    this.#pending = undefined;
-    if (!this.#response.writableEnded && !this.#response.destroyed) this.#response.end(pending);
-  }
-}
-
-function flushBatch(stream: NodeSseStream): void {
-  stream.flush();
 }
 
 /** `headers` plus `content-length`; the usual JSON answer gets a fixed-shape literal instead of a spread. */

@@ -4,43 +4,32 @@
  */
 import type { MessageHandler } from "../../types.js";
 import { readBounded } from "../../../protocol/message.js";
-import type { HttpReply, HttpStream, IncomingHttp } from "./exchange.js";
+import type { HttpReply, IncomingHttp, SseAnswer } from "./exchange.js";
 import { createEndpoint, serveHttpExchange, type HttpEndpoint } from "./handler.js";
 import { resolveHttpOptions, type HttpHandlerOptions } from "./policy.js";
 import { errorResponse } from "../../../protocol/jsonrpc/responses.js";
+import { PacedWebSseStream, SSE_QUEUING, WebSseStream } from "./web-stream.js";
 
-const encoder = new TextEncoder();
 /** The URL of the last request, whose string the next request to the same URL keeps instead of its own. */
 let lastUrl = "";
 
 /**
- * One exchange of the web handler, both sides (and an SSE answer's stream
- * source) in one object whose methods live on the prototype: a listen
- * stream holds its exchange for hours, so a request allocates no closures
- * for it. Only what the exchange needs is
- * kept, never the Request itself (a Request pins its whole fetch machinery:
- * streams, signals, headers lists).
+ * One exchange of the web handler, both sides in one object whose methods
+ * live on the prototype. Only what the exchange needs is kept, never the
+ * Request itself (a Request pins its whole fetch machinery: streams,
+ * signals, headers lists); an SSE answer is an object of its own
+ * ({@link WebSseStream}), which keeps nothing of the exchange, so a listen
+ * stream that stays open for hours does not keep the exchange either.
  */
-class WebExchange implements IncomingHttp, HttpReply, HttpStream, UnderlyingDefaultSource<Uint8Array> {
+class WebExchange implements IncomingHttp, HttpReply {
   readonly method: string;
-  /** The Request's headers; once the answer is a stream, a flat copy (name, value, …) of them instead. */
-  #headers: Headers | string[];
+  readonly #headers: Headers;
   readonly #signal: AbortSignal;
   readonly #url: string;
   #body: ReadableStream<Uint8Array> | null;
   #resolve: ((response: Response) => void) | undefined;
-  // An SSE answer is this same object, the source of its ReadableStream: one object per open stream, not two.
-  #onClose: (() => void) | undefined;
-  #bound = 0;
-  #controller: ReadableStreamDefaultController<Uint8Array> | undefined;
-  #open = false;
-  #drain: { promise: Promise<void>; resolve: () => void } | undefined;
-  /**
-   * @internal The ReadableStream's source: set to {@link pullOf} on a paced
-   * stream only; an unpaced one (a listen stream) then pays for no pull
-   * callback of the runtime's per stream.
-   */
-  pull: (() => void) | undefined = undefined;
+  /** The watch {@link onGone} put on the signal, until a stream takes it over. */
+  #goneListener: (() => void) | undefined;
 
   constructor(request: Request, resolve: (response: Response) => void) {
     this.method = request.method;
@@ -54,19 +43,11 @@ class WebExchange implements IncomingHttp, HttpReply, HttpStream, UnderlyingDefa
   }
 
   header(name: string): string | null {
-    const headers = this.#headers;
-    if (!Array.isArray(headers)) return headers.get(name);
-    const lower = name.toLowerCase(); // Headers iterate with lower-case names
-    for (let i = 0; i < headers.length; i += 2) if (headers[i] === lower) return headers[i + 1]!;
-    return null;
+    return this.#headers.get(name);
   }
 
   headers(): Headers {
-    const headers = this.#headers;
-    if (!Array.isArray(headers)) return headers;
-    const rebuilt = new Headers();
-    for (let i = 0; i < headers.length; i += 2) rebuilt.append(headers[i]!, headers[i + 1]!);
-    return rebuilt;
+    return this.#headers;
   }
 
   url(): string {
@@ -75,7 +56,10 @@ class WebExchange implements IncomingHttp, HttpReply, HttpStream, UnderlyingDefa
 
   onGone(listener: () => void): void {
     if (this.#signal.aborted) listener();
-    else this.#signal.addEventListener("abort", listener, { once: true });
+    else {
+      this.#goneListener = listener;
+      this.#signal.addEventListener("abort", listener, { once: true });
+    }
   }
 
   readBody(limit: number): Promise<Uint8Array | null> {
@@ -88,85 +72,21 @@ class WebExchange implements IncomingHttp, HttpReply, HttpStream, UnderlyingDefa
     this.#answer(new Response(status === 202 || body === "" ? null : body, { status, headers }));
   }
 
-  stream(headers: Record<string, string>, onClose: () => void, maxBufferedBytes: number, paced = true): HttpStream {
-    // A stream may stay open for hours: the Request's Headers (a list, a map, an object per entry) give way to one array.
-    const held = this.#headers;
-    if (!Array.isArray(held)) {
-      const flat: string[] = [];
-      for (const [name, value] of held) flat.push(name, value);
-      this.#headers = flat.slice(); // exactly as long as it needs: a pushed-to array keeps room to grow
+  stream(headers: Record<string, string>, onClose: () => void, maxBufferedBytes: number, paced = true): SseAnswer {
+    const stream = paced ? new PacedWebSseStream(onClose, maxBufferedBytes) : new WebSseStream(onClose, maxBufferedBytes);
+    // The watch moves to the stream, which is the signal's listener itself: the signal, which the runtime keeps
+    // for as long as it may abort it, then reaches the stream alone, not this exchange and what it answers. The
+    // stream does not keep the signal either (a signal with its listener tables is most of an idle stream's
+    // cost): one nobody else keeps can never abort, and the runtime cancelling the body ends the stream then.
+    const watching = this.#goneListener;
+    if (watching !== undefined) {
+      this.#goneListener = undefined;
+      this.#signal.removeEventListener("abort", watching);
+      this.#signal.addEventListener("abort", stream, { once: true });
     }
-    this.#onClose = onClose;
-    this.#bound = maxBufferedBytes;
-    this.#open = true;
-    if (paced) this.pull = pullOf;
-    // This exchange's own methods are the stream's source, and the strategy is shared: no closures per stream.
-    this.#answer(new Response(new ReadableStream<Uint8Array>(this, SSE_QUEUING), { status: 200, headers }));
-    return this;
-  }
-
-  /** @internal The ReadableStream's source: it hands over its controller. */
-  start(controller: ReadableStreamDefaultController<Uint8Array>): void {
-    this.#controller = controller;
-  }
-
-  /** The reader wants more (the ReadableStream pulled): a waiting producer may go on. */
-  pulled(): void {
-    this.#drained();
-  }
-
-  /** @internal The ReadableStream's source: the reader cancelled. */
-  cancel(): void {
-    this.#closed();
-    this.#onClose?.();
-  }
-
-  /**
-   * Queues an SSE event with backpressure: the queue counts bytes
-   * (`desiredSize`), and a write that would leave more than the bound
-   * queued errors the stream (the runtime drops the connection) instead.
-   */
-  write(text: string): boolean {
-    const controller = this.#controller;
-    if (!this.#open || controller === undefined) return false;
-    const bytes = encoder.encode(text);
-    const waiting = WEB_STREAM_HIGH_WATER_MARK - (controller.desiredSize ?? 0);
-    if (waiting > 0 && waiting + bytes.byteLength > this.#bound) {
-      this.#closed();
-      controller.error(new Error(`The client read too slowly: more than ${this.#bound} bytes waited (maxStreamBufferBytes).`));
-      this.#onClose?.();
-      return false;
-    }
-    controller.enqueue(bytes);
-    return true;
-  }
-
-  /** `undefined` while the reader keeps up (or nothing paces the stream); else a promise for its next pull (or the stream's end). */
-  drained(): Promise<void> | undefined {
-    if (!this.#open || this.pull === undefined || (this.#controller?.desiredSize ?? 0) > 0) return undefined;
-    if (this.#drain === undefined) {
-      let resolve!: () => void;
-      const promise = new Promise<void>((done) => (resolve = done));
-      this.#drain = { promise, resolve };
-    }
-    return this.#drain.promise;
-  }
-
-  end(): void {
-    if (!this.#open) return;
-    this.#closed();
-    this.#controller?.close();
-  }
-
-  #closed(): void {
-    this.#open = false;
-    this.#drained();
-  }
-
-  #drained(): void {
-    const drain = this.#drain;
-    this.#drain = undefined;
-    drain?.resolve();
+    // The strategy is shared, the source is the stream itself: no closures per stream.
+    this.#answer(new Response(new ReadableStream<Uint8Array>(stream, SSE_QUEUING), { status: 200, headers }));
+    return stream;
   }
 
   /** The exchange itself failed (reported already): a bare 500, unless an answer went out. */
@@ -205,16 +125,6 @@ function serve(endpoint: HttpEndpoint, exchange: WebExchange, onError: (error: u
     exchange.failed();
   });
 }
-
-/** A paced stream's pull: one function for every stream, called on its exchange. */
-function pullOf(this: WebExchange): void {
-  this.pulled();
-}
-
-/** Bytes a web SSE stream queues before a producer that awaits `drained()` waits for the reader. */
-const WEB_STREAM_HIGH_WATER_MARK = 64 * 1024;
-/** Every SSE stream's queuing strategy: it counts bytes. */
-const SSE_QUEUING: QueuingStrategy<Uint8Array> = { highWaterMark: WEB_STREAM_HIGH_WATER_MARK, size: (chunk) => chunk.byteLength };
 
 /** A web-standard request handler, plus `close()` to end the 2025 sessions it holds. */
 export type HttpRequestHandler = ((request: Request) => Promise<Response>) & {
