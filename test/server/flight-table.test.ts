@@ -13,14 +13,39 @@ type Op = { kind: "set" | "delete" | "get"; id: number | string; value: number }
  * strings, some of which look like those numbers.
  */
 const POOL: readonly (number | string)[] = [
-  0, 1, 2, 14, 15, 16, 17, 30, 31, 32, 46, 47, 62, 63, 79, 95, -1, -2,
-  Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 2 ** 32, 2 ** 32 + 15, 2 ** 33,
-  "1", "15", "", "a", "__proto__", "constructor",
+  0,
+  1,
+  2,
+  14,
+  15,
+  16,
+  17,
+  30,
+  31,
+  32,
+  46,
+  47,
+  62,
+  63,
+  79,
+  95,
+  -1,
+  -2,
+  Number.MAX_SAFE_INTEGER,
+  -Number.MAX_SAFE_INTEGER,
+  2 ** 32,
+  2 ** 32 + 15,
+  2 ** 33,
+  "1",
+  "15",
+  "",
+  "a",
+  "__proto__",
+  "constructor",
 ];
-const ops = fc.array(
-  fc.record({ kind: fc.constantFrom("set" as const, "delete" as const, "get" as const), id: fc.constantFrom(...POOL), value: fc.integer() }),
-  { maxLength: 200 },
-);
+const ops = fc.array(fc.record({ kind: fc.constantFrom("set" as const, "delete" as const, "get" as const), id: fc.constantFrom(...POOL), value: fc.integer() }), {
+  maxLength: 200,
+});
 
 describe("FlightTable", () => {
   it("behaves like a Map keyed by request id under any sequence of sets, gets and deletes", () => {
