@@ -5,8 +5,9 @@
 // `--smoke` runs every workload once with tiny counts, all in this process
 // (fast, for `npm test`); add `--spawn` to use worker processes as a full run does.
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { cpus, loadavg } from "node:os";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { workloads } from "./catalog.mjs";
 import { measureOnce } from "./lib/measure.mjs";
@@ -201,7 +202,7 @@ function formatQuick(value, unit) {
 }
 
 function parseArgs(argv) {
-  const options = { out: fileURLToPath(new URL(".", import.meta.url)) };
+  const options = {};
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     if (flag === "--smoke") options.smoke = true;
@@ -214,6 +215,12 @@ function parseArgs(argv) {
     else throw new TypeError(`unknown flag ${flag}; use --smoke, --spawn, --reps N, --only PREFIX [--update], --out DIR, --strict`);
   }
   options.inProcess = Boolean(options.smoke && !options.spawn);
+  // The report committed in bench/ is a full run's (or one --update merged into it): a subset or a smoke run
+  // would replace it with a partial one, so without --out it is written to a fresh temporary directory.
+  if (options.out === undefined) {
+    const partial = options.smoke || (options.only !== undefined && !options.update);
+    options.out = partial ? mkdtempSync(join(tmpdir(), "mcp-bench-")) : fileURLToPath(new URL(".", import.meta.url));
+  }
   return options;
 }
 
