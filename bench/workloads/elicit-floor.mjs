@@ -23,11 +23,11 @@ const VERSION = "2025-11-25";
  * form question, the client's answer, DELETE.
  */
 export async function elicitFloorServer() {
-  /** question id → the open SSE answer of the call that asked it, and the call's id. */
+  /** question id → the open SSE answer of the call that asked it, the call's id and its text. */
   const asked = new Map();
   const streams = new Set();
+  /** One per call: the question's JSON-RPC id, and the number of the call's SSE stream in its event ids. */
   let nextQuestion = 0;
-  let nextEvent = 0;
   const server = createServer((req, res) => {
     if (req.method === "GET") {
       res.writeHead(200, SSE_HEADERS);
@@ -54,19 +54,19 @@ export async function elicitFloorServer() {
         res.end(body);
       } else if (message.method === "tools/call") {
         const question = ++nextQuestion;
-        const stream = ++nextEvent;
         const ask = JSON.stringify({
           jsonrpc: "2.0",
           id: question,
           method: "elicitation/create",
           params: { mode: "form", message: `Confirm ${message.params.arguments.text}?`, requestedSchema: CONFIRM_SCHEMA },
         });
-        asked.set(question, { res, id: message.id, text: message.params.arguments.text, stream });
+        asked.set(question, { res, id: message.id, text: message.params.arguments.text });
         res.writeHead(200, SSE_HEADERS);
-        res.write(`id: ${stream}-0\ndata: \n\nid: ${stream}-1\nevent: message\ndata: ${ask}\n\n`);
+        res.write(`id: ${question}-0\ndata: \n\nid: ${question}-1\nevent: message\ndata: ${ask}\n\n`);
       } else if (message.method === undefined && asked.has(message.id)) {
-        const call = asked.get(message.id);
-        asked.delete(message.id);
+        const question = message.id;
+        const call = asked.get(question);
+        asked.delete(question);
         res.writeHead(202).end();
         const confirmed = message.result?.action === "accept" && message.result.content?.confirm === true;
         const result = JSON.stringify({
@@ -74,7 +74,7 @@ export async function elicitFloorServer() {
           id: call.id,
           result: { content: [{ type: "text", text: confirmed ? confirmedText(call.text) : "declined" }] },
         });
-        call.res.end(`id: ${call.stream}-2\nevent: message\ndata: ${result}\n\n`);
+        call.res.end(`id: ${question}-2\nevent: message\ndata: ${result}\n\n`);
       } else {
         res.writeHead(202).end(); // notifications/initialized
       }

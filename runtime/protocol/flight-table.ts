@@ -35,8 +35,8 @@ const FIRST_CAPACITY = 16;
  * @internal
  */
 export class FlightTable<V> {
-  #keys: (number | undefined)[] = new Array<number | undefined>(FIRST_CAPACITY).fill(undefined);
-  #values: (V | undefined)[] = new Array<V | undefined>(FIRST_CAPACITY).fill(undefined);
+  #keys = emptySlots<number>(FIRST_CAPACITY);
+  #values = emptySlots<V>(FIRST_CAPACITY);
   #integers = 0;
   #strings: Record<string, V> | undefined;
   #size = 0;
@@ -133,8 +133,8 @@ export class FlightTable<V> {
   }
 
   clear(): void {
-    this.#keys = new Array<number | undefined>(FIRST_CAPACITY).fill(undefined);
-    this.#values = new Array<V | undefined>(FIRST_CAPACITY).fill(undefined);
+    this.#keys = emptySlots(FIRST_CAPACITY);
+    this.#values = emptySlots(FIRST_CAPACITY);
     this.#integers = 0;
     this.#strings = undefined;
     this.#size = 0;
@@ -156,8 +156,8 @@ export class FlightTable<V> {
   #resize(capacity: number): void {
     const keys = this.#keys;
     const values = this.#values;
-    this.#keys = new Array<number | undefined>(capacity).fill(undefined);
-    this.#values = new Array<V | undefined>(capacity).fill(undefined);
+    this.#keys = emptySlots(capacity);
+    this.#values = emptySlots(capacity);
     const mask = capacity - 1;
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i];
@@ -168,6 +168,11 @@ export class FlightTable<V> {
       this.#values[slot] = values[i];
     }
   }
+}
+
+/** `capacity` empty slots, filled rather than holey so that every read finds a slot. */
+function emptySlots<T>(capacity: number): (T | undefined)[] {
+  return new Array<T | undefined>(capacity).fill(undefined);
 }
 
 /**
