@@ -1,3 +1,4 @@
+import type { InputKindEntry } from "./input-kinds.js";
 import type { MethodEntry, NotificationEntry, ProtocolModel } from "./model.js";
 
 const quote = (text: string) => JSON.stringify(text);
@@ -27,6 +28,46 @@ function uniqueByMethod<T extends { method: string }>(entries: T[]): T[] {
   return entries.filter((entry) => !seen.has(entry.method) && seen.add(entry.method));
 }
 
+/** A JSON value as a TypeScript literal, object keys unquoted (every key here is an identifier). */
+function literal(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(literal).join(", ")}]`;
+  if (typeof value === "object" && value !== null) {
+    const fields = Object.entries(value).map(([key, item]) => `${key}: ${literal(item)}`);
+    return fields.length === 0 ? "{}" : `{ ${fields.join(", ")} }`;
+  }
+  return JSON.stringify(value);
+}
+
+/** The input kinds as a type map and as data (the capability each needs, the rules for its sub-capabilities). */
+function inputKinds(kinds: InputKindEntry[]): string {
+  const out: string[] = [];
+  out.push("/**");
+  out.push(" * The requests a client's callbacks answer (a server asks them inside an InputRequiredResult, or over the");
+  out.push(" * 2025-era back-channel): method → request, params and the client's result.");
+  out.push(" */");
+  out.push("export interface InputKindMap {");
+  for (const kind of kinds) out.push(`  ${quote(kind.method)}: { request: ${kind.request}; params: ${paramsType(kind, kind.request)}; result: ${kind.result} };`);
+  out.push("}\n");
+  out.push("/** A kind of input request of this revision. */\nexport type InputKindMethod = keyof InputKindMap;\n");
+  out.push("/**");
+  out.push(" * Input kind → its definitions, the `ClientCapabilities` member a client declares to be asked it, and the");
+  out.push(" * rules that name a sub-capability one request needs (data, derived from the schema).");
+  out.push(" */");
+  out.push("export const INPUT_KINDS = {");
+  for (const kind of kinds) {
+    const fields = [
+      `request: ${quote(kind.request)}`,
+      `params: ${kind.params ? quote(kind.params) : "null"}`,
+      `result: ${quote(kind.result)}`,
+      `capability: ${quote(kind.capability)}`,
+      `rules: ${literal(kind.rules)}`,
+    ];
+    out.push(`  ${quote(kind.method)}: { ${fields.join(", ")} },`);
+  }
+  out.push("} as const;\n");
+  return out.join("\n");
+}
+
 /** Every definition name methods.ts refers to, for its import line. */
 function referencedTypes(model: ProtocolModel): string[] {
   const names = new Set<string>();
@@ -35,6 +76,7 @@ function referencedTypes(model: ProtocolModel): string[] {
     if (entry.params) names.add(entry.params);
   }
   for (const entry of model.notifications) names.add(entry.params ?? entry.notification);
+  for (const kind of model.inputKinds) names.add(kind.request).add(kind.result);
   if (model.inputRequiredResult) names.add(model.inputRequiredResult);
   for (const name of ["InputRequest", "InputResponse"]) if (model.definitions.includes(name)) names.add(name);
   return [...names].sort();
@@ -64,6 +106,7 @@ export function emitMethods(header: string, model: ProtocolModel): string {
     out.push(requestMap("ServerRequestMap", "Requests a server sends to a client over the back-channel: method → request, params and result.", server, model));
     out.push(`/** A method a server may call on a client. */\nexport type ServerRequestMethod = keyof ServerRequestMap;\n`);
   }
+  out.push(inputKinds(model.inputKinds));
   out.push(`/** Methods whose result may be an InputRequiredResult (sorted). */`);
   out.push(`export const INPUT_REQUIRED_METHODS = [${inputRequired.map(quote).join(", ")}] as const;\n`);
   out.push(`/** A method whose result may be an InputRequiredResult. */`);
@@ -116,5 +159,20 @@ export function emitMethods(header: string, model: ProtocolModel): string {
     out.push(`  ${quote(entry.method)}: { notification: ${quote(entry.notification)}, params: ${entry.params ? quote(entry.params) : "null"} },`);
   }
   out.push(`} as const;`);
+  return `${out.join("\n")}\n`;
+}
+
+/**
+ * Emits answers.ts: the validators of the results a client answers this
+ * revision's input kinds with, imported by name (see answer-validators.ts).
+ */
+export function emitAnswerValidators(header: string, model: ProtocolModel): string {
+  const results = [...new Set(model.inputKinds.map((kind) => kind.result))].sort();
+  const out = [header, ""];
+  if (results.length > 0) out.push(`import { ${results.join(", ")} } from "./validators.js";\n`);
+  out.push("/** Input kind → the validator of the result a client's callback answers it with. */");
+  out.push("export const ANSWER_VALIDATORS = {");
+  for (const kind of model.inputKinds) out.push(`  ${quote(kind.method)}: ${kind.result},`);
+  out.push("} as const;");
   return `${out.join("\n")}\n`;
 }

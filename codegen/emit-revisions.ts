@@ -22,7 +22,13 @@ export function eraOf(revision: string): Era {
 }
 
 /** The files the index consists of, beside the per-revision folders. */
-export const INDEX_FILES = ["generated/revisions.ts", "generated/tables-modern.ts", "generated/tables-legacy.ts", "generated/answer-validators.ts"] as const;
+export const INDEX_FILES = [
+  "generated/revisions.ts",
+  "generated/tables-modern.ts",
+  "generated/tables-legacy.ts",
+  "generated/answer-validators.ts",
+  "generated/input-kinds.ts",
+] as const;
 
 const quote = (text: string) => JSON.stringify(text);
 /** An identifier for a revision's imports: `2026-07-28` → `r2026_07_28`. */
@@ -68,6 +74,7 @@ function emitList(header: string, sources: SourcesFile, revisions: string[]): st
   const list = (names: string[]) => `[${names.map(quote).join(", ")}]`;
   const out = [header, ""];
   for (const revision of revisions) out.push(`import type * as ${id(revision)} from "./${revision}/validators.js";`);
+  for (const revision of revisions) out.push(`import type * as ${id(revision)}_methods from "./${revision}/methods.js";`);
   out.push("");
   out.push("/** A protocol revision with generated types and validators (one per schema/sources.json entry). */");
   out.push(`export type Revision = ${revisions.map(quote).join(" | ")};\n`);
@@ -89,38 +96,79 @@ function emitList(header: string, sources: SourcesFile, revisions: string[]): st
   out.push("/** Each revision's definition validators by definition name, by revision (types only: importing this loads no validator). */");
   out.push("export interface RevisionValidators {");
   for (const revision of revisions) out.push(`  ${quote(revision)}: typeof ${id(revision)}.validators;`);
+  out.push("}\n");
+  out.push("/**");
+  out.push(" * Each revision's method maps (types only): the requests a client sends (`client`), the input requests its");
+  out.push(" * callbacks answer (`input`), and the notifications each side sends. What typed `setRequestHandler`,");
+  out.push(" * `client.request`, `onInputRequest` and a client pinned to a revision read their shapes from.");
+  out.push(" */");
+  out.push("export interface RevisionMethodMaps {");
+  for (const revision of revisions) {
+    const m = `${id(revision)}_methods`;
+    out.push(
+      `  ${quote(revision)}: { client: ${m}.ClientRequestMap; input: ${m}.InputKindMap; clientNotifications: ${m}.ClientNotificationMap; serverNotifications: ${m}.ServerNotificationMap };`,
+    );
+  }
   out.push("}");
   return `${out.join("\n")}\n`;
 }
 
-/** The results a client's callbacks return that it checks against the schema before sending (an elicitation answer is checked against its own form). */
-const ANSWER_DEFINITIONS = [
-  ["sampling/createMessage", "CreateMessageResult"],
-  ["roots/list", "ListRootsResult"],
-] as const;
-
 /**
  * Emits answer-validators.ts: the validators of the results a client answers
- * with, for every revision a client may speak (the served modern ones and the
- * handshake-era ones). Named imports, so a bundler keeps these few validators
- * and not a revision's whole table: the client loads this module lazily, on
- * its first sampling or roots answer.
+ * input requests with, every kind of every revision a client may speak (the
+ * served modern ones and the handshake-era ones), from each revision's
+ * answers.ts, which imports only those validators by name, so a bundler keeps
+ * them and not a revision's whole table: the client loads this module lazily,
+ * on its first answer that needs one.
  */
 function emitAnswers(header: string, revisions: string[]): string {
   const out = [header, ""];
-  const alias = (revision: string, definition: string) => `${id(revision)}_${definition}`;
+  for (const revision of revisions) out.push(`import { ANSWER_VALIDATORS as ${id(revision)}_ANSWERS } from "./${revision}/answers.js";`);
+  if (revisions.length > 0) out.push("");
+  out.push("/** By revision, then by input kind: the validator of the result a client's callback answers a server's request with. */");
+  out.push("export const ANSWER_VALIDATORS = {");
+  for (const revision of revisions) out.push(`  ${quote(revision)}: ${id(revision)}_ANSWERS,`);
+  out.push("} as const;");
+  return `${out.join("\n")}\n`;
+}
+
+/**
+ * Emits input-kinds.ts: by revision, each input kind's capability and
+ * sub-capability rules (data the server's -32021 check and the client's
+ * capability declaration read), and the kinds' types by revision.
+ */
+function emitInputKinds(header: string, revisions: string[]): string {
+  const out = [header, ""];
   for (const revision of revisions) {
-    const names = ANSWER_DEFINITIONS.map(([, definition]) => `${definition} as ${alias(revision, definition)}`);
-    out.push(`import { ${names.join(", ")} } from "./${revision}/validators.js";`);
+    out.push(`import { INPUT_KINDS as ${id(revision)}_INPUT_KINDS, type InputKindMap as ${id(revision)}_InputKindMap } from "./${revision}/methods.js";`);
   }
   if (revisions.length > 0) out.push("");
-  out.push("/** By revision, then by method: the validator of the result a client's callback answers a server's request with. */");
-  out.push("export const ANSWER_VALIDATORS = {");
-  for (const revision of revisions) {
-    const entries = ANSWER_DEFINITIONS.map(([method, definition]) => `${quote(method)}: ${alias(revision, definition)}`);
-    out.push(`  ${quote(revision)}: { ${entries.join(", ")} },`);
-  }
-  out.push("} as const;");
+  out.push("/**");
+  out.push(" * A rule naming a sub-capability one request of a kind needs, beyond the kind's capability:");
+  out.push(" * `discriminator`, `<capability>.<value of params[param]>` (`fallback` when absent); `present`,");
+  out.push(" * `<capability>.<sub>` when any of `params` is given (an array: non-empty); `oneOf`, `<capability>.<sub>`");
+  out.push(" * when `params[param]` is one of `values`.");
+  out.push(" */");
+  out.push("export type CapabilityRule =");
+  out.push('  | { readonly kind: "discriminator"; readonly param: string; readonly fallback: string }');
+  out.push('  | { readonly kind: "present"; readonly params: readonly string[]; readonly sub: string }');
+  out.push('  | { readonly kind: "oneOf"; readonly param: string; readonly values: readonly string[]; readonly sub: string };\n');
+  out.push("/** One input kind: its definitions, the `ClientCapabilities` member that gates it, and its sub-capability rules. */");
+  out.push("export interface InputKindDefinition {");
+  out.push("  readonly request: string;");
+  out.push("  readonly params: string | null;");
+  out.push("  readonly result: string;");
+  out.push("  readonly capability: string;");
+  out.push("  readonly rules: readonly CapabilityRule[];");
+  out.push("}\n");
+  out.push("/** By revision (those a client may speak), then by method: every input kind (data, from the schema). */");
+  out.push("export const INPUT_KINDS_BY_REVISION = {");
+  for (const revision of revisions) out.push(`  ${quote(revision)}: ${id(revision)}_INPUT_KINDS,`);
+  out.push("} as const satisfies Record<string, Record<string, InputKindDefinition>>;\n");
+  out.push("/** By revision, the input kinds' types: method → request, params and result. */");
+  out.push("export interface InputKindMaps {");
+  for (const revision of revisions) out.push(`  ${quote(revision)}: ${id(revision)}_InputKindMap;`);
+  out.push("}");
   return `${out.join("\n")}\n`;
 }
 
@@ -128,7 +176,8 @@ function emitAnswers(header: string, revisions: string[]): string {
  * Emits the index of every revision in `sources`: revisions.ts (the list and
  * what the runtime serves), tables-modern.ts and tables-legacy.ts (each era's
  * validators and method tables), answer-validators.ts (what a client checks
- * its callbacks' answers with).
+ * its callbacks' answers with) and input-kinds.ts (each input kind's
+ * capability).
  */
 export function emitRevisionIndex(sources: SourcesFile): Array<{ path: string; text: string }> {
   const revisions = revisionsNewestFirst(sources);
@@ -141,5 +190,6 @@ export function emitRevisionIndex(sources: SourcesFile): Array<{ path: string; t
     { path: INDEX_FILES[1], text: emitTables(headerOf(of("modern")), "modern", of("modern")) },
     { path: INDEX_FILES[2], text: emitTables(headerOf(of("legacy")), "legacy", of("legacy")) },
     { path: INDEX_FILES[3], text: emitAnswers(headerOf(spoken), spoken) },
+    { path: INDEX_FILES[4], text: emitInputKinds(headerOf(spoken), spoken) },
   ];
 }

@@ -1,3 +1,4 @@
+import { inputKindsOf, type InputKindEntry } from "./input-kinds.js";
 import { isObject, refName, type SchemaDocument, type SchemaNode } from "./json.js";
 
 /** Who sends a request: the client to the server, the server inside an InputRequiredResult, or the server over the 2025-era back-channel. */
@@ -36,6 +37,8 @@ export interface ProtocolModel {
   errorCodes: Array<[name: string, code: number]>;
   /** Name of the InputRequiredResult definition, when the revision has one. */
   inputRequiredResult: string | null;
+  /** The requests a user's callback answers (input requests, or the 2025 back-channel's), with the capability each needs. */
+  inputKinds: InputKindEntry[];
 }
 
 const byMethod = <T extends { method: string }>(a: T, b: T) => (a.method < b.method ? -1 : a.method > b.method ? 1 : 0);
@@ -148,12 +151,14 @@ export function buildModel(revision: string, schema: SchemaDocument, extraErrorC
     const code = errorCodeOf(def);
     if (code !== undefined && name !== "Error") codes.set(errorCodeName(name), code);
   }
+  entries.sort(byMethod);
   return {
     revision,
     definitions: Object.keys(defs).sort(),
-    methods: entries.sort(byMethod),
+    methods: entries,
     notifications: notifications.sort(byMethod),
     errorCodes: [...codes.entries()].sort((a, b) => b[1] - a[1]),
     inputRequiredResult,
+    inputKinds: inputKindsOf(defs, entries, inputRequiredResult !== null),
   };
 }

@@ -2,6 +2,8 @@
 
 import type * as r2026_07_28 from "./2026-07-28/validators.js";
 import type * as r2025_11_25 from "./2025-11-25/validators.js";
+import type * as r2026_07_28_methods from "./2026-07-28/methods.js";
+import type * as r2025_11_25_methods from "./2025-11-25/methods.js";
 
 /** A protocol revision with generated types and validators (one per schema/sources.json entry). */
 export type Revision = "2026-07-28" | "2025-11-25";
@@ -29,4 +31,14 @@ export type ServedModernRevision = "2026-07-28";
 export interface RevisionValidators {
   "2026-07-28": typeof r2026_07_28.validators;
   "2025-11-25": typeof r2025_11_25.validators;
+}
+
+/**
+ * Each revision's method maps (types only): the requests a client sends (`client`), the input requests its
+ * callbacks answer (`input`), and the notifications each side sends. What typed `setRequestHandler`,
+ * `client.request`, `onInputRequest` and a client pinned to a revision read their shapes from.
+ */
+export interface RevisionMethodMaps {
+  "2026-07-28": { client: r2026_07_28_methods.ClientRequestMap; input: r2026_07_28_methods.InputKindMap; clientNotifications: r2026_07_28_methods.ClientNotificationMap; serverNotifications: r2026_07_28_methods.ServerNotificationMap };
+  "2025-11-25": { client: r2025_11_25_methods.ClientRequestMap; input: r2025_11_25_methods.InputKindMap; clientNotifications: r2025_11_25_methods.ClientNotificationMap; serverNotifications: r2025_11_25_methods.ServerNotificationMap };
 }

@@ -34,6 +34,29 @@ export type InputRequestMethod = keyof InputRequestMap;
 
 export type { InputRequest, InputResponse } from "./types.js";
 
+/**
+ * The requests a client's callbacks answer (a server asks them inside an InputRequiredResult, or over the
+ * 2025-era back-channel): method → request, params and the client's result.
+ */
+export interface InputKindMap {
+  "elicitation/create": { request: ElicitRequest; params: ElicitRequestParams; result: ElicitResult };
+  "roots/list": { request: ListRootsRequest; params: NonNullable<ListRootsRequest["params"]>; result: ListRootsResult };
+  "sampling/createMessage": { request: CreateMessageRequest; params: CreateMessageRequestParams; result: CreateMessageResult };
+}
+
+/** A kind of input request of this revision. */
+export type InputKindMethod = keyof InputKindMap;
+
+/**
+ * Input kind → its definitions, the `ClientCapabilities` member a client declares to be asked it, and the
+ * rules that name a sub-capability one request needs (data, derived from the schema).
+ */
+export const INPUT_KINDS = {
+  "elicitation/create": { request: "ElicitRequest", params: "ElicitRequestParams", result: "ElicitResult", capability: "elicitation", rules: [{ kind: "discriminator", param: "mode", fallback: "form" }] },
+  "roots/list": { request: "ListRootsRequest", params: null, result: "ListRootsResult", capability: "roots", rules: [] },
+  "sampling/createMessage": { request: "CreateMessageRequest", params: "CreateMessageRequestParams", result: "CreateMessageResult", capability: "sampling", rules: [{ kind: "present", params: ["tools", "toolChoice"], sub: "tools" }, { kind: "oneOf", param: "includeContext", values: ["thisServer", "allServers"], sub: "context" }] },
+} as const;
+
 /** Methods whose result may be an InputRequiredResult (sorted). */
 export const INPUT_REQUIRED_METHODS = ["prompts/get", "resources/read", "tools/call"] as const;
 

@@ -153,12 +153,14 @@ describe(`npm run codegen -- --add-revision ${NEW} --schema … --examples …`,
   it("changes only schema/ and generated/: no hand edit of package.json, a tsconfig, the runtime or a test", () => {
     const files = changed(copyBefore, treeDigest(copy, ["node_modules", ".codegen-out"]));
     expect(files).toEqual([
+      `generated/${NEW}/answers.ts`,
       `generated/${NEW}/index.ts`,
       `generated/${NEW}/methods.ts`,
       `generated/${NEW}/types.ts`,
       `generated/${NEW}/validators.d.ts`,
       `generated/${NEW}/validators.js`,
       "generated/answer-validators.ts",
+      "generated/input-kinds.ts",
       "generated/revisions.ts",
       "generated/tables-modern.ts",
       `schema/overlay/${NEW}.json`,

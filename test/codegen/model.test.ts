@@ -129,3 +129,79 @@ describe("buildModel", () => {
     ]);
   });
 });
+
+describe("input kinds", () => {
+  const capabilities = (members: Record<string, SchemaNode>): SchemaNode => ({ type: "object", properties: members });
+  const withInput = (defs: Record<string, SchemaNode>): SchemaDocument =>
+    schema({
+      InputRequiredResult: { type: "object" },
+      ClientCapabilities: capabilities({
+        elicitation: { type: "object", properties: { form: { type: "object" }, url: { type: "object" } } },
+        confirmation: { type: "object" },
+        extensions: { type: "object" },
+      }),
+      ElicitRequest: request("elicitation/create", "ElicitRequestParams"),
+      ElicitRequestParams: { anyOf: [ref("FormParams"), ref("UrlParams")] },
+      FormParams: { type: "object", properties: { mode: { const: "form" }, message: { type: "string" } }, required: ["message"] },
+      UrlParams: { type: "object", properties: { mode: { const: "url" }, url: { type: "string" } }, required: ["mode", "url"] },
+      ElicitResult: { type: "object" },
+      ...defs,
+    });
+
+  it("names each kind's capability by its method's first segment, and a discriminating param's sub-capability", () => {
+    const model = buildModel(
+      "2027-01-01",
+      withInput({
+        InputRequest: { anyOf: [ref("ElicitRequest"), ref("ConfirmationCreateRequest")] },
+        ConfirmationCreateRequest: request("confirmation/create", "ConfirmationParams"),
+        ConfirmationParams: { type: "object", properties: { message: { type: "string" } } },
+        ConfirmationCreateResult: { type: "object" },
+      }),
+      {},
+    );
+    expect(model.inputKinds).toEqual([
+      {
+        method: "confirmation/create",
+        request: "ConfirmationCreateRequest",
+        params: "ConfirmationParams",
+        result: "ConfirmationCreateResult",
+        capability: "confirmation",
+        rules: [],
+      },
+      {
+        method: "elicitation/create",
+        request: "ElicitRequest",
+        params: "ElicitRequestParams",
+        result: "ElicitResult",
+        capability: "elicitation",
+        rules: [{ kind: "discriminator", param: "mode", fallback: "form" }],
+      },
+    ]);
+  });
+
+  it("refuses a kind whose capability the schema does not define, naming the method and the member it looked for", () => {
+    const given = withInput({
+      InputRequest: { anyOf: [ref("ApprovalAskRequest")] },
+      ApprovalAskRequest: request("approval/ask"),
+      ApprovalAskResult: { type: "object" },
+    });
+    expect(() => buildModel("2027-01-01", given, {})).toThrow(/approval\/ask .*ClientCapabilities has no member "approval"/);
+  });
+
+  it("takes the handshake era's back-channel requests a callback answers, not ping or the task methods", () => {
+    const { InputRequiredResult: _none, ...handshake } = withInput({}).$defs;
+    const model = buildModel(
+      "2025-11-25",
+      schema({
+        ...handshake,
+        ServerRequest: { anyOf: [ref("ElicitRequest"), ref("PingRequest"), ref("GetTaskRequest")] },
+        PingRequest: request("ping"),
+        GetTaskRequest: request("tasks/get"),
+        EmptyResult: { type: "object" },
+        GetTaskResult: { type: "object" },
+      }),
+      {},
+    );
+    expect(model.inputKinds.map((kind) => kind.method)).toEqual(["elicitation/create"]);
+  });
+});
