@@ -145,12 +145,12 @@ function emitInputKinds(header: string, revisions: string[]): string {
   if (revisions.length > 0) out.push("");
   out.push("/**");
   out.push(" * A rule naming a sub-capability one request of a kind needs, beyond the kind's capability:");
-  out.push(" * `discriminator`, `<capability>.<value of params[param]>` (`fallback` when absent); `present`,");
+  out.push(" * `discriminator`, `<capability>.<value of params[param]>` (one of `values`; `fallback` when absent); `present`,");
   out.push(" * `<capability>.<sub>` when any of `params` is given (an array: non-empty); `oneOf`, `<capability>.<sub>`");
   out.push(" * when `params[param]` is one of `values`.");
   out.push(" */");
   out.push("export type CapabilityRule =");
-  out.push('  | { readonly kind: "discriminator"; readonly param: string; readonly fallback: string }');
+  out.push('  | { readonly kind: "discriminator"; readonly param: string; readonly values: readonly string[]; readonly fallback: string }');
   out.push('  | { readonly kind: "present"; readonly params: readonly string[]; readonly sub: string }');
   out.push('  | { readonly kind: "oneOf"; readonly param: string; readonly values: readonly string[]; readonly sub: string };\n');
   out.push("/** One input kind: its definitions, the `ClientCapabilities` member that gates it, and its sub-capability rules. */");

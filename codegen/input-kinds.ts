@@ -17,8 +17,8 @@ import type { MethodEntry } from "./model.js";
  * Data, evaluated by the runtime against the request's params.
  */
 export type CapabilityRule =
-  /** Needs `<capability>.<value of params[param]>`, or `<capability>.<fallback>` when the param is absent. */
-  | { readonly kind: "discriminator"; readonly param: string; readonly fallback: string }
+  /** Needs `<capability>.<value of params[param]>` (one of `values`), or `<capability>.<fallback>` when the param is absent. */
+  | { readonly kind: "discriminator"; readonly param: string; readonly values: readonly string[]; readonly fallback: string }
   /** Needs `<capability>.<sub>` when any of `params` is present (an array: non-empty). */
   | { readonly kind: "present"; readonly params: readonly string[]; readonly sub: string }
   /** Needs `<capability>.<sub>` when `params[param]` is one of `values`. */
@@ -82,7 +82,7 @@ function discriminatorRule(members: SchemaNode[], subs: string[]): CapabilityRul
     if (!constants.every((value): value is string => typeof value === "string" && subs.includes(value))) continue;
     const optional = members.filter((member) => !(Array.isArray(member.required) && member.required.includes(param)));
     if (optional.length !== 1) continue;
-    return { kind: "discriminator", param, fallback: propertiesOf(optional[0]!)[param]!.const as string };
+    return { kind: "discriminator", param, values: constants, fallback: propertiesOf(optional[0]!)[param]!.const as string };
   }
   return undefined;
 }

@@ -5,12 +5,12 @@ import { INPUT_KINDS as r2025_11_25_INPUT_KINDS, type InputKindMap as r2025_11_2
 
 /**
  * A rule naming a sub-capability one request of a kind needs, beyond the kind's capability:
- * `discriminator`, `<capability>.<value of params[param]>` (`fallback` when absent); `present`,
+ * `discriminator`, `<capability>.<value of params[param]>` (one of `values`; `fallback` when absent); `present`,
  * `<capability>.<sub>` when any of `params` is given (an array: non-empty); `oneOf`, `<capability>.<sub>`
  * when `params[param]` is one of `values`.
  */
 export type CapabilityRule =
-  | { readonly kind: "discriminator"; readonly param: string; readonly fallback: string }
+  | { readonly kind: "discriminator"; readonly param: string; readonly values: readonly string[]; readonly fallback: string }
   | { readonly kind: "present"; readonly params: readonly string[]; readonly sub: string }
   | { readonly kind: "oneOf"; readonly param: string; readonly values: readonly string[]; readonly sub: string };
 

@@ -52,7 +52,7 @@ export type InputKindMethod = keyof InputKindMap;
  * rules that name a sub-capability one request needs (data, derived from the schema).
  */
 export const INPUT_KINDS = {
-  "elicitation/create": { request: "ElicitRequest", params: "ElicitRequestParams", result: "ElicitResult", capability: "elicitation", rules: [{ kind: "discriminator", param: "mode", fallback: "form" }] },
+  "elicitation/create": { request: "ElicitRequest", params: "ElicitRequestParams", result: "ElicitResult", capability: "elicitation", rules: [{ kind: "discriminator", param: "mode", values: ["form", "url"], fallback: "form" }] },
   "roots/list": { request: "ListRootsRequest", params: null, result: "ListRootsResult", capability: "roots", rules: [] },
   "sampling/createMessage": { request: "CreateMessageRequest", params: "CreateMessageRequestParams", result: "CreateMessageResult", capability: "sampling", rules: [{ kind: "present", params: ["tools", "toolChoice"], sub: "tools" }, { kind: "oneOf", param: "includeContext", values: ["thisServer", "allServers"], sub: "context" }] },
 } as const;

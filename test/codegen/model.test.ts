@@ -174,7 +174,7 @@ describe("input kinds", () => {
         params: "ElicitRequestParams",
         result: "ElicitResult",
         capability: "elicitation",
-        rules: [{ kind: "discriminator", param: "mode", fallback: "form" }],
+        rules: [{ kind: "discriminator", param: "mode", values: ["form", "url"], fallback: "form" }],
       },
     ]);
   });
