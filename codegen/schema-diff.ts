@@ -339,10 +339,10 @@ export function carriersOf(subject: string, after: SchemaDocument, model: Protoc
     if (entry.direction === "client") {
       if (own || reaches(entry.result) || (entry.inputRequired && reaches(model.inputRequiredResult))) carriers.results.push(entry.method);
       if (own || reaches(entry.params ?? entry.request)) carriers.params.push(entry.method);
-    } else if (entry.direction === "input" && (own || reaches(entry.request) || reaches(entry.result))) {
-      // The request goes out in an InputRequiredResult, its answer comes back in inputResponses.
-      carriers.results.push(...asking);
-      carriers.params.push(...asking);
+    } else if (entry.direction === "input") {
+      // The request goes out inside an InputRequiredResult; its answer comes back in inputResponses.
+      if (own || reaches(entry.request)) carriers.results.push(...asking);
+      if (own || reaches(entry.result)) carriers.params.push(...asking);
     }
   }
   for (const entry of model.notifications) {
