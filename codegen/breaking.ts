@@ -24,7 +24,7 @@ import { revisionsNewestFirst, type SourcesFile } from "./sources.js";
 export const adapterPath = (revision: string): string => `runtime/adapters/${revision}.ts`;
 
 /** True when the adapter file of `revision` exists (a read of the path: codegen never imports runtime code). */
-export const hasAdapter = (root: string, revision: string): boolean => existsSync(join(root, adapterPath(revision)));
+const hasAdapter = (root: string, revision: string): boolean => existsSync(join(root, adapterPath(revision)));
 
 /** The revisions in `sources` whose adapter file exists under `root`. */
 export function adapterFiles(root: string, sources: SourcesFile): Set<string> {
@@ -38,7 +38,7 @@ export function adapterFiles(root: string, sources: SourcesFile): Set<string> {
  *
  * @throws Error when no modern revision qualifies.
  */
-export function modelRevision(sources: SourcesFile): string {
+function modelRevision(sources: SourcesFile): string {
   const model = revisionsNewestFirst(sources).find((revision) => {
     const entry = sources.revisions[revision]!;
     return eraOf(revision) === "modern" && entry.serve !== false && (entry.breaking ?? []).length === 0;

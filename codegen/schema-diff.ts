@@ -19,7 +19,7 @@ import type { ProtocolModel } from "./model.js";
  */
 
 /** Additive: a peer of the older revision is unaffected. Breaking: messages of the newer one need mapping. */
-export type ChangeKind = "additive" | "breaking";
+type ChangeKind = "additive" | "breaking";
 
 /** One classified change. */
 export interface SchemaChange {
@@ -262,7 +262,7 @@ export function diffDefinitions(before: SchemaDocument, after: SchemaDocument): 
 }
 
 /** The changes between two models' methods and notifications: new, removed, or linked to other definitions. */
-export function diffMethods(before: ProtocolModel, after: ProtocolModel): SchemaChange[] {
+function diffMethods(before: ProtocolModel, after: ProtocolModel): SchemaChange[] {
   const changes: SchemaChange[] = [];
   const what = (direction: string) => (direction === "input" ? "input-request kind" : direction === "server" ? "server-to-client method" : "method");
   const old = new Map(before.methods.map((entry) => [entry.method, entry]));

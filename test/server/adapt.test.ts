@@ -4,7 +4,7 @@
 // The end-to-end flow (a breaking revision added, its adapter file written, the
 // revision served) is test/codegen/breaking-revision.test.ts.
 import { describe, expect, it } from "vitest";
-import { defineAdapter, notificationToWire, type AdaptedRequest } from "../../runtime/protocol/adapter.js";
+import { type AdaptedRequest, type AdapterExchange, defineAdapter, notificationToWire } from "../../runtime/protocol/adapter.js";
 import { handlerRevisionOf, paramsToModel, resultToWire } from "../../runtime/server/adapt.js";
 
 const REVISION = "2026-07-28"; // a revision with generated tables, standing in for a breaking one
@@ -18,7 +18,10 @@ const adapter = defineAdapter({
   },
   notifications: { "notifications/progress": (params) => ({ ...params, message: `wire ${String(params.message)}` }) },
 });
-const adapted = (method: string, params: Record<string, unknown>): AdaptedRequest => ({ adapter, exchange: { revision: REVISION, method, params } });
+const adapted = (method: string, params: Record<string, unknown>): AdaptedRequest => {
+  const exchange: AdapterExchange = { revision: REVISION, method, params };
+  return { adapter, exchange };
+};
 
 describe("a revision adapter on the server's path", () => {
   it("maps a request's params wire → model, and leaves methods without a hook as they are", () => {
