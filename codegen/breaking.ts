@@ -5,7 +5,8 @@ import type { SchemaDocument } from "./json.js";
 import { loadRevisionSchema } from "./load-schema.js";
 import { buildModel, type ProtocolModel } from "./model.js";
 import { applyOverlay, readOverlay, type CorrectionEntry } from "./overlay/index.js";
-import { carriersOf, describeChange, diffRevisions, type SchemaChange } from "./schema-diff.js";
+import { carriersOf } from "./carriers.js";
+import { describeChange, diffRevisions, type SchemaChange } from "./schema-diff.js";
 import { revisionsNewestFirst, type SourcesFile } from "./sources.js";
 
 /**

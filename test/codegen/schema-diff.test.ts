@@ -5,7 +5,8 @@
 import { describe, expect, it } from "vitest";
 import type { SchemaDocument, SchemaNode } from "../../codegen/json.js";
 import { buildModel } from "../../codegen/model.js";
-import { carriersOf, describeChange, diffDefinitions, diffRevisions, type SchemaChange } from "../../codegen/schema-diff.js";
+import { carriersOf } from "../../codegen/carriers.js";
+import { describeChange, diffDefinitions, diffRevisions, type SchemaChange } from "../../codegen/schema-diff.js";
 
 const doc = ($defs: Record<string, SchemaNode>): SchemaDocument => ({ $defs });
 const lines = (changes: SchemaChange[]) => changes.map((change) => `${change.kind} ${describeChange(change)}`);
