@@ -92,6 +92,18 @@ module.exports = {
       { path: "^runtime/ext/", pathNot: "^runtime/ext/$1/" },
     ),
     forbid(
+      "adapters-on-the-contract",
+      "runtime/adapters/<rev>.ts (one breaking revision's adapter) imports from runtime/ only the adapter contract (runtime/protocol/adapter.ts) and the model's types (runtime/protocol/types.ts); its wire types come from generated/<rev>/.",
+      { path: "^runtime/adapters/" },
+      { path: "^runtime/", pathNot: "^runtime/protocol/(adapter|types)\\.ts$" },
+    ),
+    forbid(
+      "adapters-through-the-index",
+      "Only the generated index (generated/adapters.ts, written by npm run codegen) imports an adapter file; the runtime finds them through runtime/protocol/adapters.ts.",
+      { path: "^(runtime|generated)/", pathNot: "^generated/adapters\\.ts$" },
+      { path: "^runtime/adapters/" },
+    ),
+    forbid(
       "entries-on-top",
       "runtime/entries/ (the package entries ./server, ./client, ./node) only re-exports the layers below; nothing imports an entry, extensions included: import the module that defines the name.",
       { path: "^runtime/", pathNot: "^runtime/entries/" },

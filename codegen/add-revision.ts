@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Options } from "./cli.js";
+import { adapterDuties, adapterFiles, adapterPath, diffAgainstModel } from "./breaking.js";
 import { emitRevisionIndex, eraOf } from "./emit-revisions.js";
 import { pinExamples } from "./examples.js";
 import { checkEra, generateFiles, writeGenerated } from "./generate.js";
@@ -17,10 +18,14 @@ import { inputKey, writeStamp } from "./stamp.js";
  * 1. reads the schema (and the examples), computing each sha256 and keeping the bytes in the cache;
  * 2. starts schema/overlay/REV.json from the newest revision's overlay (or the one already
  *    there), keeping the corrections that still apply and reporting the ones that match nothing;
- * 3. generates generated/REV/ in memory, and only then
+ * 3. generates generated/REV/ in memory and diffs its schema against the SDK's model (the newest
+ *    revision served without an adapter), printing each change as additive or breaking; then
  * 4. writes the overlay, the schema/sources.json entry, generated/REV/ and the revision index
  *    (generated/revisions.ts, tables-*.ts), which is how the revision reaches the validators, the
  *    runtime's version lists, the package exports (a pattern) and the tests (which iterate the list).
+ *    A revision with breaking changes has them recorded in its entry (`"breaking"`) and is left
+ *    out of what the runtime serves until runtime/adapters/REV.ts exists; the report says what
+ *    that adapter must map.
  *
  * Nothing is written when a step fails, except the overlay when generation itself fails (so it
  * can be edited and the command run again, which then starts from it).
@@ -94,16 +99,22 @@ export async function addRevision(root: string, options: Options): Promise<numbe
     overlayWritten = true;
 
     const files = await generateFiles(revision, document, sha256, corrections);
+    // A modern revision is diffed against the SDK's model: breaking changes hold it back until its adapter exists.
+    const diff = eraOf(revision) === "modern" ? await diffAgainstModel(root, sources, revision, document, corrections) : undefined;
+    for (const line of diff?.lines ?? []) console.log(line);
     const entry: PinnedRevision = {
       $comment: `Added with \`npm run codegen -- --add-revision\`: schema.json ${provenanceOf(location)}${found ? `, examples ${provenanceOf(found.examples.source)}` : ""}.`,
       schema: { source: recordedSource(root, location), sha256 },
       ...(found ? { examples: found.examples } : {}),
       ...(options.serve === false ? { serve: false } : {}),
+      ...(diff && diff.breaking.length > 0 ? { breaking: diff.breaking } : {}),
     };
     writeRevisionEntry(root, revision, entry);
     for (const line of writeGenerated(root, files)) console.log(line);
     writeStamp(root, revision, inputKey(root, revision, sha256), files);
-    for (const line of writeGenerated(root, emitRevisionIndex(readSources(root)))) console.log(line);
+    const registered = readSources(root);
+    const adapters = adapterFiles(root, registered);
+    for (const line of writeGenerated(root, emitRevisionIndex(registered, adapters))) console.log(line);
 
     console.log(`  registered in schema/sources.json, the one list: generated/revisions.ts and tables-${eraOf(revision)}.ts follow it, so`);
     console.log(`    mcp-roundtrip/types/${revision}, validate(…, { revision: "${revision}" }) and every test that iterates the revisions have it`);
@@ -111,12 +122,18 @@ export async function addRevision(root: string, options: Options): Promise<numbe
       console.log("  runtime  a handshake-era revision: the versions a 2025 server answers are listed by hand in runtime/protocol/revisions.ts");
     } else if (options.serve === false) {
       console.log(`  runtime  no profile ("serve": false): the server refuses ${revision} with -32022 and the client never offers it`);
+    } else if (diff && diff.breaking.length > 0 && !adapters.has(revision)) {
+      console.log(`  runtime  not served: ${diff.breaking.length} breaking change(s) against ${diff.model}, and no adapter says how ${revision}'s wire shapes`);
+      console.log(`           map to the SDK's model (${diff.model}). The server refuses ${revision} with -32022 and the client never offers it.`);
+      console.log(`           To serve it, write ${adapterPath(revision)}: export default defineAdapter({ model: "${diff.model}", … })`);
+      console.log("           (runtime/protocol/adapter.ts), mapping each breaking change where it reaches the wire:");
+      for (const line of adapterDuties(diff)) console.log(line);
+      console.log(`           then run npm run codegen: ${revision} is served through the adapter (docs/codegen.md, "When the revision breaks").`);
+    } else if (diff && diff.breaking.length > 0) {
+      console.log(`  runtime  served through ${adapterPath(revision)} (${diff.breaking.length} breaking change(s) against ${diff.model}): check it maps each one`);
     } else {
       console.log(`  runtime  served like the newest modern revision: the server accepts ${revision}, the client speaks it.`);
-      console.log(
-        `           If ${revision} changes behaviour, set "serve": false on its entry in schema/sources.json, run npm run codegen, ` +
-          'and follow docs/codegen.md, "When the revision changes behaviour"',
-      );
+      console.log(`           Every change against ${diff?.model ?? "the model"} is additive (above), so nothing under runtime/ needs an edit.`);
     }
     if (!isUrl(location))
       console.log(`  note     ${location} is a local path; other clones find it only through MCP_SCHEMA_DIR or the cache. Prefer the published URL.`);

@@ -1,5 +1,6 @@
 import { relative } from "node:path";
 import { addRevision } from "./add-revision.js";
+import { adapterFiles } from "./breaking.js";
 import { type Options, parseArgs } from "./cli.js";
 import { pinExamples } from "./examples.js";
 import { emitRevisionIndex, INDEX_FILES } from "./emit-revisions.js";
@@ -103,7 +104,9 @@ export async function main(root: string, argv: string[]): Promise<number> {
       await recordPins(root, revision, options, newPin);
     }
     // The index follows schema/sources.json alone: every run writes (or checks) it whole.
-    const index = emitRevisionIndex(readSources(root));
+    // What is served also follows the adapter files present (runtime/adapters/<rev>.ts, read as paths only).
+    const current = readSources(root);
+    const index = emitRevisionIndex(current, adapterFiles(root, current));
     if (options.check) stale.push(...staleFiles(root, index));
     else for (const line of writeGenerated(root, index)) console.log(line);
     const strays = strayFiles(root, revisionsNewestFirst(sources), INDEX_FILES);

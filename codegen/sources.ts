@@ -40,6 +40,12 @@ export interface PinnedRevision {
    * its era. See docs/codegen.md, "Adding a revision".
    */
   serve?: boolean;
+  /**
+   * The breaking changes `--add-revision` found against the SDK's model, one line each. A modern
+   * revision with any is served only once its adapter, runtime/adapters/<rev>.ts, exists: codegen
+   * derives the served list from this record and that file (docs/codegen.md, "When the revision breaks").
+   */
+  breaking?: string[];
 }
 
 /** The parsed schema/sources.json. */
@@ -98,6 +104,11 @@ export function readSources(root: string): SourcesFile {
     }
     if (entry.serve !== undefined && typeof entry.serve !== "boolean") {
       throw new Error(`${where}.serve: expected true or false (false: the runtime has no profile for this revision and refuses it)`);
+    }
+    if (entry.breaking !== undefined && (!Array.isArray(entry.breaking) || !entry.breaking.every((line) => typeof line === "string"))) {
+      throw new Error(
+        `${where}.breaking: expected a list of strings (the breaking changes --add-revision found; served once runtime/adapters/${revision}.ts exists)`,
+      );
     }
     const examples = entry.examples;
     if (examples !== undefined) {

@@ -19,8 +19,9 @@ export const DEFAULT_REVISION: DefaultRevision = "2026-07-28";
 
 /**
  * Modern (per-request `_meta`) revisions the runtime serves, newest first: the server accepts
- * them, the client offers the first. A revision pinned with `"serve": false` is left out
- * (none is): the runtime has no profile for it and refuses it with -32022.
+ * them, the client offers the first. A revision pinned with `"serve": false`, or with breaking
+ * changes and no adapter (runtime/adapters/<rev>.ts), is left out
+ * (none is): the runtime refuses it with -32022.
  */
 export const SERVED_MODERN_REVISIONS: readonly string[] = Object.freeze(["2026-07-28"]);
 

@@ -3,6 +3,7 @@ import { SILENT_LOGGER, type LevelledLogger } from "../protocol/logging.js";
 import type { AuthInfo, RequestContext } from "../protocol/context.js";
 import type { ClientCapabilities, Implementation, InputResponses, LoggingLevel } from "../protocol/types.js";
 import { principalOf } from "../state/index.js";
+import { notificationToWire, type AdaptedRequest } from "../protocol/adapter.js";
 import type { RequestMeta } from "./meta.js";
 import type { Era } from "../protocol/revisions.js";
 
@@ -133,6 +134,8 @@ export class RequestContextImpl implements ServerRequestContext {
   requestState: string | undefined;
   /** What the transport passed along with the message. */
   readonly transport: RequestContext | undefined;
+  /** Set when the request's revision has an adapter: its results and notifications leave in the wire's shape. @internal */
+  adapted: AdaptedRequest | undefined = undefined;
   private controller: AbortController | undefined;
   private cancelReason: unknown;
   private cancelled = false;
@@ -264,7 +267,7 @@ export class RequestContextImpl implements ServerRequestContext {
     // Nothing about a request may follow its answer (progress "MUST stop after completion").
     if (send === undefined || this.isCancelled || this.answered) return;
     if (notification.method === "notifications/message" && !this.wantsLog(notification.params?.level)) return;
-    await send(notification);
+    await send(this.adapted === undefined ? notification : notificationToWire(this.adapted, notification));
   }
 
   private wantsLog(level: unknown): boolean {

@@ -1,4 +1,5 @@
 import type { ClientCapabilities, Implementation, LoggingLevel } from "../protocol/types.js";
+import type { RevisionAdapter } from "../protocol/adapter.js";
 import { ALL_VERSIONS, type Era } from "../protocol/revisions.js";
 
 /**
@@ -23,4 +24,6 @@ export interface RequestMeta {
   logLevel?: LoggingLevel | undefined;
   /** Whether log messages flow when no level was asked for (a 2025 session before `logging/setLevel`). */
   logsWithoutLevel?: boolean;
+  /** The adapter of the request's revision, when it has one (runtime/adapters/<rev>.ts): its messages are mapped to and from the model. */
+  adapter?: RevisionAdapter | undefined;
 }

@@ -17,10 +17,12 @@ import type { HeldStream, RequestContext } from "../protocol/context.js";
 import type { JsonRpcId } from "../protocol/jsonrpc/messages.js";
 import { principalOf } from "../state/index.js";
 import { MetaKey } from "../protocol/names.js";
+import { adapterOf } from "../protocol/adapters.js";
 import { MODERN_VERSIONS } from "../protocol/revisions.js";
 import { checkRequest, type RevisionTables } from "../validate/core.js";
 import { tablesOfRevision } from "../validate/revisions.js";
 import { TABLES_2026 } from "../validate/tables-2026.js";
+import { handlerRevisionOf } from "./adapt.js";
 import { assertClientCanAnswer } from "./capabilities.js";
 import { RequestContextImpl } from "./context.js";
 import { internalError } from "./errors.js";
@@ -103,6 +105,7 @@ function readRequestMeta(params: unknown, advertised: readonly string[]): Reques
     raw: meta,
     // The schema check that follows rejects a level that is not one of the eight.
     logLevel: typeof logLevel === "string" ? (logLevel as LoggingLevel) : undefined,
+    adapter: adapterOf(version),
   };
 }
 
@@ -223,14 +226,14 @@ export const MODERN: RevisionProfile<RequestTracker> = {
   },
 
   builtIn(host, route, _params, ctx) {
-    return Promise.resolve(host.finisher.complete(route, ctx.method, discoverResult(host), ctx.protocolVersion));
+    return Promise.resolve(host.finisher.complete(route, ctx.method, discoverResult(host), handlerRevisionOf(ctx)));
   },
 
   async finish(host, route, _handler, invocation, ctx) {
     const raw = invocation.raw;
     if (isCreatedTask(raw)) return raw;
     if (raw.resultType === "input_required") {
-      let result = host.finisher.inputRequired(route, ctx.method, raw as unknown as InputRequiredResult, ctx.protocolVersion);
+      let result = host.finisher.inputRequired(route, ctx.method, raw as unknown as InputRequiredResult, handlerRevisionOf(ctx));
       assertClientCanAnswer(result.inputRequests as Record<string, unknown> | undefined, ctx.clientCapabilities);
       const passed = passInputRequired(host, result, invocation.request);
       result = isThenable<InputRequiredResult>(passed) ? await passed : passed;
@@ -241,7 +244,7 @@ export const MODERN: RevisionProfile<RequestTracker> = {
     }
     refuseStrayEscalation(route, raw, invocation.params);
     if (route.checkResult !== undefined) await route.checkResult(raw);
-    return host.finisher.complete(route, ctx.method, copyToExtend(raw), ctx.protocolVersion);
+    return host.finisher.complete(route, ctx.method, copyToExtend(raw), handlerRevisionOf(ctx));
   },
 
   stream(host, route, params, ctx: RequestContextImpl) {

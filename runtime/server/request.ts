@@ -17,6 +17,7 @@ import { JsonRpcErrorCode, McpError } from "../protocol/jsonrpc/errors.js";
 import type { JsonRpcResponse } from "../protocol/jsonrpc/messages.js";
 import { errorResponse } from "../protocol/jsonrpc/responses.js";
 import type { ClassifiedRequest } from "../protocol/message.js";
+import { paramsToModel, resultToWire } from "./adapt.js";
 import { RequestContextImpl } from "./context.js";
 import { internalError, toErrorObject } from "./errors.js";
 import type { RequestMeta } from "./meta.js";
@@ -132,18 +133,23 @@ function checkRequest<Scope extends RequestTracker>(
   for (const middleware of host.middlewares) middleware.screen?.(method, params, host.logger, route.mayAskInput);
   assertNestingWithin(params, host.maxNestingDepth);
   const checking = route.checked ? profile.check(method, prepared.message, meta.protocolVersion) : undefined;
-  if (checking === undefined && route.checkParams === undefined) return { route, handler, meta, params };
-  return checkLater(route, handler, meta, params, checking);
+  if (checking === undefined && route.checkParams === undefined) {
+    // Checked in the wire's shape, answered in the model's: a revision with an adapter maps its params here.
+    return { route, handler, meta, params: meta.adapter === undefined ? params : paramsToModel(meta.adapter, meta.protocolVersion, method, params) };
+  }
+  return checkLater(route, handler, meta, method, params, checking);
 }
 
 async function checkLater(
   route: Route,
   handler: AnyHandler | undefined,
   meta: RequestMeta,
-  params: Record<string, unknown>,
+  method: string,
+  wire: Record<string, unknown>,
   checking: void | Promise<void>,
 ): Promise<CheckedRequest> {
   await checking;
+  const params = meta.adapter === undefined ? wire : paramsToModel(meta.adapter, meta.protocolVersion, method, wire);
   return { route, handler, meta, params: route.checkParams === undefined ? params : await route.checkParams(params) };
 }
 
@@ -166,6 +172,8 @@ function begin<Scope extends RequestTracker>(
 ): Promise<JsonRpcResponse | undefined> {
   const ctx = new RequestContextImpl(request.id, METHOD_NAMES.get(request.method) ?? request.method, checked.meta, context);
   ctx.logger = host.logger;
+  const adapter = checked.meta.adapter;
+  if (adapter !== undefined) ctx.adapted = { adapter, exchange: { revision: ctx.protocolVersion, method: ctx.method, params: checked.params } };
   let streaming: Promise<JsonRpcResponse | undefined> | undefined;
   try {
     streaming = profile.stream?.(host, checked.route, checked.params, ctx);
@@ -198,6 +206,7 @@ async function answerCall<Scope extends RequestTracker>(
       void settle(host, invocation.request, true, result);
     }
     if (ctx.isCancelledByClient) return undefined;
+    if (ctx.adapted !== undefined) result = resultToWire(ctx.adapted, result, host.validateResults);
     return { jsonrpc: "2.0", id: ctx.requestId, result };
   } catch (error) {
     if (ctx.isCancelledByClient) return undefined;

@@ -150,6 +150,14 @@ describe(`npm run codegen -- --add-revision ${NEW} --schema … --examples …`,
     expect(run.output).toContain(`runtime  served like the newest modern revision: the server accepts ${NEW}`);
   });
 
+  it("diffs it against the SDK's model and finds only additive changes, so nothing under runtime/ needs an edit", () => {
+    expect(run.output).toMatch(/ {2}diff {5}against 2026-07-28 \(the SDK's model\), both after their overlays: \d+ change\(s\), 0 breaking/);
+    for (const change of ["widgets/list: new method", "WidgetsListRequest: new definition", "CallToolResult: new optional property costUnits"]) {
+      expect(run.output).toContain(`    additive  ${change}`);
+    }
+    expect(JSON.parse(readFileSync(join(copy, "schema/sources.json"), "utf8")).revisions[NEW].breaking).toBeUndefined();
+  });
+
   it("changes only schema/ and generated/: no hand edit of package.json, a tsconfig, the runtime or a test", () => {
     const files = changed(copyBefore, treeDigest(copy, ["node_modules", ".codegen-out"]));
     expect(files).toEqual([

@@ -6,6 +6,7 @@
  * @internal
  */
 import type { InputRequiredResult } from "../../protocol/types.js";
+import { handlerRevisionOf } from "../adapt.js";
 import { assertClientCanAnswer } from "../capabilities.js";
 import type { ResultFinisher } from "../results.js";
 import { ROUTES } from "../routes.js";
@@ -32,9 +33,9 @@ export function createTaskEngine(
   const host: TaskHost = {
     serverInfo,
     logger,
-    finishComplete: (raw, ctx) => finisher.complete(route, "tools/call", raw, ctx.protocolVersion),
+    finishComplete: (raw, ctx) => finisher.complete(route, "tools/call", raw, handlerRevisionOf(ctx)),
     finishInput: (raw, ctx) => {
-      const result = finisher.inputRequired(route, "tools/call", raw as unknown as InputRequiredResult, ctx.protocolVersion);
+      const result = finisher.inputRequired(route, "tools/call", raw as unknown as InputRequiredResult, handlerRevisionOf(ctx));
       assertClientCanAnswer(result.inputRequests as Record<string, unknown> | undefined, ctx.clientCapabilities);
       return result;
     },
