@@ -19,7 +19,8 @@ export {
 } from "./subscriptions/broadcaster.js";
 export { SUBSCRIPTION_TYPES, type SubscriptionType } from "./subscriptions/filter.js";
 export { DEFAULT_MAX_LISTENERS, SUBSCRIPTION_ID_META, TOO_MANY_LISTENERS } from "./subscriptions/streams.js";
-export { inputRequired, isInputRequired, type InputRequestInit, type InputRequiredInit } from "./input-required.js";
+export { inputRequired, isInputRequired, type Frozen, type InputRequestInit, type InputRequiredInit } from "./input-required.js";
+export type { ServedInputKind, ServedInputKinds } from "../protocol/input-kinds.js";
 export { requireScopes } from "./require-scopes.js";
 export {
   requestStateBoundary,
@@ -86,6 +87,7 @@ export {
 } from "../state/index.js";
 // Declared dependencies: a tool's, prompt's or resource template's needs are asked for, remembered and resolved by the SDK.
 export {
+  ask,
   elicit,
   elicitUrl,
   evaluateNeeds,
@@ -94,6 +96,9 @@ export {
   Needs,
   runWithDependencies,
   sample,
+  type AskAnswer,
+  type AskParams,
+  type AskQuestion,
   type DependencyRound,
   type DependentPromptHandler,
   type DependentTemplateResourceHandler,

@@ -231,7 +231,7 @@ export const MODERN: RevisionProfile<RequestTracker> = {
     if (isCreatedTask(raw)) return raw;
     if (raw.resultType === "input_required") {
       let result = host.finisher.inputRequired(route, ctx.method, raw as unknown as InputRequiredResult, ctx.protocolVersion);
-      assertClientCanAnswer(result.inputRequests as Record<string, unknown> | undefined, ctx.clientCapabilities);
+      assertClientCanAnswer(result.inputRequests as Record<string, unknown> | undefined, ctx.clientCapabilities, ctx.protocolVersion);
       const passed = passInputRequired(host, result, invocation.request);
       result = isThenable<InputRequiredResult>(passed) ? await passed : passed;
       return result as unknown as Record<string, unknown>;

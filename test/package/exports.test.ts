@@ -43,6 +43,7 @@ const EXPECTED: Record<string, string[]> = {
     "TASKS_EXTENSION",
     "TaskStoreFull",
     "UriTemplate",
+    "ask",
     "createLogger",
     "elicit",
     "elicitUrl",

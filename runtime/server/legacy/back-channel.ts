@@ -62,7 +62,7 @@ export async function settleInputRequired(call: PendingCall): Promise<Record<str
     }
     asked.push(requests);
     // The same gate as the 2026 path: never ask what the client did not declare it can answer.
-    assertClientCanAnswer(requests, scope.clientCapabilities);
+    assertClientCanAnswer(requests, scope.clientCapabilities, ctx.protocolVersion);
     ctx.inputResponses = (await session.askAll(requests, ctx)) as unknown as RequestContextImpl["inputResponses"];
     ctx.requestState = raw.requestState as string | undefined;
     raw = await callHandler(handler, invocation.params, ctx);

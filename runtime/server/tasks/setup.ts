@@ -35,7 +35,7 @@ export function createTaskEngine(
     finishComplete: (raw, ctx) => finisher.complete(route, "tools/call", raw, ctx.protocolVersion),
     finishInput: (raw, ctx) => {
       const result = finisher.inputRequired(route, "tools/call", raw as unknown as InputRequiredResult, ctx.protocolVersion);
-      assertClientCanAnswer(result.inputRequests as Record<string, unknown> | undefined, ctx.clientCapabilities);
+      assertClientCanAnswer(result.inputRequests as Record<string, unknown> | undefined, ctx.clientCapabilities, ctx.protocolVersion);
       return result;
     },
   };
