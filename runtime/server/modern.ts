@@ -206,6 +206,12 @@ export const MODERN: RevisionProfile<RequestTracker> = {
     return readRequestMeta(params, host.versions);
   },
 
+  serves(route, method, version) {
+    if (route.revisions !== undefined) return route.revisions.has(version);
+    // A method outside every schema is served to all; a built-in or schema method, where the revision's schema has it.
+    return (route.call !== undefined && route.schema !== true && route.overrides !== true) || requestChecksOf(version).byMethod.has(method);
+  },
+
   prepare(request: ClassifiedRequest, route: Route) {
     const params = request.params ?? {};
     if (!route.mayAskInput || params.requestState !== null) return { message: request.message, params };

@@ -83,6 +83,8 @@ export function ask(method: string, params?: unknown): AskQuestion {
     digest: questionDigest(request),
     requires: capabilitiesNeededBy(request),
     read: (response: unknown, protocolVersion?: string) => readAnswer(method, response, protocolVersion),
-    ...(message === undefined ? {} : { reask: (reason: string) => ({ ...request, params: { ...request.params, message: reaskMessage(message, reason) } }) as InputRequest }),
+    ...(message === undefined
+      ? {}
+      : { reask: (reason: string) => ({ ...request, params: { ...request.params, message: reaskMessage(message, reason) } }) as InputRequest }),
   }) as AskQuestion;
 }

@@ -1,6 +1,6 @@
 import { JsonRpcErrorCode, McpError } from "../../protocol/jsonrpc/errors.js";
 import type { NeedEntry, Needs } from "./declaration.js";
-import { isQuestion, type Question } from "./questions.js";
+import { isQuestion } from "./questions.js";
 import { askedDigest, decodeState, emptyState, encodeState, reaskedDigest, recordedAnswer } from "./state.js";
 import { questionDigest } from "./digest.js";
 import { SILENT_LOGGER, type LevelledLogger, type LogFields } from "../../protocol/logging.js";
