@@ -56,7 +56,8 @@ export type {
   TemplateResourceHandler,
 } from "./registry/resources.js";
 export type { Completer } from "./registry/completions.js";
-export type { CustomNotificationHandler, CustomRequestHandler, CustomRequestOptions, MethodSchema } from "./custom.js";
+export type { CustomNotificationHandler, CustomRequestHandler, CustomRequestOptions, MethodSchema, RequestHandlerArguments } from "./custom.js";
+export type { SchemaMethod, SchemaMethodOptions, SchemaMethodParams, SchemaMethodResult, SchemaRequestHandler } from "./schema-methods.js";
 export type { SchemaCheck, SchemaCompiler, SchemaCompilerChoice, SchemaIssue, SchemaValidator } from "./schema/schema-check.js";
 // The everyday names of request-state security, so a server needs one import: the classes a server
 // constructs, the errors a codec or a replay store throws, principalOf, and the types they name.
