@@ -5,36 +5,18 @@
  * idle. They live in this process's memory: a 2025 client must keep reaching
  * the same instance (sticky routing on `Mcp-Session-Id`).
  */
-import type { JsonRpcId, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from "../../../protocol/jsonrpc/messages.js";
+import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest } from "../../../protocol/jsonrpc/messages.js";
 import { FlightTable } from "../../../protocol/flight-table.js";
 import { isObject } from "../../../protocol/guards.js";
 import type { AuthInfo, ServerSession, SessionHost } from "../../types.js";
 import type { HttpStream } from "./exchange.js";
-import { EventLog, indexOfStream } from "./event-log.js";
+import type { EventLog } from "./event-log.js";
+import { SessionStreams } from "./session-streams.js";
+import { admit, release, Traffic, type SessionLimitName } from "./session-traffic.js";
 import { acceptsSharedPeer, LAST_USE, PEER_OF, TRANSPORT_DATA, type KeptSession, type SessionKeeper } from "../../../protocol/session-keeper.js";
-import { EXPIRED_MEMORY, OUTBOX_LIMIT, STREAMS_PER_SESSION, type AnsweringRequest, type SessionLimits } from "./session-types.js";
+import { EXPIRED_MEMORY, OUTBOX_LIMIT, type AnsweringRequest, type SessionLimits } from "./session-types.js";
 import { Realms, type Realm } from "./session-realm.js";
 import { ForeignSession } from "./foreign-session.js";
-
-/**
- * What the endpoint keeps of a session once it is used beyond its handshake, in the session's own
- * transport slot (an idle session, most of a server's at scale, holds none of it). Its tables gain and
- * lose an entry per request for as long as the session lives: {@link FlightTable}s and a list, not Maps, whose
- * churn would promote each request's objects to the old generation.
- */
-class Traffic {
-  /** Requests of this session being answered: an idle sweep never ends a session mid-request. */
-  busy = 0;
-  /** The streams kept, oldest first (by ascending number): opening one evicts the oldest finished; a resume bisects. */
-  streams: EventLog[] | undefined = undefined;
-  nextStream = 0;
-  standalone: EventLog | undefined = undefined;
-  outbox: JsonRpcMessage[] | undefined = undefined;
-  /** Requests being answered, by id: how `notifications/cancelled` and the session's end reach their POSTs. */
-  answering: FlightTable<AnsweringRequest> | undefined = undefined;
-  /** The server's own requests written on a POST's stream still open, by id: their cancellation goes there too. */
-  carried: FlightTable<EventLog> | undefined = undefined;
-}
 
 /**
  * Ticks of {@link TICK_MS} since this module started: small integers, kept inside the session object (a `Date.now()`
@@ -77,14 +59,18 @@ export class HttpSession {
     this.session[LAST_USE] = clock();
   }
 
-  /** A request of this session is being answered. */
-  begin(): void {
-    this.work().busy++;
+  /**
+   * A request of this session, whose body was `bytes` long, is to be
+   * answered: counted against the session's and its principal's bounds
+   * ({@link admit}); the option whose bound it would cross instead.
+   */
+  begin(bytes: number): SessionLimitName | undefined {
+    return admit(this.work(), this.realm, bytes);
   }
 
-  /** That request is answered. */
-  end(): void {
-    this.work().busy--;
+  /** That request, `bytes` long, is answered. */
+  end(bytes: number): void {
+    release(this.work(), this.realm, bytes);
     this.touch();
   }
 
@@ -112,26 +98,15 @@ export class HttpSession {
 
   /** A new stream's log (a POST answered over SSE, or a GET). */
   openStream(): EventLog {
-    const work = this.work();
-    const log = new EventLog(work.nextStream++, Math.floor(this.maxStreamBufferBytes / 4));
-    const streams = (work.streams ??= []);
-    streams.push(log);
-    // The oldest finished streams go first; one still open stays, however old.
-    for (let i = 0; streams.length > STREAMS_PER_SESSION && i < streams.length; ) {
-      const old = streams[i]!;
-      if (!old.ended || old.attached) i++;
-      else if (i === 0) streams.shift();
-      else streams.splice(i, 1);
-    }
-    return log;
+    const limits = this.realm.endpoint.limits;
+    return (this.work().streams ??= new SessionStreams(limits.maxReplayBytesPerSession, Math.floor(limits.maxStreamBufferBytes / 4))).open();
   }
 
   /** Ends a stream and forgets it at once (a cancelled request's: there is nothing left to resume). */
   dropStream(log: EventLog): void {
-    log.end();
     const streams = this.traffic?.streams;
-    const at = streams === undefined ? -1 : indexOfStream(streams, log.stream);
-    if (at !== -1) streams!.splice(at, 1);
+    if (streams === undefined) log.end();
+    else streams.drop(log);
   }
 
   /** Registers a request being answered, so a cancellation or the session's end reaches its POST; returns the function that unregisters it. */
@@ -164,9 +139,7 @@ export class HttpSession {
   findEvent(lastEventId: string): { log: EventLog; seq: number } | undefined {
     const match = /^(\d+)-(\d+)$/.exec(lastEventId.trim());
     if (!match) return undefined;
-    const streams = this.traffic?.streams;
-    const at = streams === undefined ? -1 : indexOfStream(streams, Number(match[1]));
-    const log = at === -1 ? undefined : streams![at];
+    const log = this.traffic?.streams?.find(Number(match[1]));
     return log === undefined ? undefined : { log, seq: Number(match[2]) };
   }
 
@@ -222,7 +195,7 @@ export class HttpSession {
   /** Ends every stream and every POST still waiting for its answer: the session is over, so no connection of it stays open. */
   endStreams(reason: string): void {
     const work = this.traffic;
-    for (const log of work?.streams ?? []) log.end();
+    work?.streams?.endAll();
     const answering = work?.answering?.values() ?? [];
     work?.answering?.clear();
     for (const request of answering) request.sessionEnded(reason);
@@ -262,11 +235,13 @@ export class HttpSessions implements SessionKeeper {
     new HttpSession(session as KeptSession).send(message);
   }
 
-  /** Opens a session for an `initialize`; `undefined` when the endpoint already holds as many as it may. */
-  open(authInfo: AuthInfo | undefined): HttpSession | undefined {
+  /** Opens a session for an `initialize`; else the option whose bound the endpoint, or this principal's share, is at. */
+  open(authInfo: AuthInfo | undefined): HttpSession | "maxSessions" | "maxSessionsPerPrincipal" {
     this.#sweep();
-    if (this.#byId.size >= this.#limits.maxSessions) return undefined;
-    const realm = this.#realms.enter(ownerOf(authInfo));
+    if (this.#byId.size >= this.#limits.maxSessions) return "maxSessions";
+    const owner = ownerOf(authInfo);
+    if (this.#realms.count(owner) >= this.#limits.maxSessionsPerPrincipal) return "maxSessionsPerPrincipal";
+    const realm = this.#realms.enter(owner);
     // This package's server opens every session on the realm, one peer for them all; another host gets a peer per session.
     const session = acceptsSharedPeer(this.#host) ? (this.#host.openSession(realm) as KeptSession) : new ForeignSession(this.#host, realm);
     const entry = new HttpSession(session);
