@@ -33,7 +33,8 @@ export interface ReplayLedger {
  */
 export class EventLog {
   readonly stream: number;
-  #events: Array<{ seq: number; text: string; message: JsonRpcMessage }> = [];
+  /** The events kept, as written: only the text (the message is read back from it when needed), so an event is held once. */
+  #events: Array<{ seq: number; text: string }> = [];
   /** Characters of text in #events. */
   #chars = 0;
   readonly #maxChars: number;
@@ -80,7 +81,7 @@ export class EventLog {
     if (text.length > this.#maxChars) {
       this.#forgotten = seq; // larger than the log may keep: written, never kept
     } else {
-      this.#events.push({ seq, text, message });
+      this.#events.push({ seq, text });
       this.#chars += text.length;
       this.#ledger.kept += text.length;
       while (this.#events.length > EVENTS_PER_STREAM || this.#chars > this.#maxChars) this.forgetOldest();
@@ -125,7 +126,7 @@ export class EventLog {
 
   /** The messages logged after the last one a connection took: what a new stream must carry on. */
   undelivered(): JsonRpcMessage[] {
-    return this.#events.filter((event) => event.seq > this.#delivered).map((event) => event.message);
+    return this.#events.filter((event) => event.seq > this.#delivered).map((event) => messageOf(event.text));
   }
 
   /** No more events: ends the connection, if one is attached. */
@@ -176,6 +177,12 @@ export class EventLog {
       return false;
     }
   }
+}
+
+/** The message an event's text carries on its one `data:` line (see `sseEvent`). */
+function messageOf(text: string): JsonRpcMessage {
+  const data = text.indexOf("\ndata: ") + 7;
+  return JSON.parse(text.slice(data, text.length - 2)) as JsonRpcMessage;
 }
 
 /** Where stream `stream` sits in `streams` (ascending by number), or -1. @internal */
