@@ -5,18 +5,38 @@
  * idle. They live in this process's memory: a 2025 client must keep reaching
  * the same instance (sticky routing on `Mcp-Session-Id`).
  */
-import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest } from "../../../protocol/jsonrpc/messages.js";
+import type { JsonRpcId, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from "../../../protocol/jsonrpc/messages.js";
 import { FlightTable } from "../../../protocol/flight-table.js";
-import { isObject } from "../../../protocol/guards.js";
 import type { AuthInfo, ServerSession, SessionHost } from "../../types.js";
 import type { HttpStream } from "./exchange.js";
 import type { EventLog } from "./event-log.js";
 import { SessionStreams } from "./session-streams.js";
-import { admit, release, Traffic, type SessionLimitName } from "./session-traffic.js";
+import { listenOn, sendOn, type StreamSlots } from "./session-outbox.js";
 import { acceptsSharedPeer, LAST_USE, PEER_OF, TRANSPORT_DATA, type KeptSession, type SessionKeeper } from "../../../protocol/session-keeper.js";
-import { EXPIRED_MEMORY, OUTBOX_LIMIT, type AnsweringRequest, type SessionLimits } from "./session-types.js";
+import { EXPIRED_MEMORY, type AnsweringRequest, type SessionLimits } from "./session-types.js";
 import { Realms, type Realm } from "./session-realm.js";
 import { ForeignSession } from "./foreign-session.js";
+
+/**
+ * What the endpoint keeps of a session once it is used beyond its handshake, in the session's own
+ * transport slot (an idle session, most of a server's at scale, holds none of it). Its tables gain and
+ * lose an entry per request for as long as the session lives: {@link FlightTable}s and a list, not Maps, whose
+ * churn would promote each request's objects to the old generation.
+ */
+class Traffic implements StreamSlots {
+  /** Requests of this session being answered: an idle sweep never ends a session mid-request. */
+  busy = 0;
+  /** Bytes of the request bodies of those requests. */
+  busyBytes = 0;
+  /** The streams kept for resumption, and the bytes they keep. */
+  streams: SessionStreams | undefined = undefined;
+  standalone: EventLog | undefined = undefined;
+  outbox: JsonRpcMessage[] | undefined = undefined;
+  /** Requests being answered, by id: how `notifications/cancelled` and the session's end reach their POSTs. */
+  answering: FlightTable<AnsweringRequest> | undefined = undefined;
+  /** The server's own requests written on a POST's stream still open, by id: their cancellation goes there too. */
+  carried: FlightTable<EventLog> | undefined = undefined;
+}
 
 /**
  * Ticks of {@link TICK_MS} since this module started: small integers, kept inside the session object (a `Date.now()`
@@ -61,16 +81,33 @@ export class HttpSession {
 
   /**
    * A request of this session, whose body was `bytes` long, is to be
-   * answered: counted against the session's and its principal's bounds
-   * ({@link admit}); the option whose bound it would cross instead.
+   * answered: counted against the session's and its principal's bounds;
+   * the option whose bound it would cross instead (nothing counted). A
+   * session or principal with nothing in flight always gets one request
+   * through, so a budget below one request's size never locks a client out.
    */
-  begin(bytes: number): SessionLimitName | undefined {
-    return admit(this.work(), this.realm, bytes);
+  begin(bytes: number): keyof SessionLimits | undefined {
+    const work = this.work();
+    const realm = this.realm;
+    const limits = realm.endpoint.limits;
+    if (work.busy >= limits.maxRequestsPerSession) return "maxRequestsPerSession";
+    if (realm.busy >= limits.maxRequestsPerPrincipal) return "maxRequestsPerPrincipal";
+    if (work.busy > 0 && work.busyBytes + (work.streams?.kept ?? 0) + bytes > limits.maxPendingBytesPerSession) return "maxPendingBytesPerSession";
+    if (realm.busy > 0 && realm.busyBytes + bytes > limits.maxPendingBytesPerPrincipal) return "maxPendingBytesPerPrincipal";
+    work.busy++;
+    work.busyBytes += bytes;
+    realm.busy++;
+    realm.busyBytes += bytes;
+    return undefined;
   }
 
   /** That request, `bytes` long, is answered. */
   end(bytes: number): void {
-    release(this.work(), this.realm, bytes);
+    const work = this.work();
+    work.busy--;
+    work.busyBytes -= bytes;
+    this.realm.busy--;
+    this.realm.busyBytes -= bytes;
     this.touch();
   }
 
@@ -145,18 +182,10 @@ export class HttpSession {
 
   /**
    * Connects a new GET stream; an older one still open is ended (the newest
-   * GET wins). What never reached the client (kept while no stream was
-   * open, or logged after the last one dropped) is delivered first.
+   * GET wins). What never reached the client is delivered first.
    */
   listen(writer: HttpStream): void {
-    const work = this.work();
-    const previous = work.standalone;
-    const waiting = [...(previous?.undelivered() ?? []), ...(work.outbox ?? [])];
-    previous?.end();
-    work.outbox = undefined;
-    const log = (work.standalone = this.openStream());
-    log.attach(writer);
-    for (const message of waiting) log.append(message);
+    listenOn(this.work(), writer, () => this.openStream());
   }
 
   /** `writer`, a GET stream's connection, closed. */
@@ -164,32 +193,10 @@ export class HttpSession {
     this.traffic?.standalone?.detach(writer);
   }
 
-  /** A message that belongs to no request: on the GET stream; into its log while it is dropped (a resume replays it); kept until one opens. */
+  /** A message that belongs to no request: on the GET stream, or the POST stream of the request it withdraws a question of (see {@link sendOn}). */
   send(message: JsonRpcRequest | JsonRpcNotification): void {
     this.touch();
-    // The server withdrawing a question it asked on a POST's stream (that call was cancelled): on that stream, its last event.
-    const carrier = "method" in message && message.method === "notifications/cancelled" ? this.carrierOf(message.params) : undefined;
-    if (carrier !== undefined) {
-      carrier.append(message);
-      return;
-    }
-    const work = this.work();
-    if (work.standalone !== undefined && !work.standalone.ended) {
-      work.standalone.append(message);
-      return;
-    }
-    const outbox = (work.outbox ??= []);
-    outbox.push(message);
-    if (outbox.length > OUTBOX_LIMIT) {
-      outbox.shift();
-      this.realm.endpoint.limits.onError(new Error(`Session ${this.id}: more than ${OUTBOX_LIMIT} messages waited for a GET stream; the oldest was dropped`));
-    }
-  }
-
-  private carrierOf(params: unknown): EventLog | undefined {
-    const id = isObject(params) ? params.requestId : undefined;
-    const log = typeof id === "string" || typeof id === "number" ? this.traffic?.carried?.get(id) : undefined;
-    return log?.ended === false ? log : undefined;
+    sendOn(this.work(), message, (error) => this.realm.endpoint.limits.onError(new Error(`Session ${this.id}: ${error}`)));
   }
 
   /** Ends every stream and every POST still waiting for its answer: the session is over, so no connection of it stays open. */
