@@ -1,4 +1,4 @@
-import { sha256 } from "@noble/hashes/sha2.js";
+import { portableHashes } from "#portable-hashes";
 import type { AesKey, CryptoBackend } from "./backend.js";
 import { decodeCanonicalBase64url, encodeBase64url } from "./base64url.js";
 import { NobleGcmKey } from "./gcm-noble.js";
@@ -21,7 +21,7 @@ const utf8 = new TextEncoder();
 export function createNobleBackend(aes: AesCoreLoader = nobleAesLoader): CryptoBackend {
   return Object.freeze({
     name: "noble" as const,
-    sha256: (data: Uint8Array) => sha256(data),
+    sha256: portableHashes.sha256,
     hkdfSha256,
     // Web Crypto's getRandomValues is the CSPRNG on every runtime noble targets; it fills at most 65,536 bytes a call.
     randomBytes: pooledRandom((buffer) => {

@@ -1,5 +1,4 @@
-import { hkdf } from "@noble/hashes/hkdf.js";
-import { sha256 } from "@noble/hashes/sha2.js";
+import { portableHashes } from "#portable-hashes";
 
 /** SHA-256's output size (RFC 5869 `HashLen`), in bytes. */
 const HASH_BYTES = 32;
@@ -7,7 +6,8 @@ const HASH_BYTES = 32;
 /**
  * HKDF-SHA256 (RFC 5869) with the salt absent, i.e. `HashLen` zero bytes
  * (§2.2), for runtimes without node:crypto: `@noble/hashes`' audited HKDF
- * and SHA-256 (the same family as the `@noble/ciphers` AES beside it). Used
+ * and SHA-256 (the same family as the `@noble/ciphers` AES beside it),
+ * through `#portable-hashes` (`portable-hashes.ts`). Used
  * to derive keys from a secret, once per key at construction. Checked
  * against node:crypto's `hkdfSync` by a property test.
  *
@@ -23,6 +23,5 @@ export function hkdfSha256(ikm: Uint8Array, info: Uint8Array, length: number): U
   }
   // noble refuses a zero length; RFC 5869 allows it (an empty OKM).
   if (length === 0) return new Uint8Array(0);
-  // salt undefined: noble, like §2.2, extracts with HashLen zero bytes.
-  return hkdf(sha256, ikm, undefined, info, length);
+  return portableHashes.hkdfSha256(ikm, info, length);
 }
