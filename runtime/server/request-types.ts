@@ -23,7 +23,7 @@ import type { MiddlewareRequest } from "./types.js";
  * of a tool that declares `task` (the task route).
  * @internal
  */
-export interface TaskRoutes {
+interface TaskRoutes {
   enabled(): boolean;
   advertise(capabilities: Record<string, unknown>): Record<string, unknown>;
   answer(method: string, params: unknown, ctx: RequestContextImpl): Promise<Record<string, unknown>>;
