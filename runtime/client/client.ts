@@ -154,7 +154,7 @@ export class Client {
   }
 
   #taskFrom(taskId: string, created: JsonObject | undefined): Promise<TaskHandle> {
-    const settings = { callbacks: this.#loop.callbacks, maxRounds: this.#loop.maxRounds, tasks: this.#tasks };
+    const settings = { answerers: this.#loop.answerers, maxRounds: this.#loop.maxRounds, tasks: this.#tasks };
     return openTaskHandle(this.session, settings, taskId, created as never);
   }
 

@@ -6,6 +6,7 @@
  * @internal
  * @module
  */
+import { type Answerer, sugarAnswerers } from "./callbacks.js";
 import { isKnownMode } from "./negotiate.js";
 import type { ClientOptions } from "./options.js";
 import type { NegotiatedOutcome } from "./outcomes.js";
@@ -18,6 +19,8 @@ export interface CheckedConnectOptions {
   readonly mode: string;
   readonly probeTimeoutMs: number;
   readonly prior: NegotiatedOutcome | undefined;
+  /** The sugar options' callbacks by method (`onInputRequest`'s are added by `openClient`, which loads their check). */
+  readonly answerers: Record<string, Answerer | undefined>;
 }
 
 /**
@@ -43,11 +46,10 @@ export function checkConnectOptions(options: ClientOptions): CheckedConnectOptio
   if (typeof probeTimeoutMs !== "number" || !(probeTimeoutMs > 0)) {
     throw new RangeError(`probeTimeoutMs must be a positive number of milliseconds, got ${String(probeTimeoutMs)}.`);
   }
-  for (const name of ["onElicit", "onSample", "onListRoots", "onNotification"] as const) {
-    if (options[name] !== undefined && typeof options[name] !== "function") {
-      throw new TypeError(`${name} must be a function, got ${typeof options[name]}.`);
-    }
+  if (options.onNotification !== undefined && typeof options.onNotification !== "function") {
+    throw new TypeError(`onNotification must be a function, got ${typeof options.onNotification}.`);
   }
+  const answerers = sugarAnswerers(options);
   const prior = options.negotiated;
   if (prior !== undefined && (typeof prior !== "object" || prior === null || typeof prior.protocolVersion !== "string")) {
     throw new TypeError(`negotiated must be what client.negotiated returned, e.g. { protocolVersion: "2025-11-25" }; got ${JSON.stringify(prior)}.`);
@@ -55,5 +57,5 @@ export function checkConnectOptions(options: ClientOptions): CheckedConnectOptio
   if (prior !== undefined && !isKnownMode(prior.protocolVersion)) {
     throw new RangeError(`negotiated.protocolVersion ${JSON.stringify(prior.protocolVersion)} is no version this client speaks.`);
   }
-  return { maxRounds, unavailableRetryMs, mode, probeTimeoutMs, prior };
+  return { maxRounds, unavailableRetryMs, mode, probeTimeoutMs, prior, answerers };
 }

@@ -7,13 +7,13 @@
  * @module
  */
 import { checkBackoff } from "./backoff.js";
-import type { InputCallbacks } from "./callbacks.js";
 import { checkConnectOptions } from "./connect-options.js";
 import type { Connection } from "./connection.js";
 import type { LoopSettings } from "./loop.js";
 import { DEFAULT_CLIENT_INFO, deriveCapabilities } from "./meta.js";
 import { negotiate, type ServerDescription } from "./negotiate.js";
 import type { ClientOptions } from "./options.js";
+import { MODERN_PROTOCOL_VERSION } from "./protocol.js";
 import { taskSettingsOf, withTasksExtension, type TaskSettings } from "./tasks.js";
 import { negotiationKey } from "./targets.js";
 import { openTransport } from "../connect/targets.js";
@@ -33,19 +33,20 @@ export interface OpenedClient {
  * @internal
  */
 export async function openClient(target: ConnectTarget, options: ClientOptions): Promise<OpenedClient> {
-  const { maxRounds, unavailableRetryMs, mode, probeTimeoutMs, prior } = checkConnectOptions(options);
+  const { maxRounds, unavailableRetryMs, mode, probeTimeoutMs, prior, answerers } = checkConnectOptions(options);
   const backoff = checkBackoff(options.stateOnlyBackoff);
   const tasks = taskSettingsOf(options.tasks);
-  const callbacks: InputCallbacks = { onElicit: options.onElicit, onSample: options.onSample, onListRoots: options.onListRoots };
+  // Its own chunk: a client answering only through onElicit, onSample and onListRoots never loads the check.
+  if (options.onInputRequest !== undefined) (await import("./input-request-map.js")).addInputRequestMap(answerers, options.onInputRequest);
+  const declared = deriveCapabilities(answerers, mode === "auto" ? MODERN_PROTOCOL_VERSION : mode, options.capabilities);
   const transport = await openTransport(target);
   try {
     const { connection, server } = await negotiate({
       transport,
       mode,
-      capabilities:
-        tasks === undefined ? deriveCapabilities(callbacks, options.capabilities) : withTasksExtension(deriveCapabilities(callbacks, options.capabilities)),
+      capabilities: tasks === undefined ? declared : withTasksExtension(declared),
       clientInfo: options.clientInfo === undefined ? DEFAULT_CLIENT_INFO : options.clientInfo,
-      callbacks,
+      answerers,
       probeTimeoutMs,
       renewTimeoutMs: probeTimeoutMs,
       signal: options.signal,
@@ -53,7 +54,7 @@ export async function openClient(target: ConnectTarget, options: ClientOptions):
       cacheKey: mode === "auto" ? negotiationKey(transport) : undefined,
       prior,
     });
-    return { connection, server, loop: { callbacks, maxRounds, backoff, unavailableRetryMs }, tasks };
+    return { connection, server, loop: { answerers, maxRounds, backoff, unavailableRetryMs }, tasks };
   } catch (error) {
     if (transport !== target) await transport.close().catch(() => {});
     throw error;
