@@ -103,12 +103,7 @@ const reply = (request: JsonRpcRequest, result: JsonObject): JsonRpcResponse => 
  *
  * @internal
  */
-async function answerServerRequest(
-  request: JsonRpcRequest,
-  answerers: Answerers,
-  kit: BackChannelKit,
-  refused?: InputResponseInvalid[],
-): Promise<JsonRpcResponse> {
+async function answerServerRequest(request: JsonRpcRequest, answerers: Answerers, kit: BackChannelKit, refused?: InputResponseInvalid[]): Promise<JsonRpcResponse> {
   const { JsonRpcErrorCode, optionsFor, errorResponse } = kit;
   const refuse = (code: number, message: string): JsonRpcResponse => errorResponse(request.id, { code, message });
   if (request.method === "ping") return reply(request, {});

@@ -84,9 +84,8 @@ export interface InputCallbacks {
  * The option each of the three earlier kinds has of its own, and the kind it
  * answers: the one place these methods are named. A kind a revision adds
  * needs no row: `onInputRequest` answers it.
- * @internal
  */
-export const SUGAR = { onElicit: "elicitation/create", onSample: "sampling/createMessage", onListRoots: "roots/list" } as const;
+const SUGAR = { onElicit: "elicitation/create", onSample: "sampling/createMessage", onListRoots: "roots/list" } as const;
 
 /** A callback as the runtime calls it. @internal */
 export type AnyCallback = (params: never, context: InputRequestContext) => unknown;

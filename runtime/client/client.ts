@@ -61,7 +61,10 @@ export class Client<Revision extends ClientRevision = NewestRevision> extends Cl
    * @throws ProtocolVersionUnsupported when the server shares no version with the client.
    * @throws HttpTransportError when an HTTP server refuses the client (401/403: never taken for an older server) or fails.
    */
-  static async connect<Mode extends ClientMode = "auto">(target: ConnectTarget, options: ClientOptions & { mode?: Mode } = {}): Promise<Client<RevisionOfMode<Mode>>> {
+  static async connect<Mode extends ClientMode = "auto">(
+    target: ConnectTarget,
+    options: ClientOptions & { mode?: Mode } = {},
+  ): Promise<Client<RevisionOfMode<Mode>>> {
     const opened = await openClient(target, options);
     return new Client(opened.connection, opened.server, opened.loop, opened.tasks);
   }
@@ -115,7 +118,11 @@ export class Client<Revision extends ClientRevision = NewestRevision> extends Cl
    * @throws InputRequiredRoundsExceeded, InputRequestFailed, InvalidServerResult, McpError (a failed task's
    *   error too), TaskCancelled, or the signal's reason (a followed task is then cancelled).
    */
-  async callTool(name: string, args: JsonObject | undefined, options: ToolCallOptions & { task: "handle" }): Promise<HelperResult<Revision, "tools/call"> | TaskHandle>;
+  async callTool(
+    name: string,
+    args: JsonObject | undefined,
+    options: ToolCallOptions & { task: "handle" },
+  ): Promise<HelperResult<Revision, "tools/call"> | TaskHandle>;
   async callTool(name: string, args?: JsonObject, options?: ToolCallOptions): Promise<HelperResult<Revision, "tools/call">>;
   async callTool(name: string, args?: JsonObject, options?: ToolCallOptions): Promise<unknown> {
     checkTarget("callTool", name);
@@ -235,21 +242,6 @@ export class Client<Revision extends ClientRevision = NewestRevision> extends Cl
   }
 
   /**
-   * Sends a request the protocol schema defines, typed by the revision the
-   * client speaks (its params without the envelope, its complete result),
-   * and resolves with its result, running the rounds like
-   * {@link Client.callTool} when the server answers `input_required`.
-   *
-   * @param method - a method of the revision's schema, e.g. `"tools/list"`
-   * @param args - its params (`_meta` optional: the envelope is added for you), then a signal or extra `_meta`
-   * @throws McpError, and what {@link Client.callTool} throws for the rounds
-   * @example
-   * ```ts
-   * const { tools } = await client.request("tools/list", { cursor: "t10" });
-   * ```
-   */
-  async request<Method extends SchemaMethod<Revision>>(method: Method, ...args: SchemaRequestArgs<Revision, Method>): Promise<SchemaResult<Revision, Method>>;
-  /**
    * Sends a request for a method outside the protocol schema (an
    * extension's, one a server serves with `setRequestHandler`) and resolves
    * with its result, running the rounds like {@link Client.callTool} when
@@ -270,6 +262,22 @@ export class Client<Revision extends ClientRevision = NewestRevision> extends Cl
     params?: JsonObject,
     options?: CustomCallOptions,
   ): Promise<JsonObject>;
+  // Second, so that a schema method's misfit params are reported against its own params (the last overload's error).
+  /**
+   * Sends a request the protocol schema defines, typed by the revision the
+   * client speaks (its params without the envelope, its complete result),
+   * and resolves with its result, running the rounds like
+   * {@link Client.callTool} when the server answers `input_required`.
+   *
+   * @param method - a method of the revision's schema, e.g. `"tools/list"`
+   * @param args - its params (`_meta` optional: the envelope is added for you), then a signal or extra `_meta`
+   * @throws McpError, and what {@link Client.callTool} throws for the rounds
+   * @example
+   * ```ts
+   * const { tools } = await client.request("tools/list", { cursor: "t10" });
+   * ```
+   */
+  async request<Method extends SchemaMethod<Revision>>(method: Method, ...args: SchemaRequestArgs<Revision, Method>): Promise<SchemaResult<Revision, Method>>;
   async request(method: string, params?: JsonObject, options?: CustomCallOptions): Promise<unknown> {
     const { customRequest } = await import("./custom-request.js");
     return customRequest(

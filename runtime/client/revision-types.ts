@@ -27,7 +27,13 @@ type Before<A extends string, B extends string> = A extends `${infer a}${infer r
 
 /** The newest of a union of revision dates: the member every other member sorts before. */
 type Newest<Union extends string> = {
-  [Candidate in Union]: false extends (Exclude<Union, Candidate> extends infer Other extends string ? (Other extends unknown ? Before<Other, Candidate> : never) : never)
+  [Candidate in Union]: false extends (
+    Exclude<Union, Candidate> extends infer Other extends string
+      ? Other extends unknown
+        ? Before<Other, Candidate>
+        : never
+      : never
+  )
     ? never
     : Candidate;
 }[Union];

@@ -45,7 +45,7 @@ function tap(inner: MessageHandler) {
   };
 }
 
-const capabilitiesOf = (request: JsonRpcRequest) => (request.params?._meta as Record<string, unknown>)["io.modelcontextprotocol/clientCapabilities"];
+const capabilitiesOf = (request: JsonRpcRequest) => (request.params!._meta as Record<string, unknown>)["io.modelcontextprotocol/clientCapabilities"];
 
 const answers = {
   "elicitation/create": async () => ({ action: "accept" as const, content: { name: "Ada" } }),
