@@ -11,7 +11,7 @@ import type { errorResponse } from "../protocol/jsonrpc/responses.js";
 import type { JsonRpcRequest, JsonRpcResponse } from "../protocol/jsonrpc/messages.js";
 import type { ClientTransport } from "../protocol/contracts.js";
 import type { RevisionTables, ValidationResult } from "../validate/core.js";
-import type { Answerers, InputRequestContext, optionsFor } from "./callbacks.js";
+import type { Answerers, InputRequestContext } from "./callbacks.js";
 import type { InputResponseInvalid } from "./answer-errors.js";
 import type { JsonObject } from "./protocol.js";
 
@@ -24,7 +24,6 @@ import type { JsonObject } from "./protocol.js";
  */
 export interface BackChannelKit {
   readonly JsonRpcErrorCode: typeof JsonRpcErrorCode;
-  readonly optionsFor: typeof optionsFor;
   readonly errorResponse: typeof errorResponse;
 }
 
@@ -104,17 +103,17 @@ const reply = (request: JsonRpcRequest, result: JsonObject): JsonRpcResponse => 
  * @internal
  */
 async function answerServerRequest(request: JsonRpcRequest, answerers: Answerers, kit: BackChannelKit, refused?: InputResponseInvalid[]): Promise<JsonRpcResponse> {
-  const { JsonRpcErrorCode, optionsFor, errorResponse } = kit;
+  const { JsonRpcErrorCode, errorResponse } = kit;
   const refuse = (code: number, message: string): JsonRpcResponse => errorResponse(request.id, { code, message });
   if (request.method === "ping") return reply(request, {});
   const answerer = answerers[request.method];
   if (answerer === undefined) {
-    const options = optionsFor(request.method);
+    const missing = (await import("./kinds.js")).withoutCallback(request.method);
     return refuse(
       JsonRpcErrorCode.MethodNotFound,
-      options === undefined
-        ? `Method not found: this client does not handle ${request.method}`
-        : `Method not found: this client was connected without ${options}, so it cannot answer ${request.method}`,
+      "options" in missing
+        ? `Method not found: this client was connected without ${missing.options}, so it cannot answer ${request.method}`
+        : `Method not found: this client does not handle ${request.method}`,
     );
   }
   const { answer, option } = answerer;

@@ -1,4 +1,4 @@
-import { newestInputKind, type SpokenInputKind, type SpokenInputKinds } from "../protocol/input-kinds.js";
+import type { SpokenInputKind, SpokenInputKinds } from "../protocol/input-kinds.js";
 import type { CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult, ListRootsRequestParams, ListRootsResult } from "./protocol.js";
 
 /**
@@ -80,13 +80,6 @@ export interface InputCallbacks {
   onInputRequest?: InputRequestHandlers;
 }
 
-/**
- * The option each of the three earlier kinds has of its own, and the kind it
- * answers: the one place these methods are named. A kind a revision adds
- * needs no row: `onInputRequest` answers it.
- */
-const SUGAR = { onElicit: "elicitation/create", onSample: "sampling/createMessage", onListRoots: "roots/list" } as const;
-
 /** A callback as the runtime calls it. @internal */
 export type AnyCallback = (params: never, context: InputRequestContext) => unknown;
 
@@ -96,41 +89,9 @@ export interface Answerer {
   readonly option: string;
 }
 
-/** Method → its answerer, for the kinds the client answers (a null-prototype object). @internal */
+/**
+ * Method → its answerer, for the kinds the client answers (a null-prototype
+ * object), built at connect by `kinds.ts` from the sugar options and
+ * `onInputRequest`. @internal
+ */
 export type Answerers = Readonly<Record<string, Answerer | undefined>>;
-
-/** How `onInputRequest`'s entry for `method` is written, for messages. @internal */
-export const mapOption = (method: string): string => `onInputRequest[${JSON.stringify(method)}]`;
-
-/**
- * The answerers the sugar options give, checked (each a function when
- * given). `onInputRequest` is checked and added by `input-request-map.ts`,
- * loaded only when it is given.
- *
- * @throws TypeError naming an option that is not a function
- * @internal
- */
-export function sugarAnswerers(callbacks: InputCallbacks): Record<string, Answerer | undefined> {
-  const answerers: Record<string, Answerer | undefined> = Object.create(null);
-  let option: keyof typeof SUGAR;
-  for (option in SUGAR) {
-    const answer = callbacks[option];
-    if (answer === undefined) continue;
-    if (typeof answer !== "function") throw new TypeError(`${option} must be a function, got ${typeof answer}.`);
-    answerers[SUGAR[option]] = { answer: answer as AnyCallback, option };
-  }
-  return answerers;
-}
-
-/**
- * The option(s) that would answer `method` (`onElicit or
- * onInputRequest["elicitation/create"]`), for the message that says one is
- * missing; `undefined` when no revision the client speaks defines the kind.
- * @internal
- */
-export function optionsFor(method: string): string | undefined {
-  if (newestInputKind(method) === undefined) return undefined;
-  let option: keyof typeof SUGAR;
-  for (option in SUGAR) if (SUGAR[option] === method) return `${option} or ${mapOption(method)}`;
-  return mapOption(method);
-}

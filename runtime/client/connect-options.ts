@@ -6,7 +6,6 @@
  * @internal
  * @module
  */
-import { type Answerer, sugarAnswerers } from "./callbacks.js";
 import { isKnownMode } from "./negotiate.js";
 import type { ClientOptions } from "./options.js";
 import type { NegotiatedOutcome } from "./outcomes.js";
@@ -19,8 +18,6 @@ export interface CheckedConnectOptions {
   readonly mode: string;
   readonly probeTimeoutMs: number;
   readonly prior: NegotiatedOutcome | undefined;
-  /** The sugar options' callbacks by method (`onInputRequest`'s are added by `openClient`, which loads their check). */
-  readonly answerers: Record<string, Answerer | undefined>;
 }
 
 /**
@@ -49,7 +46,6 @@ export function checkConnectOptions(options: ClientOptions): CheckedConnectOptio
   if (options.onNotification !== undefined && typeof options.onNotification !== "function") {
     throw new TypeError(`onNotification must be a function, got ${typeof options.onNotification}.`);
   }
-  const answerers = sugarAnswerers(options);
   const prior = options.negotiated;
   if (prior !== undefined && (typeof prior !== "object" || prior === null || typeof prior.protocolVersion !== "string")) {
     throw new TypeError(`negotiated must be what client.negotiated returned, e.g. { protocolVersion: "2025-11-25" }; got ${JSON.stringify(prior)}.`);
@@ -57,5 +53,5 @@ export function checkConnectOptions(options: ClientOptions): CheckedConnectOptio
   if (prior !== undefined && !isKnownMode(prior.protocolVersion)) {
     throw new RangeError(`negotiated.protocolVersion ${JSON.stringify(prior.protocolVersion)} is no version this client speaks.`);
   }
-  return { maxRounds, unavailableRetryMs, mode, probeTimeoutMs, prior, answerers };
+  return { maxRounds, unavailableRetryMs, mode, probeTimeoutMs, prior };
 }

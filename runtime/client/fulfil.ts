@@ -1,5 +1,4 @@
-import { type Answerer, type Answerers, type InputRequestContext, optionsFor } from "./callbacks.js";
-import { spokenInputKinds } from "../protocol/input-kinds.js";
+import type { Answerer, Answerers, InputRequestContext } from "./callbacks.js";
 import { InputRequestFailed } from "./errors.js";
 import type { InputRequest, InputResponse } from "./protocol.js";
 
@@ -29,7 +28,7 @@ export function fulfilRound(
   for (const key in inputRequests) {
     const request = inputRequests[key]!;
     const answerer = answerers[request.method];
-    if (answerer === undefined) throw missingCallback(key, request.method);
+    if (answerer === undefined) return missingCallback(key, request.method);
     keys.push(key);
     chosen.push(answerer);
   }
@@ -151,13 +150,14 @@ function setOwn(target: Record<string, InputResponse>, key: string, value: Input
   else target[key] = value;
 }
 
-function missingCallback(key: string, method: string): InputRequestFailed {
-  const options = optionsFor(method);
+/** The round's failure when no callback answers `method`: the advice comes from the kind table (loaded at connect). */
+async function missingCallback(key: string, method: string): Promise<never> {
+  const missing = (await import("./kinds.js")).withoutCallback(method);
   const advice =
-    options === undefined
-      ? `${method} is no input-request kind this client knows (it knows ${spokenInputKinds().join(", ")}).`
-      : `Pass ${options} to Client.connect so the client can answer it (and declares the capability).`;
-  return new InputRequestFailed(key, method, `The server asked for "${key}" (${method}) but there is no callback for it. ${advice}`);
+    "options" in missing
+      ? `Pass ${missing.options} to Client.connect so the client can answer it (and declares the capability).`
+      : `${method} is no input-request kind this client knows (it knows ${missing.known}).`;
+  throw new InputRequestFailed(key, method, `The server asked for "${key}" (${method}) but there is no callback for it. ${advice}`);
 }
 
 function callbackThrew(key: string, method: string, option: string, error: unknown): InputRequestFailed {

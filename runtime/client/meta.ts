@@ -1,6 +1,4 @@
 import { copyToExtend } from "../protocol/copy.js";
-import type { Answerers } from "./callbacks.js";
-import { baseDeclaration, inputKindOf, newestInputKind } from "../protocol/input-kinds.js";
 import type { ClientCapabilities, Implementation, JsonObject } from "./protocol.js";
 import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION } from "../protocol/names.js";
 
@@ -10,26 +8,6 @@ import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION } fro
  * at each release, and test/package/version.test.ts checks it).
  */
 export const DEFAULT_CLIENT_INFO: Implementation = Object.freeze({ name: "mcp-roundtrip", version: "0.1.0" });
-
-/**
- * The capabilities a client declares, derived from the kinds it answers
- * (each kind's capability in `revision`, the newest it will speak, from the
- * generated table): a server must not ask for what the client cannot
- * answer, so declaring more than the callbacks can serve would invite
- * requests that fail.
- *
- * `extra` is merged on top (e.g. `{ elicitation: { form: {}, url: {} } }`
- * when `onElicit` also handles URL mode, or `extensions`).
- */
-export function deriveCapabilities(answerers: Answerers, revision: string, extra?: ClientCapabilities): ClientCapabilities {
-  const capabilities: Record<string, unknown> = {};
-  for (const method in answerers) {
-    // Every key is a kind some spoken revision defines (checked at connect); the newest that has it says how to declare it.
-    const kind = (inputKindOf(revision, method) ?? newestInputKind(method))!;
-    capabilities[kind.capability] = { ...(capabilities[kind.capability] as object | undefined), ...baseDeclaration(kind) };
-  }
-  return extra ? { ...capabilities, ...extra } : capabilities;
-}
 
 /**
  * The per-request `_meta` envelope of the modern protocol. Built once per

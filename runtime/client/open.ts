@@ -10,7 +10,7 @@ import { checkBackoff } from "./backoff.js";
 import { checkConnectOptions } from "./connect-options.js";
 import type { Connection } from "./connection.js";
 import type { LoopSettings } from "./loop.js";
-import { DEFAULT_CLIENT_INFO, deriveCapabilities } from "./meta.js";
+import { DEFAULT_CLIENT_INFO } from "./meta.js";
 import { negotiate, type ServerDescription } from "./negotiate.js";
 import type { ClientOptions } from "./options.js";
 import { MODERN_PROTOCOL_VERSION } from "./protocol.js";
@@ -33,11 +33,12 @@ export interface OpenedClient {
  * @internal
  */
 export async function openClient(target: ConnectTarget, options: ClientOptions): Promise<OpenedClient> {
-  const { maxRounds, unavailableRetryMs, mode, probeTimeoutMs, prior, answerers } = checkConnectOptions(options);
+  const { maxRounds, unavailableRetryMs, mode, probeTimeoutMs, prior } = checkConnectOptions(options);
   const backoff = checkBackoff(options.stateOnlyBackoff);
   const tasks = taskSettingsOf(options.tasks);
-  // Its own chunk: a client answering only through onElicit, onSample and onListRoots never loads the check.
-  if (options.onInputRequest !== undefined) (await import("./input-request-map.js")).addInputRequestMap(answerers, options.onInputRequest);
+  // The kind table is a chunk of its own, loaded here: the browser entry chunk carries neither it nor what it imports.
+  const { answerersOf, deriveCapabilities } = await import("./kinds.js");
+  const answerers = answerersOf(options);
   const declared = deriveCapabilities(answerers, mode === "auto" ? MODERN_PROTOCOL_VERSION : mode, options.capabilities);
   const transport = await openTransport(target);
   try {
