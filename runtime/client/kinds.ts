@@ -26,15 +26,14 @@ const SUGAR = { onElicit: "elicitation/create", onSample: "sampling/createMessag
 const mapOption = (method: string): string => `onInputRequest[${JSON.stringify(method)}]`;
 
 /**
- * The callbacks by kind: each sugar option's, then each of
- * `onInputRequest`'s, checked.
+ * The callbacks by kind: each sugar option's, checked; `onInputRequest`'s
+ * are checked and added by `input-request-map.ts`, loaded only when it is
+ * given (its messages are most of its weight).
  *
- * @throws TypeError for an option or entry that is not a function, a map that is not an object, or a kind
- *   answered twice
- * @throws RangeError naming an `onInputRequest` key that is no input-request kind, with the kinds this client knows
+ * @throws TypeError for an option that is not a function, and what `addInputRequestMap` throws
  * @internal
  */
-export function answerersOf(callbacks: InputCallbacks): Answerers {
+export async function answerersOf(callbacks: InputCallbacks): Promise<Answerers> {
   const answerers: Record<string, Answerer | undefined> = Object.create(null);
   let sugar: keyof typeof SUGAR;
   for (sugar in SUGAR) {
@@ -43,29 +42,8 @@ export function answerersOf(callbacks: InputCallbacks): Answerers {
     if (typeof answer !== "function") throw new TypeError(`${sugar} must be a function, got ${typeof answer}.`);
     answerers[SUGAR[sugar]] = { answer: answer as AnyCallback, option: sugar };
   }
-  const map: unknown = callbacks.onInputRequest;
-  if (map === undefined) return answerers;
-  if (typeof map !== "object" || map === null || Array.isArray(map)) {
-    throw new TypeError(
-      `onInputRequest must be an object keyed by input-request method, e.g. { "elicitation/create": async (params) => ({ action: "cancel" }) }; ` +
-        `got ${Array.isArray(map) ? "an array" : map === null ? "null" : typeof map}.`,
-    );
-  }
-  const known = spokenInputKinds();
-  for (const method of Object.keys(map)) {
-    if (!known.includes(method)) {
-      throw new RangeError(
-        `onInputRequest has a key ${JSON.stringify(method)}, which is no input-request kind this client knows (it knows ${known.join(", ")}). ` +
-          `Check the spelling; a kind from a newer protocol revision needs a newer mcp-roundtrip.`,
-      );
-    }
-    const answer = (map as Record<string, unknown>)[method];
-    if (answer === undefined) continue;
-    const option = mapOption(method);
-    if (typeof answer !== "function") throw new TypeError(`${option} must be a function, got ${answer === null ? "null" : typeof answer}.`);
-    const earlier = answerers[method];
-    if (earlier !== undefined) throw new TypeError(`${method} is answered twice, by ${earlier.option} and by ${option}: give each kind one callback.`);
-    answerers[method] = { answer: answer as AnyCallback, option };
+  if (callbacks.onInputRequest !== undefined) {
+    (await import("./input-request-map.js")).addInputRequestMap(answerers, callbacks.onInputRequest, spokenInputKinds(), mapOption);
   }
   return answerers;
 }

@@ -38,7 +38,7 @@ export async function openClient(target: ConnectTarget, options: ClientOptions):
   const tasks = taskSettingsOf(options.tasks);
   // The kind table is a chunk of its own, loaded here: the browser entry chunk carries neither it nor what it imports.
   const { answerersOf, deriveCapabilities } = await import("./kinds.js");
-  const answerers = answerersOf(options);
+  const answerers = await answerersOf(options);
   const declared = deriveCapabilities(answerers, mode === "auto" ? MODERN_PROTOCOL_VERSION : mode, options.capabilities);
   const transport = await openTransport(target);
   try {
