@@ -73,7 +73,10 @@ type Complete<Result> = Exclude<Result, { resultType: "input_required" }>;
  * `input_required` answer are run for you).
  */
 export type SchemaResult<Revision extends ClientRevision, Method extends string> = Method extends keyof ClientMap<Revision>
-  ? ClientMap<Revision>[Method] extends { result: infer Result }
+  ? ClientMap<Revision>[Method] extends {
+      /** The method's result in the schema (complete, or `input_required` where the method may ask). */
+      result: infer Result;
+    }
     ? Complete<Result>
     : never
   : never;
@@ -87,10 +90,14 @@ type WithoutMeta<Params> = { [Key in keyof Params as Key extends "_meta" ? never
  * `_meta` is optional and holds only extra keys (`progressToken`, …).
  */
 export type SchemaParams<Revision extends ClientRevision, Method extends SchemaMethod<Revision>> = (ClientMap<Revision>[Method] extends {
+  /** The method's params in the schema, envelope included. */
   params: infer Params;
 }
   ? WithoutMeta<NonNullable<Params>>
-  : JsonObject) & { _meta?: JsonObject };
+  : JsonObject) & {
+  /** Extra `_meta` keys (`progressToken`, …), sent beside the client's own envelope, which wins. */
+  _meta?: JsonObject;
+};
 
 /** `client.request`'s arguments after the method: params may be left out when none is required. */
 export type SchemaRequestArgs<Revision extends ClientRevision, Method extends SchemaMethod<Revision>> =

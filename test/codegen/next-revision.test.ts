@@ -96,15 +96,21 @@ const described = await client.request("tools/describe", { name: "wipe" });
 const summary: string = described.summary;
 await client.close();
 
-// What a client of the release before sees: the new method is not part of its protocol.
+// What a client of the revision before sees: neither the new kind nor the new method is part of its protocol.
 const older = await Client.connect(server, { mode: "${BASE}", onInputRequest: { "confirmation/create": () => ({ confirmed: true }) } });
 const refusal = await older.callTool("wipe").then(
   () => "answered",
   (error: Error & { code?: number }) => String(error.code ?? error.message),
 );
+const describedForOlder = await older.request("tools/describe", { name: "wipe" }).then(
+  () => "answered",
+  (error: Error & { code?: number }) => String(error.code ?? error.message),
+);
 await older.close();
 
-console.log(JSON.stringify({ version: client.protocolVersion, wiped: wiped.content, cost: cost ?? null, restarted: restarted.content, summary, asked, refusal }));
+console.log(
+  JSON.stringify({ version: client.protocolVersion, wiped: wiped.content, cost: cost ?? null, restarted: restarted.content, summary, asked, refusal, describedForOlder }),
+);
 `;
 
 beforeAll(async () => {
@@ -187,6 +193,7 @@ describe(`an additive revision (${NEW}: a new input kind and capability, a new m
       summary: "wipe: does one thing well",
       asked: ["Wipe the cache?", "Restart now?"],
       refusal: "-32021",
+      describedForOlder: "-32601",
     });
   }, 120_000);
 });
