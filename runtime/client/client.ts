@@ -6,6 +6,7 @@ import type { NegotiatedOutcome } from "./outcomes.js";
 import { PendingRequest, type PendingRequestJSON } from "./pending.js";
 import type { Implementation, JsonObject, ServerCapabilities } from "./protocol.js";
 import { openClient } from "./open.js";
+import { timingOf } from "./deadline.js";
 import { ClientSession, type RequestOptions } from "./session.js";
 import { ClientLists } from "./client-lists.js";
 import type { ClientMode, ClientRevision, HelperResult, NewestRevision, RevisionOfMode, SchemaMethod, SchemaRequestArgs, SchemaResult } from "./revision-types.js";
@@ -60,6 +61,7 @@ export class Client<Revision extends ClientRevision = NewestRevision> extends Cl
    * @throws TypeError / RangeError for a bad target or option.
    * @throws ProtocolVersionUnsupported when the server shares no version with the client.
    * @throws HttpTransportError when an HTTP server refuses the client (401/403: never taken for an older server) or fails.
+   * @throws RequestTimeout when the server does not answer a request of the handshake within `timeoutMs` (default 60 s).
    */
   static async connect<Mode extends ClientMode = "auto">(
     target: ConnectTarget,
@@ -182,13 +184,14 @@ export class Client<Revision extends ClientRevision = NewestRevision> extends Cl
   }
 
   async #run(call: Parameters<typeof runToCompletion>[2], options: CallOptions | undefined, start?: Parameters<typeof runToCompletion>[5]): Promise<JsonObject> {
+    const timing = timingOf(options, this.#connection.timing);
     if (options?.onProgress === undefined && options?.onLog === undefined) {
-      return runToCompletion(this.session, this.#loop, call, options?.signal, options?.meta, start);
+      return runToCompletion(this.session, this.#loop, call, options?.signal, options?.meta, start, undefined, timing);
     }
     // Its own chunk: calls without per-call callbacks do not load it.
     const { wireCall } = await import("./call-notifications.js");
     const wiring = wireCall(options, options.meta);
-    return runToCompletion(this.session, this.#loop, call, options.signal, wiring.meta, start, wiring.onNotification);
+    return runToCompletion(this.session, this.#loop, call, options.signal, wiring.meta, start, wiring.onNotification, timing);
   }
 
   /**

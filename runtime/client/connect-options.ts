@@ -10,6 +10,7 @@ import { isKnownMode } from "./negotiate.js";
 import type { ClientOptions } from "./options.js";
 import type { NegotiatedOutcome } from "./outcomes.js";
 import { SPOKEN } from "./protocol.js";
+import { DEFAULT_TIMING, type RequestTiming, timingOf } from "./deadline.js";
 
 /** The checked options `Client.connect` goes on with. @internal */
 export interface CheckedConnectOptions {
@@ -18,6 +19,7 @@ export interface CheckedConnectOptions {
   readonly mode: string;
   readonly probeTimeoutMs: number;
   readonly prior: NegotiatedOutcome | undefined;
+  readonly timing: RequestTiming;
 }
 
 /**
@@ -53,5 +55,5 @@ export function checkConnectOptions(options: ClientOptions): CheckedConnectOptio
   if (prior !== undefined && !isKnownMode(prior.protocolVersion)) {
     throw new RangeError(`negotiated.protocolVersion ${JSON.stringify(prior.protocolVersion)} is no version this client speaks.`);
   }
-  return { maxRounds, unavailableRetryMs, mode, probeTimeoutMs, prior };
+  return { maxRounds, unavailableRetryMs, mode, probeTimeoutMs, prior, timing: timingOf(options, DEFAULT_TIMING) };
 }

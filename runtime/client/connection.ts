@@ -3,6 +3,7 @@ import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../pr
 import type { ClientTransport, TransportRequestOptions } from "../protocol/contracts.js";
 import { ClientClosed, InvalidServerResult, SessionExpired } from "./errors.js";
 import { mergeMeta } from "./meta.js";
+import { DEFAULT_TIMING, type RequestTiming, requestWithin } from "./deadline.js";
 import type { JsonObject } from "./protocol.js";
 
 /** Which generation of the protocol the server speaks. */
@@ -19,6 +20,8 @@ export class Connection {
   readonly era: ProtocolEra;
   /** The per-request envelope (modern era); `undefined` for a legacy server, which takes none. */
   readonly envelope: Readonly<JsonObject> | undefined;
+  /** The deadline of a request that names none of its own (the client's options). */
+  readonly timing: RequestTiming;
   /**
    * Starts a new 2025 session after the server lost the current one (a 404
    * to its session id): set by the handshake on transports with sessions.
@@ -40,7 +43,9 @@ export class Connection {
     onNotification?: ((notification: JsonRpcNotification) => void) | undefined;
     /** Continue numbering after a previous connection on the same transport. */
     lastId?: number;
+    timing?: RequestTiming | undefined;
   }) {
+    this.timing = init.timing ?? DEFAULT_TIMING;
     this.transport = init.transport;
     this.era = init.era;
     this.#protocolVersion = init.protocolVersion;
@@ -74,6 +79,7 @@ export class Connection {
    * @throws InvalidServerResult when the result is not a JSON object.
    * @throws SessionExpired when the server lost the session and the new one failed too.
    * @throws ClientClosed after `close()`.
+   * @throws RequestTimeout when no answer came within `timing` (the request is then cancelled on the wire).
    */
   async send(
     method: string,
@@ -81,6 +87,7 @@ export class Connection {
     signal: AbortSignal | undefined,
     ownMeta?: JsonObject,
     onNotification?: (notification: JsonRpcNotification) => void,
+    timing: RequestTiming = this.timing,
   ): Promise<JsonObject> {
     if (this.closed) throw new ClientClosed();
     const envelope = this.envelope;
@@ -94,7 +101,8 @@ export class Connection {
       if (signal !== undefined) options.signal = signal;
       if (deliver !== undefined) options.onNotification = deliver;
     }
-    const response = this.renewSession === undefined ? await this.transport.request(message, options) : await this.#inSession(message, options);
+    const response =
+      this.renewSession === undefined ? await requestWithin(this.transport, message, options, timing) : await this.#inSession(message, options, timing);
     return resultOf(method, response);
   }
 
@@ -102,7 +110,7 @@ export class Connection {
   async sendDirect(method: string, params: JsonObject, signal: AbortSignal | undefined): Promise<JsonObject> {
     if (this.closed) throw new ClientClosed();
     const message: JsonRpcRequest = { jsonrpc: "2.0", id: ++this.lastId, method, params };
-    return resultOf(method, await this.transport.request(message, signal === undefined ? undefined : { signal }));
+    return resultOf(method, await requestWithin(this.transport, message, signal === undefined ? undefined : { signal }, this.timing));
   }
 
   /** Sends a notification (no id, no answer). */
@@ -124,10 +132,10 @@ export class Connection {
    * session" (2025-11-25 transports, "Session Management" 4). Once per
    * request, so a server that keeps losing sessions gets a clear error, not a loop.
    */
-  async #inSession(message: JsonRpcRequest, options: TransportRequestOptions | undefined): Promise<JsonRpcResponse> {
+  async #inSession(message: JsonRpcRequest, options: TransportRequestOptions | undefined, timing: RequestTiming): Promise<JsonRpcResponse> {
     const generation = this.#generation;
     try {
-      return await this.transport.request(message, options);
+      return await requestWithin(this.transport, message, options, timing);
     } catch (error) {
       if (!isSessionLost(error)) throw error;
       try {
@@ -142,7 +150,7 @@ export class Connection {
         );
       }
       try {
-        return await this.transport.request({ ...message, id: ++this.lastId }, options);
+        return await requestWithin(this.transport, { ...message, id: ++this.lastId }, options, timing);
       } catch (again) {
         if (!isSessionLost(again)) throw again;
         throw new SessionExpired(

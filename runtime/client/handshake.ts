@@ -12,6 +12,7 @@ import type { ClientTransport } from "../protocol/contracts.js";
 import { type BackChannelKit, installBackChannel } from "./back-channel.js";
 import type { Answerers } from "./callbacks.js";
 import type { Connection } from "./connection.js";
+import type { RequestTiming } from "./deadline.js";
 import type { ProtocolVersionUnsupported } from "./errors.js";
 import type { ClientCapabilities, Implementation, JsonObject, SPOKEN, isLegacyVersion } from "./protocol.js";
 import type { isObject } from "../protocol/guards.js";
@@ -35,6 +36,8 @@ export interface HandshakeInput {
   onNotification: ((notification: JsonRpcNotification) => void) | undefined;
   /** Bounds a transparent session renewal, which no caller's signal covers. */
   renewTimeoutMs: number;
+  /** Every request's deadline, unless a call names its own. */
+  timing: RequestTiming | undefined;
 }
 
 /**
@@ -87,6 +90,7 @@ export async function initializeLegacy(
     envelope: undefined,
     onNotification: input.onNotification,
     lastId,
+    timing: input.timing,
   });
   const server = await handshake(connection, input, version, input.signal, kit);
   if (transport.resetSession !== undefined) {

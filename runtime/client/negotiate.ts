@@ -117,6 +117,7 @@ async function probe(input: NegotiationInput, version: string, pinned: boolean, 
     envelope: buildEnvelope(version, input.capabilities, input.clientInfo),
     onNotification: input.onNotification,
     lastId,
+    timing: input.timing,
   });
   const timer = withTimeout(input.signal, pinned ? undefined : input.probeTimeoutMs);
   let discovered: JsonObject;

@@ -33,7 +33,7 @@ export interface OpenedClient {
  * @internal
  */
 export async function openClient(target: ConnectTarget, options: ClientOptions): Promise<OpenedClient> {
-  const { maxRounds, unavailableRetryMs, mode, probeTimeoutMs, prior } = checkConnectOptions(options);
+  const { maxRounds, unavailableRetryMs, mode, probeTimeoutMs, prior, timing } = checkConnectOptions(options);
   const backoff = checkBackoff(options.stateOnlyBackoff);
   const tasks = taskSettingsOf(options.tasks);
   // The kind table is a chunk of its own, loaded here: the browser entry chunk carries neither it nor what it imports.
@@ -54,6 +54,7 @@ export async function openClient(target: ConnectTarget, options: ClientOptions):
       onNotification: options.onNotification,
       cacheKey: mode === "auto" ? negotiationKey(transport) : undefined,
       prior,
+      timing,
     });
     return { connection, server, loop: { answerers, maxRounds, backoff, unavailableRetryMs }, tasks };
   } catch (error) {

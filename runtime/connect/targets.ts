@@ -73,6 +73,13 @@ export async function openTransport(target: ConnectTarget): Promise<ClientTransp
   for (const kind of TARGET_KINDS) {
     if (kind.matches(target)) return kind.open(target as never);
   }
+  if (typeof target === "string") {
+    throw new TypeError(
+      `Client.connect cannot use ${JSON.stringify(target)} as a target: a URL must be absolute http:// or https:// ` +
+        `(e.g. "http://127.0.0.1:3000/mcp"). To start a server over stdio pass { command, args }; ` +
+        `or pass a Server/McpServer, or a ClientTransport.`,
+    );
+  }
   throw new TypeError(
     `Client.connect cannot use ${target === null ? "null" : typeof target} as a target; pass ${TARGET_KINDS.map((kind) => kind.describe).join(", ")}.`,
   );

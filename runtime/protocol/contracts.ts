@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "./jsonrpc/messages.js";
+import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "./jsonrpc/messages.js";
 import type { LegacyMode, RequestContext } from "./context.js";
 import type { ClassifiedMessage } from "./message.js";
 
@@ -165,6 +165,14 @@ export interface ClientTransport {
    * @returns true when it started the wire afresh, false when it was alive.
    */
   reopen?(): Promise<boolean>;
+  /**
+   * Cancels a request in flight the way the wire and the agreed version
+   * define it (stdio and 2025 HTTP sessions: `notifications/cancelled` with
+   * its id; 2026 HTTP: the response stream closed) and settles its pending
+   * `request` with `reason`. Does nothing for an id no longer in flight.
+   * The client calls it when a request times out.
+   */
+  cancel?(id: JsonRpcId, reason: Error): void;
   /** Releases the wire (closes the child process, aborts open streams; ends a 2025 HTTP session with DELETE). */
   close(): Promise<void>;
 }

@@ -16,10 +16,11 @@ const SESSION_GONE = /\b(no valid|invalid|unknown|expired)\b.*\bsession\b|\bsess
  * The JSON-RPC answer in a non-stream body `text`.
  *
  * @param sentSession - whether the POST carried an `Mcp-Session-Id`.
+ * @param url - the endpoint, named when the failure may be a wrong address.
  * @throws HttpTransportError for 401 and 403 (whatever the body), for a 404 to a session, and for any error status without a JSON-RPC body.
  * @internal
  */
-export function answerOf(response: Response, message: JsonRpcRequest, text: string, sentSession: boolean): JsonRpcResponse {
+export function answerOf(response: Response, message: JsonRpcRequest, text: string, sentSession: boolean, url: URL): JsonRpcResponse {
   let body: unknown;
   try {
     body = text === "" ? undefined : JSON.parse(text);
@@ -56,11 +57,9 @@ export function answerOf(response: Response, message: JsonRpcRequest, text: stri
     return body;
   }
   if (!response.ok) {
-    throw new HttpTransportError(
-      response.status,
-      `${message.method} failed with HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ""}.`,
-      challenge,
-    );
+    const status = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ""}`;
+    const advice = response.status === 404 ? " Check the URL: no MCP endpoint answers there (many servers serve it at /mcp)." : "";
+    throw new HttpTransportError(response.status, `${message.method} to ${url.href} failed with ${status}.${advice}`, challenge);
   }
-  throw new HttpTransportError(response.status, `${message.method}: the server's HTTP ${response.status} answer was not a JSON-RPC response.`);
+  throw new HttpTransportError(response.status, `${message.method}: the HTTP ${response.status} answer of ${url.href} was not a JSON-RPC response.`);
 }

@@ -13,7 +13,8 @@ import type { TransportRequestOptions } from "../../types.js";
 import { fetchFailure, HttpTransportError } from "./errors.js";
 import type { StreamHost, StreamKit } from "./event-stream.js";
 import type { ServerMessages } from "./server-messages.js";
-import { readEventStream } from "./sse-read.js";
+import { readEventStream, type StreamReaders } from "./sse-read.js";
+import { ConnectionLost } from "../../../protocol/connection-lost.js";
 import { CLOSED_MESSAGE, eitherSignal, mediaTypeOf, reasonOf, sleep } from "./shared.js";
 
 /** What the lazily loaded event-stream module borrows from the transport's chunk (see `StreamHost.kit`). @internal */
@@ -24,6 +25,7 @@ export const STREAM_KIT: StreamKit = Object.freeze({
   reasonOf,
   sleep,
   fetchFailure,
+  ConnectionLost,
   closedMessage: CLOSED_MESSAGE,
 });
 
@@ -31,9 +33,11 @@ export const STREAM_KIT: StreamKit = Object.freeze({
  * Reads `response`'s event stream to the answer of `message`.
  *
  * @param host - the transport's GET opener, its open readers and the longest event it reads
- * @param resumable - whether a stream that ended early may be resumed now (a 2025 session, not closed)
+ * @param readers - where the body's reader registers, so `close()` and `cancel(id)` can stop it
+ * @param resumable - whether a stream that ended early may be resumed now (a 2025 session, not closed, the call still wanted)
  * @param shutdown - aborted when the transport closes: ends a resumption's waits
  * @throws HttpTransportError when the stream has no body or ends without the answer
+ * @throws ConnectionLost when the connection broke off before the answer and could not be resumed
  * @internal
  */
 export async function readStreamAnswer(
@@ -42,6 +46,7 @@ export async function readStreamAnswer(
   options: TransportRequestOptions,
   messages: ServerMessages,
   host: StreamHost,
+  readers: StreamReaders,
   resumable: () => boolean,
   shutdown: AbortSignal,
 ): Promise<JsonRpcResponse> {
@@ -51,7 +56,7 @@ export async function readStreamAnswer(
   const onMessage = (parsed: unknown) => messages.dispatch(parsed, options.onNotification, serverRequests);
   let answer: JsonRpcResponse | undefined;
   try {
-    const outcome = await readEventStream(body, message.id, onMessage, host.streams, host.maxEventChars);
+    const outcome = await readEventStream(body, message.id, onMessage, readers, host.maxEventChars);
     answer = outcome.answer;
     if (answer === undefined && outcome.lastEventId !== undefined && resumable()) {
       const { signal, release } = eitherSignal(shutdown, options.signal);
@@ -61,6 +66,13 @@ export async function readStreamAnswer(
       } finally {
         release();
       }
+    } else if (answer === undefined && outcome.broken !== undefined) {
+      throw new ConnectionLost(
+        message.method,
+        `${message.method}: the connection to ${host.url.href} broke before the answer came (${reasonOf(outcome.broken)}), and ` +
+          `the server offered no event id to resume the stream from. The request may have run on the server; send it again if that is safe.`,
+        { cause: outcome.broken },
+      );
     }
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason;

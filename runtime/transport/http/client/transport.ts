@@ -6,7 +6,13 @@
  * (`session.ts`) and reads its GET event stream (`event-stream.ts`).
  */
 import { JsonRpcErrorCode } from "../../../protocol/jsonrpc/errors.js";
-import { isJsonRpcErrorResponse, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from "../../../protocol/jsonrpc/messages.js";
+import {
+  isJsonRpcErrorResponse,
+  type JsonRpcId,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+} from "../../../protocol/jsonrpc/messages.js";
 import type { ClientTransport, TransportRequestOptions } from "../../types.js";
 import { answerOf } from "./answer.js";
 import type { HttpClientAuth } from "./auth.js";
@@ -196,6 +202,31 @@ export class StreamableHttpClientTransport implements ClientTransport {
   }
 
   /**
+   * Cancels a request in flight (its deadline passed): closes its response
+   * stream, or aborts its POST when it was sent with a signal, and fails its
+   * call with `reason`; in a 2025 session also POSTs `notifications/cancelled`
+   * with its id, since there a closed stream does not cancel (2025-11-25
+   * transports: "disconnection SHOULD NOT be interpreted as the client
+   * cancelling its request"). Does nothing for an id no longer in flight.
+   * A 2026-07-28 request whose JSON answer has not started, sent without a
+   * signal, is only abandoned: its connection ends when the server answers.
+   */
+  cancel(id: JsonRpcId, reason: Error): void {
+    if (this.#inFlight.cancel(id, reason)) this.#cancelInSession(id, reason);
+  }
+
+  /** Tells a 2025 session's server that the client gave up on request `id` (best effort: the answer is not awaited). */
+  #cancelInSession(id: JsonRpcId, reason: unknown): void {
+    if (!this.#session.legacy || this.#session.id === undefined || this.#closed) return;
+    const timedOut = (reason as { name?: unknown } | null)?.name === "RequestTimeout";
+    const text = timedOut ? "The client's timeout for this request elapsed." : "The client cancelled this request.";
+    this.#post({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: text } }).then(
+      ({ response }) => response.body?.cancel().catch(() => {}),
+      () => {},
+    );
+  }
+
+  /**
    * POSTs a notification.
    *
    * @throws {HttpTransportError} when the server refuses it with an HTTP error status.
@@ -247,14 +278,14 @@ export class StreamableHttpClientTransport implements ClientTransport {
   #requestOnce(message: JsonRpcRequest, options: TransportRequestOptions): Promise<JsonRpcResponse> {
     if (this.#closed) return Promise.reject(new Error(CLOSED_MESSAGE));
     if (options.signal) return this.#exchange(message, options);
-    return this.#inFlight.guard(this.#exchange(message, options));
+    return this.#inFlight.guard(message.id, this.#exchange(message, options));
   }
 
   async #exchange(message: JsonRpcRequest, options: TransportRequestOptions): Promise<JsonRpcResponse> {
     const headers = postHeaders(message, this.#headers, this.#session, this.#tools);
     if (this.#token) await this.#authorize(headers);
     const signal = options.signal;
-    const link = signal ? this.#inFlight.link(signal) : undefined;
+    const link = signal ? this.#inFlight.link(signal, message.id, () => this.#cancelInSession(message.id, signal.reason)) : undefined;
     let response: Response;
     try {
       response = await this.#send(message, headers, link?.controller.signal);
@@ -281,11 +312,18 @@ export class StreamableHttpClientTransport implements ClientTransport {
           options,
           this.#messages,
           this.#streamHost,
-          () => this.#session.legacy && !this.#closed,
+          this.#inFlight.readersOf(message.id),
+          () => this.#session.legacy && !this.#closed && this.#inFlight.has(message.id),
           this.#shutdown.signal,
         );
       } else {
-        answer = answerOf(response, message, await readBoundedText(response, this.#maxResponseBytes, message.method), headers["mcp-session-id"] !== undefined);
+        answer = answerOf(
+          response,
+          message,
+          await readBoundedText(response, this.#maxResponseBytes, message.method),
+          headers["mcp-session-id"] !== undefined,
+          this.url,
+        );
       }
       if (message.method === "tools/list" && "result" in answer && !this.#session.legacy) await this.#tools.learn(answer.result);
       return answer;
