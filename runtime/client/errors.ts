@@ -8,12 +8,18 @@ import type { InputRequiredResult } from "./protocol.js";
 export class InputRequestFailed extends Error {
   /** Always `"InputRequestFailed"`: test it rather than `instanceof` when two copies of the package may be loaded. */
   override readonly name = "InputRequestFailed" as const;
-  /** The server-assigned key of the request that failed. */
-  readonly key: string;
+  /** The server-assigned key of the request that failed; `undefined` over a 2025 server's back channel, which has no keys. */
+  readonly key: string | undefined;
   /** The input request's method (`elicitation/create`, …). */
   readonly method: string;
+  /**
+   * 2025 servers only: the result the server ended the call with after the
+   * client answered its question with an error (a tool's `isError` result,
+   * say); `undefined` when it ended the call with a JSON-RPC error.
+   */
+  serverResult: Record<string, unknown> | undefined;
 
-  constructor(key: string, method: string, message: string, options?: { cause?: unknown }) {
+  constructor(key: string | undefined, method: string, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.key = key;
     this.method = method;

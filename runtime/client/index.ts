@@ -43,8 +43,11 @@ export {
   InputRequiredNotAllowed,
   InvalidServerResult,
   ProtocolVersionUnsupported,
+  RequestTimeout,
   SessionExpired,
 } from "./errors.js";
+export { ConnectionLost } from "../protocol/connection-lost.js";
+export type { TimeoutOptions } from "./deadline.js";
 export type { NegotiatedOutcome } from "./outcomes.js";
 export type { BackoffPolicy } from "./backoff.js";
 export type { ProtocolEra } from "./connection.js";

@@ -1,6 +1,6 @@
 import { JsonRpcErrorCode as ErrorCode, McpError } from "../protocol/jsonrpc/errors.js";
 import { Connection } from "./connection.js";
-import { ProtocolVersionUnsupported } from "./errors.js";
+import { InputRequestFailed, ProtocolVersionUnsupported } from "./errors.js";
 import type { HandshakeInput, HandshakeKit, ServerDescription } from "./handshake.js";
 import { buildEnvelope } from "./meta.js";
 import { type NegotiatedOutcome, forget, recall, remember } from "./outcomes.js";
@@ -43,6 +43,7 @@ const HANDSHAKE_KIT: HandshakeKit = Object.freeze({
   isObject,
   JsonRpcErrorCode: ErrorCode,
   errorResponse,
+  InputRequestFailed,
 });
 
 /** The 2025 handshake, loaded on first fallback: a client that only meets modern servers never pays for it. */

@@ -98,6 +98,13 @@ export function isSessionHost(handler: unknown): handler is SessionHost {
   );
 }
 
+/**
+ * Answers one request a 2025-era server sent. `relatedRequestId` is the
+ * client's request on whose response the server sent it (HTTP: the call's
+ * SSE stream), when the wire says.
+ */
+export type ServerRequestHandler = (request: JsonRpcRequest, context?: { relatedRequestId?: JsonRpcId }) => Promise<JsonRpcResponse>;
+
 /** Per-call options a client passes to its transport. */
 export interface TransportRequestOptions {
   /** Aborts the request. */
@@ -120,7 +127,7 @@ export interface ClientTransport {
    * back-channel: input requests of any kind, and `ping`).
    * Transports that cannot carry them leave this undefined.
    */
-  setServerRequestHandler?(handler: (request: JsonRpcRequest) => Promise<JsonRpcResponse>): void;
+  setServerRequestHandler?(handler: ServerRequestHandler): void;
   /**
    * Installs the receiver of notifications that belong to no request: a
    * 2025-era server's list-changed, log and resource-updated notifications

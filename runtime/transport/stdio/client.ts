@@ -15,6 +15,7 @@ import {
   type JsonRpcResponse,
 } from "../../protocol/jsonrpc/messages.js";
 import type { ClientTransport, TransportRequestOptions } from "../types.js";
+import type { ServerRequestHandler } from "../../protocol/contracts.js";
 import { peekRequestId } from "./peek-id.js";
 import { startChild, type StdioClientOptions } from "./child.js";
 import { DEFAULT_MAX_LINE_BYTES, lineReader } from "./framing.js";
@@ -50,7 +51,7 @@ export class StdioClientTransport implements ClientTransport {
   readonly #pending = new Map<JsonRpcId, Pending>();
   readonly #options: StdioClientOptions;
   #exited!: Promise<void>;
-  #serverRequestHandler: ((request: JsonRpcRequest) => Promise<JsonRpcResponse>) | undefined;
+  #serverRequestHandler: ServerRequestHandler | undefined;
   #notificationHandler: ((notification: JsonRpcNotification) => void) | undefined;
   #closed = false;
   #exitReason: Error | undefined;
@@ -100,7 +101,7 @@ export class StdioClientTransport implements ClientTransport {
   }
 
   /** Answers requests a 2025-era server sends over stdout (its back-channel). */
-  setServerRequestHandler(handler: (request: JsonRpcRequest) => Promise<JsonRpcResponse>): void {
+  setServerRequestHandler(handler: ServerRequestHandler): void {
     this.#serverRequestHandler = handler;
   }
 

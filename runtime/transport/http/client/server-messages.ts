@@ -10,11 +10,13 @@ import {
   isJsonRpcNotification,
   isJsonRpcRequest,
   isJsonRpcResponse,
+  type JsonRpcId,
   type JsonRpcNotification,
   type JsonRpcRequest,
   type JsonRpcResponse,
 } from "../../../protocol/jsonrpc/messages.js";
 import { reasonOf } from "./shared.js";
+import type { ServerRequestHandler } from "../../../protocol/contracts.js";
 import { errorResponse } from "../../../protocol/jsonrpc/responses.js";
 
 /** Receives one notification. */
@@ -23,7 +25,7 @@ export type NotificationListener = (notification: JsonRpcNotification) => void;
 /** @internal */
 export class ServerMessages {
   /** Answers the server's requests (installed by the client's negotiation). */
-  requestHandler: ((request: JsonRpcRequest) => Promise<JsonRpcResponse>) | undefined;
+  requestHandler: ServerRequestHandler | undefined;
   /** Receives notifications no call listens for. */
   notificationHandler: NotificationListener | undefined;
   readonly #reply: (response: JsonRpcResponse) => Promise<Response>;
@@ -46,7 +48,7 @@ export class ServerMessages {
    * answer's delivery is pushed to `answers` when given). Responses nobody
    * awaits are dropped.
    */
-  dispatch(message: unknown, onNotification: NotificationListener | undefined, answers: Promise<void>[] | undefined): void {
+  dispatch(message: unknown, onNotification: NotificationListener | undefined, answers: Promise<void>[] | undefined, related?: JsonRpcId): void {
     if (isJsonRpcResponse(message)) return;
     if (isJsonRpcNotification(message)) {
       try {
@@ -55,15 +57,15 @@ export class ServerMessages {
         this.#warn(`A notification handler threw: ${reasonOf(error)}`);
       }
     } else if (isJsonRpcRequest(message)) {
-      const answered = this.#answer(message);
+      const answered = this.#answer(message, related);
       answers?.push(answered);
     }
   }
 
-  async #answer(request: JsonRpcRequest): Promise<void> {
+  async #answer(request: JsonRpcRequest, related: JsonRpcId | undefined): Promise<void> {
     const handler = this.requestHandler;
     const reply: JsonRpcResponse = handler
-      ? await handler(request).catch(() => errorResponse(request.id, { code: JsonRpcErrorCode.InternalError, message: "The client failed to handle the request" }))
+      ? await handler(request, related === undefined ? undefined : { relatedRequestId: related }).catch(() => errorResponse(request.id, { code: JsonRpcErrorCode.InternalError, message: "The client failed to handle the request" }))
       : errorResponse(request.id, { code: JsonRpcErrorCode.MethodNotFound, message: `Method not found: ${request.method}` });
     try {
       const response = await this.#reply(reply);

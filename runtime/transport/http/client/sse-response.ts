@@ -53,7 +53,7 @@ export async function readStreamAnswer(
   const body = response.body;
   if (!body) throw new HttpTransportError(response.status, `${message.method}: the SSE response had no body.`);
   const serverRequests: Promise<void>[] = [];
-  const onMessage = (parsed: unknown) => messages.dispatch(parsed, options.onNotification, serverRequests);
+  const onMessage = (parsed: unknown) => messages.dispatch(parsed, options.onNotification, serverRequests, message.id);
   let answer: JsonRpcResponse | undefined;
   try {
     const outcome = await readEventStream(body, message.id, onMessage, readers, host.maxEventChars);

@@ -14,6 +14,7 @@ import {
   type JsonRpcResponse,
 } from "../../../protocol/jsonrpc/messages.js";
 import type { ClientTransport, TransportRequestOptions } from "../../types.js";
+import type { ServerRequestHandler } from "../../../protocol/contracts.js";
 import { answerOf } from "./answer.js";
 import type { HttpClientAuth } from "./auth.js";
 import { AuthFailure, fetchFailure, HttpTransportError, sessionLostError } from "./errors.js";
@@ -165,7 +166,7 @@ export class StreamableHttpClientTransport implements ClientTransport {
   }
 
   /** Answers requests a 2025-era server sends on a response stream or the GET stream; the answer goes back as a POST. */
-  setServerRequestHandler(handler: (request: JsonRpcRequest) => Promise<JsonRpcResponse>): void {
+  setServerRequestHandler(handler: ServerRequestHandler): void {
     this.#messages.requestHandler = handler;
   }
 
