@@ -78,11 +78,13 @@ export function requestWithin(
   return new Promise<JsonRpcResponse>((resolve, reject) => {
     let done = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    // Whether the armed timer is the total cap's (timers may fire a millisecond early, so the clock cannot tell).
+    let total = timing.maxTotalTimeoutMs <= timing.timeoutMs;
     const fire = () => {
       if (done) return;
       done = true;
       const elapsed = Date.now() - started;
-      const limit = elapsed >= timing.maxTotalTimeoutMs ? `its total limit of ${timing.maxTotalTimeoutMs} ms` : `${timing.timeoutMs} ms`;
+      const limit = total ? `its total limit of ${timing.maxTotalTimeoutMs} ms` : `${timing.timeoutMs} ms`;
       const error = new RequestTimeout(message.method, elapsed, limit);
       transport.cancel?.(message.id, error);
       reject(error);
@@ -99,7 +101,9 @@ export function requestWithin(
       sent = { ...options };
       sent.onNotification = (notification: JsonRpcNotification) => {
         if (!done && notification.method === "notifications/progress" && notification.params?.progressToken === token) {
-          arm(Math.max(0, Math.min(timing.timeoutMs, timing.maxTotalTimeoutMs - (Date.now() - started))));
+          const left = timing.maxTotalTimeoutMs - (Date.now() - started);
+          total = left <= timing.timeoutMs;
+          arm(Math.max(0, Math.min(timing.timeoutMs, left)));
         }
         forward?.(notification);
       };
