@@ -25,7 +25,7 @@ const until = async (check: () => boolean, what: string, ms = 5_000) => {
 
 let dir: string;
 let http: HttpServerHandle;
-const inProcess: Array<{ tool: string; cancelled: boolean }> = [];
+const inProcess: Array<{ tool: string; tag?: string; cancelled: boolean }> = [];
 beforeAll(async () => {
   ensureBuilt("runtime/entries/server.js");
   dir = mkdtempSync(join(tmpdir(), "mcp-cancel-"));
@@ -39,7 +39,7 @@ afterAll(async () => {
 /** One wire and generation: how to connect, and where the server's events land. */
 interface Wire {
   name: string;
-  connect(options: ClientOptions & { mode?: "auto" | "2025-11-25" }): Promise<{ client: Client; events: () => Array<{ tool: string; cancelled: boolean }> }>;
+  connect(options: ClientOptions & { mode?: "auto" | "2025-11-25" }): Promise<{ client: Client; events: () => Array<{ tool: string; tag?: string; cancelled: boolean }> }>;
 }
 
 const overHttp = (mode: "auto" | "2025-11-25"): Wire => ({
@@ -61,7 +61,7 @@ const overStdio = (mode: "auto" | "2025-11-25"): Wire => ({
     )) as Client;
     const events = () => {
       try {
-        return readFileSync(log, "utf8").trim().split("\n").filter(Boolean).map((line) => JSON.parse(line) as { tool: string; cancelled: boolean });
+        return readFileSync(log, "utf8").trim().split("\n").filter(Boolean).map((line) => JSON.parse(line) as { tool: string; tag?: string; cancelled: boolean });
       } catch {
         return [];
       }
@@ -77,10 +77,10 @@ describe.each(WIRES)("over $name", (wire) => {
     const { client, events } = await wire.connect({});
     try {
       const controller = new AbortController();
-      const call = client.callTool("progress", { ms: 10_000, every: 40 }, { signal: controller.signal, onProgress: () => controller.abort(new Error("user pressed stop")) });
+      const call = client.callTool("progress", { ms: 10_000, every: 40, tag: "aborted" }, { signal: controller.signal, onProgress: () => controller.abort(new Error("user pressed stop")) });
       await expect(call).rejects.toThrow("user pressed stop");
-      await until(() => events().some((event) => event.tool === "progress"), "the tool to see the cancel");
-      expect(events()).toEqual([{ tool: "progress", cancelled: true }]);
+      await until(() => events().some((event) => event.tag === "aborted"), "the tool to see the cancel");
+      expect(events().filter((event) => event.tag === "aborted")).toEqual([{ tool: "progress", tag: "aborted", cancelled: true }]);
     } finally {
       await client.close();
     }
@@ -91,14 +91,14 @@ describe.each(WIRES)("over $name", (wire) => {
     try {
       const started = Date.now();
       // onProgress makes the answer a stream over HTTP: a 2026-07-28 request is cancelled by closing it.
-      const error = await client.callTool("progress", { ms: 10_000, every: 40 }, { timeoutMs: 300, onProgress: () => {} }).catch((e: unknown) => e);
+      const error = await client.callTool("progress", { ms: 10_000, every: 40, tag: "timed-out" }, { timeoutMs: 300, onProgress: () => {} }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(RequestTimeout);
       expect(error).toMatchObject({ name: "RequestTimeout", method: "tools/call", retryable: true });
       expect((error as RequestTimeout).elapsedMs).toBeGreaterThanOrEqual(295);
       expect((error as Error).message).toMatch(/^tools\/call got no answer within 300 ms \(\d+ ms elapsed\); the client cancelled it\. Pass a longer timeoutMs/);
       expect(Date.now() - started).toBeLessThan(3_000);
-      await until(() => events().some((event) => event.tool === "progress"), "the tool to see the cancel");
-      expect(events()).toEqual([{ tool: "progress", cancelled: true }]);
+      await until(() => events().some((event) => event.tag === "timed-out"), "the tool to see the cancel");
+      expect(events().filter((event) => event.tag === "timed-out")).toEqual([{ tool: "progress", tag: "timed-out", cancelled: true }]);
     } finally {
       await client.close();
     }
