@@ -75,7 +75,7 @@ const overStdio = (): Wire => {
   };
   return {
     name: "stdio",
-    connect: (options) => Client.connect({ command: process.execPath, args: [TAP, process.execPath, BIN], env: { TAP_LOG: log() } }, options),
+    connect: (options) => Client.connect({ command: process.execPath, args: [TAP, process.execPath, BIN], env: { TAP_LOG: log() } }, options) as Promise<Client>,
     idOf: (tool) => lines("> ").filter((m) => m.method === "tools/call" && (m.params as { name?: string }).name === tool).map((m) => m.id as number).at(-1)!,
     answered: (id) => lines("< ").some((m) => m.id === id && ("result" in m || "error" in m)),
   };
@@ -89,7 +89,7 @@ const overHttp = (): Wire => {
   };
   return {
     name: "Streamable HTTP",
-    connect: (options) => Client.connect(new StreamableHttpClientTransport(`http://127.0.0.1:${proxy.port}/mcp`, { fetch: recording }), options),
+    connect: (options) => Client.connect(new StreamableHttpClientTransport(`http://127.0.0.1:${proxy.port}/mcp`, { fetch: recording }), options) as Promise<Client>,
     idOf: (tool) => toolCallIds(sent.join("\n"), tool).at(-1)!,
     // The SSE data lines of every connection, server side, including what came after the client left.
     answered: (id) =>

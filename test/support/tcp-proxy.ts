@@ -13,7 +13,11 @@ export interface ProxiedConnection {
 }
 
 export interface TcpProxyOptions {
-  /** Cut this connection now, given the server's bytes so far on it. Checked on every chunk from the server. */
+  /**
+   * Cut this connection, given the server's bytes so far on it: checked on
+   * every chunk from the server, and the cut comes right after that chunk
+   * reached the client (so a response has started when its stream breaks).
+   */
   cutWhen?: (fromServer: string, connection: ProxiedConnection) => boolean;
   /**
    * When the client closes a connection, keep reading the server's side (and
@@ -44,8 +48,9 @@ export async function tcpProxy(targetPort: number, options: TcpProxyOptions = {}
     upstream.on("data", (chunk: Buffer) => {
       record.fromServer += chunk.toString("utf8");
       if (record.cut) return;
-      if (options.cutWhen?.(record.fromServer, record)) return cut();
+      const cutNow = options.cutWhen?.(record.fromServer, record) === true;
       if (!client.destroyed) client.write(chunk);
+      if (cutNow) setTimeout(cut, 20);
     });
     client.on("close", () => {
       if (!options.holdServerSide) upstream.destroy();

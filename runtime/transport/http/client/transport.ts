@@ -292,7 +292,7 @@ export class StreamableHttpClientTransport implements ClientTransport {
       response = await this.#send(message, headers, link?.controller.signal);
     } catch (error) {
       if (link) this.#inFlight.unlink(link);
-      throw fetchFailure(error, signal, this.#closed, this.url);
+      throw fetchFailure(error, signal, this.#closed, this.url, message.method);
     }
     if (this.#closed) {
       // Closed while the answer was on its way: release the connection, report the close.
