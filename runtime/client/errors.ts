@@ -129,7 +129,9 @@ export class RequestTimeout extends Error {
   readonly retryable = true as const;
 
   constructor(method: string, elapsedMs: number, limit: string) {
-    super(`${method} got no answer within ${limit} (${elapsedMs} ms elapsed); the client cancelled it. Pass a longer timeoutMs to this call or to Client.connect, or resetTimeoutOnProgress for work that reports progress.`);
+    super(
+      `${method} got no answer within ${limit} (${elapsedMs} ms elapsed); the client cancelled it. Pass a longer timeoutMs to this call or to Client.connect, or resetTimeoutOnProgress for work that reports progress.`,
+    );
     this.method = method;
     this.elapsedMs = elapsedMs;
   }

@@ -117,11 +117,7 @@ export class InMemoryClientTransport implements ClientTransport {
   }
 
   /** A message a 2025 session started: a request goes to the client's handler and its answer back to the session. */
-  private fromServer(
-    message: JsonRpcRequest | JsonRpcNotification,
-    onNotification: ((n: JsonRpcNotification) => void) | undefined,
-    related?: JsonRpcId,
-  ): void {
+  private fromServer(message: JsonRpcRequest | JsonRpcNotification, onNotification: ((n: JsonRpcNotification) => void) | undefined, related?: JsonRpcId): void {
     if (!("id" in message)) {
       (onNotification ?? this.onNotification)?.(message);
       return;
@@ -132,7 +128,11 @@ export class InMemoryClientTransport implements ClientTransport {
     // its main chunk uses that builder, so importing it here would split the builder into a chunk of its own that
     // every browser client then loads (test/bundle counts the chunks).
     const answer: Promise<JsonRpcResponse> = handler
-      ? handler(request, related === undefined ? undefined : { relatedRequestId: related }).catch(() => ({ jsonrpc: "2.0", id: request.id, error: { code: -32603, message: "The client failed to handle the request" } }))
+      ? handler(request, related === undefined ? undefined : { relatedRequestId: related }).catch(() => ({
+          jsonrpc: "2.0",
+          id: request.id,
+          error: { code: -32603, message: "The client failed to handle the request" },
+        }))
       : Promise.resolve({ jsonrpc: "2.0", id: request.id, error: { code: -32601, message: `Method not found: ${request.method}` } });
     void answer.then((response) => this.session?.handle(response));
   }

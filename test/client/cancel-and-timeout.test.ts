@@ -39,7 +39,9 @@ afterAll(async () => {
 /** One wire and generation: how to connect, and where the server's events land. */
 interface Wire {
   name: string;
-  connect(options: ClientOptions & { mode?: "auto" | "2025-11-25" }): Promise<{ client: Client; events: () => Array<{ tool: string; tag?: string; cancelled: boolean }> }>;
+  connect(
+    options: ClientOptions & { mode?: "auto" | "2025-11-25" },
+  ): Promise<{ client: Client; events: () => Array<{ tool: string; tag?: string; cancelled: boolean }> }>;
 }
 
 const overHttp = (mode: "auto" | "2025-11-25"): Wire => ({
@@ -61,7 +63,11 @@ const overStdio = (mode: "auto" | "2025-11-25"): Wire => ({
     )) as Client;
     const events = () => {
       try {
-        return readFileSync(log, "utf8").trim().split("\n").filter(Boolean).map((line) => JSON.parse(line) as { tool: string; tag?: string; cancelled: boolean });
+        return readFileSync(log, "utf8")
+          .trim()
+          .split("\n")
+          .filter(Boolean)
+          .map((line) => JSON.parse(line) as { tool: string; tag?: string; cancelled: boolean });
       } catch {
         return [];
       }
@@ -77,7 +83,11 @@ describe.each(WIRES)("over $name", (wire) => {
     const { client, events } = await wire.connect({});
     try {
       const controller = new AbortController();
-      const call = client.callTool("progress", { ms: 10_000, every: 40, tag: "aborted" }, { signal: controller.signal, onProgress: () => controller.abort(new Error("user pressed stop")) });
+      const call = client.callTool(
+        "progress",
+        { ms: 10_000, every: 40, tag: "aborted" },
+        { signal: controller.signal, onProgress: () => controller.abort(new Error("user pressed stop")) },
+      );
       await expect(call).rejects.toThrow("user pressed stop");
       await until(() => events().some((event) => event.tag === "aborted"), "the tool to see the cancel");
       expect(events().filter((event) => event.tag === "aborted")).toEqual([{ tool: "progress", tag: "aborted", cancelled: true }]);
@@ -91,7 +101,9 @@ describe.each(WIRES)("over $name", (wire) => {
     try {
       const started = Date.now();
       // onProgress makes the answer a stream over HTTP: a 2026-07-28 request is cancelled by closing it.
-      const error = await client.callTool("progress", { ms: 10_000, every: 40, tag: "timed-out" }, { timeoutMs: 300, onProgress: () => {} }).catch((e: unknown) => e);
+      const error = await client
+        .callTool("progress", { ms: 10_000, every: 40, tag: "timed-out" }, { timeoutMs: 300, onProgress: () => {} })
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(RequestTimeout);
       expect(error).toMatchObject({ name: "RequestTimeout", method: "tools/call", retryable: true });
       expect((error as RequestTimeout).elapsedMs).toBeGreaterThanOrEqual(295);
@@ -134,7 +146,11 @@ describe("a stdio server that never answers", () => {
     expect(Date.now() - started).toBeLessThan(5_000);
     // The failed connect closed the child's input, and this well-behaved server exited on its own.
     await until(() => readFileSync(log, "utf8").endsWith("eof\n"), "the server to see the end of its input");
-    const seen = readFileSync(log, "utf8").trim().split("\n").slice(0, -1).map((line) => JSON.parse(line) as { id?: number; method: string; params?: { requestId?: number } });
+    const seen = readFileSync(log, "utf8")
+      .trim()
+      .split("\n")
+      .slice(0, -1)
+      .map((line) => JSON.parse(line) as { id?: number; method: string; params?: { requestId?: number } });
     const ids = Object.fromEntries(seen.filter((m) => m.id !== undefined).map((m) => [m.method, m.id]));
     expect(Object.keys(ids)).toEqual(["server/discover", "initialize"]);
     expect(seen.filter((m) => m.method === "notifications/cancelled").map((m) => m.params?.requestId)).toEqual([ids["server/discover"], ids.initialize]);

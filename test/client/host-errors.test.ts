@@ -72,7 +72,9 @@ describe("bad targets and missing endpoints", () => {
       const error = await Client.connect(url).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(HttpTransportError);
       expect(error).toMatchObject({ status: 404 });
-      expect((error as Error).message).toBe(`initialize to ${url} failed with HTTP 404 Not Found. Check the URL: no MCP endpoint answers there (many servers serve it at /mcp).`);
+      expect((error as Error).message).toBe(
+        `initialize to ${url} failed with HTTP 404 Not Found. Check the URL: no MCP endpoint answers there (many servers serve it at /mcp).`,
+      );
     } finally {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

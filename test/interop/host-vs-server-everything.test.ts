@@ -54,21 +54,25 @@ const isResponseTo = (line: string, id: number) => {
     return false;
   }
 };
-const toolCallIds = (text: string, tool: string) => [...text.matchAll(/\{[^\n]*?"method":"tools\/call"[^\n]*/g)].flatMap((m) => {
-  try {
-    const body = JSON.parse(m[0].replace(/[^}]*$/, "")) as { id: number; params: { name: string } };
-    return body.params.name === tool ? [body.id] : [];
-  } catch {
-    return [];
-  }
-});
+const toolCallIds = (text: string, tool: string) =>
+  [...text.matchAll(/\{[^\n]*?"method":"tools\/call"[^\n]*/g)].flatMap((m) => {
+    try {
+      const body = JSON.parse(m[0].replace(/[^}]*$/, "")) as { id: number; params: { name: string } };
+      return body.params.name === tool ? [body.id] : [];
+    } catch {
+      return [];
+    }
+  });
 
 const overStdio = (): Wire => {
   const name = `tap-${Math.random().toString(36).slice(2)}.log`;
   const log = () => join(dir, name);
   const lines = (prefix: string) => {
     try {
-      return readFileSync(log(), "utf8").split("\n").filter((line) => line.startsWith(prefix)).map((line) => JSON.parse(line.slice(2)) as Record<string, unknown>);
+      return readFileSync(log(), "utf8")
+        .split("\n")
+        .filter((line) => line.startsWith(prefix))
+        .map((line) => JSON.parse(line.slice(2)) as Record<string, unknown>);
     } catch {
       return [];
     }
@@ -76,7 +80,11 @@ const overStdio = (): Wire => {
   return {
     name: "stdio",
     connect: (options) => Client.connect({ command: process.execPath, args: [TAP, process.execPath, BIN], env: { TAP_LOG: log() } }, options) as Promise<Client>,
-    idOf: (tool) => lines("> ").filter((m) => m.method === "tools/call" && (m.params as { name?: string }).name === tool).map((m) => m.id as number).at(-1)!,
+    idOf: (tool) =>
+      lines("> ")
+        .filter((m) => m.method === "tools/call" && (m.params as { name?: string }).name === tool)
+        .map((m) => m.id as number)
+        .at(-1)!,
     answered: (id) => lines("< ").some((m) => m.id === id && ("result" in m || "error" in m)),
   };
 };
@@ -92,10 +100,7 @@ const overHttp = (): Wire => {
     connect: (options) => Client.connect(new StreamableHttpClientTransport(`http://127.0.0.1:${proxy.port}/mcp`, { fetch: recording }), options) as Promise<Client>,
     idOf: (tool) => toolCallIds(sent.join("\n"), tool).at(-1)!,
     // The SSE data lines of every connection, server side, including what came after the client left.
-    answered: (id) =>
-      proxy.connections.some((connection) =>
-        connection.fromServer.split("\n").some((line) => line.startsWith("data: ") && isResponseTo(line, id)),
-      ),
+    answered: (id) => proxy.connections.some((connection) => connection.fromServer.split("\n").some((line) => line.startsWith("data: ") && isResponseTo(line, id))),
   };
 };
 

@@ -55,7 +55,9 @@ describe("a call's response stream cut mid-call, against this SDK's server", () 
       expect(error).toBeInstanceOf(ConnectionLost);
       expect(error).toMatchObject({ name: "ConnectionLost", retryable: true, method: "tools/call" });
       expect((error as Error).message).toMatch(
-        new RegExp(`^tools/call: the connection to ${urlVia(proxy).replace(/[/.]/g, "\\$&")} broke before the answer came \\(.+\\), and the server offered no event id`),
+        new RegExp(
+          `^tools/call: the connection to ${urlVia(proxy).replace(/[/.]/g, "\\$&")} broke before the answer came \\(.+\\), and the server offered no event id`,
+        ),
       );
       // The same call again goes through (the proxy cuts only once).
       const again = await client.callTool("progress", { ms: 200, every: 50 }, { onProgress: () => {} });
@@ -72,7 +74,12 @@ describe("a call's response stream cut mid-call, against server-everything (its 
   let port: number;
   beforeAll(async () => {
     port = await freePort();
-    child = await startProcess(process.execPath, [join(repoRoot, "node_modules/@modelcontextprotocol/server-everything/dist/index.js"), "streamableHttp"], { PORT: String(port) }, /listening on port/);
+    child = await startProcess(
+      process.execPath,
+      [join(repoRoot, "node_modules/@modelcontextprotocol/server-everything/dist/index.js"), "streamableHttp"],
+      { PORT: String(port) },
+      /listening on port/,
+    );
   }, 30_000);
   afterAll(() => stopProcess(child));
 

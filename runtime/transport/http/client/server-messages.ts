@@ -65,7 +65,9 @@ export class ServerMessages {
   async #answer(request: JsonRpcRequest, related: JsonRpcId | undefined): Promise<void> {
     const handler = this.requestHandler;
     const reply: JsonRpcResponse = handler
-      ? await handler(request, related === undefined ? undefined : { relatedRequestId: related }).catch(() => errorResponse(request.id, { code: JsonRpcErrorCode.InternalError, message: "The client failed to handle the request" }))
+      ? await handler(request, related === undefined ? undefined : { relatedRequestId: related }).catch(() =>
+          errorResponse(request.id, { code: JsonRpcErrorCode.InternalError, message: "The client failed to handle the request" }),
+        )
       : errorResponse(request.id, { code: JsonRpcErrorCode.MethodNotFound, message: `Method not found: ${request.method}` });
     try {
       const response = await this.#reply(reply);

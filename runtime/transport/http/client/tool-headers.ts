@@ -12,6 +12,7 @@ import type { JsonRpcRequest, JsonRpcResponse } from "../../../protocol/jsonrpc/
 import type { ParamHeader } from "../../../protocol/param-headers.js";
 import { encodeHeaderValue } from "../../../protocol/headers.js";
 import { isObject } from "../../../protocol/guards.js";
+import { JsonRpcErrorCode } from "../../../protocol/jsonrpc/errors.js";
 
 type Scanner = typeof import("./tool-scan.js");
 
@@ -41,6 +42,26 @@ export class ToolHeaders {
   write(name: string, args: unknown, headers: Record<string, string>): void {
     const params = this.#byTool.get(name);
     if (params !== undefined && params.length > 0) this.#scanner?.writeParamHeaders(params, args, headers, encodeHeaderValue);
+  }
+
+  /**
+   * A `tools/call` refused with -32020 for a tool never listed (the server
+   * expects `Mcp-Param-*` headers): learns its schema with `tools/list`, then
+   * sends the call once more (the spec's recovery path). Any other answer is
+   * returned as it is.
+   *
+   * @param send - sends a request; `own` says it is the call itself (with its own options), not a listing
+   */
+  async recover(
+    call: JsonRpcRequest,
+    response: JsonRpcResponse,
+    send: (message: JsonRpcRequest, own: boolean) => Promise<JsonRpcResponse>,
+  ): Promise<JsonRpcResponse> {
+    const code = (response as { error?: { code?: unknown } }).error?.code;
+    if (call.method !== "tools/call" || code !== JsonRpcErrorCode.HeaderMismatch || this.knows(String(call.params?.name))) return response;
+    const list = (params: Record<string, unknown>, page: number) =>
+      send({ jsonrpc: "2.0", id: `${String(call.id)}:tools-refresh:${page}`, method: "tools/list", params }, false);
+    return (await this.refresh(call, list)) ? send({ ...call }, true) : response;
   }
 
   /**

@@ -5,14 +5,7 @@
  * After a fallback to a 2025-era version it also keeps that era's session
  * (`session.ts`) and reads its GET event stream (`event-stream.ts`).
  */
-import { JsonRpcErrorCode } from "../../../protocol/jsonrpc/errors.js";
-import {
-  isJsonRpcErrorResponse,
-  type JsonRpcId,
-  type JsonRpcNotification,
-  type JsonRpcRequest,
-  type JsonRpcResponse,
-} from "../../../protocol/jsonrpc/messages.js";
+import { isJsonRpcErrorResponse, type JsonRpcId, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from "../../../protocol/jsonrpc/messages.js";
 import type { ClientTransport, TransportRequestOptions } from "../../types.js";
 import type { ServerRequestHandler } from "../../../protocol/contracts.js";
 import { answerOf } from "./answer.js";
@@ -26,7 +19,7 @@ import { HttpSession } from "./session.js";
 import { readStreamAnswer, STREAM_KIT } from "./sse-response.js";
 import { readBoundedText } from "./body.js";
 import { checkOptions, type HttpClientTransportOptions, type TokenProvider } from "./options.js";
-import { CLOSED_MESSAGE, mediaTypeOf } from "./shared.js";
+import { CLOSED_MESSAGE, cancelNotice, mediaTypeOf } from "./shared.js";
 import { ToolHeaders } from "./tool-headers.js";
 
 /**
@@ -183,45 +176,26 @@ export class StreamableHttpClientTransport implements ClientTransport {
    * @throws the signal's reason when `options.signal` aborts.
    */
   async request(message: JsonRpcRequest, options: TransportRequestOptions = {}): Promise<JsonRpcResponse> {
-    let response = await this.#requestOnce(message, options);
-    if (
-      message.method === "tools/call" &&
-      isJsonRpcErrorResponse(response) &&
-      response.error.code === JsonRpcErrorCode.HeaderMismatch &&
-      !this.#session.legacy &&
-      !this.#tools.knows(String(message.params?.name))
-    ) {
-      // The server expects Mcp-Param-* headers for a tool we never listed:
-      // learn its schema, then retry once (the spec's recovery path).
-      const list = (params: Record<string, unknown>, page: number) =>
-        this.#requestOnce({ jsonrpc: "2.0", id: `${String(message.id)}:tools-refresh:${page}`, method: "tools/list", params }, { signal: options.signal });
-      if (await this.#tools.refresh(message, list)) {
-        response = await this.#requestOnce({ ...message }, options);
-      }
-    }
-    return response;
+    const response = await this.#requestOnce(message, options);
+    if (message.method !== "tools/call" || !isJsonRpcErrorResponse(response) || this.#session.legacy) return response;
+    return this.#tools.recover(message, response, (next, own) => this.#requestOnce(next, own ? options : { signal: options.signal }));
   }
 
   /**
    * Cancels a request in flight (its deadline passed): closes its response
-   * stream, or aborts its POST when it was sent with a signal, and fails its
-   * call with `reason`; in a 2025 session also POSTs `notifications/cancelled`
-   * with its id, since there a closed stream does not cancel (2025-11-25
-   * transports: "disconnection SHOULD NOT be interpreted as the client
-   * cancelling its request"). Does nothing for an id no longer in flight.
-   * A 2026-07-28 request whose JSON answer has not started, sent without a
+   * stream, or aborts its POST when it has a signal, and fails its call with
+   * `reason`; in a 2025 session also POSTs `notifications/cancelled`. A
+   * 2026-07-28 request whose JSON answer has not started, sent without a
    * signal, is only abandoned: its connection ends when the server answers.
    */
   cancel(id: JsonRpcId, reason: Error): void {
     if (this.#inFlight.cancel(id, reason)) this.#cancelInSession(id, reason);
   }
 
-  /** Tells a 2025 session's server that the client gave up on request `id` (best effort: the answer is not awaited). */
+  /** Tells a 2025 session's server that the client gave up on request `id` (best effort). */
   #cancelInSession(id: JsonRpcId, reason: unknown): void {
     if (!this.#session.legacy || this.#session.id === undefined || this.#closed) return;
-    const timedOut = (reason as { name?: unknown } | null)?.name === "RequestTimeout";
-    const text = timedOut ? "The client's timeout for this request elapsed." : "The client cancelled this request.";
-    this.#post({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: text } }).then(
+    this.#post(cancelNotice(id, reason)).then(
       ({ response }) => response.body?.cancel().catch(() => {}),
       () => {},
     );
@@ -318,13 +292,8 @@ export class StreamableHttpClientTransport implements ClientTransport {
           this.#shutdown.signal,
         );
       } else {
-        answer = answerOf(
-          response,
-          message,
-          await readBoundedText(response, this.#maxResponseBytes, message.method),
-          headers["mcp-session-id"] !== undefined,
-          this.url,
-        );
+        const text = await readBoundedText(response, this.#maxResponseBytes, message.method);
+        answer = answerOf(response, message, text, headers["mcp-session-id"] !== undefined, this.url);
       }
       if (message.method === "tools/list" && "result" in answer && !this.#session.legacy) await this.#tools.learn(answer.result);
       return answer;
