@@ -128,7 +128,8 @@ async function measure(name, source, flow, work) {
   const { entry, chunks } = await bundle(source, outdir);
   const log = join(work, `${name}.resolved.txt`);
   const { stdout, files } = loadedBy(entry, flow, log);
-  const loaded = chunks.filter((chunk) => files.has(chunk.file) || chunk.file === entry);
+  // The entry first, whatever order esbuild listed the outputs in.
+  const loaded = chunks.filter((chunk) => chunk.file === entry).concat(chunks.filter((chunk) => files.has(chunk.file) && chunk.file !== entry));
   const sum = (list, key) => list.reduce((total, chunk) => total + chunk[key], 0);
   return {
     name,

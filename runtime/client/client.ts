@@ -6,11 +6,10 @@ import type { NegotiatedOutcome } from "./outcomes.js";
 import { PendingRequest, type PendingRequestJSON } from "./pending.js";
 import type { Implementation, JsonObject, ServerCapabilities } from "./protocol.js";
 import { openClient } from "./open.js";
-import { timingOf } from "./deadline.js";
 import { ClientSession, type RequestOptions } from "./session.js";
 import { ClientLists } from "./client-lists.js";
 import type { ClientMode, ClientRevision, HelperResult, NewestRevision, RevisionOfMode, SchemaMethod, SchemaRequestArgs, SchemaResult } from "./revision-types.js";
-import { isCreateTaskResult, openTaskHandle, taskSettingsOf, type TaskSettings } from "./tasks.js";
+import { DEFAULT_TASK_SETTINGS, isCreateTaskResult, openTaskHandle, type TaskSettings } from "./tasks.js";
 import type { TaskHandle } from "./task-handle.js";
 import { Subscription, type SubscribeOptions, type SubscriptionRequest } from "./subscription.js";
 import type { CallOptions, ClientOptions, CustomCallOptions, ToolCallOptions } from "./options.js";
@@ -49,7 +48,7 @@ export class Client<Revision extends ClientRevision = NewestRevision> extends Cl
     this.#server = server;
     this.#loop = loop;
     // A server that sends a task unasked is still followed, with the default polling bounds.
-    this.#tasks = tasks ?? taskSettingsOf(true)!;
+    this.#tasks = tasks ?? DEFAULT_TASK_SETTINGS;
   }
 
   /**
@@ -184,14 +183,13 @@ export class Client<Revision extends ClientRevision = NewestRevision> extends Cl
   }
 
   async #run(call: Parameters<typeof runToCompletion>[2], options: CallOptions | undefined, start?: Parameters<typeof runToCompletion>[5]): Promise<JsonObject> {
-    const timing = timingOf(options, this.#connection.timing);
     if (options?.onProgress === undefined && options?.onLog === undefined) {
-      return runToCompletion(this.session, this.#loop, call, options?.signal, options?.meta, start, undefined, timing);
+      return runToCompletion(this.session, this.#loop, call, options?.signal, options?.meta, start, undefined, options);
     }
     // Its own chunk: calls without per-call callbacks do not load it.
     const { wireCall } = await import("./call-notifications.js");
     const wiring = wireCall(options, options.meta);
-    return runToCompletion(this.session, this.#loop, call, options.signal, wiring.meta, start, wiring.onNotification, timing);
+    return runToCompletion(this.session, this.#loop, call, options.signal, wiring.meta, start, wiring.onNotification, options);
   }
 
   /**

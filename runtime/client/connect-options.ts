@@ -1,16 +1,28 @@
 /**
  * The checks `Client.connect` runs on its options before it opens anything:
  * each bad option is refused with what was expected, and the numbers it
- * needs come back with their defaults filled in.
+ * needs come back with their defaults filled in. Loaded by `Client.connect`
+ * (a chunk of its own in a bundle: connect-time code, kept off the entry).
  *
  * @internal
  * @module
  */
-import { isKnownMode } from "./negotiate.js";
+import type { isKnownMode } from "./negotiate.js";
 import type { ClientOptions } from "./options.js";
+import type { BackoffPolicy } from "./backoff.js";
+import type { TaskClientOptions, TaskSettings } from "./tasks.js";
 import type { NegotiatedOutcome } from "./outcomes.js";
-import { SPOKEN } from "./protocol.js";
-import { DEFAULT_TIMING, type RequestTiming, timingOf } from "./deadline.js";
+import type { SPOKEN } from "./protocol.js";
+
+/**
+ * What this lazily loaded module borrows from the client's main modules,
+ * handed over rather than imported, so a bundle keeps those in one chunk.
+ * @internal
+ */
+export interface ConnectOptionsKit {
+  readonly isKnownMode: typeof isKnownMode;
+  readonly SPOKEN: typeof SPOKEN;
+}
 
 /** The checked options `Client.connect` goes on with. @internal */
 export interface CheckedConnectOptions {
@@ -19,7 +31,9 @@ export interface CheckedConnectOptions {
   readonly mode: string;
   readonly probeTimeoutMs: number;
   readonly prior: NegotiatedOutcome | undefined;
-  readonly timing: RequestTiming;
+  readonly backoff: BackoffPolicy;
+  /** The tasks extension's polling bounds, when the option declares it. */
+  readonly tasks: TaskSettings | undefined;
 }
 
 /**
@@ -28,7 +42,7 @@ export interface CheckedConnectOptions {
  * @throws RangeError / TypeError naming the bad option and what it must be
  * @internal
  */
-export function checkConnectOptions(options: ClientOptions): CheckedConnectOptions {
+export function checkConnectOptions(options: ClientOptions, { isKnownMode, SPOKEN }: ConnectOptionsKit): CheckedConnectOptions {
   const maxRounds = options.inputRequiredMaxRounds ?? 10;
   if (!Number.isInteger(maxRounds) || maxRounds < 0) {
     throw new RangeError(`inputRequiredMaxRounds must be an integer ≥ 0, got ${String(maxRounds)}.`);
@@ -55,5 +69,42 @@ export function checkConnectOptions(options: ClientOptions): CheckedConnectOptio
   if (prior !== undefined && !isKnownMode(prior.protocolVersion)) {
     throw new RangeError(`negotiated.protocolVersion ${JSON.stringify(prior.protocolVersion)} is no version this client speaks.`);
   }
-  return { maxRounds, unavailableRetryMs, mode, probeTimeoutMs, prior, timing: timingOf(options, DEFAULT_TIMING) };
+  return { maxRounds, unavailableRetryMs, mode, probeTimeoutMs, prior, backoff: checkBackoff(options.stateOnlyBackoff), tasks: taskSettingsOf(options.tasks) };
+}
+
+/**
+ * The `tasks` option, checked: `true` or an options object turns the
+ * extension on, `undefined`/`false` leaves it off.
+ * @throws RangeError for an interval that is not a positive number
+ * @internal
+ */
+export function taskSettingsOf(option: boolean | TaskClientOptions | undefined): TaskSettings | undefined {
+  if (option === undefined || option === false) return undefined;
+  const given = option === true ? {} : option;
+  if (typeof given !== "object" || given === null)
+    throw new TypeError(`tasks must be true or { pollIntervalMs?, maxPollIntervalMs? }, got ${JSON.stringify(option)}.`);
+  const settings = { pollIntervalMs: given.pollIntervalMs ?? 1_000, maxPollIntervalMs: given.maxPollIntervalMs ?? 30_000 };
+  for (const [name, value] of Object.entries(settings)) {
+    if (typeof value !== "number" || !(value > 0) || !Number.isFinite(value))
+      throw new RangeError(`tasks.${name} must be a positive number of milliseconds, got ${String(value)}.`);
+  }
+  return settings;
+}
+
+/** The default policy: 50 ms, doubling, capped at 250 ms. */
+const DEFAULT_BACKOFF: Readonly<BackoffPolicy> = Object.freeze({ initialMs: 50, maxMs: 250 });
+
+/** Validates a caller-supplied policy. @throws RangeError for negative or non-finite delays. */
+export function checkBackoff(policy: Partial<BackoffPolicy> | undefined): BackoffPolicy {
+  const resolved = { ...DEFAULT_BACKOFF, ...policy };
+  for (const field of ["initialMs", "maxMs"] as const) {
+    const value = resolved[field];
+    if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
+      throw new RangeError(`stateOnlyBackoff.${field} must be a finite number of milliseconds ≥ 0, got ${String(value)}`);
+    }
+  }
+  if (resolved.maxMs < resolved.initialMs) {
+    throw new RangeError(`stateOnlyBackoff.maxMs (${resolved.maxMs}) must be ≥ initialMs (${resolved.initialMs})`);
+  }
+  return resolved;
 }

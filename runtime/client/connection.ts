@@ -3,7 +3,7 @@ import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../pr
 import type { ClientTransport, TransportRequestOptions } from "../protocol/contracts.js";
 import { ClientClosed, InvalidServerResult, SessionExpired } from "./errors.js";
 import { mergeMeta } from "./meta.js";
-import { DEFAULT_TIMING, type RequestTiming, requestWithin } from "./deadline.js";
+import { DEFAULT_TIMING, type RequestTiming, requestWithin, type TimeoutOptions, timingFor } from "./deadline.js";
 import type { JsonObject } from "./protocol.js";
 
 /** Which generation of the protocol the server speaks. */
@@ -79,7 +79,7 @@ export class Connection {
    * @throws InvalidServerResult when the result is not a JSON object.
    * @throws SessionExpired when the server lost the session and the new one failed too.
    * @throws ClientClosed after `close()`.
-   * @throws RequestTimeout when no answer came within `timing` (the request is then cancelled on the wire).
+   * @throws RequestTimeout when no answer came within the deadline, `timeouts` over the client's (the request is then cancelled on the wire).
    */
   async send(
     method: string,
@@ -87,8 +87,10 @@ export class Connection {
     signal: AbortSignal | undefined,
     ownMeta?: JsonObject,
     onNotification?: (notification: JsonRpcNotification) => void,
-    timing: RequestTiming = this.timing,
+    timeouts?: TimeoutOptions,
   ): Promise<JsonObject> {
+    let timing = timingFor(timeouts, this.timing);
+    if (timing instanceof Promise) timing = await timing;
     if (this.closed) throw new ClientClosed();
     const envelope = this.envelope;
     if (envelope !== undefined) params._meta = mergeMeta(envelope, ownMeta);

@@ -116,23 +116,24 @@ export class SessionExpired extends Error {
  * A request got no answer in time: nothing within `timeoutMs` (reset by
  * progress with `resetTimeoutOnProgress`), or past `maxTotalTimeoutMs`. The
  * client cancelled it on the wire (`notifications/cancelled`, or the response
- * stream closed) and stopped waiting.
+ * stream closed) and stopped waiting. It may be sent again (`retryable`),
+ * e.g. with a longer `timeoutMs`.
  */
 export class RequestTimeout extends Error {
   /** Always `"RequestTimeout"`: test it rather than `instanceof` when two copies of the package may be loaded. */
   override readonly name = "RequestTimeout" as const;
-  /** The request's method (`tools/call`, `initialize`, …). */
-  readonly method: string;
-  /** Milliseconds between sending the request and giving up on it. */
-  readonly elapsedMs: number;
   /** True: the request may be sent again, e.g. with a longer `timeoutMs`. */
   readonly retryable = true as const;
 
-  constructor(method: string, elapsedMs: number, limit: string) {
-    super(
-      `${method} got no answer within ${limit} (${elapsedMs} ms elapsed); the client cancelled it. Pass a longer timeoutMs to this call or to Client.connect, or resetTimeoutOnProgress for work that reports progress.`,
-    );
-    this.method = method;
-    this.elapsedMs = elapsedMs;
+  /**
+   * @param method - the request's method (`tools/call`, `initialize`, …)
+   * @param elapsedMs - milliseconds between sending the request and giving up on it
+   */
+  constructor(
+    readonly method: string,
+    readonly elapsedMs: number,
+    message: string,
+  ) {
+    super(message);
   }
 }

@@ -46,6 +46,7 @@ export {
   RequestTimeout,
   SessionExpired,
 } from "./errors.js";
+
 export { ConnectionLost } from "../protocol/connection-lost.js";
 export type { TimeoutOptions } from "./deadline.js";
 export type { NegotiatedOutcome } from "./outcomes.js";

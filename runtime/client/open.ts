@@ -6,18 +6,20 @@
  * @internal
  * @module
  */
-import { checkBackoff } from "./backoff.js";
-import { checkConnectOptions } from "./connect-options.js";
+import { DEFAULT_TIMING, timingFor } from "./deadline.js";
 import type { Connection } from "./connection.js";
 import type { LoopSettings } from "./loop.js";
 import { DEFAULT_CLIENT_INFO } from "./meta.js";
-import { negotiate, type ServerDescription } from "./negotiate.js";
+import { isKnownMode, negotiate, type ServerDescription } from "./negotiate.js";
 import type { ClientOptions } from "./options.js";
-import { MODERN_PROTOCOL_VERSION } from "./protocol.js";
-import { taskSettingsOf, withTasksExtension, type TaskSettings } from "./tasks.js";
+import { MODERN_PROTOCOL_VERSION, SPOKEN } from "./protocol.js";
+import { withTasksExtension, type TaskSettings } from "./tasks.js";
 import { negotiationKey } from "./targets.js";
 import { openTransport } from "../connect/targets.js";
 import type { ConnectTarget } from "../protocol/targets.js";
+
+/** What the lazily loaded option checks borrow from the main modules. */
+const CONNECT_OPTIONS_KIT = Object.freeze({ isKnownMode, SPOKEN });
 
 /** A connection ready for a client, with the settings its calls run under. @internal */
 export interface OpenedClient {
@@ -33,9 +35,9 @@ export interface OpenedClient {
  * @internal
  */
 export async function openClient(target: ConnectTarget, options: ClientOptions): Promise<OpenedClient> {
-  const { maxRounds, unavailableRetryMs, mode, probeTimeoutMs, prior, timing } = checkConnectOptions(options);
-  const backoff = checkBackoff(options.stateOnlyBackoff);
-  const tasks = taskSettingsOf(options.tasks);
+  const { checkConnectOptions } = await import("./connect-options.js");
+  const { maxRounds, unavailableRetryMs, mode, probeTimeoutMs, prior, backoff, tasks } = checkConnectOptions(options, CONNECT_OPTIONS_KIT);
+  const timing = await timingFor(options, DEFAULT_TIMING);
   // The kind table is a chunk of its own, loaded here: the browser entry chunk carries neither it nor what it imports.
   const { answerersOf, deriveCapabilities } = await import("./kinds.js");
   const answerers = await answerersOf(options);

@@ -5,7 +5,7 @@ import { InputRequiredNotAllowed } from "./errors.js";
 import { type CallDescriptor, PendingRequest } from "./pending.js";
 import type { CallToolResult, GetPromptResult, InputRequiredResult, InputResponse, JsonObject, ReadResourceResult } from "./protocol.js";
 import { classifyResult } from "./results.js";
-import { type RequestTiming, type TimeoutOptions, timingOf } from "./deadline.js";
+import type { TimeoutOptions } from "./deadline.js";
 
 /** Options of one hand-driven round. */
 export interface ManualCallOptions extends TimeoutOptions {
@@ -137,7 +137,7 @@ export class ClientSession {
    */
   async request(method: string, params?: JsonObject, options?: RequestOptions): Promise<JsonObject> {
     if (typeof method !== "string" || method === "") throw new TypeError(`session.request needs a method name.`);
-    const result = await this.connection.send(method, { ...params }, options?.signal, options?.meta, undefined, timingOf(options, this.connection.timing));
+    const result = await this.connection.send(method, { ...params }, options?.signal, options?.meta, undefined, options);
     if (classifyResult(method, this.connection.era, result)) {
       throw new InputRequiredNotAllowed(method, String(params?.name ?? params?.uri ?? ""), result as unknown as InputRequiredResult);
     }
@@ -157,7 +157,7 @@ export class ClientSession {
     signal: AbortSignal | undefined,
     meta: JsonObject | undefined,
     onNotification?: (notification: JsonRpcNotification) => void,
-    timing?: RequestTiming,
+    timeouts?: TimeoutOptions,
   ): Promise<JsonObject> {
     const params: JsonObject =
       "custom" in call
@@ -168,12 +168,7 @@ export class ClientSession {
     if (inputResponses !== undefined) params.inputResponses = inputResponses;
     // Echo exactly what the server sent, and nothing when it sent nothing (mrtr "Client Requirements").
     if (requestState !== undefined) params.requestState = requestState;
-    return this.connection.send(call.method, params, signal, meta, onNotification, timing);
-  }
-
-  /** @internal The client's default deadline, which a call's options override. */
-  get timing(): RequestTiming {
-    return this.connection.timing;
+    return this.connection.send(call.method, params, signal, meta, onNotification, timeouts);
   }
 
   /** @internal The era of the connection, for result classification. */
@@ -193,8 +188,7 @@ export class ClientSession {
     if (options?.inputResponses !== undefined && (typeof options.inputResponses !== "object" || options.inputResponses === null)) {
       throw new TypeError(`inputResponses must be an object keyed like the server's inputRequests.`);
     }
-    const timing = timingOf(options, this.connection.timing);
-    const result = await this.round(call, options?.inputResponses, options?.requestState, options?.signal, options?.meta, undefined, timing);
+    const result = await this.round(call, options?.inputResponses, options?.requestState, options?.signal, options?.meta, undefined, options);
     if (!classifyResult(call.method, this.connection.era, result, "custom" in call)) return result;
     const inputRequired = result as unknown as InputRequiredResult;
     if (options?.allowInputRequired !== true) {

@@ -42,7 +42,7 @@ const TARGET_KINDS: readonly TargetKind[] = [
     open: async (target: MessageHandler) => new (await import("../transport/memory.js")).InMemoryClientTransport(target),
   },
   {
-    describe: "a URL",
+    describe: 'an http(s) URL ("http://127.0.0.1:3000/mcp")',
     matches: (target) => target instanceof URL || (typeof target === "string" && /^https?:\/\//i.test(target)),
     // A token or a custom fetch needs options: construct StreamableHttpClientTransport and pass it instead.
     open: (target: string | URL) => new StreamableHttpClientTransport(target),
@@ -73,14 +73,6 @@ export async function openTransport(target: ConnectTarget): Promise<ClientTransp
   for (const kind of TARGET_KINDS) {
     if (kind.matches(target)) return kind.open(target as never);
   }
-  if (typeof target === "string") {
-    throw new TypeError(
-      `Client.connect cannot use ${JSON.stringify(target)} as a target: a URL must be absolute http:// or https:// ` +
-        `(e.g. "http://127.0.0.1:3000/mcp"). To start a server over stdio pass { command, args }; ` +
-        `or pass a Server/McpServer, or a ClientTransport.`,
-    );
-  }
-  throw new TypeError(
-    `Client.connect cannot use ${target === null ? "null" : typeof target} as a target; pass ${TARGET_KINDS.map((kind) => kind.describe).join(", ")}.`,
-  );
+  const named = typeof target === "string" ? JSON.stringify(target) : target === null ? "null" : typeof target;
+  throw new TypeError(`Client.connect cannot use ${named} as a target; pass ${TARGET_KINDS.map((kind) => kind.describe).join(", ")}.`);
 }

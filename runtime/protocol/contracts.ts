@@ -103,7 +103,7 @@ export function isSessionHost(handler: unknown): handler is SessionHost {
  * client's request on whose response the server sent it (HTTP: the call's
  * SSE stream), when the wire says.
  */
-export type ServerRequestHandler = (request: JsonRpcRequest, context?: { relatedRequestId?: JsonRpcId }) => Promise<JsonRpcResponse>;
+export type ServerRequestHandler = (request: JsonRpcRequest, context?: { relatedRequestId?: JsonRpcId | undefined }) => Promise<JsonRpcResponse>;
 
 /** Per-call options a client passes to its transport. */
 export interface TransportRequestOptions {

@@ -64,14 +64,15 @@ describe("the browser client bundle", () => {
     expect(JSON.parse(ours.output)).toEqual({ protocolVersion: SERVED_MODERN_REVISIONS[0], text: "confirmed bundled" });
     expect(ours.chunksWithNodeImports).toBe(0);
     // The 2026 path is one entry chunk: a value import from a lazy 2025 module into it would split it (docs/internals.md).
-    // Besides it, the call loads only the input-kind table (at connect, with the 2025 method table its generated module
+    // Besides it, the call loads only the connect-time option checks (connect-options: the options of Client.connect
+    // checked, at connect), the input-kind table (at connect, with the 2025 method table its generated module
     // shares a chunk with, and a chunk of guards it shares with the checker), the answer checker (on the first answer)
     // and the two shared chunks of the error classes it and the lazy task handle build (InputResponseInvalid,
     // InputRequiredRoundsExceeded).
     const [entry, ...rest] = ours.loadedFiles;
     expect(entry!.name).toBe("entry");
     expect(entry!.gzip).toBeLessThanOrEqual(BUDGET);
-    expect(rest.map((file) => file.name).sort()).toEqual(["answer-check", "chunk", "chunk", "chunk", "chunk", "kinds"]);
+    expect(rest.map((file) => file.name).sort()).toEqual(["answer-check", "chunk", "chunk", "chunk", "chunk", "connect-options", "kinds"]);
     expect(rest.reduce((total, file) => total + file.gzip, 0)).toBeLessThanOrEqual(ANSWER_CHECK_BUDGET + KIND_TABLE_BUDGET);
     expect(official.loadedGzip).toBeGreaterThan(3 * ours.loadedGzip);
   }, 60_000);

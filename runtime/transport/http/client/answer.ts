@@ -58,7 +58,7 @@ export function answerOf(response: Response, message: JsonRpcRequest, text: stri
   }
   if (!response.ok) {
     const status = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ""}`;
-    const advice = response.status === 404 ? " Check the URL: no MCP endpoint answers there (many servers serve it at /mcp)." : "";
+    const advice = response.status === 404 ? " Check the URL." : "";
     throw new HttpTransportError(response.status, `${message.method} to ${url.href} failed with ${status}.${advice}`, challenge);
   }
   throw new HttpTransportError(response.status, `${message.method}: the HTTP ${response.status} answer of ${url.href} was not a JSON-RPC response.`);

@@ -1,5 +1,3 @@
-import { ConnectionLost } from "../../../protocol/connection-lost.js";
-
 /**
  * The HTTP client's error, shared by the POST exchange, the 2025 session and
  * the GET event stream.
@@ -57,18 +55,10 @@ export class AuthFailure {
  * @param url - the endpoint, named in the unreachable-server message
  * @internal
  */
-export function fetchFailure(error: unknown, signal: AbortSignal | undefined, closed: boolean, url: URL, method?: string): unknown {
+export function fetchFailure(error: unknown, signal: AbortSignal | undefined, closed: boolean, url: URL): unknown {
   if (error instanceof AuthFailure) return error.error;
   if (signal?.aborted) return signal.reason;
   if (closed) return new Error("The HTTP transport was closed.", { cause: error });
   const cause = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
-  if (method !== undefined && (error as { cause?: { code?: unknown } } | null)?.cause?.code === "UND_ERR_SOCKET") {
-    // Connected, then the connection was closed or reset before the answer began: the request may have arrived.
-    return new ConnectionLost(
-      method,
-      `${method}: the connection to ${url.href} broke before the answer began (${cause}). The request may have reached the server; send it again if that is safe.`,
-      { cause: error },
-    );
-  }
   return new Error(`Could not reach the MCP server at ${url.href}: ${cause}`, { cause: error });
 }

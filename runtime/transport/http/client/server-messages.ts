@@ -65,7 +65,7 @@ export class ServerMessages {
   async #answer(request: JsonRpcRequest, related: JsonRpcId | undefined): Promise<void> {
     const handler = this.requestHandler;
     const reply: JsonRpcResponse = handler
-      ? await handler(request, related === undefined ? undefined : { relatedRequestId: related }).catch(() =>
+      ? await handler(request, { relatedRequestId: related }).catch(() =>
           errorResponse(request.id, { code: JsonRpcErrorCode.InternalError, message: "The client failed to handle the request" }),
         )
       : errorResponse(request.id, { code: JsonRpcErrorCode.MethodNotFound, message: `Method not found: ${request.method}` });

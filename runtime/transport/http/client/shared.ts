@@ -4,7 +4,6 @@
  *
  * @internal
  */
-import type { JsonRpcId, JsonRpcNotification } from "../../../protocol/jsonrpc/messages.js";
 
 /** The `Accept` of every POST: a server may answer JSON or an SSE stream. */
 export const ACCEPT_POST = "application/json, text/event-stream";
@@ -13,18 +12,6 @@ export const ACCEPT_POST = "application/json, text/event-stream";
 export const CLOSED_MESSAGE = "The HTTP transport is closed; connect again to send more requests.";
 
 export { mediaTypeOf } from "../../../protocol/message.js";
-
-/**
- * The `notifications/cancelled` a 2025 session's server gets for request
- * `id` (there a closed stream does not cancel: 2025-11-25 transports,
- * "disconnection SHOULD NOT be interpreted as the client cancelling its
- * request"); its reason is neutral, never the caller's.
- */
-export function cancelNotice(id: JsonRpcId, reason: unknown): JsonRpcNotification {
-  const timedOut = (reason as { name?: unknown } | null)?.name === "RequestTimeout";
-  const text = timedOut ? "The client's timeout for this request elapsed." : "The client cancelled this request.";
-  return { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: text } };
-}
 
 /** The message of an error, or the value as text. */
 export function reasonOf(error: unknown): string {

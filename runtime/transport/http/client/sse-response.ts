@@ -67,12 +67,7 @@ export async function readStreamAnswer(
         release();
       }
     } else if (answer === undefined && outcome.broken !== undefined) {
-      throw new ConnectionLost(
-        message.method,
-        `${message.method}: the connection to ${host.url.href} broke before the answer came (${reasonOf(outcome.broken)}), and ` +
-          `the server offered no event id to resume the stream from. The request may have run on the server; send it again if that is safe.`,
-        { cause: outcome.broken },
-      );
+      throw (await import("./lost.js")).brokenStream(ConnectionLost, message.method, host.url, outcome.broken);
     }
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason;

@@ -8,19 +8,14 @@
  *
  * @internal
  */
-import type { JsonRpcRequest, JsonRpcResponse } from "../../../protocol/jsonrpc/messages.js";
 import type { ParamHeader } from "../../../protocol/param-headers.js";
 import { encodeHeaderValue } from "../../../protocol/headers.js";
 import { isObject } from "../../../protocol/guards.js";
-import { JsonRpcErrorCode } from "../../../protocol/jsonrpc/errors.js";
 
 type Scanner = typeof import("./tool-scan.js");
 
 /** A listed tool without annotations. */
 const NONE: readonly ParamHeader[] = Object.freeze([]);
-
-/** Pages of `tools/list` read when learning a tool's annotations after a `-32020`. */
-const MAX_TOOL_PAGES = 20;
 
 /** @internal */
 export class ToolHeaders {
@@ -42,50 +37,6 @@ export class ToolHeaders {
   write(name: string, args: unknown, headers: Record<string, string>): void {
     const params = this.#byTool.get(name);
     if (params !== undefined && params.length > 0) this.#scanner?.writeParamHeaders(params, args, headers, encodeHeaderValue);
-  }
-
-  /**
-   * A `tools/call` refused with -32020 for a tool never listed (the server
-   * expects `Mcp-Param-*` headers): learns its schema with `tools/list`, then
-   * sends the call once more (the spec's recovery path). Any other answer is
-   * returned as it is.
-   *
-   * @param send - sends a request; `own` says it is the call itself (with its own options), not a listing
-   */
-  async recover(
-    call: JsonRpcRequest,
-    response: JsonRpcResponse,
-    send: (message: JsonRpcRequest, own: boolean) => Promise<JsonRpcResponse>,
-  ): Promise<JsonRpcResponse> {
-    const code = (response as { error?: { code?: unknown } }).error?.code;
-    if (call.method !== "tools/call" || code !== JsonRpcErrorCode.HeaderMismatch || this.knows(String(call.params?.name))) return response;
-    const list = (params: Record<string, unknown>, page: number) =>
-      send({ jsonrpc: "2.0", id: `${String(call.id)}:tools-refresh:${page}`, method: "tools/list", params }, false);
-    return (await this.refresh(call, list)) ? send({ ...call }, true) : response;
-  }
-
-  /**
-   * Lists the tools again (with `call`'s `_meta`), page by page through
-   * `list`, after the server wanted `Mcp-Param-*` headers for a tool this
-   * client never listed (2026-07-28 streamable-http: the recovery path).
-   *
-   * @returns true when the called tool is now known, so the call is worth retrying.
-   */
-  async refresh(call: JsonRpcRequest, list: (params: Record<string, unknown>, page: number) => Promise<JsonRpcResponse>): Promise<boolean> {
-    const meta = call.params?._meta;
-    let cursor: string | undefined;
-    for (let page = 0; page < MAX_TOOL_PAGES; page++) {
-      const params: Record<string, unknown> = {};
-      if (isObject(meta)) params._meta = meta;
-      if (cursor) params.cursor = cursor;
-      const listed = await list(params, page);
-      // The exchange learned the page's annotations on its way back.
-      if (!("result" in listed)) return false;
-      const next = listed.result.nextCursor;
-      if (typeof next !== "string" || next === "") break;
-      cursor = next;
-    }
-    return this.knows(String(call.params?.name));
   }
 
   /** Learns the annotations of a `tools/list` result, and removes from it the tools whose annotations are invalid. */

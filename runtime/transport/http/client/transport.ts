@@ -5,10 +5,12 @@
  * After a fallback to a 2025-era version it also keeps that era's session
  * (`session.ts`) and reads its GET event stream (`event-stream.ts`).
  */
+import { JsonRpcErrorCode } from "../../../protocol/jsonrpc/errors.js";
 import { isJsonRpcErrorResponse, type JsonRpcId, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from "../../../protocol/jsonrpc/messages.js";
 import type { ClientTransport, TransportRequestOptions } from "../../types.js";
 import type { ServerRequestHandler } from "../../../protocol/contracts.js";
 import { answerOf } from "./answer.js";
+import { ConnectionLost } from "../../../protocol/connection-lost.js";
 import type { HttpClientAuth } from "./auth.js";
 import { AuthFailure, fetchFailure, HttpTransportError, sessionLostError } from "./errors.js";
 import type { EventStreamListener, StreamHost } from "./event-stream.js";
@@ -19,7 +21,7 @@ import { HttpSession } from "./session.js";
 import { readStreamAnswer, STREAM_KIT } from "./sse-response.js";
 import { readBoundedText } from "./body.js";
 import { checkOptions, type HttpClientTransportOptions, type TokenProvider } from "./options.js";
-import { CLOSED_MESSAGE, cancelNotice, mediaTypeOf } from "./shared.js";
+import { CLOSED_MESSAGE, mediaTypeOf } from "./shared.js";
 import { ToolHeaders } from "./tool-headers.js";
 
 /**
@@ -177,8 +179,17 @@ export class StreamableHttpClientTransport implements ClientTransport {
    */
   async request(message: JsonRpcRequest, options: TransportRequestOptions = {}): Promise<JsonRpcResponse> {
     const response = await this.#requestOnce(message, options);
-    if (message.method !== "tools/call" || !isJsonRpcErrorResponse(response) || this.#session.legacy) return response;
-    return this.#tools.recover(message, response, (next, own) => this.#requestOnce(next, own ? options : { signal: options.signal }));
+    if (
+      message.method !== "tools/call" ||
+      !isJsonRpcErrorResponse(response) ||
+      response.error.code !== JsonRpcErrorCode.HeaderMismatch ||
+      this.#session.legacy ||
+      this.#tools.knows(String(message.params?.name))
+    ) {
+      return response;
+    }
+    const { recover } = await import("./tool-refresh.js");
+    return recover(this.#tools, message, response, (next, own) => this.#requestOnce(next, own ? options : { signal: options.signal }));
   }
 
   /**
@@ -195,10 +206,12 @@ export class StreamableHttpClientTransport implements ClientTransport {
   /** Tells a 2025 session's server that the client gave up on request `id` (best effort). */
   #cancelInSession(id: JsonRpcId, reason: unknown): void {
     if (!this.#session.legacy || this.#session.id === undefined || this.#closed) return;
-    this.#post(cancelNotice(id, reason)).then(
-      ({ response }) => response.body?.cancel().catch(() => {}),
-      () => {},
-    );
+    import("./cancel-notice.js")
+      .then(({ cancelNotice }) => this.#post(cancelNotice(id, reason)))
+      .then(
+        ({ response }) => response.body?.cancel().catch(() => {}),
+        () => {},
+      );
   }
 
   /**
@@ -266,7 +279,11 @@ export class StreamableHttpClientTransport implements ClientTransport {
       response = await this.#send(message, headers, link?.controller.signal);
     } catch (error) {
       if (link) this.#inFlight.unlink(link);
-      throw fetchFailure(error, signal, this.#closed, this.url, message.method);
+      // Connected, then closed or reset before the answer began: the request may have arrived.
+      const broke = (error as { cause?: { code?: unknown } } | null)?.cause?.code === "UND_ERR_SOCKET" && !signal?.aborted && !this.#closed;
+      throw broke
+        ? (await import("./lost.js")).brokenBeforeAnswer(ConnectionLost, message.method, this.url, error)
+        : fetchFailure(error, signal, this.#closed, this.url);
     }
     if (this.#closed) {
       // Closed while the answer was on its way: release the connection, report the close.
