@@ -19,3 +19,14 @@ export function cancelNotice(id: JsonRpcId, reason: unknown): JsonRpcNotificatio
   const text = timedOut ? "The client's timeout for this request elapsed." : "The client cancelled this request.";
   return { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: text } };
 }
+
+/**
+ * POSTs the notice for request `id` through `post`, best effort: its answer is not awaited, a failure ignored.
+ * @internal
+ */
+export function sendCancel(post: (message: JsonRpcNotification) => Promise<{ response: Response }>, id: JsonRpcId, reason: unknown): void {
+  post(cancelNotice(id, reason)).then(
+    ({ response }) => response.body?.cancel().catch(() => {}),
+    () => {},
+  );
+}

@@ -12,7 +12,7 @@ import type { ServerRequestHandler } from "../../../protocol/contracts.js";
 import { answerOf } from "./answer.js";
 import { ConnectionLost } from "../../../protocol/connection-lost.js";
 import type { HttpClientAuth } from "./auth.js";
-import { AuthFailure, fetchFailure, HttpTransportError, sessionLostError } from "./errors.js";
+import { AuthFailure, fetchFailure, HttpTransportError, sessionLostError, socketCut } from "./errors.js";
 import type { EventStreamListener, StreamHost } from "./event-stream.js";
 import { InFlight } from "./in-flight.js";
 import { postHeaders } from "./post-headers.js";
@@ -179,15 +179,8 @@ export class StreamableHttpClientTransport implements ClientTransport {
    */
   async request(message: JsonRpcRequest, options: TransportRequestOptions = {}): Promise<JsonRpcResponse> {
     const response = await this.#requestOnce(message, options);
-    if (
-      message.method !== "tools/call" ||
-      !isJsonRpcErrorResponse(response) ||
-      response.error.code !== JsonRpcErrorCode.HeaderMismatch ||
-      this.#session.legacy ||
-      this.#tools.knows(String(message.params?.name))
-    ) {
-      return response;
-    }
+    const refused = message.method === "tools/call" && isJsonRpcErrorResponse(response) && response.error.code === JsonRpcErrorCode.HeaderMismatch;
+    if (!refused || this.#session.legacy || this.#tools.knows(String(message.params?.name))) return response;
     const { recover } = await import("./tool-refresh.js");
     return recover(this.#tools, message, response, (next, own) => this.#requestOnce(next, own ? options : { signal: options.signal }));
   }
@@ -206,12 +199,7 @@ export class StreamableHttpClientTransport implements ClientTransport {
   /** Tells a 2025 session's server that the client gave up on request `id` (best effort). */
   #cancelInSession(id: JsonRpcId, reason: unknown): void {
     if (!this.#session.legacy || this.#session.id === undefined || this.#closed) return;
-    import("./cancel-notice.js")
-      .then(({ cancelNotice }) => this.#post(cancelNotice(id, reason)))
-      .then(
-        ({ response }) => response.body?.cancel().catch(() => {}),
-        () => {},
-      );
+    void import("./cancel-notice.js").then((notice) => notice.sendCancel((message) => this.#post(message), id, reason));
   }
 
   /**
@@ -233,13 +221,11 @@ export class StreamableHttpClientTransport implements ClientTransport {
    * with a 2025 session open, also stops its GET stream and ends the session
    * with DELETE (bounded; a server that refuses or ignores it is fine).
    *
-   * Requests whose caller passed a `signal` are aborted on the wire, and open
-   * SSE response streams are cancelled, which closes their connections. A
-   * request sent without a signal whose answer has not started yet is only
-   * abandoned: its call rejects now, and the HTTP exchange ends when the
-   * server answers (the answer is discarded). Handing every request a signal
-   * just for this would cost each one listeners and weak references inside
-   * `fetch`; pass `signal` to requests you may need to cut off.
+   * Requests sent with a `signal` are aborted on the wire, and open SSE
+   * response streams are cancelled, which closes their connections. A
+   * request without a signal whose answer has not started is only abandoned
+   * (its answer discarded): a signal per request would cost each one
+   * listeners and weak references inside `fetch`.
    */
   async close(): Promise<void> {
     this.#closed = true;
@@ -279,11 +265,8 @@ export class StreamableHttpClientTransport implements ClientTransport {
       response = await this.#send(message, headers, link?.controller.signal);
     } catch (error) {
       if (link) this.#inFlight.unlink(link);
-      // Connected, then closed or reset before the answer began: the request may have arrived.
-      const broke = (error as { cause?: { code?: unknown } } | null)?.cause?.code === "UND_ERR_SOCKET" && !signal?.aborted && !this.#closed;
-      throw broke
-        ? (await import("./lost.js")).brokenBeforeAnswer(ConnectionLost, message.method, this.url, error)
-        : fetchFailure(error, signal, this.#closed, this.url);
+      if (!socketCut(error) || signal?.aborted || this.#closed) throw fetchFailure(error, signal, this.#closed, this.url);
+      throw (await import("./lost.js")).brokenBeforeAnswer(ConnectionLost, message.method, this.url, error);
     }
     if (this.#closed) {
       // Closed while the answer was on its way: release the connection, report the close.
