@@ -78,7 +78,7 @@ export function checkConnectOptions(options: ClientOptions, { isKnownMode, SPOKE
  * @throws RangeError for an interval that is not a positive number
  * @internal
  */
-export function taskSettingsOf(option: boolean | TaskClientOptions | undefined): TaskSettings | undefined {
+function taskSettingsOf(option: boolean | TaskClientOptions | undefined): TaskSettings | undefined {
   if (option === undefined || option === false) return undefined;
   const given = option === true ? {} : option;
   if (typeof given !== "object" || given === null)
@@ -95,7 +95,7 @@ export function taskSettingsOf(option: boolean | TaskClientOptions | undefined):
 const DEFAULT_BACKOFF: Readonly<BackoffPolicy> = Object.freeze({ initialMs: 50, maxMs: 250 });
 
 /** Validates a caller-supplied policy. @throws RangeError for negative or non-finite delays. */
-export function checkBackoff(policy: Partial<BackoffPolicy> | undefined): BackoffPolicy {
+function checkBackoff(policy: Partial<BackoffPolicy> | undefined): BackoffPolicy {
   const resolved = { ...DEFAULT_BACKOFF, ...policy };
   for (const field of ["initialMs", "maxMs"] as const) {
     const value = resolved[field];

@@ -10,7 +10,7 @@
  */
 import type { ClientTransport, TransportRequestOptions } from "../protocol/contracts.js";
 import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../protocol/jsonrpc/messages.js";
-import type { RequestTiming, TimeoutOptions } from "./deadline.js";
+import type { RequestTiming, TimeoutOptions } from "./timing.js";
 import type { RequestTimeout } from "./errors.js";
 
 /**

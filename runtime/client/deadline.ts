@@ -10,29 +10,9 @@
 import type { ClientTransport, TransportRequestOptions } from "../protocol/contracts.js";
 import type { JsonRpcRequest, JsonRpcResponse } from "../protocol/jsonrpc/messages.js";
 import { RequestTimeout } from "./errors.js";
+import type { RequestTiming, TimeoutOptions } from "./timing.js";
 
-/** How long a request may wait for its answer. @internal */
-export interface RequestTiming {
-  /** Without an answer (or progress, when it resets) for this long, the request is cancelled. `Infinity`: never. */
-  readonly timeoutMs: number;
-  /** Whether a progress notification for the request restarts `timeoutMs`. */
-  readonly resetTimeoutOnProgress: boolean;
-  /** The cap on the whole wait, progress or not. `Infinity`: none. */
-  readonly maxTotalTimeoutMs: number;
-}
-
-/** How long each request may wait for its answer: options of `Client.connect`, of a call and of a request. */
-export interface TimeoutOptions {
-  /**
-   * Milliseconds a request may wait for its answer before the client cancels
-   * it and throws `RequestTimeout`. Default 60,000; `Infinity` waits for ever.
-   */
-  timeoutMs?: number;
-  /** Restart `timeoutMs` at each progress notification for the request (a `progressToken` is added to it). Default false. */
-  resetTimeoutOnProgress?: boolean;
-  /** The longest a request may wait in total, progress or not. Default `Infinity` (with progress resets: 600,000). */
-  maxTotalTimeoutMs?: number;
-}
+export type { RequestTiming, TimeoutOptions } from "./timing.js";
 
 /** The default deadline: 60 s, no resets. @internal */
 export const DEFAULT_TIMING: RequestTiming = Object.freeze({ timeoutMs: 60_000, resetTimeoutOnProgress: false, maxTotalTimeoutMs: Number.POSITIVE_INFINITY });

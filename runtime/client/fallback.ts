@@ -13,8 +13,27 @@
 import type { McpError } from "../protocol/jsonrpc/errors.js";
 import type { HandshakeKit } from "./handshake.js";
 import { initializeLegacy } from "./handshake.js";
-import type { Negotiated, NegotiationInput } from "./negotiate.js";
+import type { Connection } from "./connection.js";
+import type { HandshakeInput, ServerDescription } from "./handshake.js";
+import type { NegotiatedOutcome } from "./outcomes.js";
 import type { LEGACY_PROTOCOL_VERSIONS } from "./protocol.js";
+
+/** Inputs of the negotiation. */
+export interface NegotiationInput extends HandshakeInput {
+  /** `"auto"`, or one version to use without fallback. */
+  mode: string;
+  probeTimeoutMs: number;
+  /** Where `mode: "auto"` remembers the outcome (the server's URL or command line), if anywhere. */
+  cacheKey: string | undefined;
+  /** An outcome the application stored from an earlier connection. */
+  prior: NegotiatedOutcome | undefined;
+}
+
+/** A negotiated connection. */
+export interface Negotiated {
+  connection: Connection;
+  server: ServerDescription;
+}
 
 /** What this module borrows from the main modules. @internal */
 export interface FallbackKit extends HandshakeKit {

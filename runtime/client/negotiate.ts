@@ -2,9 +2,9 @@ import { JsonRpcErrorCode as ErrorCode, McpError } from "../protocol/jsonrpc/err
 import { Connection } from "./connection.js";
 import { InputRequestFailed, ProtocolVersionUnsupported } from "./errors.js";
 import type { HandshakeInput, HandshakeKit, ServerDescription } from "./handshake.js";
-import type { FallbackKit } from "./fallback.js";
+import type { FallbackKit, Negotiated, NegotiationInput } from "./fallback.js";
 import { buildEnvelope } from "./meta.js";
-import { type NegotiatedOutcome, forget, recall, remember } from "./outcomes.js";
+import { forget, recall, remember } from "./outcomes.js";
 import { type JsonObject, LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSION, SPOKEN, isLegacyVersion } from "./protocol.js";
 import { isObject } from "../protocol/guards.js";
 import { META_SERVER_INFO } from "../protocol/names.js";
@@ -13,22 +13,7 @@ import { MODERN_VERSIONS } from "../protocol/revisions.js";
 
 export type { ServerDescription } from "./handshake.js";
 
-/** Inputs of the negotiation. */
-export interface NegotiationInput extends HandshakeInput {
-  /** `"auto"`, or one version to use without fallback. */
-  mode: string;
-  probeTimeoutMs: number;
-  /** Where `mode: "auto"` remembers the outcome (the server's URL or command line), if anywhere. */
-  cacheKey: string | undefined;
-  /** An outcome the application stored from an earlier connection. */
-  prior: NegotiatedOutcome | undefined;
-}
-
-/** A negotiated connection. */
-export interface Negotiated {
-  connection: Connection;
-  server: ServerDescription;
-}
+export type { Negotiated, NegotiationInput } from "./fallback.js";
 
 /** True for `"auto"` and every version this client can speak (each served modern revision, each handshake-era one). */
 export function isKnownMode(mode: unknown): mode is string {

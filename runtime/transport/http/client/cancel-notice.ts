@@ -14,7 +14,7 @@ import type { JsonRpcId, JsonRpcNotification } from "../../../protocol/jsonrpc/m
  * "disconnection SHOULD NOT be interpreted as the client cancelling its
  * request"); its reason is neutral, never the caller's.
  */
-export function cancelNotice(id: JsonRpcId, reason: unknown): JsonRpcNotification {
+function cancelNotice(id: JsonRpcId, reason: unknown): JsonRpcNotification {
   const timedOut = (reason as { name?: unknown } | null)?.name === "RequestTimeout";
   const text = timedOut ? "The client's timeout for this request elapsed." : "The client cancelled this request.";
   return { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: text } };
