@@ -69,7 +69,9 @@ export async function fallBack(input: NegotiationInput, error: unknown, timedOut
   if (error instanceof McpError && (error.code === JsonRpcErrorCode.HeaderMismatch || error.code === JsonRpcErrorCode.MissingRequiredClientCapability)) {
     throw error;
   }
-  if (error instanceof McpError || timedOut || isLegacyHttpRejection(error)) {
+  // A probe past the client's own timeoutMs (shorter than probeTimeoutMs) got no answer just the same.
+  const silent = timedOut || (error as { name?: unknown } | null)?.name === "RequestTimeout";
+  if (error instanceof McpError || silent || isLegacyHttpRejection(error)) {
     // A stdio child killed by the probe (or gone quiet) is started again for the handshake.
     await input.transport.reopen?.();
     return initializeLegacy(input, LEGACY_PROTOCOL_VERSIONS[0], lastId, kit);

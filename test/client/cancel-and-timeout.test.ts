@@ -117,15 +117,38 @@ describe.each(WIRES)("over $name", (wire) => {
   });
 
   it("progress restarts the deadline when asked (resetTimeoutOnProgress), within maxTotalTimeoutMs", async () => {
-    const { client } = await wire.connect({ timeoutMs: 250 });
+    const { client } = await wire.connect({});
     try {
-      // Without resets, the client's own default (250 ms here) ends a 700 ms call.
-      await expect(client.callTool("progress", { ms: 700, every: 50 })).rejects.toBeInstanceOf(RequestTimeout);
-      const done = await client.callTool("progress", { ms: 700, every: 50 }, { resetTimeoutOnProgress: true });
+      // Without resets, 250 ms ends a 700 ms call.
+      await expect(client.callTool("progress", { ms: 700, every: 50 }, { timeoutMs: 250 })).rejects.toBeInstanceOf(RequestTimeout);
+      const done = await client.callTool("progress", { ms: 700, every: 50 }, { timeoutMs: 250, resetTimeoutOnProgress: true });
       expect(done.content).toEqual([{ type: "text", text: expect.stringMatching(/^done after \d+ steps$/) }]);
-      const capped = await client.callTool("progress", { ms: 2_000, every: 50 }, { resetTimeoutOnProgress: true, maxTotalTimeoutMs: 500 }).catch((e: unknown) => e);
+      const capped = await client
+        .callTool("progress", { ms: 2_000, every: 50 }, { timeoutMs: 250, resetTimeoutOnProgress: true, maxTotalTimeoutMs: 500 })
+        .catch((e: unknown) => e);
       expect(capped).toBeInstanceOf(RequestTimeout);
       expect((capped as Error).message).toMatch(/^tools\/call got no answer within its total limit of 500 ms/);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe("the client's own timeoutMs", () => {
+  it("bounds every request of the client, and a call's own timeoutMs overrides it", async () => {
+    const events: Array<{ tool: string; tag?: string; cancelled: boolean }> = [];
+    const client = await Client.connect(
+      watchfulServer((event) => events.push(event)),
+      { timeoutMs: 200 },
+    );
+    try {
+      const error = await client.callTool("wait", { ms: 5_000 }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(RequestTimeout);
+      expect((error as Error).message).toMatch(/^tools\/call got no answer within 200 ms/);
+      expect((await client.callTool("wait", { ms: 400 }, { timeoutMs: 2_000 })).content).toEqual([{ type: "text", text: "waited" }]);
+      await expect(client.request("tools/list", {}, { timeoutMs: 0 })).rejects.toThrow(
+        /^timeoutMs must be a positive number of milliseconds \(or Infinity\), got 0\./,
+      );
     } finally {
       await client.close();
     }
