@@ -44,7 +44,9 @@ export { UriTemplate, type UriTemplateVariables } from "./uri-template.js";
 export type { ToolConfig, ToolHandler } from "./registry/tools.js";
 // Typed tools: the one type-level JSON Schema reader, and what a tool's schemas make of its handler.
 export type { FromSchema, JsonSchemaObject } from "./schema/types/infer.js";
-export type { StructuredToolResult, ToolArgs, ToolResult, ToolSchema, ToolStructuredContent } from "./schema/types/tool-types.js";
+export { jsonSchema } from "./schema/literal.js";
+export type { SchemaFix } from "./schema/types/required-names.js";
+export type { StructuredToolResult, ToolArgs, ToolErrorResult, ToolResult, ToolSchema, ToolStructuredContent } from "./schema/types/tool-types.js";
 export type { StandardSchema, StandardSchemaConverter } from "./schema/standard.js";
 export type { PromptArgs, PromptArguments, PromptConfig, PromptHandler } from "./registry/prompts.js";
 export type { TemplateVariables } from "./schema/types/template-variables.js";
@@ -103,6 +105,7 @@ export {
   type DependencyRound,
   type DependentPromptHandler,
   type DependentTemplateResourceHandler,
+  type DeclareTheQuestionInNeedsOrDropNeedsToReturnInputRequired,
   type DependentToolHandler,
   type ElicitContent,
   type BooleanFieldSchema,
@@ -128,6 +131,7 @@ export {
   type SingleSelectFieldSchema,
   type StringFieldSchema,
   type TitledSingleSelectFieldSchema,
+  type ToolBody,
   type ToolNeeds,
   type UrlElicitation,
 } from "./dependencies/index.js";

@@ -7,7 +7,8 @@ import { PromptRegistry, type PromptArgs, type PromptArguments, type PromptConfi
 import { ResourceRegistry, type ResourceConfig, type StaticResourceHandler, type TemplateResourceHandler } from "./registry/resources.js";
 import { ToolRegistry, type ToolConfig, type ToolHandler } from "./registry/tools.js";
 import type { ToolArgs, ToolSchema, ToolStructuredContent } from "./schema/types/tool-types.js";
-import { withDependencies, type DependentToolHandler, type NeedsOption, type ToolNeeds } from "./dependencies/tool.js";
+import type { RequiredNamesCheck } from "./schema/types/required-names.js";
+import { withDependencies, type DependentToolHandler, type NeedsOption, type ToolBody, type ToolNeeds } from "./dependencies/tool.js";
 import type { DependentPromptHandler, DependentTemplateResourceHandler, PromptNeeds, ResourceNeeds } from "./dependencies/handlers.js";
 import { Server, type ServerOptions } from "./server.js";
 import { opensKeptSessions } from "../protocol/session-keeper.js";
@@ -110,9 +111,11 @@ export class McpServer implements SessionHost {
   /**
    * Registers a tool.
    *
-   * The handler is typed from the schemas: `args` from `config.inputSchema` (a JSON Schema written inline or
-   * `as const`, or a Standard Schema's output type), and the `structuredContent` it returns from
-   * `config.outputSchema`. A schema typed only as `Record<string, unknown>` gives `Record<string, unknown>`.
+   * The handler is typed from the schemas: `args` from `config.inputSchema` (a JSON Schema written inline, through
+   * `jsonSchema(...)` or `as const`, or a Standard Schema's output type), and the `structuredContent` it returns from
+   * `config.outputSchema`; a mismatch is reported at the member at fault. A schema typed only as `object` or
+   * `Record<string, unknown>` gives `Record<string, unknown>`. One signature serves both handler forms: `(args, ctx)`,
+   * or `(args, needs, ctx)` when `config.needs` declares dependencies.
    *
    * @param name - unique tool name
    * @param config - description and schemas; `inputSchema` is checked before the handler runs: arguments that
@@ -122,7 +125,8 @@ export class McpServer implements SessionHost {
    * @param handler - the tool body; may return an `InputRequiredResult`. With `config.needs` it is
    *   `(args, needs, ctx)`, runs only once every declared dependency is resolved, and may not return one
    * @returns this server, for chaining
-   * @throws TypeError on a duplicate name, a non-function handler, a schema that does not compile, a Standard
+   * @throws TypeError on a duplicate name, a non-function handler, a schema that does not compile, a `required`
+   *   entry that names no property (the message names it; a literal schema fails to compile instead), a Standard
    *   Schema that cannot be converted to JSON Schema, or a malformed `needs`
    * @example
    * ```ts
@@ -140,16 +144,11 @@ export class McpServer implements SessionHost {
     const In extends ToolSchema | undefined = undefined,
     const Out extends ToolSchema | undefined = undefined,
     Args extends Record<string, unknown> = ToolArgs<In>,
-    R extends object = {},
+    R extends object = never,
   >(
     name: string,
-    config: ToolConfig<In, Out> & { needs: ToolNeeds<Args, R> },
-    handler: NoInfer<DependentToolHandler<HandlerArgs<In, Args>, R, ToolStructuredContent<Out>>>,
-  ): this;
-  tool<const In extends ToolSchema | undefined = undefined, const Out extends ToolSchema | undefined = undefined>(
-    name: string,
-    config: ToolConfig<In, Out> & { needs?: undefined },
-    handler: NoInfer<ToolHandler<ToolArgs<In>, ToolStructuredContent<Out>>>,
+    config: ToolConfig<In, Out> & { needs?: ToolNeeds<Args, R> } & RequiredNamesCheck<In, Out>,
+    handler: NoInfer<ToolBody<HandlerArgs<In, Args>, R, ToolStructuredContent<Out>>>,
   ): this;
   tool(name: string, config: ToolConfig & { needs?: ToolNeeds<any, any> }, handler: ToolHandler<any, any> | DependentToolHandler<any, any, any>): this {
     // Declared dependencies (runtime/server/dependencies) turn the body into an ordinary handler that asks first.
