@@ -105,6 +105,7 @@ export {
   type DependencyRound,
   type DependentPromptHandler,
   type DependentTemplateResourceHandler,
+  type AStaticResourceTakesNoNeedsUseATemplate,
   type DeclareTheQuestionInNeedsOrDropNeedsToReturnInputRequired,
   type DependentToolHandler,
   type ElicitContent,
@@ -121,8 +122,10 @@ export {
   type NumberFieldSchema,
   type NeedsOption,
   type NeedsValues,
+  type PromptBody,
   type PromptNeeds,
   type Question,
+  type ResourceBody,
   type ResourceNeeds,
   type ResolvedValue,
   type Resolver,
@@ -130,10 +133,12 @@ export {
   type SampleQuestion,
   type SingleSelectFieldSchema,
   type StringFieldSchema,
+  type TemplateLike,
   type TitledSingleSelectFieldSchema,
   type ToolBody,
   type ToolNeeds,
   type UrlElicitation,
+  type VariablesOf,
 } from "./dependencies/index.js";
 // The tasks extension: tools that run as tasks, polled with tasks/get.
 export {

@@ -9,7 +9,17 @@ import { ToolRegistry, type ToolConfig, type ToolHandler } from "./registry/tool
 import type { ToolArgs, ToolSchema, ToolStructuredContent } from "./schema/types/tool-types.js";
 import type { RequiredNamesCheck } from "./schema/types/required-names.js";
 import { withDependencies, type DependentToolHandler, type NeedsOption, type ToolBody, type ToolNeeds } from "./dependencies/tool.js";
-import type { DependentPromptHandler, DependentTemplateResourceHandler, PromptNeeds, ResourceNeeds } from "./dependencies/handlers.js";
+import type {
+  DependentPromptHandler,
+  DependentTemplateResourceHandler,
+  AStaticResourceTakesNoNeedsUseATemplate,
+  PromptBody,
+  PromptNeeds,
+  ResourceBody,
+  ResourceNeeds,
+  TemplateLike,
+  VariablesOf,
+} from "./dependencies/handlers.js";
 import { Server, type ServerOptions } from "./server.js";
 import { opensKeptSessions } from "../protocol/session-keeper.js";
 import type { ClassifiedMessage } from "../protocol/message.js";
@@ -18,8 +28,7 @@ import type { HandlerArgs, McpServerOptions } from "./mcp-server-options.js";
 import { registerResource } from "./registry/register-resource.js";
 import { registryCapabilities, registryHandlers } from "./registry/handlers.js";
 import { sealingBoundary } from "./sealing-policy.js";
-import type { UriTemplate, UriTemplateVariables } from "./uri-template.js";
-import type { TemplateVariables } from "./schema/types/template-variables.js";
+import type { UriTemplate } from "./uri-template.js";
 import { resolveSchemaCompiler } from "#schema-compiler";
 import { TASK_HOOKS } from "./tasks/options.js";
 import { SUBSCRIPTION_TYPES } from "./subscriptions/filter.js";
@@ -177,15 +186,10 @@ export class McpServer implements SessionHost {
    *   (_args, { audience }) => [{ role: "user", content: { type: "text", text: `Write a briefing for ${audience.content?.audience ?? "everyone"}.` } }]);
    * ```
    */
-  prompt<const List extends PromptArguments | undefined = undefined, Args extends Record<string, unknown> = PromptArgs<List>, R extends object = {}>(
+  prompt<const List extends PromptArguments | undefined = undefined, Args extends Record<string, unknown> = PromptArgs<List>, R extends object = never>(
     name: string,
-    config: PromptConfig<List> & { needs: PromptNeeds<Args, R> },
-    handler: NoInfer<DependentPromptHandler<[List] extends [undefined] ? Args : PromptArgs<List>, R>>,
-  ): this;
-  prompt<const List extends PromptArguments | undefined = undefined>(
-    name: string,
-    config: PromptConfig<List> & { needs?: undefined },
-    handler: NoInfer<PromptHandler<PromptArgs<List>>>,
+    config: PromptConfig<List> & { needs?: PromptNeeds<Args, R> },
+    handler: NoInfer<PromptBody<[List] extends [undefined] ? Args : PromptArgs<List>, R>>,
   ): this;
   prompt(name: string, config: PromptConfig & { needs?: NeedsOption<any, any> }, handler: PromptHandler<any> | DependentPromptHandler<any, any>): this {
     const needs = typeof config === "object" && config !== null ? config.needs : undefined;
@@ -220,21 +224,10 @@ export class McpServer implements SessionHost {
    *   (uri, { quarter }, { format }) => `Report ${quarter} as ${format.content?.format ?? "text"}`);
    * ```
    */
-  resource<R extends object = {}, V extends Record<string, unknown> = UriTemplateVariables>(
-    uriOrTemplate: UriTemplate,
-    config: ResourceConfig & { needs: ResourceNeeds<R, V> },
-    handler: DependentTemplateResourceHandler<R>,
-  ): this;
-  resource(uriOrTemplate: UriTemplate, config: ResourceConfig & { needs?: undefined }, handler: TemplateResourceHandler): this;
-  resource<U extends `${string}{${string}}${string}`, R extends object = {}, V extends Record<string, unknown> = TemplateVariables<U>>(
+  resource<U extends string | UriTemplate, R extends object = never, V extends Record<string, unknown> = VariablesOf<U>>(
     uriOrTemplate: U,
-    config: ResourceConfig & { needs: ResourceNeeds<R, V> },
-    handler: NoInfer<DependentTemplateResourceHandler<R, TemplateVariables<U>>>,
-  ): this;
-  resource<U extends string>(
-    uriOrTemplate: U,
-    config: ResourceConfig & { needs?: undefined },
-    handler: U extends `${string}{${string}}${string}` ? TemplateResourceHandler<TemplateVariables<U>> : StaticResourceHandler,
+    config: ResourceConfig & { needs?: U extends TemplateLike ? ResourceNeeds<R, V> : AStaticResourceTakesNoNeedsUseATemplate },
+    handler: NoInfer<ResourceBody<U, R>>,
   ): this;
   resource(
     uriOrTemplate: string | UriTemplate,

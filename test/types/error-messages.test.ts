@@ -15,7 +15,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** The probe: one mistake per marked line, each diagnostic attributed to the first marker at or above its line. */
 const PROBE = `import * as z from "zod";
-import { McpServer, inputRequired } from "mcp-roundtrip/server";
+import { McpServer, inputRequired, needs } from "mcp-roundtrip/server";
 
 const server = new McpServer({ name: "probe", version: "1.0.0" });
 const counter = { type: "object", properties: { count: { type: "integer" }, kind: { enum: ["a", "b"] } }, required: ["count"] } as const;
@@ -32,6 +32,16 @@ server.tool("d", { outputSchema: z.object({ count: z.number().int() }) }, () => 
 server.tool("e", { needs: (need) => need.add("n", () => 1) }, (_args, { n }, ctx) =>
   ctx.inputResponses === undefined ? inputRequired({ inputRequests: { q: { method: "roots/list", params: {} } } }) : { content: [{ type: "text", text: String(n) }] },
 );
+// @case prompt-needs-and-input-required
+server.prompt("p", { needs: (need) => need.add("n", () => 1) }, (_args, { n }, ctx) =>
+  ctx.inputResponses === undefined ? inputRequired({ inputRequests: { q: { method: "roots/list", params: {} } } }) : [{ role: "user", content: { type: "text", text: String(n) } }],
+);
+// @case template-needs-and-input-required
+server.resource("r://{id}", { needs: (need) => need.add("n", () => 1) }, (_uri, { id }, { n }, ctx) =>
+  ctx.inputResponses === undefined ? inputRequired({ inputRequests: { q: { method: "roots/list", params: {} } } }) : \`\${id} \${n}\`,
+);
+// @case static-needs
+server.resource("config://app", { needs: needs().add("n", () => 1) }, () => "app");
 // @case required-typo
 server.tool("f", { inputSchema: { type: "object", properties: { name: { type: "string" } }, required: ["nmae"] } }, () => ({ content: [] }));
 `;
@@ -95,9 +105,17 @@ describe("tsc's message for a wrong typed tool", () => {
     }
   });
 
-  it("names the fix when a handler with needs returns inputRequired(...)", () => {
-    const { text } = only("needs-and-input-required");
-    expect(text).toMatch(/not assignable to type 'DeclareTheQuestionInNeedsOrDropNeedsToReturnInputRequired'/);
+  it("names the fix when a handler with needs returns inputRequired(...): tool, prompt, resource template", () => {
+    for (const name of ["needs-and-input-required", "prompt-needs-and-input-required", "template-needs-and-input-required"]) {
+      const { text } = only(name);
+      expect(text, name).toMatch(/not assignable to type 'DeclareTheQuestionInNeedsOrDropNeedsToReturnInputRequired'/);
+      expect(text, name).not.toMatch(/'undefined'|No overload/);
+    }
+  });
+
+  it("names the fix when a static resource declares needs", () => {
+    const { text } = only("static-needs");
+    expect(text).toMatch(/in type 'AStaticResourceTakesNoNeedsUseATemplate'/);
     expect(text).not.toMatch(/'undefined'|No overload/);
   });
 
@@ -108,6 +126,7 @@ describe("tsc's message for a wrong typed tool", () => {
   });
 
   it("has nothing else to say", () => {
-    expect([...found.keys()].sort()).toEqual(["json-enum", "json-missing", "json-wrong-type", "needs-and-input-required", "required-typo", "zod-wrong-type"].sort());
+    const cases = [...PROBE.matchAll(/^\/\/ @case (\S+)$/gm)].map((marker) => marker[1]);
+    expect([...found.keys()].sort()).toEqual(cases.sort());
   });
 }, 60_000);

@@ -33,4 +33,14 @@ export type {
 } from "./elicitation-schema.js";
 
 export type { NeedsOption, ToolNeeds, DependentToolHandler, DeclareTheQuestionInNeedsOrDropNeedsToReturnInputRequired, ToolBody } from "./tool.js";
-export type { PromptNeeds, ResourceNeeds, DependentPromptHandler, DependentTemplateResourceHandler } from "./handlers.js";
+export type {
+  AStaticResourceTakesNoNeedsUseATemplate,
+  PromptNeeds,
+  PromptBody,
+  ResourceBody,
+  ResourceNeeds,
+  DependentPromptHandler,
+  DependentTemplateResourceHandler,
+  TemplateLike,
+  VariablesOf,
+} from "./handlers.js";
