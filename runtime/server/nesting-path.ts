@@ -49,7 +49,7 @@ function depthWithin(value: object, depth: number, limit: number): boolean {
  * nesting check found it: only a refused request pays for naming where.
  * @internal
  */
-export function pathDeeperThan(value: object, depth: number, limit: number, path: string): string | undefined {
+function pathDeeperThan(value: object, depth: number, limit: number, path: string): string | undefined {
   if (depth > limit) return path;
   const entries: Array<[string, unknown]> = Array.isArray(value)
     ? value.map((item, i) => [String(i), item])
