@@ -57,7 +57,7 @@ export interface RequestContext {
   headers?: Headers;
   /**
    * Sends a server-to-client message that belongs to this request (in a
-   * 2025 session: an `elicitation/create` asked while a tool runs, or a
+   * 2025 session: an input request asked while a tool runs, or a
    * progress notification) on this request's own channel: its response
    * stream over HTTP, the pipe over stdio. Transports without one leave it
    * undefined, and the session falls back to its `SessionPeer` (see the transport types).

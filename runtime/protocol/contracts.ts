@@ -117,7 +117,7 @@ export interface ClientTransport {
   notify(message: JsonRpcNotification): Promise<void>;
   /**
    * Installs the handler for requests the server initiates (the 2025-era
-   * back-channel: `elicitation/create`, `sampling/createMessage`, `roots/list`).
+   * back-channel: input requests of any kind, and `ping`).
    * Transports that cannot carry them leave this undefined.
    */
   setServerRequestHandler?(handler: (request: JsonRpcRequest) => Promise<JsonRpcResponse>): void;

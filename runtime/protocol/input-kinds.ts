@@ -11,6 +11,7 @@
 import { type CapabilityRule, INPUT_KINDS_BY_REVISION, type InputKindDefinition, type InputKindMaps } from "../../generated/input-kinds.js";
 import type { ServedModernRevision } from "../../generated/revisions.js";
 import { isObject } from "./guards.js";
+import { LEGACY_VERSIONS, MODERN_VERSIONS } from "./revisions.js";
 
 export type { CapabilityRule, InputKindDefinition, InputKindMaps };
 
@@ -57,6 +58,46 @@ export function inputKindOf(revision: string, method: string): InputKindDefiniti
   const kinds = Object.hasOwn(BY_REVISION, revision) ? BY_REVISION[revision]! : undefined;
   return kinds !== undefined && Object.hasOwn(kinds, method) ? kinds[method] : undefined;
 }
+
+/**
+ * The revision whose kind table a request of `version` is judged by: its
+ * own, or for a handshake-era version without one (2025-06-18) the newest
+ * handshake-era table, as the server judges such a session's requests; the
+ * newest served revision's when the version is unknown or absent (a
+ * low-level caller that passed none).
+ */
+function kindRevisionOf(version: string | undefined): string {
+  if (version !== undefined && Object.hasOwn(BY_REVISION, version)) return version;
+  return version !== undefined && LEGACY_VERSIONS.includes(version) ? LEGACY_VERSIONS[0]! : MODERN_VERSIONS[0]!;
+}
+
+/**
+ * The input kind `method` names for a request of protocol `version` (the
+ * request's `ctx.protocolVersion`): {@link inputKindOf} in the revision whose
+ * table judges that version, `undefined` when that revision has no such kind.
+ * Also returns the revision it looked in, for messages.
+ */
+export function inputKindFor(version: string | undefined, method: string): { revision: string; kind: InputKindDefinition | undefined } {
+  const revision = kindRevisionOf(version);
+  return { revision, kind: inputKindOf(revision, method) };
+}
+
+/**
+ * The option of an mcp-roundtrip `Client` that answers input requests of
+ * `method`: the named callback of a kind that has one (the sugar, defined
+ * here once, so the server's -32021 message and the client agree), else the
+ * generic `onInputRequest["<method>"]` every kind has.
+ */
+export function clientOptionFor(method: string): string {
+  return Object.hasOwn(SUGAR_CALLBACKS, method) ? SUGAR_CALLBACKS[method]! : `onInputRequest[${JSON.stringify(method)}]`;
+}
+
+/** The kinds with a callback of their own on the client (`onElicit`, …); any other kind is answered through `onInputRequest`. */
+const SUGAR_CALLBACKS: Readonly<Record<string, string>> = Object.freeze({
+  "elicitation/create": "onElicit",
+  "sampling/createMessage": "onSample",
+  "roots/list": "onListRoots",
+});
 
 /** Every input kind's method in any revision a client may speak, sorted: for messages and for checking a callback map's keys. */
 export function spokenInputKinds(): string[] {

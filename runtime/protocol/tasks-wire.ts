@@ -55,7 +55,7 @@ export interface DetailedTask extends Task {
   inputRequests?: Record<
     string,
     {
-      /** The input request's method, e.g. `elicitation/create`. */
+      /** The input request's method: one of the input kinds of the request's revision. */
       method: string;
       /** Its params, as in an `InputRequiredResult`. */
       params?: Record<string, unknown>;

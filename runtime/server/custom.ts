@@ -13,15 +13,17 @@ import { isObject, isThenable } from "../protocol/guards.js";
 import { JsonRpcErrorCode, McpError } from "../protocol/jsonrpc/errors.js";
 import type { RequestContext } from "../protocol/context.js";
 import { paramsWithoutEnvelope } from "../protocol/message.js";
-import { TABLES_2026 } from "../validate/tables-2026.js";
+import { MODERN_VERSIONS } from "../protocol/revisions.js";
+import { tablesOfRevision } from "../validate/revisions.js";
 import { internalError } from "./errors.js";
 import type { AnyHandler } from "./request.js";
-import { route, ROUTES, type Route } from "./routes.js";
+import { route, ROUTES, type BuiltInMethod, type Route } from "./routes.js";
 import type { SchemaCheck, SchemaCompilerChoice } from "./schema/schema-check.js";
 import { isStandardSchema, standardValidatorOf, type StandardSchema } from "./schema/standard.js";
 import type { ServerRequestContext } from "./context.js";
 import type { InputRequiredResult } from "../protocol/types.js";
 import type { MaybePromise } from "./types.js";
+import { schemaMethodFacts, type SchemaMethod, type SchemaMethodOptions, type SchemaRequestHandler } from "./schema-methods.js";
 
 /** A JSON Schema object, or a Standard Schema (zod, valibot, arktype, …). */
 export type MethodSchema = Record<string, unknown> | StandardSchema;
@@ -48,6 +50,12 @@ export interface CustomRequestOptions {
    * `tools/call` unnoticed.
    */
   override?: boolean;
+  /**
+   * The protocol revisions the method is served to (e.g. `["2026-07-28"]`),
+   * each one this server serves; a peer speaking another gets `-32601`.
+   * Every served revision when absent.
+   */
+  revisions?: readonly string[];
 }
 
 /**
@@ -57,6 +65,18 @@ export interface CustomRequestOptions {
  * to ask the client for input first (MRTR, as a tool may).
  */
 export type CustomRequestHandler = (params: Record<string, unknown>, ctx: ServerRequestContext) => MaybePromise<Record<string, unknown> | InputRequiredResult>;
+
+/**
+ * `setRequestHandler`'s arguments after the method: for a built-in method,
+ * `{ override: true }` and a typed handler; for another schema method, a
+ * typed handler (options optional); for a method in no schema, its
+ * `{ params, result }` schemas and a handler of plain records.
+ */
+export type RequestHandlerArguments<M extends string> = M extends BuiltInMethod
+  ? [options: SchemaMethodOptions & { override: true }, handler: SchemaRequestHandler<M>]
+  : M extends SchemaMethod
+    ? [handler: SchemaRequestHandler<M>] | [options: SchemaMethodOptions, handler: SchemaRequestHandler<M>]
+    : [options: CustomRequestOptions, handler: CustomRequestHandler];
 
 /** A custom notification handler: the params (checked when a schema was given) and what the transport knows of the sender. */
 export type CustomNotificationHandler = (params: Record<string, unknown>, context: RequestContext | undefined) => void | Promise<void>;
@@ -100,9 +120,22 @@ function assertMethodName(method: unknown, what: string): asserts method is stri
   }
 }
 
-/** True when the protocol (or the server's own routes) already defines `method`. */
+/**
+ * True when registering `method` would shadow something: a route of the
+ * server's own, a served revision's notification, or a request of the
+ * schema a client does not send (an input request such as an elicitation).
+ * A client request a schema defines and the server has no route for is
+ * registered without `override`: that is what typed schema methods are.
+ */
 function definedByProtocol(method: string): boolean {
-  return ROUTES.has(method) || Object.hasOwn(TABLES_2026.methodTable, method) || Object.hasOwn(TABLES_2026.notificationTable, method) || method === "initialize";
+  if (ROUTES.has(method) || method === "initialize") return true;
+  for (const revision of MODERN_VERSIONS) {
+    const tables = tablesOfRevision(revision);
+    if (tables === undefined) continue;
+    if (Object.hasOwn(tables.notificationTable, method)) return true;
+    if (Object.hasOwn(tables.methodTable, method) && schemaMethodFacts(method) === undefined) return true;
+  }
+  return false;
 }
 
 /** The custom methods of one server. @internal */
@@ -112,8 +145,12 @@ export class CustomMethods {
   readonly notifications = new Map<string, CustomNotification>();
   private readonly compile: ReturnType<typeof resolveSchemaCompiler>;
 
-  constructor(choice: SchemaCompilerChoice | undefined) {
+  /** Every version the server answers: what a custom method's `revisions` may name. */
+  private readonly served: readonly string[];
+
+  constructor(choice: SchemaCompilerChoice | undefined, served: readonly string[]) {
     this.compile = resolveSchemaCompiler(choice);
+    this.served = served;
   }
 
   /** Adds (or, with `override`, replaces) a request route. @throws TypeError on misuse, naming the fix */
@@ -132,22 +169,51 @@ export class CustomMethods {
       throw new TypeError(`${what}: a handler is already registered (pass { override: true } to replace it)`);
     const checkParams = options.params === undefined ? undefined : checkerOf(options.params as MethodSchema, `${what}: params`, this.compile);
     const checkResult = options.result === undefined ? undefined : checkerOf(options.result as MethodSchema, `${what}: result`, this.compile);
+    const facts = schemaMethodFacts(method);
+    const revisions = this.revisionsOf(what, options.revisions as unknown, facts !== undefined);
     const overridden = ROUTES.get(method);
+    // A schema method's route comes from the schema: its result definition, whether it may ask, checked by the generated validators.
+    const base =
+      overridden ??
+      (facts === undefined
+        ? route(undefined, "", false, options.inputRequired !== false, { checked: false })
+        : route(undefined, facts.result, facts.cacheable, facts.inputRequired));
     // The handler gets the method's own params: the envelope's members are in ctx (meta, and for a method that may
     // ask, inputResponses and requestState; a method that never asks may well take params of those names).
-    const own = options.inputRequired === false ? withoutMeta : paramsWithoutEnvelope;
+    const own = base.mayAskInput ? paramsWithoutEnvelope : withoutMeta;
     const call: AnyHandler = (params, ctx) => handler(own(params as Record<string, unknown>), ctx as ServerRequestContext);
     this.requests.set(
       method,
       Object.freeze({
-        ...(overridden ?? route(undefined, "", false, options.inputRequired !== false, { checked: false })),
+        ...base,
         ...(options.override === true ? { overrides: true } : {}),
+        ...(facts !== undefined ? { schema: true } : {}),
+        ...(revisions !== undefined ? { revisions } : {}),
         handler: undefined,
         call,
         checkParams: checkParams === undefined ? undefined : async (params: Record<string, unknown>) => paramsOrThrow(await checkParams(own(params)), params),
         checkResult: checkResult === undefined ? undefined : async (result: Record<string, unknown>) => resultOrThrow(method, await checkResult(result)),
       }),
     );
+  }
+
+  /** A custom method's `revisions`, checked against what the server serves. @throws TypeError naming the served versions */
+  private revisionsOf(what: string, given: unknown, schema: boolean): ReadonlySet<string> | undefined {
+    if (given === undefined) return undefined;
+    if (schema) {
+      throw new TypeError(
+        `${what}: revisions is for methods outside the schema; this method is served to the revisions whose schema defines it, so leave revisions out`,
+      );
+    }
+    if (!Array.isArray(given) || given.length === 0)
+      throw new TypeError(`${what}: revisions must be a non-empty list of protocol versions, e.g. ["${MODERN_VERSIONS[0]}"]`);
+    const unknown = given.filter((version) => !this.served.includes(version as string));
+    if (unknown.length > 0) {
+      throw new TypeError(
+        `${what}: this server does not serve ${unknown.map((version) => JSON.stringify(version)).join(", ")}; it serves ${this.served.join(", ")}`,
+      );
+    }
+    return new Set(given as string[]);
   }
 
   /** Adds (or, with `override`, replaces) a notification handler. @throws TypeError on misuse */

@@ -19,7 +19,8 @@ export {
 } from "./subscriptions/broadcaster.js";
 export { SUBSCRIPTION_TYPES, type SubscriptionType } from "./subscriptions/filter.js";
 export { DEFAULT_MAX_LISTENERS, SUBSCRIPTION_ID_META, TOO_MANY_LISTENERS } from "./subscriptions/streams.js";
-export { inputRequired, isInputRequired, type InputRequestInit, type InputRequiredInit } from "./input-required.js";
+export { inputRequired, isInputRequired, type Frozen, type InputRequestInit, type InputRequiredInit } from "./input-required.js";
+export type { ServedInputKind, ServedInputKinds } from "../protocol/input-kinds.js";
 export { requireScopes } from "./require-scopes.js";
 export {
   requestStateBoundary,
@@ -55,7 +56,8 @@ export type {
   TemplateResourceHandler,
 } from "./registry/resources.js";
 export type { Completer } from "./registry/completions.js";
-export type { CustomNotificationHandler, CustomRequestHandler, CustomRequestOptions, MethodSchema } from "./custom.js";
+export type { CustomNotificationHandler, CustomRequestHandler, CustomRequestOptions, MethodSchema, RequestHandlerArguments } from "./custom.js";
+export type { SchemaMethod, SchemaMethodOptions, SchemaMethodParams, SchemaMethodResult, SchemaRequestHandler } from "./schema-methods.js";
 export type { SchemaCheck, SchemaCompiler, SchemaCompilerChoice, SchemaIssue, SchemaValidator } from "./schema/schema-check.js";
 // The everyday names of request-state security, so a server needs one import: the classes a server
 // constructs, the errors a codec or a replay store throws, principalOf, and the types they name.
@@ -86,6 +88,7 @@ export {
 } from "../state/index.js";
 // Declared dependencies: a tool's, prompt's or resource template's needs are asked for, remembered and resolved by the SDK.
 export {
+  ask,
   elicit,
   elicitUrl,
   evaluateNeeds,
@@ -94,6 +97,9 @@ export {
   Needs,
   runWithDependencies,
   sample,
+  type AskAnswer,
+  type AskParams,
+  type AskQuestion,
   type DependencyRound,
   type DependentPromptHandler,
   type DependentTemplateResourceHandler,

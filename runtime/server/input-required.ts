@@ -1,32 +1,27 @@
-import type {
-  CreateMessageRequest,
-  ElicitRequestFormParams,
-  ElicitRequestURLParams,
-  InputRequest,
-  InputRequiredResult,
-  ListRootsRequest,
-} from "../protocol/types.js";
-import type { ElicitSchema } from "./dependencies/elicitation-schema.js";
+import type { ServedInputKind, ServedInputKinds } from "../protocol/input-kinds.js";
+import type { InputRequest, InputRequiredResult } from "../protocol/types.js";
 
 /**
- * An input request as {@link inputRequired} takes it: any `InputRequest`,
- * and a form elicitation's `requestedSchema` may be read-only (an `as const`
- * form, as `elicit` takes it).
+ * `T` with every structure read-only, so a value written `as const` (a
+ * form's `required` list, an `enum`) is accepted where the protocol's type
+ * has mutable arrays; a mutable value fits as well.
  */
-export type InputRequestInit =
-  | CreateMessageRequest
-  | ListRootsRequest
-  | {
-      /** An elicitation: a form the client renders, or a URL it opens. */
-      method: "elicitation/create";
-      /** The elicitation's params as the protocol defines them, except that a form may be an `as const` literal. */
-      params:
-        | ElicitRequestURLParams
-        | (Omit<ElicitRequestFormParams, "requestedSchema"> & {
-            /** The form: a flat object of primitive fields, read-only (`as const`) or not. */
-            requestedSchema: ElicitRequestFormParams["requestedSchema"] | ElicitSchema;
-          });
-    };
+export type Frozen<T> = T extends (...args: never[]) => unknown
+  ? T
+  : T extends readonly (infer E)[]
+    ? readonly Frozen<E>[]
+    : T extends object
+      ? { readonly [K in keyof T]: Frozen<T[K]> }
+      : T;
+
+/**
+ * An input request as {@link inputRequired} takes it: a request of any kind
+ * the schema of a served revision defines (elicitation, sampling, roots, and
+ * whatever kind a newer revision adds), typed by its method; read-only
+ * structures are accepted, so a form's `requestedSchema` may be an
+ * `as const` literal (as `elicit` takes it).
+ */
+export type InputRequestInit = { [M in ServedInputKind]: Frozen<ServedInputKinds[M]["request"]> }[ServedInputKind];
 
 /** What {@link inputRequired} takes: at least one of the two fields. */
 export interface InputRequiredInit {
@@ -45,7 +40,10 @@ export interface InputRequiredInit {
 
 /**
  * Builds an `InputRequiredResult`: the answer a handler gives when it needs
- * something only the client (or its user) has before it can finish.
+ * something only the client (or its user) has before it can finish. Any
+ * input-request kind a served revision defines may be asked; the server
+ * refuses with `-32021` a kind the client did not declare the capability
+ * for, or that its revision does not define.
  *
  * @param init - the input requests and/or the state to carry into the retry
  * @returns a result with `resultType: "input_required"`

@@ -12,7 +12,7 @@ import type { DependentPromptHandler, DependentTemplateResourceHandler, PromptNe
 import { Server, type ServerOptions } from "./server.js";
 import { opensKeptSessions } from "../protocol/session-keeper.js";
 import type { ClassifiedMessage } from "../protocol/message.js";
-import type { CustomNotificationHandler, CustomRequestHandler, CustomRequestOptions } from "./custom.js";
+import type { CustomNotificationHandler, CustomRequestOptions, RequestHandlerArguments } from "./custom.js";
 import type { HandlerArgs, McpServerOptions } from "./mcp-server-options.js";
 import { registerResource } from "./registry/register-resource.js";
 import { registryCapabilities, registryHandlers } from "./registry/handlers.js";
@@ -250,8 +250,8 @@ export class McpServer implements SessionHost {
   }
 
   /** {@inheritDoc Server.setRequestHandler} */
-  setRequestHandler(method: string, options: CustomRequestOptions, handler: CustomRequestHandler): this {
-    this.server.setRequestHandler(method, options, handler);
+  setRequestHandler<M extends string>(method: M, ...rest: RequestHandlerArguments<M>): this {
+    this.server.setRequestHandler(method, ...rest);
     return this;
   }
   /** {@inheritDoc Server.setNotificationHandler} */

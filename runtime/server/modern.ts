@@ -209,6 +209,12 @@ export const MODERN: RevisionProfile<RequestTracker> = {
     return readRequestMeta(params, host.versions);
   },
 
+  serves(route, method, version) {
+    if (route.revisions !== undefined) return route.revisions.has(version);
+    // A method outside every schema is served to all; a built-in or schema method, where the revision's schema has it.
+    return (route.call !== undefined && route.schema !== true && route.overrides !== true) || requestChecksOf(version).byMethod.has(method);
+  },
+
   prepare(request: ClassifiedRequest, route: Route) {
     const params = request.params ?? {};
     if (!route.mayAskInput || params.requestState !== null) return { message: request.message, params };
@@ -234,7 +240,7 @@ export const MODERN: RevisionProfile<RequestTracker> = {
     if (isCreatedTask(raw)) return raw;
     if (raw.resultType === "input_required") {
       let result = host.finisher.inputRequired(route, ctx.method, raw as unknown as InputRequiredResult, handlerRevisionOf(ctx));
-      assertClientCanAnswer(result.inputRequests as Record<string, unknown> | undefined, ctx.clientCapabilities);
+      assertClientCanAnswer(result.inputRequests as Record<string, unknown> | undefined, ctx.clientCapabilities, ctx.protocolVersion);
       const passed = passInputRequired(host, result, invocation.request);
       result = isThenable<InputRequiredResult>(passed) ? await passed : passed;
       return result as unknown as Record<string, unknown>;

@@ -97,8 +97,7 @@ export interface ServerOptions {
    * either generation on their own). Default `"reject"`: `-32603`, as the
    * reference SDK answers, since a 2025 client cannot retry a call with
    * answers. `"shim"` asks the result's input requests over the session's
-   * back channel (`elicitation/create`, `sampling/createMessage`,
-   * `roots/list`) and calls the handler again with `ctx.inputResponses` and
+   * back channel (each as the request of its kind) and calls the handler again with `ctx.inputResponses` and
    * its `ctx.requestState` (sealed and verified as on an MRTR retry, but kept
    * on the server), round after round up to `legacySessions.maxRounds`. Each
    * round costs one back-channel round trip per question; it needs

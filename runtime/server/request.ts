@@ -64,6 +64,8 @@ export interface RevisionProfile<Scope extends RequestTracker> {
   route(host: RequestHost, method: string): Route | undefined;
   /** The protocol version and client capabilities the request is answered under. @throws McpError when the request cannot say */
   meta(host: RequestHost, params: Record<string, unknown>, scope: Scope): RequestMeta;
+  /** Whether `route` is served to a peer speaking `version`: its revision's schema defines the method, or a custom method names it. */
+  serves(route: Route, method: string, version: string): boolean;
   /** The request as the checks and the handler see it: round-trip fields as this generation has them. */
   prepare(request: ClassifiedRequest, route: Route): { message: Record<string, unknown>; params: Record<string, unknown> };
   /** The schema check of the whole request, by the schema of the version it speaks. @throws McpError -32602 naming what is wrong */
@@ -133,6 +135,9 @@ function checkRequest<Scope extends RequestTracker>(
     throw new McpError(JsonRpcErrorCode.MethodNotFound, `Method not found: ${method} (this server does not provide it)`);
   }
   const meta = profile.meta(host, request.params ?? {}, scope);
+  if (!profile.serves(route, method, meta.protocolVersion)) {
+    throw new McpError(JsonRpcErrorCode.MethodNotFound, `Method not found: ${method} is not part of protocol ${meta.protocolVersion}, which this request speaks`);
+  }
   const prepared = profile.prepare(request, route);
   const params = prepared.params;
   for (const middleware of host.middlewares) middleware.screen?.(method, params, host.logger, route.mayAskInput);

@@ -22,6 +22,14 @@ export interface Route {
   readonly checkParams?: (params: Record<string, unknown>) => Promise<Record<string, unknown>>;
   /** A custom method's result check: throws -32603 when the result does not fit its schema. */
   readonly checkResult?: (result: Record<string, unknown>) => Promise<void>;
+  /**
+   * A route registered for a method a served revision's schema defines
+   * (`setRequestHandler` without schemas of its own): served, like a
+   * built-in, only to peers whose revision's schema defines the method.
+   */
+  readonly schema?: boolean;
+  /** The revisions a custom method is served to (`setRequestHandler`'s `revisions`); every one when absent. */
+  readonly revisions?: ReadonlySet<string>;
 }
 
 /** A route; `checked` unless said otherwise, task-aware only for `tools/call`. @internal */
@@ -35,12 +43,8 @@ export function route(
   return Object.freeze({ handler, result, cacheable, mayAskInput, checked: flags.checked ?? true, taskAware: flags.taskAware ?? false });
 }
 
-/**
- * Every request method the server answers. A `Map` rather than an object so
- * that a method named `__proto__` or `toString` is just unknown.
- * @internal
- */
-export const ROUTES: ReadonlyMap<string, Route> = new Map([
+/** The built-in routes, as data whose methods are a type too ({@link BuiltInMethod}). */
+const BUILT_IN = [
   ["server/discover", route(undefined, "DiscoverResult", true)],
   ["tools/list", route("onListTools", "ListToolsResult", true)],
   ["tools/call", route("onCallTool", "CallToolResult", false, true, { taskAware: true })],
@@ -52,4 +56,15 @@ export const ROUTES: ReadonlyMap<string, Route> = new Map([
   ["completion/complete", route("onComplete", "CompleteResult", false)],
   // Built in: answered by the server's listener streams (subscriptions/streams.ts), only when it ends them.
   ["subscriptions/listen", route(undefined, "SubscriptionsListenResult", false)],
-]);
+] as const;
+
+/** A request method the server answers with a route of its own (replaced only with `override: true`). */
+export type BuiltInMethod = (typeof BUILT_IN)[number][0];
+
+/**
+ * Every request method the server answers. A `Map` rather than an object so
+ * that a method named `__proto__` or `toString` is just unknown. Each is
+ * served to a peer only when its revision's schema defines the method.
+ * @internal
+ */
+export const ROUTES: ReadonlyMap<string, Route> = new Map(BUILT_IN);

@@ -19,7 +19,7 @@ import { listEvent } from "./subscriptions/broadcaster.js";
 import type { SubscriptionHub } from "./subscriptions/hub.js";
 import type { ServerHandlers, ServerMiddleware } from "./types.js";
 import { checkNotification } from "./validation.js";
-import type { CustomMethods, CustomNotificationHandler, CustomRequestHandler, CustomRequestOptions } from "./custom.js";
+import type { CustomMethods, CustomNotificationHandler, CustomRequestHandler, CustomRequestOptions, RequestHandlerArguments } from "./custom.js";
 import { wireServer } from "./wiring.js";
 import type { TaskEngine, TaskStatusListener } from "./tasks/setup.js";
 import { errorResponse } from "../protocol/jsonrpc/responses.js";
@@ -173,23 +173,30 @@ export class Server implements SessionHost {
   }
 
   /**
-   * Serves a request method the protocol schema does not define (an
-   * extension's, an experimental one) through the same request path as the
-   * built-in methods: the envelope checks, the middlewares (sealing,
-   * telemetry), MRTR (the handler may return an `InputRequiredResult`; its
-   * `requestState` is sealed bound to the method and its params) and the
-   * errors. `params` and `result` schemas (JSON Schema or Standard Schema)
-   * are checked before and after the handler: a misfit request is `-32602`
-   * naming the path, a misfit result `-32603`. Served to 2026-07-28 requests
-   * and in 2025 sessions alike.
+   * Serves a request method through the same request path as the built-in
+   * methods: the envelope checks, the middlewares (sealing, telemetry), MRTR
+   * (where the method may ask, the handler may return an
+   * `InputRequiredResult`; its `requestState` is sealed bound to the method
+   * and its params) and the errors.
+   *
+   * - A method a served revision's schema defines (and the server has no
+   *   route for): no schemas; the generated validators of the request's
+   *   revision check params and result, the handler is typed from the
+   *   schema (params without `_meta`; a result without `resultType`, which
+   *   the SDK adds), and a peer whose revision lacks the method gets `-32601`.
+   * - A method the server answers itself (`tools/list`, …): the same, with
+   *   `{ override: true }`.
+   * - A method in no schema (an extension's): `params` and `result` schemas
+   *   (JSON Schema or Standard Schema) checked before and after the handler
+   *   (`-32602` naming the path, `-32603`), served to every revision or the
+   *   `revisions` named.
    *
    * @param method - the method name, e.g. `"widgets/list"`
-   * @param options - `params` and `result` schemas; `inputRequired: false` for a method that never asks;
-   *   `override: true` to replace a method the protocol defines
-   * @param handler - `(params, ctx) => result | InputRequiredResult`
+   * @param rest - `(handler)` or `(options, handler)`: see {@link RequestHandlerArguments}
    * @returns this server, for chaining
-   * @throws TypeError for a method the protocol defines (without `override`), one already registered,
-   *   a schema that does not compile, or a handler that is not a function
+   * @throws TypeError for a method the server answers itself (without `override`), one already registered,
+   *   `revisions` naming a version the server does not serve, a schema that does not compile, or a handler
+   *   that is not a function
    * @example
    * ```ts
    * server.setRequestHandler("widgets/list", { params: { type: "object", properties: { cursor: { type: "string" } } } }, () => ({
@@ -197,8 +204,9 @@ export class Server implements SessionHost {
    * }));
    * ```
    */
-  setRequestHandler(method: string, options: CustomRequestOptions, handler: CustomRequestHandler): this {
-    this.custom.addRequest(method, options, handler);
+  setRequestHandler<M extends string>(method: M, ...rest: RequestHandlerArguments<M>): this {
+    const [options, handler] = typeof rest[0] === "function" ? [{}, rest[0]] : rest;
+    this.custom.addRequest(method, options as CustomRequestOptions, handler as CustomRequestHandler);
     return this;
   }
 

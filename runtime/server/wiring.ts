@@ -55,7 +55,9 @@ export function wireServer(
 ): ServerParts {
   const finisher = new ResultFinisher(serverInfo, cacheHintsOf(options.cache), options.validateResults ?? true);
   const tasks = createTaskEngine(serverInfo, logger, finisher, options);
-  const custom = new CustomMethods(options.compileSchema);
+  const legacy = legacyModeOf(options.legacy);
+  const versions = Object.freeze(legacy === "reject" ? [...MODERN_VERSIONS] : [...MODERN_VERSIONS, ...LEGACY_VERSIONS]);
+  const custom = new CustomMethods(options.compileSchema, versions);
   // The tasks extension's methods go through the same public path as any method outside the schema.
   if (tasks !== undefined) {
     for (const method of TASK_METHODS) {
@@ -65,7 +67,6 @@ export function wireServer(
   const extra = options.capabilities;
   const fixed = typeof extra === "function" ? undefined : deriveCapabilities(handlers, extra);
   const capabilities = typeof extra === "function" ? extra : () => fixed!;
-  const legacy = legacyModeOf(options.legacy);
   const hub = createServerHub(subscriptionOptionsOf(options.subscriptions), logger, sessions);
   const inFlight = new InFlightRequests();
   const host: ModernHost & LegacyHost = {
@@ -80,7 +81,7 @@ export function wireServer(
     custom: custom.requests,
     maxNestingDepth: nestingLimitOf(options.maxNestingDepth),
     validateResults: options.validateResults ?? true,
-    versions: Object.freeze(legacy === "reject" ? [...MODERN_VERSIONS] : [...MODERN_VERSIONS, ...LEGACY_VERSIONS]),
+    versions,
     instructions: options.instructions,
     capabilities: () => capabilities(),
     listen: { hub, inFlight, finisher, logger, capabilities },

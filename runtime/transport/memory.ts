@@ -65,7 +65,7 @@ export class InMemoryClientTransport implements ClientTransport {
     this.onNotification = options.onNotification;
   }
 
-  /** Answers the requests a 2025 session sends (`elicitation/create`, `sampling/createMessage`, `roots/list`, `ping`). */
+  /** Answers the requests a 2025 session sends (input requests of any kind, `ping`). */
   setServerRequestHandler(handler: (request: JsonRpcRequest) => Promise<JsonRpcResponse>): void {
     this.serverRequestHandler = handler;
   }

@@ -328,13 +328,13 @@ describe("authoring errors", () => {
     expect(() => sample({ messages: [{ role: "system" as never, content: { type: "text", text: "x" } }], maxTokens: 1 })).toThrow(/messages\[0\]/);
   });
 
-  it("a sampling answer is validated before the handler sees it", () => {
+  it("a sampling answer is validated before the handler sees it", async () => {
     const question = sample({ messages: [{ role: "user", content: { type: "text", text: "hi" } }], maxTokens: 10 });
-    expect(question.read({ role: "assistant", model: "m", content: { type: "text", text: "yo" } }).ok).toBe(true);
-    expect(question.read({ role: "assistant", model: "m", content: [{ type: "text", text: "a" }] }).ok).toBe(true);
-    expect(question.read({ role: "robot", model: "m", content: { type: "text", text: "yo" } }).ok).toBe(false);
-    expect(question.read({ role: "assistant", content: { type: "text", text: "yo" } }).ok).toBe(false);
-    expect(question.read({ role: "assistant", model: "m", content: "yo" }).ok).toBe(false);
+    expect((await question.read({ role: "assistant", model: "m", content: { type: "text", text: "yo" } })).ok).toBe(true);
+    expect((await question.read({ role: "assistant", model: "m", content: [{ type: "text", text: "a" }] })).ok).toBe(true);
+    expect((await question.read({ role: "robot", model: "m", content: { type: "text", text: "yo" } })).ok).toBe(false);
+    expect((await question.read({ role: "assistant", content: { type: "text", text: "yo" } })).ok).toBe(false);
+    expect((await question.read({ role: "assistant", model: "m", content: "yo" })).ok).toBe(false);
   });
 });
 

@@ -17,7 +17,7 @@ import { PINNED_REVISIONS } from "../support/schema.js";
 const pkg = expandedExports(root);
 const declared = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as PackageJson;
 /** What every generated revision's entry exports at run time. */
-const TYPES_ENTRY = ["ErrorCode", "INPUT_REQUIRED_METHODS", "METHOD_TABLE", "NOTIFICATION_TABLE", "PROTOCOL_VERSION"];
+const TYPES_ENTRY = ["ErrorCode", "INPUT_KINDS", "INPUT_REQUIRED_METHODS", "METHOD_TABLE", "NOTIFICATION_TABLE", "PROTOCOL_VERSION"];
 
 /** The JSON-RPC basics both sides export (runtime/entries/jsonrpc.ts). */
 const JSON_RPC = ["JsonRpcErrorCode", "McpError", "isJsonRpcErrorResponse", "isJsonRpcNotification", "isJsonRpcRequest", "isJsonRpcResponse", "isValidRequestId"];
@@ -43,6 +43,7 @@ const EXPECTED: Record<string, string[]> = {
     "TASKS_EXTENSION",
     "TaskStoreFull",
     "UriTemplate",
+    "ask",
     "createLogger",
     "elicit",
     "elicitUrl",

@@ -134,6 +134,7 @@ describe("setRequestHandler", () => {
 
   it("refuses to shadow a method the protocol defines, unless told so", () => {
     const server = new McpServer({ name: "s", version: "1" });
+    // @ts-expect-error a built-in method needs { override: true }, and its handler returns a CallToolResult
     expect(() => server.setRequestHandler("tools/call", {}, () => ({}))).toThrow(/tools\/call is defined by the protocol.*override: true/);
     expect(() => server.setRequestHandler("widgets/list", {}, () => ({})).setRequestHandler("widgets/list", {}, () => ({}))).toThrow(/already registered/);
     expect(() => server.setRequestHandler("", {}, () => ({}))).toThrow(TypeError);

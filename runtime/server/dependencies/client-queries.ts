@@ -6,11 +6,11 @@
  * @module
  */
 import { isObject } from "../../protocol/guards.js";
-import { checkDefinition } from "../../validate/core.js";
-import { tablesFor } from "../../validate/revisions.js";
+import { capabilitiesNeededBy } from "../capabilities.js";
+import { readAnswer } from "./answers.js";
 import { questionDigest } from "./digest.js";
-import { QUESTION, refuse, type AnswerReading, type Question } from "./questions.js";
-import type { CreateMessageRequestParams, CreateMessageResult, Root } from "./wire.js";
+import { QUESTION, type AnswerReading, type Question } from "./questions.js";
+import type { ClientCapabilities, CreateMessageRequestParams, CreateMessageResult, Root } from "./wire.js";
 
 /** The parameters of `sampling/createMessage` (`messages` and `maxTokens` at least). */
 export type SampleParams = CreateMessageRequestParams;
@@ -18,15 +18,15 @@ export type SampleParams = CreateMessageRequestParams;
 /** A sampling request; the handler receives the client's `CreateMessageResult`. */
 export interface SampleQuestion extends Question<CreateMessageResult> {
   readonly kind: "sample";
-  /** Reads the client's answer, checked in the request's revision; never asynchronous for this kind. @internal */
-  read(response: unknown, protocolVersion?: string): AnswerReading<CreateMessageResult>;
+  /** Reads the client's answer, checked in the request's revision (asynchronous only while a 2025 session's schema loads). @internal */
+  read(response: unknown, protocolVersion?: string): AnswerReading<CreateMessageResult> | Promise<AnswerReading<CreateMessageResult>>;
 }
 
 /** A roots request; the handler receives the client's roots. */
 export interface ListRootsQuestion extends Question<Root[]> {
   readonly kind: "roots";
-  /** Reads the client's answer, checked in the request's revision; never asynchronous for this kind. @internal */
-  read(response: unknown, protocolVersion?: string): AnswerReading<Root[]>;
+  /** Reads the client's answer, checked in the request's revision (asynchronous only while a 2025 session's schema loads). @internal */
+  read(response: unknown, protocolVersion?: string): AnswerReading<Root[]> | Promise<AnswerReading<Root[]>>;
 }
 
 /**
@@ -55,29 +55,20 @@ export function sample(params: SampleParams): SampleQuestion {
   if (!Number.isInteger(params.maxTokens) || params.maxTokens <= 0) {
     throw new RangeError(`sample(): "maxTokens" must be a positive integer, got ${String(params.maxTokens)}`);
   }
-  const sampling: Record<string, object> = {};
-  if (params.tools !== undefined || params.toolChoice !== undefined) sampling.tools = {};
-  if (params.includeContext === "thisServer" || params.includeContext === "allServers") sampling.context = {};
-  const read = (response: unknown, protocolVersion?: string): AnswerReading<CreateMessageResult> => {
-    if (!isObject(response)) return refuse("", "a sampling answer must be a CreateMessageResult object");
-    // The wire may add resultType to any result; the handler's value is the CreateMessageResult alone.
-    const { resultType: _resultType, ...result } = response;
-    const checked = checkDefinition(tablesFor(protocolVersion), "CreateMessageResult", result);
-    if (!checked.ok) return { ok: false, issues: checked.issues };
-    return { ok: true, value: result as unknown as CreateMessageResult, record: result };
-  };
   const request = { method: "sampling/createMessage" as const, params: { ...params } };
   return Object.freeze({
     [QUESTION]: true as const,
     kind: "sample" as const,
     request,
     digest: questionDigest(request),
-    requires: { sampling },
-    read,
+    requires: capabilitiesNeededBy(request),
+    read: (response: unknown, protocolVersion?: string) => readAnswer(request.method, response, protocolVersion) as AnswerReading<CreateMessageResult>,
   });
 }
 
+const ROOTS = { method: "roots/list" as const };
 let rootsDigest: string | undefined;
+let rootsRequires: ClientCapabilities | undefined;
 
 /**
  * Declares a roots request: the handler receives the client's roots.
@@ -91,19 +82,21 @@ let rootsDigest: string | undefined;
  *   server configuration instead.
  */
 export function listRoots(): ListRootsQuestion {
-  const read = (response: unknown, protocolVersion?: string): AnswerReading<Root[]> => {
-    if (!isObject(response)) return refuse("", "a roots answer must be a ListRootsResult object");
-    const checked = checkDefinition(tablesFor(protocolVersion), "ListRootsResult", response);
-    if (!checked.ok) return { ok: false, issues: checked.issues };
-    const roots = (response.roots as Root[]).map((root) => ({ ...root }));
+  const rootsOf = (reading: AnswerReading<Record<string, unknown>>): AnswerReading<Root[]> => {
+    if (!reading.ok) return reading;
+    const roots = (reading.value.roots as Root[]).map((root) => ({ ...root }));
     return { ok: true, value: roots, record: { roots } };
+  };
+  const read = (response: unknown, protocolVersion?: string): AnswerReading<Root[]> | Promise<AnswerReading<Root[]>> => {
+    const reading = readAnswer(ROOTS.method, response, protocolVersion);
+    return reading instanceof Promise ? reading.then(rootsOf) : rootsOf(reading);
   };
   return Object.freeze({
     [QUESTION]: true as const,
     kind: "roots" as const,
-    request: { method: "roots/list" as const },
-    digest: (rootsDigest ??= questionDigest({ method: "roots/list" })),
-    requires: { roots: {} },
+    request: ROOTS,
+    digest: (rootsDigest ??= questionDigest(ROOTS)),
+    requires: (rootsRequires ??= capabilitiesNeededBy(ROOTS)),
     read,
   });
 }

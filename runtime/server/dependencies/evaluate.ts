@@ -1,12 +1,13 @@
 import { JsonRpcErrorCode, McpError } from "../../protocol/jsonrpc/errors.js";
 import type { NeedEntry, Needs } from "./declaration.js";
-import { isQuestion, type Question } from "./questions.js";
+import { isQuestion } from "./questions.js";
 import { askedDigest, decodeState, emptyState, encodeState, reaskedDigest, recordedAnswer } from "./state.js";
 import { questionDigest } from "./digest.js";
 import { SILENT_LOGGER, type LevelledLogger, type LogFields } from "../../protocol/logging.js";
 import { describeIssues } from "../../validate/issues.js";
 import type { ClientCapabilities, InputRequest } from "./wire.js";
 import { isObject } from "../../protocol/guards.js";
+import { missingClientCapabilities, missingCapabilityError } from "../capabilities.js";
 
 /** What one call brings to dependency evaluation. */
 export interface DependencyRound {
@@ -20,9 +21,9 @@ export interface DependencyRound {
    */
   clientCapabilities?: ClientCapabilities | undefined;
   /**
-   * The request's protocol version (`ctx.protocolVersion`): the schema of that
-   * revision checks sampling and roots answers (2026-07-28's when absent, or
-   * for a 2025 client).
+   * The request's protocol version (`ctx.protocolVersion`): that revision's
+   * schema checks the answers, and its kind table says which capabilities a
+   * question needs (the newest served revision's when absent).
    */
   protocolVersion?: string | undefined;
   /** Where each round's decisions are logged at `debug` (which keys were asked and why, answers accepted or refused). */
@@ -51,37 +52,6 @@ export type Evaluation<R> =
 /** Thrown inside a resolver that reads a dependency still waiting for its answer. */
 class Waiting {
   constructor(readonly on: string) {}
-}
-
-/** Which of the capabilities `question` needs are missing from `declared`; `undefined` when none. */
-function missingCapabilities(question: Question, capabilities: ClientCapabilities): Record<string, unknown> | undefined {
-  const declared = capabilities as Record<string, unknown>;
-  const missing: Record<string, unknown> = {};
-  for (const [name, detail] of Object.entries(question.requires)) {
-    const have = declared[name];
-    if (!isObject(have)) {
-      missing[name] = detail;
-      continue;
-    }
-    if (name === "elicitation") {
-      // An elicitation capability that names neither mode means form (the spec's backward-compatible reading).
-      const supports = (mode: string): boolean => have[mode] !== undefined || (mode === "form" && have.url === undefined);
-      const lacking = Object.keys(detail as object).filter((mode) => !supports(mode));
-      if (lacking.length > 0) missing[name] = Object.fromEntries(lacking.map((mode) => [mode, {}]));
-      continue;
-    }
-    const lacking = Object.keys(detail as object).filter((sub) => have[sub] === undefined);
-    if (lacking.length > 0) missing[name] = Object.fromEntries(lacking.map((sub) => [sub, {}]));
-  }
-  return Object.keys(missing).length > 0 ? missing : undefined;
-}
-
-/** Adds `more` to `missing`, joining sub-capabilities (a form and a URL question both missing give `elicitation: { form, url }`). */
-function mergeMissing(missing: Record<string, unknown>, more: Record<string, unknown>): void {
-  for (const [name, detail] of Object.entries(more)) {
-    const have = missing[name];
-    missing[name] = isObject(have) && isObject(detail) ? { ...have, ...detail } : detail;
-  }
 }
 
 /**
@@ -117,7 +87,6 @@ export async function evaluateNeeds<A, R extends object>(declaration: Needs<A, R
   const waiting = new Set<string>();
   const next = emptyState();
   const inputRequests: Record<string, InputRequest> = {};
-  let missing: Record<string, unknown> | undefined;
   const log = round.logger ?? SILENT_LOGGER;
   // The debug lines are built only when they are written: every accepted answer passes here.
   const debugging = log.enabled("debug");
@@ -201,10 +170,6 @@ export async function evaluateNeeds<A, R extends object>(declaration: Needs<A, R
       next.reasked[key] = digest;
       why = `the answer did not fit (${violation}); asked once more`;
     }
-    if (round.clientCapabilities !== undefined) {
-      const lacking = missingCapabilities(result, round.clientCapabilities);
-      if (lacking) mergeMissing((missing ??= {}), lacking);
-    }
     inputRequests[key] = request;
     next.asked[key] = request === result.request ? digest : questionDigest(request);
     waiting.add(key);
@@ -214,12 +179,10 @@ export async function evaluateNeeds<A, R extends object>(declaration: Needs<A, R
     }
   }
 
-  if (missing !== undefined) {
-    throw new McpError(
-      JsonRpcErrorCode.MissingRequiredClientCapability,
-      `This request needs the client capabilities ${Object.keys(missing).join(", ")}, which the request did not declare`,
-      { requiredCapabilities: missing },
-    );
+  if (round.clientCapabilities !== undefined) {
+    // The same reading of the generated kind table as the server's own check, in the request's revision.
+    const missing = missingClientCapabilities(inputRequests, round.clientCapabilities, round.protocolVersion);
+    if (missing !== undefined) throw missingCapabilityError(missing);
   }
   if (waiting.size === 0) {
     if (debugging && previous.round > 0)

@@ -13,6 +13,7 @@ import { assertElicitSchema, checkElicitContent, type ElicitContent, type Elicit
 import { elicitDigest } from "./digest.js";
 import { QUESTION, reaskMessage, refuse, type AnswerReading, type Question } from "./questions.js";
 import { standardFormOf } from "./standard-form.js";
+import { capabilitiesNeededBy } from "../capabilities.js";
 
 /**
  * The handler's view of an elicitation: the user's choice and, when they
@@ -129,6 +130,12 @@ function formQuestion(message: string, schema: ElicitSchema | StandardSchemaV1, 
   return question;
 }
 
+/** The kind a form question asks: this helper's definition. */
+const ELICIT = "elicitation/create" as const;
+
+/** What every form question needs, read once from the kind table. */
+const FORM_REQUIRES = capabilitiesNeededBy({ method: ELICIT, params: { mode: "form" } });
+
 /** Per schema object, the questions asked with it by message (a question is immutable, so one may serve every call). */
 const questionsBySchema = new WeakMap<object, Map<string, ElicitQuestion<any>>>();
 const QUESTIONS_PER_SCHEMA = 64;
@@ -163,13 +170,13 @@ function buildQuestion(
     kind: "elicit" as const,
     message,
     schema,
-    request: { method: "elicitation/create" as const, params: { mode: "form" as const, message, requestedSchema: requested as never } },
+    request: { method: ELICIT, params: { mode: "form" as const, message, requestedSchema: requested as never } },
     reask: (reason: string) => ({
-      method: "elicitation/create" as const,
+      method: ELICIT,
       params: { mode: "form" as const, message: reaskMessage(message, reason), requestedSchema: requested as never },
     }),
     digest: elicitDigest(message, requested),
-    requires: { elicitation: { form: {} } },
+    requires: FORM_REQUIRES,
     read,
   });
 }

@@ -9,6 +9,8 @@
 export { elicit } from "./form-elicitation.js";
 export { elicitUrl } from "./url-elicitation.js";
 export { sample, listRoots } from "./client-queries.js";
+export { ask } from "./ask.js";
+export type { AskAnswer, AskParams, AskQuestion } from "./ask.js";
 export type { Question, ResolvedValue } from "./questions.js";
 export type { ElicitQuestion, Elicitation, ElicitFormContent } from "./form-elicitation.js";
 export type { ElicitUrlQuestion, UrlElicitation } from "./url-elicitation.js";

@@ -3,7 +3,8 @@
  * it from a plain value, the {@link Question} interface the evaluator reads,
  * and the small helpers the question kinds share. The kinds themselves live
  * beside it: form elicitation (`form-elicitation.ts`), URL elicitation
- * (`url-elicitation.ts`), sampling and roots (`client-queries.ts`).
+ * (`url-elicitation.ts`), sampling and roots (`client-queries.ts`), any
+ * kind by its method (`ask.ts`).
  *
  * @module
  */
@@ -23,19 +24,20 @@ export type AnswerReading<V> = { ok: true; value: V; record: unknown } | { ok: f
 
 /**
  * Something a dependency asks the client: built by {@link elicit},
- * {@link elicitUrl}, {@link sample} or {@link listRoots}, returned from a resolver. `V` is the
+ * {@link elicitUrl}, {@link sample}, {@link listRoots} or, for any kind,
+ * {@link ask}, returned from a resolver. `V` is the
  * value the tool's handler receives once the client answered.
  */
 export interface Question<V = unknown> {
   /** @internal Brands question objects, so a resolver's plain return value is never mistaken for one. */
   readonly [QUESTION]: true;
   /** Which kind of input request this is. */
-  readonly kind: "elicit" | "elicitUrl" | "sample" | "roots";
+  readonly kind: "elicit" | "elicitUrl" | "sample" | "roots" | "ask";
   /** The input request exactly as it goes into `inputRequests`. */
   readonly request: InputRequest;
   /** Digest of the rendered request (canonical JSON, SHA-256): what an answer is pinned to. */
   readonly digest: string;
-  /** The client capabilities the request needs, as `-32021` reports them. */
+  /** The client capabilities the request needs in the newest served revision, as `-32021` reports them (read from the generated kind table). */
   readonly requires: ClientCapabilities;
   /**
    * Validates a client's answer and turns it into the handler's value.

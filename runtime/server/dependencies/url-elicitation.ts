@@ -6,6 +6,7 @@
  * @module
  */
 import { isObject } from "../../protocol/guards.js";
+import { capabilitiesNeededBy } from "../capabilities.js";
 import { questionDigest } from "./digest.js";
 import { QUESTION, reaskMessage, refuse, type AnswerReading, type Question } from "./questions.js";
 
@@ -119,7 +120,7 @@ export function elicitUrl(question: { message: string; url: string }): ElicitUrl
     request,
     reask: (reason: string) => ({ ...request, params: { ...request.params, message: reaskMessage(message, reason) } }),
     digest: questionDigest(request),
-    requires: { elicitation: { url: {} } },
+    requires: capabilitiesNeededBy(request),
     read,
   });
 }

@@ -1,8 +1,8 @@
 /**
  * What a 2025 client gets when a handler needs input: a 2025 client cannot
  * answer an `InputRequiredResult`, so the questions a tool's declared needs
- * ask go out as real requests over the session (`elicitation/create`,
- * `sampling/createMessage`, `roots/list`) and the body re-runs with the
+ * ask go out as real requests over the session (each input request as the
+ * request of its kind, whatever the kind) and the body re-runs with the
  * answers, round after round, until it completes. The state between rounds
  * never leaves the server, so nothing is sealed.
  *
@@ -62,7 +62,7 @@ export async function settleInputRequired(call: PendingCall): Promise<Record<str
     }
     asked.push(requests);
     // The same gate as the 2026 path: never ask what the client did not declare it can answer.
-    assertClientCanAnswer(requests, scope.clientCapabilities);
+    assertClientCanAnswer(requests, scope.clientCapabilities, ctx.protocolVersion);
     ctx.inputResponses = (await session.askAll(requests, ctx)) as unknown as RequestContextImpl["inputResponses"];
     ctx.requestState = raw.requestState as string | undefined;
     raw = await callHandler(handler, invocation.params, ctx);

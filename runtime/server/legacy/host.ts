@@ -15,8 +15,7 @@ import type { Broadcastable, LegacyScope } from "./types.js";
 export interface LegacySessionOptions {
   /**
    * How long the server waits for the client to answer a request it sent
-   * over a session (`elicitation/create`, `sampling/createMessage`,
-   * `roots/list`), in milliseconds. A person may be filling in a form, so
+   * over a session (an input request of any kind), in milliseconds. A person may be filling in a form, so
    * the default is generous: 10 minutes. The tool's own cancellation ends
    * the wait sooner.
    */

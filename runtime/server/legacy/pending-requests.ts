@@ -1,6 +1,6 @@
 /**
- * The requests a 2025 session sent its client and still waits on (an
- * `elicitation/create` its needs asked, a `roots/list`), by id, with the
+ * The requests a 2025 session sent its client and still waits on (the
+ * input requests its needs asked), by id, with the
  * deadline each must be answered by. One timer serves them all: a timer
  * set and cleared per question cost more than the rest of the question's
  * bookkeeping, so the session's timer stays armed for the oldest deadline

@@ -49,9 +49,12 @@ function paramsOf(params: Record<string, unknown> | undefined): Record<string, u
 /** The 2025 profile, for a request of a session or one answered statelessly. @internal */
 export const LEGACY: RevisionProfile<LegacyScope> = {
   route(host, method) {
-    // A custom method, unless the 2025 schema has one of that name (the tasks extension's tasks/get is not 2025's).
+    // A custom method, unless the 2025 schema has one of that name (the tasks extension's tasks/get is not 2025's);
+    // a schema method's route, only where the 2025 schema defines the method (else -32601, as for a built-in).
     const custom = host.custom.get(method);
-    if (custom !== undefined && (custom.overrides === true || !Object.hasOwn(TABLES_2025.methodTable, method))) return custom;
+    const in2025 = Object.hasOwn(TABLES_2025.methodTable, method);
+    if (custom !== undefined && custom.schema === true) return in2025 ? custom : undefined;
+    if (custom !== undefined && (custom.overrides === true || !in2025)) return custom;
     const found = BUILT_IN.get(method) ?? ROUTES.get(method);
     // server/discover and subscriptions/listen are 2026-07-28 methods: a 2025 client gets -32601 for them.
     return found === undefined || (found.handler === undefined && !BUILT_IN.has(method)) ? undefined : found;
@@ -67,6 +70,11 @@ export const LEGACY: RevisionProfile<LegacyScope> = {
       logLevel: scope.logLevel,
       logsWithoutLevel: true,
     };
+  },
+
+  serves(route, _method, version) {
+    // The schema's part was decided by route(): what remains is a custom method's own list.
+    return route.revisions === undefined || route.revisions.has(version);
   },
 
   prepare(request) {

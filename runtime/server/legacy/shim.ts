@@ -94,7 +94,7 @@ export async function settleByHand({ host, handler, invocation, ctx, scope }: Pe
       );
     }
     // The same gate as the 2026 path: never ask what the client did not declare it can answer.
-    assertClientCanAnswer(requests, scope.clientCapabilities);
+    assertClientCanAnswer(requests, scope.clientCapabilities, ctx.protocolVersion);
     const sealed = await passInputRequired(host, asked, invocation.request);
     const answering = invocation.request;
     invocation.request = undefined;

@@ -36,7 +36,7 @@ export function createTaskEngine(
     finishComplete: (raw, ctx) => finisher.complete(route, "tools/call", raw, handlerRevisionOf(ctx)),
     finishInput: (raw, ctx) => {
       const result = finisher.inputRequired(route, "tools/call", raw as unknown as InputRequiredResult, handlerRevisionOf(ctx));
-      assertClientCanAnswer(result.inputRequests as Record<string, unknown> | undefined, ctx.clientCapabilities);
+      assertClientCanAnswer(result.inputRequests as Record<string, unknown> | undefined, ctx.clientCapabilities, ctx.protocolVersion);
       return result;
     },
   };

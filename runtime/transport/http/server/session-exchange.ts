@@ -4,7 +4,7 @@
  * a GET opens the session's event stream (resumable with `Last-Event-ID`);
  * DELETE ends it. Requests of a session are answered as JSON, or as an SSE
  * stream once the server sends something related to them (a progress
- * notification, an `elicitation/create` its needs ask).
+ * notification, an input request its needs ask).
  */
 import { JsonRpcErrorCode } from "../../../protocol/jsonrpc/errors.js";
 import type { JsonRpcId, JsonRpcMessage, JsonRpcResponse } from "../../../protocol/jsonrpc/messages.js";
