@@ -311,6 +311,11 @@ describe(`SEP-3279 rehearsed as ${REVISION}: tools/call's content/structuredCont
         message: expect.stringContaining("programmatic/structured"),
       });
       await client.close();
+      // The client side is not mapped yet (docs/codegen.md): a default client speaks the newest revision and gets its shapes.
+      const auto = await Client.connect(server);
+      expect(auto.protocolVersion).toBe(REVISION);
+      expect(await auto.callTool("greet")).toMatchObject({ outputs: [{ audience: "assistant", format: "content" }] });
+      await auto.close();
       const today = await Client.connect(server, { mode: MODEL });
       expect(await today.callTool("weather", { city: "Lima" })).toMatchObject({ structuredContent: { city: "Lima", celsius: 21 } });
       await today.close();
