@@ -23,6 +23,7 @@ export default defineConfig({
       // The package's own import map (package.json "imports"), under the node condition the tests run with.
       { find: /^#stdio-spawn$/, replacement: here("./runtime/transport/stdio/spawn-node.ts") },
       { find: /^#schema-compiler$/, replacement: here("./runtime/server/schema/schema-compiler-node.ts") },
+      { find: /^#portable-hashes$/, replacement: here("./runtime/state/primitives/portable-hashes-node.ts") },
     ],
   },
   test: {

@@ -16,7 +16,7 @@ import type { MethodEntry } from "./model.js";
  * its kind's capability (`elicitation.url` for a URL-mode elicitation).
  * Data, evaluated by the runtime against the request's params.
  */
-export type CapabilityRule =
+type CapabilityRule =
   /** Needs `<capability>.<value of params[param]>` (one of `values`), or `<capability>.<fallback>` when the param is absent. */
   | { readonly kind: "discriminator"; readonly param: string; readonly values: readonly string[]; readonly fallback: string }
   /** Needs `<capability>.<sub>` when any of `params` is present (an array: non-empty). */

@@ -11,8 +11,13 @@ import { ADAPTERS } from "../../generated/adapters.js";
 import type { RevisionAdapter } from "./adapter.js";
 
 const TABLE: Readonly<Record<string, RevisionAdapter>> = ADAPTERS;
-/** False in a build with no adapter at all: the lookup is then one branch. */
-const ANY = Object.keys(TABLE).length > 0;
+/**
+ * False in a build with no adapter at all. Callers test it before calling
+ * {@link adapterOf}, so a request pays one branch and runs no function of
+ * this module (the request walk, test/architecture/request-walk.test.ts).
+ * @internal
+ */
+export const ANY_ADAPTER: boolean = Object.keys(TABLE).length > 0;
 
 /**
  * The adapter of a served modern revision.
@@ -23,5 +28,5 @@ const ANY = Object.keys(TABLE).length > 0;
  */
 export function adapterOf(revision: string): RevisionAdapter | undefined {
   // Own keys only: "toString" names no revision.
-  return ANY && Object.hasOwn(TABLE, revision) ? TABLE[revision] : undefined;
+  return Object.hasOwn(TABLE, revision) ? TABLE[revision] : undefined;
 }

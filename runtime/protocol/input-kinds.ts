@@ -13,7 +13,7 @@ import type { ServedModernRevision } from "../../generated/revisions.js";
 import { isObject } from "./guards.js";
 import { LEGACY_VERSIONS, MODERN_VERSIONS } from "./revisions.js";
 
-export type { CapabilityRule, InputKindDefinition, InputKindMaps };
+export type { InputKindDefinition };
 
 /** A revision a client may speak and its input kinds' types (the served modern ones and the handshake era's). */
 type SpokenRevision = keyof InputKindMaps;

@@ -122,7 +122,8 @@ export function createLogger(sink: Logger = console, level: LogLevel = "warn"): 
     if (write === undefined) return () => {};
     return (message, fields) => {
       try {
-        write(message, fields);
+        // Client-supplied text reaches messages and fields (names, keys, reasons): no line is broken or forged with it.
+        write(escapeLogText(message), fields === undefined ? undefined : escapeLogFields(fields));
       } catch {
         // Logging is best effort: a broken sink never changes an answer.
       }
@@ -143,6 +144,51 @@ export function createLogger(sink: Logger = console, level: LogLevel = "warn"): 
     error,
     enabled: (at: Exclude<LogLevel, "silent">) => RANK[at] >= floor && typeof (sink as unknown as Record<string, unknown>)[at] === "function" && admits(at),
   });
+}
+
+/**
+ * C0 controls, DEL, C1 controls and the Unicode line and paragraph
+ * separators: what could end a log line, or forge one, in a console, a
+ * terminal or a line-oriented log file.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is this pattern's whole job.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: as above, every occurrence.
+const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+const NAMED: Readonly<Record<string, string>> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+
+function escapeControl(character: string): string {
+  return NAMED[character] ?? `\\u${character.charCodeAt(0).toString(16).padStart(4, "0")}`;
+}
+
+/**
+ * `text` with every control character written as an escape (`\n`, `\r`,
+ * `\t`, `\u001b`, …), so a value a client chose (a `clientInfo.name`, a
+ * field name in an elicitation answer, a method name) cannot break or forge
+ * a log line. Text without one is returned as is.
+ *
+ * @example
+ * ```ts
+ * escapeLogText("evil\n[warn] forged"); // 'evil\\n[warn] forged'
+ * ```
+ */
+export function escapeLogText(text: string): string {
+  return CONTROL.test(text) ? text.replace(CONTROLS, escapeControl) : text;
+}
+
+/** `fields` with control characters escaped in its string values (and strings in array values); itself when it has none. @internal */
+export function escapeLogFields<T extends LogFields>(fields: T): T {
+  let escaped: Record<string, unknown> | undefined;
+  for (const key of Object.keys(fields)) {
+    const value = fields[key];
+    let safe = value;
+    if (typeof value === "string") safe = escapeLogText(value);
+    else if (Array.isArray(value) && value.some((item) => typeof item === "string" && CONTROL.test(item))) {
+      safe = value.map((item) => (typeof item === "string" ? escapeLogText(item) : item));
+    }
+    if (safe !== value) (escaped ??= { ...fields })[key] = safe;
+  }
+  return (escaped as T | undefined) ?? fields;
 }
 
 /** A logger that writes nothing. @internal */

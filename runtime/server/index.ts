@@ -38,7 +38,7 @@ export type {
   ServerLogger,
   ServerMiddleware,
 } from "./types.js";
-export { createLogger, type LevelledLogger, type LogFields, type Logger, type LogLevel } from "../protocol/logging.js";
+export { createLogger, escapeLogText, type LevelledLogger, type LogFields, type Logger, type LogLevel } from "../protocol/logging.js";
 export { MetaKey, SUPPORTED_PROTOCOL_VERSIONS } from "./meta.js";
 export { UriTemplate, type UriTemplateVariables } from "./uri-template.js";
 export type { ToolConfig, ToolHandler } from "./registry/tools.js";

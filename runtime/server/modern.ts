@@ -17,7 +17,7 @@ import type { HeldStream, RequestContext } from "../protocol/context.js";
 import type { JsonRpcId } from "../protocol/jsonrpc/messages.js";
 import { principalOf } from "../state/index.js";
 import { MetaKey } from "../protocol/names.js";
-import { adapterOf } from "../protocol/adapters.js";
+import { ANY_ADAPTER, adapterOf } from "../protocol/adapters.js";
 import { MODERN_VERSIONS } from "../protocol/revisions.js";
 import { checkRequest, type RevisionTables } from "../validate/core.js";
 import { tablesOfRevision } from "../validate/revisions.js";
@@ -105,7 +105,7 @@ function readRequestMeta(params: unknown, advertised: readonly string[]): Reques
     raw: meta,
     // The schema check that follows rejects a level that is not one of the eight.
     logLevel: typeof logLevel === "string" ? (logLevel as LoggingLevel) : undefined,
-    adapter: adapterOf(version),
+    adapter: ANY_ADAPTER ? adapterOf(version) : undefined,
   };
 }
 

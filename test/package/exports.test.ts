@@ -47,6 +47,7 @@ const EXPECTED: Record<string, string[]> = {
     "createLogger",
     "elicit",
     "elicitUrl",
+    "escapeLogText",
     "evaluateNeeds",
     "inputRequired",
     "isInputRequired",
@@ -171,7 +172,7 @@ describe("package.json exports, loaded from dist/ by the package's own name", ()
 
   it("points every condition of the package's own import map at built files that exist", () => {
     const imports = (pkg as unknown as { imports: Record<string, Record<string, string>> }).imports;
-    expect(Object.keys(imports).sort()).toEqual(["#schema-compiler", "#stdio-spawn"]);
+    expect(Object.keys(imports).sort()).toEqual(["#portable-hashes", "#schema-compiler", "#stdio-spawn"]);
     for (const [name, conditions] of Object.entries(imports)) {
       expect(Object.keys(conditions), name).toEqual(["types", "node", "default"]);
       for (const target of Object.values(conditions)) expect(existsSync(join(root, target)), `${name}: ${target}`).toBe(true);

@@ -10,7 +10,7 @@ import type { RequestContext } from "../../protocol/context.js";
 import { describe } from "../primitives/keys.js";
 import type { ReplayStore } from "./replay.js";
 import { checkFunction, checkNonNegative, checkPositive } from "./security-checks.js";
-import { withCallShape } from "../../protocol/logging.js";
+import { escapeLogFields, escapeLogText, withCallShape } from "../../protocol/logging.js";
 import type { RequestStateLogger, RequestStateRejection, RequestStateSecurityOptions } from "./security-types.js";
 
 /** Clock skew tolerated between minting and verifying instances, both ways, in seconds. */
@@ -94,7 +94,11 @@ export function logRing(logger: RequestStateLogger, keyIds: readonly string[], a
 export function logRejection(logger: RequestStateLogger, details: RequestStateRejection): void {
   const key = details.keyId === undefined ? "" : ` [key id ${details.keyId}]`;
   try {
-    logger.warn(`requestState rejected (${details.reason})${key} on ${details.method} ${JSON.stringify(details.target)}: ${details.detail}`, details);
+    // The method, target and detail may carry a client's text: escaped, so it cannot break or forge the line.
+    logger.warn(
+      escapeLogText(`requestState rejected (${details.reason})${key} on ${details.method} ${JSON.stringify(details.target)}: ${details.detail}`),
+      escapeLogFields(details),
+    );
   } catch {
     // A broken logger must not turn a clean rejection into a crash.
   }

@@ -1,18 +1,18 @@
+import { portableHashes } from "#portable-hashes";
 import type { AesKey, CryptoBackend } from "./backend.js";
 import { decodeCanonicalBase64url, encodeBase64url } from "./base64url.js";
 import { NobleGcmKey } from "./gcm-noble.js";
 import { hkdfSha256 } from "./hkdf.js";
 import { type AesCoreLoader, nobleAesLoader } from "./noble-aes.js";
 import { pooledRandom } from "./random-pool.js";
-import { sha256 } from "./sha256.js";
 
 const utf8 = new TextEncoder();
 
 /**
  * The portable backend, pure JavaScript, for runtimes without node:crypto
  * (browsers, edge workers): `@noble/ciphers`' AES under a GCM with key
- * schedule and GHASH table cached per key (see {@link NobleGcmKey}), and the
- * module's own SHA-256 and HKDF. noble's AES loads on the first key, not at
+ * schedule and GHASH table cached per key (see {@link NobleGcmKey}), and
+ * `@noble/hashes`' SHA-256 and HKDF. noble's AES loads on the first key, not at
  * import.
  *
  * @param aes - where noble's AES comes from (a test can make it arrive late).
@@ -21,7 +21,7 @@ const utf8 = new TextEncoder();
 export function createNobleBackend(aes: AesCoreLoader = nobleAesLoader): CryptoBackend {
   return Object.freeze({
     name: "noble" as const,
-    sha256,
+    sha256: portableHashes.sha256,
     hkdfSha256,
     // Web Crypto's getRandomValues is the CSPRNG on every runtime noble targets; it fills at most 65,536 bytes a call.
     randomBytes: pooledRandom((buffer) => {

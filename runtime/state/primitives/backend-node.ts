@@ -2,13 +2,10 @@ import type * as NodeBuffer from "node:buffer";
 import type * as NodeCrypto from "node:crypto";
 import type { AesKey, CryptoBackend } from "./backend.js";
 import { pooledRandom } from "./random-pool.js";
-import { sha256 as shortSha256 } from "./sha256.js";
 
 const TAG_BYTES = 16;
 /** One options object for every cipher, rather than a fresh one per token. */
 const GCM_OPTIONS = Object.freeze({ authTagLength: TAG_BYTES });
-/** Below this size the JavaScript SHA-256 beats a call into native code. */
-const NATIVE_HASH_MIN_BYTES = 1024;
 
 /**
  * The native backend over node:crypto (Node, Bun, Deno). It receives the
@@ -20,11 +17,13 @@ const NATIVE_HASH_MIN_BYTES = 1024;
  */
 export function createNodeBackend(crypto: typeof NodeCrypto, { Buffer }: typeof NodeBuffer): CryptoBackend {
   const { createCipheriv, createDecipheriv, createHash, createSecretKey, hkdfSync, randomFillSync } = crypto;
+  // crypto.hash (Node ≥ 20.12, Bun, Deno) is the one-shot digest: no Hash object per call.
+  const oneShot = (crypto as { hash?: (algorithm: string, data: Uint8Array, encoding: "buffer") => Uint8Array }).hash;
   const empty = new Uint8Array(0);
   const scratch = scratchBuffer(Buffer);
   return Object.freeze({
     name: "node" as const,
-    sha256: (data: Uint8Array) => (data.length < NATIVE_HASH_MIN_BYTES ? shortSha256(data) : createHash("sha256").update(data).digest()),
+    sha256: oneShot !== undefined ? (data: Uint8Array) => oneShot("sha256", data, "buffer") : (data: Uint8Array) => createHash("sha256").update(data).digest(),
     hkdfSha256: (ikm: Uint8Array, info: Uint8Array, length: number) => new Uint8Array(hkdfSync("sha256", ikm, empty, info, length)),
     randomBytes: pooledRandom((buffer) => randomFillSync(buffer)),
     importAesKey: (key: Uint8Array) => createSecretKey(key) as unknown as AesKey,

@@ -11,6 +11,20 @@ import { ssePrimingEvent, sseEvent } from "../sse.js";
 const EVENTS_PER_STREAM = 256;
 
 /**
+ * What a session's logs keep, counted together: a log reports each event it
+ * keeps or forgets, and asks the ledger to make room once the session keeps
+ * more than its bound (`session-streams.ts`).
+ * @internal
+ */
+export interface ReplayLedger {
+  /** Characters kept by all the session's logs. */
+  kept: number;
+  readonly limit: number;
+  /** The session keeps more than `limit`: forget what may be forgotten, `writing` (the log just appended to) last. */
+  reclaim(writing: EventLog): void;
+}
+
+/**
  * One SSE stream of a session, as a log: every event gets the id
  * `<stream>-<seq>`, is written to the connection attached (one at a time:
  * a newer one takes over and the older is ended), and stays for replay
@@ -19,19 +33,24 @@ const EVENTS_PER_STREAM = 256;
  */
 export class EventLog {
   readonly stream: number;
-  #events: Array<{ seq: number; text: string; message: JsonRpcMessage }> = [];
+  /** The events kept, as written: only the text (the message is read back from it when needed), so an event is held once. */
+  #events: Array<{ seq: number; text: string }> = [];
   /** Characters of text in #events. */
   #chars = 0;
   readonly #maxChars: number;
+  readonly #ledger: ReplayLedger;
   #nextSeq = 0;
+  /** The newest event forgotten (or never kept: larger than the log's bound). */
+  #forgotten = -1;
   /** The last event handed to a connection; what comes after it may never have reached the client. */
   #delivered = -1;
   #writer: HttpStream | undefined;
   #ended = false;
 
-  constructor(stream: number, maxChars: number) {
+  constructor(stream: number, maxChars: number, ledger: ReplayLedger) {
     this.stream = stream;
     this.#maxChars = maxChars;
+    this.#ledger = ledger;
   }
 
   get ended(): boolean {
@@ -59,18 +78,55 @@ export class EventLog {
     if (this.#ended) return undefined;
     const seq = this.#nextSeq++;
     const text = sseEvent(message, `${this.stream}-${seq}`);
-    const events = this.#events;
-    events.push({ seq, text, message });
-    this.#chars += text.length;
-    while (events.length > EVENTS_PER_STREAM || (this.#chars > this.#maxChars && events.length > 1)) this.#chars -= events.shift()!.text.length;
+    if (text.length > this.#maxChars) {
+      this.#forgotten = seq; // larger than the log may keep: written, never kept
+    } else {
+      this.#events.push({ seq, text });
+      this.#chars += text.length;
+      this.#ledger.kept += text.length;
+      while (this.#events.length > EVENTS_PER_STREAM || this.#chars > this.#maxChars) this.forgetOldest();
+      if (this.#ledger.kept > this.#ledger.limit) this.#ledger.reclaim(this);
+    }
     if (!this.#write(text, false)) return undefined;
     this.#delivered = seq;
     return this.#writer?.drained();
   }
 
+  /** Characters this log keeps. */
+  get kept(): number {
+    return this.#chars;
+  }
+
+  /** Forgets the oldest event kept; false when none is. */
+  forgetOldest(): boolean {
+    const event = this.#events.shift();
+    if (event === undefined) return false;
+    this.#chars -= event.text.length;
+    this.#ledger.kept -= event.text.length;
+    this.#forgotten = event.seq;
+    return true;
+  }
+
+  /** The session no longer keeps this log: its events leave the ledger. */
+  release(): void {
+    while (this.forgetOldest());
+  }
+
+  /**
+   * Whether a resume from `seq` can carry the stream to its end: false once
+   * the stream ended with an event no longer kept (a call's answer too large
+   * to keep, or forgotten to stay within the session's bound) that the
+   * client had not got. Events forgotten before it (progress, say) are a gap
+   * a resume skips.
+   */
+  resumableFrom(seq: number): boolean {
+    const last = this.#nextSeq - 1;
+    return !this.#ended || this.#forgotten < last || seq >= last;
+  }
+
   /** The messages logged after the last one a connection took: what a new stream must carry on. */
   undelivered(): JsonRpcMessage[] {
-    return this.#events.filter((event) => event.seq > this.#delivered).map((event) => event.message);
+    return this.#events.filter((event) => event.seq > this.#delivered).map((event) => messageOf(event.text));
   }
 
   /** No more events: ends the connection, if one is attached. */
@@ -121,6 +177,12 @@ export class EventLog {
       return false;
     }
   }
+}
+
+/** The message an event's text carries on its one `data:` line (see `sseEvent`). */
+function messageOf(text: string): JsonRpcMessage {
+  const data = text.indexOf("\ndata: ") + 7;
+  return JSON.parse(text.slice(data, text.length - 2)) as JsonRpcMessage;
 }
 
 /** Where stream `stream` sits in `streams` (ascending by number), or -1. @internal */

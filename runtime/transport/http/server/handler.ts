@@ -40,6 +40,7 @@ export function createEndpoint(handler: MessageHandler, options: ResolvedHttpOpt
           idleTimeoutMs: options.sessionIdleTimeoutMs,
           maxStreamBufferBytes: options.maxStreamBufferBytes,
           onError: options.onError,
+          ...options.sessionLimits,
         })
       : undefined;
   return { handler, options, sessions };
@@ -107,12 +108,13 @@ export async function serveHttpExchange(endpoint: HttpEndpoint, request: Incomin
   if (method === "GET") return serveSessionGet(sessions!, request, reply, authInfo);
   if (method === "DELETE") return serveSessionDelete(sessions!, request, reply, authInfo);
 
-  const body = await readMessage(options, request, reply);
+  const read: BodyRead = { bytes: 0 };
+  const body = await readMessage(options, request, reply, read);
   if (body === NOT_READ) return;
   // The one classification of this message: envelope, kind and era, handed on to the session or the server.
   const message = classifyMessage(body, request.header(HeaderName.protocolVersion));
   const sessionId = sessions === undefined ? null : request.header(SESSION_HEADER);
-  if (sessionId !== null) return serveSessionPost(sessions!, request, reply, message, sessionId, authInfo, options.auth);
+  if (sessionId !== null) return serveSessionPost(sessions!, request, reply, message, sessionId, authInfo, read.bytes, options.auth);
 
   if (message.kind === "invalid") {
     refuse(reply, 400, JsonRpcErrorCode.InvalidRequest, `Invalid Request: ${message.detail}.`, message.id);
@@ -197,8 +199,13 @@ async function admit(options: ResolvedHttpOptions, request: IncomingHttp, reply:
 /** What `readMessage` resolves to once it has answered the request itself (the body was not acceptable). */
 const NOT_READ: unique symbol = Symbol("not read");
 
-/** Reads and parses a POST body into one JSON value, or answers why not and resolves {@link NOT_READ}. */
-async function readMessage(options: ResolvedHttpOptions, request: IncomingHttp, reply: HttpReply): Promise<unknown> {
+/** How long the body `readMessage` read was: what a 2025 session's request in flight is charged. */
+interface BodyRead {
+  bytes: number;
+}
+
+/** Reads and parses a POST body into one JSON value (its length into `read`), or answers why not and resolves {@link NOT_READ}. */
+async function readMessage(options: ResolvedHttpOptions, request: IncomingHttp, reply: HttpReply, read: BodyRead): Promise<unknown> {
   if (mediaTypeOf(request.header("content-type")) !== "application/json") {
     refuse(reply, 415, JsonRpcErrorCode.InvalidRequest, "Unsupported Media Type: the body must be JSON with Content-Type: application/json.");
     return NOT_READ;
@@ -224,6 +231,7 @@ async function readMessage(options: ResolvedHttpOptions, request: IncomingHttp, 
     refuseTooLarge(reply, options.maxBodyBytes);
     return NOT_READ;
   }
+  read.bytes = bytes.length;
   const decoded = decodeJson(bytes);
   if (!decoded.ok) {
     refuse(reply, 400, JsonRpcErrorCode.ParseError, "Parse error: the body is not valid UTF-8 JSON; send one JSON-RPC message per POST.");

@@ -4,11 +4,12 @@
  */
 import type { TokenVerifier } from "./token-verifier.js";
 import { legacyAuthorization, resolveAuthorization, scopeList, type AuthorizationOptions, type ResolvedAuthorization } from "./authorization.js";
+import { resolveSessionLimits, type ResolvedSessionLimits, type SessionLimitOptions } from "./session-options.js";
 
 export type { HttpRequestInfo, TokenVerifier } from "./token-verifier.js";
 
 /** Options shared by {@link createHttpHandler} and `serveHttp`. */
-export interface HttpHandlerOptions {
+export interface HttpHandlerOptions extends SessionLimitOptions {
   /**
    * Origins a browser may call from. A request whose `Origin` header is not
    * listed gets `403`; requests without `Origin` (non-browser clients) pass.
@@ -58,6 +59,7 @@ export interface HttpHandlerOptions {
   /**
    * Most 2025 sessions held at once; an `initialize` beyond it gets `503`
    * with `Retry-After`. Default 1,000. (2026-07-28 clients hold no session.)
+   * Each principal's share of them is `maxSessionsPerPrincipal`.
    */
   maxSessions?: number;
   /**
@@ -140,6 +142,8 @@ export interface ResolvedHttpOptions {
   sseKeepAliveMs: number;
   corsMaxAgeSeconds: number;
   maxStreamBufferBytes: number;
+  /** What one 2025 client may hold: sessions per principal, requests in flight, bytes kept. */
+  sessionLimits: ResolvedSessionLimits;
 }
 
 /**
@@ -203,6 +207,7 @@ export function resolveHttpOptions(options: HttpHandlerOptions = {}): ResolvedHt
     sseKeepAliveMs,
     corsMaxAgeSeconds,
     maxStreamBufferBytes,
+    sessionLimits: resolveSessionLimits(options, maxSessions, auth !== undefined),
   };
 }
 

@@ -20,6 +20,7 @@ import { HeaderName, SESSION_HEADER } from "../../../protocol/names.js";
 import type { ClassifiedMessage, ClassifiedRequest } from "../../../protocol/message.js";
 import { legacyErrorStatus } from "./status.js";
 import { errorResponse } from "../../../protocol/jsonrpc/responses.js";
+import { TEMPORARILY_UNAVAILABLE_REASON } from "../../../protocol/unavailable.js";
 
 /** The header that names a 2025 session. */
 export { SESSION_HEADER } from "../../../protocol/names.js";
@@ -156,13 +157,17 @@ export async function serveInitialize(
   authInfo: AuthInfo | undefined,
 ): Promise<void> {
   const entry = sessions.open(authInfo);
-  if (entry === undefined) {
+  if (typeof entry === "string") {
+    const limits = sessions.limits;
+    const full =
+      entry === "maxSessions"
+        ? `this server holds at most ${limits.maxSessions} 2025 sessions at once (maxSessions)`
+        : `this client already holds ${limits.maxSessionsPerPrincipal} 2025 sessions, its share of this server (maxSessionsPerPrincipal)`;
     refuse(
       reply,
       503,
       JsonRpcErrorCode.InvalidRequest,
-      `Too many sessions: this server holds at most ${sessions.limits.maxSessions} 2025 sessions at once (maxSessions). ` +
-        "Close unused ones with DELETE, retry later, or connect with a 2026-07-28 client, which needs no session.",
+      `Too many sessions: ${full}. Close unused ones with DELETE, retry later, or connect with a 2026-07-28 client, which needs no session.`,
       message.id,
       { "retry-after": "5" },
     );
@@ -187,6 +192,7 @@ export async function serveSessionPost(
   message: ClassifiedMessage,
   sessionId: string,
   authInfo: AuthInfo | undefined,
+  bodyBytes: number,
   auth?: ResolvedAuthorization,
 ): Promise<void> {
   const id = message.kind === "request" || message.kind === "invalid" ? message.id : undefined;
@@ -217,7 +223,8 @@ export async function serveSessionPost(
     reply.send(202, {}, "");
     return;
   }
-  found.begin();
+  const crossed = found.begin(bodyBytes);
+  if (crossed !== undefined) return refuseBusy(reply, found, crossed, message.id);
   const context = contextFor(found, request, reply, authInfo);
   if (auth !== undefined) context.scopeAuth = auth;
   const unregister = context.register(message.id);
@@ -227,8 +234,32 @@ export async function serveSessionPost(
     else context.cancelled(); // cancelled by the client: it asked for no answer
   } finally {
     unregister?.();
-    found.end();
+    found.end(bodyBytes);
   }
+}
+
+/** What each bound means, for the answer to a request that would cross it. */
+const BUSY: Readonly<Record<string, (limits: HttpSessions["limits"]) => string>> = {
+  maxRequestsPerSession: (limits) => `this session already has ${limits.maxRequestsPerSession} requests being answered (maxRequestsPerSession)`,
+  maxRequestsPerPrincipal: (limits) => `this client's sessions already have ${limits.maxRequestsPerPrincipal} requests being answered (maxRequestsPerPrincipal)`,
+  maxPendingBytesPerSession: (limits) =>
+    `this session's requests being answered already hold close to ${limits.maxPendingBytesPerSession} bytes (maxPendingBytesPerSession)`,
+  maxPendingBytesPerPrincipal: (limits) =>
+    `this client's requests being answered already hold close to ${limits.maxPendingBytesPerPrincipal} bytes (maxPendingBytesPerPrincipal)`,
+};
+
+/**
+ * Refuses a request that would cross one of the session's bounds on work in flight: `429` with
+ * `Retry-After`, and the retryable "temporarily unavailable" `-32603` naming the bound, so a client
+ * sends it again once one of its calls is answered or cancelled.
+ */
+function refuseBusy(reply: HttpReply, found: HttpSession, crossed: string, id: JsonRpcId): void {
+  const why = BUSY[crossed]?.(found.realm.endpoint.limits) ?? crossed;
+  const message =
+    `Too many requests in flight: ${why}. Answer or cancel (notifications/cancelled) a call that waits, ` +
+    "or wait for one to finish, then send this request again.";
+  const data = { reason: TEMPORARILY_UNAVAILABLE_REASON, retryAfterSeconds: 1, limit: crossed };
+  reply.send(429, { ...JSON_HEADERS, "retry-after": "1" }, errorBody(id, JsonRpcErrorCode.InternalError, message, data));
 }
 
 /** Hands a classified message to its session: as classified when the session takes that, else as decoded. */
@@ -262,8 +293,18 @@ export function serveSessionGet(sessions: HttpSessions, request: IncomingHttp, r
       refuse(reply, 400, JsonRpcErrorCode.InvalidRequest, `Bad Request: Last-Event-ID ${JSON.stringify(lastEventId)} names no stream this session still holds.`);
       return;
     }
-    // The newest connection wins: the one the stream was on (a POST's answer, an older GET) is ended.
     const log = event.log;
+    if (!log.resumableFrom(event.seq)) {
+      refuse(
+        reply,
+        400,
+        JsonRpcErrorCode.InvalidRequest,
+        `Bad Request: the last event of the stream Last-Event-ID ${JSON.stringify(lastEventId)} names is no longer kept (a stream keeps at most ` +
+          "a quarter of maxStreamBufferBytes, never one event larger than that, and a session maxReplayBytesPerSession in all). Send the request again.",
+      );
+      return;
+    }
+    // The newest connection wins: the one the stream was on (a POST's answer, an older GET) is ended.
     log.resume(
       event.seq,
       openSse(request, reply, found.maxStreamBufferBytes, (writer) => log.detach(writer)),

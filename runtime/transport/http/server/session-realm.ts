@@ -24,6 +24,9 @@ export interface RealmEndpoint extends SessionKeeper {
 export class Realm implements SharedPeer {
   /** Its sessions open on the endpoint: the endpoint drops the record with the last. */
   sessions = 0;
+  /** Requests of its sessions being answered, and the bytes of their bodies. */
+  busy = 0;
+  busyBytes = 0;
 
   constructor(
     readonly endpoint: RealmEndpoint,
@@ -53,6 +56,11 @@ export class Realms {
 
   constructor(endpoint: RealmEndpoint) {
     this.#endpoint = endpoint;
+  }
+
+  /** How many sessions `owner` holds. */
+  count(owner: string | undefined): number {
+    return this.#byOwner.get(owner)?.sessions ?? 0;
   }
 
   /** The realm of a new session of `owner`. */

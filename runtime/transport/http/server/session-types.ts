@@ -6,6 +6,7 @@
  * @module
  * @internal
  */
+import type { ResolvedSessionLimits } from "./session-options.js";
 
 /** Finished streams kept per session for resumption, newest last. @internal */
 export const STREAMS_PER_SESSION = 32;
@@ -15,7 +16,7 @@ export const OUTBOX_LIMIT = 1_000;
 export const EXPIRED_MEMORY = 4_096;
 
 /** The bounds of an endpoint's sessions. @internal */
-export interface SessionLimits {
+export interface SessionLimits extends ResolvedSessionLimits {
   readonly maxSessions: number;
   readonly idleTimeoutMs: number;
   /** Most bytes one stream holds for a slow reader; its replay log keeps a quarter as much. */

@@ -7,12 +7,13 @@
  */
 import type { JsonRpcId, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from "../../../protocol/jsonrpc/messages.js";
 import { FlightTable } from "../../../protocol/flight-table.js";
-import { isObject } from "../../../protocol/guards.js";
 import type { AuthInfo, ServerSession, SessionHost } from "../../types.js";
 import type { HttpStream } from "./exchange.js";
-import { EventLog, indexOfStream } from "./event-log.js";
+import type { EventLog } from "./event-log.js";
+import { SessionStreams } from "./session-streams.js";
+import { listenOn, sendOn, type StreamSlots } from "./session-outbox.js";
 import { acceptsSharedPeer, LAST_USE, PEER_OF, TRANSPORT_DATA, type KeptSession, type SessionKeeper } from "../../../protocol/session-keeper.js";
-import { EXPIRED_MEMORY, OUTBOX_LIMIT, STREAMS_PER_SESSION, type AnsweringRequest, type SessionLimits } from "./session-types.js";
+import { EXPIRED_MEMORY, type AnsweringRequest, type SessionLimits } from "./session-types.js";
 import { Realms, type Realm } from "./session-realm.js";
 import { ForeignSession } from "./foreign-session.js";
 
@@ -22,12 +23,13 @@ import { ForeignSession } from "./foreign-session.js";
  * lose an entry per request for as long as the session lives: {@link FlightTable}s and a list, not Maps, whose
  * churn would promote each request's objects to the old generation.
  */
-class Traffic {
+class Traffic implements StreamSlots {
   /** Requests of this session being answered: an idle sweep never ends a session mid-request. */
   busy = 0;
-  /** The streams kept, oldest first (by ascending number): opening one evicts the oldest finished; a resume bisects. */
-  streams: EventLog[] | undefined = undefined;
-  nextStream = 0;
+  /** Bytes of the request bodies of those requests. */
+  busyBytes = 0;
+  /** The streams kept for resumption, and the bytes they keep. */
+  streams: SessionStreams | undefined = undefined;
   standalone: EventLog | undefined = undefined;
   outbox: JsonRpcMessage[] | undefined = undefined;
   /** Requests being answered, by id: how `notifications/cancelled` and the session's end reach their POSTs. */
@@ -77,14 +79,35 @@ export class HttpSession {
     this.session[LAST_USE] = clock();
   }
 
-  /** A request of this session is being answered. */
-  begin(): void {
-    this.work().busy++;
+  /**
+   * A request of this session, whose body was `bytes` long, is to be
+   * answered: counted against the session's and its principal's bounds;
+   * the option whose bound it would cross instead (nothing counted). A
+   * session or principal with nothing in flight always gets one request
+   * through, so a budget below one request's size never locks a client out.
+   */
+  begin(bytes: number): keyof SessionLimits | undefined {
+    const work = this.work();
+    const realm = this.realm;
+    const limits = realm.endpoint.limits;
+    if (work.busy >= limits.maxRequestsPerSession) return "maxRequestsPerSession";
+    if (realm.busy >= limits.maxRequestsPerPrincipal) return "maxRequestsPerPrincipal";
+    if (work.busy > 0 && work.busyBytes + (work.streams?.kept ?? 0) + bytes > limits.maxPendingBytesPerSession) return "maxPendingBytesPerSession";
+    if (realm.busy > 0 && realm.busyBytes + bytes > limits.maxPendingBytesPerPrincipal) return "maxPendingBytesPerPrincipal";
+    work.busy++;
+    work.busyBytes += bytes;
+    realm.busy++;
+    realm.busyBytes += bytes;
+    return undefined;
   }
 
-  /** That request is answered. */
-  end(): void {
-    this.work().busy--;
+  /** That request, `bytes` long, is answered. */
+  end(bytes: number): void {
+    const work = this.work();
+    work.busy--;
+    work.busyBytes -= bytes;
+    this.realm.busy--;
+    this.realm.busyBytes -= bytes;
     this.touch();
   }
 
@@ -112,26 +135,15 @@ export class HttpSession {
 
   /** A new stream's log (a POST answered over SSE, or a GET). */
   openStream(): EventLog {
-    const work = this.work();
-    const log = new EventLog(work.nextStream++, Math.floor(this.maxStreamBufferBytes / 4));
-    const streams = (work.streams ??= []);
-    streams.push(log);
-    // The oldest finished streams go first; one still open stays, however old.
-    for (let i = 0; streams.length > STREAMS_PER_SESSION && i < streams.length; ) {
-      const old = streams[i]!;
-      if (!old.ended || old.attached) i++;
-      else if (i === 0) streams.shift();
-      else streams.splice(i, 1);
-    }
-    return log;
+    const limits = this.realm.endpoint.limits;
+    return (this.work().streams ??= new SessionStreams(limits.maxReplayBytesPerSession, Math.floor(limits.maxStreamBufferBytes / 4))).open();
   }
 
   /** Ends a stream and forgets it at once (a cancelled request's: there is nothing left to resume). */
   dropStream(log: EventLog): void {
-    log.end();
     const streams = this.traffic?.streams;
-    const at = streams === undefined ? -1 : indexOfStream(streams, log.stream);
-    if (at !== -1) streams!.splice(at, 1);
+    if (streams === undefined) log.end();
+    else streams.drop(log);
   }
 
   /** Registers a request being answered, so a cancellation or the session's end reaches its POST; returns the function that unregisters it. */
@@ -164,26 +176,16 @@ export class HttpSession {
   findEvent(lastEventId: string): { log: EventLog; seq: number } | undefined {
     const match = /^(\d+)-(\d+)$/.exec(lastEventId.trim());
     if (!match) return undefined;
-    const streams = this.traffic?.streams;
-    const at = streams === undefined ? -1 : indexOfStream(streams, Number(match[1]));
-    const log = at === -1 ? undefined : streams![at];
+    const log = this.traffic?.streams?.find(Number(match[1]));
     return log === undefined ? undefined : { log, seq: Number(match[2]) };
   }
 
   /**
    * Connects a new GET stream; an older one still open is ended (the newest
-   * GET wins). What never reached the client (kept while no stream was
-   * open, or logged after the last one dropped) is delivered first.
+   * GET wins). What never reached the client is delivered first.
    */
   listen(writer: HttpStream): void {
-    const work = this.work();
-    const previous = work.standalone;
-    const waiting = [...(previous?.undelivered() ?? []), ...(work.outbox ?? [])];
-    previous?.end();
-    work.outbox = undefined;
-    const log = (work.standalone = this.openStream());
-    log.attach(writer);
-    for (const message of waiting) log.append(message);
+    listenOn(this.work(), writer, () => this.openStream());
   }
 
   /** `writer`, a GET stream's connection, closed. */
@@ -191,38 +193,16 @@ export class HttpSession {
     this.traffic?.standalone?.detach(writer);
   }
 
-  /** A message that belongs to no request: on the GET stream; into its log while it is dropped (a resume replays it); kept until one opens. */
+  /** A message that belongs to no request: on the GET stream, or the POST stream of the request it withdraws a question of (see {@link sendOn}). */
   send(message: JsonRpcRequest | JsonRpcNotification): void {
     this.touch();
-    // The server withdrawing a question it asked on a POST's stream (that call was cancelled): on that stream, its last event.
-    const carrier = "method" in message && message.method === "notifications/cancelled" ? this.carrierOf(message.params) : undefined;
-    if (carrier !== undefined) {
-      carrier.append(message);
-      return;
-    }
-    const work = this.work();
-    if (work.standalone !== undefined && !work.standalone.ended) {
-      work.standalone.append(message);
-      return;
-    }
-    const outbox = (work.outbox ??= []);
-    outbox.push(message);
-    if (outbox.length > OUTBOX_LIMIT) {
-      outbox.shift();
-      this.realm.endpoint.limits.onError(new Error(`Session ${this.id}: more than ${OUTBOX_LIMIT} messages waited for a GET stream; the oldest was dropped`));
-    }
-  }
-
-  private carrierOf(params: unknown): EventLog | undefined {
-    const id = isObject(params) ? params.requestId : undefined;
-    const log = typeof id === "string" || typeof id === "number" ? this.traffic?.carried?.get(id) : undefined;
-    return log?.ended === false ? log : undefined;
+    sendOn(this.work(), message, (error) => this.realm.endpoint.limits.onError(new Error(`Session ${this.id}: ${error}`)));
   }
 
   /** Ends every stream and every POST still waiting for its answer: the session is over, so no connection of it stays open. */
   endStreams(reason: string): void {
     const work = this.traffic;
-    for (const log of work?.streams ?? []) log.end();
+    work?.streams?.endAll();
     const answering = work?.answering?.values() ?? [];
     work?.answering?.clear();
     for (const request of answering) request.sessionEnded(reason);
@@ -262,11 +242,13 @@ export class HttpSessions implements SessionKeeper {
     new HttpSession(session as KeptSession).send(message);
   }
 
-  /** Opens a session for an `initialize`; `undefined` when the endpoint already holds as many as it may. */
-  open(authInfo: AuthInfo | undefined): HttpSession | undefined {
+  /** Opens a session for an `initialize`; else the option whose bound the endpoint, or this principal's share, is at. */
+  open(authInfo: AuthInfo | undefined): HttpSession | "maxSessions" | "maxSessionsPerPrincipal" {
     this.#sweep();
-    if (this.#byId.size >= this.#limits.maxSessions) return undefined;
-    const realm = this.#realms.enter(ownerOf(authInfo));
+    if (this.#byId.size >= this.#limits.maxSessions) return "maxSessions";
+    const owner = ownerOf(authInfo);
+    if (this.#realms.count(owner) >= this.#limits.maxSessionsPerPrincipal) return "maxSessionsPerPrincipal";
+    const realm = this.#realms.enter(owner);
     // This package's server opens every session on the realm, one peer for them all; another host gets a peer per session.
     const session = acceptsSharedPeer(this.#host) ? (this.#host.openSession(realm) as KeptSession) : new ForeignSession(this.#host, realm);
     const entry = new HttpSession(session);
