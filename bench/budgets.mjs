@@ -433,3 +433,14 @@ export const BUNDLE_BUDGET_BYTES = 15_000;
  * the error classes it and the lazy task handle build.
  */
 export const ANSWER_CHECK_BUDGET_BYTES = 3_000;
+
+/**
+ * What `Client.connect` loads besides, min+gz bytes: the input-kind table
+ * (runtime/client/kinds.ts over the generated INPUT_KINDS of each revision a
+ * client speaks), which says what capability each callback declares. A
+ * chunk of its own so the entry chunk stays within its budget. Today it also
+ * drags the 2025-11-25 method table (~910 B), which the generated 2025
+ * INPUT_KINDS shares a module with; emitting INPUT_KINDS in a module of its
+ * own would bring this to ~1,100 B.
+ */
+export const KIND_TABLE_BUDGET_BYTES = 2_000;

@@ -1,4 +1,4 @@
-/** Emits index.ts: the `mcp-roundtrip/types` entry, re-exporting types and method tables. */
+/** Emits index.ts: the `mcp-roundtrip/types` entry, re-exporting types, method tables and the input kinds. */
 export function emitIndex(header: string): string {
-  return `${header}\n\nexport type * from "./types.js";\nexport * from "./methods.js";\n`;
+  return `${header}\n\nexport type * from "./types.js";\nexport * from "./methods.js";\nexport * from "./kinds.js";\n`;
 }

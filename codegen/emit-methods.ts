@@ -38,7 +38,7 @@ function literal(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** The input kinds as a type map and as data (the capability each needs, the rules for its sub-capabilities). */
+/** The input kinds as a type map (their data is kinds.ts, {@link emitInputKindTable}). */
 function inputKinds(kinds: InputKindEntry[]): string {
   const out: string[] = [];
   out.push("/**");
@@ -49,22 +49,6 @@ function inputKinds(kinds: InputKindEntry[]): string {
   for (const kind of kinds) out.push(`  ${quote(kind.method)}: { request: ${kind.request}; params: ${paramsType(kind, kind.request)}; result: ${kind.result} };`);
   out.push("}\n");
   out.push("/** A kind of input request of this revision. */\nexport type InputKindMethod = keyof InputKindMap;\n");
-  out.push("/**");
-  out.push(" * Input kind → its definitions, the `ClientCapabilities` member a client declares to be asked it, and the");
-  out.push(" * rules that name a sub-capability one request needs (data, derived from the schema).");
-  out.push(" */");
-  out.push("export const INPUT_KINDS = {");
-  for (const kind of kinds) {
-    const fields = [
-      `request: ${quote(kind.request)}`,
-      `params: ${kind.params ? quote(kind.params) : "null"}`,
-      `result: ${quote(kind.result)}`,
-      `capability: ${quote(kind.capability)}`,
-      `rules: ${literal(kind.rules)}`,
-    ];
-    out.push(`  ${quote(kind.method)}: { ${fields.join(", ")} },`);
-  }
-  out.push("} as const;\n");
   return out.join("\n");
 }
 
@@ -173,6 +157,32 @@ export function emitAnswerValidators(header: string, model: ProtocolModel): stri
   out.push("/** Input kind → the validator of the result a client's callback answers it with. */");
   out.push("export const ANSWER_VALIDATORS = {");
   for (const kind of model.inputKinds) out.push(`  ${quote(kind.method)}: ${kind.result},`);
+  out.push("} as const;");
+  return `${out.join("\n")}\n`;
+}
+
+/**
+ * Emits kinds.ts: the input kinds as data (the capability each needs, the
+ * rules for its sub-capabilities), in a module of its own so a client that
+ * reads it at connect loads no method table with it.
+ */
+export function emitInputKindTable(header: string, model: ProtocolModel): string {
+  const out: string[] = [header, ""];
+  out.push("/**");
+  out.push(" * Input kind → its definitions, the `ClientCapabilities` member a client declares to be asked it, and the");
+  out.push(" * rules that name a sub-capability one request needs (data, derived from the schema).");
+  out.push(" */");
+  out.push("export const INPUT_KINDS = {");
+  for (const kind of model.inputKinds) {
+    const fields = [
+      `request: ${quote(kind.request)}`,
+      `params: ${kind.params ? quote(kind.params) : "null"}`,
+      `result: ${quote(kind.result)}`,
+      `capability: ${quote(kind.capability)}`,
+      `rules: ${literal(kind.rules)}`,
+    ];
+    out.push(`  ${quote(kind.method)}: { ${fields.join(", ")} },`);
+  }
   out.push("} as const;");
   return `${out.join("\n")}\n`;
 }

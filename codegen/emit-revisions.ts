@@ -152,7 +152,8 @@ function emitAnswers(header: string, revisions: string[]): string {
 function emitInputKinds(header: string, revisions: string[]): string {
   const out = [header, ""];
   for (const revision of revisions) {
-    out.push(`import { INPUT_KINDS as ${id(revision)}_INPUT_KINDS, type InputKindMap as ${id(revision)}_InputKindMap } from "./${revision}/methods.js";`);
+    out.push(`import { INPUT_KINDS as ${id(revision)}_INPUT_KINDS } from "./${revision}/kinds.js";`);
+    out.push(`import type { InputKindMap as ${id(revision)}_InputKindMap } from "./${revision}/methods.js";`);
   }
   if (revisions.length > 0) out.push("");
   out.push("/**");

@@ -7,7 +7,7 @@ import { buildModel } from "./model.js";
 import { applyOverlay, type CorrectionEntry } from "./overlay/index.js";
 
 /** The files written per revision, in generated/<rev>/. */
-const OUTPUT_NAMES = ["types.ts", "methods.ts", "answers.ts", "validators.js", "validators.d.ts", "index.ts"] as const;
+const OUTPUT_NAMES = ["types.ts", "methods.ts", "kinds.ts", "answers.ts", "validators.js", "validators.d.ts", "index.ts"] as const;
 
 /** One generated file: path relative to the repository root and its full text. */
 export interface GeneratedFile {
@@ -40,12 +40,9 @@ export function checkEra(revision: string, document: SchemaDocument): void {
  */
 export async function generateFiles(revision: string, document: SchemaDocument, sha256: string, overlay: CorrectionEntry[]): Promise<GeneratedFile[]> {
   checkEra(revision, document);
-  const [{ emitIndex }, { emitAnswerValidators, emitMethods }, { emitTypes }, { emitValidatorDeclarations, emitValidators }] = await Promise.all([
-    import("./emit-index.js"),
-    import("./emit-methods.js"),
-    import("./emit-types.js"),
-    import("./emit-validators.js"),
-  ]);
+  const [{ emitIndex }, { emitAnswerValidators, emitInputKindTable, emitMethods }, { emitTypes }, { emitValidatorDeclarations, emitValidators }] = await Promise.all(
+    [import("./emit-index.js"), import("./emit-methods.js"), import("./emit-types.js"), import("./emit-validators.js")],
+  );
   const forTypes = applyOverlay(document, overlay, "types").schema;
   const { schema, extraErrorCodes } = applyOverlay(document, overlay, "validators");
   const model = buildModel(revision, schema, extraErrorCodes);
@@ -53,6 +50,7 @@ export async function generateFiles(revision: string, document: SchemaDocument, 
   const texts: Record<(typeof OUTPUT_NAMES)[number], string> = {
     "types.ts": await emitTypes(header, forTypes),
     "methods.ts": emitMethods(header, model),
+    "kinds.ts": emitInputKindTable(header, model),
     "answers.ts": emitAnswerValidators(header, model),
     "validators.js": emitValidators(header, schema, model),
     "validators.d.ts": emitValidatorDeclarations(header, model),

@@ -56,6 +56,26 @@ const REPO_NOT_EXPORTED = [
   "Bindings",
   "ObjectOr",
   "HandlerArgs",
+  // The revision maps typed methods, input kinds and pinned clients are read from, and the helpers over them.
+  "RevisionMethodMaps",
+  "InputKindMaps",
+  "MergedKinds",
+  "SpokenRevision",
+  "KeysOfUnion",
+  "EntryOf",
+  "Newest",
+  "ClientMap",
+  "WithoutMeta",
+  "Complete",
+  "HelperResult",
+  "HelperRevision",
+  "ListItems",
+  "SchemaRequestArgs",
+  "BuiltInMethod",
+  "ServedClientMaps",
+  "Bare",
+  "Finished",
+  "AskArguments",
 ];
 
 /** The source each export's `types` is compiled from: ./dist/runtime/x.d.ts ← runtime/x.ts. */

@@ -2,3 +2,4 @@
 
 export type * from "./types.js";
 export * from "./methods.js";
+export * from "./kinds.js";

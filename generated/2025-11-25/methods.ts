@@ -57,16 +57,6 @@ export interface InputKindMap {
 /** A kind of input request of this revision. */
 export type InputKindMethod = keyof InputKindMap;
 
-/**
- * Input kind → its definitions, the `ClientCapabilities` member a client declares to be asked it, and the
- * rules that name a sub-capability one request needs (data, derived from the schema).
- */
-export const INPUT_KINDS = {
-  "elicitation/create": { request: "ElicitRequest", params: "ElicitRequestParams", result: "ElicitResult", capability: "elicitation", rules: [{ kind: "discriminator", param: "mode", values: ["url", "form"], fallback: "form" }] },
-  "roots/list": { request: "ListRootsRequest", params: "RequestParams", result: "ListRootsResult", capability: "roots", rules: [] },
-  "sampling/createMessage": { request: "CreateMessageRequest", params: "CreateMessageRequestParams", result: "CreateMessageResult", capability: "sampling", rules: [{ kind: "present", params: ["tools", "toolChoice"], sub: "tools" }, { kind: "oneOf", param: "includeContext", values: ["thisServer", "allServers"], sub: "context" }] },
-} as const;
-
 /** Methods whose result may be an InputRequiredResult (sorted). */
 export const INPUT_REQUIRED_METHODS = [] as const;
 

@@ -1,7 +1,7 @@
 /**
- * Checks what a callback answered before the client sends it: an
- * `onElicit` answer against the request's own form (`requestedSchema`), an
- * `onSample` or `onListRoots` answer against its result type. Loaded on
+ * Checks what a callback answered before the client sends it: the answer to
+ * a form (an elicitation's `requestedSchema`) against that form, any other
+ * answer against its kind's result type in the generated schema. Loaded on
  * the first answer that needs it, so a client that never accepts a form
  * (or never meets a server that asks) does not carry the checker.
  *
@@ -16,12 +16,12 @@ import { InputResponseInvalid } from "./answer-errors.js";
 import { isObject } from "../protocol/guards.js";
 
 /**
- * The problems with an `elicitation/create` answer: an action outside
+ * The problems with the answer to a form: an action outside
  * accept/decline/cancel, or (form mode, accepted) content that does not fit
  * `requestedSchema`. A schema outside the form subset is the server's to
  * judge, not ours: its content is not checked.
  */
-function checkElicitAnswer(params: Record<string, unknown>, answer: Record<string, unknown>): ValidationIssue[] {
+function checkFormAnswer(params: Record<string, unknown>, answer: Record<string, unknown>): ValidationIssue[] {
   const { action } = answer;
   if (action === "decline" || action === "cancel") return [];
   if (action !== "accept") return [{ path: "/action", message: 'must be "accept", "decline" or "cancel"' }];
@@ -37,9 +37,10 @@ function checkElicitAnswer(params: Record<string, unknown>, answer: Record<strin
 }
 
 async function issuesOf(method: string, params: Record<string, unknown>, answer: Record<string, unknown>, revision: string): Promise<ValidationIssue[]> {
-  if (method === "elicitation/create") return checkElicitAnswer(params, answer);
-  if (method !== "sampling/createMessage" && method !== "roots/list") return [];
-  // The generated validators of these two results only, loaded on the first sampling or roots answer.
+  // A form is judged by the form itself, which says more than the result type, and needs none of the generated
+  // validators: a client that only fills forms never loads them (the browser bundle's budget, test/bundle/).
+  if (isObject(params.requestedSchema)) return checkFormAnswer(params, answer);
+  // The generated answer validators, loaded on the first answer that is not a form's.
   const { checkResultType } = await import("../validate/answer-schemas.js");
   return checkResultType(method, answer, revision);
 }
@@ -52,8 +53,8 @@ async function issuesOf(method: string, params: Record<string, unknown>, answer:
  * @param request - the input request: its method and params.
  * @param option - the callback's option name (`onElicit`), for the message.
  * @param answer - what the callback returned (an object).
- * @param revision - the revision whose result types apply: the modern revision the connection speaks
- *   (the 2025 back channel checks against 2025-11-25, the newest handshake-era schema).
+ * @param revision - the revision whose result types apply: the one the connection speaks (a handshake-era
+ *   version without a schema of its own is judged by 2025-11-25, the newest handshake-era schema).
  * @internal
  */
 export async function checkAnswer(

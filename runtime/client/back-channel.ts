@@ -1,8 +1,8 @@
 /**
  * The 2025-era back channel: requests a handshake-era server sends the
  * client (on a call's response stream, the HTTP GET stream, or the stdio
- * pipe) answered by the same `onElicit` / `onSample` / `onListRoots`
- * callbacks that answer a modern server's `inputRequests`.
+ * pipe) answered by the same callbacks (`onElicit`, …, `onInputRequest`)
+ * that answer a modern server's `inputRequests`.
  *
  * @internal
  */
@@ -11,7 +11,7 @@ import type { errorResponse } from "../protocol/jsonrpc/responses.js";
 import type { JsonRpcRequest, JsonRpcResponse } from "../protocol/jsonrpc/messages.js";
 import type { ClientTransport } from "../protocol/contracts.js";
 import type { RevisionTables, ValidationResult } from "../validate/core.js";
-import type { InputCallbacks, InputRequestContext, callbackFor, callbackOptionFor } from "./callbacks.js";
+import type { Answerers, InputRequestContext } from "./callbacks.js";
 import type { InputResponseInvalid } from "./answer-errors.js";
 import type { JsonObject } from "./protocol.js";
 
@@ -24,8 +24,6 @@ import type { JsonObject } from "./protocol.js";
  */
 export interface BackChannelKit {
   readonly JsonRpcErrorCode: typeof JsonRpcErrorCode;
-  readonly callbackFor: typeof callbackFor;
-  readonly callbackOptionFor: typeof callbackOptionFor;
   readonly errorResponse: typeof errorResponse;
 }
 
@@ -55,10 +53,10 @@ function paramsCheck(method: string, params: unknown): Promise<ValidationResult>
  *   because a callback's answer did not fit (see {@link namingRefusals}).
  * @internal
  */
-export function installBackChannel(transport: ClientTransport, callbacks: InputCallbacks, kit: BackChannelKit): ClientTransport {
+export function installBackChannel(transport: ClientTransport, answerers: Answerers, kit: BackChannelKit): ClientTransport {
   if (transport.setServerRequestHandler === undefined) return transport;
   const refused: InputResponseInvalid[] = [];
-  transport.setServerRequestHandler((request) => answerServerRequest(request, callbacks, kit, refused));
+  transport.setServerRequestHandler((request) => answerServerRequest(request, answerers, kit, refused));
   loadTables().catch(() => {
     // Reported by the first request that needs them.
   });
@@ -104,25 +102,21 @@ const reply = (request: JsonRpcRequest, result: JsonObject): JsonRpcResponse => 
  *
  * @internal
  */
-async function answerServerRequest(
-  request: JsonRpcRequest,
-  callbacks: InputCallbacks,
-  kit: BackChannelKit,
-  refused?: InputResponseInvalid[],
-): Promise<JsonRpcResponse> {
-  const { JsonRpcErrorCode, callbackFor, callbackOptionFor, errorResponse } = kit;
+async function answerServerRequest(request: JsonRpcRequest, answerers: Answerers, kit: BackChannelKit, refused?: InputResponseInvalid[]): Promise<JsonRpcResponse> {
+  const { JsonRpcErrorCode, errorResponse } = kit;
   const refuse = (code: number, message: string): JsonRpcResponse => errorResponse(request.id, { code, message });
   if (request.method === "ping") return reply(request, {});
-  const answer = callbackFor(callbacks, request.method);
-  if (answer === undefined) {
-    const option = callbackOptionFor(request.method);
+  const answerer = answerers[request.method];
+  if (answerer === undefined) {
+    const missing = (await import("./kinds.js")).withoutCallback(request.method);
     return refuse(
       JsonRpcErrorCode.MethodNotFound,
-      option === undefined
-        ? `Method not found: this client does not handle ${request.method}`
-        : `Method not found: this client was connected without ${option}, so it cannot answer ${request.method}`,
+      "options" in missing
+        ? `Method not found: this client was connected without ${missing.options}, so it cannot answer ${request.method}`
+        : `Method not found: this client does not handle ${request.method}`,
     );
   }
+  const { answer, option } = answerer;
   const params = request.params ?? {};
   let checked: ValidationResult;
   try {
@@ -136,12 +130,12 @@ async function answerServerRequest(
   try {
     const result = (await answer(params as never, context)) as unknown;
     if (typeof result !== "object" || result === null || Array.isArray(result)) {
-      return refuse(JsonRpcErrorCode.InternalError, `The client's ${callbackOptionFor(request.method)} callback returned no result object.`);
+      return refuse(JsonRpcErrorCode.InternalError, `The client's ${option} callback returned no result object.`);
     }
     // The same check as for a 2026 server's inputRequests, against the 2025-11-25 result types. The server is
     // waiting on this request, so a misfit is answered with an error (never with the answer), and the call ends.
     const { checkAnswer } = await import("./answer-check.js");
-    const invalid = await checkAnswer(undefined, request, callbackOptionFor(request.method) ?? request.method, result as Record<string, unknown>, "2025-11-25");
+    const invalid = await checkAnswer(undefined, request, option, result as Record<string, unknown>, "2025-11-25");
     if (invalid !== undefined) {
       if (refused !== undefined && refused.push(invalid) > REFUSALS_KEPT) refused.shift();
       return errorResponse(request.id, {

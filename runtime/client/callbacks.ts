@@ -1,3 +1,4 @@
+import type { SpokenInputKind, SpokenInputKinds } from "../protocol/input-kinds.js";
 import type { CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult, ListRootsRequestParams, ListRootsResult } from "./protocol.js";
 
 /**
@@ -38,7 +39,25 @@ export type SampleCallback = (params: CreateMessageRequestParams, context: Input
  */
 export type ListRootsCallback = (params: ListRootsRequestParams, context: InputRequestContext) => ListRootsResult | Promise<ListRootsResult>;
 
-/** The three callbacks that answer a server's input requests, in either era. */
+/**
+ * Answers one kind of input request, `Method`: gets the request's params
+ * (typed from the schema of every revision the client speaks) and returns
+ * that kind's result.
+ */
+export type InputRequestHandler<Method extends SpokenInputKind> = (
+  params: SpokenInputKinds[Method]["params"],
+  context: InputRequestContext,
+) => SpokenInputKinds[Method]["result"] | Promise<SpokenInputKinds[Method]["result"]>;
+
+/**
+ * Input-request kind (its method) → the callback that answers it, for every
+ * kind the schema defines, `"elicitation/create"` as much as one a newer
+ * revision adds. A key that names no kind is a type error, and an error at
+ * `Client.connect`.
+ */
+export type InputRequestHandlers = { [Method in SpokenInputKind]?: InputRequestHandler<Method> };
+
+/** The callbacks that answer a server's input requests, in either era. */
 export interface InputCallbacks {
   /** Answers the server's elicitation requests (forms and URLs); without it the client declares no elicitation capability. */
   onElicit?: ElicitCallback;
@@ -46,34 +65,33 @@ export interface InputCallbacks {
   onSample?: SampleCallback;
   /** Answers the server's roots requests. @deprecated Roots is deprecated as of 2026-07-28 (SEP-2577); see {@link ListRootsCallback}. */
   onListRoots?: ListRootsCallback;
+  /**
+   * Answers input requests by method, any kind the schema defines (the
+   * three above too: each kind is given once, here or by its own option).
+   * The client declares each kind's capability, so a server may ask it.
+   *
+   * @example
+   * ```ts
+   * const client = await Client.connect(url, {
+   *   onInputRequest: { "elicitation/create": async (params) => ({ action: "accept", content: { ok: true } }) },
+   * });
+   * ```
+   */
+  onInputRequest?: InputRequestHandlers;
 }
 
-type AnyCallback = (params: never, context: InputRequestContext) => unknown;
+/** A callback as the runtime calls it. @internal */
+export type AnyCallback = (params: never, context: InputRequestContext) => unknown;
 
-/** The callback that answers `method`, or `undefined` when none was given or the method is unknown. */
-export function callbackFor(callbacks: InputCallbacks, method: string): AnyCallback | undefined {
-  switch (method) {
-    case "elicitation/create":
-      return callbacks.onElicit as AnyCallback | undefined;
-    case "sampling/createMessage":
-      return callbacks.onSample as AnyCallback | undefined;
-    case "roots/list":
-      return callbacks.onListRoots as AnyCallback | undefined;
-    default:
-      return undefined;
-  }
+/** A kind's callback and the option it came from (`onElicit`, `onInputRequest["…"]`), for messages. @internal */
+export interface Answerer {
+  readonly answer: AnyCallback;
+  readonly option: string;
 }
 
-/** The option name that supplies the callback for `method`, for error messages. */
-export function callbackOptionFor(method: string): string | undefined {
-  switch (method) {
-    case "elicitation/create":
-      return "onElicit";
-    case "sampling/createMessage":
-      return "onSample";
-    case "roots/list":
-      return "onListRoots";
-    default:
-      return undefined;
-  }
-}
+/**
+ * Method → its answerer, for the kinds the client answers (a null-prototype
+ * object), built at connect by `kinds.ts` from the sugar options and
+ * `onInputRequest`. @internal
+ */
+export type Answerers = Readonly<Record<string, Answerer | undefined>>;

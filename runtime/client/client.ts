@@ -1,29 +1,14 @@
 import type { Connection, ProtocolEra } from "./connection.js";
 import { type LoopSettings, runToCompletion } from "./loop.js";
 import type { ServerDescription } from "./negotiate.js";
-import { collectAll, paginate, requestPage } from "./pagination.js";
 import { InvalidServerResult } from "./errors.js";
 import type { NegotiatedOutcome } from "./outcomes.js";
 import { PendingRequest, type PendingRequestJSON } from "./pending.js";
-import type {
-  CallToolResult,
-  CompleteResult,
-  GetPromptResult,
-  Implementation,
-  JsonObject,
-  ListPromptsResult,
-  ListResourceTemplatesResult,
-  ListResourcesResult,
-  ListToolsResult,
-  Prompt,
-  ReadResourceResult,
-  Resource,
-  ResourceTemplate,
-  ServerCapabilities,
-  Tool,
-} from "./protocol.js";
+import type { Implementation, JsonObject, ServerCapabilities } from "./protocol.js";
 import { openClient } from "./open.js";
 import { ClientSession, type RequestOptions } from "./session.js";
+import { ClientLists } from "./client-lists.js";
+import type { ClientMode, ClientRevision, HelperResult, NewestRevision, RevisionOfMode, SchemaMethod, SchemaRequestArgs, SchemaResult } from "./revision-types.js";
 import { isCreateTaskResult, openTaskHandle, taskSettingsOf, type TaskSettings } from "./tasks.js";
 import type { TaskHandle } from "./task-handle.js";
 import { Subscription, type SubscribeOptions, type SubscriptionRequest } from "./subscription.js";
@@ -39,6 +24,10 @@ export type { CallOptions, ClientOptions, CustomCallOptions, ToolCallOptions } f
  * completes. `client.session` gives the one-request-at-a-time layer for
  * driving rounds by hand.
  *
+ * `Revision` is the protocol revision whose types its results have: the one
+ * pinned with `mode`, else the newest this package serves (a 2025 session's
+ * results keep those types).
+ *
  * @example
  * ```ts
  * const client = await Client.connect(server, {
@@ -47,17 +36,15 @@ export type { CallOptions, ClientOptions, CustomCallOptions, ToolCallOptions } f
  * const result = await client.callTool("provision", { name: "orders" });
  * ```
  */
-export class Client {
-  /** One request per call, no automatic rounds; see {@link ClientSession}. */
-  readonly session: ClientSession;
+export class Client<Revision extends ClientRevision = NewestRevision> extends ClientLists<Revision> {
   readonly #connection: Connection;
   readonly #server: ServerDescription;
   readonly #loop: LoopSettings;
   readonly #tasks: TaskSettings;
 
   private constructor(connection: Connection, server: ServerDescription, loop: LoopSettings, tasks: TaskSettings | undefined) {
+    super(new ClientSession(connection));
     this.#connection = connection;
-    this.session = new ClientSession(connection);
     this.#server = server;
     this.#loop = loop;
     // A server that sends a task unasked is still followed, with the default polling bounds.
@@ -68,12 +55,16 @@ export class Client {
    * Connects to `target` and agrees on a protocol version.
    *
    * @param target a `Server`/`McpServer` (or any `MessageHandler`) in this process, or a ready `ClientTransport`.
-   * @param options callbacks, identity, loop limits, version mode.
+   * @param options callbacks, identity, loop limits, version mode (a pinned `mode` types the client's results
+   *   by that revision: `Client<"2026-07-28">`).
    * @throws TypeError / RangeError for a bad target or option.
    * @throws ProtocolVersionUnsupported when the server shares no version with the client.
    * @throws HttpTransportError when an HTTP server refuses the client (401/403: never taken for an older server) or fails.
    */
-  static async connect(target: ConnectTarget, options: ClientOptions = {}): Promise<Client> {
+  static async connect<Mode extends ClientMode = "auto">(
+    target: ConnectTarget,
+    options: ClientOptions & { mode?: Mode } = {},
+  ): Promise<Client<RevisionOfMode<Mode>>> {
     const opened = await openClient(target, options);
     return new Client(opened.connection, opened.server, opened.loop, opened.tasks);
   }
@@ -127,16 +118,20 @@ export class Client {
    * @throws InputRequiredRoundsExceeded, InputRequestFailed, InvalidServerResult, McpError (a failed task's
    *   error too), TaskCancelled, or the signal's reason (a followed task is then cancelled).
    */
-  async callTool(name: string, args: JsonObject | undefined, options: ToolCallOptions & { task: "handle" }): Promise<CallToolResult | TaskHandle>;
-  async callTool(name: string, args?: JsonObject, options?: ToolCallOptions): Promise<CallToolResult>;
-  async callTool(name: string, args?: JsonObject, options?: ToolCallOptions): Promise<CallToolResult | TaskHandle> {
+  async callTool(
+    name: string,
+    args: JsonObject | undefined,
+    options: ToolCallOptions & { task: "handle" },
+  ): Promise<HelperResult<Revision, "tools/call"> | TaskHandle>;
+  async callTool(name: string, args?: JsonObject, options?: ToolCallOptions): Promise<HelperResult<Revision, "tools/call">>;
+  async callTool(name: string, args?: JsonObject, options?: ToolCallOptions): Promise<unknown> {
     checkTarget("callTool", name);
     if (options?.task !== undefined && options.task !== "follow" && options.task !== "handle") {
       throw new TypeError(`callTool: task must be "follow" or "handle", got ${JSON.stringify(options.task)}.`);
     }
     const call = { method: "tools/call" as const, name, ...(args === undefined ? {} : { arguments: args }) };
     const result = await this.#run(call, options);
-    if (!isCreateTaskResult(result)) return result as unknown as CallToolResult;
+    if (!isCreateTaskResult(result)) return result;
     const handle = await this.#taskFrom(String(result.taskId), result);
     return options?.task === "handle" ? handle : handle.result({ signal: options?.signal });
   }
@@ -154,21 +149,21 @@ export class Client {
   }
 
   #taskFrom(taskId: string, created: JsonObject | undefined): Promise<TaskHandle> {
-    const settings = { callbacks: this.#loop.callbacks, maxRounds: this.#loop.maxRounds, tasks: this.#tasks };
+    const settings = { answerers: this.#loop.answerers, maxRounds: this.#loop.maxRounds, tasks: this.#tasks };
     return openTaskHandle(this.session, settings, taskId, created as never);
   }
 
   /** Gets a prompt, running the rounds like {@link Client.callTool}. */
-  async getPrompt(name: string, args?: Record<string, string>, options?: CallOptions): Promise<GetPromptResult> {
+  async getPrompt(name: string, args?: Record<string, string>, options?: CallOptions): Promise<HelperResult<Revision, "prompts/get">> {
     checkTarget("getPrompt", name);
     const call = { method: "prompts/get" as const, name, ...(args === undefined ? {} : { arguments: args }) };
-    return (await this.#run(call, options)) as unknown as GetPromptResult;
+    return (await this.#run(call, options)) as never;
   }
 
   /** Reads a resource, running the rounds like {@link Client.callTool}. */
-  async readResource(uri: string, options?: CallOptions): Promise<ReadResourceResult> {
+  async readResource(uri: string, options?: CallOptions): Promise<HelperResult<Revision, "resources/read">> {
     checkTarget("readResource", uri);
-    return (await this.#run({ method: "resources/read", uri }, options)) as unknown as ReadResourceResult;
+    return (await this.#run({ method: "resources/read", uri }, options)) as never;
   }
 
   /**
@@ -201,14 +196,14 @@ export class Client {
    *
    * @throws Error on a connection to a 2025-era server, which has no such method (read `serverCapabilities`).
    */
-  async discover(options?: RequestOptions): Promise<JsonObject> {
+  async discover(options?: RequestOptions): Promise<HelperResult<Revision, "server/discover">> {
     if (this.#connection.era === "legacy") {
       throw new Error(
         `server/discover is a 2026-07-28 method; this server speaks ${this.protocolVersion}. ` +
           `What it said at initialize is in client.serverCapabilities, serverInfo and instructions.`,
       );
     }
-    return this.session.request("server/discover", {}, options);
+    return this.session.request("server/discover", {}, options) as Promise<never>;
   }
 
   /**
@@ -246,55 +241,6 @@ export class Client {
     return this.subscribe({ toolsListChanged: true }, { ...options, onToolsChanged: callback });
   }
 
-  /** One page of `tools/list`. */
-  listTools(cursor?: string, options?: RequestOptions): Promise<ListToolsResult> {
-    return requestPage(this.session, "tools/list", cursor, options) as unknown as Promise<ListToolsResult>;
-  }
-  /** One page of `prompts/list`. */
-  listPrompts(cursor?: string, options?: RequestOptions): Promise<ListPromptsResult> {
-    return requestPage(this.session, "prompts/list", cursor, options) as unknown as Promise<ListPromptsResult>;
-  }
-  /** One page of `resources/list`. */
-  listResources(cursor?: string, options?: RequestOptions): Promise<ListResourcesResult> {
-    return requestPage(this.session, "resources/list", cursor, options) as unknown as Promise<ListResourcesResult>;
-  }
-  /** One page of `resources/templates/list`. */
-  listResourceTemplates(cursor?: string, options?: RequestOptions): Promise<ListResourceTemplatesResult> {
-    return requestPage(this.session, "resources/templates/list", cursor, options) as unknown as Promise<ListResourceTemplatesResult>;
-  }
-
-  /** Every tool, following `nextCursor` across pages. */
-  listAllTools(options?: RequestOptions): Promise<Tool[]> {
-    return collectAll<Tool>(this.session, "tools/list", "tools", options);
-  }
-  /** Every prompt, across pages. */
-  listAllPrompts(options?: RequestOptions): Promise<Prompt[]> {
-    return collectAll<Prompt>(this.session, "prompts/list", "prompts", options);
-  }
-  /** Every resource, across pages. */
-  listAllResources(options?: RequestOptions): Promise<Resource[]> {
-    return collectAll<Resource>(this.session, "resources/list", "resources", options);
-  }
-  /** Every resource template, across pages. */
-  listAllResourceTemplates(options?: RequestOptions): Promise<ResourceTemplate[]> {
-    return collectAll<ResourceTemplate>(this.session, "resources/templates/list", "resourceTemplates", options);
-  }
-
-  /**
-   * Iterates the items of a paginated list method page by page, following
-   * `nextCursor` until the server stops giving one.
-   *
-   * @throws Error when the server repeats a cursor (it would loop forever).
-   */
-  paginate<T = JsonObject>(method: string, itemsKey: string, options?: RequestOptions): AsyncGenerator<T, void, undefined> {
-    return paginate<T>(this.session, method, itemsKey, options);
-  }
-
-  /** Asks for completions of a prompt or resource-template argument (`completion/complete`). */
-  complete(params: JsonObject, options?: RequestOptions): Promise<CompleteResult> {
-    return this.session.request("completion/complete", params, options) as unknown as Promise<CompleteResult>;
-  }
-
   /**
    * Sends a request for a method outside the protocol schema (an
    * extension's, one a server serves with `setRequestHandler`) and resolves
@@ -311,13 +257,34 @@ export class Client {
    * const { widgets } = await client.request("widgets/list", { cursor: "w10" });
    * ```
    */
-  async request(method: string, params?: JsonObject, options?: CustomCallOptions): Promise<JsonObject> {
+  async request<Method extends string>(
+    method: Method extends SchemaMethod<Revision> ? never : Method,
+    params?: JsonObject,
+    options?: CustomCallOptions,
+  ): Promise<JsonObject>;
+  // Second, so that a schema method's misfit params are reported against its own params (the last overload's error).
+  /**
+   * Sends a request the protocol schema defines, typed by the revision the
+   * client speaks (its params without the envelope, its complete result),
+   * and resolves with its result, running the rounds like
+   * {@link Client.callTool} when the server answers `input_required`.
+   *
+   * @param method - a method of the revision's schema, e.g. `"tools/list"`
+   * @param args - its params (`_meta` optional: the envelope is added for you), then a signal or extra `_meta`
+   * @throws McpError, and what {@link Client.callTool} throws for the rounds
+   * @example
+   * ```ts
+   * const { tools } = await client.request("tools/list", { cursor: "t10" });
+   * ```
+   */
+  async request<Method extends SchemaMethod<Revision>>(method: Method, ...args: SchemaRequestArgs<Revision, Method>): Promise<SchemaResult<Revision, Method>>;
+  async request(method: string, params?: JsonObject, options?: CustomCallOptions): Promise<unknown> {
     const { customRequest } = await import("./custom-request.js");
     return customRequest(
       method,
       params,
       options,
-      (call) => this.#run(call, options),
+      (call, callOptions) => this.#run(call, callOptions),
       (...args) => new InvalidServerResult(...args),
     );
   }

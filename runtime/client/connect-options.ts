@@ -43,10 +43,8 @@ export function checkConnectOptions(options: ClientOptions): CheckedConnectOptio
   if (typeof probeTimeoutMs !== "number" || !(probeTimeoutMs > 0)) {
     throw new RangeError(`probeTimeoutMs must be a positive number of milliseconds, got ${String(probeTimeoutMs)}.`);
   }
-  for (const name of ["onElicit", "onSample", "onListRoots", "onNotification"] as const) {
-    if (options[name] !== undefined && typeof options[name] !== "function") {
-      throw new TypeError(`${name} must be a function, got ${typeof options[name]}.`);
-    }
+  if (options.onNotification !== undefined && typeof options.onNotification !== "function") {
+    throw new TypeError(`onNotification must be a function, got ${typeof options.onNotification}.`);
   }
   const prior = options.negotiated;
   if (prior !== undefined && (typeof prior !== "object" || prior === null || typeof prior.protocolVersion !== "string")) {

@@ -1,7 +1,8 @@
 /**
- * `client.request` for a method outside the protocol schema, loaded on its
- * first use so the browser client's entry chunk does not carry it: the
- * checks of the arguments, the rounds (the same loop as `callTool`), and the
+ * `client.request`, loaded on its first use so the browser client's entry
+ * chunk does not carry it: the checks of the arguments, the caller's own
+ * `params._meta` moved to the request's extra `_meta`, the rounds (the same
+ * loop as `callTool`), and, for a method outside the protocol schema, the
  * check of the result against its schema.
  *
  * @internal
@@ -17,7 +18,7 @@ export async function customRequest(
   method: string,
   params: JsonObject | undefined,
   options: CustomCallOptions | undefined,
-  run: (call: CallDescriptor) => Promise<JsonObject>,
+  run: (call: CallDescriptor, options: CustomCallOptions | undefined) => Promise<JsonObject>,
   // Passed in rather than imported: an import would split the error classes off the browser entry chunk.
   invalid: (method: string, message: string, result: unknown) => Error,
 ): Promise<JsonObject> {
@@ -29,7 +30,13 @@ export async function customRequest(
   if (schema !== undefined && (typeof schema !== "object" || schema === null)) {
     throw new TypeError(`client.request(${JSON.stringify(method)}): result must be a JSON Schema object or a Standard Schema.`);
   }
-  const result = await run({ method, custom: true, params: params ?? {} });
+  const { _meta: meta, ...rest } = params ?? {};
+  if (meta !== undefined && (typeof meta !== "object" || meta === null || Array.isArray(meta))) {
+    throw new TypeError(`client.request(${JSON.stringify(method)}): params._meta must be an object of extra _meta keys, got ${typeof meta}.`);
+  }
+  // The envelope's keys are the client's (Connection.send merges them over these), as with options.meta.
+  const callOptions = meta === undefined ? options : { ...options, meta: { ...(meta as JsonObject), ...options?.meta } };
+  const result = await run({ method, custom: true, params: rest }, callOptions);
   if (schema === undefined) return result;
   return isStandardSchema(schema) ? checkStandard(method, schema, result, invalid) : checkJsonSchema(method, schema, result, invalid);
 }

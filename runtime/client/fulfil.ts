@@ -1,37 +1,36 @@
-import { type InputCallbacks, type InputRequestContext, callbackFor, callbackOptionFor } from "./callbacks.js";
+import type { Answerer, Answerers, InputRequestContext } from "./callbacks.js";
 import { InputRequestFailed } from "./errors.js";
 import type { InputRequest, InputResponse } from "./protocol.js";
 
-type Answerer = (params: never, context: InputRequestContext) => unknown;
-
 /**
  * Answers every request of one round concurrently, each with the callback
- * for its method, and returns the answers under the same keys.
+ * for its method (`answerers`, built at connect from the sugar options and
+ * `onInputRequest`), and returns the answers under the same keys.
  *
  * All callbacks are looked up before any runs, so a missing one fails the
  * round without side effects. When one callback throws (or returns something
  * that is not an object), the others are aborted through their signal and
  * the round fails with {@link InputRequestFailed}; when an answer does not
- * fit its request (an elicitation's form, a sampling or roots result type)
+ * fit its request (an elicitation's form, else its kind's result type)
  * the round fails with `InputResponseInvalid` and nothing is sent.
  * When `signal` aborts, the round stops waiting and rejects with the
  * signal's reason. `revision` is the protocol version the connection speaks:
- * its result types judge the sampling and roots answers.
+ * its result types judge the answers.
  */
 export function fulfilRound(
   inputRequests: Record<string, InputRequest>,
-  callbacks: InputCallbacks,
+  answerers: Answerers,
   signal: AbortSignal | undefined,
   revision: string,
 ): Promise<Record<string, InputResponse>> {
   const keys: string[] = [];
-  const answerers: Answerer[] = [];
+  const chosen: Answerer[] = [];
   for (const key in inputRequests) {
     const request = inputRequests[key]!;
-    const answerer = callbackFor(callbacks, request.method);
-    if (answerer === undefined) throw missingCallback(key, request.method);
+    const answerer = answerers[request.method];
+    if (answerer === undefined) return missingCallback(key, request.method);
     keys.push(key);
-    answerers.push(answerer);
+    chosen.push(answerer);
   }
 
   signal?.throwIfAborted();
@@ -54,22 +53,23 @@ export function fulfilRound(
       const request = inputRequests[key]!;
       const method = request.method;
       const context = roundContext(key, method, round);
+      const { answer: callback, option } = chosen[index]!;
       let pending: unknown;
       try {
-        pending = answerers[index]!((request.params ?? {}) as never, context);
+        pending = callback((request.params ?? {}) as never, context);
       } catch (error) {
-        fail(callbackThrew(key, method, error));
+        fail(callbackThrew(key, method, option, error));
         break;
       }
       Promise.resolve(pending).then(
         (answer) => {
           if (settled) return;
           if (typeof answer !== "object" || answer === null || Array.isArray(answer)) {
-            fail(badAnswer(key, method, answer));
+            fail(badAnswer(key, method, option, answer));
             return;
           }
           // Checked before anything is sent: a misfit rejects the call here instead of being asked again by the server.
-          checkAnswer(key, request, answer as Record<string, unknown>, revision).then((invalid) => {
+          checkAnswer(key, request, option, answer as Record<string, unknown>, revision).then((invalid) => {
             if (settled) return;
             if (invalid !== undefined) return fail(invalid);
             answers[index] = answer;
@@ -81,7 +81,7 @@ export function fulfilRound(
             resolve(responses);
           }, fail); // a checker that did not load fails the round with that error, as is
         },
-        (error: unknown) => fail(callbackThrew(key, method, error)),
+        (error: unknown) => fail(callbackThrew(key, method, option, error)),
       );
     }
   });
@@ -89,13 +89,10 @@ export function fulfilRound(
 
 let checker: Promise<typeof import("./answer-check.js")> | undefined;
 
-/**
- * Checks an answer with the checker, imported on the first answer (a chunk of its own in a bundle; the
- * runtime caches it). Only requests with a callback get here, so the method has an option name.
- */
-function checkAnswer(key: string, request: InputRequest, answer: Record<string, unknown>, revision: string) {
+/** Checks an answer with the checker, imported on the first answer (a chunk of its own in a bundle; the runtime caches it). */
+function checkAnswer(key: string, request: InputRequest, option: string, answer: Record<string, unknown>, revision: string) {
   // Kept: a repeated import() walks the module loader every time, a measurable share of an in-memory call.
-  return (checker ??= import("./answer-check.js")).then((module) => module.checkAnswer(key, request, callbackOptionFor(request.method)!, answer, revision));
+  return (checker ??= import("./answer-check.js")).then((module) => module.checkAnswer(key, request, option, answer, revision));
 }
 
 /**
@@ -153,31 +150,30 @@ function setOwn(target: Record<string, InputResponse>, key: string, value: Input
   else target[key] = value;
 }
 
-function missingCallback(key: string, method: string): InputRequestFailed {
-  const option = callbackOptionFor(method);
+/** The round's failure when no callback answers `method`: the advice comes from the kind table (loaded at connect). */
+async function missingCallback(key: string, method: string): Promise<never> {
+  const missing = (await import("./kinds.js")).withoutCallback(method);
   const advice =
-    option === undefined
-      ? `This client knows elicitation/create, sampling/createMessage and roots/list only.`
-      : `Pass ${option} to Client.connect so the client can answer it (and declares the capability).`;
-  return new InputRequestFailed(key, method, `The server asked for "${key}" (${method}) but there is no callback for it. ${advice}`);
+    "options" in missing
+      ? `Pass ${missing.options} to Client.connect so the client can answer it (and declares the capability).`
+      : `${method} is no input-request kind this client knows (it knows ${missing.known}).`;
+  throw new InputRequestFailed(key, method, `The server asked for "${key}" (${method}) but there is no callback for it. ${advice}`);
 }
 
-function callbackThrew(key: string, method: string, error: unknown): InputRequestFailed {
+function callbackThrew(key: string, method: string, option: string, error: unknown): InputRequestFailed {
   const reason = error instanceof Error ? error.message : String(error);
   return new InputRequestFailed(
     key,
     method,
-    `The ${callbackOptionFor(method) ?? method} callback failed for input "${key}": ${reason}. ` +
-      `The round's other requests were aborted; fix the callback or answer with a decline.`,
+    `The ${option} callback failed for input "${key}": ${reason}. ` + `The round's other requests were aborted; fix the callback or answer with a decline.`,
     { cause: error },
   );
 }
 
-function badAnswer(key: string, method: string, answer: unknown): InputRequestFailed {
+function badAnswer(key: string, method: string, option: string, answer: unknown): InputRequestFailed {
   return new InputRequestFailed(
     key,
     method,
-    `The ${callbackOptionFor(method) ?? method} callback for input "${key}" returned ${answer === null ? "null" : typeof answer}; ` +
-      `it must return the result object for ${method}.`,
+    `The ${option} callback for input "${key}" returned ${answer === null ? "null" : typeof answer}; ` + `it must return the result object for ${method}.`,
   );
 }

@@ -10,7 +10,7 @@
 import type { JsonRpcNotification } from "../protocol/jsonrpc/messages.js";
 import type { ClientTransport } from "../protocol/contracts.js";
 import { type BackChannelKit, installBackChannel } from "./back-channel.js";
-import type { InputCallbacks } from "./callbacks.js";
+import type { Answerers } from "./callbacks.js";
 import type { Connection } from "./connection.js";
 import type { ProtocolVersionUnsupported } from "./errors.js";
 import type { ClientCapabilities, Implementation, JsonObject, SPOKEN, isLegacyVersion } from "./protocol.js";
@@ -30,7 +30,7 @@ export interface HandshakeInput {
   transport: ClientTransport;
   capabilities: ClientCapabilities;
   clientInfo: Implementation | false;
-  callbacks: InputCallbacks;
+  answerers: Answerers;
   signal: AbortSignal | undefined;
   onNotification: ((notification: JsonRpcNotification) => void) | undefined;
   /** Bounds a transparent session renewal, which no caller's signal covers. */
@@ -78,7 +78,7 @@ export async function initializeLegacy(
   kit: HandshakeKit,
 ): Promise<{ connection: Connection; server: ServerDescription }> {
   // The calls go through what the back channel returns, so a call the server ended over a misfit answer throws the typed error.
-  const transport = installBackChannel(input.transport, input.callbacks, kit);
+  const transport = installBackChannel(input.transport, input.answerers, kit);
   if (input.onNotification !== undefined) transport.setNotificationHandler?.(input.onNotification);
   const connection = new kit.Connection({
     transport,

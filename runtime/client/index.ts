@@ -27,9 +27,14 @@ export type {
   ElicitCallback,
   InputCallbacks,
   InputRequestContext,
+  InputRequestHandler,
+  InputRequestHandlers,
   ListRootsCallback,
   SampleCallback,
 } from "./callbacks.js";
+export type { ClientLists } from "./client-lists.js";
+export type { ClientMode, ClientRevision, NewestRevision, RevisionOfMode, SchemaMethod, SchemaParams, SchemaResult } from "./revision-types.js";
+export type { SpokenInputKind, SpokenInputKinds } from "../protocol/input-kinds.js";
 export { InputResponseInvalid } from "./answer-errors.js";
 export { InputRequiredRoundsExceeded } from "./rounds-exceeded.js";
 export {

@@ -1,6 +1,6 @@
 import type { JsonRpcNotification } from "../protocol/jsonrpc/messages.js";
 import { type BackoffPolicy, nextDelay, sleep } from "./backoff.js";
-import type { InputCallbacks } from "./callbacks.js";
+import type { Answerers } from "./callbacks.js";
 import { fulfilRound } from "./fulfil.js";
 import { InputRequiredRoundsExceeded } from "./rounds-exceeded.js";
 import { type CallDescriptor, PendingRequest } from "./pending.js";
@@ -10,7 +10,8 @@ import type { ClientSession } from "./session.js";
 
 /** What the automatic loop needs from its client. */
 export interface LoopSettings {
-  readonly callbacks: InputCallbacks;
+  /** The callbacks by input-request kind. */
+  readonly answerers: Answerers;
   readonly maxRounds: number;
   readonly backoff: BackoffPolicy;
   /** How long a round answered "temporarily unavailable" is sent again, in total, before the error is thrown. */
@@ -71,7 +72,7 @@ export async function runToCompletion(
     let inputResponses: Record<string, InputResponse> | undefined;
     if (hasEntries(inputRequired.inputRequests)) {
       asked.push(inputRequired.inputRequests);
-      inputResponses = await fulfilRound(inputRequired.inputRequests!, settings.callbacks, signal, session.protocolVersion);
+      inputResponses = await fulfilRound(inputRequired.inputRequests!, settings.answerers, signal, session.protocolVersion);
       delay = settings.backoff.initialMs;
     } else {
       await sleep(delay, signal);

@@ -1,5 +1,4 @@
 import { copyToExtend } from "../protocol/copy.js";
-import type { InputCallbacks } from "./callbacks.js";
 import type { ClientCapabilities, Implementation, JsonObject } from "./protocol.js";
 import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION } from "../protocol/names.js";
 
@@ -9,22 +8,6 @@ import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION } fro
  * at each release, and test/package/version.test.ts checks it).
  */
 export const DEFAULT_CLIENT_INFO: Implementation = Object.freeze({ name: "mcp-roundtrip", version: "0.1.0" });
-
-/**
- * The capabilities a client declares, derived from the callbacks it has: a
- * server must not ask for what the client cannot answer, so declaring more
- * than the callbacks can serve would invite requests that fail.
- *
- * `extra` is merged on top (e.g. `{ elicitation: { form: {}, url: {} } }`
- * when `onElicit` also handles URL mode, or `extensions`).
- */
-export function deriveCapabilities(callbacks: InputCallbacks, extra?: ClientCapabilities): ClientCapabilities {
-  const capabilities: ClientCapabilities = {};
-  if (callbacks.onElicit) capabilities.elicitation = { form: {} };
-  if (callbacks.onSample) capabilities.sampling = {};
-  if (callbacks.onListRoots) capabilities.roots = {};
-  return extra ? { ...capabilities, ...extra } : capabilities;
-}
 
 /**
  * The per-request `_meta` envelope of the modern protocol. Built once per

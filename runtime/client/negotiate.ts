@@ -1,7 +1,6 @@
 import { JsonRpcErrorCode as ErrorCode, McpError } from "../protocol/jsonrpc/errors.js";
 import { Connection } from "./connection.js";
 import { ProtocolVersionUnsupported } from "./errors.js";
-import { callbackFor, callbackOptionFor } from "./callbacks.js";
 import type { HandshakeInput, HandshakeKit, ServerDescription } from "./handshake.js";
 import { buildEnvelope } from "./meta.js";
 import { type NegotiatedOutcome, forget, recall, remember } from "./outcomes.js";
@@ -43,8 +42,6 @@ const HANDSHAKE_KIT: HandshakeKit = Object.freeze({
   isLegacyVersion,
   isObject,
   JsonRpcErrorCode: ErrorCode,
-  callbackFor,
-  callbackOptionFor,
   errorResponse,
 });
 

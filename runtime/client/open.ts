@@ -7,13 +7,13 @@
  * @module
  */
 import { checkBackoff } from "./backoff.js";
-import type { InputCallbacks } from "./callbacks.js";
 import { checkConnectOptions } from "./connect-options.js";
 import type { Connection } from "./connection.js";
 import type { LoopSettings } from "./loop.js";
-import { DEFAULT_CLIENT_INFO, deriveCapabilities } from "./meta.js";
+import { DEFAULT_CLIENT_INFO } from "./meta.js";
 import { negotiate, type ServerDescription } from "./negotiate.js";
 import type { ClientOptions } from "./options.js";
+import { MODERN_PROTOCOL_VERSION } from "./protocol.js";
 import { taskSettingsOf, withTasksExtension, type TaskSettings } from "./tasks.js";
 import { negotiationKey } from "./targets.js";
 import { openTransport } from "../connect/targets.js";
@@ -36,16 +36,18 @@ export async function openClient(target: ConnectTarget, options: ClientOptions):
   const { maxRounds, unavailableRetryMs, mode, probeTimeoutMs, prior } = checkConnectOptions(options);
   const backoff = checkBackoff(options.stateOnlyBackoff);
   const tasks = taskSettingsOf(options.tasks);
-  const callbacks: InputCallbacks = { onElicit: options.onElicit, onSample: options.onSample, onListRoots: options.onListRoots };
+  // The kind table is a chunk of its own, loaded here: the browser entry chunk carries neither it nor what it imports.
+  const { answerersOf, deriveCapabilities } = await import("./kinds.js");
+  const answerers = await answerersOf(options);
+  const declared = deriveCapabilities(answerers, mode === "auto" ? MODERN_PROTOCOL_VERSION : mode, options.capabilities);
   const transport = await openTransport(target);
   try {
     const { connection, server } = await negotiate({
       transport,
       mode,
-      capabilities:
-        tasks === undefined ? deriveCapabilities(callbacks, options.capabilities) : withTasksExtension(deriveCapabilities(callbacks, options.capabilities)),
+      capabilities: tasks === undefined ? declared : withTasksExtension(declared),
       clientInfo: options.clientInfo === undefined ? DEFAULT_CLIENT_INFO : options.clientInfo,
-      callbacks,
+      answerers,
       probeTimeoutMs,
       renewTimeoutMs: probeTimeoutMs,
       signal: options.signal,
@@ -53,7 +55,7 @@ export async function openClient(target: ConnectTarget, options: ClientOptions):
       cacheKey: mode === "auto" ? negotiationKey(transport) : undefined,
       prior,
     });
-    return { connection, server, loop: { callbacks, maxRounds, backoff, unavailableRetryMs }, tasks };
+    return { connection, server, loop: { answerers, maxRounds, backoff, unavailableRetryMs }, tasks };
   } catch (error) {
     if (transport !== target) await transport.close().catch(() => {});
     throw error;

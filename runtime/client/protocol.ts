@@ -11,7 +11,6 @@ import type { InputRequest as SchemaInputRequest, InputResponse as SchemaInputRe
 export type {
   CallToolResult,
   ClientCapabilities,
-  CompleteResult,
   CreateMessageRequestParams,
   CreateMessageResult,
   ElicitRequestParams,
@@ -19,17 +18,9 @@ export type {
   GetPromptResult,
   Implementation,
   InputRequiredResult,
-  ListPromptsResult,
-  ListResourceTemplatesResult,
-  ListResourcesResult,
   ListRootsResult,
-  ListToolsResult,
-  Prompt,
   ReadResourceResult,
-  Resource,
-  ResourceTemplate,
   ServerCapabilities,
-  Tool,
 } from "../protocol/types.js";
 export type { InputRequiredMethod } from "../protocol/types.js";
 

@@ -107,7 +107,7 @@ export class TaskHandle {
   }
 
   private async follow(signal: AbortSignal | undefined): Promise<CallToolResult> {
-    const { tasks, callbacks, maxRounds } = this.settings;
+    const { tasks, answerers, maxRounds } = this.settings;
     let rounds = 0;
     let answered = false;
     const asked: unknown[] = [];
@@ -125,7 +125,7 @@ export class TaskHandle {
           const requests = (task.inputRequests ?? {}) as Record<string, InputRequest>;
           if (++rounds > maxRounds) throw this.roundsExceeded(rounds - 1, requests, asked);
           asked.push(requests);
-          const responses = await this.kit.fulfilRound(requests, callbacks, signal, this.session.protocolVersion);
+          const responses = await this.kit.fulfilRound(requests, answerers, signal, this.session.protocolVersion);
           await this.update(responses, { signal });
           answered = true;
           continue;

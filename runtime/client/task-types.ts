@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { InputCallbacks } from "./callbacks.js";
+import type { Answerers } from "./callbacks.js";
 
 /** The checked `tasks` option. @internal */
 export interface TaskSettings {
@@ -40,7 +40,7 @@ export class TaskCancelled extends Error {
 
 /** What following a task needs from its client. @internal */
 export interface FollowSettings {
-  readonly callbacks: InputCallbacks;
+  readonly answerers: Answerers;
   readonly maxRounds: number;
   readonly tasks: TaskSettings;
 }

@@ -156,3 +156,16 @@ export function declares(declared: Record<string, unknown>, kind: InputKindDefin
   if (sub === undefined || isObject(capability[sub])) return true;
   return kind.rules.some((rule) => rule.kind === "discriminator" && rule.fallback === sub && rule.values.every((value) => capability[value] === undefined));
 }
+
+/**
+ * What a client declares under `kind.capability` to be asked this kind's
+ * requests that need no sub-capability: `{}`, with each discriminator's
+ * fallback (`{ form: {} }` for elicitation, whose requests without `mode`
+ * are forms). A request that needs more (URL mode, sampling with tools)
+ * needs the client to declare it explicitly.
+ */
+export function baseDeclaration(kind: InputKindDefinition): Record<string, Record<string, never>> {
+  const declaration: Record<string, Record<string, never>> = {};
+  for (const rule of kind.rules) if (rule.kind === "discriminator") declaration[rule.fallback] = {};
+  return declaration;
+}

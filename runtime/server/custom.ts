@@ -73,7 +73,13 @@ export type CustomRequestHandler = (params: Record<string, unknown>, ctx: Server
  * `{ params, result }` schemas and a handler of plain records.
  */
 export type RequestHandlerArguments<M extends string> = M extends BuiltInMethod
-  ? [options: SchemaMethodOptions & { override: true }, handler: SchemaRequestHandler<M>]
+  ? [
+      options: SchemaMethodOptions & {
+        /** Required for a built-in method, so a typo or a copy never replaces `tools/call` unnoticed. */
+        override: true;
+      },
+      handler: SchemaRequestHandler<M>,
+    ]
   : M extends SchemaMethod
     ? [handler: SchemaRequestHandler<M>] | [options: SchemaMethodOptions, handler: SchemaRequestHandler<M>]
     : [options: CustomRequestOptions, handler: CustomRequestHandler];

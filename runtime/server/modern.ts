@@ -239,8 +239,9 @@ export const MODERN: RevisionProfile<RequestTracker> = {
     const raw = invocation.raw;
     if (isCreatedTask(raw)) return raw;
     if (raw.resultType === "input_required") {
+      // Before the result check: a kind the peer's revision lacks is the client's -32021, not a misfit result.
+      assertClientCanAnswer(raw.inputRequests as Record<string, unknown> | undefined, ctx.clientCapabilities, ctx.protocolVersion);
       let result = host.finisher.inputRequired(route, ctx.method, raw as unknown as InputRequiredResult, handlerRevisionOf(ctx));
-      assertClientCanAnswer(result.inputRequests as Record<string, unknown> | undefined, ctx.clientCapabilities, ctx.protocolVersion);
       const passed = passInputRequired(host, result, invocation.request);
       result = isThenable<InputRequiredResult>(passed) ? await passed : passed;
       return result as unknown as Record<string, unknown>;

@@ -163,6 +163,7 @@ describe(`npm run codegen -- --add-revision ${NEW} --schema … --examples …`,
     expect(files).toEqual([
       `generated/${NEW}/answers.ts`,
       `generated/${NEW}/index.ts`,
+      `generated/${NEW}/kinds.ts`,
       `generated/${NEW}/methods.ts`,
       `generated/${NEW}/types.ts`,
       `generated/${NEW}/validators.d.ts`,

@@ -139,7 +139,15 @@ describe("npm run codegen in a scratch checkout (a clean clone: no MCP_SCHEMA_DI
     expect(code, output).toBe(0);
     expect(requests).toContain(`/pinned/${REV}/schema.json`);
     expect(readFileSync(cachePath(cache, sha256Hex(pinnedBytes)))).toEqual(pinnedBytes);
-    expect(readdirSync(join(root, "generated", REV)).sort()).toEqual(["answers.ts", "index.ts", "methods.ts", "types.ts", "validators.d.ts", "validators.js"]);
+    expect(readdirSync(join(root, "generated", REV)).sort()).toEqual([
+      "answers.ts",
+      "index.ts",
+      "kinds.ts",
+      "methods.ts",
+      "types.ts",
+      "validators.d.ts",
+      "validators.js",
+    ]);
     expect(readFileSync(join(root, "generated", REV, "types.ts"), "utf8")).toBe(readFileSync(join(repo, "generated", REV, "types.ts"), "utf8"));
     expect(output).toMatch(/validators\.js\s+[\d.]+ KiB/);
   }, 60_000);

@@ -35,8 +35,9 @@ export function createTaskEngine(
     logger,
     finishComplete: (raw, ctx) => finisher.complete(route, "tools/call", raw, handlerRevisionOf(ctx)),
     finishInput: (raw, ctx) => {
+      // Before the result check, as for a plain call: a kind the peer's revision lacks is a -32021.
+      assertClientCanAnswer((raw as { inputRequests?: Record<string, unknown> }).inputRequests, ctx.clientCapabilities, ctx.protocolVersion);
       const result = finisher.inputRequired(route, "tools/call", raw as unknown as InputRequiredResult, handlerRevisionOf(ctx));
-      assertClientCanAnswer(result.inputRequests as Record<string, unknown> | undefined, ctx.clientCapabilities, ctx.protocolVersion);
       return result;
     },
   };
