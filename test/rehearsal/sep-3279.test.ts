@@ -28,6 +28,14 @@ const FIXTURE = join(REPO_ROOT, "test/rehearsal", `${REVISION}.adapter.ts`);
 type ServerModule = typeof import("../../runtime/entries/server.js");
 type ClientModule = typeof import("../../runtime/entries/client-node.js");
 type Json = Record<string, unknown>;
+/** A client of the copy as this repository's types can name it (the copy's own types: the strict probe). */
+interface LooseClient {
+  readonly protocolVersion: string;
+  listTools(): Promise<{ tools: Json[] }>;
+  request(method: string, params: Json): Promise<Json>;
+  callTool(name: string): Promise<Json>;
+  close(): Promise<void>;
+}
 
 let work: string;
 let copy: string;
@@ -42,6 +50,47 @@ async function codegen(args: string[]) {
     for (const spy of spies) spy.mockRestore();
   }
 }
+
+/** A user's file in the copy: a client pinned to the revision asks for outputs and reads them, typed, with no cast. */
+const PROBE = `
+  import { Client } from "mcp-roundtrip/client";
+  import type { McpServer } from "mcp-roundtrip/server";
+  import type { CallToolResult, Tool, ToolResultOutput, ToolResultVariant } from "mcp-roundtrip/types/${REVISION}";
+  import type * as Model from "mcp-roundtrip/types/${MODEL}";
+  type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+  const holds = <T extends true>(): T => true as T;
+
+  export async function weather(server: McpServer): Promise<ToolResultOutput[]> {
+    const client = await Client.connect(server, { mode: "${REVISION}" });
+    const result = await client.request("tools/call", {
+      name: "weather",
+      arguments: { city: "Lima" },
+      requestedOutputs: [{ audience: "programmatic", format: "structured" }],
+    });
+    holds<Equal<typeof result, CallToolResult>>();
+    const outputs: ToolResultOutput[] = result.outputs;
+    const first = outputs[0];
+    const payload: unknown = first?.format === "structured" ? first.structuredContent : first?.content;
+    void payload;
+    // @ts-expect-error ${REVISION}'s result has no content
+    void result.content;
+    // @ts-expect-error a selector's format is "content" or "structured"
+    void client.request("tools/call", { name: "weather", requestedOutputs: [{ audience: "user", format: "html" }] });
+    // callTool names no outputs (assistant/content alone) and is typed by the pinned revision too; so is a
+    // default client, whose newest revision is now this one.
+    const plain: ToolResultOutput[] = (await client.callTool("greet")).outputs;
+    const auto: ToolResultOutput[] = (await (await Client.connect(server)).callTool("greet")).outputs;
+    void [plain, auto];
+    const tools: Tool[] = (await client.listTools()).tools;
+    const variants: ToolResultVariant[] | undefined = tools[0]?.outputVariants;
+    void variants;
+    // A client of the model's revision keeps today's shapes.
+    const today = await Client.connect(server, { mode: "${MODEL}" });
+    const legacy = await today.callTool("weather", { city: "Lima" });
+    holds<Equal<typeof legacy.content, Model.CallToolResult["content"]>>();
+    return outputs;
+  }
+`;
 
 const fromCopy = <T>(path: string): Promise<T> => import(pathToFileURL(join(copy, path)).href) as Promise<T>;
 
@@ -293,7 +342,8 @@ describe(`SEP-3279 rehearsed as ${REVISION}: tools/call's content/structuredCont
     it(`lets a client pinned to ${REVISION} ask for outputs and get them back, across input_required rounds`, async () => {
       const { Client } = await fromCopy<ClientModule>("runtime/entries/client-node.ts");
       const onElicit = async () => ({ action: "accept" as const, content: { confirm: true } });
-      const client = await Client.connect(server, { mode: REVISION as never, onElicit });
+      // Typed by the copy's revisions, not this repository's: the strict probe below reads these types.
+      const client = (await Client.connect(server, { mode: REVISION as never, onElicit })) as unknown as LooseClient;
       expect(client.protocolVersion).toBe(REVISION);
       const weather = (await client.listTools()).tools.find((tool) => tool.name === "weather") as Json | undefined;
       expect(weather?.outputVariants).toEqual([expect.objectContaining({ audience: "assistant" }), expect.objectContaining({ audience: "programmatic" })]);
@@ -312,7 +362,7 @@ describe(`SEP-3279 rehearsed as ${REVISION}: tools/call's content/structuredCont
       });
       await client.close();
       // The client side is not mapped yet (docs/codegen.md): a default client speaks the newest revision and gets its shapes.
-      const auto = await Client.connect(server);
+      const auto = (await Client.connect(server)) as unknown as LooseClient;
       expect(auto.protocolVersion).toBe(REVISION);
       expect(await auto.callTool("greet")).toMatchObject({ outputs: [{ audience: "assistant", format: "content" }] });
       await auto.close();
@@ -322,8 +372,12 @@ describe(`SEP-3279 rehearsed as ${REVISION}: tools/call's content/structuredCont
     });
   });
 
-  it("typechecks the adapter file against the revision's generated wire types (tsc on the copy, strict)", () => {
-    writeFileSync(join(copy, "tsconfig.probe.json"), JSON.stringify({ extends: "./tsconfig.json", include: [ADAPTER] }));
+  it("types the adapter file, and a pinned client's outputs with no cast, by the revision's generated types (tsc --strict on the copy)", () => {
+    writeFileSync(join(copy, "probe.ts"), PROBE);
+    writeFileSync(
+      join(copy, "tsconfig.probe.json"),
+      JSON.stringify({ extends: "./tsconfig.json", compilerOptions: { strict: true, noEmit: true }, include: [ADAPTER, "probe.ts"] }),
+    );
     const tsc = spawnSync(join(REPO_ROOT, "node_modules", ".bin", "tsc"), ["-p", "tsconfig.probe.json", "--pretty", "false"], { cwd: copy, encoding: "utf8" });
     expect(`${tsc.stdout}${tsc.stderr}`).toBe("");
     expect(tsc.status).toBe(0);
