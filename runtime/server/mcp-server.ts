@@ -31,6 +31,7 @@ import { sealingBoundary } from "./sealing-policy.js";
 import type { UriTemplate } from "./uri-template.js";
 import { resolveSchemaCompiler } from "#schema-compiler";
 import { TASK_HOOKS } from "./tasks/options.js";
+import { LISTED_TOOL } from "./adapt.js";
 import { SUBSCRIPTION_TYPES } from "./subscriptions/filter.js";
 
 export type { McpServerOptions } from "./mcp-server-options.js";
@@ -92,6 +93,7 @@ export class McpServer implements SessionHost {
       // Registrations may appear at any time, so every type is honoured even before the first one.
       subscriptions: { ...serverOptions.subscriptions, honour: serverOptions.subscriptions?.honour ?? SUBSCRIPTION_TYPES },
       [TASK_HOOKS]: { support: this.tools.taskOf.bind(this.tools), enabled: () => serverOptions.tasks !== undefined || this.tools.hasTaskTools },
+      [LISTED_TOOL]: this.tools.listed.bind(this.tools), // what an adapted tools/call offers its revision's adapter
       logger,
       logLevel: "debug",
     } as ServerOptions);
@@ -282,10 +284,7 @@ export class McpServer implements SessionHost {
     this.server.sendResourceUpdated(uri);
   }
 
-  /**
-   * Removes a tool; listeners that opted in hear `notifications/tools/list_changed`.
-   * @returns whether a tool of that name was registered (enabled or not)
-   */
+  /** Removes a tool; listeners that opted in hear `notifications/tools/list_changed`. @returns whether one of that name was registered (enabled or not) */
   removeTool(name: string): boolean {
     return this.changed(this.tools.remove(name), "tools");
   }

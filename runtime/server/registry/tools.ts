@@ -183,6 +183,11 @@ export class ToolRegistry {
     return this.tools.get(name)?.task;
   }
 
+  /** A tool's `tools/list` entry, if it is registered and enabled. */
+  listed(name: string): Tool | undefined {
+    return this.tools.get(name)?.definition;
+  }
+
   list(): HandlerResult<ListToolsResult> {
     return { tools: Array.from(this.tools.values(), (tool) => tool.definition) };
   }
