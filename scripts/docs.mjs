@@ -76,6 +76,13 @@ const REPO_NOT_EXPORTED = [
   "Bare",
   "Finished",
   "AskArguments",
+  // The checks that turn a \`required\` entry naming no property into a type error.
+  "RequiredFix",
+  "PropertiesFix",
+  "ItemsFix",
+  "ListFix",
+  "Lent",
+  "ToolSchemaFix",
 ];
 
 /** The source each export's `types` is compiled from: ./dist/runtime/x.d.ts ← runtime/x.ts. */
