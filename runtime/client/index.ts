@@ -22,7 +22,10 @@ export {
 } from "./subscription.js";
 export type { CallNotificationOptions, LogMessage, ProgressUpdate } from "./call-notifications.js";
 export { ClientSession, type AllowInputRequired, type ManualCallOptions, type RequestOptions } from "./session.js";
-export { PendingRequest, type CallDescriptor, type PendingRequestJSON } from "./pending.js";
+export { PendingRequest, type CallDescriptor, type PendingRequestJSON, type PendingServer } from "./pending.js";
+export { PendingServerMismatch, PendingStateRefused, type KeptAnswer } from "./resume-errors.js";
+export type { ResumeOptions } from "./resume.js";
+export { ToolOutputInvalid } from "./tool-output-error.js";
 export type {
   ElicitCallback,
   InputCallbacks,

@@ -18,6 +18,8 @@ import { taskSettingsOf, withTasksExtension, type TaskSettings } from "./tasks.j
 import { negotiationKey } from "./targets.js";
 import { openTransport } from "../connect/targets.js";
 import type { ConnectTarget } from "../protocol/targets.js";
+import type { JsonRpcNotification } from "../protocol/jsonrpc/messages.js";
+import type { ToolOutputState } from "./tool-output.js";
 
 /** A connection ready for a client, with the settings its calls run under. @internal */
 export interface OpenedClient {
@@ -25,6 +27,8 @@ export interface OpenedClient {
   readonly server: ServerDescription;
   readonly loop: LoopSettings;
   readonly tasks: TaskSettings | undefined;
+  /** What `callTool`'s output check knows of the server's tools (./tool-output.ts). */
+  readonly outputs: ToolOutputState;
 }
 
 /**
@@ -40,6 +44,13 @@ export async function openClient(target: ConnectTarget, options: ClientOptions):
   const { answerersOf, deriveCapabilities } = await import("./kinds.js");
   const answerers = await answerersOf(options);
   const declared = deriveCapabilities(answerers, mode === "auto" ? MODERN_PROTOCOL_VERSION : mode, options.capabilities);
+  const outputs: ToolOutputState = { enabled: options.checkToolOutputs !== false, catalog: undefined };
+  const heard = options.onNotification;
+  // The tools changed: list them again before the next output check (subscriptions forget it in Client.subscribe).
+  const onNotification = (notification: JsonRpcNotification) => {
+    if (notification.method === "notifications/tools/list_changed") outputs.catalog = undefined;
+    heard?.(notification);
+  };
   const transport = await openTransport(target);
   try {
     const { connection, server } = await negotiate({
@@ -51,11 +62,14 @@ export async function openClient(target: ConnectTarget, options: ClientOptions):
       probeTimeoutMs,
       renewTimeoutMs: probeTimeoutMs,
       signal: options.signal,
-      onNotification: options.onNotification,
+      // Wrapped only when given: a handler on the connection costs every request a little.
+      onNotification: heard === undefined ? undefined : onNotification,
       cacheKey: mode === "auto" ? negotiationKey(transport) : undefined,
       prior,
     });
-    return { connection, server, loop: { answerers, maxRounds, backoff, unavailableRetryMs }, tasks };
+    // A 2025 server tells of changes on its own stream: heard there without a handler on every request.
+    if (heard === undefined && connection.era === "legacy") transport.setNotificationHandler?.(onNotification);
+    return { connection, server, loop: { answerers, maxRounds, backoff, unavailableRetryMs }, tasks, outputs };
   } catch (error) {
     if (transport !== target) await transport.close().catch(() => {});
     throw error;

@@ -2,7 +2,8 @@ import type { JsonRpcNotification } from "../protocol/jsonrpc/messages.js";
 import { copyToExtend } from "../protocol/copy.js";
 import type { Connection } from "./connection.js";
 import { InputRequiredNotAllowed } from "./errors.js";
-import { type CallDescriptor, PendingRequest } from "./pending.js";
+import { type CallDescriptor, PendingRequest, type PendingServer } from "./pending.js";
+import type { ServerDescription } from "./negotiate.js";
 import type { CallToolResult, GetPromptResult, InputRequiredResult, InputResponse, JsonObject, ReadResourceResult } from "./protocol.js";
 import { classifyResult } from "./results.js";
 
@@ -60,10 +61,23 @@ export interface RequestOptions {
 export class ClientSession {
   private readonly connection: Connection;
   private readonly pendingByResult = new WeakMap<object, PendingRequest>();
+  readonly #server: ServerDescription | undefined;
 
   /** @internal Created by `Client.connect`. */
-  constructor(connection: Connection) {
+  constructor(connection: Connection, server?: ServerDescription) {
     this.connection = connection;
+    this.#server = server;
+  }
+
+  /** @internal The server a call parked now belongs to: its endpoint, name and version, and the revision spoken. */
+  get parkedWith(): PendingServer {
+    const info = this.#server?.serverInfo;
+    const endpoint = this.connection.transport.endpointKey;
+    const server: PendingServer = { protocolVersion: this.connection.protocolVersion };
+    if (typeof endpoint === "string") server.endpoint = endpoint;
+    if (typeof info?.name === "string") server.name = info.name;
+    if (typeof info?.version === "string") server.version = info.version;
+    return server;
   }
 
   /**
@@ -192,7 +206,7 @@ export class ClientSession {
     if (options?.allowInputRequired !== true) {
       throw new InputRequiredNotAllowed(call.method, PendingRequest.from(call, inputRequired, round).target, inputRequired);
     }
-    this.pendingByResult.set(inputRequired, PendingRequest.from(call, inputRequired, round));
+    this.pendingByResult.set(inputRequired, PendingRequest.from(call, inputRequired, round, this.parkedWith));
     return result;
   }
 }

@@ -1,0 +1,40 @@
+/**
+ * Which server a parked call belongs to: the record a {@link PendingRequest}
+ * keeps so that `client.resume` can refuse to continue it somewhere else.
+ * The comparison itself is loaded with the first `resume` (./resume.ts).
+ *
+ * @module
+ */
+
+/** The server a parked call was started with, and the revision it spoke then. Plain JSON. */
+export interface PendingServer {
+  /**
+   * Where the server was reached: `"http <origin><path>"` for a URL,
+   * `"stdio [cwd, command, …args]"` for a spawned command; absent for a
+   * server in this process or a custom transport, which name no endpoint.
+   */
+  endpoint?: string;
+  /** The server's `serverInfo.name` (from `server/discover` or `initialize`), when it gave one. */
+  name?: string;
+  /** The server's `serverInfo.version`, when it gave one (recorded, not compared: an upgraded server may still continue). */
+  version?: string;
+  /** The protocol revision the call was made in (`"2026-07-28"`). */
+  protocolVersion: string;
+}
+
+/**
+ * Checks the shape of a {@link PendingServer} read from storage.
+ *
+ * @throws TypeError naming the field that is not a string.
+ * @internal
+ */
+export function checkPendingServer(server: unknown, where: string): void {
+  if (typeof server !== "object" || server === null || Array.isArray(server)) throw new TypeError(`${where}: "server" must be an object.`);
+  const record = server as Record<string, unknown>;
+  for (const field of ["endpoint", "name", "version"]) {
+    if (record[field] !== undefined && typeof record[field] !== "string") throw new TypeError(`${where}: "server.${field}" must be a string.`);
+  }
+  if (typeof record.protocolVersion !== "string" || record.protocolVersion === "") {
+    throw new TypeError(`${where}: "server.protocolVersion" must be the revision the call was made in, e.g. "2026-07-28".`);
+  }
+}
