@@ -146,6 +146,8 @@ export class Client<Revision extends ClientRevision = NewestRevision> extends Cl
   /** A tool's complete result, checked against its `outputSchema` unless the call or the client opted out (./tool-output.ts). */
   async #checkOutput(name: string, result: JsonObject, options: { checkOutput?: boolean; signal?: AbortSignal } | undefined): Promise<JsonObject> {
     if (!(options?.checkOutput ?? this.#outputs.enabled) || result.isError === true) return result;
+    // Only structuredContent can lie about the schema; a result without it is judged only against a list already fetched.
+    if (result.structuredContent === undefined && this.#outputs.catalog === undefined) return result;
     const { checkToolOutput } = await import("./tool-output.js");
     return checkToolOutput(this.#outputs, this.session, name, result, options?.signal);
   }
@@ -200,13 +202,9 @@ export class Client<Revision extends ClientRevision = NewestRevision> extends Cl
     options?: ResumeOptions & { method?: Method; checkOutput?: boolean },
   ): Promise<ResumedResult<Revision, Method>> {
     const call = (pending instanceof PendingRequest ? pending : PendingRequest.resume(pending)) as PendingRequest;
-    if (options?.method !== undefined && options.method !== call.method) {
-      throw new TypeError(`client.resume: expected a parked ${options.method} call, got ${call.method} "${call.target}".`);
-    }
+    // Its own chunk (./resume.ts): a client that never resumes does not carry it.
     const { resumeParked } = await import("./resume.js");
-    const current = this.session.parkedWith;
-    const context = { session: this.session, loop: this.#loop, current, supportedVersions: this.#server.supportedVersions, run: runToCompletion };
-    const result = await resumeParked(context, call, options);
+    const result = await resumeParked({ session: this.session, loop: this.#loop, server: this.#server, run: runToCompletion }, call, options);
     return (call.method === "tools/call" && !call.custom ? this.#checkOutput(call.target, result, options) : result) as never;
   }
 
@@ -257,11 +255,10 @@ export class Client<Revision extends ClientRevision = NewestRevision> extends Cl
     if (this.#connection.era === "legacy") {
       throw new Error(`subscribe: a ${this.protocolVersion} server has no subscriptions/listen; use onNotification of Client.connect`);
     }
-    const heard = options?.onToolsChanged;
     // The tools changed: callTool's output check lists them again (./tool-output.ts).
     const onToolsChanged = () => {
       this.#outputs.catalog = undefined;
-      heard?.();
+      options?.onToolsChanged?.();
     };
     return new Subscription(this.#connection, filter, { ...options, onToolsChanged });
   }

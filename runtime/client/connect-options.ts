@@ -46,9 +46,6 @@ export function checkConnectOptions(options: ClientOptions): CheckedConnectOptio
   if (options.onNotification !== undefined && typeof options.onNotification !== "function") {
     throw new TypeError(`onNotification must be a function, got ${typeof options.onNotification}.`);
   }
-  if (options.checkToolOutputs !== undefined && typeof options.checkToolOutputs !== "boolean") {
-    throw new TypeError(`checkToolOutputs must be true or false, got ${JSON.stringify(options.checkToolOutputs)}.`);
-  }
   const prior = options.negotiated;
   if (prior !== undefined && (typeof prior !== "object" || prior === null || typeof prior.protocolVersion !== "string")) {
     throw new TypeError(`negotiated must be what client.negotiated returned, e.g. { protocolVersion: "2025-11-25" }; got ${JSON.stringify(prior)}.`);

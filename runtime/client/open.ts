@@ -46,7 +46,8 @@ export async function openClient(target: ConnectTarget, options: ClientOptions):
   const declared = deriveCapabilities(answerers, mode === "auto" ? MODERN_PROTOCOL_VERSION : mode, options.capabilities);
   const outputs: ToolOutputState = { enabled: options.checkToolOutputs !== false, catalog: undefined };
   const heard = options.onNotification;
-  // The tools changed: list them again before the next output check (subscriptions forget it in Client.subscribe).
+  // The tools changed: list them again before the next output check (subscriptions forget it in Client.subscribe;
+  // a list gone stale unheard is fetched again on a misfit, ./tool-output.ts).
   const onNotification = (notification: JsonRpcNotification) => {
     if (notification.method === "notifications/tools/list_changed") outputs.catalog = undefined;
     heard?.(notification);
@@ -67,8 +68,6 @@ export async function openClient(target: ConnectTarget, options: ClientOptions):
       cacheKey: mode === "auto" ? negotiationKey(transport) : undefined,
       prior,
     });
-    // A 2025 server tells of changes on its own stream: heard there without a handler on every request.
-    if (heard === undefined && connection.era === "legacy") transport.setNotificationHandler?.(onNotification);
     return { connection, server, loop: { answerers, maxRounds, backoff, unavailableRetryMs }, tasks, outputs };
   } catch (error) {
     if (transport !== target) await transport.close().catch(() => {});

@@ -1,7 +1,7 @@
 /**
  * Which server a parked call belongs to: the record a {@link PendingRequest}
  * keeps so that `client.resume` can refuse to continue it somewhere else.
- * The comparison itself is loaded with the first `resume` (./resume.ts).
+ * Its fields are checked and compared by the first `resume` (./resume.ts).
  *
  * @module
  */
@@ -20,21 +20,4 @@ export interface PendingServer {
   version?: string;
   /** The protocol revision the call was made in (`"2026-07-28"`). */
   protocolVersion: string;
-}
-
-/**
- * Checks the shape of a {@link PendingServer} read from storage.
- *
- * @throws TypeError naming the field that is not a string.
- * @internal
- */
-export function checkPendingServer(server: unknown, where: string): void {
-  if (typeof server !== "object" || server === null || Array.isArray(server)) throw new TypeError(`${where}: "server" must be an object.`);
-  const record = server as Record<string, unknown>;
-  for (const field of ["endpoint", "name", "version"]) {
-    if (record[field] !== undefined && typeof record[field] !== "string") throw new TypeError(`${where}: "server.${field}" must be a string.`);
-  }
-  if (typeof record.protocolVersion !== "string" || record.protocolVersion === "") {
-    throw new TypeError(`${where}: "server.protocolVersion" must be the revision the call was made in, e.g. "2026-07-28".`);
-  }
 }

@@ -1,5 +1,5 @@
 import type { InputRequest, InputRequiredMethod, InputRequiredResult, JsonObject } from "./protocol.js";
-import { type PendingServer, checkPendingServer } from "./pending-server.js";
+import type { PendingServer } from "./pending-server.js";
 
 export type { PendingServer } from "./pending-server.js";
 
@@ -127,7 +127,6 @@ export class PendingRequest<Method extends string = InputRequiredMethod | (strin
       throw new TypeError(`PendingRequest.from expects an InputRequiredResult (resultType "input_required").`);
     }
     checkRound(round);
-    if (server !== undefined) checkPendingServer(server, "PendingRequest.from");
     return new PendingRequest(call, result, round, server);
   }
 
@@ -172,7 +171,7 @@ export class PendingRequest<Method extends string = InputRequiredMethod | (strin
       throw new TypeError(`PendingRequest.resume: needs "inputRequests" or "requestState"; there is nothing to continue.`);
     }
     checkRound(record.round);
-    if (record.server !== undefined) checkPendingServer(record.server, "PendingRequest.resume");
+    // "server" is checked where it is compared (client.resume), off the browser entry chunk.
     return new PendingRequest(call, { inputRequests: record.inputRequests, requestState: record.requestState }, record.round!, record.server);
   }
 

@@ -17,6 +17,7 @@ import type { CallOptions } from "./options.js";
 import type { LoopSettings, runToCompletion } from "./loop.js";
 import type { PendingRequest } from "./pending.js";
 import type { PendingServer } from "./pending-server.js";
+import type { ServerDescription } from "./negotiate.js";
 import type { InputRequest, InputRequiredResult, InputResponse, JsonObject } from "./protocol.js";
 import { type KeptAnswer, PendingServerMismatch, PendingStateRefused } from "./resume-errors.js";
 import type { ClientSession } from "./session.js";
@@ -25,10 +26,8 @@ import type { ClientSession } from "./session.js";
 export interface ResumeContext {
   readonly session: ClientSession;
   readonly loop: LoopSettings;
-  /** The server this client is connected to, described as a parked call records it. */
-  readonly current: PendingServer;
-  /** The revisions the server said it speaks (`server/discover`), or the one `initialize` agreed. */
-  readonly supportedVersions: readonly string[];
+  /** What the server said of itself at `server/discover` or `initialize`. */
+  readonly server: ServerDescription;
   /** The client's automatic loop. */
   readonly run: typeof runToCompletion;
 }
@@ -54,8 +53,15 @@ export interface ResumeOptions extends CallOptions {
  * @throws what `callTool` throws for the rounds.
  * @internal
  */
-export async function resumeParked(context: ResumeContext, pending: PendingRequest, options: ResumeOptions | undefined): Promise<JsonObject> {
-  if (pending.server !== undefined) checkSameServer(pending.server, context);
+export async function resumeParked(
+  context: ResumeContext,
+  pending: PendingRequest,
+  options: (ResumeOptions & { method?: string }) | undefined,
+): Promise<JsonObject> {
+  if (options?.method !== undefined && options.method !== pending.method) {
+    throw new TypeError(`client.resume: expected a parked ${options.method} call, got ${pending.method} "${pending.target}".`);
+  }
+  if (pending.server !== undefined) checkSameServer(checkedServer(pending.server), context);
   const signal = options?.signal;
   let meta = options?.meta;
   let onNotification: Parameters<typeof runToCompletion>[6];
@@ -87,16 +93,27 @@ function parkedResult(pending: PendingRequest): InputRequiredResult {
   return result;
 }
 
+/** The fields of a stored {@link PendingServer}, checked. @throws TypeError naming one that is not a string */
+function checkedServer(server: PendingServer): PendingServer {
+  if (typeof server !== "object" || server === null || typeof server.protocolVersion !== "string") {
+    throw new TypeError(`client.resume: the parked call's "server" must be the object PendingRequest#toJSON() wrote, with its "protocolVersion".`);
+  }
+  for (const field of ["endpoint", "name", "version", "protocolVersion"] as const) {
+    if (server[field] !== undefined && typeof server[field] !== "string") throw new TypeError(`client.resume: the parked call's "server.${field}" must be a string.`);
+  }
+  return server;
+}
+
 /** Refuses a call parked with another endpoint or server name, or in a revision the server no longer speaks. */
 function checkSameServer(parked: PendingServer, context: ResumeContext): void {
-  const { current } = context;
+  const current = context.session.parkedWith;
   if (parked.endpoint !== undefined && current.endpoint !== undefined && parked.endpoint !== current.endpoint) {
     throw new PendingServerMismatch("endpoint", parked, current);
   }
   if (parked.name !== undefined && current.name !== undefined && parked.name !== current.name) {
     throw new PendingServerMismatch("name", parked, current);
   }
-  if (parked.protocolVersion !== current.protocolVersion && !context.supportedVersions.includes(parked.protocolVersion)) {
+  if (parked.protocolVersion !== current.protocolVersion && !context.server.supportedVersions.includes(parked.protocolVersion)) {
     throw new PendingServerMismatch("revision", parked, current);
   }
 }

@@ -71,13 +71,9 @@ export class ClientSession {
 
   /** @internal The server a call parked now belongs to: its endpoint, name and version, and the revision spoken. */
   get parkedWith(): PendingServer {
-    const info = this.#server?.serverInfo;
-    const endpoint = this.connection.transport.endpointKey;
-    const server: PendingServer = { protocolVersion: this.connection.protocolVersion };
-    if (typeof endpoint === "string") server.endpoint = endpoint;
-    if (typeof info?.name === "string") server.name = info.name;
-    if (typeof info?.version === "string") server.version = info.version;
-    return server;
+    const { name, version } = this.#server?.serverInfo ?? {};
+    // Through JSON: a field the server did not give is left out, as it would be in storage.
+    return JSON.parse(JSON.stringify({ endpoint: this.connection.transport.endpointKey, name, version, protocolVersion: this.connection.protocolVersion }));
   }
 
   /**

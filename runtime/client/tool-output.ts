@@ -52,13 +52,23 @@ export async function checkToolOutput(
   result: JsonObject,
   signal: AbortSignal | undefined,
 ): Promise<JsonObject> {
-  const catalog = await catalogOf(state, session, signal);
-  const check = catalog.get(name);
-  if (check === undefined || check === null) return result;
-  const issues = issuesOf(check, result);
+  const listedBefore = state.catalog !== undefined;
+  let listing = catalogOf(state, session, signal);
+  let issues = issuesOf((await listing).get(name), result);
+  if (issues.length > 0 && listedBefore && state.catalog === listing && !relisted.has(listing)) {
+    // A list that may have gone stale unheard (no subscription, or a 2025 server's notification nobody listened
+    // for) is fetched again once before the result is refused: a misfit may cost one listing, a fit nothing.
+    state.catalog = undefined;
+    listing = catalogOf(state, session, signal);
+    relisted.add(listing);
+    issues = issuesOf((await listing).get(name), result);
+  }
   if (issues.length > 0) throw new ToolOutputInvalid(name, issues, result);
   return result;
 }
+
+/** Listings fetched again for a misfit: the next misfit is refused on them without listing again. */
+const relisted = new WeakSet<Promise<Map<string, OutputCheck>>>();
 
 function catalogOf(state: ToolOutputState, session: ClientSession, signal: AbortSignal | undefined): Promise<Map<string, OutputCheck>> {
   if (state.catalog !== undefined) return state.catalog;
@@ -102,7 +112,8 @@ function draftOf(schema: JsonObject): "7" | "2019-09" | "2020-12" {
   return "2020-12";
 }
 
-function issuesOf(check: Validator, result: JsonObject): ValidationIssue[] {
+function issuesOf(check: OutputCheck | undefined, result: JsonObject): ValidationIssue[] {
+  if (check === undefined || check === null) return [];
   const content = result.structuredContent;
   if (content === undefined) return [{ path: "", message: "is missing: a tool with an outputSchema must return structuredContent" }];
   const outcome = check.validate(content);
