@@ -144,12 +144,13 @@ export class Client<Revision extends ClientRevision = NewestRevision> extends Cl
   }
 
   /** A tool's complete result, checked against its `outputSchema` unless the call or the client opted out (./tool-output.ts). */
-  async #checkOutput(name: string, result: JsonObject, options: { checkOutput?: boolean; signal?: AbortSignal } | undefined): Promise<JsonObject> {
-    if (!(options?.checkOutput ?? this.#outputs.enabled) || result.isError === true) return result;
+  async #checkOutput(name: string, result: JsonObject, options: ToolCallOptions | undefined): Promise<JsonObject> {
+    const outputs = this.#outputs;
     // Only structuredContent can lie about the schema; a result without it is judged only against a list already fetched.
-    if (result.structuredContent === undefined && this.#outputs.catalog === undefined) return result;
-    const { checkToolOutput } = await import("./tool-output.js");
-    return checkToolOutput(this.#outputs, this.session, name, result, options?.signal);
+    if (!(options?.checkOutput ?? outputs.enabled) || result.isError === true || (result.structuredContent === undefined && outputs.catalog === undefined)) {
+      return result;
+    }
+    return (await import("./tool-output.js")).checkToolOutput(outputs, this.session, name, result, options?.signal);
   }
 
   /**
@@ -204,8 +205,7 @@ export class Client<Revision extends ClientRevision = NewestRevision> extends Cl
     const call = (pending instanceof PendingRequest ? pending : PendingRequest.resume(pending)) as PendingRequest;
     // Its own chunk (./resume.ts): a client that never resumes does not carry it.
     const { resumeParked } = await import("./resume.js");
-    const result = await resumeParked({ session: this.session, loop: this.#loop, server: this.#server, run: runToCompletion }, call, options);
-    return (call.method === "tools/call" && !call.custom ? this.#checkOutput(call.target, result, options) : result) as never;
+    return resumeParked({ session: this.session, loop: this.#loop, server: this.#server, outputs: this.#outputs, run: runToCompletion }, call, options) as never;
   }
 
   async #run(call: Parameters<typeof runToCompletion>[2], options: CallOptions | undefined, start?: Parameters<typeof runToCompletion>[5]): Promise<JsonObject> {

@@ -23,9 +23,8 @@ export {
 export type { CallNotificationOptions, LogMessage, ProgressUpdate } from "./call-notifications.js";
 export { ClientSession, type AllowInputRequired, type ManualCallOptions, type RequestOptions } from "./session.js";
 export { PendingRequest, type CallDescriptor, type PendingRequestJSON, type PendingServer } from "./pending.js";
-export { PendingServerMismatch, PendingStateRefused, type KeptAnswer } from "./resume-errors.js";
+export { PendingServerMismatch, PendingStateRefused, ToolOutputInvalid, type KeptAnswer } from "./check-errors.js";
 export type { ResumeOptions } from "./resume.js";
-export { ToolOutputInvalid } from "./tool-output-error.js";
 export type {
   ElicitCallback,
   InputCallbacks,

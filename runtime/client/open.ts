@@ -18,7 +18,6 @@ import { taskSettingsOf, withTasksExtension, type TaskSettings } from "./tasks.j
 import { negotiationKey } from "./targets.js";
 import { openTransport } from "../connect/targets.js";
 import type { ConnectTarget } from "../protocol/targets.js";
-import type { JsonRpcNotification } from "../protocol/jsonrpc/messages.js";
 import type { ToolOutputState } from "./tool-output.js";
 
 /** A connection ready for a client, with the settings its calls run under. @internal */
@@ -44,14 +43,9 @@ export async function openClient(target: ConnectTarget, options: ClientOptions):
   const { answerersOf, deriveCapabilities } = await import("./kinds.js");
   const answerers = await answerersOf(options);
   const declared = deriveCapabilities(answerers, mode === "auto" ? MODERN_PROTOCOL_VERSION : mode, options.capabilities);
+  // callTool's output check: a subscription's notifications/tools/list_changed forgets the list (Client.subscribe);
+  // a list gone stale unheard is fetched again on a misfit (./tool-output.ts).
   const outputs: ToolOutputState = { enabled: options.checkToolOutputs !== false, catalog: undefined };
-  const heard = options.onNotification;
-  // The tools changed: list them again before the next output check (subscriptions forget it in Client.subscribe;
-  // a list gone stale unheard is fetched again on a misfit, ./tool-output.ts).
-  const onNotification = (notification: JsonRpcNotification) => {
-    if (notification.method === "notifications/tools/list_changed") outputs.catalog = undefined;
-    heard?.(notification);
-  };
   const transport = await openTransport(target);
   try {
     const { connection, server } = await negotiate({
@@ -63,8 +57,7 @@ export async function openClient(target: ConnectTarget, options: ClientOptions):
       probeTimeoutMs,
       renewTimeoutMs: probeTimeoutMs,
       signal: options.signal,
-      // Wrapped only when given: a handler on the connection costs every request a little.
-      onNotification: heard === undefined ? undefined : onNotification,
+      onNotification: options.onNotification,
       cacheKey: mode === "auto" ? negotiationKey(transport) : undefined,
       prior,
     });

@@ -74,8 +74,8 @@ export interface ClientOptions extends InputCallbacks {
    * `outputSchema`, from the last `tools/list` the client saw (all pages,
    * fetched once when it has none, and again after
    * `notifications/tools/list_changed`); a misfit throws `ToolOutputInvalid`.
-   * Results with `isError: true` are not checked. Default `true`; a call's
-   * `checkOutput` overrides it.
+   * Results with `isError: true` are not checked. Default `true` (only
+   * `false` turns it off); a call's `checkOutput` overrides it.
    */
   checkToolOutputs?: boolean;
 }

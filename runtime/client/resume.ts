@@ -19,8 +19,9 @@ import type { PendingRequest } from "./pending.js";
 import type { PendingServer } from "./pending-server.js";
 import type { ServerDescription } from "./negotiate.js";
 import type { InputRequest, InputRequiredResult, InputResponse, JsonObject } from "./protocol.js";
-import { type KeptAnswer, PendingServerMismatch, PendingStateRefused } from "./resume-errors.js";
+import { type KeptAnswer, PendingServerMismatch, PendingStateRefused } from "./check-errors.js";
 import type { ClientSession } from "./session.js";
+import type { ToolOutputState } from "./tool-output.js";
 
 /** What `resume` needs of its client. @internal */
 export interface ResumeContext {
@@ -28,6 +29,8 @@ export interface ResumeContext {
   readonly loop: LoopSettings;
   /** What the server said of itself at `server/discover` or `initialize`. */
   readonly server: ServerDescription;
+  /** The client's output-check state: a resumed `tools/call` is checked like `callTool`'s result. */
+  readonly outputs: ToolOutputState;
   /** The client's automatic loop. */
   readonly run: typeof runToCompletion;
 }
@@ -54,6 +57,18 @@ export interface ResumeOptions extends CallOptions {
  * @internal
  */
 export async function resumeParked(
+  context: ResumeContext,
+  pending: PendingRequest,
+  options: (ResumeOptions & { method?: string; checkOutput?: boolean }) | undefined,
+): Promise<JsonObject> {
+  const result = await resumeRounds(context, pending, options);
+  const { outputs, session } = context;
+  if (pending.method !== "tools/call" || pending.custom || !(options?.checkOutput ?? outputs.enabled) || result.isError === true) return result;
+  const { checkToolOutput } = await import("./tool-output.js");
+  return checkToolOutput(outputs, session, pending.target, result, options?.signal);
+}
+
+async function resumeRounds(
   context: ResumeContext,
   pending: PendingRequest,
   options: (ResumeOptions & { method?: string }) | undefined,

@@ -61,19 +61,15 @@ export interface RequestOptions {
 export class ClientSession {
   private readonly connection: Connection;
   private readonly pendingByResult = new WeakMap<object, PendingRequest>();
-  readonly #server: ServerDescription | undefined;
+  /** @internal The server a call parked on this session belongs to: its endpoint, name and version, and the revision spoken. */
+  readonly parkedWith: PendingServer;
 
   /** @internal Created by `Client.connect`. */
   constructor(connection: Connection, server?: ServerDescription) {
     this.connection = connection;
-    this.#server = server;
-  }
-
-  /** @internal The server a call parked now belongs to: its endpoint, name and version, and the revision spoken. */
-  get parkedWith(): PendingServer {
-    const { name, version } = this.#server?.serverInfo ?? {};
+    const { name, version } = server?.serverInfo ?? {};
     // Through JSON: a field the server did not give is left out, as it would be in storage.
-    return JSON.parse(JSON.stringify({ endpoint: this.connection.transport.endpointKey, name, version, protocolVersion: this.connection.protocolVersion }));
+    this.parkedWith = JSON.parse(JSON.stringify({ endpoint: connection.transport.endpointKey, name, version, protocolVersion: connection.protocolVersion }));
   }
 
   /**

@@ -18,7 +18,7 @@ import type { ValidationIssue } from "../validate/issues.js";
 import { walkPages } from "./page-walk.js";
 import type { JsonObject } from "./protocol.js";
 import type { ClientSession } from "./session.js";
-import { ToolOutputInvalid } from "./tool-output-error.js";
+import { ToolOutputInvalid } from "./check-errors.js";
 
 /** A tool's output check: its validator, or `null` for a tool without an `outputSchema`. */
 type OutputCheck = Validator | null;
@@ -53,6 +53,8 @@ export async function checkToolOutput(
   signal: AbortSignal | undefined,
 ): Promise<JsonObject> {
   const listedBefore = state.catalog !== undefined;
+  // Only structuredContent can lie about the schema: a result without it is judged only against a list already fetched.
+  if (result.structuredContent === undefined && !listedBefore) return result;
   let listing = catalogOf(state, session, signal);
   let issues = issuesOf((await listing).get(name), result);
   if (issues.length > 0 && listedBefore && state.catalog === listing && !relisted.has(listing)) {

@@ -53,12 +53,22 @@ describe("dist/ is readable", () => {
     expect(long).toEqual([]);
   });
 
-  it("keeps the source's names and a source map beside each bundled entry", () => {
-    const server = readFileSync(join(root, "dist/runtime/entries/server.js"), "utf8");
-    expect(server).toMatch(/\bclass McpServer\b/);
-    expect(server).toMatch(/\bclass RequestStateSecurity\b/);
-    expect(server).toMatch(/\/\/# sourceMappingURL=server\.js\.map\s*$/);
-    const map = JSON.parse(readFileSync(join(root, "dist/runtime/entries/server.js.map"), "utf8")) as { sources: string[] };
-    expect(map.sources.some((source) => source.endsWith("runtime/server/mcp-server.ts"))).toBe(true);
+  it("keeps the source's names, one statement a line, and a source map beside each bundled module", () => {
+    const bundled = [...shippedJs(join(root, "dist/runtime/chunks")), ...shippedJs(join(root, "dist/runtime/entries"))];
+    for (const [name, source] of [
+      ["McpServer", "runtime/server/mcp-server.ts"],
+      ["RequestStateSecurity", "runtime/state/token/security.ts"],
+      ["Client", "runtime/client/client.ts"],
+    ] as const) {
+      const declares = new RegExp(`^(?:var ${name} = class\\b|class ${name}\\b)`, "m");
+      const files = bundled.filter((file) => declares.test(readFileSync(file, "utf8")));
+      expect(files, name).toHaveLength(1);
+      const code = readFileSync(files[0]!, "utf8");
+      expect(code.split("\n").length, name).toBeGreaterThan(100);
+      const mapFile = /\/\/# sourceMappingURL=(\S+)\s*$/.exec(code)?.[1];
+      expect(mapFile, name).toBeDefined();
+      const map = JSON.parse(readFileSync(join(files[0]!, "..", mapFile!), "utf8")) as { sources: string[] };
+      expect(map.sources.some((file) => file.endsWith(source)), name).toBe(true);
+    }
   });
 });
