@@ -54,7 +54,7 @@ export class ToolOutputInvalid extends Error {
 }
 
 /** A server as a message names it: `"weather" 1.2.0 at http https://a.example/mcp, speaking 2026-07-28`. @internal */
-export function describeServer(server: PendingServer): string {
+function describeServer(server: PendingServer): string {
   const named = server.name === undefined ? "a server" : `"${server.name}"${server.version === undefined ? "" : ` ${server.version}`}`;
   return `${named}${server.endpoint === undefined ? " in this process" : ` at ${server.endpoint}`}, speaking ${server.protocolVersion}`;
 }

@@ -68,11 +68,7 @@ export async function resumeParked(
   return checkToolOutput(outputs, session, pending.target, result, options?.signal);
 }
 
-async function resumeRounds(
-  context: ResumeContext,
-  pending: PendingRequest,
-  options: (ResumeOptions & { method?: string }) | undefined,
-): Promise<JsonObject> {
+async function resumeRounds(context: ResumeContext, pending: PendingRequest, options: (ResumeOptions & { method?: string }) | undefined): Promise<JsonObject> {
   if (options?.method !== undefined && options.method !== pending.method) {
     throw new TypeError(`client.resume: expected a parked ${options.method} call, got ${pending.method} "${pending.target}".`);
   }
@@ -114,7 +110,8 @@ function checkedServer(server: PendingServer): PendingServer {
     throw new TypeError(`client.resume: the parked call's "server" must be the object PendingRequest#toJSON() wrote, with its "protocolVersion".`);
   }
   for (const field of ["endpoint", "name", "version", "protocolVersion"] as const) {
-    if (server[field] !== undefined && typeof server[field] !== "string") throw new TypeError(`client.resume: the parked call's "server.${field}" must be a string.`);
+    if (server[field] !== undefined && typeof server[field] !== "string")
+      throw new TypeError(`client.resume: the parked call's "server.${field}" must be a string.`);
   }
   return server;
 }

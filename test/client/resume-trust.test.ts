@@ -30,7 +30,9 @@ function provisioner(name = "provisioner", version = "1.0.0") {
       inputSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
       needs: (need) => need.add("region", () => elicit({ message: "Which region?", schema: regionForm })),
     },
-    ({ name: db }, { region }) => ({ content: [{ type: "text" as const, text: region.action === "accept" ? `Provisioned ${db} in ${region.content.region}` : "declined" }] }),
+    ({ name: db }, { region }) => ({
+      content: [{ type: "text" as const, text: region.action === "accept" ? `Provisioned ${db} in ${region.content.region}` : "declined" }],
+    }),
   );
   return server;
 }

@@ -68,7 +68,10 @@ describe("dist/ is readable", () => {
       const mapFile = /\/\/# sourceMappingURL=(\S+)\s*$/.exec(code)?.[1];
       expect(mapFile, name).toBeDefined();
       const map = JSON.parse(readFileSync(join(files[0]!, "..", mapFile!), "utf8")) as { sources: string[] };
-      expect(map.sources.some((file) => file.endsWith(source)), name).toBe(true);
+      expect(
+        map.sources.some((file) => file.endsWith(source)),
+        name,
+      ).toBe(true);
     }
   });
 });
