@@ -22,7 +22,9 @@ export {
 } from "./subscription.js";
 export type { CallNotificationOptions, LogMessage, ProgressUpdate } from "./call-notifications.js";
 export { ClientSession, type AllowInputRequired, type ManualCallOptions, type RequestOptions } from "./session.js";
-export { PendingRequest, type CallDescriptor, type PendingRequestJSON } from "./pending.js";
+export { PendingRequest, type CallDescriptor, type PendingRequestJSON, type PendingServer } from "./pending.js";
+export { PendingServerMismatch, PendingStateRefused, ToolOutputInvalid, type KeptAnswer } from "./check-errors.js";
+export type { ResumeOptions } from "./resume.js";
 export type {
   ElicitCallback,
   InputCallbacks,

@@ -18,6 +18,7 @@ import { taskSettingsOf, withTasksExtension, type TaskSettings } from "./tasks.j
 import { negotiationKey } from "./targets.js";
 import { openTransport } from "../connect/targets.js";
 import type { ConnectTarget } from "../protocol/targets.js";
+import type { ToolOutputState } from "./tool-output.js";
 
 /** A connection ready for a client, with the settings its calls run under. @internal */
 export interface OpenedClient {
@@ -25,6 +26,8 @@ export interface OpenedClient {
   readonly server: ServerDescription;
   readonly loop: LoopSettings;
   readonly tasks: TaskSettings | undefined;
+  /** What `callTool`'s output check knows of the server's tools (./tool-output.ts). */
+  readonly outputs: ToolOutputState;
 }
 
 /**
@@ -40,6 +43,9 @@ export async function openClient(target: ConnectTarget, options: ClientOptions):
   const { answerersOf, deriveCapabilities } = await import("./kinds.js");
   const answerers = await answerersOf(options);
   const declared = deriveCapabilities(answerers, mode === "auto" ? MODERN_PROTOCOL_VERSION : mode, options.capabilities);
+  // callTool's output check: a subscription's notifications/tools/list_changed forgets the list (Client.subscribe);
+  // a list gone stale unheard is fetched again on a misfit (./tool-output.ts).
+  const outputs: ToolOutputState = { enabled: options.checkToolOutputs !== false, catalog: undefined };
   const transport = await openTransport(target);
   try {
     const { connection, server } = await negotiate({
@@ -55,7 +61,7 @@ export async function openClient(target: ConnectTarget, options: ClientOptions):
       cacheKey: mode === "auto" ? negotiationKey(transport) : undefined,
       prior,
     });
-    return { connection, server, loop: { answerers, maxRounds, backoff, unavailableRetryMs }, tasks };
+    return { connection, server, loop: { answerers, maxRounds, backoff, unavailableRetryMs }, tasks, outputs };
   } catch (error) {
     if (transport !== target) await transport.close().catch(() => {});
     throw error;
