@@ -338,7 +338,7 @@ export class Client<Revision extends ClientRevision = NewestRevision> extends Cl
 }
 
 /** What `client.resume` resolves with: the method's complete result, or a custom method's object. */
-type ResumedResult<Revision extends ClientRevision, Method extends string> = Method extends InputRequiredMethod ? HelperResult<Revision, Method> : JsonObject;
+export type ResumedResult<Revision extends ClientRevision, Method extends string> = Method extends InputRequiredMethod ? HelperResult<Revision, Method> : JsonObject;
 
 function checkTarget(what: string, value: unknown): void {
   if (typeof value !== "string" || value === "") {

@@ -8,7 +8,7 @@
  *
  * @module
  */
-export { Client, type CallOptions, type ClientOptions, type CustomCallOptions, type ToolCallOptions } from "./client.js";
+export { Client, type CallOptions, type ClientOptions, type CustomCallOptions, type ResumedResult, type ToolCallOptions } from "./client.js";
 export { TaskCancelled, type TaskClientOptions } from "./tasks.js";
 export type { TaskHandle } from "./task-handle.js";
 export { TASKS_EXTENSION, type CreateTaskResult, type DetailedTask, type Task, type TaskStatus } from "../protocol/tasks-wire.js";
