@@ -69,9 +69,13 @@ export const OURS = `export { Client, StreamableHttpClientTransport } from "mcp-
 export const OFFICIAL = `export { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 `;
 
+/** The line a flow writes into the resolve log (by calling `firstCall()`) just before its first call: what was resolved above it was loaded up front. */
+const FIRST_CALL_MARK = "-- first call --";
+
 /**
  * A child process that imports `entry` (a bundle) and runs `body` with it as
- * `bundle`, logging every module it resolves; returns the files resolved.
+ * `bundle`, logging every module it resolves; returns the files resolved, and
+ * those resolved before the body called `firstCall()` (all of them if it never did).
  */
 function loadedBy(entry, body, log) {
   const hook = `import { appendFileSync } from "node:fs";
@@ -82,15 +86,18 @@ export async function resolve(specifier, context, next) {
 }`;
   const script = `
     import { register } from "node:module";
-    import { writeFileSync } from "node:fs";
+    import { appendFileSync, writeFileSync } from "node:fs";
     writeFileSync(${JSON.stringify(log)}, "");
+    const firstCall = () => appendFileSync(${JSON.stringify(log)}, ${JSON.stringify(FIRST_CALL_MARK)} + "\\n");
     register("data:text/javascript," + encodeURIComponent(${JSON.stringify(hook)}));
     const bundle = await import(${JSON.stringify(pathToFileURL(entry).href)});
     ${body}`;
   const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], { cwd: root, encoding: "utf8" });
   if (run.status !== 0) throw new Error(`the bundle did not run (exit ${run.status}):\n${run.stderr}`);
-  const urls = readFileSync(log, "utf8").trim().split("\n");
-  return { stdout: run.stdout, files: new Set(urls.filter((url) => url.startsWith("file:")).map((url) => fileURLToPath(url))) };
+  const lines = readFileSync(log, "utf8").trim().split("\n");
+  const mark = lines.indexOf(FIRST_CALL_MARK);
+  const filesOf = (urls) => new Set(urls.filter((url) => url.startsWith("file:")).map((url) => fileURLToPath(url)));
+  return { stdout: run.stdout, files: filesOf(lines), upFront: filesOf(mark === -1 ? lines : lines.slice(0, mark)) };
 }
 
 /** Our bundled client against a 2026-07-28 server (the built package's, in the same child), one MRTR call through the bundle's own HTTP transport. */
@@ -105,6 +112,7 @@ const OUR_FLOW = `
   const handler = createHttpHandler(server);
   const transport = new bundle.StreamableHttpClientTransport("http://127.0.0.1/mcp", { fetch: (input, init) => handler(new Request(input, init)) });
   const client = await bundle.Client.connect(transport, { onElicit: async () => ({ action: "accept", content: {} }) });
+  firstCall();
   const result = await client.callTool("confirm", { text: "bundled" });
   await client.close();
   console.log(JSON.stringify({ protocolVersion: client.protocolVersion, text: result.content[0].text }));
@@ -127,8 +135,9 @@ async function measure(name, source, flow, work) {
   const outdir = join(work, name);
   const { entry, chunks } = await bundle(source, outdir);
   const log = join(work, `${name}.resolved.txt`);
-  const { stdout, files } = loadedBy(entry, flow, log);
+  const { stdout, files, upFront } = loadedBy(entry, flow, log);
   const loaded = chunks.filter((chunk) => files.has(chunk.file) || chunk.file === entry);
+  const loadedUpFront = loaded.filter((chunk) => upFront.has(chunk.file) || chunk.file === entry);
   const sum = (list, key) => list.reduce((total, chunk) => total + chunk[key], 0);
   return {
     name,
@@ -137,6 +146,9 @@ async function measure(name, source, flow, work) {
     // Which chunks the flow loaded (the entry first), by file name without esbuild's hash, and their size.
     loadedFiles: loaded.map((chunk) => ({ name: chunkName(chunk.file, entry), gzip: chunk.gzip })),
     loadedGzip: sum(loaded, "gzip"),
+    // What the app loads before its first call (the import, then connect), by the same names: the figure the budget holds.
+    upFrontFiles: loadedUpFront.map((chunk) => ({ name: chunkName(chunk.file, entry), gzip: chunk.gzip })),
+    upFrontGzip: sum(loadedUpFront, "gzip"),
     loadedMin: sum(loaded, "bytes"),
     totalGzip: sum(chunks, "gzip"),
     totalMin: sum(chunks, "bytes"),
