@@ -3,11 +3,12 @@
 // --splitting, no externals, each chunk measured as gzip level 9.
 //   npm run build && node bench/bundle-size.mjs [--json] [--out FILE]
 //
-// The figure that meets the budget is what a browser loads to reach a
-// 2026-07-28 server over Streamable HTTP and finish an MRTR call: the chunks
-// the bundle actually imports while it does so, recorded by a module-resolve
-// hook in a child process (chunks only the 2025 fallback or stdio would load
-// stay lazy and are reported apart). The same run is done for the official
+// The figure that meets the budget is what a browser app loads up front:
+// every chunk imported before its first call (the import of the entry, then
+// Client.connect to a 2026-07-28 server over Streamable HTTP), recorded by a
+// module-resolve hook in a child process. The chunks the first MRTR call then
+// loads (the answer checker) are reported beside it, and the chunks only the
+// 2025 fallback or stdio would load stay lazy and are reported apart. The same run is done for the official
 // client against its own export; it loads one chunk, the whole of it.
 // Writes bench/RESULTS-bundle-size.md and its section of bench/RESULTS.md.
 import { spawnSync } from "node:child_process";
@@ -176,8 +177,7 @@ export async function measureBundles() {
 
 function report({ ours, official, budget, esbuild }, started) {
   const kb = (bytes) => `${bytes.toLocaleString("en-US")} B`;
-  const entryGzip = ours.loadedFiles[0].gzip;
-  const verdict = entryGzip <= budget ? "meets" : "MISSES";
+  const verdict = ours.upFrontGzip <= budget ? "meets" : "MISSES";
   return [
     "# Browser client bundle: mcp-roundtrip beside the official client",
     "",
@@ -186,15 +186,15 @@ function report({ ours, official, budget, esbuild }, started) {
     "Recipe, both clients: `esbuild --bundle --minify --format=esm --platform=browser --splitting`, no externals, each chunk gzip -9.",
     "Ours: `Client` and `StreamableHttpClientTransport` from `mcp-roundtrip/client`;",
     "theirs: `Client` and `StreamableHTTPClientTransport` from `@modelcontextprotocol/client`.",
-    '"Loaded" is what the bundle imports to connect to a 2026-07-28 server over Streamable HTTP and finish an MRTR call (recorded, not estimated);',
-    "the rest are lazy chunks for the 2025 fallback (its validators) and stdio.",
+    '"Up front" is every chunk the bundle imports before its first call (the import, then connecting to a 2026-07-28 server over Streamable HTTP);',
+    '"loaded" adds what finishing an MRTR call imports (recorded, not estimated); the rest are lazy chunks for SSE answers, the 2025 fallback (its validators) and stdio.',
     "",
-    "| client | loaded, min+gz | loaded, min | chunks loaded / emitted | all chunks, min+gz |",
-    "|---|---:|---:|---:|---:|",
-    `| mcp-roundtrip | ${kb(ours.loadedGzip)} | ${kb(ours.loadedMin)} | ${ours.loadedChunks} / ${ours.chunks} | ${kb(ours.totalGzip)} |`,
-    `| @modelcontextprotocol/client | ${kb(official.loadedGzip)} | ${kb(official.loadedMin)} | ${official.loadedChunks} / ${official.chunks} | ${kb(official.totalGzip)} |`,
+    "| client | up front, min+gz | loaded, min+gz | loaded, min | chunks loaded / emitted | all chunks, min+gz |",
+    "|---|---:|---:|---:|---:|---:|",
+    `| mcp-roundtrip | ${kb(ours.upFrontGzip)} | ${kb(ours.loadedGzip)} | ${kb(ours.loadedMin)} | ${ours.loadedChunks} / ${ours.chunks} | ${kb(ours.totalGzip)} |`,
+    `| @modelcontextprotocol/client | ${kb(official.upFrontGzip)} | ${kb(official.loadedGzip)} | ${kb(official.loadedMin)} | ${official.loadedChunks} / ${official.chunks} | ${kb(official.totalGzip)} |`,
     "",
-    `Budget (bench/budgets.mjs): our entry chunk ≤ ${kb(budget)} min+gz: ${verdict} (${entryGzip} B; the answer checker and its error classes, loaded on the first answer, add ${ours.loadedGzip - entryGzip} B); theirs is ${(official.loadedGzip / ours.loadedGzip).toFixed(1)}× ours.`,
+    `Budget (bench/budgets.mjs): what ours loads up front ≤ ${kb(budget)} min+gz: ${verdict} (${kb(ours.upFrontGzip)}: ${ours.upFrontFiles.map((file) => `${file.name} ${file.gzip}`).join(", ")}; the first call adds ${kb(ours.loadedGzip - ours.upFrontGzip)}, the answer checker); theirs loads ${(official.upFrontGzip / ours.upFrontGzip).toFixed(1)}× that up front.`,
     "",
   ].join("\n");
 }
