@@ -16,6 +16,7 @@
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { docsPagesOf } from "./docs-pages.mjs";
 import { ensureTools } from "./run.mjs";
 
 ensureTools("typedoc", "node_modules/typedoc/package.json");
@@ -112,18 +113,6 @@ function expandPattern(dir, source) {
   return readdirSync(join(dir, before), { withFileTypes: true })
     .filter((entry) => entry.isDirectory() && existsSync(join(dir, before, entry.name + after)))
     .map((entry) => [before + entry.name + after, entry.name]);
-}
-
-/** The guide's pages in reading order (docs/README.md lists them); every other page of docs/ follows, by name. */
-const GUIDE = ["README.md", "getting-started.md", "server.md", "asking-the-user.md", "dependencies.md", "both-generations.md", "operations.md", "extending.md"];
-
-/** The markdown pages of `dir`/docs, the guide's first, as typedoc project documents (none when there is no docs/). */
-export function docsPagesOf(dir) {
-  const folder = join(dir, "docs");
-  if (!existsSync(folder)) return [];
-  const pages = readdirSync(folder).filter((name) => name.endsWith(".md"));
-  const ordered = [...GUIDE.filter((name) => pages.includes(name)), ...pages.filter((name) => !GUIDE.includes(name)).sort()];
-  return ordered.map((name) => join(folder, name));
 }
 
 /** Where Mermaid's browser build is: tools/mermaid, installed on first use by `npm run docs` (the --check run renders nothing). */
