@@ -173,6 +173,8 @@ export async function buildApiReference({ dir = process.cwd(), check = false } =
       projectDocuments: docsPagesOf(dir),
       // Diagrams are drawn in the browser (drawMermaidDiagrams), so their source stays as text.
       ignoredHighlightLanguages: ["mermaid"],
+      // The docs pages show nginx configuration too.
+      highlightLanguages: [...OptionDefaults.highlightLanguages, "nginx"],
       // Source links name the public repository, whatever remote (if any) this clone has.
       disableGit: true,
       sourceLinkTemplate: "https://github.com/mcp-roundtrip/mcp-roundtrip/blob/main/{path}#L{line}",

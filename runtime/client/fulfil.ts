@@ -152,7 +152,7 @@ function setOwn(target: Record<string, InputResponse>, key: string, value: Input
   else target[key] = value;
 }
 
-/** The round's failure when no callback answers `method`: the advice comes from the kind table (loaded at connect). */
+/** The round's failure when no callback answers `method`: the advice comes from the kind table. */
 async function missingCallback(key: string, method: string): Promise<never> {
   const missing = withoutCallback(method);
   const advice =
