@@ -2,7 +2,11 @@
  * The errors of the client's checks that load on first use: a tool result
  * that does not fit its `outputSchema` (./tool-output.ts), a parked call
  * that cannot go on (./resume.ts). One module, so a bundle that imports
- * none of them by name keeps them out of its entry chunk, in one chunk.
+ * none of them by name keeps them out of its entry chunk, in one chunk. Their
+ * messages are written where they are thrown (./check-messages.ts), so a
+ * bundle that exports the classes carries no message text up front (and
+ * their fields are `declare`d: the constructors set them, so no field
+ * initialiser is emitted).
  *
  * @module
  */
@@ -34,29 +38,19 @@ export class ToolOutputInvalid extends Error {
   /** Always `"ToolOutputInvalid"`: test it rather than `instanceof` when two copies of the package may be loaded. */
   override readonly name = "ToolOutputInvalid" as const;
   /** The tool whose result was rejected. */
-  readonly tool: string;
+  declare readonly tool: string;
   /** What does not fit: each a JSON Pointer into `structuredContent` (`/temperature`; `""` for the whole) and what is wrong there. */
-  readonly issues: readonly Readonly<ValidationIssue>[];
+  declare readonly issues: readonly Readonly<ValidationIssue>[];
   /** The `CallToolResult` as the server sent it. */
-  readonly result: JsonObject;
+  declare readonly result: JsonObject;
 
-  /** @internal Built by the client's output check. */
-  constructor(tool: string, issues: readonly ValidationIssue[], result: JsonObject) {
-    const problems = issues.map((issue) => `${issue.path === "" ? "(root)" : issue.path} ${issue.message}`).join("; ");
-    super(
-      `Tool "${tool}" returned structuredContent that does not fit its outputSchema: ${problems}. ` +
-        `The server is at fault; the result is on error.result. Pass { checkOutput: false } to accept it anyway.`,
-    );
+  /** @internal Built by the client's output check (./tool-output.ts), which writes the message (./check-messages.ts). */
+  constructor(message: string, tool: string, issues: readonly ValidationIssue[], result: JsonObject) {
+    super(message);
     this.tool = tool;
     this.issues = issues.map((issue) => Object.freeze({ path: issue.path, message: issue.message }));
     this.result = result;
   }
-}
-
-/** A server as a message names it: `"weather" 1.2.0 at http https://a.example/mcp, speaking 2026-07-28`. @internal */
-function describeServer(server: PendingServer): string {
-  const named = server.name === undefined ? "a server" : `"${server.name}"${server.version === undefined ? "" : ` ${server.version}`}`;
-  return `${named}${server.endpoint === undefined ? " in this process" : ` at ${server.endpoint}`}, speaking ${server.protocolVersion}`;
 }
 
 /**
@@ -69,22 +63,15 @@ export class PendingServerMismatch extends Error {
   /** Always `"PendingServerMismatch"`: test it rather than `instanceof` when two copies of the package may be loaded. */
   override readonly name = "PendingServerMismatch" as const;
   /** What differs: the endpoint, the server's name, or the revision (no longer spoken). */
-  readonly reason: "endpoint" | "name" | "revision";
+  declare readonly reason: "endpoint" | "name" | "revision";
   /** The server the call was parked with. */
-  readonly parked: Readonly<PendingServer>;
+  declare readonly parked: Readonly<PendingServer>;
   /** The server this client is connected to. */
-  readonly current: Readonly<PendingServer>;
+  declare readonly current: Readonly<PendingServer>;
 
-  /** @internal Built by `client.resume`. */
-  constructor(reason: "endpoint" | "name" | "revision", parked: PendingServer, current: PendingServer) {
-    const why =
-      reason === "revision"
-        ? `it no longer speaks ${parked.protocolVersion}, so it cannot continue the call`
-        : `that is another server (another ${reason === "endpoint" ? "endpoint" : "name"})`;
-    super(
-      `client.resume: this call was parked with ${describeServer(parked)}; this client is connected to ${describeServer(current)}, and ${why}. ` +
-        `Nothing was sent. Resume it with a client connected to the server it was parked with, or start the call afresh.`,
-    );
+  /** @internal Built by `client.resume` (./resume.ts), which writes the message (./check-messages.ts). */
+  constructor(message: string, reason: "endpoint" | "name" | "revision", parked: PendingServer, current: PendingServer) {
+    super(message);
     this.reason = reason;
     this.parked = parked;
     this.current = current;
@@ -110,22 +97,21 @@ export class PendingStateRefused extends Error {
   /** Always `"PendingStateRefused"`: test it rather than `instanceof` when two copies of the package may be loaded. */
   override readonly name = "PendingStateRefused" as const;
   /** The call that could not go on: start it afresh with its method, `target` and `arguments`. */
-  readonly pending: PendingRequest;
+  declare readonly pending: PendingRequest;
   /** The answers given before the refusal, by input key; empty when nobody was asked. */
-  readonly answers: Readonly<Record<string, KeptAnswer>>;
+  declare readonly answers: Readonly<Record<string, KeptAnswer>>;
 
-  /** @internal Built by `client.resume`. */
-  constructor(pending: PendingRequest, answers: Record<string, KeptAnswer>, options: { cause: unknown }) {
-    const asked = Object.keys(answers).length;
-    super(
-      `client.resume: the server no longer accepts this ${pending.method} "${pending.target}" call's requestState ` +
-        `(it restarted with other keys, or the state expired). ` +
-        (asked === 0
-          ? "Nobody was asked anything. Start the call afresh."
-          : `The ${asked} answer(s) given are on error.answers: start the call afresh and answer the same questions from them.`),
-      options,
-    );
+  /** @internal Built by `client.resume` (./resume.ts), which writes the message (./check-messages.ts). */
+  constructor(message: string, pending: PendingRequest, answers: Record<string, KeptAnswer>, options: { cause: unknown }) {
+    super(message, options);
     this.pending = pending;
     this.answers = answers;
   }
+}
+
+/** The check errors as the lazily loaded checks get them from the client (a kit: see ./tool-output.ts, ./resume.ts). @internal */
+export interface CheckErrors {
+  readonly ToolOutputInvalid: typeof ToolOutputInvalid;
+  readonly PendingServerMismatch: typeof PendingServerMismatch;
+  readonly PendingStateRefused: typeof PendingStateRefused;
 }

@@ -15,6 +15,7 @@ import { Subscription, type SubscribeOptions, type SubscriptionRequest } from ".
 import type { CallOptions, ClientOptions, CustomCallOptions, ToolCallOptions } from "./options.js";
 import type { ConnectTarget } from "../protocol/targets.js";
 import type { ToolOutputState } from "./tool-output.js";
+import { type CheckErrors, PendingServerMismatch, PendingStateRefused, ToolOutputInvalid } from "./check-errors.js";
 import type { ResumeOptions } from "./resume.js";
 
 export type { CallOptions, ClientOptions, CustomCallOptions, ToolCallOptions } from "./options.js";
@@ -150,7 +151,7 @@ export class Client<Revision extends ClientRevision = NewestRevision> extends Cl
     if (!(options?.checkOutput ?? outputs.enabled) || result.isError === true || (result.structuredContent === undefined && outputs.catalog === undefined)) {
       return result;
     }
-    return (await import("./tool-output.js")).checkToolOutput(outputs, this.session, name, result, options?.signal);
+    return (await import("./tool-output.js")).checkToolOutput(ToolOutputInvalid, outputs, this.session, name, result, options?.signal);
   }
 
   /**
@@ -205,7 +206,11 @@ export class Client<Revision extends ClientRevision = NewestRevision> extends Cl
     const call = (pending instanceof PendingRequest ? pending : PendingRequest.resume(pending)) as PendingRequest;
     // Its own chunk (./resume.ts): a client that never resumes does not carry it.
     const { resumeParked } = await import("./resume.js");
-    return resumeParked({ session: this.session, loop: this.#loop, server: this.#server, outputs: this.#outputs, run: runToCompletion }, call, options) as never;
+    return resumeParked(
+      { session: this.session, loop: this.#loop, server: this.#server, outputs: this.#outputs, run: runToCompletion, errors: CHECK_ERRORS },
+      call,
+      options,
+    ) as never;
   }
 
   async #run(call: Parameters<typeof runToCompletion>[2], options: CallOptions | undefined, start?: Parameters<typeof runToCompletion>[5]): Promise<JsonObject> {
@@ -337,7 +342,11 @@ export class Client<Revision extends ClientRevision = NewestRevision> extends Cl
   }
 }
 
+/** The check errors handed to the lazily loaded checks (./check-errors.ts). */
+const CHECK_ERRORS: CheckErrors = { ToolOutputInvalid, PendingServerMismatch, PendingStateRefused };
+
 /** What `client.resume` resolves with: the method's complete result, or a custom method's object. */
+
 export type ResumedResult<Revision extends ClientRevision, Method extends string> = Method extends InputRequiredMethod ? HelperResult<Revision, Method> : JsonObject;
 
 function checkTarget(what: string, value: unknown): void {

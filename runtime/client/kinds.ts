@@ -1,12 +1,12 @@
 /**
- * The client's reading of the generated input-kind table, loaded by
- * `Client.connect` (so the browser entry chunk carries neither the table nor
- * the 2025 method table it shares a module with): the callbacks by kind,
- * built from the options and checked; the capabilities they declare; and
- * what a message says when a kind has no callback.
+ * The client's reading of the generated input-kind table: the callbacks by
+ * kind, built from the options and checked; the capabilities they declare;
+ * and what a message says when a kind has no callback.
  *
- * Imports nothing the client's main modules import, so a splitting bundler
- * keeps it in a chunk of its own (docs/internals.md).
+ * Part of the client's main chunk, since `Client.connect` needs it before
+ * anything is sent: a chunk of its own would only add a file to what a
+ * browser loads up front. The 2025 back channel, a lazy module, gets
+ * `withoutCallback` in its kit rather than importing it (docs/internals.md).
  *
  * @internal
  * @module

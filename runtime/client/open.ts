@@ -15,6 +15,7 @@ import { negotiate, type ServerDescription } from "./negotiate.js";
 import type { ClientOptions } from "./options.js";
 import { MODERN_PROTOCOL_VERSION } from "./protocol.js";
 import { taskSettingsOf, withTasksExtension, type TaskSettings } from "./tasks.js";
+import { answerersOf, deriveCapabilities } from "./kinds.js";
 import { negotiationKey } from "./targets.js";
 import { openTransport } from "../connect/targets.js";
 import type { ConnectTarget } from "../protocol/targets.js";
@@ -39,8 +40,6 @@ export async function openClient(target: ConnectTarget, options: ClientOptions):
   const { maxRounds, unavailableRetryMs, mode, probeTimeoutMs, prior } = checkConnectOptions(options);
   const backoff = checkBackoff(options.stateOnlyBackoff);
   const tasks = taskSettingsOf(options.tasks);
-  // The kind table is a chunk of its own, loaded here: the browser entry chunk carries neither it nor what it imports.
-  const { answerersOf, deriveCapabilities } = await import("./kinds.js");
   const answerers = await answerersOf(options);
   const declared = deriveCapabilities(answerers, mode === "auto" ? MODERN_PROTOCOL_VERSION : mode, options.capabilities);
   // callTool's output check: a subscription's notifications/tools/list_changed forgets the list (Client.subscribe);

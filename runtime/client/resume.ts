@@ -19,7 +19,8 @@ import type { PendingRequest } from "./pending.js";
 import type { PendingServer } from "./pending-server.js";
 import type { ServerDescription } from "./negotiate.js";
 import type { InputRequest, InputRequiredResult, InputResponse, JsonObject } from "./protocol.js";
-import { type KeptAnswer, PendingServerMismatch, PendingStateRefused } from "./check-errors.js";
+import type { CheckErrors, KeptAnswer } from "./check-errors.js";
+import { serverMismatchMessage, stateRefusedMessage } from "./check-messages.js";
 import type { ClientSession } from "./session.js";
 import type { ToolOutputState } from "./tool-output.js";
 
@@ -33,6 +34,8 @@ export interface ResumeContext {
   readonly outputs: ToolOutputState;
   /** The client's automatic loop. */
   readonly run: typeof runToCompletion;
+  /** The error classes, handed over: importing them here would split them out of the client's main chunk (docs/internals.md). */
+  readonly errors: CheckErrors;
 }
 
 /** Options of `client.resume`. */
@@ -65,7 +68,7 @@ export async function resumeParked(
   const { outputs, session } = context;
   if (pending.method !== "tools/call" || pending.custom || !(options?.checkOutput ?? outputs.enabled) || result.isError === true) return result;
   const { checkToolOutput } = await import("./tool-output.js");
-  return checkToolOutput(outputs, session, pending.target, result, options?.signal);
+  return checkToolOutput(context.errors.ToolOutputInvalid, outputs, session, pending.target, result, options?.signal);
 }
 
 async function resumeRounds(context: ResumeContext, pending: PendingRequest, options: (ResumeOptions & { method?: string }) | undefined): Promise<JsonObject> {
@@ -85,7 +88,7 @@ async function resumeRounds(context: ResumeContext, pending: PendingRequest, opt
   if (asks && pending.requestState !== undefined && options?.checkState !== false) {
     // No answers: the server verifies the state before any handler runs, and a handler that gets none asks again.
     start = await context.session.round(pending.call, undefined, pending.requestState, signal, meta, onNotification).catch((error: unknown) => {
-      throw isStateRefusal(error) ? new PendingStateRefused(pending, {}, { cause: error }) : error;
+      throw isStateRefusal(error) ? new context.errors.PendingStateRefused(stateRefusedMessage(pending, 0), pending, {}, { cause: error }) : error;
     });
   }
   const answers: Record<string, KeptAnswer> = {};
@@ -93,7 +96,9 @@ async function resumeRounds(context: ResumeContext, pending: PendingRequest, opt
   try {
     return await context.run(context.session, loop, pending.call, signal, meta, { result: start as InputRequiredResult, round: pending.round }, onNotification);
   } catch (error) {
-    throw isStateRefusal(error) ? new PendingStateRefused(pending, answers, { cause: error }) : error;
+    throw isStateRefusal(error)
+      ? new context.errors.PendingStateRefused(stateRefusedMessage(pending, Object.keys(answers).length), pending, answers, { cause: error })
+      : error;
   }
 }
 
@@ -120,13 +125,13 @@ function checkedServer(server: PendingServer): PendingServer {
 function checkSameServer(parked: PendingServer, context: ResumeContext): void {
   const current = context.session.parkedWith;
   if (parked.endpoint !== undefined && current.endpoint !== undefined && parked.endpoint !== current.endpoint) {
-    throw new PendingServerMismatch("endpoint", parked, current);
+    throw new context.errors.PendingServerMismatch(serverMismatchMessage("endpoint", parked, current), "endpoint", parked, current);
   }
   if (parked.name !== undefined && current.name !== undefined && parked.name !== current.name) {
-    throw new PendingServerMismatch("name", parked, current);
+    throw new context.errors.PendingServerMismatch(serverMismatchMessage("name", parked, current), "name", parked, current);
   }
   if (parked.protocolVersion !== current.protocolVersion && !context.server.supportedVersions.includes(parked.protocolVersion)) {
-    throw new PendingServerMismatch("revision", parked, current);
+    throw new context.errors.PendingServerMismatch(serverMismatchMessage("revision", parked, current), "revision", parked, current);
   }
 }
 

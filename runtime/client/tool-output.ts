@@ -18,7 +18,8 @@ import type { ValidationIssue } from "../validate/issues.js";
 import { walkPages } from "./page-walk.js";
 import type { JsonObject } from "./protocol.js";
 import type { ClientSession } from "./session.js";
-import { ToolOutputInvalid } from "./check-errors.js";
+import type { ToolOutputInvalid } from "./check-errors.js";
+import { toolOutputMessage } from "./check-messages.js";
 
 /** A tool's output check: its validator, or `null` for a tool without an `outputSchema`. */
 type OutputCheck = Validator | null;
@@ -46,6 +47,8 @@ const METHOD_NOT_FOUND = -32601;
  * @internal
  */
 export async function checkToolOutput(
+  // The caller's class, handed over: importing it here would split it out of the client's main chunk (docs/internals.md).
+  Invalid: typeof ToolOutputInvalid,
   state: ToolOutputState,
   session: ClientSession,
   name: string,
@@ -65,7 +68,7 @@ export async function checkToolOutput(
     relisted.add(listing);
     issues = issuesOf((await listing).get(name), result);
   }
-  if (issues.length > 0) throw new ToolOutputInvalid(name, issues, result);
+  if (issues.length > 0) throw new Invalid(toolOutputMessage(name, issues), name, issues, result);
   return result;
 }
 

@@ -5,17 +5,8 @@
  *
  * @internal
  */
-import { JsonRpcErrorCode } from "../../../protocol/jsonrpc/errors.js";
-import {
-  isJsonRpcNotification,
-  isJsonRpcRequest,
-  isJsonRpcResponse,
-  type JsonRpcNotification,
-  type JsonRpcRequest,
-  type JsonRpcResponse,
-} from "../../../protocol/jsonrpc/messages.js";
-import { reasonOf } from "./shared.js";
-import { errorResponse } from "../../../protocol/jsonrpc/responses.js";
+import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../../../protocol/jsonrpc/messages.js";
+import type { StreamKit } from "./event-stream.js";
 
 /** Receives one notification. */
 export type NotificationListener = (notification: JsonRpcNotification) => void;
@@ -29,12 +20,14 @@ export class ServerMessages {
   readonly #reply: (response: JsonRpcResponse) => Promise<Response>;
   readonly #warn: (message: string) => void;
   readonly #quiet: () => boolean;
+  readonly #kit: StreamKit;
 
   /**
    * @param reply - POSTs an answer to the server.
    * @param quiet - true once undeliverable answers are expected (the transport closed).
    */
-  constructor(reply: (response: JsonRpcResponse) => Promise<Response>, warn: (message: string) => void, quiet: () => boolean) {
+  constructor(kit: StreamKit, reply: (response: JsonRpcResponse) => Promise<Response>, warn: (message: string) => void, quiet: () => boolean) {
+    this.#kit = kit;
     this.#reply = reply;
     this.#warn = warn;
     this.#quiet = quiet;
@@ -47,6 +40,7 @@ export class ServerMessages {
    * awaits are dropped.
    */
   dispatch(message: unknown, onNotification: NotificationListener | undefined, answers: Promise<void>[] | undefined): void {
+    const { isJsonRpcNotification, isJsonRpcRequest, isJsonRpcResponse, reasonOf } = this.#kit;
     if (isJsonRpcResponse(message)) return;
     if (isJsonRpcNotification(message)) {
       try {
@@ -61,6 +55,7 @@ export class ServerMessages {
   }
 
   async #answer(request: JsonRpcRequest): Promise<void> {
+    const { JsonRpcErrorCode, errorResponse, reasonOf } = this.#kit;
     const handler = this.requestHandler;
     const reply: JsonRpcResponse = handler
       ? await handler(request).catch(() => errorResponse(request.id, { code: JsonRpcErrorCode.InternalError, message: "The client failed to handle the request" }))

@@ -6,21 +6,50 @@
  * (`session.ts`) and reads its GET event stream (`event-stream.ts`).
  */
 import { JsonRpcErrorCode } from "../../../protocol/jsonrpc/errors.js";
-import { isJsonRpcErrorResponse, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from "../../../protocol/jsonrpc/messages.js";
+import {
+  isJsonRpcErrorResponse,
+  isJsonRpcNotification,
+  isJsonRpcRequest,
+  isJsonRpcResponse,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+} from "../../../protocol/jsonrpc/messages.js";
+import { errorResponse } from "../../../protocol/jsonrpc/responses.js";
 import type { ClientTransport, TransportRequestOptions } from "../../types.js";
 import { answerOf } from "./answer.js";
 import type { HttpClientAuth } from "./auth.js";
 import { AuthFailure, fetchFailure, HttpTransportError, sessionLostError } from "./errors.js";
-import type { EventStreamListener, StreamHost } from "./event-stream.js";
+import type { EventStreamListener, StreamHost, StreamKit } from "./event-stream.js";
 import { InFlight } from "./in-flight.js";
 import { postHeaders } from "./post-headers.js";
-import { ServerMessages } from "./server-messages.js";
+import type { ServerMessages } from "./server-messages.js";
 import { HttpSession } from "./session.js";
-import { readStreamAnswer, STREAM_KIT } from "./sse-response.js";
 import { readBoundedText } from "./body.js";
 import { checkOptions, type HttpClientTransportOptions, type TokenProvider } from "./options.js";
-import { CLOSED_MESSAGE, mediaTypeOf } from "./shared.js";
+import { CLOSED_MESSAGE, eitherSignal, mediaTypeOf, reasonOf, sleep } from "./shared.js";
 import { ToolHeaders } from "./tool-headers.js";
+
+/**
+ * What the lazily loaded stream modules (SSE answers, the 2025 GET stream, the
+ * dispatch of server messages) borrow from this chunk: handed over, never
+ * imported, so a splitting bundler keeps all of it here and a client whose
+ * server answers in JSON loads none of them (see `StreamHost.kit`).
+ */
+const STREAM_KIT: StreamKit = Object.freeze({
+  HttpTransportError,
+  JsonRpcErrorCode,
+  errorResponse,
+  eitherSignal,
+  isJsonRpcNotification,
+  isJsonRpcRequest,
+  isJsonRpcResponse,
+  mediaTypeOf,
+  reasonOf,
+  sleep,
+  fetchFailure,
+  closedMessage: CLOSED_MESSAGE,
+});
 
 /**
  * A {@link ClientTransport} for Streamable HTTP. `Client.connect(url)`
@@ -64,7 +93,11 @@ export class StreamableHttpClientTransport implements ClientTransport {
   readonly #streamHost: StreamHost;
   /** The GET stream: `true` while its module loads, the listener once it runs. */
   #listening: EventStreamListener | true | undefined;
-  readonly #messages: ServerMessages;
+  /** Dispatches what the server sends on event streams; built with the first stream, its module loaded with it. */
+  #messages: ServerMessages | undefined;
+  /** The handlers the client installed, kept here until (and after) `#messages` exists. */
+  #requestHandler: ((request: JsonRpcRequest) => Promise<JsonRpcResponse>) | undefined;
+  #notificationHandler: ((notification: JsonRpcNotification) => void) | undefined;
   readonly #maxResponseBytes: number;
   #closed = false;
 
@@ -102,11 +135,22 @@ export class StreamableHttpClientTransport implements ClientTransport {
       maxEventChars: maxResponseBytes,
       kit: STREAM_KIT,
     };
-    this.#messages = new ServerMessages(
-      async (reply) => (await this.#post(reply)).response,
-      this.#warn,
-      () => this.#closed,
-    );
+  }
+
+  /** The stream-reading module, and the dispatcher of server messages built from it on first use. */
+  async #streamModule(): Promise<{ readStreamAnswer: typeof import("./sse-response.js").readStreamAnswer; messages: ServerMessages }> {
+    const { readStreamAnswer, ServerMessages } = await import("./sse-response.js");
+    if (this.#messages === undefined) {
+      this.#messages = new ServerMessages(
+        STREAM_KIT,
+        async (reply) => (await this.#post(reply)).response,
+        this.#warn,
+        () => this.#closed,
+      );
+      this.#messages.requestHandler = this.#requestHandler;
+      this.#messages.notificationHandler = this.#notificationHandler;
+    }
+    return { readStreamAnswer, messages: this.#messages };
   }
 
   /** Version for the header when a message's `_meta` names none (the version `initialize` agreed). */
@@ -144,10 +188,10 @@ export class StreamableHttpClientTransport implements ClientTransport {
   async openEventStream(): Promise<void> {
     if (this.#closed || !this.#session.legacy || this.#listening !== undefined) return;
     this.#listening = true;
-    const { EventStreamListener } = await import("./event-stream.js");
+    const [{ EventStreamListener }, { messages }] = await Promise.all([import("./event-stream.js"), this.#streamModule()]);
     // A reset or a close while the module loaded cancels the opening.
     if (this.#closed || this.#listening !== true) return;
-    const listener = new EventStreamListener(this.#streamHost, (message) => this.#messages.dispatch(message, undefined, undefined));
+    const listener = new EventStreamListener(this.#streamHost, (message) => messages.dispatch(message, undefined, undefined));
     this.#listening = listener;
     await listener.start();
   }
@@ -160,12 +204,14 @@ export class StreamableHttpClientTransport implements ClientTransport {
 
   /** Answers requests a 2025-era server sends on a response stream or the GET stream; the answer goes back as a POST. */
   setServerRequestHandler(handler: (request: JsonRpcRequest) => Promise<JsonRpcResponse>): void {
-    this.#messages.requestHandler = handler;
+    this.#requestHandler = handler;
+    if (this.#messages !== undefined) this.#messages.requestHandler = handler;
   }
 
   /** Receives notifications that belong to no request (the GET stream, or a call sent without a listener). */
   setNotificationHandler(handler: (notification: JsonRpcNotification) => void): void {
-    this.#messages.notificationHandler = handler;
+    this.#notificationHandler = handler;
+    if (this.#messages !== undefined) this.#messages.notificationHandler = handler;
   }
 
   /**
@@ -275,15 +321,8 @@ export class StreamableHttpClientTransport implements ClientTransport {
       }
       let answer: JsonRpcResponse;
       if (response.ok && mediaTypeOf(response.headers.get("content-type")) === "text/event-stream") {
-        answer = await readStreamAnswer(
-          response,
-          message,
-          options,
-          this.#messages,
-          this.#streamHost,
-          () => this.#session.legacy && !this.#closed,
-          this.#shutdown.signal,
-        );
+        const { readStreamAnswer, messages } = await this.#streamModule();
+        answer = await readStreamAnswer(response, message, options, messages, this.#streamHost, () => this.#session.legacy && !this.#closed, this.#shutdown.signal);
       } else {
         answer = answerOf(response, message, await readBoundedText(response, this.#maxResponseBytes, message.method), headers["mcp-session-id"] !== undefined);
       }
