@@ -6,8 +6,7 @@
  *
  * Over HTTP it prints `MCP endpoint: <url>` on stderr once listening.
  */
-import { serveHttp } from "mcp-roundtrip/node";
-import { serveStdio } from "mcp-roundtrip/server";
+import { serveHttp, serveStdio } from "mcp-roundtrip/node";
 import { createEverythingServer } from "./server.js";
 
 function option(name: string): string | undefined {

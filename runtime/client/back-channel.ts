@@ -15,6 +15,7 @@ import type { RevisionTables, ValidationResult } from "../validate/core.js";
 import type { Answerers, InputRequestContext } from "./callbacks.js";
 import type { InputResponseInvalid } from "./answer-errors.js";
 import type { JsonObject } from "./protocol.js";
+import type { withoutCallback } from "./kinds.js";
 
 /**
  * What this lazily loaded module (2025 servers only) borrows from the
@@ -27,6 +28,8 @@ export interface BackChannelKit {
   readonly JsonRpcErrorCode: typeof JsonRpcErrorCode;
   readonly errorResponse: typeof errorResponse;
   readonly InputRequestFailed: typeof InputRequestFailed;
+  readonly withoutCallback: typeof withoutCallback;
+  readonly InputResponseInvalid: typeof InputResponseInvalid;
 }
 
 /** The 2025-11-25 tables, loaded on the first request a server sends: a modern-only client never pays for them. */
@@ -151,7 +154,7 @@ async function answerServerRequest(
   if (request.method === "ping") return reply(request, {});
   const answerer = answerers[request.method];
   if (answerer === undefined) {
-    const missing = (await import("./kinds.js")).withoutCallback(request.method);
+    const missing = kit.withoutCallback(request.method);
     return refuse(
       JsonRpcErrorCode.MethodNotFound,
       "options" in missing
@@ -184,7 +187,7 @@ async function answerServerRequest(
     // The same check as for a 2026 server's inputRequests, against the 2025-11-25 result types. The server is
     // waiting on this request, so a misfit is answered with an error (never with the answer), and the call ends.
     const { checkAnswer } = await import("./answer-check.js");
-    const invalid = await checkAnswer(undefined, request, option, result as Record<string, unknown>, "2025-11-25");
+    const invalid = await checkAnswer(undefined, request, option, result as Record<string, unknown>, "2025-11-25", kit.InputResponseInvalid);
     if (invalid !== undefined) return couldNot("invalid_input_response", invalid, { issues: [...invalid.issues] as unknown as JsonObject[] });
     return reply(request, result as JsonObject);
   } catch (error) {

@@ -22,6 +22,8 @@ import type { SPOKEN } from "./protocol.js";
 export interface ConnectOptionsKit {
   readonly isKnownMode: typeof isKnownMode;
   readonly SPOKEN: typeof SPOKEN;
+  /** What each option is when not given (also what `Client.connect` goes on with when none of them is). */
+  readonly defaults: CheckedConnectOptions;
 }
 
 /** The checked options `Client.connect` goes on with. @internal */
@@ -42,20 +44,20 @@ export interface CheckedConnectOptions {
  * @throws RangeError / TypeError naming the bad option and what it must be
  * @internal
  */
-export function checkConnectOptions(options: ClientOptions, { isKnownMode, SPOKEN }: ConnectOptionsKit): CheckedConnectOptions {
-  const maxRounds = options.inputRequiredMaxRounds ?? 10;
+export function checkConnectOptions(options: ClientOptions, { isKnownMode, SPOKEN, defaults }: ConnectOptionsKit): CheckedConnectOptions {
+  const maxRounds = options.inputRequiredMaxRounds ?? defaults.maxRounds;
   if (!Number.isInteger(maxRounds) || maxRounds < 0) {
     throw new RangeError(`inputRequiredMaxRounds must be an integer ≥ 0, got ${String(maxRounds)}.`);
   }
-  const unavailableRetryMs = options.unavailableRetryMs ?? 30_000;
+  const unavailableRetryMs = options.unavailableRetryMs ?? defaults.unavailableRetryMs;
   if (typeof unavailableRetryMs !== "number" || !Number.isFinite(unavailableRetryMs) || unavailableRetryMs < 0) {
     throw new RangeError(`unavailableRetryMs must be a finite number of milliseconds ≥ 0, got ${String(unavailableRetryMs)}.`);
   }
-  const mode = options.mode ?? "auto";
+  const mode = options.mode ?? defaults.mode;
   if (!isKnownMode(mode)) {
     throw new RangeError(`mode must be "auto" or one of ${SPOKEN}; got ${JSON.stringify(mode)}.`);
   }
-  const probeTimeoutMs = options.probeTimeoutMs ?? 10_000;
+  const probeTimeoutMs = options.probeTimeoutMs ?? defaults.probeTimeoutMs;
   if (typeof probeTimeoutMs !== "number" || !(probeTimeoutMs > 0)) {
     throw new RangeError(`probeTimeoutMs must be a positive number of milliseconds, got ${String(probeTimeoutMs)}.`);
   }
@@ -69,7 +71,15 @@ export function checkConnectOptions(options: ClientOptions, { isKnownMode, SPOKE
   if (prior !== undefined && !isKnownMode(prior.protocolVersion)) {
     throw new RangeError(`negotiated.protocolVersion ${JSON.stringify(prior.protocolVersion)} is no version this client speaks.`);
   }
-  return { maxRounds, unavailableRetryMs, mode, probeTimeoutMs, prior, backoff: checkBackoff(options.stateOnlyBackoff), tasks: taskSettingsOf(options.tasks) };
+  return {
+    maxRounds,
+    unavailableRetryMs,
+    mode,
+    probeTimeoutMs,
+    prior,
+    backoff: checkBackoff(options.stateOnlyBackoff, defaults.backoff),
+    tasks: taskSettingsOf(options.tasks),
+  };
 }
 
 /**
@@ -91,12 +101,9 @@ function taskSettingsOf(option: boolean | TaskClientOptions | undefined): TaskSe
   return settings;
 }
 
-/** The default policy: 50 ms, doubling, capped at 250 ms. */
-const DEFAULT_BACKOFF: Readonly<BackoffPolicy> = Object.freeze({ initialMs: 50, maxMs: 250 });
-
-/** Validates a caller-supplied policy. @throws RangeError for negative or non-finite delays. */
-function checkBackoff(policy: Partial<BackoffPolicy> | undefined): BackoffPolicy {
-  const resolved = { ...DEFAULT_BACKOFF, ...policy };
+/** Validates a caller-supplied policy over the default one. @throws RangeError for negative or non-finite delays. */
+function checkBackoff(policy: Partial<BackoffPolicy> | undefined, defaults: BackoffPolicy): BackoffPolicy {
+  const resolved = { ...defaults, ...policy };
   for (const field of ["initialMs", "maxMs"] as const) {
     const value = resolved[field];
     if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {

@@ -14,6 +14,7 @@ import type { Answerers } from "./callbacks.js";
 import type { Connection } from "./connection.js";
 import type { RequestTiming } from "./deadline.js";
 import type { ProtocolVersionUnsupported } from "./errors.js";
+import { type RenewalKit, renewingSessions } from "./session-renewal.js";
 import type { ClientCapabilities, Implementation, JsonObject, SPOKEN, isLegacyVersion } from "./protocol.js";
 import type { isObject } from "../protocol/guards.js";
 
@@ -48,7 +49,7 @@ export interface HandshakeInput {
  *
  * @internal
  */
-export interface HandshakeKit extends BackChannelKit {
+export interface HandshakeKit extends BackChannelKit, RenewalKit {
   readonly Connection: typeof Connection;
   readonly ProtocolVersionUnsupported: typeof ProtocolVersionUnsupported;
   readonly SPOKEN: typeof SPOKEN;
@@ -94,10 +95,11 @@ export async function initializeLegacy(
   });
   const server = await handshake(connection, input, version, input.signal, kit);
   if (transport.resetSession !== undefined) {
-    connection.renewSession = async () => {
+    const renew = async () => {
       transport.resetSession!();
       await handshake(connection, input, connection.protocolVersion, AbortSignal.timeout(input.renewTimeoutMs), kit);
     };
+    connection.inSession = renewingSessions(connection, renew, kit);
   }
   return { connection, server };
 }

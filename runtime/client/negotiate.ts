@@ -1,10 +1,12 @@
 import { JsonRpcErrorCode as ErrorCode, McpError } from "../protocol/jsonrpc/errors.js";
 import { Connection } from "./connection.js";
-import { InputRequestFailed, ProtocolVersionUnsupported } from "./errors.js";
+import { ClientClosed, InputRequestFailed, ProtocolVersionUnsupported, SessionExpired } from "./errors.js";
 import type { HandshakeInput, HandshakeKit, ServerDescription } from "./handshake.js";
-import type { FallbackKit, Negotiated, NegotiationInput } from "./fallback.js";
+import type { FallbackKit } from "./negotiate-fallback.js";
+import { withoutCallback } from "./kinds.js";
+import { InputResponseInvalid } from "./answer-errors.js";
 import { buildEnvelope } from "./meta.js";
-import { forget, recall, remember } from "./outcomes.js";
+import { type NegotiatedOutcome, forget, recall, remember } from "./outcomes.js";
 import { type JsonObject, LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSION, SPOKEN, isLegacyVersion } from "./protocol.js";
 import { isObject } from "../protocol/guards.js";
 import { META_SERVER_INFO } from "../protocol/names.js";
@@ -13,7 +15,22 @@ import { MODERN_VERSIONS } from "../protocol/revisions.js";
 
 export type { ServerDescription } from "./handshake.js";
 
-export type { Negotiated, NegotiationInput } from "./fallback.js";
+/** Inputs of the negotiation. */
+export interface NegotiationInput extends HandshakeInput {
+  /** `"auto"`, or one version to use without fallback. */
+  mode: string;
+  probeTimeoutMs: number;
+  /** Where `mode: "auto"` remembers the outcome (the server's URL or command line), if anywhere. */
+  cacheKey: string | undefined;
+  /** An outcome the application stored from an earlier connection. */
+  prior: NegotiatedOutcome | undefined;
+}
+
+/** A negotiated connection. */
+export interface Negotiated {
+  connection: Connection;
+  server: ServerDescription;
+}
 
 /** True for `"auto"` and every version this client can speak (each served modern revision, each handshake-era one). */
 export function isKnownMode(mode: unknown): mode is string {
@@ -30,16 +47,10 @@ const HANDSHAKE_KIT: HandshakeKit = Object.freeze({
   JsonRpcErrorCode: ErrorCode,
   errorResponse,
   InputRequestFailed,
-});
-
-/** What the lazily loaded fallback module borrows from the main modules (see {@link FallbackKit}). */
-const FALLBACK_KIT: FallbackKit = Object.freeze({
-  ...HANDSHAKE_KIT,
-  McpError,
-  LEGACY_PROTOCOL_VERSIONS,
-  isUnsupportedVersion,
-  supportedFrom,
-  bestLegacy,
+  ClientClosed,
+  SessionExpired,
+  withoutCallback,
+  InputResponseInvalid,
 });
 
 /** The 2025 handshake, loaded on first fallback: a client that only meets modern servers never pays for it. */
@@ -47,6 +58,23 @@ async function initializeLegacy(input: HandshakeInput, version: string, lastId: 
   const handshake = await import("./handshake.js");
   return handshake.initializeLegacy(input, version, lastId, HANDSHAKE_KIT);
 }
+
+/** What the fallback module (loaded when the first probe does not settle the version) borrows from here. */
+const FALLBACK_KIT: FallbackKit<NegotiationInput, Negotiated> = Object.freeze({
+  McpError,
+  ProtocolVersionUnsupported,
+  JsonRpcErrorCode: ErrorCode,
+  SPOKEN,
+  LEGACY_PROTOCOL_VERSIONS,
+  MODERN_VERSIONS,
+  isUnsupportedVersion,
+  supportedFrom,
+  initializeLegacy,
+  probe,
+});
+
+/** The fallback module: a client whose first probe reaches a modern server never loads it. */
+const fallback = () => import("./negotiate-fallback.js");
 
 /**
  * Agrees on a protocol version (2026-07-28 versioning, stdio and
@@ -77,7 +105,7 @@ export async function negotiate(input: NegotiationInput): Promise<Negotiated> {
       return settle(input, await initializeLegacy(input, prior.protocolVersion, 0));
     } catch (error) {
       input.signal?.throwIfAborted();
-      if (!(await import("./fallback.js")).assumptionFailed(error, FALLBACK_KIT)) throw error;
+      if (!(await fallback()).assumptionFailed(FALLBACK_KIT, error)) throw error;
       // The server changed (upgraded, or another one now answers there): learn it afresh.
       forget(input.cacheKey);
       input.transport.resetSession?.();
@@ -98,7 +126,7 @@ async function pinnedLegacy(input: NegotiationInput, version: string): Promise<N
     return await initializeLegacy(input, version, 0);
   } catch (error) {
     input.signal?.throwIfAborted();
-    throw (await import("./fallback.js")).unsupported(error, version, FALLBACK_KIT);
+    throw (await fallback()).unsupported(FALLBACK_KIT, error, version);
   }
 }
 
@@ -119,29 +147,14 @@ async function probe(input: NegotiationInput, version: string, pinned: boolean, 
     discovered = await discoverOnce(modern, timer.signal);
   } catch (error) {
     input.signal?.throwIfAborted();
-    // Failure paths (a pinned version refused, a handshake-era server) load their module then.
-    if (pinned) throw (await import("./fallback.js")).unsupported(error, version, FALLBACK_KIT);
-    // -32022 naming an older modern version this client speaks too: the probe again, under that one.
-    const older = isUnsupportedVersion(error) && olderShared(supportedFrom(error.data), version);
-    if (older) return probe(input, older, false, modern.lastIssuedId);
-    return (await import("./fallback.js")).fallBack(input, error, timer.timedOut(), modern.lastIssuedId, FALLBACK_KIT);
+    const failed = { version, pinned, timedOut: timer.timedOut(), lastId: modern.lastIssuedId };
+    return (await fallback()).afterFailedProbe(FALLBACK_KIT, input, error, failed);
   } finally {
     timer.dispose();
   }
 
   const listed = Array.isArray(discovered.supportedVersions) ? (discovered.supportedVersions as unknown[]).filter((v): v is string => typeof v === "string") : [];
-  if (!listed.includes(version)) {
-    const older = !pinned && olderShared(listed, version);
-    if (older) return probe(input, older, false, modern.lastIssuedId);
-    const legacy = bestLegacy(listed);
-    // A result without versions is no DiscoverResult: a handshake-era server answered an unknown method loosely.
-    if (!pinned && (legacy !== undefined || listed.length === 0)) return initializeLegacy(input, legacy ?? LEGACY_PROTOCOL_VERSIONS[0], modern.lastIssuedId);
-    throw new ProtocolVersionUnsupported(
-      `The server's server/discover lists ${listed.join(", ") || "no versions"}, not ${version}.` +
-        (pinned ? ` Use mode: "auto" to fall back to an older version.` : ` This client speaks ${SPOKEN}.`),
-      listed,
-    );
-  }
+  if (!listed.includes(version)) return (await fallback()).afterUnlistedVersion(FALLBACK_KIT, input, listed, version, pinned, modern.lastIssuedId);
   const meta = discovered._meta as JsonObject | undefined;
   return {
     connection: modern,
@@ -167,20 +180,6 @@ async function discoverOnce(connection: Connection, signal: AbortSignal | undefi
     if (!isUnsupportedVersion(error) || !supportedFrom(error.data).includes(connection.protocolVersion)) throw error;
     return connection.send("server/discover", {}, signal);
   }
-}
-
-/**
- * The newest modern version in `listed` that this client speaks and that is
- * older than `version` (revisions are named by date, so older sorts first):
- * older only, so a server that contradicts itself cannot keep the probe going.
- */
-function olderShared(listed: readonly string[], version: string): string | undefined {
-  return MODERN_VERSIONS.find((older) => older < version && listed.includes(older));
-}
-
-/** The newest handshake-era version both sides speak. */
-function bestLegacy(supported: readonly string[]): string | undefined {
-  return LEGACY_PROTOCOL_VERSIONS.find((version) => supported.includes(version));
 }
 
 /** A JSON-RPC `-32022` (unsupported protocol version), whose `data.supported` lists what the server takes. */

@@ -74,6 +74,15 @@ export interface ClientOptions extends InputCallbacks, TimeoutOptions {
    * above). `true`, or polling bounds. Default off.
    */
   tasks?: boolean | TaskClientOptions;
+  /**
+   * Check each `callTool` result's `structuredContent` against the tool's
+   * `outputSchema`, from the last `tools/list` the client saw (all pages,
+   * fetched once when it has none, and again after
+   * `notifications/tools/list_changed`); a misfit throws `ToolOutputInvalid`.
+   * Results with `isError: true` are not checked. Default `true` (only
+   * `false` turns it off); a call's `checkOutput` overrides it.
+   */
+  checkToolOutputs?: boolean;
 }
 
 /**
@@ -112,4 +121,6 @@ export interface ToolCallOptions extends CallOptions {
    * Aborting `signal` while following sends `tasks/cancel`.
    */
   task?: "follow" | "handle";
+  /** Check this result against the tool's `outputSchema` (see `checkToolOutputs`); default: the client's setting. */
+  checkOutput?: boolean;
 }

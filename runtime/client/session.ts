@@ -2,7 +2,8 @@ import type { JsonRpcNotification } from "../protocol/jsonrpc/messages.js";
 import { copyToExtend } from "../protocol/copy.js";
 import type { Connection } from "./connection.js";
 import { InputRequiredNotAllowed } from "./errors.js";
-import { type CallDescriptor, PendingRequest } from "./pending.js";
+import { type CallDescriptor, PendingRequest, type PendingServer } from "./pending.js";
+import type { ServerDescription } from "./negotiate.js";
 import type { CallToolResult, GetPromptResult, InputRequiredResult, InputResponse, JsonObject, ReadResourceResult } from "./protocol.js";
 import { classifyResult } from "./results.js";
 import type { TimeoutOptions } from "./deadline.js";
@@ -61,10 +62,15 @@ export interface RequestOptions extends TimeoutOptions {
 export class ClientSession {
   private readonly connection: Connection;
   private readonly pendingByResult = new WeakMap<object, PendingRequest>();
+  /** @internal The server a call parked on this session belongs to: its endpoint, name and version, and the revision spoken. */
+  readonly parkedWith: PendingServer;
 
   /** @internal Created by `Client.connect`. */
-  constructor(connection: Connection) {
+  constructor(connection: Connection, server?: ServerDescription) {
     this.connection = connection;
+    const { name, version } = server?.serverInfo ?? {};
+    // Through JSON: a field the server did not give is left out, as it would be in storage.
+    this.parkedWith = JSON.parse(JSON.stringify({ endpoint: connection.transport.endpointKey, name, version, protocolVersion: connection.protocolVersion }));
   }
 
   /**
@@ -194,7 +200,7 @@ export class ClientSession {
     if (options?.allowInputRequired !== true) {
       throw new InputRequiredNotAllowed(call.method, PendingRequest.from(call, inputRequired, round).target, inputRequired);
     }
-    this.pendingByResult.set(inputRequired, PendingRequest.from(call, inputRequired, round));
+    this.pendingByResult.set(inputRequired, PendingRequest.from(call, inputRequired, round, this.parkedWith));
     return result;
   }
 }

@@ -12,6 +12,7 @@ import { TASKS_EXTENSION, type DetailedTask } from "../protocol/tasks-wire.js";
 import { InvalidServerResult } from "./errors.js";
 import { fulfilRound } from "./fulfil.js";
 import { PendingRequest } from "./pending.js";
+import { InputRequiredRoundsExceeded } from "./rounds-exceeded.js";
 import type { ClientCapabilities, JsonObject } from "./protocol.js";
 import type { ClientSession } from "./session.js";
 import { sleep } from "../protocol/sleep.js";
@@ -47,7 +48,7 @@ export function isCreateTaskResult(result: JsonObject): boolean {
  * holds: importing them there would split the browser bundle's 2026 chunk
  * (see docs/internals.md).
  */
-const TASK_KIT: TaskKit = Object.freeze({ InvalidServerResult, McpError, PendingRequest, TaskCancelled, fulfilRound, sleep });
+const TASK_KIT: TaskKit = Object.freeze({ InputRequiredRoundsExceeded, InvalidServerResult, McpError, PendingRequest, TaskCancelled, fulfilRound, sleep });
 
 /**
  * A {@link TaskHandle} on `taskId`, its module loaded on the first task a

@@ -25,12 +25,24 @@ export { HttpTransportError } from "../transport/http/client/errors.js";
 export type { HttpClientAuth, HttpAuthChallenge } from "../transport/http/client/auth.js";
 export type { HttpClientTransportOptions, TokenProvider } from "../transport/http/client/options.js";
 // In process: a client on a server's handle, no serialisation (Client.connect(server) opens one by itself).
-export type { ClientTransport, MessageHandler, TransportRequestOptions } from "../protocol/contracts.js";
+export type { ClientTransport, MessageHandler, ServerRequestHandler, TransportRequestOptions } from "../protocol/contracts.js";
 export type { AuthInfo } from "../protocol/context.js";
 // Stdio: here the refusal; client-node.ts puts the real spawner in its place.
 export { StdioClientTransport } from "../transport/stdio/client-absent.js";
-export type { StdioClientOptions } from "../transport/stdio/child.js";
+export type { StdioClientOptions, StdioChildStderr } from "../transport/stdio/client-options.js";
 export { childEnvironment, DEFAULT_INHERITED_ENV } from "../transport/stdio/env.js";
-export { DEFAULT_MAX_LINE_BYTES } from "../transport/stdio/framing.js";
+export { DEFAULT_MAX_LINE_BYTES } from "../transport/stdio/limits.js";
 // JSON-RPC basics shared by both sides: McpError and the error codes, the message shapes and their guards.
 export * from "./jsonrpc.js";
+
+declare global {
+  interface SymbolConstructor {
+    /**
+     * The well-known symbol of `await using` (ES2026's explicit resource management), which `Client` implements.
+     * Declared as the standard library (`esnext.disposable`) and Node's types declare it, so the client's
+     * declarations type-check in a project whose `lib` predates it (`es2022`, a browser or a worker without Node's
+     * types); where a library declares it too, the declarations merge.
+     */
+    readonly asyncDispose: unique symbol;
+  }
+}

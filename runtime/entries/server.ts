@@ -6,9 +6,9 @@
  * `mcp-roundtrip/state`), and the two ways to serve that reach no `node:`
  * builtin: {@link createHttpHandler}, a web-standard
  * `(Request) => Promise<Response>` Streamable HTTP handler for any runtime
- * with `fetch` types (workers, Deno, Bun, Node), and {@link serveStdio} on
- * this process's stdin/stdout. A Node `node:http` server or a framework's
- * `(req, res)` is in `mcp-roundtrip/node`. {@link InMemoryClientTransport}
+ * with `fetch` types (workers, Deno, Bun, Node). What needs Node (a
+ * `node:http` server, a framework's `(req, res)`, `serveStdio` on this
+ * process's stdin/stdout) is in `mcp-roundtrip/node`. {@link InMemoryClientTransport}
  * connects a `Client` to a server in the same process with an identity
  * (`authInfo`), to test what a server binds to it.
  *
@@ -28,8 +28,5 @@ export type { AuthInfo, RequestContext } from "../protocol/context.js";
 export type { MessageHandler } from "../protocol/contracts.js";
 // In process: a Client on this server's handle with options (authInfo, as if a transport had verified a token), for tests.
 export { InMemoryClientTransport, type InMemoryTransportOptions } from "../transport/memory.js";
-// Stdio: newline-delimited JSON-RPC on this process's stdin/stdout.
-export { serveStdio, type ServeStdioOptions, type StdioServerHandle } from "../transport/stdio/server.js";
-export { DEFAULT_MAX_LINE_BYTES } from "../transport/stdio/framing.js";
 // JSON-RPC basics shared by both sides: McpError and the error codes, the message shapes and their guards.
 export * from "./jsonrpc.js";

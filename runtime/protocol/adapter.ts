@@ -18,6 +18,7 @@
  * @internal
  * @module
  */
+import { JsonRpcErrorCode, McpError } from "./jsonrpc/errors.js";
 
 /** A JSON object as it travels: a request's params, a result, a notification's params. */
 export type WireObject = Record<string, unknown>;
@@ -30,6 +31,32 @@ export interface AdapterExchange {
   readonly method: string;
   /** The request's params in the model's shape (after any `requests` hook mapped them). */
   readonly params: Readonly<WireObject>;
+  /** The request's params as the peer sent them, in the wire's shape (what a `requests` hook mapped from). */
+  readonly wireParams: Readonly<WireObject>;
+  /**
+   * For `tools/call`: the called tool as the model lists it (its `tools/list` entry, `outputSchema`
+   * and all), looked up by the server once per adapted call, so a hook can map by what the tool
+   * declares. `undefined` for other methods, for a tool the server does not know, and for a
+   * low-level `Server`, which has no registry to look the tool up in.
+   */
+  readonly tool?: Readonly<WireObject> | undefined;
+}
+
+/**
+ * What a `requests` hook throws to refuse a request the model could not express (a wire field
+ * asking for something the server does not offer): the peer gets JSON-RPC `-32602` with
+ * `"Invalid params: " + message` and `data`. Anything else a hook throws is a `-32603`.
+ *
+ * @param message - what is wrong and what to send instead, naming the field (e.g. `/params/requestedOutputs/1`)
+ * @param data - structured detail for the peer
+ * @returns the error to throw
+ * @example
+ * ```ts
+ * throw invalidParams(`/params/requestedOutputs/0 asks for ${selector}, which the tool does not declare`, { selector });
+ * ```
+ */
+export function invalidParams(message: string, data?: Readonly<Record<string, unknown>>): McpError {
+  return new McpError(JsonRpcErrorCode.InvalidParams, `Invalid params: ${message}`, data);
 }
 
 /** Maps one message: `value` in, its counterpart out. */

@@ -9,20 +9,32 @@
  * @internal
  * @module
  */
-import { hookOf, type AdaptedRequest, type RevisionAdapter, type WireObject } from "../protocol/adapter.js";
+import { hookOf, type AdaptedRequest, type AdapterExchange, type RevisionAdapter, type WireObject } from "../protocol/adapter.js";
 import { isObject } from "../protocol/guards.js";
+import { JsonRpcErrorCode, McpError } from "../protocol/jsonrpc/errors.js";
 import { checkResult } from "../validate/core.js";
 import { tablesOfRevision } from "../validate/revisions.js";
 import { internalError } from "./errors.js";
 
 const fileOf = (revision: string) => `runtime/adapters/${revision}.ts`;
 
-/** Runs one hook; a throw or a non-object answer is a server bug, said as such. */
-function run(revision: string, what: string, hook: () => unknown): WireObject {
+/**
+ * How McpServer tells its `Server` a tool's listing entry by name, for the exchange of an adapted
+ * `tools/call` (`AdapterExchange.tool`), without a public option.
+ * @internal
+ */
+export const LISTED_TOOL: unique symbol = Symbol("mcp-roundtrip/listed-tool");
+
+/** What {@link LISTED_TOOL} carries: the tool as `tools/list` shows it, or `undefined` for a name it does not list. @internal */
+export type ListedTool = (name: string) => Readonly<WireObject> | undefined;
+
+/** Runs one hook; a throw or a non-object answer is a server bug, said as such (a `requests` hook's `invalidParams` excepted). */
+function run(revision: string, what: string, hook: () => unknown, refusable = false): WireObject {
   let mapped: unknown;
   try {
     mapped = hook();
   } catch (error) {
+    if (refusable && error instanceof McpError && error.code === JsonRpcErrorCode.InvalidParams) throw error;
     throw internalError(`Internal error: the ${revision} adapter (${fileOf(revision)}) threw while mapping ${what}`, error);
   }
   if (!isObject(mapped))
@@ -34,13 +46,29 @@ function run(revision: string, what: string, hook: () => unknown): WireObject {
 
 /**
  * An incoming request's params in the model's shape.
- * @throws McpError -32603 when the adapter's hook throws or answers something that is not an object
+ * @param tool - for `tools/call`, the called tool's listing entry (`AdapterExchange.tool`)
+ * @throws McpError -32602 when the hook refuses the request (`invalidParams`), -32603 when it throws
+ *   anything else or answers something that is not an object
  * @internal
  */
-export function paramsToModel(adapter: RevisionAdapter, revision: string, method: string, params: WireObject): WireObject {
+export function paramsToModel(adapter: RevisionAdapter, revision: string, method: string, params: WireObject, tool?: Readonly<WireObject>): WireObject {
   const hook = hookOf(adapter.requests, method);
   if (hook === undefined) return params;
-  return run(revision, `the ${method} params`, () => hook(params, { revision, method, params }));
+  return run(revision, `the ${method} params`, () => hook(params, { revision, method, params, wireParams: params, tool }), true);
+}
+
+/**
+ * An adapted request: its params in the model's shape, and the exchange every later hook of it
+ * gets. Only a request whose revision has an adapter comes here; the called tool of a `tools/call`
+ * is looked up (through `listedTool`) only then.
+ * @throws McpError as {@link paramsToModel}
+ * @internal
+ */
+export function adaptRequest(adapter: RevisionAdapter, revision: string, method: string, wire: WireObject, listedTool: ListedTool | undefined): AdaptedRequest {
+  const tool = method === "tools/call" && listedTool !== undefined && typeof wire.name === "string" ? listedTool(wire.name) : undefined;
+  const params = paramsToModel(adapter, revision, method, wire, tool);
+  const exchange: AdapterExchange = { revision, method, params, wireParams: wire, tool };
+  return { adapter, exchange };
 }
 
 /**

@@ -16,7 +16,8 @@ export function internalError(message: string, cause?: unknown): McpError {
  */
 export function toErrorObject(error: unknown, method: string, logger: ServerLogger): JsonRpcErrorObject {
   if (error instanceof McpError) {
-    if (error.code === JsonRpcErrorCode.InternalError) logger.error(`${method}: ${error.message}`, { cause: error.cause });
+    // A -32603 the SDK built without a cause (an outputSchema misfit, say) says all in its message: no empty `cause` field.
+    if (error.code === JsonRpcErrorCode.InternalError) logger.error(`${method}: ${error.message}`, error.cause === undefined ? undefined : { cause: error.cause });
     return error.toJSON();
   }
   logger.error(`${method}: handler threw; answering -32603`, { error });

@@ -44,7 +44,9 @@ export { UriTemplate, type UriTemplateVariables } from "./uri-template.js";
 export type { ToolConfig, ToolHandler } from "./registry/tools.js";
 // Typed tools: the one type-level JSON Schema reader, and what a tool's schemas make of its handler.
 export type { FromSchema, JsonSchemaObject } from "./schema/types/infer.js";
-export type { StructuredToolResult, ToolArgs, ToolResult, ToolSchema, ToolStructuredContent } from "./schema/types/tool-types.js";
+export { jsonSchema } from "./schema/literal.js";
+export type { SchemaFix } from "./schema/types/required-names.js";
+export type { StructuredToolResult, ToolArgs, ToolErrorResult, ToolResult, ToolSchema, ToolStructuredContent } from "./schema/types/tool-types.js";
 export type { StandardSchema, StandardSchemaConverter } from "./schema/standard.js";
 export type { PromptArgs, PromptArguments, PromptConfig, PromptHandler } from "./registry/prompts.js";
 export type { TemplateVariables } from "./schema/types/template-variables.js";
@@ -103,6 +105,8 @@ export {
   type DependencyRound,
   type DependentPromptHandler,
   type DependentTemplateResourceHandler,
+  type AStaticResourceTakesNoNeedsUseATemplate,
+  type DeclareTheQuestionInNeedsOrDropNeedsToReturnInputRequired,
   type DependentToolHandler,
   type ElicitContent,
   type BooleanFieldSchema,
@@ -118,8 +122,10 @@ export {
   type NumberFieldSchema,
   type NeedsOption,
   type NeedsValues,
+  type PromptBody,
   type PromptNeeds,
   type Question,
+  type ResourceBody,
   type ResourceNeeds,
   type ResolvedValue,
   type Resolver,
@@ -127,9 +133,12 @@ export {
   type SampleQuestion,
   type SingleSelectFieldSchema,
   type StringFieldSchema,
+  type TemplateLike,
   type TitledSingleSelectFieldSchema,
+  type ToolBody,
   type ToolNeeds,
   type UrlElicitation,
+  type VariablesOf,
 } from "./dependencies/index.js";
 // The tasks extension: tools that run as tasks, polled with tasks/get.
 export {

@@ -7,8 +7,19 @@ import { PromptRegistry, type PromptArgs, type PromptArguments, type PromptConfi
 import { ResourceRegistry, type ResourceConfig, type StaticResourceHandler, type TemplateResourceHandler } from "./registry/resources.js";
 import { ToolRegistry, type ToolConfig, type ToolHandler } from "./registry/tools.js";
 import type { ToolArgs, ToolSchema, ToolStructuredContent } from "./schema/types/tool-types.js";
-import { withDependencies, type DependentToolHandler, type NeedsOption, type ToolNeeds } from "./dependencies/tool.js";
-import type { DependentPromptHandler, DependentTemplateResourceHandler, PromptNeeds, ResourceNeeds } from "./dependencies/handlers.js";
+import type { RequiredNamesCheck } from "./schema/types/required-names.js";
+import { withDependencies, type DependentToolHandler, type NeedsOption, type ToolBody, type ToolNeeds } from "./dependencies/tool.js";
+import type {
+  DependentPromptHandler,
+  DependentTemplateResourceHandler,
+  AStaticResourceTakesNoNeedsUseATemplate,
+  PromptBody,
+  PromptNeeds,
+  ResourceBody,
+  ResourceNeeds,
+  TemplateLike,
+  VariablesOf,
+} from "./dependencies/handlers.js";
 import { Server, type ServerOptions } from "./server.js";
 import { opensKeptSessions } from "../protocol/session-keeper.js";
 import type { ClassifiedMessage } from "../protocol/message.js";
@@ -17,10 +28,10 @@ import type { HandlerArgs, McpServerOptions } from "./mcp-server-options.js";
 import { registerResource } from "./registry/register-resource.js";
 import { registryCapabilities, registryHandlers } from "./registry/handlers.js";
 import { sealingBoundary } from "./sealing-policy.js";
-import type { UriTemplate, UriTemplateVariables } from "./uri-template.js";
-import type { TemplateVariables } from "./schema/types/template-variables.js";
+import type { UriTemplate } from "./uri-template.js";
 import { resolveSchemaCompiler } from "#schema-compiler";
 import { TASK_HOOKS } from "./tasks/options.js";
+import { LISTED_TOOL } from "./adapt.js";
 import { SUBSCRIPTION_TYPES } from "./subscriptions/filter.js";
 
 export type { McpServerOptions } from "./mcp-server-options.js";
@@ -82,6 +93,7 @@ export class McpServer implements SessionHost {
       // Registrations may appear at any time, so every type is honoured even before the first one.
       subscriptions: { ...serverOptions.subscriptions, honour: serverOptions.subscriptions?.honour ?? SUBSCRIPTION_TYPES },
       [TASK_HOOKS]: { support: this.tools.taskOf.bind(this.tools), enabled: () => serverOptions.tasks !== undefined || this.tools.hasTaskTools },
+      [LISTED_TOOL]: this.tools.listed.bind(this.tools), // what an adapted tools/call offers its revision's adapter
       logger,
       logLevel: "debug",
     } as ServerOptions);
@@ -110,9 +122,11 @@ export class McpServer implements SessionHost {
   /**
    * Registers a tool.
    *
-   * The handler is typed from the schemas: `args` from `config.inputSchema` (a JSON Schema written inline or
-   * `as const`, or a Standard Schema's output type), and the `structuredContent` it returns from
-   * `config.outputSchema`. A schema typed only as `Record<string, unknown>` gives `Record<string, unknown>`.
+   * The handler is typed from the schemas: `args` from `config.inputSchema` (a JSON Schema written inline, through
+   * `jsonSchema(...)` or `as const`, or a Standard Schema's output type), and the `structuredContent` it returns from
+   * `config.outputSchema`; a mismatch is reported at the member at fault. A schema typed only as `object` or
+   * `Record<string, unknown>` gives `Record<string, unknown>`. One signature serves both handler forms: `(args, ctx)`,
+   * or `(args, needs, ctx)` when `config.needs` declares dependencies.
    *
    * @param name - unique tool name
    * @param config - description and schemas; `inputSchema` is checked before the handler runs: arguments that
@@ -122,7 +136,8 @@ export class McpServer implements SessionHost {
    * @param handler - the tool body; may return an `InputRequiredResult`. With `config.needs` it is
    *   `(args, needs, ctx)`, runs only once every declared dependency is resolved, and may not return one
    * @returns this server, for chaining
-   * @throws TypeError on a duplicate name, a non-function handler, a schema that does not compile, a Standard
+   * @throws TypeError on a duplicate name, a non-function handler, a schema that does not compile, a `required`
+   *   entry that names no property (the message names it; a literal schema fails to compile instead), a Standard
    *   Schema that cannot be converted to JSON Schema, or a malformed `needs`
    * @example
    * ```ts
@@ -140,16 +155,11 @@ export class McpServer implements SessionHost {
     const In extends ToolSchema | undefined = undefined,
     const Out extends ToolSchema | undefined = undefined,
     Args extends Record<string, unknown> = ToolArgs<In>,
-    R extends object = {},
+    R extends object = never,
   >(
     name: string,
-    config: ToolConfig<In, Out> & { needs: ToolNeeds<Args, R> },
-    handler: NoInfer<DependentToolHandler<HandlerArgs<In, Args>, R, ToolStructuredContent<Out>>>,
-  ): this;
-  tool<const In extends ToolSchema | undefined = undefined, const Out extends ToolSchema | undefined = undefined>(
-    name: string,
-    config: ToolConfig<In, Out> & { needs?: undefined },
-    handler: NoInfer<ToolHandler<ToolArgs<In>, ToolStructuredContent<Out>>>,
+    config: ToolConfig<In, Out> & { needs?: ToolNeeds<Args, R> } & RequiredNamesCheck<In, Out>,
+    handler: NoInfer<ToolBody<HandlerArgs<In, Args>, R, ToolStructuredContent<Out>>>,
   ): this;
   tool(name: string, config: ToolConfig & { needs?: ToolNeeds<any, any> }, handler: ToolHandler<any, any> | DependentToolHandler<any, any, any>): this {
     // Declared dependencies (runtime/server/dependencies) turn the body into an ordinary handler that asks first.
@@ -178,15 +188,10 @@ export class McpServer implements SessionHost {
    *   (_args, { audience }) => [{ role: "user", content: { type: "text", text: `Write a briefing for ${audience.content?.audience ?? "everyone"}.` } }]);
    * ```
    */
-  prompt<const List extends PromptArguments | undefined = undefined, Args extends Record<string, unknown> = PromptArgs<List>, R extends object = {}>(
+  prompt<const List extends PromptArguments | undefined = undefined, Args extends Record<string, unknown> = PromptArgs<List>, R extends object = never>(
     name: string,
-    config: PromptConfig<List> & { needs: PromptNeeds<Args, R> },
-    handler: NoInfer<DependentPromptHandler<[List] extends [undefined] ? Args : PromptArgs<List>, R>>,
-  ): this;
-  prompt<const List extends PromptArguments | undefined = undefined>(
-    name: string,
-    config: PromptConfig<List> & { needs?: undefined },
-    handler: NoInfer<PromptHandler<PromptArgs<List>>>,
+    config: PromptConfig<List> & { needs?: PromptNeeds<Args, R> },
+    handler: NoInfer<PromptBody<[List] extends [undefined] ? Args : PromptArgs<List>, R>>,
   ): this;
   prompt(name: string, config: PromptConfig & { needs?: NeedsOption<any, any> }, handler: PromptHandler<any> | DependentPromptHandler<any, any>): this {
     const needs = typeof config === "object" && config !== null ? config.needs : undefined;
@@ -221,21 +226,10 @@ export class McpServer implements SessionHost {
    *   (uri, { quarter }, { format }) => `Report ${quarter} as ${format.content?.format ?? "text"}`);
    * ```
    */
-  resource<R extends object = {}, V extends Record<string, unknown> = UriTemplateVariables>(
-    uriOrTemplate: UriTemplate,
-    config: ResourceConfig & { needs: ResourceNeeds<R, V> },
-    handler: DependentTemplateResourceHandler<R>,
-  ): this;
-  resource(uriOrTemplate: UriTemplate, config: ResourceConfig & { needs?: undefined }, handler: TemplateResourceHandler): this;
-  resource<U extends `${string}{${string}}${string}`, R extends object = {}, V extends Record<string, unknown> = TemplateVariables<U>>(
+  resource<U extends string | UriTemplate, R extends object = never, V extends Record<string, unknown> = VariablesOf<U>>(
     uriOrTemplate: U,
-    config: ResourceConfig & { needs: ResourceNeeds<R, V> },
-    handler: NoInfer<DependentTemplateResourceHandler<R, TemplateVariables<U>>>,
-  ): this;
-  resource<U extends string>(
-    uriOrTemplate: U,
-    config: ResourceConfig & { needs?: undefined },
-    handler: U extends `${string}{${string}}${string}` ? TemplateResourceHandler<TemplateVariables<U>> : StaticResourceHandler,
+    config: ResourceConfig & { needs?: U extends TemplateLike ? ResourceNeeds<R, V> : AStaticResourceTakesNoNeedsUseATemplate },
+    handler: NoInfer<ResourceBody<U, R>>,
   ): this;
   resource(
     uriOrTemplate: string | UriTemplate,
@@ -290,10 +284,7 @@ export class McpServer implements SessionHost {
     this.server.sendResourceUpdated(uri);
   }
 
-  /**
-   * Removes a tool; listeners that opted in hear `notifications/tools/list_changed`.
-   * @returns whether a tool of that name was registered (enabled or not)
-   */
+  /** Removes a tool; listeners that opted in hear `notifications/tools/list_changed`. @returns whether one of that name was registered (enabled or not) */
   removeTool(name: string): boolean {
     return this.changed(this.tools.remove(name), "tools");
   }

@@ -1,9 +1,14 @@
 /**
- * Where a request's params nest too deep: the path the refusal names.
+ * How deep a request's params may nest: the default limit, and the path a
+ * refusal names (the check itself runs on every request, in request.ts;
+ * this module's function runs only for a request it refuses).
  *
  * @internal
  * @module
  */
+
+/** The nesting a request's params may have when the server sets no `maxNestingDepth`. @internal */
+export const DEFAULT_MAX_NESTING_DEPTH = 100;
 
 /**
  * The path of the first value nested past `limit`, the way the request's

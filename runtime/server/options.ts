@@ -7,7 +7,7 @@ import type { LogLevel } from "../protocol/logging.js";
 import type { LegacyMode } from "../protocol/context.js";
 import type { ServerCapabilities } from "../protocol/types.js";
 import type { LegacySessionOptions } from "./legacy/host.js";
-import { DEFAULT_MAX_NESTING_DEPTH } from "./request.js";
+import { DEFAULT_MAX_NESTING_DEPTH } from "./nesting-path.js";
 import { ROUTES } from "./routes.js";
 import type { CacheableMethod, CacheHint, ServerLogger } from "./types.js";
 import type { TasksOptions } from "./tasks/options.js";

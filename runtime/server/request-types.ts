@@ -58,6 +58,8 @@ export interface RequestHost extends ServerCore {
   readonly custom: ReadonlyMap<string, Route>;
   /** A tool's task declaration, when tasks are on: what routes a `tools/call` to the task engine. */
   readonly taskSupport: ((toolName: string) => TaskDeclaration | undefined) | undefined;
+  /** A tool's listing entry (McpServer's registry), which an adapted `tools/call` offers its adapter's hooks (`AdapterExchange.tool`). */
+  readonly listedTool: ((name: string) => Readonly<Record<string, unknown>> | undefined) | undefined;
   /** The deepest nesting a request's params may have (`maxNestingDepth`). */
   readonly maxNestingDepth: number;
   readonly validateResults: boolean;

@@ -11,12 +11,13 @@
  * @module
  */
 import type { RequestContext } from "../protocol/context.js";
+import type { AdaptedRequest } from "../protocol/adapter.js";
 import { isObject, isThenable } from "../protocol/guards.js";
 import { JsonRpcErrorCode, McpError } from "../protocol/jsonrpc/errors.js";
 import type { JsonRpcResponse } from "../protocol/jsonrpc/messages.js";
 import { errorResponse } from "../protocol/jsonrpc/responses.js";
 import type { ClassifiedRequest } from "../protocol/message.js";
-import { paramsToModel, resultToWire } from "./adapt.js";
+import { adaptRequest, resultToWire } from "./adapt.js";
 import { RequestContextImpl } from "./context.js";
 import { internalError, toErrorObject } from "./errors.js";
 import type { RequestMeta } from "./meta.js";
@@ -62,6 +63,8 @@ interface CheckedRequest {
   readonly handler: AnyHandler | undefined;
   readonly meta: RequestMeta;
   readonly params: Record<string, unknown>;
+  /** Set when the request's revision has an adapter: `params` are then the model's. */
+  readonly adapted?: AdaptedRequest | undefined;
 }
 
 /**
@@ -93,12 +96,19 @@ function checkRequest<Scope extends RequestTracker>(
   const checking = route.checked ? profile.check(method, prepared.message, meta.protocolVersion) : undefined;
   if (checking === undefined && route.checkParams === undefined) {
     // Checked in the wire's shape, answered in the model's: a revision with an adapter maps its params here.
-    return { route, handler, meta, params: meta.adapter === undefined ? params : paramsToModel(meta.adapter, meta.protocolVersion, method, params) };
+    return meta.adapter === undefined ? { route, handler, meta, params } : adapted(host, route, handler, meta, method, params);
   }
-  return checkLater(route, handler, meta, method, params, checking);
+  return checkLater(host, route, handler, meta, method, params, checking);
+}
+
+/** A request of a revision with an adapter, its params mapped to the model. */
+function adapted(host: RequestHost, route: Route, handler: AnyHandler | undefined, meta: RequestMeta, method: string, wire: Record<string, unknown>) {
+  const adapted = adaptRequest(meta.adapter!, meta.protocolVersion, method, wire, host.listedTool);
+  return { route, handler, meta, params: adapted.exchange.params as Record<string, unknown>, adapted };
 }
 
 async function checkLater(
+  host: RequestHost,
   route: Route,
   handler: AnyHandler | undefined,
   meta: RequestMeta,
@@ -107,8 +117,8 @@ async function checkLater(
   checking: void | Promise<void>,
 ): Promise<CheckedRequest> {
   await checking;
-  const params = meta.adapter === undefined ? wire : paramsToModel(meta.adapter, meta.protocolVersion, method, wire);
-  return { route, handler, meta, params: route.checkParams === undefined ? params : await route.checkParams(params) };
+  const checked = meta.adapter === undefined ? { route, handler, meta, params: wire } : adapted(host, route, handler, meta, method, wire);
+  return route.checkParams === undefined ? checked : { ...checked, params: await route.checkParams(checked.params) };
 }
 
 /** The error answer of a request refused before its handler ran. */
@@ -130,8 +140,7 @@ function begin<Scope extends RequestTracker>(
 ): Promise<JsonRpcResponse | undefined> {
   const ctx = new RequestContextImpl(request.id, METHOD_NAMES.get(request.method) ?? request.method, checked.meta, context);
   ctx.logger = host.logger;
-  const adapter = checked.meta.adapter;
-  if (adapter !== undefined) ctx.adapted = { adapter, exchange: { revision: ctx.protocolVersion, method: ctx.method, params: checked.params } };
+  ctx.adapted = checked.adapted;
   let streaming: Promise<JsonRpcResponse | undefined> | undefined;
   try {
     streaming = profile.stream?.(host, checked.route, checked.params, ctx);
@@ -246,8 +255,29 @@ export async function callHandler(handler: AnyHandler, params: Record<string, un
   return raw;
 }
 
-/** The nesting a request's params may have when the server sets no `maxNestingDepth`. @internal */
-export const DEFAULT_MAX_NESTING_DEPTH = 100;
+/**
+ * A deep copy of a JSON value (objects, arrays, primitives), for handing a
+ * handler arguments it may change without changing the request they came
+ * in. Much cheaper than `structuredClone` for the small objects arguments
+ * usually are; an own `"__proto__"` key stays an own key.
+ * @internal
+ */
+export function snapshotJson<T>(value: T): T {
+  if (typeof value !== "object" || value === null) return value;
+  if (Array.isArray(value)) {
+    const copy = new Array<unknown>(value.length);
+    for (let i = 0; i < value.length; i++) copy[i] = snapshotJson(value[i]);
+    return copy as T;
+  }
+  const copy: Record<string, unknown> = {};
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const item = snapshotJson((value as Record<string, unknown>)[key]);
+    if (key === "__proto__") Object.defineProperty(copy, key, { value: item, enumerable: true, writable: true, configurable: true });
+    else copy[key] = item;
+  }
+  return copy as T;
+}
 
 /**
  * Refuses params nested deeper than `limit` before any schema check walks
@@ -281,28 +311,4 @@ function depthWithin(value: object, depth: number, limit: number): boolean {
     if (typeof item === "object" && item !== null && !depthWithin(item, depth + 1, limit)) return false;
   }
   return true;
-}
-
-/**
- * A deep copy of a JSON value (objects, arrays, primitives), for handing a
- * handler arguments it may change without changing the request they came
- * in. Much cheaper than `structuredClone` for the small objects arguments
- * usually are; an own `"__proto__"` key stays an own key.
- * @internal
- */
-export function snapshotJson<T>(value: T): T {
-  if (typeof value !== "object" || value === null) return value;
-  if (Array.isArray(value)) {
-    const copy = new Array<unknown>(value.length);
-    for (let i = 0; i < value.length; i++) copy[i] = snapshotJson(value[i]);
-    return copy as T;
-  }
-  const copy: Record<string, unknown> = {};
-  for (const key in value) {
-    if (!Object.hasOwn(value, key)) continue;
-    const item = snapshotJson((value as Record<string, unknown>)[key]);
-    if (key === "__proto__") Object.defineProperty(copy, key, { value: item, enumerable: true, writable: true, configurable: true });
-    else copy[key] = item;
-  }
-  return copy as T;
 }

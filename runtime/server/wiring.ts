@@ -13,6 +13,7 @@ import type { LevelledLogger } from "../protocol/logging.js";
 import { LEGACY_VERSIONS, MODERN_VERSIONS } from "../protocol/revisions.js";
 import { TASK_METHODS } from "../protocol/tasks-wire.js";
 import type { Implementation, ServerCapabilities } from "../protocol/types.js";
+import { LISTED_TOOL, type ListedTool } from "./adapt.js";
 import { deriveCapabilities } from "./capabilities.js";
 import type { RequestContextImpl } from "./context.js";
 import { CustomMethods, runNotification } from "./custom.js";
@@ -76,6 +77,7 @@ export function wireServer(
     finisher,
     tasks,
     taskSupport: tasks?.support,
+    listedTool: (options as { [LISTED_TOOL]?: ListedTool })[LISTED_TOOL],
     custom: custom.requests,
     maxNestingDepth: nestingLimitOf(options.maxNestingDepth),
     validateResults: options.validateResults ?? true,

@@ -54,7 +54,7 @@ describe("over stdio", () => {
     writeFileSync(
       script,
       `import { createProvisionServer } from ${dist("examples/demo/provision-server.js")};\n` +
-        `import { serveStdio } from ${dist("runtime/entries/server.js")};\n` +
+        `import { serveStdio } from ${dist("runtime/entries/node.js")};\n` +
         `serveStdio(createProvisionServer());\n`,
     );
   });

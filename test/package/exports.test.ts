@@ -66,7 +66,8 @@ const EXPECTED: Record<string, string[]> = {
     "SUBSCRIPTION_TYPES",
     "TOO_MANY_LISTENERS",
     "isSubscriptionEvent",
-    // The web-standard HTTP handler and the stdio server.
+    "jsonSchema",
+    // The web-standard HTTP handler.
     "DEFAULT_MAX_BODY_BYTES",
     "createHttpHandler",
     "decodeHeaderValue",
@@ -74,8 +75,6 @@ const EXPECTED: Record<string, string[]> = {
     "paramHeaderMismatch",
     "paramHeadersOf",
     "statusForError",
-    "DEFAULT_MAX_LINE_BYTES",
-    "serveStdio",
     "InMemoryClientTransport",
   ],
   "./client": [
@@ -93,12 +92,15 @@ const EXPECTED: Record<string, string[]> = {
     "MODERN_PROTOCOL_VERSION",
     "McpError",
     "PendingRequest",
+    "PendingServerMismatch",
+    "PendingStateRefused",
     "ProtocolVersionUnsupported",
     "RequestTimeout",
     "SessionExpired",
     "Subscription",
     "TASKS_EXTENSION",
     "TaskCancelled",
+    "ToolOutputInvalid",
     "isInputRequired",
     // The transports: Streamable HTTP over fetch, and stdio.
     "HttpTransportError",
@@ -108,7 +110,8 @@ const EXPECTED: Record<string, string[]> = {
     "StdioClientTransport",
     "childEnvironment",
   ],
-  "./node": ["serveHttp", "toNodeHandler"],
+  // Everything that needs Node: the node:http server, the stdio server and the stdio client.
+  "./node": ["serveHttp", "toNodeHandler", "serveStdio", "StdioClientTransport", "DEFAULT_MAX_LINE_BYTES"],
   "./state": [
     "DEFAULT_KEYS_ENV",
     "INVALID_REQUEST_STATE_MESSAGE",

@@ -2,8 +2,8 @@
 // used: Mcp-Param-* headers, request ids, deep nesting.
 import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { McpServer, elicit, type ServerLogger, serveStdio } from "mcp-roundtrip/server";
-import { serveHttp, type HttpServerHandle } from "mcp-roundtrip/node";
+import { McpServer, elicit, type ServerLogger } from "mcp-roundtrip/server";
+import { serveHttp, type HttpServerHandle, serveStdio } from "mcp-roundtrip/node";
 import { StreamableHttpClientTransport, StdioClientTransport } from "mcp-roundtrip/client";
 import { META, mcpHeaders } from "../transport/helpers.js";
 import { peekRequestId } from "../../runtime/transport/stdio/peek-id.js";

@@ -4,8 +4,8 @@
 // The end-to-end flow (a breaking revision added, its adapter file written, the
 // revision served) is test/codegen/breaking-revision.test.ts.
 import { describe, expect, it } from "vitest";
-import { type AdaptedRequest, type AdapterExchange, defineAdapter, notificationToWire } from "../../runtime/protocol/adapter.js";
-import { handlerRevisionOf, paramsToModel, resultToWire } from "../../runtime/server/adapt.js";
+import { type AdaptedRequest, type AdapterExchange, defineAdapter, invalidParams, notificationToWire } from "../../runtime/protocol/adapter.js";
+import { adaptRequest, handlerRevisionOf, paramsToModel, resultToWire } from "../../runtime/server/adapt.js";
 
 const REVISION = "2026-07-28"; // a revision with generated tables, standing in for a breaking one
 
@@ -19,7 +19,7 @@ const adapter = defineAdapter({
   notifications: { "notifications/progress": (params) => ({ ...params, message: `wire ${String(params.message)}` }) },
 });
 const adapted = (method: string, params: Record<string, unknown>): AdaptedRequest => {
-  const exchange: AdapterExchange = { revision: REVISION, method, params };
+  const exchange: AdapterExchange = { revision: REVISION, method, params, wireParams: params };
   return { adapter, exchange };
 };
 
@@ -39,7 +39,7 @@ describe("a revision adapter on the server's path", () => {
 
   it("refuses, as -32603 naming the adapter file, a mapped result the wire schema rejects or a hook that throws", () => {
     const broken = defineAdapter({ model: "2026-07-28", results: { "tools/list": () => ({ resultType: "complete", tools: "none" }) } });
-    const exchange = { revision: REVISION, method: "tools/list", params: {} };
+    const exchange = { revision: REVISION, method: "tools/list", params: {}, wireParams: {} };
     expect(() => resultToWire({ adapter: broken, exchange }, { tools: [] }, true)).toThrow(
       /the tools\/list result, mapped by the 2026-07-28 adapter \(runtime\/adapters\/2026-07-28\.ts\), does not match 2026-07-28's schema: .*\/tools/,
     );
@@ -57,6 +57,54 @@ describe("a revision adapter on the server's path", () => {
     );
   });
 
+  it("offers a tools/call's hooks the called tool's listing entry and the wire params, looking the tool up for tools/call only", () => {
+    const seen: AdapterExchange[] = [];
+    const recording = defineAdapter({ model: "2026-07-28", requests: { "*": (params, exchange) => (seen.push(exchange), { ...params, mapped: true }) } });
+    const looked: string[] = [];
+    const listed = (name: string) => (looked.push(name), name === "greet" ? { name, inputSchema: { type: "object" } } : undefined);
+    const call = adaptRequest(recording, REVISION, "tools/call", { name: "greet", wire: 1 }, listed);
+    expect(call.exchange).toEqual({
+      revision: REVISION,
+      method: "tools/call",
+      params: { name: "greet", wire: 1, mapped: true },
+      wireParams: { name: "greet", wire: 1 },
+      tool: { name: "greet", inputSchema: { type: "object" } },
+    });
+    expect(seen[0]!.tool).toEqual({ name: "greet", inputSchema: { type: "object" } }); // the requests hook has it too
+    expect(adaptRequest(recording, REVISION, "tools/call", { name: "gone" }, listed).exchange.tool).toBeUndefined();
+    expect(adaptRequest(recording, REVISION, "prompts/get", { name: "greet" }, listed).exchange.tool).toBeUndefined();
+    expect(looked).toEqual(["greet", "gone"]);
+  });
+
+  it("lets a requests hook refuse a request with -32602 (invalidParams); any other throw stays -32603", () => {
+    const refusing = defineAdapter({
+      model: "2026-07-28",
+      requests: {
+        "tools/call": () => {
+          throw invalidParams("/params/requestedOutputs/0 asks for user/content, which the tool does not declare", { selector: "user/content" });
+        },
+      },
+    });
+    expect(() => paramsToModel(refusing, REVISION, "tools/call", { name: "greet" })).toThrow(
+      expect.objectContaining({
+        code: -32602,
+        message: "Invalid params: /params/requestedOutputs/0 asks for user/content, which the tool does not declare",
+        data: { selector: "user/content" },
+      }),
+    );
+    // A results hook cannot refuse: the handler already ran, so the failure is the server's.
+    const late = defineAdapter({
+      model: "2026-07-28",
+      results: {
+        "*": () => {
+          throw invalidParams("too late");
+        },
+      },
+    });
+    const exchange = { revision: REVISION, method: "tools/list", params: {}, wireParams: {} };
+    expect(() => resultToWire({ adapter: late, exchange }, { tools: [] }, true)).toThrow(expect.objectContaining({ code: -32603 }));
+  });
+
   it("maps notifications sent while an adapted request is answered", () => {
     const note = { jsonrpc: "2.0" as const, method: "notifications/progress", params: { progressToken: 1, progress: 1, message: "half" } };
     expect(notificationToWire(adapted("tools/call", {}), note).params).toEqual({ progressToken: 1, progress: 1, message: "wire half" });
@@ -65,9 +113,9 @@ describe("a revision adapter on the server's path", () => {
   });
 
   it("checks a handler's result against the model's schema when the request is adapted", () => {
-    expect(handlerRevisionOf({ protocolVersion: "2027-01-01", adapted: { adapter, exchange: { revision: "2027-01-01", method: "m", params: {} } } })).toBe(
-      "2026-07-28",
-    );
+    expect(
+      handlerRevisionOf({ protocolVersion: "2027-01-01", adapted: { adapter, exchange: { revision: "2027-01-01", method: "m", params: {}, wireParams: {} } } }),
+    ).toBe("2026-07-28");
     expect(handlerRevisionOf({ protocolVersion: "2027-01-01", adapted: undefined })).toBe("2027-01-01");
   });
 

@@ -125,6 +125,29 @@ describe("the server's logger", () => {
   });
 });
 
+describe("-32603 lines", () => {
+  it("carry no cause field when the error has none, and the cause when it has one", async () => {
+    const sink = { warn: vi.fn(), error: vi.fn() };
+    const mcp = new McpServer({ name: "logging-test", version: "1.0.0" }, { logger: sink });
+    const counter = { type: "object", properties: { count: { type: "integer" } }, required: ["count"] } as const;
+    // A result the types refuse (a cast stands for plain JavaScript): the server answers -32603 and logs why.
+    mcp.tool("count", { outputSchema: counter }, () => ({ structuredContent: { count: "4" } }) as never);
+    const bad = await mcp.handle({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { _meta: meta({}), name: "count", arguments: {} } });
+    expect(bad).toMatchObject({ error: { code: -32603 } });
+    expect(sink.error).toHaveBeenCalledTimes(1);
+    expect(sink.error.mock.calls[0]).toEqual([
+      expect.stringMatching(/^tools\/call: Internal error: structuredContent of tool count does not match its outputSchema/),
+    ]);
+    // A handler's own throw keeps its error as a field: that is where the details are.
+    const boom = new Error("database down");
+    mcp.tool("boom", {}, () => {
+      throw boom;
+    });
+    await mcp.handle({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { _meta: meta({}), name: "boom", arguments: {} } });
+    expect(sink.error).toHaveBeenLastCalledWith("tools/call: handler threw; answering -32603", { error: boom });
+  });
+});
+
 describe("one shape for the server and request-state sealing", () => {
   it("a server's logger, console and a levelled logger are RequestStateLoggers; a pino logger given to RequestStateSecurity is called (fields, message)", async () => {
     const fromServer: ServerLogger = console;

@@ -1,7 +1,8 @@
 import { PassThrough } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { DEFAULT_MAX_LINE_BYTES, serveStdio, type JsonRpcNotification } from "mcp-roundtrip/server";
+import { DEFAULT_MAX_LINE_BYTES, serveStdio } from "mcp-roundtrip/node";
+import type { JsonRpcNotification } from "mcp-roundtrip/server";
 import { StdioClientTransport } from "mcp-roundtrip/client";
 import type { MessageHandler } from "../../runtime/transport/types.js";
 import { rpc } from "./helpers.js";

@@ -1,6 +1,6 @@
 // Type-level tests of typed tools, prompts and resources: `tsc -p tsconfig.json` (npm test's typecheck) fails
 // when an inference stops holding or an @ts-expect-error no longer meets an error; vitest lists them too.
-import { describe, expectTypeOf, it } from "vitest";
+import { describe, expect, expectTypeOf, it } from "vitest";
 import * as z from "zod";
 import * as v from "valibot";
 import { toStandardJsonSchema } from "@valibot/to-json-schema";
@@ -11,12 +11,18 @@ import {
   inputRequired,
   needs,
   runAsTask,
+  jsonSchema,
+  type DeclareTheQuestionInNeedsOrDropNeedsToReturnInputRequired,
+  type DependentToolHandler,
   type ElicitContent,
   type FromSchema,
+  type JsonSchemaObject,
+  type MaybePromise,
   type PromptArgs,
   type TemplateVariables,
   type ToolArgs,
   type ToolConfig,
+  type ToolResult,
   type ToolStructuredContent,
 } from "mcp-roundtrip/server";
 
@@ -219,6 +225,192 @@ describe("McpServer.tool with a JSON Schema", () => {
         ? inputRequired({ inputRequests: { confirm: { method: "elicitation/create", params: { message: `Deploy ${args.app}?`, requestedSchema: confirm } } } })
         : text("done"),
     );
+  });
+});
+
+describe("McpServer.tool errors at the member at fault", () => {
+  // Each @ts-expect-error sits on the line of the member at fault: were tsc to report the mismatch at the handler
+  // (an overload or union error naming content or isError), the directive would meet no error and tsc would fail.
+  const counter = { type: "object", properties: { count: { type: "integer" }, kind: { enum: ["a", "b"] } }, required: ["count"] } as const;
+
+  it("a wrong structuredContent member, a missing one, a bad enum value: JSON Schema", () => {
+    server.tool("wrong-type", { outputSchema: counter }, () => ({
+      structuredContent: {
+        // @ts-expect-error count is an integer
+        count: "4",
+      },
+    }));
+    server.tool("wrong-enum", { outputSchema: counter }, () => ({
+      structuredContent: {
+        count: 4,
+        // @ts-expect-error kind is "a" or "b"
+        kind: "c",
+      },
+    }));
+    server.tool("missing-member", { outputSchema: counter }, () => ({
+      // @ts-expect-error count is required
+      structuredContent: {},
+    }));
+    // With content given too, and with declared needs.
+    server.tool("with-content", { outputSchema: counter }, () => ({
+      content: [{ type: "text", text: "4" }],
+      structuredContent: {
+        // @ts-expect-error count is an integer
+        count: "4",
+      },
+    }));
+    server.tool("with-needs", { outputSchema: counter, needs: (need) => need.add("n", () => 4) }, (_args, { n }) => ({
+      structuredContent: {
+        // @ts-expect-error count is an integer
+        count: String(n),
+      },
+    }));
+  });
+
+  it("a wrong structuredContent member: Standard Schema (zod)", () => {
+    server.tool("zod-member", { outputSchema: z.object({ count: z.number().int() }) }, () => ({
+      structuredContent: {
+        // @ts-expect-error count is a number
+        count: "4",
+      },
+    }));
+  });
+
+  it("an error result still needs no structuredContent", () => {
+    server.tool("fails", { outputSchema: counter }, () => ({ content: [{ type: "text", text: "no count" }], isError: true }));
+  });
+
+  it("a handler with needs that returns inputRequired(...) names the fix", () => {
+    server.tool(
+      "mixed",
+      { needs: (need) => need.add("n", () => 1) },
+      // @ts-expect-error DeclareTheQuestionInNeedsOrDropNeedsToReturnInputRequired: needs and a hand-built round do not mix
+      (_args, { n }, ctx) => (ctx.inputResponses === undefined ? inputRequired({ inputRequests: { q: { method: "roots/list", params: {} } } }) : text(String(n))),
+    );
+    expectTypeOf<ReturnType<DependentToolHandler<{}, {}>>>().toEqualTypeOf<MaybePromise<ToolResult | DeclareTheQuestionInNeedsOrDropNeedsToReturnInputRequired>>();
+  });
+});
+
+describe("required entries that name no property", () => {
+  it("fail to compile at the entry, in inputSchema, outputSchema and nested schemas", () => {
+    expect(() =>
+      server.tool(
+        "typo-in",
+        {
+          inputSchema: {
+            type: "object",
+            properties: { name: { type: "string" } },
+            // @ts-expect-error "nmae" names no property
+            required: ["nmae"],
+          },
+        },
+        () => text(""),
+      ),
+    ).toThrow(/names no property/);
+    expect(() =>
+      server.tool(
+        "typo-out",
+        {
+          outputSchema: {
+            type: "object",
+            properties: {
+              owner: {
+                type: "object",
+                properties: { id: { type: "string" } },
+                // @ts-expect-error "ID" names no property of owner
+                required: ["ID"],
+              },
+            },
+          },
+        },
+        () => ({ structuredContent: { owner: { id: "1" } } }),
+      ),
+    ).toThrow(/names no property/);
+    expect(() =>
+      server.tool(
+        "typo-items",
+        {
+          inputSchema: {
+            type: "object",
+            properties: {
+              rows: {
+                type: "array",
+                items: {
+                  type: "object",
+                  properties: { id: { type: "string" } },
+                  // @ts-expect-error "key" names no property of a row
+                  required: ["key"],
+                },
+              },
+            },
+          },
+        },
+        () => text(""),
+      ),
+    ).toThrow(/names no property/);
+  });
+
+  it("compile where the schema admits other members, in a combinator branch naming its parent's, and as a widened list (registration checks that one)", () => {
+    server.tool(
+      "open",
+      { inputSchema: { type: "object", properties: { a: { type: "string" } }, additionalProperties: { type: "number" }, required: ["a", "b"] } },
+      (args) => text(String(args.b)),
+    );
+    server.tool(
+      "branches",
+      { inputSchema: { type: "object", properties: { id: { type: "string" }, email: { type: "string" } }, oneOf: [{ required: ["id"] }, { required: ["email"] }] } },
+      () => text(""),
+    );
+    const widened = { type: "object", properties: { a: { type: "string" } }, required: ["b"] as string[] } as const;
+    // Not checked by tsc (the list is string[]): registration throws instead.
+    expect(() => server.tool("widened-required", { inputSchema: widened }, () => text(""))).toThrow(/required entry "b"/);
+  });
+});
+
+describe("jsonSchema(): a schema in a variable that keeps its literal type", () => {
+  it("types args and structuredContent without as const", () => {
+    const point = jsonSchema({ type: "object", properties: { x: { type: "number" }, y: { type: "number" } }, required: ["x", "y"] });
+    const norm = jsonSchema({ type: "object", properties: { norm: { type: "number" } }, required: ["norm"] });
+    expectTypeOf<FromSchema<typeof point>>().toEqualTypeOf<{ x: number; y: number }>();
+    server.tool("norm", { inputSchema: point, outputSchema: norm }, (args) => {
+      expectTypeOf(args).toEqualTypeOf<{ x: number; y: number }>();
+      return { structuredContent: { norm: Math.hypot(args.x, args.y) } };
+    });
+    // Without it, the same literal in a variable widens: untyped.
+    const loose = { type: "object", properties: { x: { type: "number" } }, required: ["x"] };
+    expectTypeOf<ToolArgs<typeof loose>>().toEqualTypeOf<Record<string, unknown>>();
+  });
+
+  it("refuses a required entry that names no property, at the entry", () => {
+    expect(() =>
+      jsonSchema({
+        type: "object",
+        properties: { x: { type: "number" } },
+        // @ts-expect-error "z" names no property
+        required: ["x", "z"],
+      }),
+    ).toThrow(/required entry "z"/);
+  });
+
+  it("keeps schemas typed as plain object, JsonSchemaObject or an interface working, untyped", () => {
+    interface Draft7Schema {
+      type?: string;
+      properties?: Record<string, Draft7Schema>;
+      required?: string[];
+    }
+    const asObject: object = { type: "object" };
+    const asRecord: JsonSchemaObject = { type: "object" };
+    const asInterface: Draft7Schema = { type: "object", properties: { a: { type: "string" } } };
+    for (const [name, schema] of [
+      ["as-object", asObject],
+      ["as-record", asRecord],
+      ["as-interface", asInterface],
+    ] as const) {
+      server.tool(name, { inputSchema: schema, outputSchema: schema }, (args) => {
+        expectTypeOf(args).toEqualTypeOf<Record<string, unknown>>();
+        return { structuredContent: { anything: args } };
+      });
+    }
   });
 });
 

@@ -1,9 +1,11 @@
 import type { GetPromptResult, PromptMessage } from "../../protocol/types.js";
 import type { ServerRequestContext } from "../context.js";
-import type { ResourceContent } from "../registry/resources.js";
+import type { PromptHandler } from "../registry/prompts.js";
+import type { ResourceContent, StaticResourceHandler, TemplateResourceHandler } from "../registry/resources.js";
 import type { HandlerResult, MaybePromise } from "../types.js";
-import type { UriTemplateVariables } from "../uri-template.js";
-import type { NeedsOption } from "./tool.js";
+import type { UriTemplate, UriTemplateVariables } from "../uri-template.js";
+import type { TemplateVariables } from "../schema/types/template-variables.js";
+import type { DeclareTheQuestionInNeedsOrDropNeedsToReturnInputRequired, NeedsOption } from "./tool.js";
 
 /**
  * A prompt's `needs` option: its resolvers receive the prompt's arguments
@@ -31,7 +33,7 @@ export type DependentPromptHandler<A extends Record<string, unknown>, R extends 
   args: A,
   needs: R,
   ctx: ServerRequestContext,
-) => MaybePromise<HandlerResult<GetPromptResult> | PromptMessage[]>;
+) => MaybePromise<HandlerResult<GetPromptResult> | PromptMessage[] | DeclareTheQuestionInNeedsOrDropNeedsToReturnInputRequired>;
 
 /**
  * The body of a resource template that declares dependencies: receives the
@@ -46,4 +48,42 @@ export type DependentTemplateResourceHandler<R extends object, V extends Record<
   variables: V,
   needs: R,
   ctx: ServerRequestContext,
-) => MaybePromise<ResourceContent>;
+) => MaybePromise<ResourceContent | DeclareTheQuestionInNeedsOrDropNeedsToReturnInputRequired>;
+
+/**
+ * The handler `McpServer.prompt` takes: `(args, needs, ctx)` when `needs`
+ * declares dependencies (`R` inferred from them), else `(args, ctx)`.
+ */
+export type PromptBody<A extends Record<string, unknown>, R> = [R] extends [never] ? PromptHandler<A> : DependentPromptHandler<A, R & object>;
+
+/**
+ * What tsc names when a static resource (a fixed URI) is given `needs`: only
+ * a template reads with the round-trip context, so make the URI a template
+ * (`"file:///{name}"`) or ask nothing. No value has this type; at run time
+ * it is a `TypeError` from `McpServer.resource`.
+ */
+export interface AStaticResourceTakesNoNeedsUseATemplate {
+  /** Never: a static resource has no `needs`. */
+  readonly staticResourceNeeds: never;
+}
+
+/** A URI template: a {@link UriTemplate}, or a string with `{…}` expressions. */
+export type TemplateLike = UriTemplate | `${string}{${string}}${string}`;
+
+/**
+ * The variables a resource's URI binds: typed from a template string
+ * literal, {@link UriTemplateVariables} for a `UriTemplate`, none for a
+ * static URI.
+ */
+export type VariablesOf<U> = U extends string ? TemplateVariables<U> : UriTemplateVariables;
+
+/**
+ * The handler `McpServer.resource` takes for `U`: a static URI's
+ * `(uri, ctx)`; a template's `(uri, variables, ctx)`, or
+ * `(uri, variables, needs, ctx)` when `needs` declares dependencies.
+ */
+export type ResourceBody<U, R> = U extends TemplateLike
+  ? [R] extends [never]
+    ? TemplateResourceHandler<VariablesOf<U>>
+    : DependentTemplateResourceHandler<R & object, VariablesOf<U>>
+  : StaticResourceHandler;

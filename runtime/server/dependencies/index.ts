@@ -32,5 +32,15 @@ export type {
   MultiSelectFieldSchema,
 } from "./elicitation-schema.js";
 
-export type { NeedsOption, ToolNeeds, DependentToolHandler } from "./tool.js";
-export type { PromptNeeds, ResourceNeeds, DependentPromptHandler, DependentTemplateResourceHandler } from "./handlers.js";
+export type { NeedsOption, ToolNeeds, DependentToolHandler, DeclareTheQuestionInNeedsOrDropNeedsToReturnInputRequired, ToolBody } from "./tool.js";
+export type {
+  AStaticResourceTakesNoNeedsUseATemplate,
+  PromptNeeds,
+  PromptBody,
+  ResourceBody,
+  ResourceNeeds,
+  DependentPromptHandler,
+  DependentTemplateResourceHandler,
+  TemplateLike,
+  VariablesOf,
+} from "./handlers.js";

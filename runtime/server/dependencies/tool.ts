@@ -1,6 +1,7 @@
 import type { ServerRequestContext } from "../context.js";
 import type { MaybePromise } from "../types.js";
 import type { ToolResult } from "../schema/types/tool-types.js";
+import type { ToolHandler } from "../registry/tools.js";
 import { Needs } from "./declaration.js";
 import type { DependencyRound } from "./evaluate.js";
 import { runWithDependencies } from "./run.js";
@@ -58,7 +59,32 @@ export type DependentToolHandler<A, R extends object, Structured = undefined> = 
   args: A,
   needs: R,
   ctx: ServerRequestContext,
-) => MaybePromise<ToolResult<Structured>>;
+) => MaybePromise<ToolResult<Structured> | DeclareTheQuestionInNeedsOrDropNeedsToReturnInputRequired>;
+
+/**
+ * What tsc names when a handler with `needs` returns an `InputRequiredResult`
+ * (`inputRequired(...)`): the two forms do not mix. Declare the question in
+ * `needs` (`elicit`, `sample`, `listRoots`, `ask`), or drop `needs` and build
+ * the rounds by hand in a plain `(args, ctx)` handler. No value has this
+ * type; at run time such a result ends the call with `-32603` naming the tool.
+ */
+export interface DeclareTheQuestionInNeedsOrDropNeedsToReturnInputRequired {
+  /** Never: a handler with `needs` cannot return `resultType: "input_required"`. */
+  readonly resultType: never;
+  /** Never: the SDK builds the input requests from the declared `needs`. */
+  readonly inputRequests?: never;
+  /** Never: the SDK keeps the answers in its own sealed state. */
+  readonly requestState?: never;
+}
+
+/**
+ * The handler `McpServer.tool` takes for a tool whose `needs` resolve to
+ * `R`: `(args, needs, ctx)` when it declares any (`R` inferred from them),
+ * else the plain `(args, ctx)`. One signature for both, so a type error is
+ * reported where it is (a wrong member of `structuredContent`, a returned
+ * `InputRequiredResult`), not as "no overload matches".
+ */
+export type ToolBody<A, R, Structured> = [R] extends [never] ? ToolHandler<A, Structured> : DependentToolHandler<A, R & object, Structured>;
 
 /** The per-call facts the dependency runner reads from a server's request context. */
 export interface DependencyRequestContext {

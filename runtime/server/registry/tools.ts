@@ -13,6 +13,7 @@ import { escalationOf } from "../tasks/escalate.js";
 import { taskDeclarationOf, type TaskDeclaration, type TaskSupport } from "../tasks/types.js";
 import { isStandardSchema, jsonSchemaOfStandard, standardValidatorOf, type StandardSchemaConverter, type StandardValidator } from "../schema/standard.js";
 import type { ToolResult, ToolSchema } from "../schema/types/tool-types.js";
+import { unknownRequiredName, unknownRequiredNameError } from "../schema/required-names.js";
 
 /**
  * How a tool describes itself in `tools/list`.
@@ -134,6 +135,13 @@ export class ToolRegistry {
       standardOutput !== undefined
         ? jsonSchemaOfStandard(standardOutput, "output", `${label}: outputSchema`, this.toJsonSchema)
         : (config.outputSchema as Record<string, unknown> | undefined);
+    for (const [which, schema] of [
+      ["inputSchema", inputSchema],
+      ["outputSchema", outputSchema],
+    ] as const) {
+      const unknownName = unknownRequiredName(schema);
+      if (unknownName !== undefined) throw unknownRequiredNameError(`${label}: ${which}`, unknownName);
+    }
     if ((inputSchema as { type?: unknown }).type !== "object") {
       throw new TypeError(`McpServer.tool(${JSON.stringify(name)}): inputSchema must describe an object ({ type: "object", ... })`);
     }
@@ -173,6 +181,11 @@ export class ToolRegistry {
   /** The `task` declaration of a tool, if it has one. */
   taskOf(name: string): TaskDeclaration | undefined {
     return this.tools.get(name)?.task;
+  }
+
+  /** A tool's `tools/list` entry, if it is registered and enabled. */
+  listed(name: string): Tool | undefined {
+    return this.tools.get(name)?.definition;
   }
 
   list(): HandlerResult<ListToolsResult> {

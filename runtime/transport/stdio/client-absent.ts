@@ -8,7 +8,7 @@
  * @module
  * @internal
  */
-import type { StdioClientOptions } from "./child.js";
+import type { StdioClientOptions } from "./client-options.js";
 
 /** The stdio client where there are no child processes: {@link StdioClientTransport.spawn} refuses. @internal */
 export class StdioClientTransport {

@@ -3,7 +3,6 @@
  * spawns a server and speaks newline-delimited JSON-RPC over its stdin/stdout.
  */
 import type { ChildProcess } from "node:child_process";
-import type { Readable } from "node:stream";
 import { JsonRpcErrorCode } from "../../protocol/jsonrpc/errors.js";
 import {
   isJsonRpcNotification,
@@ -17,12 +16,14 @@ import {
 import type { ClientTransport, TransportRequestOptions } from "../types.js";
 import type { ServerRequestHandler } from "../../protocol/contracts.js";
 import { peekRequestId } from "./peek-id.js";
-import { startChild, type StdioClientOptions } from "./child.js";
-import { DEFAULT_MAX_LINE_BYTES, lineReader } from "./framing.js";
+import { startChild } from "./child.js";
+import type { StdioChildStderr, StdioClientOptions } from "./client-options.js";
+import { lineReader } from "./framing.js";
+import { DEFAULT_MAX_LINE_BYTES } from "./limits.js";
 import { META_SUBSCRIPTION_ID } from "../../protocol/names.js";
 import { errorResponse } from "../../protocol/jsonrpc/responses.js";
 
-export type { StdioClientOptions } from "./child.js";
+export type { StdioClientOptions } from "./client-options.js";
 
 interface Pending {
   resolve(response: JsonRpcResponse): void;
@@ -90,8 +91,8 @@ export class StdioClientTransport implements ClientTransport {
     return `stdio ${JSON.stringify([this.#options.cwd ?? "", ...this.commandLine])}`;
   }
 
-  /** The child's stderr when `stderr: "pipe"` was chosen. */
-  get stderr(): Readable | null {
+  /** The child's stderr when `stderr: "pipe"` was chosen (a Node `Readable`). */
+  get stderr(): StdioChildStderr | null {
     return this.#child.stderr;
   }
 

@@ -7,9 +7,6 @@
 import type { Readable } from "node:stream";
 import { decodeJson, type Decoded } from "../../protocol/message.js";
 
-/** Longest line accepted from the peer, in bytes: a guard against unbounded buffering. Default 4 MiB. */
-export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
-
 /**
  * Splits a byte stream into lines and hands each complete, non-blank one to
  * `onMessage` decoded exactly as the HTTP transport decodes a body (strict

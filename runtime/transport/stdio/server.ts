@@ -9,7 +9,8 @@ import { isSessionHost, type MessageHandler, type RequestContext } from "../type
 import { peekRequestId } from "./peek-id.js";
 import { classifyMessage, type ClassifiedMessage, type Decoded } from "../../protocol/message.js";
 import type { ServerSession } from "../../protocol/contracts.js";
-import { DEFAULT_MAX_LINE_BYTES, messageReader } from "./framing.js";
+import { messageReader } from "./framing.js";
+import { DEFAULT_MAX_LINE_BYTES } from "./limits.js";
 import { errorResponse } from "../../protocol/jsonrpc/responses.js";
 
 /** Default bound on requests answered at once over one stdio connection. */

@@ -13,8 +13,12 @@ import type { HandlerResult } from "../../types.js";
 import type { TaskEscalation } from "../../tasks/escalate.js";
 import type { FromSchema, JsonSchemaObject } from "./infer.js";
 
-/** A schema a tool takes: a JSON Schema object (an `as const` literal types the handler) or a Standard Schema (zod 4, valibot, arktype, …). */
-export type ToolSchema = JsonSchemaObject | StandardSchemaV1;
+/**
+ * A schema a tool takes: a JSON Schema object (a literal, inline, `as const` or through `jsonSchema(...)`, types the
+ * handler) or a Standard Schema (zod 4, valibot, arktype, …). A schema typed only as `object`, `JsonSchemaObject` or
+ * an interface such as `JSONSchema7` is taken too, and types the handler as `Record<string, unknown>`.
+ */
+export type ToolSchema = JsonSchemaObject | StandardSchemaV1 | object;
 
 /** `T` when it is a JSON object type, else `Record<string, unknown>` (a widened or non-object schema). */
 type ObjectOr<T> = T extends Record<string, unknown> ? T : Record<string, unknown>;
@@ -69,17 +73,23 @@ export type StructuredToolResult<S> = Omit<HandlerResult<CallToolResult>, "conte
 };
 
 /**
+ * An error result of a tool with an `outputSchema` (`isError: true`): the
+ * model reads its `content`; it needs no `structuredContent`, and has none
+ * in its type, so a successful result with the wrong `structuredContent` is
+ * reported at the offending member rather than as a missing `isError`.
+ */
+export type ToolErrorResult = Omit<HandlerResult<CallToolResult>, "structuredContent" | "isError"> & {
+  /** An error result the model reads: it needs no `structuredContent`. */
+  isError: true;
+};
+
+/**
  * What a tool handler may return (besides an `InputRequiredResult`): any
  * `CallToolResult` when the tool has no `outputSchema` (`S` is `undefined`),
- * else a {@link StructuredToolResult}, an error result (`isError: true`,
- * which needs no `structuredContent`) or a `runAsTask(...)` escalation.
+ * else a {@link StructuredToolResult}, a {@link ToolErrorResult}
+ * (`isError: true`, which needs no `structuredContent`) or a
+ * `runAsTask(...)` escalation.
  */
 export type ToolResult<S = undefined> = [S] extends [undefined]
   ? HandlerResult<CallToolResult>
-  :
-      | StructuredToolResult<S>
-      | (HandlerResult<CallToolResult> & {
-          /** An error result the model reads: it needs no `structuredContent`. */
-          isError: true;
-        })
-      | TaskEscalation;
+  : StructuredToolResult<S> | ToolErrorResult | Omit<TaskEscalation, "structuredContent">;

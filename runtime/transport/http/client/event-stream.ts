@@ -8,11 +8,13 @@
  *
  * @internal
  */
-import type { JsonRpcId, JsonRpcResponse } from "../../../protocol/jsonrpc/messages.js";
+import type { JsonRpcErrorCode } from "../../../protocol/jsonrpc/errors.js";
+import type { isJsonRpcNotification, isJsonRpcRequest, isJsonRpcResponse, JsonRpcId, JsonRpcResponse } from "../../../protocol/jsonrpc/messages.js";
+import type { errorResponse } from "../../../protocol/jsonrpc/responses.js";
 import type { fetchFailure, HttpTransportError } from "./errors.js";
+import { readEventStream, type StreamOutcome, type StreamReader } from "./sse-read.js";
+import type { eitherSignal, mediaTypeOf, reasonOf, sleep } from "./shared.js";
 import type { ConnectionLost } from "../../../protocol/connection-lost.js";
-import type { readEventStream, StreamOutcome, StreamReader } from "./sse-read.js";
-import type { mediaTypeOf, reasonOf, sleep } from "./shared.js";
 
 /** Wait before reconnecting when the server named no `retry`. */
 const DEFAULT_RETRY_MS = 1_000;
@@ -42,9 +44,10 @@ export interface StreamHost {
   /** The longest SSE event read, in characters (`maxResponseBytes`). */
   readonly maxEventChars: number;
   /**
-   * The helpers this module shares with the transport, handed over rather
-   * than imported: a bundle then keeps them in the transport's chunk, and
-   * this lazily loaded module (2025 sessions only) imports nothing.
+   * The helpers the lazily loaded stream modules (this one, `sse-response.ts`,
+   * `sse-read.ts`, `server-messages.ts`) share with the transport, handed over
+   * rather than imported: a bundle then keeps them in the transport's chunk,
+   * and the stream modules import nothing from it (docs/internals.md).
    */
   readonly kit: StreamKit;
 }
@@ -52,7 +55,12 @@ export interface StreamHost {
 /** See {@link StreamHost.kit}. */
 export interface StreamKit {
   readonly HttpTransportError: typeof HttpTransportError;
-  readonly readEventStream: typeof readEventStream;
+  readonly JsonRpcErrorCode: typeof JsonRpcErrorCode;
+  readonly errorResponse: typeof errorResponse;
+  readonly eitherSignal: typeof eitherSignal;
+  readonly isJsonRpcNotification: typeof isJsonRpcNotification;
+  readonly isJsonRpcRequest: typeof isJsonRpcRequest;
+  readonly isJsonRpcResponse: typeof isJsonRpcResponse;
   readonly mediaTypeOf: typeof mediaTypeOf;
   readonly reasonOf: typeof reasonOf;
   readonly sleep: typeof sleep;
@@ -120,7 +128,7 @@ export async function resumeForAnswer(
         `${what}: the response stream closed before its answer, and resuming it (GET with Last-Event-ID) was answered with HTTP ${response.status}.`,
       );
     }
-    const outcome = await host.kit.readEventStream(response.body, awaitedId, onMessage, host.streams, host.maxEventChars);
+    const outcome = await readEventStream(host.kit, response.body, awaitedId, onMessage, host.streams, host.maxEventChars);
     if (outcome.answer) return outcome.answer;
     idle = outcome.received ? 0 : idle + 1;
     last = outcome.broken ?? last;
@@ -193,7 +201,7 @@ export class EventStreamListener {
           return;
         }
         if (verdict === "read")
-          outcome = await this.#host.kit.readEventStream(response.body!, undefined, this.#onMessage, this.#host.streams, this.#host.maxEventChars);
+          outcome = await readEventStream(this.#host.kit, response.body!, undefined, this.#onMessage, this.#host.streams, this.#host.maxEventChars);
       } catch (error) {
         if (signal.aborted) return;
         if (failures + 1 >= MAX_FAILURES) throw error;

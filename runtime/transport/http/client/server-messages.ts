@@ -5,19 +5,9 @@
  *
  * @internal
  */
-import { JsonRpcErrorCode } from "../../../protocol/jsonrpc/errors.js";
-import {
-  isJsonRpcNotification,
-  isJsonRpcRequest,
-  isJsonRpcResponse,
-  type JsonRpcId,
-  type JsonRpcNotification,
-  type JsonRpcRequest,
-  type JsonRpcResponse,
-} from "../../../protocol/jsonrpc/messages.js";
-import { reasonOf } from "./shared.js";
+import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../../../protocol/jsonrpc/messages.js";
 import type { ServerRequestHandler } from "../../../protocol/contracts.js";
-import { errorResponse } from "../../../protocol/jsonrpc/responses.js";
+import type { StreamKit } from "./event-stream.js";
 
 /** Receives one notification. */
 export type NotificationListener = (notification: JsonRpcNotification) => void;
@@ -31,12 +21,14 @@ export class ServerMessages {
   readonly #reply: (response: JsonRpcResponse) => Promise<Response>;
   readonly #warn: (message: string) => void;
   readonly #quiet: () => boolean;
+  readonly #kit: StreamKit;
 
   /**
    * @param reply - POSTs an answer to the server.
    * @param quiet - true once undeliverable answers are expected (the transport closed).
    */
-  constructor(reply: (response: JsonRpcResponse) => Promise<Response>, warn: (message: string) => void, quiet: () => boolean) {
+  constructor(kit: StreamKit, reply: (response: JsonRpcResponse) => Promise<Response>, warn: (message: string) => void, quiet: () => boolean) {
+    this.#kit = kit;
     this.#reply = reply;
     this.#warn = warn;
     this.#quiet = quiet;
@@ -49,6 +41,7 @@ export class ServerMessages {
    * awaits are dropped.
    */
   dispatch(message: unknown, onNotification: NotificationListener | undefined, answers: Promise<void>[] | undefined, related?: JsonRpcId): void {
+    const { isJsonRpcNotification, isJsonRpcRequest, isJsonRpcResponse, reasonOf } = this.#kit;
     if (isJsonRpcResponse(message)) return;
     if (isJsonRpcNotification(message)) {
       try {
@@ -63,6 +56,7 @@ export class ServerMessages {
   }
 
   async #answer(request: JsonRpcRequest, related: JsonRpcId | undefined): Promise<void> {
+    const { JsonRpcErrorCode, errorResponse, reasonOf } = this.#kit;
     const handler = this.requestHandler;
     const reply: JsonRpcResponse = handler
       ? await handler(request, { relatedRequestId: related }).catch(() =>

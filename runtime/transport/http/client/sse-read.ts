@@ -5,7 +5,7 @@
  *
  * @internal
  */
-import { isJsonRpcResponse, type JsonRpcId, type JsonRpcResponse } from "../../../protocol/jsonrpc/messages.js";
+import type { isJsonRpcResponse, JsonRpcId, JsonRpcResponse } from "../../../protocol/jsonrpc/messages.js";
 import { SseParser } from "../sse.js";
 
 /** A reader of a decoded SSE body, tracked so `close()` can cancel it. */
@@ -38,6 +38,8 @@ export interface StreamOutcome {
  * are skipped; their `id` and `retry` still count.
  */
 export async function readEventStream(
+  // The transport's guard, handed over (the stream kit's): importing it would split it out of the transport's chunk.
+  kit: { readonly isJsonRpcResponse: typeof isJsonRpcResponse },
   body: NonNullable<Response["body"]>,
   awaitedId: JsonRpcId | undefined,
   onMessage: (message: unknown) => void,
@@ -57,7 +59,7 @@ export async function readEventStream(
     } catch {
       return;
     }
-    if (awaitedId !== undefined && isJsonRpcResponse(parsed) && parsed.id === awaitedId) answer = parsed;
+    if (awaitedId !== undefined && kit.isJsonRpcResponse(parsed) && parsed.id === awaitedId) answer = parsed;
     else onMessage(parsed);
   }, maxEventChars);
   let broken: unknown;

@@ -2,32 +2,23 @@
  * Reading a POST's SSE response to the JSON-RPC answer it carries: the
  * messages the server sends before the answer are dispatched as they come,
  * and a 2025-era stream that ends early after giving an event id is resumed
- * with GET and `Last-Event-ID` (by the lazily loaded `event-stream.ts`, which
- * borrows its helpers from here rather than importing them).
+ * with GET and `Last-Event-ID` (by the lazily loaded `event-stream.ts`).
+ * Loaded by the transport with the first event stream it reads (a POST
+ * answered as SSE, or a 2025 session's GET stream), with the dispatcher of
+ * server messages: a client whose server answers in JSON never loads it. It
+ * imports nothing from the transport's chunk; what it shares comes in the
+ * host's kit.
  *
  * @internal
  * @module
  */
 import type { JsonRpcRequest, JsonRpcResponse } from "../../../protocol/jsonrpc/messages.js";
 import type { TransportRequestOptions } from "../../types.js";
-import { fetchFailure, HttpTransportError } from "./errors.js";
-import type { StreamHost, StreamKit } from "./event-stream.js";
-import type { ServerMessages } from "./server-messages.js";
+import type { StreamHost } from "./event-stream.js";
+import { ServerMessages } from "./server-messages.js";
 import { readEventStream, type StreamReaders } from "./sse-read.js";
-import { ConnectionLost } from "../../../protocol/connection-lost.js";
-import { CLOSED_MESSAGE, eitherSignal, mediaTypeOf, reasonOf, sleep } from "./shared.js";
 
-/** What the lazily loaded event-stream module borrows from the transport's chunk (see `StreamHost.kit`). @internal */
-export const STREAM_KIT: StreamKit = Object.freeze({
-  HttpTransportError,
-  readEventStream,
-  mediaTypeOf,
-  reasonOf,
-  sleep,
-  fetchFailure,
-  ConnectionLost,
-  closedMessage: CLOSED_MESSAGE,
-});
+export { ServerMessages };
 
 /**
  * Reads `response`'s event stream to the answer of `message`.
@@ -50,13 +41,14 @@ export async function readStreamAnswer(
   resumable: () => boolean,
   shutdown: AbortSignal,
 ): Promise<JsonRpcResponse> {
+  const { HttpTransportError, eitherSignal } = host.kit;
   const body = response.body;
   if (!body) throw new HttpTransportError(response.status, `${message.method}: the SSE response had no body.`);
   const serverRequests: Promise<void>[] = [];
   const onMessage = (parsed: unknown) => messages.dispatch(parsed, options.onNotification, serverRequests, message.id);
   let answer: JsonRpcResponse | undefined;
   try {
-    const outcome = await readEventStream(body, message.id, onMessage, readers, host.maxEventChars);
+    const outcome = await readEventStream(host.kit, body, message.id, onMessage, readers, host.maxEventChars);
     answer = outcome.answer;
     if (answer === undefined && outcome.lastEventId !== undefined && resumable()) {
       const { signal, release } = eitherSignal(shutdown, options.signal);
@@ -67,7 +59,7 @@ export async function readStreamAnswer(
         release();
       }
     } else if (answer === undefined && outcome.broken !== undefined) {
-      throw (await import("./lost.js")).brokenStream(ConnectionLost, message.method, host.url, outcome.broken);
+      throw (await import("./lost.js")).brokenStream(host.kit.ConnectionLost, message.method, host.url, outcome.broken);
     }
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason;

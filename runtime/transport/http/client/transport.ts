@@ -16,12 +16,11 @@ import { AuthFailure, fetchFailure, HttpTransportError, sessionLostError, socket
 import type { EventStreamListener, StreamHost } from "./event-stream.js";
 import { InFlight } from "./in-flight.js";
 import { postHeaders } from "./post-headers.js";
-import { ServerMessages } from "./server-messages.js";
 import { HttpSession } from "./session.js";
-import { readStreamAnswer, STREAM_KIT } from "./sse-response.js";
 import { readBoundedText } from "./body.js";
 import { checkOptions, type HttpClientTransportOptions, type TokenProvider } from "./options.js";
 import { CLOSED_MESSAGE, mediaTypeOf } from "./shared.js";
+import { STREAM_KIT, StreamModules } from "./stream-modules.js";
 import { ToolHeaders } from "./tool-headers.js";
 
 /**
@@ -66,7 +65,8 @@ export class StreamableHttpClientTransport implements ClientTransport {
   readonly #streamHost: StreamHost;
   /** The GET stream: `true` while its module loads, the listener once it runs. */
   #listening: EventStreamListener | true | undefined;
-  readonly #messages: ServerMessages;
+  /** The stream modules, loaded with the first event stream, and the handlers the client installed. */
+  readonly #streams: StreamModules;
   readonly #maxResponseBytes: number;
   #closed = false;
 
@@ -104,8 +104,8 @@ export class StreamableHttpClientTransport implements ClientTransport {
       maxEventChars: maxResponseBytes,
       kit: STREAM_KIT,
     };
-    this.#messages = new ServerMessages(
-      async (reply) => (await this.#post(reply)).response,
+    this.#streams = new StreamModules(
+      (reply) => this.#post(reply),
       this.#warn,
       () => this.#closed,
     );
@@ -146,10 +146,10 @@ export class StreamableHttpClientTransport implements ClientTransport {
   async openEventStream(): Promise<void> {
     if (this.#closed || !this.#session.legacy || this.#listening !== undefined) return;
     this.#listening = true;
-    const { EventStreamListener } = await import("./event-stream.js");
+    const [{ EventStreamListener }, { messages }] = await Promise.all([import("./event-stream.js"), this.#streams.load()]);
     // A reset or a close while the module loaded cancels the opening.
     if (this.#closed || this.#listening !== true) return;
-    const listener = new EventStreamListener(this.#streamHost, (message) => this.#messages.dispatch(message, undefined, undefined));
+    const listener = new EventStreamListener(this.#streamHost, (message) => messages.dispatch(message, undefined, undefined));
     this.#listening = listener;
     await listener.start();
   }
@@ -162,12 +162,12 @@ export class StreamableHttpClientTransport implements ClientTransport {
 
   /** Answers requests a 2025-era server sends on a response stream or the GET stream; the answer goes back as a POST. */
   setServerRequestHandler(handler: ServerRequestHandler): void {
-    this.#messages.requestHandler = handler;
+    this.#streams.setRequestHandler(handler);
   }
 
   /** Receives notifications that belong to no request (the GET stream, or a call sent without a listener). */
   setNotificationHandler(handler: (notification: JsonRpcNotification) => void): void {
-    this.#messages.notificationHandler = handler;
+    this.#streams.setNotificationHandler(handler);
   }
 
   /**
@@ -202,11 +202,7 @@ export class StreamableHttpClientTransport implements ClientTransport {
     void import("./cancel-notice.js").then((notice) => notice.sendCancel((message) => this.#post(message), id, reason));
   }
 
-  /**
-   * POSTs a notification.
-   *
-   * @throws {HttpTransportError} when the server refuses it with an HTTP error status.
-   */
+  /** POSTs a notification. @throws {HttpTransportError} when the server refuses it with an HTTP error status. */
   async notify(message: JsonRpcNotification): Promise<void> {
     const { response, sentSession } = await this.#post(message);
     await response.body?.cancel().catch(() => {});
@@ -281,11 +277,12 @@ export class StreamableHttpClientTransport implements ClientTransport {
       }
       let answer: JsonRpcResponse;
       if (response.ok && mediaTypeOf(response.headers.get("content-type")) === "text/event-stream") {
+        const { readStreamAnswer, messages } = await this.#streams.load();
         answer = await readStreamAnswer(
           response,
           message,
           options,
-          this.#messages,
+          messages,
           this.#streamHost,
           this.#inFlight.readersOf(message.id),
           () => this.#session.legacy && !this.#closed && this.#inFlight.has(message.id),
@@ -293,7 +290,8 @@ export class StreamableHttpClientTransport implements ClientTransport {
         );
       } else {
         const text = await readBoundedText(response, this.#maxResponseBytes, message.method);
-        answer = answerOf(response, message, text, headers["mcp-session-id"] !== undefined, this.url);
+        const read = answerOf(response, message, text, headers["mcp-session-id"] !== undefined, this.url);
+        answer = read instanceof Promise ? await read : read;
       }
       if (message.method === "tools/list" && "result" in answer && !this.#session.legacy) await this.#tools.learn(answer.result);
       return answer;
