@@ -117,7 +117,7 @@ async function handshake(
     // initialize requires clientInfo even when the caller chose to send none on modern requests.
     // The same identity as meta.ts's DEFAULT_CLIENT_INFO, written out: importing it would split a shared chunk
     // off the browser entry (scripts/version-packages.mjs sets both at a release).
-    clientInfo: input.clientInfo === false ? { name: "mcp-roundtrip", version: "0.1.0" } : input.clientInfo,
+    clientInfo: input.clientInfo === false ? { name: "mcp-roundtrip", version: "0.2.0" } : input.clientInfo,
   };
   const result = await connection.sendDirect("initialize", params, signal);
   const agreed = result.protocolVersion;

@@ -7,7 +7,7 @@ import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION } fro
  * version package.json names (scripts/version-packages.mjs keeps the two equal
  * at each release, and test/package/version.test.ts checks it).
  */
-export const DEFAULT_CLIENT_INFO: Implementation = Object.freeze({ name: "mcp-roundtrip", version: "0.1.0" });
+export const DEFAULT_CLIENT_INFO: Implementation = Object.freeze({ name: "mcp-roundtrip", version: "0.2.0" });
 
 /**
  * The per-request `_meta` envelope of the modern protocol. Built once per
