@@ -27,6 +27,7 @@ program
   .option("--users <n>", "simulated users at once", count, 24)
   .option("--think <ms>", "longest think time between two exchanges of one user", count, 20)
   .option("--fault-gap <ms>", "time between two fault starts (seeded, 0.5-1.5x)", count, 4_000)
+  .option("--fault-count <n>", "faults to inject (the first seven are one of each kind)", count, 7)
   .option("--no-faults", "run the workload without faults")
   .option("--cluster", "use a Redis Cluster (three masters with a replica each) instead of one redis-server")
   .option("--report <dir>", "where to write summary.md and chart.svg", "drill/out")
@@ -40,7 +41,7 @@ program
         redisCli: findProgram("redis-cli", "redis-tools"),
         instanceScript: fileURLToPath(new URL("./instance.js", import.meta.url)),
       },
-      { ...options, thinkMs: options.think, faultGapMs: options.faultGap, signal: stop.signal, log: (line) => console.log(line) },
+      { ...options, thinkMs: options.think, faultGapMs: options.faultGap, faultCount: options.faultCount, signal: stop.signal, log: (line) => console.log(line) },
     );
     mkdirSync(options.report, { recursive: true });
     const title = `${report.exchanges.toLocaleString("en")} exchanges, ${report.faults.length} faults, seed ${options.seed}${options.cluster ? ", Redis Cluster" : ""}`;

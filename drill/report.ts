@@ -54,7 +54,7 @@ export function markdownSummary(report: DrillReport, command: string): string {
       .map(([kind, count]) => `${kind} ${count}`)
       .join(", ")}.`,
     "",
-    "Retries (an exchange that failed during a fault, or within 3 s after it, started again), by kind:",
+    "Retries (an exchange that failed during a fault, or within 5 s after it, started again), by kind:",
     "",
     ...Object.entries(report.retries)
       .sort((a, b) => b[1] - a[1])

@@ -33,8 +33,10 @@ export interface DrillOptions {
   thinkMs: number;
   /** Inject faults (default true). */
   faults?: boolean;
-  /** Seconds between fault starts (halved to 1.5x, seeded). */
+  /** Milliseconds between fault starts (0.5-1.5x, seeded). */
   faultGapMs?: number;
+  /** How many faults to inject (the first seven are one of each kind; default 7). */
+  faultCount?: number;
   /** Run against a Redis Cluster of three masters with a replica each. */
   cluster?: boolean;
   /** Progress lines. */
@@ -105,7 +107,7 @@ export async function runDrill(programs: DrillPrograms, options: DrillOptions): 
     let done = false;
     const chaos = runChaos(live.base, new Random(options.seed ^ 0xc4a05), () => done);
     const workload = runWorkload(
-      { base: live.base, users: options.users, exchanges: options.exchanges, seed: options.seed, thinkMs: options.thinkMs, faultGraceMs: 3_000 },
+      { base: live.base, users: options.users, exchanges: options.exchanges, seed: options.seed, thinkMs: options.thinkMs, faultGraceMs: 5_000 },
       metrics,
       (status) => void (statuses[status] = (statuses[status] ?? 0) + 1),
       () => options.signal?.aborted === true,
@@ -135,7 +137,7 @@ export async function runDrill(programs: DrillPrograms, options: DrillOptions): 
             },
             metrics,
             options.seed,
-            { delayMs: 0, gapMs: options.faultGapMs ?? 4_000, maxFaults: 1_000 },
+            { delayMs: 0, gapMs: options.faultGapMs ?? 4_000, maxFaults: options.faultCount ?? 7 },
           );
     const progress = setInterval(() => log(`drill: ${metrics.exchanges} exchanges, ${metrics.faults.length} faults so far`), 10_000);
     await workload.finally(() => clearInterval(progress));

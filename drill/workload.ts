@@ -2,7 +2,7 @@
 // runs them through its SDK clients, thinks a little, and goes again until
 // the run has its count. An exchange that fails while a fault is active (or
 // just after) is started again, counted by the kind of error; one that
-// fails in calm time, or more than five times, is lost. A wrong result is
+// fails in calm time, or ten times, is lost. A wrong result is
 // never retried.
 import { connectUser, MIX, runExchange, WrongAnswer, type UserClients } from "./exchanges.js";
 import type { Metrics } from "./metrics.js";
@@ -19,6 +19,9 @@ export interface WorkloadOptions {
   /** After a fault ends, failures still count as caused by it for this long. */
   faultGraceMs: number;
 }
+
+/** Tries of one exchange at most (about 8 s of backoff): a fault outlasts a few, a bug fails them all. */
+const ATTEMPTS = 10;
 
 /** The name a retry is counted under: the error's class and code or status. */
 export function errorKind(error: unknown): string {
@@ -40,7 +43,7 @@ export async function runWorkload(options: WorkloadOptions, metrics: Metrics, co
         const start = metrics.now();
         let outcome: "ok" | "wrong" | "lost" = "lost";
         let detail = "";
-        for (let attempt = 0; attempt < 6; attempt++) {
+        for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
           try {
             clients ??= await connectUser(options.base, index % 3, countStatus);
             await runExchange(kind, id, clients, random);
@@ -53,14 +56,14 @@ export async function runWorkload(options: WorkloadOptions, metrics: Metrics, co
               break;
             }
             detail = `${errorKind(error)}: ${(error as Error)?.message ?? String(error)}`;
-            if (!metrics.inFault(metrics.now(), options.faultGraceMs) || attempt === 5) break;
+            if (!metrics.inFault(metrics.now(), options.faultGraceMs) || attempt === ATTEMPTS - 1) break;
             metrics.retried(`${kind}: ${errorKind(error)}`);
             // A client whose session or connection broke starts afresh.
             if (kind === "session2025" || kind === "task") {
               await clients?.close();
               clients = undefined;
             }
-            await new Promise((resolve) => setTimeout(resolve, 200 * (attempt + 1)));
+            await new Promise((resolve) => setTimeout(resolve, Math.min(1_000, 200 * (attempt + 1))));
           }
         }
         metrics.record(kind, start, outcome, detail);

@@ -48,11 +48,19 @@ export async function readStreamAnswer(
   const body = response.body;
   if (!body) throw new HttpTransportError(response.status, `${message.method}: the SSE response had no body.`);
   const serverRequests: Promise<void>[] = [];
-  const onMessage = (parsed: unknown) => messages.dispatch(parsed, options.onNotification, serverRequests);
+  // An answer of ours refused for a lost session: the server that asked will never hear it, so stop waiting.
+  let lost: HttpTransportError | undefined;
+  const control: { stop?: () => void } = {};
+  const onLost = (error: HttpTransportError) => {
+    lost ??= error;
+    control.stop?.();
+  };
+  const onMessage = (parsed: unknown) => messages.dispatch(parsed, options.onNotification, serverRequests, onLost);
   let answer: JsonRpcResponse | undefined;
   try {
-    const outcome = await readEventStream(body, message.id, onMessage, host.streams, host.maxEventChars);
+    const outcome = await readEventStream(body, message.id, onMessage, host.streams, host.maxEventChars, control);
     answer = outcome.answer;
+    if (answer === undefined && lost !== undefined) throw lost;
     if (answer === undefined && outcome.lastEventId !== undefined && resumable()) {
       const { signal, release } = eitherSignal(shutdown, options.signal);
       try {
@@ -67,6 +75,7 @@ export async function readStreamAnswer(
     throw error;
   }
   await Promise.all(serverRequests);
+  if (!answer && lost !== undefined) throw lost;
   if (!answer) {
     throw new HttpTransportError(response.status, `${message.method}: the server closed the SSE stream without a response.`);
   }

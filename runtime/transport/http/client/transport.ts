@@ -103,7 +103,7 @@ export class StreamableHttpClientTransport implements ClientTransport {
       kit: STREAM_KIT,
     };
     this.#messages = new ServerMessages(
-      async (reply) => (await this.#post(reply)).response,
+      (reply) => this.#post(reply),
       this.#warn,
       () => this.#closed,
     );
