@@ -19,7 +19,7 @@ export const FAULT_KINDS = [
   "slow readers",
   "proxy latency+resets",
 ] as const;
-export type FaultKind = (typeof FAULT_KINDS)[number];
+type FaultKind = (typeof FAULT_KINDS)[number];
 
 /** What the faults act on. */
 export interface FaultTargets {

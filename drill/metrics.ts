@@ -29,7 +29,7 @@ export interface Second {
 }
 
 /** Percentile `p` (0..1) of sorted `values` (0 when empty). */
-export function percentile(sorted: ArrayLike<number>, p: number): number {
+function percentile(sorted: ArrayLike<number>, p: number): number {
   if (sorted.length === 0) return 0;
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
 }

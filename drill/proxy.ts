@@ -7,7 +7,7 @@
 import { connect, createServer, type Server, type Socket } from "node:net";
 
 /** What the proxy injects right now (the fault schedule changes it mid-run). */
-export interface ProxyFaults {
+interface ProxyFaults {
   latencyMs: number;
   resetEvery: number;
 }

@@ -24,7 +24,7 @@ export interface WorkloadOptions {
 const ATTEMPTS = 10;
 
 /** The name a retry is counted under: the error's class and code or status. */
-export function errorKind(error: unknown): string {
+function errorKind(error: unknown): string {
   const value = error as { name?: string; code?: unknown; status?: unknown; message?: string; cause?: { code?: string } };
   const detail = value?.code ?? value?.status ?? value?.cause?.code;
   return `${value?.name ?? typeof error}${detail === undefined ? "" : ` ${String(detail)}`}`;
