@@ -39,7 +39,7 @@ export async function startCluster(redisServer: string, redisCli: string, dir: s
         `nodes-${port}.conf`,
         "--cluster-node-timeout",
         "2000",
-      ].concat(["--appendonly", "no", "--save", "", "--dir", dir]),
+      ].concat(["--appendonly", "no", "--save", "", "--dir", dir, "--dbfilename", `dump-${port}.rdb`, "--repl-diskless-sync-delay", "0"]),
       { stdio: "ignore" },
     );
     nodes.set(port, child);
@@ -68,8 +68,17 @@ export async function startCluster(redisServer: string, redisCli: string, dir: s
       timeout: 30_000,
     });
     if (created.status !== 0) throw new Error(`redis-cli --cluster create failed: ${created.stdout}${created.stderr}`);
-    for (let tries = 0; !ports.every((port) => cli(redisCli, port, "CLUSTER", "INFO").includes("cluster_state:ok")); tries++) {
-      if (tries > 300) throw new Error("the Redis Cluster did not reach cluster_state:ok within 15 s");
+    // Every node must know all six (gossip takes a moment after the create): a master that does not know a failing
+    // one cannot vote for its replica, and the failover never happens.
+    const joined = (port: number) => {
+      const info = cli(redisCli, port, "CLUSTER", "INFO");
+      if (!info.includes("cluster_state:ok") || !info.includes(`cluster_known_nodes:${ports.length}`)) return false;
+      // A replica that has not finished its first sync cannot take over: wait for every link.
+      const replication = cli(redisCli, port, "INFO", "replication");
+      return replication.includes("role:master") || replication.includes("master_link_status:up");
+    };
+    for (let tries = 0; !ports.every(joined); tries++) {
+      if (tries > 600) throw new Error("the Redis Cluster did not reach cluster_state:ok with every node known within 30 s");
       await sleep(50);
     }
   } catch (error) {
