@@ -28,7 +28,7 @@ export interface NodeRedisCluster {
 export type CreateRedisCluster = (options: Record<string, unknown>) => NodeRedisCluster;
 
 /** The key a raw command is routed by: EVAL/EVALSHA's first key, none for PUBLISH, else the first argument. */
-export function routingKeyOf(args: readonly string[]): string | undefined {
+function routingKeyOf(args: readonly string[]): string | undefined {
   const command = args[0]?.toUpperCase();
   if (command === "EVAL" || command === "EVALSHA") return Number(args[2]) > 0 ? args[3] : undefined;
   if (command === "PUBLISH" || command === "PING") return undefined;
