@@ -4,7 +4,8 @@
 // the server that asked never hears the answer, so the call must not wait
 // for it. The client starts a new session and sends the call again, as the
 // 2025-11-25 transport says to do on a 404; found by the fleet drill, where
-// such calls hung until the caller's own timeout.
+// such calls hung until the caller's own timeout. An answer a proxy lost (502,
+// 503, 504, no response) is sent again twice, then fails the call.
 import { afterEach, describe, expect, it } from "vitest";
 import { Client, SessionExpired, StreamableHttpClientTransport } from "mcp-roundtrip/client";
 import { serveHttp, type HttpServerHandle } from "mcp-roundtrip/node";
@@ -58,6 +59,43 @@ describe("an answer refused with 404 for the session (2025 over HTTP)", () => {
     const client = await misroutingClient(2);
     const started = Date.now();
     await expect(client.callTool("deploy", {}, { signal: AbortSignal.timeout(10_000) })).rejects.toBeInstanceOf(SessionExpired);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    await client.close();
+  });
+});
+
+describe("an answer a proxy could not deliver (502, 503, 504 or no response)", () => {
+  async function failingAnswers(failures: number) {
+    const home = await serveHttp(server(), { host: "127.0.0.1", port: 0 });
+    handles.push(home);
+    let left = failures;
+    const route: typeof fetch = (input, init) => {
+      const body = typeof init?.body === "string" ? (JSON.parse(init.body) as { method?: string; result?: unknown }) : undefined;
+      if (body !== undefined && body.method === undefined && body.result !== undefined && left > 0) {
+        left--;
+        return Promise.resolve(new Response("Bad Gateway", { status: 502 })); // the proxy lost it on its way
+      }
+      return fetch(input, init);
+    };
+    return Client.connect(new StreamableHttpClientTransport(home.url, { fetch: route, onWarning: () => {} }), {
+      mode: "2025-11-25",
+      onElicit: () => ({ action: "accept", content: { region: "eu-west-1" } }),
+    });
+  }
+
+  it("is sent again, and the call completes", async () => {
+    const client = await failingAnswers(2);
+    const result = await client.callTool("deploy", {}, { signal: AbortSignal.timeout(10_000) });
+    expect(result.content).toEqual([{ type: "text", text: "deployed to eu-west-1" }]);
+    await client.close();
+  });
+
+  it("after three failed tries the call fails, naming what happened, instead of waiting", async () => {
+    const client = await failingAnswers(3);
+    const started = Date.now();
+    await expect(client.callTool("deploy", {}, { signal: AbortSignal.timeout(10_000) })).rejects.toThrow(
+      "Could not deliver the answer to the server's elicitation/create request (HTTP 502, 3 tries): the call cannot complete; send it again.",
+    );
     expect(Date.now() - started).toBeLessThan(5_000);
     await client.close();
   });

@@ -48,7 +48,7 @@ export async function readStreamAnswer(
   const body = response.body;
   if (!body) throw new HttpTransportError(response.status, `${message.method}: the SSE response had no body.`);
   const serverRequests: Promise<void>[] = [];
-  // An answer of ours refused for a lost session: the server that asked will never hear it, so stop waiting.
+  // An answer of ours that cannot reach the server (its session lost there, or undeliverable): stop waiting.
   let lost: HttpTransportError | undefined;
   const control: { stop?: () => void } = {};
   const onLost = (error: HttpTransportError) => {
