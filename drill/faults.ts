@@ -8,6 +8,7 @@ import type { Metrics } from "./metrics.js";
 import type { FaultProxy } from "./proxy.js";
 import { Random } from "./random.js";
 import { startSlowReaders } from "./slow-readers.js";
+import { instanceStats } from "./stats.js";
 
 /** Every kind of fault the drill injects. */
 export const FAULT_KINDS = [
@@ -101,7 +102,13 @@ async function inject(kind: FaultKind, targets: FaultTargets, metrics: Metrics, 
           break;
         case "slow readers": {
           const readers = await startSlowReaders(targets.base, 20);
-          await sleep(6_000);
+          await sleep(3_000);
+          // Ten unread floods of 4 MiB: an instance that held them would show it here.
+          const peak = await Promise.all(fleet.instances.map((instance) => instanceStats(instance.port)));
+          metrics.notes.push(
+            `slow readers: RSS while 10 floods of 4 MiB went unread ${peak.map((figures) => (figures ? `${(figures.rss / 1048576).toFixed(0)} MB` : "?")).join(", ")}`,
+          );
+          await sleep(3_000);
           await readers.close();
           break;
         }

@@ -96,6 +96,16 @@ server.tool("touch", {}, () => {
   return text("touched");
 });
 
+// What a slow reader asks for: `count` log notifications of 16 KiB on the request's stream, none awaited, so a reader
+// that does not read makes the stream's buffer grow until the instance cuts it (maxStreamBufferBytes).
+const chunk = "x".repeat(16 * 1024);
+server.tool("flood", { inputSchema: { type: "object", properties: { count: { type: "number" } }, required: ["count"] } }, (args, ctx) => {
+  for (let i = 0; i < Number(args.count) && !ctx.signal.aborted; i++) {
+    void ctx.sendNotification({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: chunk } }).catch(() => {});
+  }
+  return text(`flooded ${ctx.signal.aborted ? "and cut" : "in full"}`);
+});
+
 server.tool("slow_task", { inputSchema: idArgs, task: "optional" }, async (args) => {
   await sleep(20);
   return text(`task ${String(args.id)}`);

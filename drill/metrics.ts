@@ -41,6 +41,8 @@ export class Metrics {
   readonly retries: Record<string, number> = {};
   readonly byKind: Record<string, number> = {};
   readonly problems: string[] = [];
+  /** Observations worth printing (not failures). */
+  readonly notes: string[] = [];
   readonly #starts: number[] = [];
   readonly #latencies: number[] = [];
   readonly #failedAt: number[] = [];
@@ -85,12 +87,13 @@ export class Metrics {
     return this.faults.some((window) => t >= window.start && t <= window.end + graceMs);
   }
 
-  /** p50/p99 of the exchanges that started in calm time, and of those that started during each kind of fault. */
+  /** p50/p99 of the exchanges that met no fault, and of those that overlapped each kind of fault (one may count for several). */
   phases(): PhaseFigures[] {
     const groups = new Map<string, number[]>();
     for (let i = 0; i < this.#starts.length; i++) {
       const start = this.#starts[i]!;
-      const active = this.faults.filter((window) => start >= window.start && start <= window.end);
+      const end = start + this.#latencies[i]!;
+      const active = this.faults.filter((window) => start <= window.end && end >= window.start);
       const names = active.length === 0 ? ["calm"] : [...new Set(active.map((window) => window.kind))];
       for (const name of names) {
         let group = groups.get(name);

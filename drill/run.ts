@@ -62,6 +62,7 @@ export interface DrillReport {
   chaos: ChaosFigures;
   memory: { warm: (InstanceStats | undefined)[]; after: (InstanceStats | undefined)[]; withinMargin: boolean };
   problems: string[];
+  notes: string[];
   options: DrillOptions;
   /** The run's last line. */
   line: string;
@@ -166,6 +167,7 @@ export async function runDrill(programs: DrillPrograms, options: DrillOptions): 
       chaos: chaosFigures,
       memory: { warm, after, withinMargin: memoryOk },
       problems: metrics.problems,
+      notes: metrics.notes,
       options,
       line,
     };

@@ -1,8 +1,9 @@
-// Slow readers: clients that open a `subscriptions/listen` stream through
-// nginx and then stop reading it, while the tool list changes many times a
-// second. Their events pile up in socket buffers, then in the instance,
-// which must cut such a stream at `maxStreamBufferBytes` instead of holding
-// more, and keep serving everyone else.
+// Slow readers: clients that open a stream through nginx and then stop
+// reading it. Half hold a `subscriptions/listen` stream while the tool list
+// changes 50 times a second; half call `flood`, whose 4 MiB of notifications
+// overflow the socket buffers and pile up in the instance, which must cut
+// the stream at `maxStreamBufferBytes` (64 KiB in the drill) instead of
+// holding more, and keep serving everyone else.
 import { connect, type Socket } from "node:net";
 
 const META = {
@@ -32,7 +33,7 @@ export interface SlowReaders {
   close(): Promise<void>;
 }
 
-/** Opens `count` listen streams through nginx at `base` that are never read, and changes the tool list 50 times a second. */
+/** Opens `count` streams through nginx at `base` that are never read (listen streams and floods), and changes the tool list 50 times a second. */
 export async function startSlowReaders(base: string, count: number): Promise<SlowReaders> {
   const port = Number(new URL(base).port);
   const sockets: Socket[] = [];
