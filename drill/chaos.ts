@@ -15,6 +15,8 @@ const META = {
 };
 
 interface Spent {
+  /** How many Redis restarts had begun when it was spent. */
+  restarts: number;
   args: Record<string, unknown>;
   inputResponses: Record<string, unknown>;
   requestState: string;
@@ -27,6 +29,8 @@ export interface ChaosFigures {
   refused: number;
   unavailable: number;
   accepted: number;
+  /** Of the replays, those of a token spent before a Redis restart and sent again after it. */
+  acrossRedisRestart: number;
   acceptedDetails: string[];
 }
 
@@ -62,9 +66,12 @@ async function post(url: string, id: number, params: Record<string, unknown>): P
   }
 }
 
-/** Runs the chaos client until `stopped()`: one hand-driven exchange, then a replay, every `pauseMs`. */
-export async function runChaos(base: string, random: Random, stopped: () => boolean, pauseMs = 40): Promise<ChaosFigures> {
-  const figures: ChaosFigures = { spent: 0, replays: 0, refused: 0, unavailable: 0, accepted: 0, acceptedDetails: [] };
+/**
+ * Runs the chaos client until `stopped()`: one hand-driven exchange, then a replay, every `pauseMs`.
+ * `restarts()` says how many Redis restarts have begun so far.
+ */
+export async function runChaos(base: string, random: Random, stopped: () => boolean, restarts: () => number, pauseMs = 40): Promise<ChaosFigures> {
+  const figures: ChaosFigures = { spent: 0, replays: 0, refused: 0, unavailable: 0, accepted: 0, acrossRedisRestart: 0, acceptedDetails: [] };
   const sample: Spent[] = [];
   const url = `${base}/mcp`;
   let id = 0;
@@ -79,7 +86,7 @@ export async function runChaos(base: string, random: Random, stopped: () => bool
       const second = await post(url, ++id, { arguments: args, inputResponses, requestState: state });
       if (second.result?.resultType === "complete") {
         figures.spent++;
-        const spent = { args, inputResponses, requestState: state };
+        const spent = { restarts: restarts(), args, inputResponses, requestState: state };
         if (sample.length < 500) sample.push(spent);
         else sample[random.int(0, sample.length - 1)] = spent;
       }
@@ -88,6 +95,7 @@ export async function runChaos(base: string, random: Random, stopped: () => bool
       const token = sample[random.int(0, sample.length - 1)]!;
       const again = await post(url, ++id, { arguments: token.args, inputResponses: token.inputResponses, requestState: token.requestState });
       figures.replays++;
+      if (restarts() > token.restarts) figures.acrossRedisRestart++;
       if (again.result !== undefined) {
         figures.accepted++;
         if (figures.acceptedDetails.length < 5) figures.acceptedDetails.push(`${String(token.args.id)}: ${JSON.stringify(again.result).slice(0, 100)}`);

@@ -13,7 +13,7 @@ export function summaryLines(report: DrillReport): string[] {
     `faults: ${report.faults.map((fault) => `${fault.kind} @${(fault.start / 1000).toFixed(0)}-${(fault.end / 1000).toFixed(0)} s`).join("; ") || "none"}`,
     `retries by kind: ${JSON.stringify(report.retries)}`,
     `HTTP errors the clients saw (503s are the SDK's own retries): ${JSON.stringify(report.statuses)}`,
-    `replays: ${report.chaos.replays} spent tokens sent again, ${report.chaos.refused} refused (-32602), ${report.chaos.unavailable} answered unavailable, ${report.chaos.accepted} accepted`,
+    `replays: ${report.chaos.replays} spent tokens sent again (${report.chaos.acrossRedisRestart} of them spent before a Redis restart), ${report.chaos.refused} refused (-32602), ${report.chaos.unavailable} answered unavailable, ${report.chaos.accepted} accepted`,
     ...report.phases.map((phase) => `latency ${phase.phase}: p50 ${ms(phase.p50)}, p99 ${ms(phase.p99)} (${phase.exchanges} exchanges)`),
     ...report.memory.warm.map(
       (warm, index) =>
@@ -65,7 +65,7 @@ export function markdownSummary(report: DrillReport, command: string): string {
     "",
     `HTTP error statuses the clients saw (the SDK retries a 503 itself): ${JSON.stringify(report.statuses)}.`,
     "",
-    `Replays: ${report.chaos.replays} spent tokens sent again, ${report.chaos.refused} refused with -32602, ${report.chaos.unavailable} answered "temporarily unavailable", ${report.chaos.accepted} accepted.`,
+    `Replays: ${report.chaos.replays} spent tokens sent again (${report.chaos.acrossRedisRestart} of them spent before a Redis restart and sent after it), ${report.chaos.refused} refused with -32602, ${report.chaos.unavailable} answered "temporarily unavailable", ${report.chaos.accepted} accepted.`,
     "",
     "| instance | RSS warm | RSS after | handles warm | handles after |",
     "|---|---:|---:|---:|---:|",

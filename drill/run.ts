@@ -106,7 +106,8 @@ export async function runDrill(programs: DrillPrograms, options: DrillOptions): 
     const live = fleet;
     log(`drill: fleet up at ${live.base} (instances ${live.instances.map((instance) => instance.port).join(", ")}, proxy ${proxy.port} → instance 2)`);
     let done = false;
-    const chaos = runChaos(live.base, new Random(options.seed ^ 0xc4a05), () => done);
+    const redisRestarts = () => metrics.faults.filter((fault) => fault.kind === "Redis SIGKILL").length;
+    const chaos = runChaos(live.base, new Random(options.seed ^ 0xc4a05), () => done, redisRestarts);
     const workload = runWorkload(
       { base: live.base, users: options.users, exchanges: options.exchanges, seed: options.seed, thinkMs: options.thinkMs, faultGraceMs: 5_000 },
       metrics,

@@ -33,6 +33,7 @@ describe.skipIf(programs === undefined)("the drill, short mode", () => {
     // The chaos client did send spent tokens again, across the faults, and every one was refused.
     expect(report.chaos.replays).toBeGreaterThan(50);
     expect(report.chaos.refused + report.chaos.unavailable).toBe(report.chaos.replays);
+    expect(report.chaos.acrossRedisRestart).toBeGreaterThan(0);
     expect(report.memory.withinMargin).toBe(true);
     for (const kind of ["mrtr", "plain", "session2025", "listen", "task"]) expect(report.byKind[kind]).toBeGreaterThan(0);
     const chart = drawChart("short mode", report.seconds, report.faults);
