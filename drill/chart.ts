@@ -9,7 +9,7 @@ const LEFT = 70;
 const RIGHT = 20;
 const PANEL = 130;
 const GAP = 34;
-const TOP = 40;
+const TOP = 52;
 const COLOURS = ["#0f766e", "#c2410c", "#b91c1c"];
 const FAULT_COLOURS: Record<string, string> = {
   "instance SIGKILL": "#ef4444",
@@ -37,7 +37,8 @@ export function drawChart(title: string, seconds: Second[], faults: FaultWindow[
   const kinds = [...new Set(faults.map((fault) => fault.kind))];
   const height = legendTop + 20 + Math.ceil(kinds.length / 4) * 18;
   const out: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" font-family="system-ui, -apple-system, Segoe UI, sans-serif" font-size="11">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" role="img" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" font-family="system-ui, -apple-system, Segoe UI, sans-serif" font-size="11">`,
+    `<title>Drill: ${escapeXml(title)}; exchanges per second, p99 latency and errors over time, faults shaded</title>`,
     `<rect width="100%" height="100%" fill="#ffffff"/>`,
     `<text x="${LEFT}" y="22" font-size="14" font-weight="600">${escapeXml(title)}</text>`,
   ];
