@@ -7,8 +7,6 @@
  *
  * @module
  */
-import type { NodeRedisClient } from "./connection.js";
-
 /** The parts of a node-redis Cluster client (5 or 6) the helpers use. */
 export interface NodeRedisCluster {
   /** Sends one raw command to the node that holds `firstKey`'s slot (any node when it is undefined). */
@@ -35,8 +33,21 @@ function routingKeyOf(args: readonly string[]): string | undefined {
   return args[1];
 }
 
-/** `cluster` as a {@link NodeRedisClient} (with `subscribe`/`unsubscribe` for a broadcaster's listening side). */
-export function clusterAsClient(cluster: NodeRedisCluster): NodeRedisClient & Pick<NodeRedisCluster, "subscribe" | "unsubscribe"> {
+/** A cluster in the shape of one client (`NodeRedisClient` in connection.ts), plus `subscribe` for a broadcaster. */
+export interface ClusterAsClient {
+  sendCommand(args: string[]): Promise<unknown>;
+  connect(): Promise<unknown>;
+  close(): Promise<void>;
+  duplicate(overrides?: Record<string, unknown>): ClusterAsClient;
+  on(event: string, listener: (...args: unknown[]) => void): unknown;
+  subscribe(channel: string, listener: (message: string, channel: string) => void): Promise<unknown>;
+  unsubscribe(channel: string): Promise<unknown>;
+  readonly isReady: boolean | undefined;
+  readonly isOpen: boolean | undefined;
+}
+
+/** `cluster` as one client (with `subscribe`/`unsubscribe` for a broadcaster's listening side). */
+export function clusterAsClient(cluster: NodeRedisCluster): ClusterAsClient {
   return {
     sendCommand: (args) => cluster.sendCommand(routingKeyOf(args), false, args),
     connect: () => cluster.connect(),
