@@ -98,7 +98,9 @@ export async function runDrill(programs: DrillPrograms, options: DrillOptions): 
           DRILL_KEYS_FILE: keysFile,
           FLEET_TTL_SECONDS: String(TTL),
           FLEET_CLOCK_SKEW_SECONDS: String(SKEW),
-          FLEET_REPLAY_LEASE_SECONDS: "1",
+          // Longer than a Redis outage the drill rides out (a 5 s freeze, a Cluster failover): a commit that failed
+          // meanwhile is retried, and only the lease holds the token until it lands.
+          FLEET_REPLAY_LEASE_SECONDS: "15",
           ...(cluster === undefined ? {} : { DRILL_REDIS_CLUSTER: cluster.addresses.join(",") }),
         },
       },
