@@ -3,11 +3,12 @@
 // --splitting, no externals, each chunk measured as gzip level 9.
 //   npm run build && node bench/bundle-size.mjs [--json] [--out FILE]
 //
-// The figure that meets the budget is what a browser loads to reach a
-// 2026-07-28 server over Streamable HTTP and finish an MRTR call: the chunks
-// the bundle actually imports while it does so, recorded by a module-resolve
-// hook in a child process (chunks only the 2025 fallback or stdio would load
-// stay lazy and are reported apart). The same run is done for the official
+// The figure that meets the budget is what a browser app loads up front:
+// every chunk imported before its first call (the import of the entry, then
+// Client.connect to a 2026-07-28 server over Streamable HTTP), recorded by a
+// module-resolve hook in a child process. The chunks the first MRTR call then
+// loads (the answer checker) are reported beside it, and the chunks only the
+// 2025 fallback or stdio would load stay lazy and are reported apart. The same run is done for the official
 // client against its own export; it loads one chunk, the whole of it.
 // Writes bench/RESULTS-bundle-size.md and its section of bench/RESULTS.md.
 import { spawnSync } from "node:child_process";
@@ -69,9 +70,13 @@ export const OURS = `export { Client, StreamableHttpClientTransport } from "mcp-
 export const OFFICIAL = `export { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 `;
 
+/** The line a flow writes into the resolve log (by calling `firstCall()`) just before its first call: what was resolved above it was loaded up front. */
+const FIRST_CALL_MARK = "-- first call --";
+
 /**
  * A child process that imports `entry` (a bundle) and runs `body` with it as
- * `bundle`, logging every module it resolves; returns the files resolved.
+ * `bundle`, logging every module it resolves; returns the files resolved, and
+ * those resolved before the body called `firstCall()` (all of them if it never did).
  */
 function loadedBy(entry, body, log) {
   const hook = `import { appendFileSync } from "node:fs";
@@ -82,15 +87,18 @@ export async function resolve(specifier, context, next) {
 }`;
   const script = `
     import { register } from "node:module";
-    import { writeFileSync } from "node:fs";
+    import { appendFileSync, writeFileSync } from "node:fs";
     writeFileSync(${JSON.stringify(log)}, "");
+    const firstCall = () => appendFileSync(${JSON.stringify(log)}, ${JSON.stringify(FIRST_CALL_MARK)} + "\\n");
     register("data:text/javascript," + encodeURIComponent(${JSON.stringify(hook)}));
     const bundle = await import(${JSON.stringify(pathToFileURL(entry).href)});
     ${body}`;
   const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], { cwd: root, encoding: "utf8" });
   if (run.status !== 0) throw new Error(`the bundle did not run (exit ${run.status}):\n${run.stderr}`);
-  const urls = readFileSync(log, "utf8").trim().split("\n");
-  return { stdout: run.stdout, files: new Set(urls.filter((url) => url.startsWith("file:")).map((url) => fileURLToPath(url))) };
+  const lines = readFileSync(log, "utf8").trim().split("\n");
+  const mark = lines.indexOf(FIRST_CALL_MARK);
+  const filesOf = (urls) => new Set(urls.filter((url) => url.startsWith("file:")).map((url) => fileURLToPath(url)));
+  return { stdout: run.stdout, files: filesOf(lines), upFront: filesOf(mark === -1 ? lines : lines.slice(0, mark)) };
 }
 
 /** Our bundled client against a 2026-07-28 server (the built package's, in the same child), one MRTR call through the bundle's own HTTP transport. */
@@ -105,6 +113,7 @@ const OUR_FLOW = `
   const handler = createHttpHandler(server);
   const transport = new bundle.StreamableHttpClientTransport("http://127.0.0.1/mcp", { fetch: (input, init) => handler(new Request(input, init)) });
   const client = await bundle.Client.connect(transport, { onElicit: async () => ({ action: "accept", content: {} }) });
+  firstCall();
   const result = await client.callTool("confirm", { text: "bundled" });
   await client.close();
   console.log(JSON.stringify({ protocolVersion: client.protocolVersion, text: result.content[0].text }));
@@ -127,8 +136,10 @@ async function measure(name, source, flow, work) {
   const outdir = join(work, name);
   const { entry, chunks } = await bundle(source, outdir);
   const log = join(work, `${name}.resolved.txt`);
-  const { stdout, files } = loadedBy(entry, flow, log);
-  const loaded = chunks.filter((chunk) => files.has(chunk.file) || chunk.file === entry);
+  const { stdout, files, upFront } = loadedBy(entry, flow, log);
+  // The entry first, whatever order esbuild listed the outputs in.
+  const loaded = chunks.filter((chunk) => chunk.file === entry).concat(chunks.filter((chunk) => files.has(chunk.file) && chunk.file !== entry));
+  const loadedUpFront = loaded.filter((chunk) => upFront.has(chunk.file) || chunk.file === entry);
   const sum = (list, key) => list.reduce((total, chunk) => total + chunk[key], 0);
   return {
     name,
@@ -137,6 +148,9 @@ async function measure(name, source, flow, work) {
     // Which chunks the flow loaded (the entry first), by file name without esbuild's hash, and their size.
     loadedFiles: loaded.map((chunk) => ({ name: chunkName(chunk.file, entry), gzip: chunk.gzip })),
     loadedGzip: sum(loaded, "gzip"),
+    // What the app loads before its first call (the import, then connect), by the same names: the figure the budget holds.
+    upFrontFiles: loadedUpFront.map((chunk) => ({ name: chunkName(chunk.file, entry), gzip: chunk.gzip })),
+    upFrontGzip: sum(loadedUpFront, "gzip"),
     loadedMin: sum(loaded, "bytes"),
     totalGzip: sum(chunks, "gzip"),
     totalMin: sum(chunks, "bytes"),
@@ -164,8 +178,7 @@ export async function measureBundles() {
 
 function report({ ours, official, budget, esbuild }, started) {
   const kb = (bytes) => `${bytes.toLocaleString("en-US")} B`;
-  const entryGzip = ours.loadedFiles[0].gzip;
-  const verdict = entryGzip <= budget ? "meets" : "MISSES";
+  const verdict = ours.upFrontGzip <= budget ? "meets" : "MISSES";
   return [
     "# Browser client bundle: mcp-roundtrip beside the official client",
     "",
@@ -174,15 +187,15 @@ function report({ ours, official, budget, esbuild }, started) {
     "Recipe, both clients: `esbuild --bundle --minify --format=esm --platform=browser --splitting`, no externals, each chunk gzip -9.",
     "Ours: `Client` and `StreamableHttpClientTransport` from `mcp-roundtrip/client`;",
     "theirs: `Client` and `StreamableHTTPClientTransport` from `@modelcontextprotocol/client`.",
-    '"Loaded" is what the bundle imports to connect to a 2026-07-28 server over Streamable HTTP and finish an MRTR call (recorded, not estimated);',
-    "the rest are lazy chunks for the 2025 fallback (its validators) and stdio.",
+    '"Up front" is every chunk the bundle imports before its first call (the import, then connecting to a 2026-07-28 server over Streamable HTTP);',
+    '"loaded" adds what finishing an MRTR call imports (recorded, not estimated); the rest are lazy chunks for SSE answers, the 2025 fallback (its validators) and stdio.',
     "",
-    "| client | loaded, min+gz | loaded, min | chunks loaded / emitted | all chunks, min+gz |",
-    "|---|---:|---:|---:|---:|",
-    `| mcp-roundtrip | ${kb(ours.loadedGzip)} | ${kb(ours.loadedMin)} | ${ours.loadedChunks} / ${ours.chunks} | ${kb(ours.totalGzip)} |`,
-    `| @modelcontextprotocol/client | ${kb(official.loadedGzip)} | ${kb(official.loadedMin)} | ${official.loadedChunks} / ${official.chunks} | ${kb(official.totalGzip)} |`,
+    "| client | up front, min+gz | loaded, min+gz | loaded, min | chunks loaded / emitted | all chunks, min+gz |",
+    "|---|---:|---:|---:|---:|---:|",
+    `| mcp-roundtrip | ${kb(ours.upFrontGzip)} | ${kb(ours.loadedGzip)} | ${kb(ours.loadedMin)} | ${ours.loadedChunks} / ${ours.chunks} | ${kb(ours.totalGzip)} |`,
+    `| @modelcontextprotocol/client | ${kb(official.upFrontGzip)} | ${kb(official.loadedGzip)} | ${kb(official.loadedMin)} | ${official.loadedChunks} / ${official.chunks} | ${kb(official.totalGzip)} |`,
     "",
-    `Budget (bench/budgets.mjs): our entry chunk ≤ ${kb(budget)} min+gz: ${verdict} (${entryGzip} B; the answer checker and its error classes, loaded on the first answer, add ${ours.loadedGzip - entryGzip} B); theirs is ${(official.loadedGzip / ours.loadedGzip).toFixed(1)}× ours.`,
+    `Budget (bench/budgets.mjs): what ours loads up front ≤ ${kb(budget)} min+gz: ${verdict} (${kb(ours.upFrontGzip)}: ${ours.upFrontFiles.map((file) => `${file.name} ${file.gzip}`).join(", ")}; the first call adds ${kb(ours.loadedGzip - ours.upFrontGzip)}, the answer checker); theirs loads ${(official.upFrontGzip / ours.upFrontGzip).toFixed(1)}× that up front.`,
     "",
   ].join("\n");
 }

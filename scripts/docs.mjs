@@ -5,19 +5,22 @@
 //
 // Both fail on any warning: an undocumented public export (notDocumented), a
 // {@link} that resolves to nothing (invalidLink), a public signature naming a
-// type no entry exports (notExported). Runs on the package in the current
+// type no entry exports (notExported). The pages of docs/ are in the site too,
+// the guide first, and their ```mermaid diagrams are drawn by the Mermaid of
+// tools/mermaid, copied into the site (no network when building or reading). Runs on the package in the current
 // directory, so test/package/apiref.test.ts can point it at a planted fixture.
 //
 // typedoc comes from tools/typedoc (its own package-lock, installed on first
 // use), which pins the TypeScript 6 it runs on: the repo's typescript@7 has no
 // compiler API for it.
-import { existsSync, readdirSync, readFileSync, realpathSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { docsPagesOf } from "./docs-pages.mjs";
 import { ensureTools } from "./run.mjs";
 
 ensureTools("typedoc", "node_modules/typedoc/package.json");
-const { Application, OptionDefaults, ReflectionKind, TSConfigReader } = await import("../tools/typedoc/index.mjs");
+const { Application, JSX, OptionDefaults, ReflectionKind, RendererEvent, TSConfigReader } = await import("../tools/typedoc/index.mjs");
 
 /** Where `npm run docs` writes the HTML reference. */
 export const OUT_DIR = "api-reference";
@@ -76,6 +79,13 @@ const REPO_NOT_EXPORTED = [
   "Bare",
   "Finished",
   "AskArguments",
+  // The checks that turn a \`required\` entry naming no property into a type error.
+  "RequiredFix",
+  "PropertiesFix",
+  "ItemsFix",
+  "ListFix",
+  "Lent",
+  "ToolSchemaFix",
 ];
 
 /** The source each export's `types` is compiled from: ./dist/runtime/x.d.ts ← runtime/x.ts. */
@@ -112,6 +122,47 @@ function expandPattern(dir, source) {
     .map((entry) => [before + entry.name + after, entry.name]);
 }
 
+/** Where Mermaid's browser build is: tools/mermaid, installed on first use by `npm run docs` (the --check run renders nothing). */
+const MERMAID_SCRIPT = "node_modules/mermaid/dist/mermaid.min.js";
+
+/**
+ * Runs in every page of the site: turns each ```mermaid block (left
+ * unhighlighted by typedoc) into a diagram, loading Mermaid from the site's
+ * own assets only on a page that has one.
+ */
+const MERMAID_LOADER = `// Written by scripts/docs.mjs: draws the docs pages' \`\`\`mermaid blocks with the Mermaid copied beside this file.
+(() => {
+  const blocks = [...document.querySelectorAll("pre > code.mermaid")];
+  if (blocks.length === 0) return;
+  const diagrams = blocks.map((code) => {
+    const diagram = document.createElement("div");
+    diagram.className = "mermaid";
+    diagram.textContent = code.textContent;
+    code.parentElement.replaceWith(diagram);
+    return diagram;
+  });
+  const script = document.createElement("script");
+  script.src = new URL("mermaid.min.js", document.currentScript.src).href;
+  script.onload = () => {
+    const dark = document.documentElement.dataset.theme === "dark" || (document.documentElement.dataset.theme !== "light" && matchMedia("(prefers-color-scheme: dark)").matches);
+    globalThis.mermaid.initialize({ startOnLoad: false, theme: dark ? "dark" : "default" });
+    globalThis.mermaid.run({ nodes: diagrams });
+  };
+  document.head.append(script);
+})();
+`;
+
+/** Adds Mermaid to the rendered site: the loader on every page, Mermaid and the loader in assets/. */
+function drawMermaidDiagrams(app, mermaidScript) {
+  app.renderer.hooks.on("body.end", (context) => JSX.createElement("script", { src: context.relativeURL("assets/mermaid-loader.js") }));
+  app.renderer.on(RendererEvent.END, (event) => {
+    const assets = join(event.outputDirectory, "assets");
+    mkdirSync(assets, { recursive: true });
+    copyFileSync(mermaidScript, join(assets, "mermaid.min.js"));
+    writeFileSync(join(assets, "mermaid-loader.js"), MERMAID_LOADER);
+  });
+}
+
 /**
  * Runs typedoc on the package in `dir`. Returns the number of problems
  * (typedoc has printed each); 0 means the reference is complete.
@@ -125,6 +176,12 @@ export async function buildApiReference({ dir = process.cwd(), check = false } =
       tsconfig: join(dir, "tsconfig.build.json"),
       out: join(dir, OUT_DIR),
       readme: "none",
+      // The guide and the reference pages of docs/; their links to each other become links between pages.
+      projectDocuments: docsPagesOf(dir),
+      // Diagrams are drawn in the browser (drawMermaidDiagrams), so their source stays as text.
+      ignoredHighlightLanguages: ["mermaid"],
+      // The docs pages show nginx configuration too.
+      highlightLanguages: [...OptionDefaults.highlightLanguages, "nginx"],
       // Source links name the public repository, whatever remote (if any) this clone has.
       disableGit: true,
       sourceLinkTemplate: "https://github.com/mcp-roundtrip/mcp-roundtrip/blob/main/{path}#L{line}",
@@ -143,6 +200,7 @@ export async function buildApiReference({ dir = process.cwd(), check = false } =
     },
     [new TSConfigReader()],
   );
+  if (!check) drawMermaidDiagrams(app, join(ensureTools("mermaid", MERMAID_SCRIPT), MERMAID_SCRIPT));
   let generatedUndocumented = 0;
   const warn = app.logger.validationWarning.bind(app.logger);
   app.logger.validationWarning = (message, ...rest) => {

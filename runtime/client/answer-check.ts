@@ -12,7 +12,7 @@
  */
 import { checkElicitContent, type ElicitSchema } from "../validate/elicitation-form.js";
 import type { ValidationIssue } from "../validate/issues.js";
-import { InputResponseInvalid } from "./answer-errors.js";
+import type { InputResponseInvalid } from "./answer-errors.js";
 import { isObject } from "../protocol/guards.js";
 
 /**
@@ -63,8 +63,10 @@ export async function checkAnswer(
   option: string,
   answer: Record<string, unknown>,
   revision: string,
+  // The caller's class, handed over: importing it here would split it out of the client's main chunk (docs/internals.md).
+  Invalid: typeof InputResponseInvalid,
 ): Promise<InputResponseInvalid | undefined> {
   const params = (isObject(request.params) ? request.params : {}) as Record<string, unknown>;
   const issues = await issuesOf(request.method, params, answer, revision);
-  return issues.length === 0 ? undefined : new InputResponseInvalid(key, request.method, option, issues);
+  return issues.length === 0 ? undefined : new Invalid(key, request.method, option, issues);
 }

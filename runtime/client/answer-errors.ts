@@ -32,6 +32,12 @@ export class InputResponseInvalid extends Error {
   readonly method: string;
   /** What does not fit, each a JSON Pointer into the answer (`/content/name`) and what is wrong there. */
   readonly issues: readonly Readonly<ValidationIssue>[];
+  /**
+   * 2025 servers only: the result the server ended the call with after the
+   * client refused its question (a tool's `isError` result, say);
+   * `undefined` when it ended the call with a JSON-RPC error.
+   */
+  serverResult: Record<string, unknown> | undefined;
 
   constructor(key: string | undefined, method: string, option: string, issues: readonly ValidationIssue[]) {
     const problems = issues.map((issue) => `${issue.path === "" ? "(root)" : issue.path} ${issue.message}`).join("; ");

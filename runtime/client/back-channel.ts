@@ -8,12 +8,14 @@
  */
 import type { JsonRpcErrorCode } from "../protocol/jsonrpc/errors.js";
 import type { errorResponse } from "../protocol/jsonrpc/responses.js";
-import type { JsonRpcRequest, JsonRpcResponse } from "../protocol/jsonrpc/messages.js";
+import type { JsonRpcId, JsonRpcRequest, JsonRpcResponse } from "../protocol/jsonrpc/messages.js";
+import type { InputRequestFailed } from "./errors.js";
 import type { ClientTransport } from "../protocol/contracts.js";
 import type { RevisionTables, ValidationResult } from "../validate/core.js";
 import type { Answerers, InputRequestContext } from "./callbacks.js";
 import type { InputResponseInvalid } from "./answer-errors.js";
 import type { JsonObject } from "./protocol.js";
+import type { withoutCallback } from "./kinds.js";
 
 /**
  * What this lazily loaded module (2025 servers only) borrows from the
@@ -25,6 +27,9 @@ import type { JsonObject } from "./protocol.js";
 export interface BackChannelKit {
   readonly JsonRpcErrorCode: typeof JsonRpcErrorCode;
   readonly errorResponse: typeof errorResponse;
+  readonly InputRequestFailed: typeof InputRequestFailed;
+  readonly withoutCallback: typeof withoutCallback;
+  readonly InputResponseInvalid: typeof InputResponseInvalid;
 }
 
 /** The 2025-11-25 tables, loaded on the first request a server sends: a modern-only client never pays for them. */
@@ -48,42 +53,68 @@ function paramsCheck(method: string, params: unknown): Promise<ValidationResult>
  * server's first request does not wait for them.
  *
  * @returns the transport the connection should send through: `transport`
- *   itself, or (where server requests arrive) a view of it whose calls fail
- *   with the client's own `InputResponseInvalid` when the server ended them
- *   because a callback's answer did not fit (see {@link namingRefusals}).
+ *   itself, or (where server requests arrive) a view of it whose calls throw
+ *   the client's own error when a question asked during them could not be
+ *   answered (see {@link failingCalls}).
  * @internal
  */
 export function installBackChannel(transport: ClientTransport, answerers: Answerers, kit: BackChannelKit): ClientTransport {
   if (transport.setServerRequestHandler === undefined) return transport;
-  const refused: InputResponseInvalid[] = [];
-  transport.setServerRequestHandler((request) => answerServerRequest(request, answerers, kit, refused));
+  const calls = new Map<JsonRpcId, CallRecord>();
+  transport.setServerRequestHandler((request, context) =>
+    answerServerRequest(request, answerers, kit, (failure) => blame(calls, context?.relatedRequestId, failure)),
+  );
   loadTables().catch(() => {
     // Reported by the first request that needs them.
   });
-  return namingRefusals(transport, refused);
+  return failingCalls(transport, calls);
 }
 
-/** How many refused answers are remembered for the call errors they cause (the oldest are dropped). */
-const REFUSALS_KEPT = 16;
+/** A call in flight through the back channel's view, and the first question of it the client could not answer. */
+interface CallRecord {
+  failure: (InputResponseInvalid | InputRequestFailed) | undefined;
+}
 
 /**
- * A 2025 server's request carries no reference to the call it belongs to,
- * so a misfit answer cannot reject that call directly: the server is told
- * with an error response, and ends the call with an error that quotes ours
- * (`The client refused elicitation/create: onElicit answer: …`). This view
- * of the transport recognises that error and throws the client's own
- * `InputResponseInvalid` in its place, so the caller sees the same typed
- * error from either generation. Every other member is the transport's own,
- * bound to it.
+ * Pins a failed answer on the call it belongs to: the one whose response
+ * stream carried the question when the wire says (HTTP), else every call in
+ * flight (over stdio a 2025 server's question names no call; with one call
+ * in flight, that is the one).
  */
-function namingRefusals(transport: ClientTransport, refused: InputResponseInvalid[]): ClientTransport {
+function blame(calls: Map<JsonRpcId, CallRecord>, related: JsonRpcId | undefined, failure: InputResponseInvalid | InputRequestFailed): void {
+  const owner = related === undefined ? undefined : calls.get(related);
+  for (const record of owner === undefined ? calls.values() : [owner]) record.failure ??= failure;
+}
+
+/**
+ * A 2025 server's question is a request of its own, so a callback that
+ * fails, or an answer that does not fit, cannot reject the call directly:
+ * the server is told with a neutral error response and ends the call its
+ * own way (a JSON-RPC error, or a result such as a tool's `isError` text).
+ * This view of the transport remembers each call's failed question and,
+ * once the call ends, throws the client's own `InputResponseInvalid` or
+ * `InputRequestFailed` with the server's result attached (`serverResult`),
+ * so the caller sees the same typed error from either generation. Every
+ * other member is the transport's own, bound to it.
+ */
+function failingCalls(transport: ClientTransport, calls: Map<JsonRpcId, CallRecord>): ClientTransport {
   const request: ClientTransport["request"] = async (message, options) => {
-    const response = await transport.request(message, options);
-    const error = (response as { error?: { message?: unknown; data?: { reason?: unknown } } }).error;
-    if (error?.data?.reason !== "invalid_input_response" || typeof error.message !== "string") return response;
-    const index = refused.findIndex((mine) => (error.message as string).includes(mine.message));
-    if (index < 0) return response;
-    throw refused.splice(index, 1)[0]!;
+    const record: CallRecord = { failure: undefined };
+    calls.set(message.id, record);
+    let response: JsonRpcResponse;
+    try {
+      response = await transport.request(message, options);
+    } catch (error) {
+      if (record.failure === undefined) throw error;
+      throw record.failure;
+    } finally {
+      calls.delete(message.id);
+    }
+    const failure = record.failure;
+    if (failure === undefined) return response;
+    const result = (response as { result?: unknown }).result;
+    if (typeof result === "object" && result !== null) failure.serverResult = result as Record<string, unknown>;
+    throw failure;
   };
   return new Proxy(transport, {
     get(target, property) {
@@ -102,13 +133,28 @@ const reply = (request: JsonRpcRequest, result: JsonObject): JsonRpcResponse => 
  *
  * @internal
  */
-async function answerServerRequest(request: JsonRpcRequest, answerers: Answerers, kit: BackChannelKit, refused?: InputResponseInvalid[]): Promise<JsonRpcResponse> {
-  const { JsonRpcErrorCode, errorResponse } = kit;
+async function answerServerRequest(
+  request: JsonRpcRequest,
+  answerers: Answerers,
+  kit: BackChannelKit,
+  failed: (failure: InputResponseInvalid | InputRequestFailed) => void,
+): Promise<JsonRpcResponse> {
+  const { JsonRpcErrorCode, errorResponse, InputRequestFailed } = kit;
+  // What the server reads: neutral, since a server may show it to the model or the user (a tool's isError text).
+  // The advice for the host's developer travels in the error the call throws.
+  const couldNot = (reason: string, failure: InputResponseInvalid | InputRequestFailed, extra?: JsonObject): JsonRpcResponse => {
+    failed(failure);
+    return errorResponse(request.id, {
+      code: JsonRpcErrorCode.InternalError,
+      message: `The client could not answer ${request.method}.`,
+      data: { reason, ...extra },
+    });
+  };
   const refuse = (code: number, message: string): JsonRpcResponse => errorResponse(request.id, { code, message });
   if (request.method === "ping") return reply(request, {});
   const answerer = answerers[request.method];
   if (answerer === undefined) {
-    const missing = (await import("./kinds.js")).withoutCallback(request.method);
+    const missing = kit.withoutCallback(request.method);
     return refuse(
       JsonRpcErrorCode.MethodNotFound,
       "options" in missing
@@ -130,24 +176,29 @@ async function answerServerRequest(request: JsonRpcRequest, answerers: Answerers
   try {
     const result = (await answer(params as never, context)) as unknown;
     if (typeof result !== "object" || result === null || Array.isArray(result)) {
-      return refuse(JsonRpcErrorCode.InternalError, `The client's ${option} callback returned no result object.`);
+      const failure = new InputRequestFailed(
+        undefined,
+        request.method,
+        `The ${option} callback returned ${result === null ? "null" : typeof result}; it must return the result object for ${request.method}. ` +
+          `The server was answered with an error instead.`,
+      );
+      return couldNot("input_request_failed", failure);
     }
     // The same check as for a 2026 server's inputRequests, against the 2025-11-25 result types. The server is
     // waiting on this request, so a misfit is answered with an error (never with the answer), and the call ends.
     const { checkAnswer } = await import("./answer-check.js");
-    const invalid = await checkAnswer(undefined, request, option, result as Record<string, unknown>, "2025-11-25");
-    if (invalid !== undefined) {
-      if (refused !== undefined && refused.push(invalid) > REFUSALS_KEPT) refused.shift();
-      return errorResponse(request.id, {
-        code: JsonRpcErrorCode.InternalError,
-        message: invalid.message,
-        data: { reason: "invalid_input_response", issues: [...invalid.issues] },
-      });
-    }
+    const invalid = await checkAnswer(undefined, request, option, result as Record<string, unknown>, "2025-11-25", kit.InputResponseInvalid);
+    if (invalid !== undefined) return couldNot("invalid_input_response", invalid, { issues: [...invalid.issues] as unknown as JsonObject[] });
     return reply(request, result as JsonObject);
   } catch (error) {
     controller.abort(error);
     const reason = error instanceof Error ? error.message : String(error);
-    return refuse(JsonRpcErrorCode.InternalError, `The client's callback failed: ${reason}`);
+    const failure = new InputRequestFailed(
+      undefined,
+      request.method,
+      `The ${option} callback failed: ${reason}. The server was answered with an error instead; fix the callback or answer with a decline.`,
+      { cause: error },
+    );
+    return couldNot("input_request_failed", failure);
   }
 }

@@ -4,16 +4,19 @@ import type { ServerDescription } from "./negotiate.js";
 import { InvalidServerResult } from "./errors.js";
 import type { NegotiatedOutcome } from "./outcomes.js";
 import { PendingRequest, type PendingRequestJSON } from "./pending.js";
-import type { Implementation, JsonObject, ServerCapabilities } from "./protocol.js";
+import type { Implementation, InputRequiredMethod, JsonObject, ServerCapabilities } from "./protocol.js";
 import { openClient } from "./open.js";
 import { ClientSession, type RequestOptions } from "./session.js";
 import { ClientLists } from "./client-lists.js";
 import type { ClientMode, ClientRevision, HelperResult, NewestRevision, RevisionOfMode, SchemaMethod, SchemaRequestArgs, SchemaResult } from "./revision-types.js";
-import { isCreateTaskResult, openTaskHandle, taskSettingsOf, type TaskSettings } from "./tasks.js";
+import { DEFAULT_TASK_SETTINGS, isCreateTaskResult, openTaskHandle, type TaskSettings } from "./tasks.js";
 import type { TaskHandle } from "./task-handle.js";
 import { Subscription, type SubscribeOptions, type SubscriptionRequest } from "./subscription.js";
 import type { CallOptions, ClientOptions, CustomCallOptions, ToolCallOptions } from "./options.js";
 import type { ConnectTarget } from "../protocol/targets.js";
+import type { ToolOutputState } from "./tool-output.js";
+import { CHECK_ERRORS, checkedOutput, checkTarget } from "./call-checks.js";
+import type { ResumeOptions } from "./resume.js";
 
 export type { CallOptions, ClientOptions, CustomCallOptions, ToolCallOptions } from "./options.js";
 
@@ -41,14 +44,16 @@ export class Client<Revision extends ClientRevision = NewestRevision> extends Cl
   readonly #server: ServerDescription;
   readonly #loop: LoopSettings;
   readonly #tasks: TaskSettings;
+  readonly #outputs: ToolOutputState;
 
-  private constructor(connection: Connection, server: ServerDescription, loop: LoopSettings, tasks: TaskSettings | undefined) {
-    super(new ClientSession(connection));
+  private constructor(connection: Connection, server: ServerDescription, loop: LoopSettings, tasks: TaskSettings | undefined, outputs: ToolOutputState) {
+    super(new ClientSession(connection, server));
     this.#connection = connection;
     this.#server = server;
     this.#loop = loop;
+    this.#outputs = outputs;
     // A server that sends a task unasked is still followed, with the default polling bounds.
-    this.#tasks = tasks ?? taskSettingsOf(true)!;
+    this.#tasks = tasks ?? DEFAULT_TASK_SETTINGS;
   }
 
   /**
@@ -60,13 +65,14 @@ export class Client<Revision extends ClientRevision = NewestRevision> extends Cl
    * @throws TypeError / RangeError for a bad target or option.
    * @throws ProtocolVersionUnsupported when the server shares no version with the client.
    * @throws HttpTransportError when an HTTP server refuses the client (401/403: never taken for an older server) or fails.
+   * @throws RequestTimeout when the server does not answer a request of the handshake within `timeoutMs` (default 60 s).
    */
   static async connect<Mode extends ClientMode = "auto">(
     target: ConnectTarget,
     options: ClientOptions & { mode?: Mode } = {},
   ): Promise<Client<RevisionOfMode<Mode>>> {
     const opened = await openClient(target, options);
-    return new Client(opened.connection, opened.server, opened.loop, opened.tasks);
+    return new Client(opened.connection, opened.server, opened.loop, opened.tasks, opened.outputs);
   }
 
   /** The protocol version in use: `"2026-07-28"`, or the handshake-era version agreed with an older server. */
@@ -114,9 +120,12 @@ export class Client<Revision extends ClientRevision = NewestRevision> extends Cl
    * intermediate round with the client's callbacks. When the server runs
    * the call as a task, follows it to its result the same way (see the
    * `tasks` option), or with `{ task: "handle" }` returns its handle.
+   * A result's `structuredContent` is checked against the tool's
+   * `outputSchema` (see `checkToolOutputs`; `{ checkOutput: false }` skips it).
    *
    * @throws InputRequiredRoundsExceeded, InputRequestFailed, InvalidServerResult, McpError (a failed task's
    *   error too), TaskCancelled, or the signal's reason (a followed task is then cancelled).
+   * @throws ToolOutputInvalid when `structuredContent` does not fit the tool's `outputSchema`.
    */
   async callTool(
     name: string,
@@ -131,9 +140,14 @@ export class Client<Revision extends ClientRevision = NewestRevision> extends Cl
     }
     const call = { method: "tools/call" as const, name, ...(args === undefined ? {} : { arguments: args }) };
     const result = await this.#run(call, options);
-    if (!isCreateTaskResult(result)) return result;
+    if (!isCreateTaskResult(result)) return this.#checkOutput(name, result, options);
     const handle = await this.#taskFrom(String(result.taskId), result);
-    return options?.task === "handle" ? handle : handle.result({ signal: options?.signal });
+    return options?.task === "handle" ? handle : this.#checkOutput(name, (await handle.result({ signal: options?.signal })) as unknown as JsonObject, options);
+  }
+
+  /** A tool's complete result, checked against its `outputSchema` unless the call or the client opted out (./call-checks.ts). */
+  #checkOutput(name: string, result: JsonObject, options: ToolCallOptions | undefined): Promise<JsonObject> {
+    return checkedOutput(this.#outputs, this.session, name, result, options);
   }
 
   /**
@@ -167,28 +181,42 @@ export class Client<Revision extends ClientRevision = NewestRevision> extends Cl
   }
 
   /**
-   * Finishes a pending call (perhaps started by another process): answers
-   * its `inputRequests` with this client's callbacks, then continues the loop
-   * to the final result. Rounds count on from `pending.round`.
+   * Finishes a pending call (perhaps started by another process): checks
+   * that it was parked with this server (its endpoint and name) in a
+   * revision the server still speaks, makes sure the server still accepts
+   * its `requestState` (see `checkState`), answers its `inputRequests` with
+   * this client's callbacks, then continues the loop to the final result,
+   * typed by the call's method (`method` names it for a stored string).
+   * Rounds count on from `pending.round`.
    *
    * @param pending a {@link PendingRequest} or its JSON form (string or object).
+   * @param options a signal, extra `_meta`, `checkState`, `checkOutput`, and `method` (checked against the record).
+   * @throws PendingServerMismatch when the call belongs to another server, or to a revision this one no longer speaks.
+   * @throws PendingStateRefused when the server no longer accepts the call's `requestState` (it carries any answers given).
+   * @throws TypeError for a record that is not a pending call, or of another method than `options.method`.
    */
-  async resume(pending: PendingRequest | PendingRequestJSON | string, options?: CallOptions): Promise<JsonObject> {
-    const call = pending instanceof PendingRequest ? pending : PendingRequest.resume(pending);
-    const result = { resultType: "input_required" as const, inputRequests: call.inputRequests, requestState: call.requestState };
-    if (result.inputRequests === undefined) delete result.inputRequests;
-    if (result.requestState === undefined) delete result.requestState;
-    return this.#run(call.call, options, { result, round: call.round });
+  async resume<Method extends string = InputRequiredMethod | (string & {})>(
+    pending: PendingRequest<Method> | PendingRequestJSON<Method> | string,
+    options?: ResumeOptions & { method?: Method; checkOutput?: boolean },
+  ): Promise<ResumedResult<Revision, Method>> {
+    const call = (pending instanceof PendingRequest ? pending : PendingRequest.resume(pending)) as PendingRequest;
+    // Its own chunk (./resume.ts): a client that never resumes does not carry it.
+    const { resumeParked } = await import("./resume.js");
+    return resumeParked(
+      { session: this.session, loop: this.#loop, server: this.#server, outputs: this.#outputs, run: runToCompletion, errors: CHECK_ERRORS },
+      call,
+      options,
+    ) as never;
   }
 
   async #run(call: Parameters<typeof runToCompletion>[2], options: CallOptions | undefined, start?: Parameters<typeof runToCompletion>[5]): Promise<JsonObject> {
     if (options?.onProgress === undefined && options?.onLog === undefined) {
-      return runToCompletion(this.session, this.#loop, call, options?.signal, options?.meta, start);
+      return runToCompletion(this.session, this.#loop, call, options?.signal, options?.meta, start, undefined, options);
     }
     // Its own chunk: calls without per-call callbacks do not load it.
     const { wireCall } = await import("./call-notifications.js");
     const wiring = wireCall(options, options.meta);
-    return runToCompletion(this.session, this.#loop, call, options.signal, wiring.meta, start, wiring.onNotification);
+    return runToCompletion(this.session, this.#loop, call, options.signal, wiring.meta, start, wiring.onNotification, options);
   }
 
   /**
@@ -228,7 +256,12 @@ export class Client<Revision extends ClientRevision = NewestRevision> extends Cl
     if (this.#connection.era === "legacy") {
       throw new Error(`subscribe: a ${this.protocolVersion} server has no subscriptions/listen; use onNotification of Client.connect`);
     }
-    return new Subscription(this.#connection, filter, options);
+    // The tools changed: callTool's output check lists them again (./tool-output.ts).
+    const onToolsChanged = () => {
+      this.#outputs.catalog = undefined;
+      options?.onToolsChanged?.();
+    };
+    return new Subscription(this.#connection, filter, { ...options, onToolsChanged });
   }
 
   /**
@@ -305,8 +338,5 @@ export class Client<Revision extends ClientRevision = NewestRevision> extends Cl
   }
 }
 
-function checkTarget(what: string, value: unknown): void {
-  if (typeof value !== "string" || value === "") {
-    throw new TypeError(`${what} needs a non-empty string ${what === "readResource" ? "URI" : "name"}, got ${JSON.stringify(value)}.`);
-  }
-}
+/** What `client.resume` resolves with: the method's complete result, or a custom method's object. */
+export type ResumedResult<Revision extends ClientRevision, Method extends string> = Method extends InputRequiredMethod ? HelperResult<Revision, Method> : JsonObject;

@@ -1,9 +1,20 @@
 import { McpError } from "../protocol/jsonrpc/errors.js";
 import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../protocol/jsonrpc/messages.js";
 import type { ClientTransport, TransportRequestOptions } from "../protocol/contracts.js";
-import { ClientClosed, InvalidServerResult, SessionExpired } from "./errors.js";
+import { ClientClosed, InvalidServerResult } from "./errors.js";
 import { mergeMeta } from "./meta.js";
+import { DEFAULT_TIMING, type RequestTiming, requestWithin, type TimeoutOptions, timingFor } from "./deadline.js";
 import type { JsonObject } from "./protocol.js";
+
+/**
+ * Sends a request of a 2025 HTTP session through `send`, starting a new
+ * session when the server lost the current one (`session-renewal.ts`).
+ */
+export type SessionSender = (
+  message: JsonRpcRequest,
+  send: (message: JsonRpcRequest) => Promise<JsonRpcResponse>,
+  signal: AbortSignal | undefined,
+) => Promise<JsonRpcResponse>;
 
 /** Which generation of the protocol the server speaks. */
 export type ProtocolEra = "modern" | "legacy";
@@ -19,18 +30,18 @@ export class Connection {
   readonly era: ProtocolEra;
   /** The per-request envelope (modern era); `undefined` for a legacy server, which takes none. */
   readonly envelope: Readonly<JsonObject> | undefined;
+  /** The deadline of a request that names none of its own (the client's options). */
+  readonly timing: RequestTiming;
   /**
-   * Starts a new 2025 session after the server lost the current one (a 404
-   * to its session id): set by the handshake on transports with sessions.
+   * Sends the requests of a 2025 session, starting a new one after the
+   * server lost the current one (a 404 to its session id): set by the
+   * handshake on transports with sessions.
    */
-  renewSession: (() => Promise<void>) | undefined;
+  inSession: SessionSender | undefined;
   #protocolVersion: string;
   private readonly onNotification: ((notification: JsonRpcNotification) => void) | undefined;
   private lastId = 0;
   private closed = false;
-  /** Counts renewed sessions, so a request sent before a renewal just retries instead of renewing again. */
-  #generation = 0;
-  #renewing: Promise<void> | undefined;
 
   constructor(init: {
     transport: ClientTransport;
@@ -40,7 +51,9 @@ export class Connection {
     onNotification?: ((notification: JsonRpcNotification) => void) | undefined;
     /** Continue numbering after a previous connection on the same transport. */
     lastId?: number;
+    timing?: RequestTiming | undefined;
   }) {
+    this.timing = init.timing ?? DEFAULT_TIMING;
     this.transport = init.transport;
     this.era = init.era;
     this.#protocolVersion = init.protocolVersion;
@@ -64,6 +77,16 @@ export class Connection {
     return this.lastId;
   }
 
+  /** A fresh request id (a request sent again gets one). */
+  nextId(): number {
+    return ++this.lastId;
+  }
+
+  /** True after `close()`. */
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
   /**
    * Sends one request and resolves with its `result` object. Every call gets
    * a fresh id. `params._meta` is filled from the envelope (merged with
@@ -74,6 +97,7 @@ export class Connection {
    * @throws InvalidServerResult when the result is not a JSON object.
    * @throws SessionExpired when the server lost the session and the new one failed too.
    * @throws ClientClosed after `close()`.
+   * @throws RequestTimeout when no answer came within the deadline, `timeouts` over the client's (the request is then cancelled on the wire).
    */
   async send(
     method: string,
@@ -81,7 +105,10 @@ export class Connection {
     signal: AbortSignal | undefined,
     ownMeta?: JsonObject,
     onNotification?: (notification: JsonRpcNotification) => void,
+    timeouts?: TimeoutOptions,
   ): Promise<JsonObject> {
+    const given = timingFor(timeouts, this.timing);
+    const timing = given instanceof Promise ? await given : given;
     if (this.closed) throw new ClientClosed();
     const envelope = this.envelope;
     if (envelope !== undefined) params._meta = mergeMeta(envelope, ownMeta);
@@ -94,15 +121,15 @@ export class Connection {
       if (signal !== undefined) options.signal = signal;
       if (deliver !== undefined) options.onNotification = deliver;
     }
-    const response = this.renewSession === undefined ? await this.transport.request(message, options) : await this.#inSession(message, options);
-    return resultOf(method, response);
+    const send = (next: JsonRpcRequest) => requestWithin(this.transport, next, options, timing);
+    return resultOf(method, await (this.inSession === undefined ? send(message) : this.inSession(message, send, signal)));
   }
 
   /** {@link Connection.send} without session renewal: for the handshake itself. */
   async sendDirect(method: string, params: JsonObject, signal: AbortSignal | undefined): Promise<JsonObject> {
     if (this.closed) throw new ClientClosed();
     const message: JsonRpcRequest = { jsonrpc: "2.0", id: ++this.lastId, method, params };
-    return resultOf(method, await this.transport.request(message, signal === undefined ? undefined : { signal }));
+    return resultOf(method, await requestWithin(this.transport, message, signal === undefined ? undefined : { signal }, this.timing));
   }
 
   /** Sends a notification (no id, no answer). */
@@ -117,57 +144,6 @@ export class Connection {
     this.closed = true;
     await this.transport.close();
   }
-
-  /**
-   * A request in a 2025 HTTP session: "When a client receives HTTP 404 in
-   * response to a request containing an MCP-Session-Id, it MUST start a new
-   * session" (2025-11-25 transports, "Session Management" 4). Once per
-   * request, so a server that keeps losing sessions gets a clear error, not a loop.
-   */
-  async #inSession(message: JsonRpcRequest, options: TransportRequestOptions | undefined): Promise<JsonRpcResponse> {
-    const generation = this.#generation;
-    try {
-      return await this.transport.request(message, options);
-    } catch (error) {
-      if (!isSessionLost(error)) throw error;
-      try {
-        await this.#renew(generation);
-      } catch (failure) {
-        options?.signal?.throwIfAborted();
-        if (failure instanceof ClientClosed) throw failure;
-        throw new SessionExpired(
-          `The server lost this client's session (HTTP 404 to its Mcp-Session-Id), and starting a new one failed: ` +
-            `${failure instanceof Error ? failure.message : String(failure)} Connect again with Client.connect once the server is reachable.`,
-          { cause: failure },
-        );
-      }
-      try {
-        return await this.transport.request({ ...message, id: ++this.lastId }, options);
-      } catch (again) {
-        if (!isSessionLost(again)) throw again;
-        throw new SessionExpired(
-          `The server lost this client's session (HTTP 404 to its Mcp-Session-Id); a new session was started, and the server ` +
-            `lost that one at once too. It may be restarting, or run several instances behind a load balancer that does not ` +
-            `keep a session on one instance. Connect again with Client.connect once the server is stable.`,
-          { cause: again },
-        );
-      }
-    }
-  }
-
-  /** One renewal at a time; a request that went out before the last renewal only needs to be resent. */
-  #renew(seen: number): Promise<void> {
-    if (seen !== this.#generation) return Promise.resolve();
-    if (this.closed) return Promise.reject(new ClientClosed());
-    this.#renewing ??= this.renewSession!()
-      .then(() => {
-        this.#generation++;
-      })
-      .finally(() => {
-        this.#renewing = undefined;
-      });
-    return this.#renewing;
-  }
 }
 
 /** The `result` object of a response, or the error it carries. */
@@ -178,11 +154,6 @@ function resultOf(method: string, response: JsonRpcResponse): JsonObject {
     throw new InvalidServerResult(method, "the response's result is not a JSON object.", result);
   }
   return result as JsonObject;
-}
-
-/** The transport's verdict that the server ended the session (by shape, so no HTTP module is needed here). */
-function isSessionLost(error: unknown): boolean {
-  return (error as { sessionLost?: unknown } | null)?.sessionLost === true;
 }
 
 /** The per-call receiver first, then the connection's own; either may be absent. A throwing receiver does not stop the other. */

@@ -8,12 +8,18 @@ import type { InputRequiredResult } from "./protocol.js";
 export class InputRequestFailed extends Error {
   /** Always `"InputRequestFailed"`: test it rather than `instanceof` when two copies of the package may be loaded. */
   override readonly name = "InputRequestFailed" as const;
-  /** The server-assigned key of the request that failed. */
-  readonly key: string;
+  /** The server-assigned key of the request that failed; `undefined` over a 2025 server's back channel, which has no keys. */
+  readonly key: string | undefined;
   /** The input request's method (`elicitation/create`, …). */
   readonly method: string;
+  /**
+   * 2025 servers only: the result the server ended the call with after the
+   * client answered its question with an error (a tool's `isError` result,
+   * say); `undefined` when it ended the call with a JSON-RPC error.
+   */
+  serverResult: Record<string, unknown> | undefined;
 
-  constructor(key: string, method: string, message: string, options?: { cause?: unknown }) {
+  constructor(key: string | undefined, method: string, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.key = key;
     this.method = method;
@@ -103,5 +109,31 @@ export class SessionExpired extends Error {
 
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
+  }
+}
+
+/**
+ * A request got no answer in time: nothing within `timeoutMs` (reset by
+ * progress with `resetTimeoutOnProgress`), or past `maxTotalTimeoutMs`. The
+ * client cancelled it on the wire (`notifications/cancelled`, or the response
+ * stream closed) and stopped waiting. It may be sent again (`retryable`),
+ * e.g. with a longer `timeoutMs`.
+ */
+export class RequestTimeout extends Error {
+  /** Always `"RequestTimeout"`: test it rather than `instanceof` when two copies of the package may be loaded. */
+  override readonly name = "RequestTimeout" as const;
+  /** True: the request may be sent again, e.g. with a longer `timeoutMs`. */
+  readonly retryable = true as const;
+
+  /**
+   * @param method - the request's method (`tools/call`, `initialize`, …)
+   * @param elapsedMs - milliseconds between sending the request and giving up on it
+   */
+  constructor(
+    readonly method: string,
+    readonly elapsedMs: number,
+    message: string,
+  ) {
+    super(message);
   }
 }

@@ -1,6 +1,8 @@
 import type { Answerer, Answerers, InputRequestContext } from "./callbacks.js";
 import { InputRequestFailed } from "./errors.js";
 import type { InputRequest, InputResponse } from "./protocol.js";
+import { withoutCallback } from "./kinds.js";
+import { InputResponseInvalid } from "./answer-errors.js";
 
 /**
  * Answers every request of one round concurrently, each with the callback
@@ -92,7 +94,7 @@ let checker: Promise<typeof import("./answer-check.js")> | undefined;
 /** Checks an answer with the checker, imported on the first answer (a chunk of its own in a bundle; the runtime caches it). */
 function checkAnswer(key: string, request: InputRequest, option: string, answer: Record<string, unknown>, revision: string) {
   // Kept: a repeated import() walks the module loader every time, a measurable share of an in-memory call.
-  return (checker ??= import("./answer-check.js")).then((module) => module.checkAnswer(key, request, option, answer, revision));
+  return (checker ??= import("./answer-check.js")).then((module) => module.checkAnswer(key, request, option, answer, revision, InputResponseInvalid));
 }
 
 /**
@@ -150,9 +152,9 @@ function setOwn(target: Record<string, InputResponse>, key: string, value: Input
   else target[key] = value;
 }
 
-/** The round's failure when no callback answers `method`: the advice comes from the kind table (loaded at connect). */
+/** The round's failure when no callback answers `method`: the advice comes from the kind table. */
 async function missingCallback(key: string, method: string): Promise<never> {
-  const missing = (await import("./kinds.js")).withoutCallback(method);
+  const missing = withoutCallback(method);
   const advice =
     "options" in missing
       ? `Pass ${missing.options} to Client.connect so the client can answer it (and declares the capability).`

@@ -12,7 +12,9 @@ import type { ClientTransport } from "../protocol/contracts.js";
 import { type BackChannelKit, installBackChannel } from "./back-channel.js";
 import type { Answerers } from "./callbacks.js";
 import type { Connection } from "./connection.js";
+import type { RequestTiming } from "./deadline.js";
 import type { ProtocolVersionUnsupported } from "./errors.js";
+import { type RenewalKit, renewingSessions } from "./session-renewal.js";
 import type { ClientCapabilities, Implementation, JsonObject, SPOKEN, isLegacyVersion } from "./protocol.js";
 import type { isObject } from "../protocol/guards.js";
 
@@ -35,6 +37,8 @@ export interface HandshakeInput {
   onNotification: ((notification: JsonRpcNotification) => void) | undefined;
   /** Bounds a transparent session renewal, which no caller's signal covers. */
   renewTimeoutMs: number;
+  /** Every request's deadline, unless a call names its own. */
+  timing: RequestTiming | undefined;
 }
 
 /**
@@ -45,7 +49,7 @@ export interface HandshakeInput {
  *
  * @internal
  */
-export interface HandshakeKit extends BackChannelKit {
+export interface HandshakeKit extends BackChannelKit, RenewalKit {
   readonly Connection: typeof Connection;
   readonly ProtocolVersionUnsupported: typeof ProtocolVersionUnsupported;
   readonly SPOKEN: typeof SPOKEN;
@@ -87,13 +91,15 @@ export async function initializeLegacy(
     envelope: undefined,
     onNotification: input.onNotification,
     lastId,
+    timing: input.timing,
   });
   const server = await handshake(connection, input, version, input.signal, kit);
   if (transport.resetSession !== undefined) {
-    connection.renewSession = async () => {
+    const renew = async () => {
       transport.resetSession!();
       await handshake(connection, input, connection.protocolVersion, AbortSignal.timeout(input.renewTimeoutMs), kit);
     };
+    connection.inSession = renewingSessions(connection, renew, kit);
   }
   return { connection, server };
 }

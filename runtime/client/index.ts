@@ -8,7 +8,7 @@
  *
  * @module
  */
-export { Client, type CallOptions, type ClientOptions, type CustomCallOptions, type ToolCallOptions } from "./client.js";
+export { Client, type CallOptions, type ClientOptions, type CustomCallOptions, type ResumedResult, type ToolCallOptions } from "./client.js";
 export { TaskCancelled, type TaskClientOptions } from "./tasks.js";
 export type { TaskHandle } from "./task-handle.js";
 export { TASKS_EXTENSION, type CreateTaskResult, type DetailedTask, type Task, type TaskStatus } from "../protocol/tasks-wire.js";
@@ -22,7 +22,9 @@ export {
 } from "./subscription.js";
 export type { CallNotificationOptions, LogMessage, ProgressUpdate } from "./call-notifications.js";
 export { ClientSession, type AllowInputRequired, type ManualCallOptions, type RequestOptions } from "./session.js";
-export { PendingRequest, type CallDescriptor, type PendingRequestJSON } from "./pending.js";
+export { PendingRequest, type CallDescriptor, type PendingRequestJSON, type PendingServer } from "./pending.js";
+export { PendingServerMismatch, PendingStateRefused, ToolOutputInvalid, type KeptAnswer } from "./check-errors.js";
+export type { ResumeOptions } from "./resume.js";
 export type {
   ElicitCallback,
   InputCallbacks,
@@ -43,8 +45,12 @@ export {
   InputRequiredNotAllowed,
   InvalidServerResult,
   ProtocolVersionUnsupported,
+  RequestTimeout,
   SessionExpired,
 } from "./errors.js";
+
+export { ConnectionLost } from "../protocol/connection-lost.js";
+export type { TimeoutOptions } from "./deadline.js";
 export type { NegotiatedOutcome } from "./outcomes.js";
 export type { BackoffPolicy } from "./backoff.js";
 export type { ProtocolEra } from "./connection.js";

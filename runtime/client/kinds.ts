@@ -1,29 +1,19 @@
 /**
- * The client's reading of the generated input-kind table, loaded by
- * `Client.connect` (so the browser entry chunk carries neither the table nor
- * the 2025 method table it shares a module with): the callbacks by kind,
- * built from the options and checked; the capabilities they declare; and
- * what a message says when a kind has no callback.
+ * The client's reading of the generated input-kind table: the callbacks by
+ * kind, built from the options and checked; the capabilities they declare;
+ * and what a message says when a kind has no callback.
  *
- * Imports nothing the client's main modules import, so a splitting bundler
- * keeps it in a chunk of its own (docs/internals.md).
+ * Part of the client's main chunk, since `Client.connect` needs it before
+ * anything is sent: a chunk of its own would only add a file to what a
+ * browser loads up front. The 2025 back channel, a lazy module, gets
+ * `withoutCallback` in its kit rather than importing it (docs/internals.md).
  *
  * @internal
  * @module
  */
-import { baseDeclaration, inputKindOf, newestInputKind, spokenInputKinds } from "../protocol/input-kinds.js";
+import { baseDeclaration, inputKindOf, inputRequestOption, newestInputKind, SUGAR_OPTIONS, spokenInputKinds } from "../protocol/input-kinds.js";
 import type { Answerer, Answerers, AnyCallback, InputCallbacks } from "./callbacks.js";
 import type { ClientCapabilities } from "./protocol.js";
-
-/**
- * The option each of the three earlier kinds has of its own, and the kind it
- * answers: the one place these methods are named. A kind a revision adds
- * needs no row: `onInputRequest` answers it.
- */
-const SUGAR = { onElicit: "elicitation/create", onSample: "sampling/createMessage", onListRoots: "roots/list" } as const;
-
-/** How `onInputRequest`'s entry for `method` is written in messages. */
-const mapOption = (method: string): string => `onInputRequest[${JSON.stringify(method)}]`;
 
 /**
  * The callbacks by kind: each sugar option's, checked; `onInputRequest`'s
@@ -35,15 +25,15 @@ const mapOption = (method: string): string => `onInputRequest[${JSON.stringify(m
  */
 export async function answerersOf(callbacks: InputCallbacks): Promise<Answerers> {
   const answerers: Record<string, Answerer | undefined> = Object.create(null);
-  let sugar: keyof typeof SUGAR;
-  for (sugar in SUGAR) {
+  let sugar: keyof typeof SUGAR_OPTIONS;
+  for (sugar in SUGAR_OPTIONS) {
     const answer = callbacks[sugar];
     if (answer === undefined) continue;
     if (typeof answer !== "function") throw new TypeError(`${sugar} must be a function, got ${typeof answer}.`);
-    answerers[SUGAR[sugar]] = { answer: answer as AnyCallback, option: sugar };
+    answerers[SUGAR_OPTIONS[sugar]] = { answer: answer as AnyCallback, option: sugar };
   }
   if (callbacks.onInputRequest !== undefined) {
-    (await import("./input-request-map.js")).addInputRequestMap(answerers, callbacks.onInputRequest, spokenInputKinds(), mapOption);
+    (await import("./input-request-map.js")).addInputRequestMap(answerers, callbacks.onInputRequest, spokenInputKinds(), inputRequestOption);
   }
   return answerers;
 }
@@ -78,7 +68,7 @@ export function deriveCapabilities(answerers: Answerers, revision: string, extra
  */
 export function withoutCallback(method: string): { readonly options: string } | { readonly known: string } {
   if (newestInputKind(method) === undefined) return { known: spokenInputKinds().join(", ") };
-  let sugar: keyof typeof SUGAR;
-  for (sugar in SUGAR) if (SUGAR[sugar] === method) return { options: `${sugar} or ${mapOption(method)}` };
-  return { options: mapOption(method) };
+  let sugar: keyof typeof SUGAR_OPTIONS;
+  for (sugar in SUGAR_OPTIONS) if (SUGAR_OPTIONS[sugar] === method) return { options: `${sugar} or ${inputRequestOption(method)}` };
+  return { options: inputRequestOption(method) };
 }

@@ -7,6 +7,7 @@ import { type CallDescriptor, PendingRequest } from "./pending.js";
 import type { InputRequiredResult, InputResponse, JsonObject } from "./protocol.js";
 import { classifyResult, hasEntries } from "./results.js";
 import type { ClientSession } from "./session.js";
+import type { TimeoutOptions } from "./deadline.js";
 
 /** What the automatic loop needs from its client. */
 export interface LoopSettings {
@@ -34,6 +35,7 @@ export interface LoopStart {
  * @throws InputRequiredRoundsExceeded after `maxRounds` input-required rounds.
  * @throws InputRequestFailed when a round's request cannot be answered.
  * @throws InputResponseInvalid when a callback's answer does not fit its request (nothing is sent).
+ * @throws RequestTimeout when a round got no answer within its deadline (`timeouts` over the client's; each round has its own).
  * @throws the signal's reason when `signal` aborts.
  */
 export async function runToCompletion(
@@ -44,10 +46,11 @@ export async function runToCompletion(
   meta: JsonObject | undefined,
   start?: LoopStart,
   onNotification?: (notification: JsonRpcNotification) => void,
+  timeouts?: TimeoutOptions,
 ): Promise<JsonObject> {
   let round = start === undefined ? 0 : start.round - 1;
   const send = (inputResponses: Record<string, InputResponse> | undefined, requestState: string | undefined): Promise<JsonObject> => {
-    const again = () => session.round(call, inputResponses, requestState, signal, meta, onNotification);
+    const again = () => session.round(call, inputResponses, requestState, signal, meta, onNotification, timeouts);
     // Sending again is for one error only ("temporarily unavailable": the server's replay store is down), and rare,
     // so it lives in a chunk loaded on the first error; that chunk rethrows every other error, and if it cannot
     // load, the original error is what the caller sees.
@@ -67,7 +70,7 @@ export async function runToCompletion(
     const inputRequired = result as unknown as InputRequiredResult;
     round++;
     if (round > settings.maxRounds) {
-      throw new InputRequiredRoundsExceeded(round - 1, inputRequired, PendingRequest.from(call, inputRequired, round), { asked });
+      throw new InputRequiredRoundsExceeded(round - 1, inputRequired, PendingRequest.from(call, inputRequired, round, session.parkedWith), { asked });
     }
     let inputResponses: Record<string, InputResponse> | undefined;
     if (hasEntries(inputRequired.inputRequests)) {

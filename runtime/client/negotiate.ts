@@ -1,7 +1,10 @@
 import { JsonRpcErrorCode as ErrorCode, McpError } from "../protocol/jsonrpc/errors.js";
 import { Connection } from "./connection.js";
-import { ProtocolVersionUnsupported } from "./errors.js";
+import { ClientClosed, InputRequestFailed, ProtocolVersionUnsupported, SessionExpired } from "./errors.js";
 import type { HandshakeInput, HandshakeKit, ServerDescription } from "./handshake.js";
+import type { FallbackKit } from "./negotiate-fallback.js";
+import { withoutCallback } from "./kinds.js";
+import { InputResponseInvalid } from "./answer-errors.js";
 import { buildEnvelope } from "./meta.js";
 import { type NegotiatedOutcome, forget, recall, remember } from "./outcomes.js";
 import { type JsonObject, LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSION, SPOKEN, isLegacyVersion } from "./protocol.js";
@@ -43,6 +46,11 @@ const HANDSHAKE_KIT: HandshakeKit = Object.freeze({
   isObject,
   JsonRpcErrorCode: ErrorCode,
   errorResponse,
+  InputRequestFailed,
+  ClientClosed,
+  SessionExpired,
+  withoutCallback,
+  InputResponseInvalid,
 });
 
 /** The 2025 handshake, loaded on first fallback: a client that only meets modern servers never pays for it. */
@@ -51,8 +59,22 @@ async function initializeLegacy(input: HandshakeInput, version: string, lastId: 
   return handshake.initializeLegacy(input, version, lastId, HANDSHAKE_KIT);
 }
 
-/** Modern errors that mean "a modern server, and something else is wrong": surfaced, never a fallback. */
-const MODERN_ERRORS: ReadonlySet<number> = new Set([ErrorCode.HeaderMismatch, ErrorCode.MissingRequiredClientCapability]);
+/** What the fallback module (loaded when the first probe does not settle the version) borrows from here. */
+const FALLBACK_KIT: FallbackKit<NegotiationInput, Negotiated> = Object.freeze({
+  McpError,
+  ProtocolVersionUnsupported,
+  JsonRpcErrorCode: ErrorCode,
+  SPOKEN,
+  LEGACY_PROTOCOL_VERSIONS,
+  MODERN_VERSIONS,
+  isUnsupportedVersion,
+  supportedFrom,
+  initializeLegacy,
+  probe,
+});
+
+/** The fallback module: a client whose first probe reaches a modern server never loads it. */
+const fallback = () => import("./negotiate-fallback.js");
 
 /**
  * Agrees on a protocol version (2026-07-28 versioning, stdio and
@@ -83,7 +105,7 @@ export async function negotiate(input: NegotiationInput): Promise<Negotiated> {
       return settle(input, await initializeLegacy(input, prior.protocolVersion, 0));
     } catch (error) {
       input.signal?.throwIfAborted();
-      if (!assumptionFailed(error)) throw error;
+      if (!(await fallback()).assumptionFailed(FALLBACK_KIT, error)) throw error;
       // The server changed (upgraded, or another one now answers there): learn it afresh.
       forget(input.cacheKey);
       input.transport.resetSession?.();
@@ -104,7 +126,7 @@ async function pinnedLegacy(input: NegotiationInput, version: string): Promise<N
     return await initializeLegacy(input, version, 0);
   } catch (error) {
     input.signal?.throwIfAborted();
-    throw unsupported(error, version);
+    throw (await fallback()).unsupported(FALLBACK_KIT, error, version);
   }
 }
 
@@ -117,6 +139,7 @@ async function probe(input: NegotiationInput, version: string, pinned: boolean, 
     envelope: buildEnvelope(version, input.capabilities, input.clientInfo),
     onNotification: input.onNotification,
     lastId,
+    timing: input.timing,
   });
   const timer = withTimeout(input.signal, pinned ? undefined : input.probeTimeoutMs);
   let discovered: JsonObject;
@@ -124,27 +147,14 @@ async function probe(input: NegotiationInput, version: string, pinned: boolean, 
     discovered = await discoverOnce(modern, timer.signal);
   } catch (error) {
     input.signal?.throwIfAborted();
-    if (pinned) throw unsupported(error, version);
-    // -32022 naming an older modern version this client speaks too: the probe again, under that one.
-    const older = isUnsupportedVersion(error) && olderShared(supportedFrom(error.data), version);
-    return older ? probe(input, older, false, modern.lastIssuedId) : fallBack(input, error, timer.timedOut(), modern.lastIssuedId);
+    const failed = { version, pinned, timedOut: timer.timedOut(), lastId: modern.lastIssuedId };
+    return (await fallback()).afterFailedProbe(FALLBACK_KIT, input, error, failed);
   } finally {
     timer.dispose();
   }
 
   const listed = Array.isArray(discovered.supportedVersions) ? (discovered.supportedVersions as unknown[]).filter((v): v is string => typeof v === "string") : [];
-  if (!listed.includes(version)) {
-    const older = !pinned && olderShared(listed, version);
-    if (older) return probe(input, older, false, modern.lastIssuedId);
-    const legacy = bestLegacy(listed);
-    // A result without versions is no DiscoverResult: a handshake-era server answered an unknown method loosely.
-    if (!pinned && (legacy !== undefined || listed.length === 0)) return initializeLegacy(input, legacy ?? LEGACY_PROTOCOL_VERSIONS[0], modern.lastIssuedId);
-    throw new ProtocolVersionUnsupported(
-      `The server's server/discover lists ${listed.join(", ") || "no versions"}, not ${version}.` +
-        (pinned ? ` Use mode: "auto" to fall back to an older version.` : ` This client speaks ${SPOKEN}.`),
-      listed,
-    );
-  }
+  if (!listed.includes(version)) return (await fallback()).afterUnlistedVersion(FALLBACK_KIT, input, listed, version, pinned, modern.lastIssuedId);
   const meta = discovered._meta as JsonObject | undefined;
   return {
     connection: modern,
@@ -155,31 +165,6 @@ async function probe(input: NegotiationInput, version: string, pinned: boolean, 
       supportedVersions: listed,
     },
   };
-}
-
-/** What a failed probe means: a version to retry with, a handshake-era server, or an error to surface. */
-async function fallBack(input: NegotiationInput, error: unknown, timedOut: boolean, lastId: number): Promise<Negotiated> {
-  if (isUnsupportedVersion(error)) {
-    const supported = supportedFrom(error.data);
-    const legacy = bestLegacy(supported);
-    if (legacy !== undefined) return initializeLegacy(input, legacy, lastId);
-    throw new ProtocolVersionUnsupported(
-      `The server supports protocol versions ${supported.join(", ") || "(none listed)"}; this client speaks ${SPOKEN}. ` + `Upgrade the side that is behind.`,
-      supported,
-      { cause: error },
-    );
-  }
-  if (error instanceof McpError && MODERN_ERRORS.has(error.code)) throw error;
-  if (error instanceof McpError || timedOut || isLegacyHttpRejection(error)) {
-    // A stdio child killed by the probe (or gone quiet) is started again for the handshake.
-    await input.transport.reopen?.();
-    return initializeLegacy(input, LEGACY_PROTOCOL_VERSIONS[0], lastId);
-  }
-  if (input.transport.reopen !== undefined && (await input.transport.reopen())) {
-    // The probe made a stdio server exit: that is a handshake-era server too.
-    return initializeLegacy(input, LEGACY_PROTOCOL_VERSIONS[0], lastId);
-  }
-  throw error;
 }
 
 /**
@@ -197,56 +182,9 @@ async function discoverOnce(connection: Connection, signal: AbortSignal | undefi
   }
 }
 
-/**
- * The newest modern version in `listed` that this client speaks and that is
- * older than `version` (revisions are named by date, so older sorts first):
- * older only, so a server that contradicts itself cannot keep the probe going.
- */
-function olderShared(listed: readonly string[], version: string): string | undefined {
-  return MODERN_VERSIONS.find((older) => older < version && listed.includes(older));
-}
-
-/** The newest handshake-era version both sides speak. */
-function bestLegacy(supported: readonly string[]): string | undefined {
-  return LEGACY_PROTOCOL_VERSIONS.find((version) => supported.includes(version));
-}
-
-/**
- * On HTTP a handshake-era server turns the modern request away with a 4xx
- * whose body is no JSON-RPC error (streamable-http "Backward Compatibility").
- * Recognised by shape (a numeric `status`, as on `HttpTransportError`) so this
- * module needs no HTTP code. 401/403 are about credentials, not the era.
- */
-function isLegacyHttpRejection(error: unknown): boolean {
-  const status = (error as { status?: unknown } | null)?.status;
-  return typeof status === "number" && status >= 400 && status < 500 && status !== 401 && status !== 403;
-}
-
-/**
- * True when a remembered handshake-era outcome no longer holds: the server
- * refused `initialize` (a JSON-RPC error, an HTTP 4xx other than 401/403, or
- * a version this client does not speak). Credentials, an unreachable server
- * or a cancelled connect say nothing about the era.
- */
-function assumptionFailed(error: unknown): boolean {
-  return error instanceof McpError || error instanceof ProtocolVersionUnsupported || isLegacyHttpRejection(error);
-}
-
 /** A JSON-RPC `-32022` (unsupported protocol version), whose `data.supported` lists what the server takes. */
 function isUnsupportedVersion(error: unknown): error is McpError {
   return error instanceof McpError && error.code === ErrorCode.UnsupportedProtocolVersion;
-}
-
-function unsupported(error: unknown, version: string): unknown {
-  if (isUnsupportedVersion(error)) {
-    const supported = supportedFrom(error.data);
-    return new ProtocolVersionUnsupported(
-      `The server does not support protocol ${version}; it supports ${supported.join(", ") || "(none listed)"}. ` + `Connect with mode: "auto" or pin one of those.`,
-      supported,
-      { cause: error },
-    );
-  }
-  return error;
 }
 
 function supportedFrom(data: unknown): string[] {

@@ -6,18 +6,56 @@
  * @internal
  * @module
  */
-import { checkBackoff } from "./backoff.js";
-import { checkConnectOptions } from "./connect-options.js";
+import { DEFAULT_TIMING, timingFor } from "./deadline.js";
 import type { Connection } from "./connection.js";
 import type { LoopSettings } from "./loop.js";
 import { DEFAULT_CLIENT_INFO } from "./meta.js";
-import { negotiate, type ServerDescription } from "./negotiate.js";
+import { isKnownMode, negotiate, type ServerDescription } from "./negotiate.js";
 import type { ClientOptions } from "./options.js";
-import { MODERN_PROTOCOL_VERSION } from "./protocol.js";
-import { taskSettingsOf, withTasksExtension, type TaskSettings } from "./tasks.js";
+import { MODERN_PROTOCOL_VERSION, SPOKEN } from "./protocol.js";
+import { withTasksExtension, type TaskSettings } from "./tasks.js";
+import { answerersOf, deriveCapabilities } from "./kinds.js";
 import { negotiationKey } from "./targets.js";
 import { openTransport } from "../connect/targets.js";
 import type { ConnectTarget } from "../protocol/targets.js";
+import type { CheckedConnectOptions, ConnectOptionsKit } from "./connect-options.js";
+import type { ToolOutputState } from "./tool-output.js";
+
+/** What `Client.connect` goes on with when none of the options below is given. */
+const CONNECT_DEFAULTS: CheckedConnectOptions = Object.freeze({
+  maxRounds: 10,
+  unavailableRetryMs: 30_000,
+  mode: "auto",
+  probeTimeoutMs: 10_000,
+  prior: undefined,
+  // 50 ms, doubling, capped at 250 ms.
+  backoff: Object.freeze({ initialMs: 50, maxMs: 250 }),
+  tasks: undefined,
+});
+
+/**
+ * The options `connect-options.ts` checks: a connect that names none of them
+ * (the common case) never loads that module.
+ */
+const CHECKED_OPTIONS = [
+  "inputRequiredMaxRounds",
+  "unavailableRetryMs",
+  "mode",
+  "probeTimeoutMs",
+  "onNotification",
+  "negotiated",
+  "stateOnlyBackoff",
+  "tasks",
+] as const satisfies readonly (keyof ClientOptions)[];
+
+/** What the lazily loaded option checks borrow from the main modules. */
+const CONNECT_OPTIONS_KIT: ConnectOptionsKit = Object.freeze({ isKnownMode, SPOKEN, defaults: CONNECT_DEFAULTS });
+
+/** The options of `Client.connect`, checked (by their module, loaded only when one of them is given), with their defaults. */
+async function checkedOptions(options: ClientOptions): Promise<CheckedConnectOptions> {
+  if (!CHECKED_OPTIONS.some((name) => options[name] !== undefined)) return CONNECT_DEFAULTS;
+  return (await import("./connect-options.js")).checkConnectOptions(options, CONNECT_OPTIONS_KIT);
+}
 
 /** A connection ready for a client, with the settings its calls run under. @internal */
 export interface OpenedClient {
@@ -25,6 +63,8 @@ export interface OpenedClient {
   readonly server: ServerDescription;
   readonly loop: LoopSettings;
   readonly tasks: TaskSettings | undefined;
+  /** What `callTool`'s output check knows of the server's tools (./tool-output.ts). */
+  readonly outputs: ToolOutputState;
 }
 
 /**
@@ -33,13 +73,13 @@ export interface OpenedClient {
  * @internal
  */
 export async function openClient(target: ConnectTarget, options: ClientOptions): Promise<OpenedClient> {
-  const { maxRounds, unavailableRetryMs, mode, probeTimeoutMs, prior } = checkConnectOptions(options);
-  const backoff = checkBackoff(options.stateOnlyBackoff);
-  const tasks = taskSettingsOf(options.tasks);
-  // The kind table is a chunk of its own, loaded here: the browser entry chunk carries neither it nor what it imports.
-  const { answerersOf, deriveCapabilities } = await import("./kinds.js");
+  const { maxRounds, unavailableRetryMs, mode, probeTimeoutMs, prior, backoff, tasks } = await checkedOptions(options);
+  const timing = await timingFor(options, DEFAULT_TIMING);
   const answerers = await answerersOf(options);
   const declared = deriveCapabilities(answerers, mode === "auto" ? MODERN_PROTOCOL_VERSION : mode, options.capabilities);
+  // callTool's output check: a subscription's notifications/tools/list_changed forgets the list (Client.subscribe);
+  // a list gone stale unheard is fetched again on a misfit (./tool-output.ts).
+  const outputs: ToolOutputState = { enabled: options.checkToolOutputs !== false, catalog: undefined };
   const transport = await openTransport(target);
   try {
     const { connection, server } = await negotiate({
@@ -54,8 +94,9 @@ export async function openClient(target: ConnectTarget, options: ClientOptions):
       onNotification: options.onNotification,
       cacheKey: mode === "auto" ? negotiationKey(transport) : undefined,
       prior,
+      timing,
     });
-    return { connection, server, loop: { answerers, maxRounds, backoff, unavailableRetryMs }, tasks };
+    return { connection, server, loop: { answerers, maxRounds, backoff, unavailableRetryMs }, tasks, outputs };
   } catch (error) {
     if (transport !== target) await transport.close().catch(() => {});
     throw error;

@@ -12,9 +12,14 @@ import type { NegotiatedOutcome } from "./outcomes.js";
 import type { ClientCapabilities, Implementation, JsonObject, ModernProtocolVersion } from "./protocol.js";
 import type { TaskHandle } from "./task-handle.js";
 import type { TaskClientOptions } from "./tasks.js";
+import type { TimeoutOptions } from "./deadline.js";
 
-/** Options of `Client.connect`. */
-export interface ClientOptions extends InputCallbacks {
+/**
+ * Options of `Client.connect`. `timeoutMs` (default 60,000),
+ * `resetTimeoutOnProgress` and `maxTotalTimeoutMs` bound every request of the
+ * client, the handshake's included; a call's own options override them.
+ */
+export interface ClientOptions extends InputCallbacks, TimeoutOptions {
   /** Sent as `clientInfo` on every request; `false` to send none. Default `{ name: "mcp-roundtrip", version }`. */
   clientInfo?: Implementation | false;
   /**
@@ -69,17 +74,28 @@ export interface ClientOptions extends InputCallbacks {
    * above). `true`, or polling bounds. Default off.
    */
   tasks?: boolean | TaskClientOptions;
+  /**
+   * Check each `callTool` result's `structuredContent` against the tool's
+   * `outputSchema`, from the last `tools/list` the client saw (all pages,
+   * fetched once when it has none, and again after
+   * `notifications/tools/list_changed`); a misfit throws `ToolOutputInvalid`.
+   * Results with `isError: true` are not checked. Default `true` (only
+   * `false` turns it off); a call's `checkOutput` overrides it.
+   */
+  checkToolOutputs?: boolean;
 }
 
 /**
  * Options of an automatic call (`callTool`, `getPrompt`, `readResource`, `resume`),
  * including its per-call `onProgress` and (deprecated) `onLog`.
  */
-export interface CallOptions extends CallNotificationOptions {
+export interface CallOptions extends CallNotificationOptions, TimeoutOptions {
   /**
    * Bounds the whole call, every round and every callback included. Aborting
-   * it cancels the request the way the transport defines: over HTTP the
-   * response stream is closed, over stdio `notifications/cancelled` is sent.
+   * it cancels the request in flight the way the wire defines (stdio and
+   * 2025 HTTP sessions: `notifications/cancelled` with its id; 2026-07-28
+   * over HTTP: its response stream closed) and stops waiting. The deadline
+   * (`timeoutMs`, …) applies to each request of the call (each round) apart.
    */
   signal?: AbortSignal;
   /** Extra `_meta` keys for each request of the call (`progressToken`, …). */
@@ -105,4 +121,6 @@ export interface ToolCallOptions extends CallOptions {
    * Aborting `signal` while following sends `tasks/cancel`.
    */
   task?: "follow" | "handle";
+  /** Check this result against the tool's `outputSchema` (see `checkToolOutputs`); default: the client's setting. */
+  checkOutput?: boolean;
 }

@@ -1,16 +1,19 @@
 import type { InputRequest, InputRequiredMethod, InputRequiredResult, JsonObject } from "./protocol.js";
+import type { PendingServer } from "./pending-server.js";
+
+export type { PendingServer } from "./pending-server.js";
 
 /** Tag of the serialised form, so a stray JSON blob is not mistaken for one. */
 const TYPE = "mcp-roundtrip/pending-request";
 
 /** The JSON form of a {@link PendingRequest}: plain data, safe to store between processes. */
-export interface PendingRequestJSON {
+export interface PendingRequestJSON<Method extends string = InputRequiredMethod | (string & {})> {
   /** `"mcp-roundtrip/pending-request"`: lets `PendingRequest.resume` refuse a record that is something else. */
   type: typeof TYPE;
   /** The format's version; `resume` rejects any other, rather than misread a record a newer release wrote. */
   version: 1;
   /** The method the call was made with, and is retried with (a custom method's own name with `custom`). */
-  method: InputRequiredMethod | (string & {});
+  method: Method;
   /** A custom method's call (`client.request`): `arguments` holds its params. */
   custom?: true;
   /** Tool or prompt name (`tools/call`, `prompts/get`). */
@@ -25,6 +28,11 @@ export interface PendingRequestJSON {
   requestState?: string;
   /** How many `input_required` rounds this call has had so far. */
   round: number;
+  /**
+   * The server the call was parked with and the revision it spoke; absent in
+   * records written before it was kept (those resume unchecked).
+   */
+  server?: PendingServer;
 }
 
 /** Identifies the call a round belongs to: its method and what it targets. */
@@ -71,9 +79,9 @@ export type CallDescriptor =
  * const result = await otherClient.resume(PendingRequest.resume(await store.get(id)));
  * ```
  */
-export class PendingRequest {
+export class PendingRequest<Method extends string = InputRequiredMethod | (string & {})> {
   /** The method the call was made with, and is retried with. */
-  readonly method: InputRequiredMethod | (string & {});
+  readonly method: Method;
   /** Tool or prompt name, or resource URI (a custom method's own name). */
   readonly target: string;
   /** The call's arguments (a custom method's params), sent again unchanged with the answers; `undefined` for a resource read. */
@@ -86,32 +94,40 @@ export class PendingRequest {
   readonly requestState: string | undefined;
   /** How many `input_required` rounds the call has had (1 after the first), counted against the client's round limit. */
   readonly round: number;
+  /**
+   * The server the call was parked with (its URL or command, its name and
+   * version) and the protocol revision spoken; `client.resume` checks it
+   * before asking anyone anything. `undefined` for a call built without one.
+   */
+  readonly server: PendingServer | undefined;
 
-  private constructor(call: CallDescriptor, result: Pick<InputRequiredResult, "inputRequests" | "requestState">, round: number) {
+  private constructor(call: CallDescriptor, result: Pick<InputRequiredResult, "inputRequests" | "requestState">, round: number, server: PendingServer | undefined) {
     // One reading for every kind of call (a resource has a uri, a tool or prompt a name and arguments, a custom method params).
     const fields = call as { name?: string; uri?: string; arguments?: JsonObject; params?: JsonObject };
-    this.method = call.method;
+    this.method = call.method as Method;
     this.custom = "custom" in call;
     this.target = fields.uri ?? fields.name ?? call.method;
     this.arguments = fields.arguments ?? fields.params;
     this.inputRequests = result.inputRequests;
     this.requestState = result.requestState;
     this.round = round;
+    this.server = server;
   }
 
   /**
    * The pending form of `result`, the `InputRequiredResult` that `call`
-   * received in round `round` (1 for the first).
+   * received in round `round` (1 for the first), from `server` (which
+   * `client.resume` checks; a client's `session.pending` fills it in).
    *
    * @throws TypeError when `call` or `result` is malformed.
    */
-  static from(call: CallDescriptor, result: InputRequiredResult, round = 1): PendingRequest {
+  static from<Call extends CallDescriptor>(call: Call, result: InputRequiredResult, round = 1, server?: PendingServer): PendingRequest<Call["method"]> {
     checkCall(call);
     if (typeof result !== "object" || result === null || result.resultType !== "input_required") {
       throw new TypeError(`PendingRequest.from expects an InputRequiredResult (resultType "input_required").`);
     }
     checkRound(round);
-    return new PendingRequest(call, result, round);
+    return new PendingRequest(call, result, round, server);
   }
 
   /**
@@ -120,7 +136,7 @@ export class PendingRequest {
    *
    * @throws TypeError naming the first field that is missing or malformed.
    */
-  static resume(json: string | PendingRequestJSON): PendingRequest {
+  static resume<Method extends string = InputRequiredMethod | (string & {})>(json: string | PendingRequestJSON<Method>): PendingRequest<Method> {
     let data: unknown = json;
     if (typeof json === "string") {
       try {
@@ -155,7 +171,8 @@ export class PendingRequest {
       throw new TypeError(`PendingRequest.resume: needs "inputRequests" or "requestState"; there is nothing to continue.`);
     }
     checkRound(record.round);
-    return new PendingRequest(call, { inputRequests: record.inputRequests, requestState: record.requestState }, record.round!);
+    // "server" is checked where it is compared (client.resume), off the browser entry chunk.
+    return new PendingRequest(call, { inputRequests: record.inputRequests, requestState: record.requestState }, record.round!, record.server);
   }
 
   /** The call this round belongs to. */
@@ -167,14 +184,15 @@ export class PendingRequest {
   }
 
   /** Plain data for storage; `PendingRequest.resume` reads it back. */
-  toJSON(): PendingRequestJSON {
-    const json: PendingRequestJSON = { type: TYPE, version: 1, method: this.method, round: this.round };
+  toJSON(): PendingRequestJSON<Method> {
+    const json: PendingRequestJSON<Method> = { type: TYPE, version: 1, method: this.method, round: this.round };
     if (this.custom) json.custom = true;
     else if (this.method === "resources/read") json.uri = this.target;
     else json.name = this.target;
     if (this.arguments !== undefined) json.arguments = this.arguments;
     if (this.inputRequests !== undefined) json.inputRequests = this.inputRequests;
     if (this.requestState !== undefined) json.requestState = this.requestState;
+    if (this.server !== undefined) json.server = this.server;
     return json;
   }
 }

@@ -2,12 +2,14 @@ import type { JsonRpcNotification } from "../protocol/jsonrpc/messages.js";
 import { copyToExtend } from "../protocol/copy.js";
 import type { Connection } from "./connection.js";
 import { InputRequiredNotAllowed } from "./errors.js";
-import { type CallDescriptor, PendingRequest } from "./pending.js";
+import { type CallDescriptor, PendingRequest, type PendingServer } from "./pending.js";
+import type { ServerDescription } from "./negotiate.js";
 import type { CallToolResult, GetPromptResult, InputRequiredResult, InputResponse, JsonObject, ReadResourceResult } from "./protocol.js";
 import { classifyResult } from "./results.js";
+import type { TimeoutOptions } from "./deadline.js";
 
 /** Options of one hand-driven round. */
-export interface ManualCallOptions {
+export interface ManualCallOptions extends TimeoutOptions {
   /**
    * Return an `InputRequiredResult` instead of throwing
    * {@link InputRequiredNotAllowed}. The return type widens accordingly.
@@ -29,8 +31,8 @@ export type AllowInputRequired = ManualCallOptions & {
   allowInputRequired: true;
 };
 
-/** Options of a plain request. */
-export interface RequestOptions {
+/** Options of a plain request; `timeoutMs` and the rest override the client's for this request. */
+export interface RequestOptions extends TimeoutOptions {
   /** Aborts this request, cancelling it the way the transport defines (see {@link CallOptions.signal}). */
   signal?: AbortSignal;
   /** Extra `_meta` keys for this request; the protocol's own keys are always the client's. */
@@ -60,10 +62,15 @@ export interface RequestOptions {
 export class ClientSession {
   private readonly connection: Connection;
   private readonly pendingByResult = new WeakMap<object, PendingRequest>();
+  /** @internal The server a call parked on this session belongs to: its endpoint, name and version, and the revision spoken. */
+  readonly parkedWith: PendingServer;
 
   /** @internal Created by `Client.connect`. */
-  constructor(connection: Connection) {
+  constructor(connection: Connection, server?: ServerDescription) {
     this.connection = connection;
+    const { name, version } = server?.serverInfo ?? {};
+    // Through JSON: a field the server did not give is left out, as it would be in storage.
+    this.parkedWith = JSON.parse(JSON.stringify({ endpoint: connection.transport.endpointKey, name, version, protocolVersion: connection.protocolVersion }));
   }
 
   /**
@@ -136,7 +143,7 @@ export class ClientSession {
    */
   async request(method: string, params?: JsonObject, options?: RequestOptions): Promise<JsonObject> {
     if (typeof method !== "string" || method === "") throw new TypeError(`session.request needs a method name.`);
-    const result = await this.connection.send(method, { ...params }, options?.signal, options?.meta);
+    const result = await this.connection.send(method, { ...params }, options?.signal, options?.meta, undefined, options);
     if (classifyResult(method, this.connection.era, result)) {
       throw new InputRequiredNotAllowed(method, String(params?.name ?? params?.uri ?? ""), result as unknown as InputRequiredResult);
     }
@@ -156,6 +163,7 @@ export class ClientSession {
     signal: AbortSignal | undefined,
     meta: JsonObject | undefined,
     onNotification?: (notification: JsonRpcNotification) => void,
+    timeouts?: TimeoutOptions,
   ): Promise<JsonObject> {
     const params: JsonObject =
       "custom" in call
@@ -166,7 +174,7 @@ export class ClientSession {
     if (inputResponses !== undefined) params.inputResponses = inputResponses;
     // Echo exactly what the server sent, and nothing when it sent nothing (mrtr "Client Requirements").
     if (requestState !== undefined) params.requestState = requestState;
-    return this.connection.send(call.method, params, signal, meta, onNotification);
+    return this.connection.send(call.method, params, signal, meta, onNotification, timeouts);
   }
 
   /** @internal The era of the connection, for result classification. */
@@ -186,13 +194,13 @@ export class ClientSession {
     if (options?.inputResponses !== undefined && (typeof options.inputResponses !== "object" || options.inputResponses === null)) {
       throw new TypeError(`inputResponses must be an object keyed like the server's inputRequests.`);
     }
-    const result = await this.round(call, options?.inputResponses, options?.requestState, options?.signal, options?.meta);
+    const result = await this.round(call, options?.inputResponses, options?.requestState, options?.signal, options?.meta, undefined, options);
     if (!classifyResult(call.method, this.connection.era, result, "custom" in call)) return result;
     const inputRequired = result as unknown as InputRequiredResult;
     if (options?.allowInputRequired !== true) {
       throw new InputRequiredNotAllowed(call.method, PendingRequest.from(call, inputRequired, round).target, inputRequired);
     }
-    this.pendingByResult.set(inputRequired, PendingRequest.from(call, inputRequired, round));
+    this.pendingByResult.set(inputRequired, PendingRequest.from(call, inputRequired, round, this.parkedWith));
     return result;
   }
 }

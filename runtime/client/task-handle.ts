@@ -11,7 +11,7 @@
 import type { JsonRpcErrorObject, McpError } from "../protocol/jsonrpc/errors.js";
 import type { DetailedTask, TaskStatus } from "../protocol/tasks-wire.js";
 import type { InvalidServerResult } from "./errors.js";
-import { InputRequiredRoundsExceeded } from "./rounds-exceeded.js";
+import type { InputRequiredRoundsExceeded } from "./rounds-exceeded.js";
 import type { fulfilRound } from "./fulfil.js";
 import type { CallDescriptor, PendingRequest } from "./pending.js";
 import type { CallToolResult, InputRequest, InputRequiredResult, JsonObject } from "./protocol.js";
@@ -21,6 +21,7 @@ import type { sleep } from "../protocol/sleep.js";
 
 /** What the handle borrows from the client's modules. @internal */
 export interface TaskKit {
+  readonly InputRequiredRoundsExceeded: typeof InputRequiredRoundsExceeded;
   readonly InvalidServerResult: typeof InvalidServerResult;
   readonly McpError: typeof McpError;
   readonly PendingRequest: typeof PendingRequest;
@@ -152,7 +153,7 @@ export class TaskHandle {
   private roundsExceeded(rounds: number, requests: Record<string, InputRequest>, asked: readonly unknown[]): InputRequiredRoundsExceeded {
     const last = { resultType: "input_required", inputRequests: requests } as InputRequiredResult;
     const call: CallDescriptor = { method: "tools/call", name: `task ${this.taskId}` };
-    return new InputRequiredRoundsExceeded(rounds, last, this.kit.PendingRequest.from(call, last, rounds + 1), { asked });
+    return new this.kit.InputRequiredRoundsExceeded(rounds, last, this.kit.PendingRequest.from(call, last, rounds + 1), { asked });
   }
 
   /** `{ taskId }`, so a stored handle reattaches with `client.task(json.taskId)`. */

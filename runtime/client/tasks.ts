@@ -12,6 +12,7 @@ import { TASKS_EXTENSION, type DetailedTask } from "../protocol/tasks-wire.js";
 import { InvalidServerResult } from "./errors.js";
 import { fulfilRound } from "./fulfil.js";
 import { PendingRequest } from "./pending.js";
+import { InputRequiredRoundsExceeded } from "./rounds-exceeded.js";
 import type { ClientCapabilities, JsonObject } from "./protocol.js";
 import type { ClientSession } from "./session.js";
 import { sleep } from "../protocol/sleep.js";
@@ -28,24 +29,8 @@ export interface TaskClientOptions {
   maxPollIntervalMs?: number;
 }
 
-/**
- * The `tasks` option, checked: `true` or an options object turns the
- * extension on, `undefined`/`false` leaves it off.
- * @throws RangeError for an interval that is not a positive number
- * @internal
- */
-export function taskSettingsOf(option: boolean | TaskClientOptions | undefined): TaskSettings | undefined {
-  if (option === undefined || option === false) return undefined;
-  const given = option === true ? {} : option;
-  if (typeof given !== "object" || given === null)
-    throw new TypeError(`tasks must be true or { pollIntervalMs?, maxPollIntervalMs? }, got ${JSON.stringify(option)}.`);
-  const settings = { pollIntervalMs: given.pollIntervalMs ?? 1_000, maxPollIntervalMs: given.maxPollIntervalMs ?? 30_000 };
-  for (const [name, value] of Object.entries(settings)) {
-    if (typeof value !== "number" || !(value > 0) || !Number.isFinite(value))
-      throw new RangeError(`tasks.${name} must be a positive number of milliseconds, got ${String(value)}.`);
-  }
-  return settings;
-}
+/** How a task the server starts unasked is followed: the default polling bounds. @internal */
+export const DEFAULT_TASK_SETTINGS: TaskSettings = Object.freeze({ pollIntervalMs: 1_000, maxPollIntervalMs: 30_000 });
 
 /** The capabilities with the extension declared. @internal */
 export function withTasksExtension(capabilities: ClientCapabilities): ClientCapabilities {
@@ -63,7 +48,7 @@ export function isCreateTaskResult(result: JsonObject): boolean {
  * holds: importing them there would split the browser bundle's 2026 chunk
  * (see docs/internals.md).
  */
-const TASK_KIT: TaskKit = Object.freeze({ InvalidServerResult, McpError, PendingRequest, TaskCancelled, fulfilRound, sleep });
+const TASK_KIT: TaskKit = Object.freeze({ InputRequiredRoundsExceeded, InvalidServerResult, McpError, PendingRequest, TaskCancelled, fulfilRound, sleep });
 
 /**
  * A {@link TaskHandle} on `taskId`, its module loaded on the first task a

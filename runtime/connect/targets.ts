@@ -13,7 +13,6 @@ import { StreamableHttpClientTransport } from "../transport/http/client/transpor
 
 /** One row of the resolution table: recognises a kind of target and opens a transport for it. */
 interface TargetKind {
-  readonly describe: string;
   matches(target: unknown): boolean;
   open(target: never): ClientTransport | Promise<ClientTransport>;
 }
@@ -32,23 +31,22 @@ const isTransport = (value: unknown): value is ClientTransport => hasFunction(va
  * browser bundle's one 2026 chunk). Stdio is loaded only when its row
  * matches, through the package's `#stdio-spawn` import, which resolves to
  * the real spawner only under the `node` condition (Node, Deno, Bun), so a
- * browser or worker bundle never reaches `node:child_process`.
+ * browser or worker bundle never reaches `node:child_process`. What a target
+ * that matches no row is told (each row described, in this order) is in
+ * `target-error.ts`, loaded then.
  */
 const TARGET_KINDS: readonly TargetKind[] = [
-  { describe: "a ClientTransport", matches: isTransport, open: (target: ClientTransport) => target },
+  { matches: isTransport, open: (target: ClientTransport) => target },
   {
-    describe: "a MessageHandler (Server, McpServer)",
     matches: (target) => hasFunction(target, "handle"),
     open: async (target: MessageHandler) => new (await import("../transport/memory.js")).InMemoryClientTransport(target),
   },
   {
-    describe: "a URL",
     matches: (target) => target instanceof URL || (typeof target === "string" && /^https?:\/\//i.test(target)),
     // A token or a custom fetch needs options: construct StreamableHttpClientTransport and pass it instead.
     open: (target: string | URL) => new StreamableHttpClientTransport(target),
   },
   {
-    describe: "a { command, args } object",
     matches: (target) => typeof target === "object" && target !== null && typeof (target as { command?: unknown }).command === "string",
     open: async (target: CommandTarget) => {
       const { spawnStdio } = await import("#stdio-spawn");
@@ -73,7 +71,5 @@ export async function openTransport(target: ConnectTarget): Promise<ClientTransp
   for (const kind of TARGET_KINDS) {
     if (kind.matches(target)) return kind.open(target as never);
   }
-  throw new TypeError(
-    `Client.connect cannot use ${target === null ? "null" : typeof target} as a target; pass ${TARGET_KINDS.map((kind) => kind.describe).join(", ")}.`,
-  );
+  throw (await import("./target-error.js")).unknownTarget(target);
 }

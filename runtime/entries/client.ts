@@ -25,7 +25,7 @@ export { HttpTransportError } from "../transport/http/client/errors.js";
 export type { HttpClientAuth, HttpAuthChallenge } from "../transport/http/client/auth.js";
 export type { HttpClientTransportOptions, TokenProvider } from "../transport/http/client/options.js";
 // In process: a client on a server's handle, no serialisation (Client.connect(server) opens one by itself).
-export type { ClientTransport, MessageHandler, TransportRequestOptions } from "../protocol/contracts.js";
+export type { ClientTransport, MessageHandler, ServerRequestHandler, TransportRequestOptions } from "../protocol/contracts.js";
 export type { AuthInfo } from "../protocol/context.js";
 // Stdio: here the refusal; client-node.ts puts the real spawner in its place.
 export { StdioClientTransport } from "../transport/stdio/client-absent.js";

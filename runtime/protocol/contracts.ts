@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "./jsonrpc/messages.js";
+import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "./jsonrpc/messages.js";
 import type { LegacyMode, RequestContext } from "./context.js";
 import type { ClassifiedMessage } from "./message.js";
 
@@ -98,6 +98,13 @@ export function isSessionHost(handler: unknown): handler is SessionHost {
   );
 }
 
+/**
+ * Answers one request a 2025-era server sent. `relatedRequestId` is the
+ * client's request on whose response the server sent it (HTTP: the call's
+ * SSE stream), when the wire says.
+ */
+export type ServerRequestHandler = (request: JsonRpcRequest, context?: { relatedRequestId?: JsonRpcId | undefined }) => Promise<JsonRpcResponse>;
+
 /** Per-call options a client passes to its transport. */
 export interface TransportRequestOptions {
   /** Aborts the request. */
@@ -120,7 +127,7 @@ export interface ClientTransport {
    * back-channel: input requests of any kind, and `ping`).
    * Transports that cannot carry them leave this undefined.
    */
-  setServerRequestHandler?(handler: (request: JsonRpcRequest) => Promise<JsonRpcResponse>): void;
+  setServerRequestHandler?(handler: ServerRequestHandler): void;
   /**
    * Installs the receiver of notifications that belong to no request: a
    * 2025-era server's list-changed, log and resource-updated notifications
@@ -165,6 +172,14 @@ export interface ClientTransport {
    * @returns true when it started the wire afresh, false when it was alive.
    */
   reopen?(): Promise<boolean>;
+  /**
+   * Cancels a request in flight the way the wire and the agreed version
+   * define it (stdio and 2025 HTTP sessions: `notifications/cancelled` with
+   * its id; 2026 HTTP: the response stream closed) and settles its pending
+   * `request` with `reason`. Does nothing for an id no longer in flight.
+   * The client calls it when a request times out.
+   */
+  cancel?(id: JsonRpcId, reason: Error): void;
   /** Releases the wire (closes the child process, aborts open streams; ends a 2025 HTTP session with DELETE). */
   close(): Promise<void>;
 }

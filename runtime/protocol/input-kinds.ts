@@ -83,21 +83,26 @@ export function inputKindFor(version: string | undefined, method: string): { rev
 }
 
 /**
+ * The three earlier kinds' own options on an mcp-roundtrip `Client`, and the
+ * kind each answers: the one place these methods are named (the server's
+ * -32021 message and the client read it, so they agree). A kind a revision
+ * adds needs no row: `onInputRequest` answers it.
+ */
+export const SUGAR_OPTIONS = Object.freeze({ onElicit: "elicitation/create", onSample: "sampling/createMessage", onListRoots: "roots/list" } as const);
+
+/** How `onInputRequest`'s entry for `method` is written in messages: `onInputRequest["confirmation/create"]`. */
+export const inputRequestOption = (method: string): string => `onInputRequest[${JSON.stringify(method)}]`;
+
+/**
  * The option of an mcp-roundtrip `Client` that answers input requests of
- * `method`: the named callback of a kind that has one (the sugar, defined
- * here once, so the server's -32021 message and the client agree), else the
- * generic `onInputRequest["<method>"]` every kind has.
+ * `method`: the named callback of a kind that has one, else the generic
+ * `onInputRequest["<method>"]` every kind has.
  */
 export function clientOptionFor(method: string): string {
-  return Object.hasOwn(SUGAR_CALLBACKS, method) ? SUGAR_CALLBACKS[method]! : `onInputRequest[${JSON.stringify(method)}]`;
+  let option: keyof typeof SUGAR_OPTIONS;
+  for (option in SUGAR_OPTIONS) if (SUGAR_OPTIONS[option] === method) return option;
+  return inputRequestOption(method);
 }
-
-/** The kinds with a callback of their own on the client (`onElicit`, …); any other kind is answered through `onInputRequest`. */
-const SUGAR_CALLBACKS: Readonly<Record<string, string>> = Object.freeze({
-  "elicitation/create": "onElicit",
-  "sampling/createMessage": "onSample",
-  "roots/list": "onListRoots",
-});
 
 /** Every input kind's method in any revision a client may speak, sorted: for messages and for checking a callback map's keys. */
 export function spokenInputKinds(): string[] {

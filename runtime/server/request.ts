@@ -25,7 +25,7 @@ import { ROUTES, type Route } from "./routes.js";
 import type { MiddlewareRequest } from "./types.js";
 import type { AnyHandler, Invocation, RequestHost, RequestTracker, RevisionProfile } from "./request-types.js";
 import { settle } from "./middleware.js";
-import { assertNestingWithin } from "./nesting-path.js";
+import { pathDeeperThan } from "./nesting-path.js";
 
 export type { AnyHandler, Invocation, RequestHost, RequestTracker, RevisionProfile };
 
@@ -277,4 +277,38 @@ export function snapshotJson<T>(value: T): T {
     else copy[key] = item;
   }
   return copy as T;
+}
+
+/**
+ * Refuses params nested deeper than `limit` before any schema check walks
+ * them (a deep value would exhaust the validator's stack).
+ * @throws McpError -32602 naming where the limit was passed
+ * @internal
+ */
+export function assertNestingWithin(params: unknown, limit: number): void {
+  if (typeof params !== "object" || params === null || depthWithin(params, 1, limit)) return;
+  // Only a refused request pays for naming where: the walk itself builds no paths.
+  const path = pathDeeperThan(params, 1, limit, "/params")!;
+  const where = path.length > 120 ? `${path.slice(0, 60)}…${path.slice(-40)}` : path;
+  throw new McpError(JsonRpcErrorCode.InvalidParams, `Invalid params: ${where} nests deeper than ${limit} levels, the most this server accepts (maxNestingDepth)`, {
+    maxNestingDepth: limit,
+  });
+}
+
+/** True when `value` (at `depth`) nests no deeper than `limit`; recursion is bounded by `limit` itself. */
+function depthWithin(value: object, depth: number, limit: number): boolean {
+  if (depth > limit) return false;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      if (typeof item === "object" && item !== null && !depthWithin(item, depth + 1, limit)) return false;
+    }
+    return true;
+  }
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const item: unknown = (value as Record<string, unknown>)[key];
+    if (typeof item === "object" && item !== null && !depthWithin(item, depth + 1, limit)) return false;
+  }
+  return true;
 }

@@ -8,7 +8,8 @@
  *
  * @packageDocumentation
  */
-import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../protocol/jsonrpc/messages.js";
+import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../protocol/jsonrpc/messages.js";
+import type { ServerRequestHandler } from "../protocol/contracts.js";
 import {
   isSessionHost,
   type AuthInfo,
@@ -48,7 +49,7 @@ export class InMemoryClientTransport implements ClientTransport {
   private readonly handler: MessageHandler;
   private readonly authInfo: AuthInfo | undefined;
   private readonly onNotification: ((notification: JsonRpcNotification) => void) | undefined;
-  private serverRequestHandler: ((request: JsonRpcRequest) => Promise<JsonRpcResponse>) | undefined;
+  private serverRequestHandler: ServerRequestHandler | undefined;
   private session: ServerSession | undefined;
   private closed = false;
 
@@ -66,7 +67,7 @@ export class InMemoryClientTransport implements ClientTransport {
   }
 
   /** Answers the requests a 2025 session sends (input requests of any kind, `ping`). */
-  setServerRequestHandler(handler: (request: JsonRpcRequest) => Promise<JsonRpcResponse>): void {
+  setServerRequestHandler(handler: ServerRequestHandler): void {
     this.serverRequestHandler = handler;
   }
 
@@ -83,7 +84,7 @@ export class InMemoryClientTransport implements ClientTransport {
     if (message.method === "initialize" && this.session === undefined && isSessionHost(this.handler) && this.handler.legacy === "sessions") {
       this.session = this.handler.openSession({ send: (outgoing) => this.fromServer(outgoing, undefined) });
     }
-    const context = this.contextFor(options);
+    const context = this.contextFor(options, message.id);
     const answer = (this.session ?? this.handler).handle(message, context);
     const response = signal === undefined ? await answer : await raceAbort(answer, signal);
     if (response === undefined) {
@@ -104,19 +105,19 @@ export class InMemoryClientTransport implements ClientTransport {
     this.session?.close("The client closed the in-memory transport.");
   }
 
-  private contextFor(options: TransportRequestOptions | undefined): RequestContext | undefined {
+  private contextFor(options: TransportRequestOptions | undefined, id: JsonRpcId): RequestContext | undefined {
     if (options === undefined && this.authInfo === undefined && this.session === undefined) return undefined;
     const context: RequestContext = {};
     if (this.authInfo !== undefined) context.authInfo = this.authInfo;
     if (options?.signal !== undefined) context.signal = options.signal;
     const onNotification = options?.onNotification;
     if (onNotification !== undefined) context.sendNotification = (notification) => onNotification(notification);
-    if (this.session !== undefined) context.sendRelated = (outgoing) => this.fromServer(outgoing, onNotification);
+    if (this.session !== undefined) context.sendRelated = (outgoing) => this.fromServer(outgoing, onNotification, id);
     return context;
   }
 
   /** A message a 2025 session started: a request goes to the client's handler and its answer back to the session. */
-  private fromServer(message: JsonRpcRequest | JsonRpcNotification, onNotification: ((n: JsonRpcNotification) => void) | undefined): void {
+  private fromServer(message: JsonRpcRequest | JsonRpcNotification, onNotification: ((n: JsonRpcNotification) => void) | undefined, related?: JsonRpcId): void {
     if (!("id" in message)) {
       (onNotification ?? this.onNotification)?.(message);
       return;
@@ -127,7 +128,11 @@ export class InMemoryClientTransport implements ClientTransport {
     // its main chunk uses that builder, so importing it here would split the builder into a chunk of its own that
     // every browser client then loads (test/bundle counts the chunks).
     const answer: Promise<JsonRpcResponse> = handler
-      ? handler(request).catch(() => ({ jsonrpc: "2.0", id: request.id, error: { code: -32603, message: "The client failed to handle the request" } }))
+      ? handler(request, related === undefined ? undefined : { relatedRequestId: related }).catch(() => ({
+          jsonrpc: "2.0",
+          id: request.id,
+          error: { code: -32603, message: "The client failed to handle the request" },
+        }))
       : Promise.resolve({ jsonrpc: "2.0", id: request.id, error: { code: -32601, message: `Method not found: ${request.method}` } });
     void answer.then((response) => this.session?.handle(response));
   }

@@ -9,15 +9,14 @@
 // repository's runtime (the release before). The repository this test runs
 // in is left as it was.
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
-import { pathToFileURL } from "node:url";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { Client } from "mcp-roundtrip/client";
-import { main } from "../../codegen/main.js";
 import { putInCache, sha256Hex } from "../../codegen/resolve.js";
 import { MODERN_VERSIONS } from "../../runtime/protocol/revisions.js";
+import { changedPaths, importFrom, runCodegen, treeDigest } from "../support/repo-copy.js";
 import { PINNED_REVISIONS, publishedExamples, publishedSchemaBytes, REPO_ROOT } from "../support/schema.js";
 
 /** The revision the synthetic one copies. */
@@ -34,33 +33,11 @@ const PINNED_MODERN = MODERN_VERSIONS;
 /** The result of widgets/list, as its handler and its caller check it. */
 const WIDGETS = { type: "object", properties: { widgets: { type: "array", items: { type: "string" } } }, required: ["widgets"] };
 
-/** Every file under `dir` (relative, `/`-separated) → its sha256; `skip` names top-level entries left out. */
-function treeDigest(dir: string, skip: string[] = []): Map<string, string> {
-  const digests = new Map<string, string>();
-  const visit = (path: string) => {
-    for (const entry of readdirSync(path, { withFileTypes: true })) {
-      const full = join(path, entry.name);
-      const name = relative(dir, full).split("\\").join("/");
-      if (skip.includes(name)) continue;
-      if (entry.isDirectory()) visit(full);
-      else if (entry.isFile()) digests.set(name, sha256Hex(readFileSync(full)));
-    }
-  };
-  visit(dir);
-  return digests;
-}
-
 /** What --add-revision could touch in the repository this test runs in (other tests write dist/ and caches meanwhile). */
 const TOUCHABLE = ["schema", "generated", "runtime", "package.json", "tsconfig.json", "tsconfig.build.json", "vitest.config.ts"];
 function repositoryDigest(): Map<string, string> {
   const all = treeDigest(REPO_ROOT, ["node_modules", ".git", "dist", ".codegen-out", "tools", "test", "bench", "examples", "docs"]);
   return new Map([...all].filter(([path]) => TOUCHABLE.some((top) => path === top || path.startsWith(`${top}/`))));
-}
-
-/** The paths whose content differs between two digests (added, removed or changed), sorted. */
-function changed(before: Map<string, string>, after: Map<string, string>): string[] {
-  const paths = new Set([...before.keys(), ...after.keys()]);
-  return [...paths].filter((path) => before.get(path) !== after.get(path)).sort();
 }
 
 /** 2026-07-28's schema plus widgets/list (request, params, result, response) and CallToolResult.costUnits. */
@@ -91,19 +68,10 @@ let repoBefore: Map<string, string>;
 let copyBefore: Map<string, string>;
 let run: { code: number; output: string };
 
-/** Runs codegen's main() on the copy, capturing what it prints. */
-async function codegen(args: string[]) {
-  const out: string[] = [];
-  const spies = (["log", "warn", "error"] as const).map((level) => vi.spyOn(console, level).mockImplementation((...parts) => void out.push(parts.join(" "))));
-  try {
-    return { code: await main(copy, args), output: out.join("\n") };
-  } finally {
-    for (const spy of spies) spy.mockRestore();
-  }
-}
+const codegen = (args: string[]) => runCodegen(copy, args);
 
 /** Imports a module of the copy (TypeScript, through vitest's transform). */
-const fromCopy = <T>(path: string): Promise<T> => import(pathToFileURL(join(copy, path)).href) as Promise<T>;
+const fromCopy = <T>(path: string): Promise<T> => importFrom<T>(copy, path);
 
 beforeAll(async () => {
   repoBefore = repositoryDigest();
@@ -159,7 +127,7 @@ describe(`npm run codegen -- --add-revision ${NEW} --schema … --examples …`,
   });
 
   it("changes only schema/ and generated/: no hand edit of package.json, a tsconfig, the runtime or a test", () => {
-    const files = changed(copyBefore, treeDigest(copy, ["node_modules", ".codegen-out"]));
+    const files = changedPaths(copyBefore, treeDigest(copy, ["node_modules", ".codegen-out"]));
     expect(files).toEqual([
       `generated/${NEW}/answers.ts`,
       `generated/${NEW}/index.ts`,
@@ -278,7 +246,7 @@ describe(`npm run codegen -- --add-revision ${NEW} --schema … --examples …`,
     const wrongEra = await codegen(["--add-revision", UNSERVED, "--schema", legacy]);
     expect(wrongEra.code).toBe(1);
     expect(wrongEra.output).toMatch(new RegExp(`defines InitializeRequest \\(a handshake-era schema\\).*check that --schema names ${UNSERVED}'s schema\\.json`));
-    expect(changed(before, treeDigest(copy, ["node_modules", ".codegen-out"]))).toEqual([]);
+    expect(changedPaths(before, treeDigest(copy, ["node_modules", ".codegen-out"]))).toEqual([]);
   });
 
   it("--no-serve leaves a revision out of the runtime's list (the server refuses it with -32022)", async () => {
@@ -342,6 +310,6 @@ describe(`npm run codegen -- --add-revision ${NEW} --schema … --examples …`,
 
   it("leaves the repository it runs in unchanged", () => {
     expect(existsSync(join(REPO_ROOT, "generated", NEW))).toBe(false);
-    expect(changed(repoBefore, repositoryDigest())).toEqual([]);
+    expect(changedPaths(repoBefore, repositoryDigest())).toEqual([]);
   });
 });

@@ -7,19 +7,16 @@
 // serves the revision, every result it sends a client of it matches its schema
 // with Tool closed to unknown properties (no `title`), and a 2026-07-28 client
 // still gets `title`. The repository this test runs in is left as it was.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { main } from "../../codegen/main.js";
-import { putInCache, sha256Hex } from "../../codegen/resolve.js";
-import { PINNED_REVISIONS, publishedSchemaBytes, REPO_ROOT } from "../support/schema.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { copyRepository, copyRuntimeInto, importFrom, removeCopy, revisionAfterNewest, runCodegen, writeRelease } from "../support/repo-copy.js";
+import { publishedSchemaBytes, REPO_ROOT } from "../support/schema.js";
 
 const MODEL = "2026-07-28";
 /** The synthetic breaking revision: newer than any pinned one. */
-const BREAKING = `${Number(PINNED_REVISIONS[0]!.slice(0, 4)) + 1}-03-01`;
+const BREAKING = revisionAfterNewest("03-01");
 const ADAPTER = `runtime/adapters/${BREAKING}.ts`;
 
 /** 2026-07-28's schema with Tool.title renamed to displayName (same sub-schema, new prose). */
@@ -48,17 +45,7 @@ let work: string;
 let copy: string;
 let added: { code: number; output: string };
 
-async function codegen(args: string[]) {
-  const out: string[] = [];
-  const spies = (["log", "warn", "error"] as const).map((level) => vi.spyOn(console, level).mockImplementation((...parts) => void out.push(parts.join(" "))));
-  try {
-    return { code: await main(copy, args), output: out.join("\n") };
-  } finally {
-    for (const spy of spies) spy.mockRestore();
-  }
-}
-
-const fromCopy = <T>(path: string): Promise<T> => import(pathToFileURL(join(copy, path)).href) as Promise<T>;
+const fromCopy = <T>(path: string): Promise<T> => importFrom<T>(copy, path);
 type ServerModule = typeof import("../../runtime/entries/server.js");
 
 /** A server with a titled tool, a prompt and a resource: what a client of each revision lists and calls. */
@@ -86,27 +73,12 @@ async function ask(server: { handle(message: unknown): Promise<unknown> }, versi
 }
 
 beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), "mcp-breaking-revision-"));
-  copy = join(work, "repo");
-  for (const entry of ["schema", "generated", "runtime", "package.json", "tsconfig.json", "tsconfig.base.json"]) {
-    cpSync(join(REPO_ROOT, entry), join(copy, entry), { recursive: true });
-  }
-  symlinkSync(join(REPO_ROOT, "node_modules"), join(copy, "node_modules"), "dir");
-  for (const revision of PINNED_REVISIONS) {
-    const bytes = await publishedSchemaBytes(revision);
-    putInCache(join(work, "cache"), sha256Hex(bytes), bytes);
-  }
-  vi.stubEnv("MCP_SCHEMA_CACHE_DIR", join(work, "cache"));
-  vi.stubEnv("MCP_SCHEMA_DIR", "");
-  mkdirSync(join(work, "release"));
-  writeFileSync(join(work, "release", "schema.json"), `${JSON.stringify(renamed(await publishedSchemaBytes(MODEL)), null, 2)}\n`);
-  added = await codegen(["--add-revision", BREAKING, "--schema", join(work, "release", "schema.json")]);
+  ({ work, root: copy } = await copyRepository("mcp-breaking-revision-"));
+  const release = writeRelease(work, Buffer.from(`${JSON.stringify(renamed(await publishedSchemaBytes(MODEL)), null, 2)}\n`));
+  added = await runCodegen(copy, ["--add-revision", BREAKING, "--schema", release]);
 }, 120_000);
 
-afterAll(() => {
-  vi.unstubAllEnvs();
-  rmSync(work, { recursive: true, force: true });
-});
+afterAll(() => removeCopy(work));
 
 describe(`a breaking revision (${BREAKING}: Tool.title renamed to displayName)`, () => {
   it("--add-revision classifies the rename as breaking and names the one file to write, and what it must map", () => {
@@ -136,7 +108,7 @@ describe(`a breaking revision (${BREAKING}: Tool.title renamed to displayName)`,
   it("is served once its adapter file exists and npm run codegen ran: results match its schema, Tool without title", async () => {
     mkdirSync(join(copy, "runtime/adapters"), { recursive: true });
     writeFileSync(join(copy, ADAPTER), ADAPTER_SOURCE);
-    const regenerated = await codegen(["--revision", BREAKING]);
+    const regenerated = await runCodegen(copy, ["--revision", BREAKING]);
     expect(regenerated.code, regenerated.output).toBe(0);
     expect(readFileSync(join(copy, "generated/adapters.ts"), "utf8")).toContain(
       `import r${BREAKING.replaceAll("-", "_")} from "../runtime/adapters/${BREAKING}.js";`,
@@ -147,10 +119,7 @@ describe(`a breaking revision (${BREAKING}: Tool.title renamed to displayName)`,
     // process has the first one's modules loaded already.
     const loaded = copy;
     copy = join(work, "served");
-    for (const entry of ["schema", "generated", "runtime", "package.json", "tsconfig.json", "tsconfig.base.json"]) {
-      cpSync(join(loaded, entry), join(copy, entry), { recursive: true });
-    }
-    symlinkSync(join(REPO_ROOT, "node_modules"), join(copy, "node_modules"), "dir");
+    copyRuntimeInto(loaded, copy);
     const server = await copyServer();
     const strict = renamed(await publishedSchemaBytes(MODEL));
     (strict.$defs.Tool as Record<string, unknown>).additionalProperties = false; // unknown properties rejected on the changed type

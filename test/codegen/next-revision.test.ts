@@ -10,49 +10,20 @@
 // revision compiles under --strict with no cast, and runs against the
 // copy's build through the package's own exports.
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { main } from "../../codegen/main.js";
-import { putInCache, sha256Hex } from "../../codegen/resolve.js";
-import { PINNED_REVISIONS, publishedSchemaBytes, REPO_ROOT } from "../support/schema.js";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { changedPaths, copyRepository, removeCopy, revisionAfterNewest, runCodegen, treeDigest, writeRelease } from "../support/repo-copy.js";
+import { publishedSchemaBytes, REPO_ROOT } from "../support/schema.js";
 import { addConfirmationKind, addCostUnits, addToolsDescribe, parseSchema, schemaBytes } from "../support/synthetic-revision.js";
 
 const BASE = "2026-07-28";
-/** Newer than any pinned revision, so the test holds whatever revisions the repository gains. */
-const NEW = `${Number(PINNED_REVISIONS[0]!.slice(0, 4)) + 1}-01-01`;
+const NEW = revisionAfterNewest("01-01");
 
 let work: string;
 let copy: string;
 let before: Map<string, string>;
 let added: { code: number; output: string };
-
-/** Every file under `dir` → its sha256, skipping the named top-level entries. */
-function digest(dir: string, skip: string[]): Map<string, string> {
-  const digests = new Map<string, string>();
-  const visit = (path: string) => {
-    for (const entry of readdirSync(path, { withFileTypes: true })) {
-      const full = join(path, entry.name);
-      const name = relative(dir, full).split("\\").join("/");
-      if (skip.includes(name)) continue;
-      if (entry.isDirectory()) visit(full);
-      else if (entry.isFile()) digests.set(name, sha256Hex(readFileSync(full)));
-    }
-  };
-  visit(dir);
-  return digests;
-}
-
-async function codegen(args: string[]) {
-  const out: string[] = [];
-  const spies = (["log", "warn", "error"] as const).map((level) => vi.spyOn(console, level).mockImplementation((...parts) => void out.push(parts.join(" "))));
-  try {
-    return { code: await main(copy, args), output: out.join("\n") };
-  } finally {
-    for (const spy of spies) spy.mockRestore();
-  }
-}
 
 /** The user's file: every piece of the new revision, used as the docs show, with no cast. */
 const USER_FILE = `
@@ -114,32 +85,17 @@ console.log(
 `;
 
 beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), "mcp-next-revision-"));
-  copy = join(work, "repo");
-  for (const entry of ["schema", "generated", "runtime", "scripts", "package.json", "tsconfig.json", "tsconfig.base.json", "tsconfig.build.json"]) {
-    cpSync(join(REPO_ROOT, entry), join(copy, entry), { recursive: true });
-  }
-  symlinkSync(join(REPO_ROOT, "node_modules"), join(copy, "node_modules"), "dir");
-  for (const revision of PINNED_REVISIONS) {
-    const bytes = await publishedSchemaBytes(revision);
-    putInCache(join(work, "cache"), sha256Hex(bytes), bytes);
-  }
-  vi.stubEnv("MCP_SCHEMA_CACHE_DIR", join(work, "cache"));
-  vi.stubEnv("MCP_SCHEMA_DIR", "");
+  ({ work, root: copy } = await copyRepository("mcp-next-revision-", ["scripts", "tsconfig.build.json"]));
   const schema = parseSchema(await publishedSchemaBytes(BASE));
   addConfirmationKind(schema);
   addToolsDescribe(schema);
   addCostUnits(schema);
-  mkdirSync(join(work, "release"));
-  writeFileSync(join(work, "release", "schema.json"), schemaBytes(schema));
-  before = digest(copy, ["node_modules"]);
-  added = await codegen(["--add-revision", NEW, "--schema", join(work, "release", "schema.json")]);
+  const release = writeRelease(work, schemaBytes(schema));
+  before = treeDigest(copy, ["node_modules"]);
+  added = await runCodegen(copy, ["--add-revision", NEW, "--schema", release]);
 }, 120_000);
 
-afterAll(() => {
-  vi.unstubAllEnvs();
-  rmSync(work, { recursive: true, force: true });
-});
+afterAll(() => removeCopy(work));
 
 describe(`an additive revision (${NEW}: a new input kind and capability, a new method, a new result field)`, () => {
   it("is added by one command that names each change as additive and serves it", () => {
@@ -150,9 +106,7 @@ describe(`an additive revision (${NEW}: a new input kind and capability, a new m
   });
 
   it("changes nothing under runtime/ (only schema/ and generated/)", () => {
-    const changed = [...new Set([...before.keys(), ...digest(copy, ["node_modules", ".codegen-out"]).keys()])].filter(
-      (path) => before.get(path) !== digest(copy, ["node_modules", ".codegen-out"]).get(path),
-    );
+    const changed = changedPaths(before, treeDigest(copy, ["node_modules", ".codegen-out"]));
     expect(changed.length).toBeGreaterThan(0);
     expect(changed.filter((path) => !path.startsWith("schema/") && !path.startsWith("generated/"))).toEqual([]);
   });

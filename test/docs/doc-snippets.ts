@@ -31,9 +31,14 @@ export interface DocDiagnostic {
 
 /** Fence languages that hold TypeScript meant to compile on its own. */
 const TYPESCRIPT_FENCES = new Set(["ts", "typescript"]);
+/** Fence languages that hold JavaScript: a user's ES module (`.mjs`), typechecked as tsc checks JavaScript (`checkJs`). */
+const JAVASCRIPT_FENCES = new Set(["js", "javascript", "mjs"]);
 
-/** True when the block is TypeScript that the doc tests compile. */
-export const isTypeScript = (snippet: Snippet): boolean => TYPESCRIPT_FENCES.has(snippet.lang);
+/** True when the block is TypeScript or JavaScript that the doc tests compile. */
+export const isTypeScript = (snippet: Snippet): boolean => TYPESCRIPT_FENCES.has(snippet.lang) || isJavaScript(snippet);
+
+/** True when the block is JavaScript, compiled as an `.mjs` module with `checkJs`. */
+export const isJavaScript = (snippet: Snippet): boolean => JAVASCRIPT_FENCES.has(snippet.lang);
 
 /**
  * Every fenced block of `markdown` (``` or ~~~, any length, indented or not), in order.
@@ -70,8 +75,8 @@ export function snippetsOf(root: string, docs: readonly string[]): Snippet[] {
   return docs.flatMap((doc) => extractSnippets(readFileSync(join(root, doc), "utf8"), doc));
 }
 
-/** Where a snippet lives in the scratch project: `<doc>/L<line>.ts`, so tsc's own messages already name the doc. */
-export const moduleFileOf = (snippet: Snippet): string => join(snippet.doc, `L${snippet.line}.ts`);
+/** Where a snippet lives in the scratch project: `<doc>/L<line>.ts` (`.mjs` for JavaScript), so tsc's own messages already name the doc. */
+export const moduleFileOf = (snippet: Snippet): string => join(snippet.doc, `L${snippet.line}.${isJavaScript(snippet) ? "mjs" : "ts"}`);
 
 /** The scratch project's compiler options: what a strict ESM user on Node would have. */
 const TSCONFIG = {
@@ -85,9 +90,12 @@ const TSCONFIG = {
     strict: true,
     skipLibCheck: true,
     noEmit: true,
+    // JavaScript blocks (a quick start a reader runs with `node`) are checked as strictly as TypeScript ones.
+    allowJs: true,
+    checkJs: true,
     types: ["node"],
   },
-  include: ["**/*.ts"],
+  include: ["**/*.ts", "**/*.mjs"],
 };
 
 export interface TypecheckResult {

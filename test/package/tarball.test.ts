@@ -3,12 +3,13 @@
 // README's links resolve, the source maps carry their sources, a stack trace
 // names files that are there, and every entry point of "exports" loads.
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, readdirSync, realpathSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { relativeLinksOf } from "../docs/doc-links.js";
 import { extractSnippets, formatDiagnostic, typecheckSnippets } from "../docs/doc-snippets.js";
+import { quickStartOf } from "../docs/quick-start.js";
 import { expandedExports } from "../support/package-exports.js";
 import { createScratchProject, type ScratchProject } from "../support/scratch-project.js";
 
@@ -53,6 +54,25 @@ describe("the packed tarball, installed in a scratch project", () => {
     });
     expect(dead, "README links that do not resolve in node_modules/mcp-roundtrip (add them to package.json files)").toEqual([]);
   });
+
+  it("runs the installed README's quick start as written: its files saved unedited, its commands typed, its output printed", () => {
+    const quickStart = quickStartOf(readFileSync(join(project.packageDir, "README.md"), "utf8"));
+    // A folder of its own inside the scratch project: node_modules/mcp-roundtrip (the tarball) is found by walking up.
+    const folder = join(project.dir, "quick-start");
+    mkdirSync(folder);
+    for (const file of quickStart.files) writeFileSync(join(folder, file.name), `${file.code}\n`);
+    const transcript: string[] = [];
+    for (const command of quickStart.commands) {
+      // The one line the test answers itself: the package is the packed tarball, already installed above.
+      if (command === "npm install mcp-roundtrip") continue;
+      const [program, ...args] = command.split(/\s+/);
+      expect(["npm", "node"], `the quick start asks for \`${command}\`, which this test does not know how to replay`).toContain(program);
+      const run = spawnSync(program === "node" ? process.execPath : program!, args, { cwd: folder, encoding: "utf8", timeout: 30_000 });
+      expect(run.status, `\`${command}\` failed:\n${run.stderr}${run.stdout}`).toBe(0);
+      if (program === "node") transcript.push(run.stdout.trim());
+    }
+    expect(transcript.join("\n")).toBe(quickStart.output);
+  }, 60_000);
 
   it("compiles every ts block of the installed README against the installed package", () => {
     const readme = readFileSync(join(project.packageDir, "README.md"), "utf8");

@@ -9,15 +9,12 @@
 // for, every result valid against 2026-12-01's schema with Tool and CallToolResult closed to
 // unknown properties. The repository this test runs in is left as it was.
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { main } from "../../codegen/main.js";
-import { putInCache, sha256Hex } from "../../codegen/resolve.js";
-import { PINNED_REVISIONS, publishedSchemaBytes, REPO_ROOT } from "../support/schema.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { copyRepository, importFrom, removeCopy, runCodegen, writeRelease } from "../support/repo-copy.js";
+import { publishedSchemaBytes, REPO_ROOT } from "../support/schema.js";
 import { addOutputVariants, parseSchema, schemaBytes } from "../support/synthetic-revision.js";
 
 const MODEL = "2026-07-28";
@@ -40,16 +37,6 @@ interface LooseClient {
 let work: string;
 let copy: string;
 let added: { code: number; output: string };
-
-async function codegen(args: string[]) {
-  const out: string[] = [];
-  const spies = (["log", "warn", "error"] as const).map((level) => vi.spyOn(console, level).mockImplementation((...parts) => void out.push(parts.join(" "))));
-  try {
-    return { code: await main(copy, args), output: out.join("\n") };
-  } finally {
-    for (const spy of spies) spy.mockRestore();
-  }
-}
 
 /** A user's file in the copy: a client pinned to the revision asks for outputs and reads them, typed, with no cast. */
 const PROBE = `
@@ -92,7 +79,7 @@ const PROBE = `
   }
 `;
 
-const fromCopy = <T>(path: string): Promise<T> => import(pathToFileURL(join(copy, path)).href) as Promise<T>;
+const fromCopy = <T>(path: string): Promise<T> => importFrom<T>(copy, path);
 
 const WEATHER_OUTPUT = {
   type: "object",
@@ -166,29 +153,13 @@ async function strictValidator() {
 }
 
 beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), "mcp-sep-3279-"));
-  copy = join(work, "repo");
-  for (const entry of ["schema", "generated", "runtime", "package.json", "tsconfig.json", "tsconfig.base.json"]) {
-    cpSync(join(REPO_ROOT, entry), join(copy, entry), { recursive: true });
-  }
-  symlinkSync(join(REPO_ROOT, "node_modules"), join(copy, "node_modules"), "dir");
-  for (const revision of PINNED_REVISIONS) {
-    const bytes = await publishedSchemaBytes(revision);
-    putInCache(join(work, "cache"), sha256Hex(bytes), bytes);
-  }
-  vi.stubEnv("MCP_SCHEMA_CACHE_DIR", join(work, "cache"));
-  vi.stubEnv("MCP_SCHEMA_DIR", "");
+  ({ work, root: copy } = await copyRepository("mcp-sep-3279-"));
   const schema = parseSchema(await publishedSchemaBytes(MODEL));
   addOutputVariants(schema);
-  mkdirSync(join(work, "release"));
-  writeFileSync(join(work, "release", "schema.json"), schemaBytes(schema));
-  added = await codegen(["--add-revision", REVISION, "--schema", join(work, "release", "schema.json")]);
+  added = await runCodegen(copy, ["--add-revision", REVISION, "--schema", writeRelease(work, schemaBytes(schema))]);
 }, 60_000);
 
-afterAll(() => {
-  vi.unstubAllEnvs();
-  rmSync(work, { recursive: true, force: true });
-});
+afterAll(() => removeCopy(work));
 
 describe(`SEP-3279 rehearsed as ${REVISION}: tools/call's content/structuredContent → outputs, Tool.outputVariants`, () => {
   it("--add-revision reports the five breaking changes, where each reaches the wire, and holds the revision back", () => {
@@ -216,7 +187,7 @@ describe(`SEP-3279 rehearsed as ${REVISION}: tools/call's content/structuredCont
   it("is served once its one adapter file is in runtime/adapters/ and npm run codegen ran", async () => {
     mkdirSync(join(copy, "runtime/adapters"), { recursive: true });
     cpSync(FIXTURE, join(copy, ADAPTER));
-    const regenerated = await codegen(["--revision", REVISION]);
+    const regenerated = await runCodegen(copy, ["--revision", REVISION]);
     expect(regenerated.code, regenerated.output).toBe(0);
     expect(readFileSync(join(copy, "generated/adapters.ts"), "utf8")).toContain(`import r2026_12_01 from "../runtime/adapters/${REVISION}.js";`);
     expect(readFileSync(join(copy, "generated/revisions.ts"), "utf8")).toContain(`Object.freeze(["${REVISION}", "${MODEL}"])`);

@@ -13,6 +13,15 @@ import { mcpHeaders, rpc } from "./helpers.js";
 const text = (value: string) => ({ content: [{ type: "text" as const, text: value }] });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Waits until the server has `count` requests in flight: a fixed sleep loses the race on a loaded machine. */
+async function inFlightReaches(handle: HttpServerHandle, count: number): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (handle.inFlight < count) {
+    if (Date.now() > deadline) throw new Error(`the server never had ${count} request(s) in flight (it has ${handle.inFlight})`);
+    await sleep(5);
+  }
+}
+
 function slowServer() {
   const mcp = new McpServer({ name: "drain-test", version: "1.0.0" });
   mcp.tool("wait", { inputSchema: { type: "object", properties: { ms: { type: "number" } }, required: ["ms"] } }, async (args) => {
@@ -60,7 +69,7 @@ describe("close({ graceMs })", () => {
   it("lets a request in flight finish, refuses new connections, then resolves", async () => {
     const handle = await serve();
     const inFlight = callWait(handle.url, 400);
-    await sleep(100);
+    await inFlightReaches(handle, 1);
     expect(handle.inFlight).toBe(1);
     const started = Date.now();
     const closing = handle.close({ graceMs: 5_000 });
@@ -78,7 +87,7 @@ describe("close({ graceMs })", () => {
   it("lets an open SSE answer of a 2026 request run to its end", async () => {
     const handle = await serve();
     const inFlight = callWait(handle.url, 300, "chatty");
-    await sleep(100);
+    await inFlightReaches(handle, 1);
     const closing = handle.close({ graceMs: 5_000 });
     const response = await inFlight;
     expect(response.headers.get("content-type")).toContain("text/event-stream");
@@ -94,7 +103,7 @@ describe("close({ graceMs })", () => {
       (response) => response.text(),
       (error: unknown) => error,
     );
-    await sleep(100);
+    await inFlightReaches(handle, 1);
     const started = Date.now();
     await handle.close({ graceMs: 200 });
     expect(Date.now() - started).toBeLessThan(1_500);
@@ -182,7 +191,7 @@ describe("keep-alive connections during a drain", () => {
     expect(await idle.call(0)).toEqual({ status: 200, connection: "keep-alive" });
     const busy = await keptAlive(handle.url);
     const inFlight = busy.call(200);
-    await sleep(50);
+    await inFlightReaches(handle, 1);
     const closing = handle.close({ graceMs: 5_000, keepAcceptingMs: 600 });
     // The request in flight ends during the drain: its answer says close, and its connection closes.
     expect(await inFlight).toEqual({ status: 200, connection: "close" });

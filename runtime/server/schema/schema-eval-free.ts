@@ -13,8 +13,9 @@
  * @module
  * @internal
  */
-import type { Schema, SchemaDraft, Validator, OutputUnit } from "@cfworker/json-schema";
-import { describeIssues, dialectOf, notValid, OK, UNCHECKABLE, type SchemaCompiler, type SchemaIssue } from "./schema-check.js";
+import type { Schema, SchemaDraft, Validator } from "@cfworker/json-schema";
+import { leafIssues } from "../../validate/output-units.js";
+import { describeIssues, dialectOf, notValid, OK, UNCHECKABLE, type SchemaCompiler } from "./schema-check.js";
 import { schemaProblem } from "./schema-sanity.js";
 import { assertSchemaObject, simpleValidatorOf } from "./simple-schema.js";
 
@@ -22,27 +23,6 @@ import { assertSchemaObject, simpleValidatorOf } from "./simple-schema.js";
 export type ValidatorClass = typeof Validator;
 
 const DRAFTS: Readonly<Record<"2020-12" | "draft-07", SchemaDraft>> = { "2020-12": "2020-12", "draft-07": "7" };
-
-/** An error for a keyword whose subschema failed has a more precise error after it: keep only the latter. */
-function leafIssues(errors: readonly OutputUnit[]): SchemaIssue[] {
-  const issues: SchemaIssue[] = [];
-  for (const [index, error] of errors.entries()) {
-    const next = errors[index + 1];
-    const path = error.instanceLocation === "#" ? "" : error.instanceLocation.replace(/^#/, "");
-    if (error.keyword === "false") {
-      issues.push({ path, message: "is not allowed" });
-      continue;
-    }
-    if (next !== undefined && (next.keywordLocation.startsWith(`${error.keywordLocation}/`) || next.keyword === "false")) continue;
-    if (error.keyword === "required") {
-      const missing = /"((?:[^"\\]|\\.)*)"\.?$/.exec(error.error)?.[1];
-      issues.push({ path: missing === undefined ? path : `${path}/${missing}`, message: "is required" });
-      continue;
-    }
-    issues.push({ path, message: error.error });
-  }
-  return issues;
-}
 
 /**
  * Builds the eval-free compiler around `Validator`: the simplest object

@@ -33,7 +33,10 @@ export interface StdioClientOptions {
   stderr?: "inherit" | "pipe" | "ignore";
   /** Longest accepted line from the child, in bytes; a longer reply fails its request with an error saying so. Default 4 MiB. */
   maxLineBytes?: number;
-  /** How long `close()` waits for the child to exit before signalling it, in ms. Default 2000. */
+  /**
+   * How long `close()` waits for the child to exit after its stdin ends,
+   * before sending SIGTERM (then SIGKILL 2 s later), in ms. Default 250.
+   */
   shutdownTimeoutMs?: number;
   /** Receives notifications no pending request claims. */
   onNotification?: (notification: JsonRpcNotification) => void;

@@ -14,6 +14,7 @@ import {
   type JsonRpcResponse,
 } from "../../protocol/jsonrpc/messages.js";
 import type { ClientTransport, TransportRequestOptions } from "../types.js";
+import type { ServerRequestHandler } from "../../protocol/contracts.js";
 import { peekRequestId } from "./peek-id.js";
 import { startChild } from "./child.js";
 import type { StdioChildStderr, StdioClientOptions } from "./client-options.js";
@@ -36,8 +37,8 @@ interface Pending {
  * newline-delimited JSON-RPC over its stdin/stdout. `Client.connect({ command, args })`
  * creates one.
  *
- * Closing ends the child's stdin, waits for it to exit, then escalates to
- * `SIGTERM` and `SIGKILL`.
+ * Closing ends the child's stdin and gives it `shutdownTimeoutMs` (250 ms)
+ * to exit on its own, then sends `SIGTERM` and, 2 s later, `SIGKILL`.
  *
  * @example
  * ```ts
@@ -51,7 +52,7 @@ export class StdioClientTransport implements ClientTransport {
   readonly #pending = new Map<JsonRpcId, Pending>();
   readonly #options: StdioClientOptions;
   #exited!: Promise<void>;
-  #serverRequestHandler: ((request: JsonRpcRequest) => Promise<JsonRpcResponse>) | undefined;
+  #serverRequestHandler: ServerRequestHandler | undefined;
   #notificationHandler: ((notification: JsonRpcNotification) => void) | undefined;
   #closed = false;
   #exitReason: Error | undefined;
@@ -101,7 +102,7 @@ export class StdioClientTransport implements ClientTransport {
   }
 
   /** Answers requests a 2025-era server sends over stdout (its back-channel). */
-  setServerRequestHandler(handler: (request: JsonRpcRequest) => Promise<JsonRpcResponse>): void {
+  setServerRequestHandler(handler: ServerRequestHandler): void {
     this.#serverRequestHandler = handler;
   }
 
@@ -147,11 +148,7 @@ export class StdioClientTransport implements ClientTransport {
     return new Promise<JsonRpcResponse>((resolve, reject) => {
       const meta = message.params?._meta;
       const progressToken = typeof meta === "object" && meta !== null ? (meta as Record<string, unknown>).progressToken : undefined;
-      const onAbort = () => {
-        if (!this.#pending.delete(message.id)) return;
-        this.#send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: message.id, reason: "aborted" } });
-        reject(signal!.reason);
-      };
+      const onAbort = () => this.cancel(message.id, signal!.reason);
       this.#pending.set(message.id, {
         resolve: (response) => {
           signal?.removeEventListener("abort", onAbort);
@@ -167,6 +164,24 @@ export class StdioClientTransport implements ClientTransport {
       signal?.addEventListener("abort", onAbort, { once: true });
       this.#send(message);
     });
+  }
+
+  /**
+   * Cancels a request in flight: sends `notifications/cancelled` with its id
+   * and rejects its pending `request` with `reason`. Does nothing for an id
+   * no longer in flight.
+   */
+  cancel(id: JsonRpcId, reason: unknown): void {
+    const pending = this.#pending.get(id);
+    if (pending === undefined) return;
+    this.#pending.delete(id);
+    const timedOut = (reason as { name?: unknown } | null)?.name === "RequestTimeout";
+    this.#send({
+      jsonrpc: "2.0",
+      method: "notifications/cancelled",
+      params: { requestId: id, reason: timedOut ? "The client's timeout for this request elapsed." : "The client cancelled this request." },
+    });
+    pending.reject(reason);
   }
 
   /** Writes a notification. @throws {Error} when the server process has exited or the transport is closed. */
@@ -200,7 +215,12 @@ export class StdioClientTransport implements ClientTransport {
     );
   }
 
-  /** Ends the child's stdin, waits for it to exit, then escalates to SIGTERM and SIGKILL; rejects pending requests. */
+  /**
+   * Ends the child's stdin and waits up to `shutdownTimeoutMs` (250 ms) for it
+   * to exit, as a well-behaved server does at the end of its input; then
+   * sends SIGTERM (a server's cue to clean up and exit) and, after 2 s more,
+   * SIGKILL. Rejects pending requests.
+   */
   async close(): Promise<void> {
     if (this.#closed) return this.#exited;
     this.#closed = true;
@@ -209,10 +229,12 @@ export class StdioClientTransport implements ClientTransport {
     this.#pending.clear();
     if (this.#child.exitCode !== null || this.#child.signalCode !== null) return;
     this.#child.stdin!.end();
-    const timeout = this.#options.shutdownTimeoutMs ?? 2000;
+    // Many servers (those whose stdio transport never watches for the end of input, with a timer running) only
+    // exit on a signal: waiting long for them to notice the closed stdin made every close() take seconds.
+    const timeout = this.#options.shutdownTimeoutMs ?? 250;
     if (await this.#waitExit(timeout)) return;
     this.#child.kill("SIGTERM");
-    if (await this.#waitExit(timeout)) return;
+    if (await this.#waitExit(Math.max(timeout, 2000))) return;
     this.#child.kill("SIGKILL");
     await this.#exited;
   }

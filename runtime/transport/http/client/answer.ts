@@ -1,66 +1,42 @@
 /**
- * Reading a POST's non-stream answer: the JSON-RPC response it carries, or
- * the HTTP failure it reports (credentials, a lost 2025 session, a server
- * error page).
+ * Reading a POST's non-stream answer: the JSON-RPC response it carries. A
+ * refusal, a lost 2025 session or a body that is no JSON-RPC answer (a
+ * server error page) is read by `answer-failure.ts`, loaded then.
  *
  * @internal
  */
 import { isJsonRpcErrorResponse, isJsonRpcResponse, type JsonRpcRequest, type JsonRpcResponse } from "../../../protocol/jsonrpc/messages.js";
 import { HttpTransportError, sessionLostError } from "./errors.js";
 import { errorResponse } from "../../../protocol/jsonrpc/responses.js";
+import type { FailureKit } from "./answer-failure.js";
 
-/** How a 400 says the session id names no session. */
-const SESSION_GONE = /\b(no valid|invalid|unknown|expired)\b.*\bsession\b|\bsession\b.*\b(not found|expired|unknown)\b/i;
+/** What the failure module borrows from this chunk (handed over, so it imports none of it). */
+const FAILURE_KIT: FailureKit = Object.freeze({ HttpTransportError, sessionLostError, isJsonRpcErrorResponse, isJsonRpcResponse });
 
 /**
  * The JSON-RPC answer in a non-stream body `text`.
  *
  * @param sentSession - whether the POST carried an `Mcp-Session-Id`.
+ * @param url - the endpoint, named when the failure may be a wrong address.
+ * @returns the answer, or a promise of it when the body is no plain JSON-RPC answer (its reading loads then)
  * @throws HttpTransportError for 401 and 403 (whatever the body), for a 404 to a session, and for any error status without a JSON-RPC body.
  * @internal
  */
-export function answerOf(response: Response, message: JsonRpcRequest, text: string, sentSession: boolean): JsonRpcResponse {
+export function answerOf(response: Response, message: JsonRpcRequest, text: string, sentSession: boolean, url: URL): JsonRpcResponse | Promise<JsonRpcResponse> {
   let body: unknown;
   try {
     body = text === "" ? undefined : JSON.parse(text);
   } catch {
     body = undefined;
   }
-  // Only a refusal carries a challenge worth reading; a 200 skips the header lookup.
-  const challenge = response.ok ? undefined : (response.headers.get("www-authenticate") ?? undefined);
-  if (response.status === 401 || response.status === 403) {
-    // Refusals of the caller (a token, a scope, an Origin or Host) are theirs to fix, never a protocol answer,
-    // so they never reach version negotiation as JSON-RPC errors either, whatever the body says.
-    const said = isJsonRpcErrorResponse(body) ? ` (${body.error.message})` : "";
-    const reason =
-      response.status === 401
-        ? "the server requires a valid bearer token (pass options.token, or options.auth for OAuth)"
-        : challenge
-          ? "the token lacks a required scope"
-          : "the server refused this client: check the token, and the Origin and Host the server accepts";
-    throw new HttpTransportError(response.status, `${message.method} was refused with HTTP ${response.status}: ${reason}${said}.`, challenge);
-  }
-  // "MUST respond to requests containing that session ID with HTTP 404" (2025-11-25 transports,
-  // "Session Management" 3): whatever the body says, the session is gone.
-  if (response.status === 404 && sentSession) throw sessionLostError(message.method);
-  // Servers built on the older SDK's README wiring (server-everything among them) answer an id they no longer
-  // hold with 400 "No valid session ID provided": the session is just as gone, so renew it the same way.
-  if (response.status === 400 && sentSession && isJsonRpcErrorResponse(body) && SESSION_GONE.test(body.error.message)) {
-    throw sessionLostError(message.method);
-  }
-  if (isJsonRpcResponse(body)) {
-    // Some servers answer protocol rejections without an id; it is still this request's answer.
-    if (isJsonRpcErrorResponse(body) && (body.id === undefined || body.id === null)) {
-      return errorResponse(message.id, body.error);
-    }
-    return body;
-  }
-  if (!response.ok) {
-    throw new HttpTransportError(
-      response.status,
-      `${message.method} failed with HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ""}.`,
-      challenge,
-    );
-  }
-  throw new HttpTransportError(response.status, `${message.method}: the server's HTTP ${response.status} answer was not a JSON-RPC response.`);
+  const { status } = response;
+  // Refusals of the caller, and a 404 or 400 to a session, are read whatever the body says.
+  const suspect = status === 401 || status === 403 || (sentSession && (status === 404 || status === 400));
+  if (!suspect && isJsonRpcResponse(body)) return withId(body, message);
+  return import("./answer-failure.js").then((failure) => withId(failure.answerOrFailure(FAILURE_KIT, response, message, body, sentSession, url), message));
+}
+
+/** `answer`, with `message`'s id when it came without one: some servers answer protocol rejections so, and it is still this request's answer. */
+function withId(answer: JsonRpcResponse, message: JsonRpcRequest): JsonRpcResponse {
+  return isJsonRpcErrorResponse(answer) && (answer.id === undefined || answer.id === null) ? errorResponse(message.id, answer.error) : answer;
 }

@@ -48,6 +48,16 @@ export class AuthFailure {
 }
 
 /**
+ * True when fetch failed because the connection was closed or reset after
+ * it connected, before the answer began (undici's `UND_ERR_SOCKET`): the
+ * request may have reached the server.
+ * @internal
+ */
+export function socketCut(error: unknown): boolean {
+  return (error as { cause?: { code?: unknown } } | null)?.cause?.code === "UND_ERR_SOCKET";
+}
+
+/**
  * What a failed fetch is reported as: the error an auth provider threw, the
  * caller's abort reason, the close, or an unreachable server.
  *

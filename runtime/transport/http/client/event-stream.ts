@@ -8,10 +8,13 @@
  *
  * @internal
  */
-import type { JsonRpcId, JsonRpcResponse } from "../../../protocol/jsonrpc/messages.js";
-import type { fetchFailure, HttpTransportError } from "./errors.js";
-import type { readEventStream, StreamOutcome, StreamReader } from "./sse-read.js";
-import type { mediaTypeOf, reasonOf, sleep } from "./shared.js";
+import type { JsonRpcErrorCode } from "../../../protocol/jsonrpc/errors.js";
+import type { isJsonRpcNotification, isJsonRpcRequest, isJsonRpcResponse, JsonRpcId, JsonRpcResponse } from "../../../protocol/jsonrpc/messages.js";
+import type { errorResponse } from "../../../protocol/jsonrpc/responses.js";
+import type { fetchFailure, HttpTransportError, sessionLostError } from "./errors.js";
+import { readEventStream, type StreamOutcome, type StreamReader } from "./sse-read.js";
+import type { eitherSignal, mediaTypeOf, reasonOf, sleep } from "./shared.js";
+import type { ConnectionLost } from "../../../protocol/connection-lost.js";
 
 /** Wait before reconnecting when the server named no `retry`. */
 const DEFAULT_RETRY_MS = 1_000;
@@ -41,9 +44,10 @@ export interface StreamHost {
   /** The longest SSE event read, in characters (`maxResponseBytes`). */
   readonly maxEventChars: number;
   /**
-   * The helpers this module shares with the transport, handed over rather
-   * than imported: a bundle then keeps them in the transport's chunk, and
-   * this lazily loaded module (2025 sessions only) imports nothing.
+   * The helpers the lazily loaded stream modules (this one, `sse-response.ts`,
+   * `sse-read.ts`, `server-messages.ts`) share with the transport, handed over
+   * rather than imported: a bundle then keeps them in the transport's chunk,
+   * and the stream modules import nothing from it (docs/internals.md).
    */
   readonly kit: StreamKit;
 }
@@ -51,11 +55,18 @@ export interface StreamHost {
 /** See {@link StreamHost.kit}. */
 export interface StreamKit {
   readonly HttpTransportError: typeof HttpTransportError;
-  readonly readEventStream: typeof readEventStream;
+  readonly JsonRpcErrorCode: typeof JsonRpcErrorCode;
+  readonly errorResponse: typeof errorResponse;
+  readonly eitherSignal: typeof eitherSignal;
+  readonly isJsonRpcNotification: typeof isJsonRpcNotification;
+  readonly isJsonRpcRequest: typeof isJsonRpcRequest;
+  readonly isJsonRpcResponse: typeof isJsonRpcResponse;
   readonly mediaTypeOf: typeof mediaTypeOf;
   readonly reasonOf: typeof reasonOf;
   readonly sleep: typeof sleep;
+  readonly sessionLostError: typeof sessionLostError;
   readonly fetchFailure: typeof fetchFailure;
+  readonly ConnectionLost: typeof ConnectionLost;
   /** The message of the error a closed transport throws. */
   readonly closedMessage: string;
 }
@@ -77,12 +88,14 @@ async function open(host: StreamHost, lastEventId: string | undefined, signal: A
 }
 
 /**
- * Gets the answer of a request whose SSE response ended without it, by
- * reconnecting with GET and `Last-Event-ID` after the server's `retry`
- * delay, as many times as the server keeps closing (within a bound).
+ * Gets the answer of a request whose SSE response ended (or broke off)
+ * without it, by reconnecting with GET and `Last-Event-ID` after the
+ * server's `retry` delay, doubling while attempts bring nothing, as many
+ * times as the server keeps closing (within a bound).
  *
  * @param what - the method, for error messages.
- * @throws HttpTransportError when a reconnection is refused or the answer never comes.
+ * @throws HttpTransportError when a reconnection is refused.
+ * @throws ConnectionLost when the answer never comes: the connection keeps breaking, or the server cannot be reached.
  * @throws the signal's reason when it aborts (the caller's signal, or the transport's close).
  */
 export async function resumeForAnswer(
@@ -94,10 +107,21 @@ export async function resumeForAnswer(
   signal: AbortSignal,
 ): Promise<JsonRpcResponse> {
   let { lastEventId, retryMs } = broken;
+  let idle = 0;
+  let last: unknown = broken.broken;
   for (let attempt = 1; attempt <= MAX_RESUMES; attempt++) {
-    // "The client MUST respect the retry field" (2025-11-25 transports, "Sending Messages to the Server" 6).
-    await host.kit.sleep(retryMs ?? DEFAULT_RETRY_MS, signal);
-    const response = await open(host, lastEventId, signal);
+    // "The client MUST respect the retry field" (2025-11-25 transports, "Sending Messages to the Server" 6);
+    // attempts that bring nothing wait twice as long each time.
+    await host.kit.sleep(Math.min(MAX_BACKOFF_MS, (retryMs ?? DEFAULT_RETRY_MS) * 2 ** idle), signal);
+    let response: Response;
+    try {
+      response = await open(host, lastEventId, signal);
+    } catch (error) {
+      if (signal.aborted) throw signal.reason;
+      last = error;
+      idle++;
+      continue;
+    }
     if (!response.ok || host.kit.mediaTypeOf(response.headers.get("content-type")) !== "text/event-stream" || !response.body) {
       await response.body?.cancel().catch(() => {});
       throw new host.kit.HttpTransportError(
@@ -105,12 +129,19 @@ export async function resumeForAnswer(
         `${what}: the response stream closed before its answer, and resuming it (GET with Last-Event-ID) was answered with HTTP ${response.status}.`,
       );
     }
-    const outcome = await host.kit.readEventStream(response.body, awaitedId, onMessage, host.streams, host.maxEventChars);
+    const outcome = await readEventStream(host.kit, response.body, awaitedId, onMessage, host.streams, host.maxEventChars);
     if (outcome.answer) return outcome.answer;
+    idle = outcome.received ? 0 : idle + 1;
+    last = outcome.broken ?? last;
     lastEventId = outcome.lastEventId ?? lastEventId;
     retryMs = outcome.retryMs ?? retryMs;
   }
-  throw new host.kit.HttpTransportError(200, `${what}: the server closed the response stream ${MAX_RESUMES + 1} times without sending the answer; giving up.`);
+  throw new host.kit.ConnectionLost(
+    what,
+    `${what}: the response stream broke off or closed ${MAX_RESUMES + 1} times before its answer (resumed with Last-Event-ID each time); ` +
+      `giving up. The request may have run on the server; send it again if that is safe.`,
+    last === undefined ? undefined : { cause: last },
+  );
 }
 
 /**
@@ -171,7 +202,7 @@ export class EventStreamListener {
           return;
         }
         if (verdict === "read")
-          outcome = await this.#host.kit.readEventStream(response.body!, undefined, this.#onMessage, this.#host.streams, this.#host.maxEventChars);
+          outcome = await readEventStream(this.#host.kit, response.body!, undefined, this.#onMessage, this.#host.streams, this.#host.maxEventChars);
       } catch (error) {
         if (signal.aborted) return;
         if (failures + 1 >= MAX_FAILURES) throw error;

@@ -5,18 +5,10 @@
  *
  * @internal
  */
-import { JsonRpcErrorCode } from "../../../protocol/jsonrpc/errors.js";
-import {
-  isJsonRpcNotification,
-  isJsonRpcRequest,
-  isJsonRpcResponse,
-  type JsonRpcNotification,
-  type JsonRpcRequest,
-  type JsonRpcResponse,
-} from "../../../protocol/jsonrpc/messages.js";
-import { HttpTransportError, sessionLostError } from "./errors.js";
-import { reasonOf, sleep } from "./shared.js";
-import { errorResponse } from "../../../protocol/jsonrpc/responses.js";
+import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../../../protocol/jsonrpc/messages.js";
+import type { ServerRequestHandler } from "../../../protocol/contracts.js";
+import type { HttpTransportError } from "./errors.js";
+import type { StreamKit } from "./event-stream.js";
 
 /**
  * Waits before sending an answer again after a failure that may not have
@@ -32,18 +24,25 @@ export type NotificationListener = (notification: JsonRpcNotification) => void;
 /** @internal */
 export class ServerMessages {
   /** Answers the server's requests (installed by the client's negotiation). */
-  requestHandler: ((request: JsonRpcRequest) => Promise<JsonRpcResponse>) | undefined;
+  requestHandler: ServerRequestHandler | undefined;
   /** Receives notifications no call listens for. */
   notificationHandler: NotificationListener | undefined;
   readonly #reply: (response: JsonRpcResponse) => Promise<{ response: Response; sentSession: boolean }>;
   readonly #warn: (message: string) => void;
   readonly #quiet: () => boolean;
+  readonly #kit: StreamKit;
 
   /**
    * @param reply - POSTs an answer to the server; says whether it carried the session id.
    * @param quiet - true once undeliverable answers are expected (the transport closed).
    */
-  constructor(reply: (response: JsonRpcResponse) => Promise<{ response: Response; sentSession: boolean }>, warn: (message: string) => void, quiet: () => boolean) {
+  constructor(
+    kit: StreamKit,
+    reply: (response: JsonRpcResponse) => Promise<{ response: Response; sentSession: boolean }>,
+    warn: (message: string) => void,
+    quiet: () => boolean,
+  ) {
+    this.#kit = kit;
     this.#reply = reply;
     this.#warn = warn;
     this.#quiet = quiet;
@@ -62,8 +61,10 @@ export class ServerMessages {
     message: unknown,
     onNotification: NotificationListener | undefined,
     answers: Promise<void>[] | undefined,
+    related?: JsonRpcId,
     onUnanswerable?: (error: HttpTransportError) => void,
   ): void {
+    const { isJsonRpcNotification, isJsonRpcRequest, isJsonRpcResponse, reasonOf } = this.#kit;
     if (isJsonRpcResponse(message)) return;
     if (isJsonRpcNotification(message)) {
       try {
@@ -72,15 +73,18 @@ export class ServerMessages {
         this.#warn(`A notification handler threw: ${reasonOf(error)}`);
       }
     } else if (isJsonRpcRequest(message)) {
-      const answered = this.#answer(message, onUnanswerable);
+      const answered = this.#answer(message, related, onUnanswerable);
       answers?.push(answered);
     }
   }
 
-  async #answer(request: JsonRpcRequest, onUnanswerable: ((error: HttpTransportError) => void) | undefined): Promise<void> {
+  async #answer(request: JsonRpcRequest, related: JsonRpcId | undefined, onUnanswerable: ((error: HttpTransportError) => void) | undefined): Promise<void> {
+    const { HttpTransportError, JsonRpcErrorCode, errorResponse, reasonOf, sessionLostError, sleep } = this.#kit;
     const handler = this.requestHandler;
     const reply: JsonRpcResponse = handler
-      ? await handler(request).catch(() => errorResponse(request.id, { code: JsonRpcErrorCode.InternalError, message: "The client failed to handle the request" }))
+      ? await handler(request, { relatedRequestId: related }).catch(() =>
+          errorResponse(request.id, { code: JsonRpcErrorCode.InternalError, message: "The client failed to handle the request" }),
+        )
       : errorResponse(request.id, { code: JsonRpcErrorCode.MethodNotFound, message: `Method not found: ${request.method}` });
     for (let attempt = 0; ; attempt++) {
       let failure: string;

@@ -5,11 +5,17 @@
  *
  * @internal
  */
-import { isJsonRpcResponse, type JsonRpcId, type JsonRpcResponse } from "../../../protocol/jsonrpc/messages.js";
+import type { isJsonRpcResponse, JsonRpcId, JsonRpcResponse } from "../../../protocol/jsonrpc/messages.js";
 import { SseParser } from "../sse.js";
 
 /** A reader of a decoded SSE body, tracked so `close()` can cancel it. */
 export type StreamReader = ReadableStreamDefaultReader<string>;
+
+/** Where a reader is registered while it reads (the transport's set, and the request's own entry). */
+export interface StreamReaders {
+  add(reader: StreamReader): unknown;
+  delete(reader: StreamReader): unknown;
+}
 
 /** What one SSE body delivered before it ended (or before the awaited answer). */
 export interface StreamOutcome {
@@ -21,6 +27,8 @@ export interface StreamOutcome {
   retryMs: number | undefined;
   /** True when at least one event arrived, even an empty priming one. */
   received: boolean;
+  /** Why the body broke off (the connection was cut or reset), when it did not end normally. */
+  broken?: unknown;
 }
 
 /**
@@ -31,10 +39,12 @@ export interface StreamOutcome {
  * ends the reading early.
  */
 export async function readEventStream(
+  // The transport's guard, handed over (the stream kit's): importing it would split it out of the transport's chunk.
+  kit: { readonly isJsonRpcResponse: typeof isJsonRpcResponse },
   body: NonNullable<Response["body"]>,
   awaitedId: JsonRpcId | undefined,
   onMessage: (message: unknown) => void,
-  streams: Set<StreamReader>,
+  streams: StreamReaders,
   maxEventChars = Number.POSITIVE_INFINITY,
   control?: { stop?: () => void },
 ): Promise<StreamOutcome> {
@@ -53,12 +63,21 @@ export async function readEventStream(
     } catch {
       return;
     }
-    if (awaitedId !== undefined && isJsonRpcResponse(parsed) && parsed.id === awaitedId) answer = parsed;
+    if (awaitedId !== undefined && kit.isJsonRpcResponse(parsed) && parsed.id === awaitedId) answer = parsed;
     else onMessage(parsed);
   }, maxEventChars);
+  let broken: unknown;
   try {
     while (!answer) {
-      const { done, value } = await reader.read();
+      let chunk: ReadableStreamReadResult<string>;
+      try {
+        chunk = await reader.read();
+      } catch (error) {
+        // The connection was cut or reset mid-stream: what arrived so far (the last event id) still counts.
+        broken = error ?? new Error("the stream broke off");
+        break;
+      }
+      const { done, value } = chunk;
       if (done) {
         parser.end();
         break;
@@ -70,5 +89,7 @@ export async function readEventStream(
     await reader.cancel().catch(() => {});
   }
   // An id line is seen by the parser even when its event never dispatches.
-  return { answer, lastEventId: parser.lastEventId, retryMs: parser.retry, received: received || parser.lastEventId !== undefined };
+  const outcome: StreamOutcome = { answer, lastEventId: parser.lastEventId, retryMs: parser.retry, received: received || parser.lastEventId !== undefined };
+  if (broken !== undefined) outcome.broken = broken;
+  return outcome;
 }

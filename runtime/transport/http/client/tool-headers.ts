@@ -8,7 +8,6 @@
  *
  * @internal
  */
-import type { JsonRpcRequest, JsonRpcResponse } from "../../../protocol/jsonrpc/messages.js";
 import type { ParamHeader } from "../../../protocol/param-headers.js";
 import { encodeHeaderValue } from "../../../protocol/headers.js";
 import { isObject } from "../../../protocol/guards.js";
@@ -17,9 +16,6 @@ type Scanner = typeof import("./tool-scan.js");
 
 /** A listed tool without annotations. */
 const NONE: readonly ParamHeader[] = Object.freeze([]);
-
-/** Pages of `tools/list` read when learning a tool's annotations after a `-32020`. */
-const MAX_TOOL_PAGES = 20;
 
 /** @internal */
 export class ToolHeaders {
@@ -41,30 +37,6 @@ export class ToolHeaders {
   write(name: string, args: unknown, headers: Record<string, string>): void {
     const params = this.#byTool.get(name);
     if (params !== undefined && params.length > 0) this.#scanner?.writeParamHeaders(params, args, headers, encodeHeaderValue);
-  }
-
-  /**
-   * Lists the tools again (with `call`'s `_meta`), page by page through
-   * `list`, after the server wanted `Mcp-Param-*` headers for a tool this
-   * client never listed (2026-07-28 streamable-http: the recovery path).
-   *
-   * @returns true when the called tool is now known, so the call is worth retrying.
-   */
-  async refresh(call: JsonRpcRequest, list: (params: Record<string, unknown>, page: number) => Promise<JsonRpcResponse>): Promise<boolean> {
-    const meta = call.params?._meta;
-    let cursor: string | undefined;
-    for (let page = 0; page < MAX_TOOL_PAGES; page++) {
-      const params: Record<string, unknown> = {};
-      if (isObject(meta)) params._meta = meta;
-      if (cursor) params.cursor = cursor;
-      const listed = await list(params, page);
-      // The exchange learned the page's annotations on its way back.
-      if (!("result" in listed)) return false;
-      const next = listed.result.nextCursor;
-      if (typeof next !== "string" || next === "") break;
-      cursor = next;
-    }
-    return this.knows(String(call.params?.name));
   }
 
   /** Learns the annotations of a `tools/list` result, and removes from it the tools whose annotations are invalid. */

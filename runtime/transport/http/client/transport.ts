@@ -6,20 +6,21 @@
  * (`session.ts`) and reads its GET event stream (`event-stream.ts`).
  */
 import { JsonRpcErrorCode } from "../../../protocol/jsonrpc/errors.js";
-import { isJsonRpcErrorResponse, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from "../../../protocol/jsonrpc/messages.js";
+import { isJsonRpcErrorResponse, type JsonRpcId, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from "../../../protocol/jsonrpc/messages.js";
 import type { ClientTransport, TransportRequestOptions } from "../../types.js";
+import type { ServerRequestHandler } from "../../../protocol/contracts.js";
 import { answerOf } from "./answer.js";
+import { ConnectionLost } from "../../../protocol/connection-lost.js";
 import type { HttpClientAuth } from "./auth.js";
-import { AuthFailure, fetchFailure, HttpTransportError, sessionLostError } from "./errors.js";
+import { AuthFailure, fetchFailure, HttpTransportError, sessionLostError, socketCut } from "./errors.js";
 import type { EventStreamListener, StreamHost } from "./event-stream.js";
 import { InFlight } from "./in-flight.js";
 import { postHeaders } from "./post-headers.js";
-import { ServerMessages } from "./server-messages.js";
 import { HttpSession } from "./session.js";
-import { readStreamAnswer, STREAM_KIT } from "./sse-response.js";
 import { readBoundedText } from "./body.js";
 import { checkOptions, type HttpClientTransportOptions, type TokenProvider } from "./options.js";
 import { CLOSED_MESSAGE, mediaTypeOf } from "./shared.js";
+import { STREAM_KIT, StreamModules } from "./stream-modules.js";
 import { ToolHeaders } from "./tool-headers.js";
 
 /**
@@ -64,7 +65,8 @@ export class StreamableHttpClientTransport implements ClientTransport {
   readonly #streamHost: StreamHost;
   /** The GET stream: `true` while its module loads, the listener once it runs. */
   #listening: EventStreamListener | true | undefined;
-  readonly #messages: ServerMessages;
+  /** The stream modules, loaded with the first event stream, and the handlers the client installed. */
+  readonly #streams: StreamModules;
   readonly #maxResponseBytes: number;
   #closed = false;
 
@@ -102,7 +104,7 @@ export class StreamableHttpClientTransport implements ClientTransport {
       maxEventChars: maxResponseBytes,
       kit: STREAM_KIT,
     };
-    this.#messages = new ServerMessages(
+    this.#streams = new StreamModules(
       (reply) => this.#post(reply),
       this.#warn,
       () => this.#closed,
@@ -144,10 +146,10 @@ export class StreamableHttpClientTransport implements ClientTransport {
   async openEventStream(): Promise<void> {
     if (this.#closed || !this.#session.legacy || this.#listening !== undefined) return;
     this.#listening = true;
-    const { EventStreamListener } = await import("./event-stream.js");
+    const [{ EventStreamListener }, { messages }] = await Promise.all([import("./event-stream.js"), this.#streams.load()]);
     // A reset or a close while the module loaded cancels the opening.
     if (this.#closed || this.#listening !== true) return;
-    const listener = new EventStreamListener(this.#streamHost, (message) => this.#messages.dispatch(message, undefined, undefined));
+    const listener = new EventStreamListener(this.#streamHost, (message) => messages.dispatch(message, undefined, undefined));
     this.#listening = listener;
     await listener.start();
   }
@@ -159,13 +161,13 @@ export class StreamableHttpClientTransport implements ClientTransport {
   }
 
   /** Answers requests a 2025-era server sends on a response stream or the GET stream; the answer goes back as a POST. */
-  setServerRequestHandler(handler: (request: JsonRpcRequest) => Promise<JsonRpcResponse>): void {
-    this.#messages.requestHandler = handler;
+  setServerRequestHandler(handler: ServerRequestHandler): void {
+    this.#streams.setRequestHandler(handler);
   }
 
   /** Receives notifications that belong to no request (the GET stream, or a call sent without a listener). */
   setNotificationHandler(handler: (notification: JsonRpcNotification) => void): void {
-    this.#messages.notificationHandler = handler;
+    this.#streams.setNotificationHandler(handler);
   }
 
   /**
@@ -176,30 +178,31 @@ export class StreamableHttpClientTransport implements ClientTransport {
    * @throws the signal's reason when `options.signal` aborts.
    */
   async request(message: JsonRpcRequest, options: TransportRequestOptions = {}): Promise<JsonRpcResponse> {
-    let response = await this.#requestOnce(message, options);
-    if (
-      message.method === "tools/call" &&
-      isJsonRpcErrorResponse(response) &&
-      response.error.code === JsonRpcErrorCode.HeaderMismatch &&
-      !this.#session.legacy &&
-      !this.#tools.knows(String(message.params?.name))
-    ) {
-      // The server expects Mcp-Param-* headers for a tool we never listed:
-      // learn its schema, then retry once (the spec's recovery path).
-      const list = (params: Record<string, unknown>, page: number) =>
-        this.#requestOnce({ jsonrpc: "2.0", id: `${String(message.id)}:tools-refresh:${page}`, method: "tools/list", params }, { signal: options.signal });
-      if (await this.#tools.refresh(message, list)) {
-        response = await this.#requestOnce({ ...message }, options);
-      }
-    }
-    return response;
+    const response = await this.#requestOnce(message, options);
+    const refused = message.method === "tools/call" && isJsonRpcErrorResponse(response) && response.error.code === JsonRpcErrorCode.HeaderMismatch;
+    if (!refused || this.#session.legacy || this.#tools.knows(String(message.params?.name))) return response;
+    const { recover } = await import("./tool-refresh.js");
+    return recover(this.#tools, message, response, (next, own) => this.#requestOnce(next, own ? options : { signal: options.signal }));
   }
 
   /**
-   * POSTs a notification.
-   *
-   * @throws {HttpTransportError} when the server refuses it with an HTTP error status.
+   * Cancels a request in flight (its deadline passed): closes its response
+   * stream, or aborts its POST when it has a signal, and fails its call with
+   * `reason`; in a 2025 session also POSTs `notifications/cancelled`. A
+   * 2026-07-28 request whose JSON answer has not started, sent without a
+   * signal, is only abandoned: its connection ends when the server answers.
    */
+  cancel(id: JsonRpcId, reason: Error): void {
+    if (this.#inFlight.cancel(id, reason)) this.#cancelInSession(id, reason);
+  }
+
+  /** Tells a 2025 session's server that the client gave up on request `id` (best effort). */
+  #cancelInSession(id: JsonRpcId, reason: unknown): void {
+    if (!this.#session.legacy || this.#session.id === undefined || this.#closed) return;
+    void import("./cancel-notice.js").then((notice) => notice.sendCancel((message) => this.#post(message), id, reason));
+  }
+
+  /** POSTs a notification. @throws {HttpTransportError} when the server refuses it with an HTTP error status. */
   async notify(message: JsonRpcNotification): Promise<void> {
     const { response, sentSession } = await this.#post(message);
     await response.body?.cancel().catch(() => {});
@@ -214,13 +217,11 @@ export class StreamableHttpClientTransport implements ClientTransport {
    * with a 2025 session open, also stops its GET stream and ends the session
    * with DELETE (bounded; a server that refuses or ignores it is fine).
    *
-   * Requests whose caller passed a `signal` are aborted on the wire, and open
-   * SSE response streams are cancelled, which closes their connections. A
-   * request sent without a signal whose answer has not started yet is only
-   * abandoned: its call rejects now, and the HTTP exchange ends when the
-   * server answers (the answer is discarded). Handing every request a signal
-   * just for this would cost each one listeners and weak references inside
-   * `fetch`; pass `signal` to requests you may need to cut off.
+   * Requests sent with a `signal` are aborted on the wire, and open SSE
+   * response streams are cancelled, which closes their connections. A
+   * request without a signal whose answer has not started is only abandoned
+   * (its answer discarded): a signal per request would cost each one
+   * listeners and weak references inside `fetch`.
    */
   async close(): Promise<void> {
     this.#closed = true;
@@ -247,20 +248,21 @@ export class StreamableHttpClientTransport implements ClientTransport {
   #requestOnce(message: JsonRpcRequest, options: TransportRequestOptions): Promise<JsonRpcResponse> {
     if (this.#closed) return Promise.reject(new Error(CLOSED_MESSAGE));
     if (options.signal) return this.#exchange(message, options);
-    return this.#inFlight.guard(this.#exchange(message, options));
+    return this.#inFlight.guard(message.id, this.#exchange(message, options));
   }
 
   async #exchange(message: JsonRpcRequest, options: TransportRequestOptions): Promise<JsonRpcResponse> {
     const headers = postHeaders(message, this.#headers, this.#session, this.#tools);
     if (this.#token) await this.#authorize(headers);
     const signal = options.signal;
-    const link = signal ? this.#inFlight.link(signal) : undefined;
+    const link = signal ? this.#inFlight.link(signal, message.id, () => this.#cancelInSession(message.id, signal.reason)) : undefined;
     let response: Response;
     try {
       response = await this.#send(message, headers, link?.controller.signal);
     } catch (error) {
       if (link) this.#inFlight.unlink(link);
-      throw fetchFailure(error, signal, this.#closed, this.url);
+      if (!socketCut(error) || signal?.aborted || this.#closed) throw fetchFailure(error, signal, this.#closed, this.url);
+      throw (await import("./lost.js")).brokenBeforeAnswer(ConnectionLost, message.method, this.url, error);
     }
     if (this.#closed) {
       // Closed while the answer was on its way: release the connection, report the close.
@@ -275,17 +277,21 @@ export class StreamableHttpClientTransport implements ClientTransport {
       }
       let answer: JsonRpcResponse;
       if (response.ok && mediaTypeOf(response.headers.get("content-type")) === "text/event-stream") {
+        const { readStreamAnswer, messages } = await this.#streams.load();
         answer = await readStreamAnswer(
           response,
           message,
           options,
-          this.#messages,
+          messages,
           this.#streamHost,
-          () => this.#session.legacy && !this.#closed,
+          this.#inFlight.readersOf(message.id),
+          () => this.#session.legacy && !this.#closed && this.#inFlight.has(message.id),
           this.#shutdown.signal,
         );
       } else {
-        answer = answerOf(response, message, await readBoundedText(response, this.#maxResponseBytes, message.method), headers["mcp-session-id"] !== undefined);
+        const text = await readBoundedText(response, this.#maxResponseBytes, message.method);
+        const read = answerOf(response, message, text, headers["mcp-session-id"] !== undefined, this.url);
+        answer = read instanceof Promise ? await read : read;
       }
       if (message.method === "tools/list" && "result" in answer && !this.#session.legacy) await this.#tools.learn(answer.result);
       return answer;
