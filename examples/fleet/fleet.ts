@@ -33,6 +33,8 @@ export interface FleetOptions {
   redisPersistence?: "none" | "aof";
   /** More environment for every instance (FLEET_TTL_SECONDS, FLEET_WORK_MS, …). */
   env?: Record<string, string>;
+  /** Where nginx sends instance n's traffic, when not to its own port (a fault-injecting proxy in front of it). */
+  upstreamPorts?: Record<number, number>;
 }
 
 /** One instance's process and what it printed. */
@@ -104,6 +106,7 @@ export class Fleet {
   #nginxPort = 0;
   #redisPort = 0;
   readonly #down = new Set<number>();
+  readonly #unexpected: string[] = [];
   #nginxLog = "";
 
   private constructor(programs: FleetPrograms, options: FleetOptions) {
@@ -150,7 +153,7 @@ export class Fleet {
 
   #writeNginxConfig(): string {
     const path = join(this.dir, "nginx.conf");
-    const ports = this.instances.map((instance) => instance.port);
+    const ports = this.instances.map((instance) => this.#options.upstreamPorts?.[instance.index] ?? instance.port);
     writeFileSync(
       path,
       nginxFleetConfig({ listenPort: this.#nginxPort, instancePorts: ports, dir: this.dir, runAsRoot: process.getuid?.() === 0, down: this.#down }),
@@ -184,6 +187,10 @@ export class Fleet {
     const append = (chunk: Buffer) => (this.#logs[index] += chunk.toString());
     child.stdout!.on("data", append);
     child.stderr!.on("data", append);
+    // An exit the fleet did not cause (#terminate forgets the child first) is a crash: kept for exits() callers.
+    child.once("exit", (code, signal) => {
+      if (this.#children[index] === child) this.#unexpected.push(`instance ${index} (pid ${child.pid}) exited with ${code ?? signal}`);
+    });
     this.#children[index] = child;
     await waitFor(healthy(instance.port), `instance ${index}`, 15_000, child);
   }
@@ -243,6 +250,16 @@ export class Fleet {
     return this.#children.map((child) => (child === undefined ? "stopped" : (child.exitCode ?? child.signalCode ?? null)));
   }
 
+  /** Every instance exit the fleet did not cause (not a restart, a kill or stop): empty unless something crashed. */
+  unexpectedExits(): string[] {
+    return [...this.#unexpected];
+  }
+
+  /** Sends `signal` to redis-server (SIGSTOP freezes it, SIGCONT resumes it). */
+  signalRedis(signal: NodeJS.Signals): void {
+    this.#redis?.kill(signal);
+  }
+
   /** Each instance's health path status (0 when it does not answer). */
   async health(): Promise<number[]> {
     return Promise.all(
@@ -278,6 +295,7 @@ export class Fleet {
     await Promise.all(this.instances.map((instance) => this.#terminate(instance.index, "SIGTERM")));
     for (const child of [this.#nginx, this.#redis]) {
       if (child === undefined || child.exitCode !== null) continue;
+      child.kill("SIGCONT"); // a frozen (SIGSTOP) process would never act on the SIGTERM
       const exited = new Promise((resolve) => child.once("exit", resolve));
       child.kill("SIGTERM");
       await exited;

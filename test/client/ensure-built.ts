@@ -11,7 +11,7 @@ export const root = fileURLToPath(new URL("../../", import.meta.url));
 const pause = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
 /** What the build compiles or copies into dist/. */
-const BUILD_INPUTS = ["runtime", "generated", "examples", "package.json", "tsconfig.build.json", "tsconfig.base.json"];
+const BUILD_INPUTS = ["runtime", "generated", "examples", "drill", "package.json", "tsconfig.build.json", "tsconfig.base.json"];
 
 /** The newest modification time under `path`, in milliseconds. */
 function newestMtime(path: string): number {

@@ -10,6 +10,7 @@
  * @module
  */
 import { createLogger, type LevelledLogger, type Logger, type LogLevel } from "../../protocol/logging.js";
+import { clusterAsClient, type CreateRedisCluster } from "./cluster.js";
 
 /** The parts of a node-redis client (5 or 6) the helpers use. */
 export interface NodeRedisClient {
@@ -50,6 +51,13 @@ export interface RedisConnectionOptions {
   clientOptions?: Record<string, unknown>;
   /** A node-redis client you created; the helper connects it if it is not open yet. `close()` then closes it too. */
   client?: NodeRedisClient;
+  /**
+   * A Redis Cluster instead of one Redis: node-redis's `createCluster` options
+   * (`{ rootNodes: [{ url: "redis://10.0.0.1:6379" }, …] }`; `defaults` for every
+   * node). Commands go to the node of their key's slot, following MOVED and ASK;
+   * a failover to a replica is waited out like an outage. Not with `url` or `client`.
+   */
+  cluster?: Record<string, unknown>;
   /**
    * How long one Redis command may take before it fails, in milliseconds
    * (default 500). During an outage a request then fails fast with a clear
@@ -93,6 +101,12 @@ export function checkConnectionOptions(options: RedisConnectionOptions, caller: 
   if (options.client !== undefined && typeof options.client?.sendCommand !== "function") {
     throw new TypeError(`${caller}: "client" expected a node-redis client (createClient() from "redis")`);
   }
+  if (options.cluster !== undefined && (typeof options.cluster !== "object" || options.cluster === null || !Array.isArray(options.cluster.rootNodes))) {
+    throw new TypeError(`${caller}: "cluster" expected createCluster options with rootNodes, e.g. { rootNodes: [{ url: "redis://10.0.0.1:6379" }] }`);
+  }
+  if (options.cluster !== undefined && (options.url !== undefined || options.client !== undefined)) {
+    throw new TypeError(`${caller}: pass either "cluster" or "url"/"client", not both (a cluster is reached through its rootNodes)`);
+  }
   if (options.client !== undefined && (options.url !== undefined || options.clientOptions !== undefined)) {
     throw new TypeError(`${caller}: pass either "client" or "url"/"clientOptions", not both (a client of yours already has its address and options)`);
   }
@@ -109,8 +123,26 @@ export function checkConnectionOptions(options: RedisConnectionOptions, caller: 
  *
  * @throws whatever node-redis throws when the first connection fails (the process keeps running)
  */
-export async function openRedisConnection(createClient: CreateRedisClient, options: RedisConnectionOptions, role: string): Promise<RedisConnection> {
-  const client = options.client ?? createClient(clientOptionsFor(options));
+export async function openRedisConnection(
+  redis: { createClient: CreateRedisClient; createCluster?: CreateRedisCluster },
+  options: RedisConnectionOptions,
+  role: string,
+): Promise<RedisConnection> {
+  if (options.cluster !== undefined) {
+    if (redis.createCluster === undefined) throw new TypeError(`Redis ${role}: this version of the redis package has no createCluster; npm install redis@6`);
+    const { clientOptions: nodeOptions, cluster, commandTimeoutMs } = options;
+    const defaults = clientOptionsFor({ ...options, url: undefined, clientOptions: { ...nodeOptions, ...(cluster.defaults as object | undefined) } });
+    const { commandOptions: _perNode, ...nodeDefaults } = defaults;
+    const created = redis.createCluster({
+      // A master lost for good: look for its replica's promotion after 1 s of reconnecting, not node-redis's 5 s.
+      topologyRefreshOnReconnectionAttemptStrategy: 1_000,
+      ...cluster,
+      defaults: nodeDefaults,
+      commandOptions: { timeout: commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS, ...(cluster.commandOptions as object | undefined) },
+    });
+    return adoptRedisConnection(clusterAsClient(created), options, role);
+  }
+  const client = options.client ?? redis.createClient(clientOptionsFor(options));
   return adoptRedisConnection(client, options, role);
 }
 

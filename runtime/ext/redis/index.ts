@@ -18,12 +18,13 @@ import {
   type RedisConnection,
   type RedisConnectionOptions,
 } from "./connection.js";
+import { hasHashTag, type CreateRedisCluster } from "./cluster.js";
 
 export { RedisReplayStore, type RedisCommandClient, type RedisReplayStoreOptions } from "./store.js";
 export { RedisBroadcaster, type RedisBroadcasterOptions, type RedisSubscriberClient } from "./broadcaster.js";
 export type { NodeRedisClient, RedisConnectionOptions } from "./connection.js";
 
-type NodeRedis = { createClient: CreateRedisClient };
+type NodeRedis = { createClient: CreateRedisClient; createCluster?: CreateRedisCluster };
 
 // Loaded with the subpath, so a missing peer is reported at import, naming what to install.
 const redis = await loadPeer<NodeRedis>("redis", "mcp-roundtrip/ext/redis", "npm install redis");
@@ -65,9 +66,21 @@ export interface ConnectedRedisReplayStore {
  * ```
  */
 export async function connectRedisReplayStore(target?: RedisTarget, options: RedisReplayStoreOptions = {}): Promise<ConnectedRedisReplayStore> {
-  const connection = await openRedisConnection(redis.createClient, connectionOptions(target, "connectRedisReplayStore"), "replay store");
+  const reach = connectionOptions(target, "connectRedisReplayStore");
+  // In a Redis Cluster each script's keys must share a slot: the prefix carries a hash tag, so every key of the store does.
+  let storeOptions = options;
+  if (reach.cluster !== undefined) {
+    const prefix = options.prefix ?? "{mcp:replay}:";
+    if (typeof prefix === "string" && !hasHashTag(prefix)) {
+      throw new TypeError(
+        `connectRedisReplayStore: in a Redis Cluster the prefix must hold a {hash tag}, so every key of a script lands in one slot; got ${JSON.stringify(prefix)}, use e.g. "{${prefix.replace(/[{}]/g, "")}}"`,
+      );
+    }
+    storeOptions = { ...options, prefix };
+  }
+  const connection = await openRedisConnection(redis, reach, "replay store");
   try {
-    const store = new RedisReplayStore(connection.client, options);
+    const store = new RedisReplayStore(connection.client, storeOptions);
     // Back from an outage: mark the epoch at once (a Redis that came back empty gets a new one), before the next claim.
     connection.client.on?.("ready", () => void store.ready().catch(() => {}));
     return { store, healthy: connection.healthy, close: connection.close };
@@ -109,7 +122,7 @@ export async function connectRedisBroadcaster(
   options: Omit<RedisBroadcasterOptions, "publisher" | "subscriber"> = {},
 ): Promise<ConnectedRedisBroadcaster> {
   const connection = connectionOptions(target, "connectRedisBroadcaster");
-  const publishing = await openRedisConnection(redis.createClient, connection, "broadcaster (publish)");
+  const publishing = await openRedisConnection(redis, connection, "broadcaster (publish)");
   let listening: RedisConnection | undefined;
   try {
     listening = await adoptRedisConnection(publishing.client.duplicate(), connection, "broadcaster (subscribe)");

@@ -45,8 +45,10 @@ const SCRIPTS = { claim: script(CLAIM), commit: script(COMMIT), release: script(
  * once. Expiry is relative (`PX`), timed by the Redis server's clock.
  *
  * Run Redis with `maxmemory-policy noeviction` (an evicted key is a token
- * that could be replayed) and not as a Redis Cluster (the owner set is
- * addressed from inside the scripts). If Redis is unreachable, verification
+ * that could be replayed). On a Redis Cluster give a `prefix` with a hash
+ * tag (`"{mcp:replay}:"`): the scripts address the owner set and the epoch
+ * from inside, so every key must share the token key's slot
+ * (`connectRedisReplayStore` with `cluster` checks it). If Redis is unreachable, verification
  * fails closed: every round that carries state is refused, as retryable,
  * until it is back. If it comes back empty (restarted without
  * persistence), tokens issued before that are refused

@@ -65,9 +65,37 @@ export async function claimOnce(claim: ReplayClaim): Promise<RequestStateUse | {
   return replayUse(claim.state, store, id, expiresAt, claim.clock, claim.logger);
 }
 
+/**
+ * Waits between the tries of a commit that failed (the store unreachable for
+ * a moment: Redis restarting, a Cluster failing over), about a minute in
+ * all. The result has gone out, so the token must end up spent: until the
+ * commit lands only its lease holds it, and a lease that lapses first would
+ * let the token be presented again.
+ */
+const COMMIT_RETRY_MS = [100, 250, 500, 1_000, 2_000, 4_000, 8_000, 15_000, 30_000];
+
 /** The settle-once handle of a token a replay store holds. */
 function replayUse(state: string, store: ReplayStore, id: string, expiresAt: number, clock: () => number, logger: RequestStateLogger): RequestStateUse {
   let settled = false;
+  const warn = (how: string, error: unknown, detail: string) => {
+    try {
+      logger.warn(`replay store could not ${how} a token: ${describeError(error, "")}`, { reason: "replay_store_error", method: "", target: "", detail });
+    } catch {
+      // best effort
+    }
+  };
+  // Tried again in the background (the request's answer is not held for it), until it lands or the tries run out.
+  const commitLater = (attempt: number): void => {
+    const timer = setTimeout(() => {
+      Promise.resolve()
+        .then(() => store.commit?.(id, expiresAt, clock()))
+        .catch((error: unknown) => {
+          if (attempt + 1 < COMMIT_RETRY_MS.length) commitLater(attempt + 1);
+          else warn("commit", error, `commit failed ${COMMIT_RETRY_MS.length + 1} times; the token is held only until its lease lapses`);
+        });
+    }, COMMIT_RETRY_MS[attempt]);
+    (timer as { unref?: () => void }).unref?.();
+  };
   const settle = async (how: "commit" | "release"): Promise<void> => {
     if (settled) return;
     settled = true;
@@ -75,17 +103,10 @@ function replayUse(state: string, store: ReplayStore, id: string, expiresAt: num
       if (how === "commit") await store.commit?.(id, expiresAt, clock());
       else await store.release?.(id, clock());
     } catch (error) {
-      // A commit that fails leaves the lease to lapse: the token may be presented again after it, never before.
-      try {
-        logger.warn(`replay store could not ${how} a token: ${describeError(error, "")}`, {
-          reason: "replay_store_error",
-          method: "",
-          target: "",
-          detail: `${how} failed`,
-        });
-      } catch {
-        // best effort
-      }
+      // A release that fails leaves the lease to lapse: the token may be presented again after it, never before.
+      // A commit that fails is tried again: its result went out, so the token must not come back when the lease lapses.
+      warn(how, error, how === "commit" ? "commit failed; trying again" : "release failed");
+      if (how === "commit") commitLater(0);
     }
   };
   return { state, commit: () => settle("commit"), release: () => settle("release") };

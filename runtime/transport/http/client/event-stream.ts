@@ -11,7 +11,7 @@
 import type { JsonRpcErrorCode } from "../../../protocol/jsonrpc/errors.js";
 import type { isJsonRpcNotification, isJsonRpcRequest, isJsonRpcResponse, JsonRpcId, JsonRpcResponse } from "../../../protocol/jsonrpc/messages.js";
 import type { errorResponse } from "../../../protocol/jsonrpc/responses.js";
-import type { fetchFailure, HttpTransportError } from "./errors.js";
+import type { fetchFailure, HttpTransportError, sessionLostError } from "./errors.js";
 import { readEventStream, type StreamOutcome, type StreamReader } from "./sse-read.js";
 import type { eitherSignal, mediaTypeOf, reasonOf, sleep } from "./shared.js";
 import type { ConnectionLost } from "../../../protocol/connection-lost.js";
@@ -64,6 +64,7 @@ export interface StreamKit {
   readonly mediaTypeOf: typeof mediaTypeOf;
   readonly reasonOf: typeof reasonOf;
   readonly sleep: typeof sleep;
+  readonly sessionLostError: typeof sessionLostError;
   readonly fetchFailure: typeof fetchFailure;
   readonly ConnectionLost: typeof ConnectionLost;
   /** The message of the error a closed transport throws. */

@@ -35,7 +35,8 @@ export interface StreamOutcome {
  * Reads `body` to its end, or until the response for `awaitedId` arrives,
  * handing every other JSON-RPC message to `onMessage`. Events that are not
  * `message` events, and data that is not JSON (the empty priming event),
- * are skipped; their `id` and `retry` still count.
+ * are skipped; their `id` and `retry` still count. `control.stop`, set here,
+ * ends the reading early.
  */
 export async function readEventStream(
   // The transport's guard, handed over (the stream kit's): importing it would split it out of the transport's chunk.
@@ -45,9 +46,12 @@ export async function readEventStream(
   onMessage: (message: unknown) => void,
   streams: StreamReaders,
   maxEventChars = Number.POSITIVE_INFINITY,
+  control?: { stop?: () => void },
 ): Promise<StreamOutcome> {
   const reader = body.pipeThrough(new TextDecoderStream()).getReader();
   streams.add(reader);
+  // The caller may stop reading early (the answer can no longer come): the pending read then ends as done.
+  if (control) control.stop = () => void reader.cancel().catch(() => {});
   let answer: JsonRpcResponse | undefined;
   let received = false;
   const parser = new SseParser((event) => {

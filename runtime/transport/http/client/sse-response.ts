@@ -45,11 +45,19 @@ export async function readStreamAnswer(
   const body = response.body;
   if (!body) throw new HttpTransportError(response.status, `${message.method}: the SSE response had no body.`);
   const serverRequests: Promise<void>[] = [];
-  const onMessage = (parsed: unknown) => messages.dispatch(parsed, options.onNotification, serverRequests, message.id);
+  // An answer of ours that cannot reach the server (its session lost there, or undeliverable): stop waiting.
+  let lost: InstanceType<typeof HttpTransportError> | undefined;
+  const control: { stop?: () => void } = {};
+  const onLost = (error: InstanceType<typeof HttpTransportError>) => {
+    lost ??= error;
+    control.stop?.();
+  };
+  const onMessage = (parsed: unknown) => messages.dispatch(parsed, options.onNotification, serverRequests, message.id, onLost);
   let answer: JsonRpcResponse | undefined;
   try {
-    const outcome = await readEventStream(host.kit, body, message.id, onMessage, readers, host.maxEventChars);
+    const outcome = await readEventStream(host.kit, body, message.id, onMessage, readers, host.maxEventChars, control);
     answer = outcome.answer;
+    if (answer === undefined && lost !== undefined) throw lost;
     if (answer === undefined && outcome.lastEventId !== undefined && resumable()) {
       const { signal, release } = eitherSignal(shutdown, options.signal);
       try {
@@ -66,6 +74,7 @@ export async function readStreamAnswer(
     throw error;
   }
   await Promise.all(serverRequests);
+  if (!answer && lost !== undefined) throw lost;
   if (!answer) {
     throw new HttpTransportError(response.status, `${message.method}: the server closed the SSE stream without a response.`);
   }

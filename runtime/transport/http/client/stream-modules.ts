@@ -14,7 +14,7 @@ import { isJsonRpcNotification, isJsonRpcRequest, isJsonRpcResponse, type JsonRp
 import { errorResponse } from "../../../protocol/jsonrpc/responses.js";
 import type { ServerRequestHandler } from "../../../protocol/contracts.js";
 import { ConnectionLost } from "../../../protocol/connection-lost.js";
-import { fetchFailure, HttpTransportError } from "./errors.js";
+import { fetchFailure, HttpTransportError, sessionLostError } from "./errors.js";
 import type { StreamKit } from "./event-stream.js";
 import type { ServerMessages } from "./server-messages.js";
 import { CLOSED_MESSAGE, eitherSignal, mediaTypeOf, reasonOf, sleep } from "./shared.js";
@@ -36,6 +36,7 @@ export const STREAM_KIT: StreamKit = Object.freeze({
   mediaTypeOf,
   reasonOf,
   sleep,
+  sessionLostError,
   fetchFailure,
   ConnectionLost,
   closedMessage: CLOSED_MESSAGE,
@@ -56,11 +57,11 @@ export class StreamModules {
   #notificationHandler: ((notification: JsonRpcNotification) => void) | undefined;
 
   /**
-   * @param post - POSTs an answer to the server.
+   * @param post - POSTs an answer to the server; says whether it carried the session id.
    * @param quiet - true once undeliverable answers are expected (the transport closed).
    */
   constructor(
-    private readonly post: (response: JsonRpcResponse) => Promise<{ response: Response }>,
+    private readonly post: (response: JsonRpcResponse) => Promise<{ response: Response; sentSession: boolean }>,
     private readonly warn: (message: string) => void,
     private readonly quiet: () => boolean,
   ) {}
@@ -69,7 +70,7 @@ export class StreamModules {
   async load(): Promise<LoadedStreams> {
     const { readStreamAnswer, ServerMessages } = await import("./sse-response.js");
     if (this.#messages === undefined) {
-      this.#messages = new ServerMessages(STREAM_KIT, async (reply) => (await this.post(reply)).response, this.warn, this.quiet);
+      this.#messages = new ServerMessages(STREAM_KIT, this.post, this.warn, this.quiet);
       this.#messages.requestHandler = this.#requestHandler;
       this.#messages.notificationHandler = this.#notificationHandler;
     }
