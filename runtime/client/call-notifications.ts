@@ -55,10 +55,14 @@ let nextToken = 0;
 /** A short random prefix, so the tokens of two clients on one server differ. */
 const PREFIX = Math.random().toString(36).slice(2, 8);
 
-/** The `_meta` and notification receiver of one call. @internal */
+/**
+ * The `_meta` and notification receiver of one call. The receiver returns
+ * true for a notification it handed to `onProgress` or `onLog`, so the
+ * client-wide `onNotification` does not get it too. @internal
+ */
 export interface CallWiring {
   readonly meta: JsonObject | undefined;
-  readonly onNotification: ((notification: JsonRpcNotification) => void) | undefined;
+  readonly onNotification: ((notification: JsonRpcNotification) => boolean) | undefined;
 }
 
 function check(name: string, value: unknown): void {
@@ -86,16 +90,20 @@ export function wireCall(options: CallNotificationOptions | undefined, meta: Jso
       const params = (notification.params ?? {}) as Record<string, unknown>;
       if (notification.method === "notifications/progress" && onProgress !== undefined && params.progressToken === token) {
         const progress = params.progress;
-        if (typeof progress !== "number") return;
+        if (typeof progress !== "number") return false;
         const update: { progress: number; total?: number; message?: string } = { progress };
         if (typeof params.total === "number") update.total = params.total;
         if (typeof params.message === "string") update.message = params.message;
         onProgress(update);
-      } else if (notification.method === "notifications/message" && onLog !== undefined && typeof params.level === "string") {
+        return true;
+      }
+      if (notification.method === "notifications/message" && onLog !== undefined && typeof params.level === "string") {
         const message: { level: LoggingLevel; data: unknown; logger?: string } = { level: params.level as LoggingLevel, data: params.data };
         if (typeof params.logger === "string") message.logger = params.logger;
         onLog(message);
+        return true;
       }
+      return false;
     },
   };
 }

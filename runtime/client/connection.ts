@@ -16,6 +16,12 @@ export type SessionSender = (
   signal: AbortSignal | undefined,
 ) => Promise<JsonRpcResponse>;
 
+/**
+ * A call's own notification receiver: returns true for a notification it took,
+ * which then does not reach the client-wide `onNotification`. @internal
+ */
+export type CallReceiver = (notification: JsonRpcNotification) => unknown;
+
 /** Which generation of the protocol the server speaks. */
 export type ProtocolEra = "modern" | "legacy";
 
@@ -104,7 +110,7 @@ export class Connection {
     params: JsonObject,
     signal: AbortSignal | undefined,
     ownMeta?: JsonObject,
-    onNotification?: (notification: JsonRpcNotification) => void,
+    onNotification?: CallReceiver,
     timeouts?: TimeoutOptions,
   ): Promise<JsonObject> {
     const given = timingFor(timeouts, this.timing);
@@ -156,17 +162,23 @@ function resultOf(method: string, response: JsonRpcResponse): JsonObject {
   return result as JsonObject;
 }
 
-/** The per-call receiver first, then the connection's own; either may be absent. A throwing receiver does not stop the other. */
+/**
+ * The per-call receiver first, then the connection's own; either may be absent.
+ * A notification the per-call receiver took (it returned true: `onProgress` or
+ * `onLog` got it) does not go to the connection's own too, so each is delivered once.
+ * A throwing per-call receiver does not stop the connection's own.
+ */
 function both(
-  first: ((notification: JsonRpcNotification) => void) | undefined,
+  first: CallReceiver | undefined,
   second: ((notification: JsonRpcNotification) => void) | undefined,
 ): ((notification: JsonRpcNotification) => void) | undefined {
   return first && second
     ? (notification) => {
+        let taken: unknown = false;
         try {
-          first(notification);
+          taken = first(notification);
         } finally {
-          second(notification);
+          if (taken !== true) second(notification);
         }
       }
     : (first ?? second);

@@ -1,4 +1,4 @@
-import type { JsonRpcNotification } from "../protocol/jsonrpc/messages.js";
+import type { CallReceiver } from "./connection.js";
 import { type BackoffPolicy, nextDelay, sleep } from "./backoff.js";
 import type { Answerers } from "./callbacks.js";
 import { fulfilRound } from "./fulfil.js";
@@ -45,7 +45,7 @@ export async function runToCompletion(
   signal: AbortSignal | undefined,
   meta: JsonObject | undefined,
   start?: LoopStart,
-  onNotification?: (notification: JsonRpcNotification) => void,
+  onNotification?: CallReceiver,
   timeouts?: TimeoutOptions,
 ): Promise<JsonObject> {
   let round = start === undefined ? 0 : start.round - 1;

@@ -1,6 +1,5 @@
-import type { JsonRpcNotification } from "../protocol/jsonrpc/messages.js";
 import { copyToExtend } from "../protocol/copy.js";
-import type { Connection } from "./connection.js";
+import type { CallReceiver, Connection } from "./connection.js";
 import { InputRequiredNotAllowed } from "./errors.js";
 import { type CallDescriptor, PendingRequest, type PendingServer } from "./pending.js";
 import type { ServerDescription } from "./negotiate.js";
@@ -162,7 +161,7 @@ export class ClientSession {
     requestState: string | undefined,
     signal: AbortSignal | undefined,
     meta: JsonObject | undefined,
-    onNotification?: (notification: JsonRpcNotification) => void,
+    onNotification?: CallReceiver,
     timeouts?: TimeoutOptions,
   ): Promise<JsonObject> {
     const params: JsonObject =
