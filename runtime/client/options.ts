@@ -63,7 +63,10 @@ export interface ClientOptions extends InputCallbacks, TimeoutOptions {
    * the life of the process.
    */
   negotiated?: NegotiatedOutcome;
-  /** Receives notifications (progress, log messages) the server sends while answering. */
+  /**
+   * Receives the notifications the server sends (list changed, progress, log messages), each once:
+   * a call's progress or log message that the call's own `onProgress` or `onLog` received does not come here too.
+   */
   onNotification?: (notification: JsonRpcNotification) => void;
   /** Aborts the connection attempt. */
   signal?: AbortSignal;
