@@ -6,6 +6,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { ensureBuilt } from "../client/ensure-built.js";
 import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
@@ -141,6 +142,15 @@ describe("the built everything-server over stdio, to a 2025-11-25 client", () =>
       if (built.status !== 0) throw new Error("could not build dist/ for the stdio example");
     }
   }, 120_000);
+
+  it.each(["--help", "-h"])("%s prints the usage and exits 0 without starting a server", (flag) => {
+    ensureBuilt("examples/everything-server/main.js");
+    const run = spawnSync(process.execPath, [main, flag], { encoding: "utf8", timeout: 10_000 });
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/^Usage: node dist\/examples\/everything-server\/main\.js/);
+    expect(run.stdout).toContain("--stdio");
+    expect(run.stderr).not.toContain("MCP endpoint");
+  });
 
   it("answers initialize, asks through elicitation/create mid-call, and logs at the level set", async () => {
     const client = new LegacyClient({ name: "legacy-stdio-client", version: "1.0.0" }, { capabilities: { elicitation: {} } });
