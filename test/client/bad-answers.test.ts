@@ -3,7 +3,6 @@
 // client.session call, a raw message) asks once more with the reason, then ends with -32602.
 import { describe, expect, it } from "vitest";
 import {
-  type JsonRpcRequest,
   type JsonRpcResponse,
   Client,
   InputRequiredRoundsExceeded,
@@ -13,7 +12,7 @@ import {
   type InputRequiredResult,
 } from "mcp-roundtrip/client";
 import { McpServer, elicit, listRoots, sample } from "mcp-roundtrip/server";
-import type { MessageHandler, RequestContext } from "../../runtime/transport/types.js";
+import { tap } from "./tap.js";
 import { fakeServer } from "./fake-server.js";
 
 const nameForm = { type: "object", properties: { name: { type: "string" } }, required: ["name"] } as const;
@@ -37,18 +36,6 @@ function greeter(logger: object = quiet, logLevel: "warn" | "debug" = "warn") {
   );
   server.tool("roots", { inputSchema: { type: "object" }, needs: (need) => need.add("roots", () => listRoots()) }, () => text("rooted"));
   return server;
-}
-
-/** Wraps a handler to record every request that crossed the wire. */
-function tap(inner: MessageHandler) {
-  const requests: JsonRpcRequest[] = [];
-  return {
-    requests,
-    async handle(message: unknown, context?: RequestContext) {
-      requests.push(structuredClone(message) as JsonRpcRequest);
-      return inner.handle(message, context);
-    },
-  };
 }
 
 describe("our client checks each answer before sending it", () => {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, InputRequestFailed, InputResponseInvalid, type JsonRpcRequest, StreamableHttpClientTransport } from "mcp-roundtrip/client";
 import { McpServer, elicit, listRoots, sample } from "mcp-roundtrip/server";
 import { serveHttp, type HttpServerHandle } from "mcp-roundtrip/node";
-import type { MessageHandler, RequestContext } from "../../runtime/transport/types.js";
+import { tap } from "./tap.js";
 
 const nameForm = { type: "object", properties: { name: { type: "string" } }, required: ["name"] } as const;
 const text = (value: string) => ({ content: [{ type: "text" as const, text: value }] });
@@ -31,18 +31,6 @@ function asker() {
     text(JSON.stringify(roots)),
   );
   return server;
-}
-
-/** Wraps a handler to record every request that crossed the wire. */
-function tap(inner: MessageHandler) {
-  const requests: JsonRpcRequest[] = [];
-  return {
-    requests,
-    async handle(message: unknown, context?: RequestContext) {
-      requests.push(structuredClone(message) as JsonRpcRequest);
-      return inner.handle(message, context);
-    },
-  };
 }
 
 const capabilitiesOf = (request: JsonRpcRequest) => (request.params!._meta as Record<string, unknown>)["io.modelcontextprotocol/clientCapabilities"];

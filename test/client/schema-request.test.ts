@@ -2,10 +2,10 @@
 // (test/types/client-revision.test.ts), and at run time the same loop as callTool, with the caller's own
 // params._meta sent as extra _meta keys under the client's envelope.
 import { describe, expect, it } from "vitest";
-import { Client, type JsonRpcRequest } from "mcp-roundtrip/client";
+import { Client } from "mcp-roundtrip/client";
 import { McpServer, elicit } from "mcp-roundtrip/server";
 import { serveHttp } from "mcp-roundtrip/node";
-import type { MessageHandler, RequestContext } from "../../runtime/transport/types.js";
+import { tap } from "./tap.js";
 
 const nameForm = { type: "object", properties: { name: { type: "string" } }, required: ["name"] } as const;
 
@@ -17,17 +17,6 @@ function greeter() {
     (_args, { confirm }) => ({ content: [{ type: "text", text: confirm.action === "accept" ? `Hello, ${confirm.content.name}` : "no name" }] }),
   );
   return server;
-}
-
-function tap(inner: MessageHandler) {
-  const requests: JsonRpcRequest[] = [];
-  return {
-    requests,
-    async handle(message: unknown, context?: RequestContext) {
-      requests.push(structuredClone(message) as JsonRpcRequest);
-      return inner.handle(message, context);
-    },
-  };
 }
 
 const onElicit = async () => ({ action: "accept" as const, content: { name: "Ada" } });
