@@ -4,6 +4,7 @@
 // (one slot per script, MOVED and ASK left to node-redis's createCluster),
 // events heard across instances, and a spent token still refused after the
 // master holding it is killed and its replica takes over.
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -19,6 +20,28 @@ const programs = systemPrograms("the Redis Cluster tests", [
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const now = () => Date.now() / 1000;
 const quiet = { warn() {}, info() {}, error() {}, debug() {} };
+
+/**
+ * Waits until every master's replicas hold every write so far (their offset
+ * reached the master's): replication is asynchronous, and what a replica has
+ * not received a failover loses (docs/operations.md). A fixed sleep lost that
+ * race on a loaded machine.
+ */
+async function replicated(redisCli: string, addresses: string[]): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const lagging = addresses.some((address) => {
+      const info = spawnSync(redisCli, ["-p", address.split(":")[1]!, "INFO", "replication"], { encoding: "utf8" }).stdout ?? "";
+      if (!info.includes("role:master")) return false;
+      const master = Number(/master_repl_offset:(\d+)/.exec(info)?.[1] ?? 0);
+      const replicas = [...info.matchAll(/slave\d+:[^\r\n]*offset=(\d+)/g)].map((match) => Number(match[1]));
+      return replicas.length === 0 || replicas.some((offset) => offset < master);
+    });
+    if (!lagging) return;
+    if (Date.now() > deadline) throw new Error("the cluster's replicas did not catch up with their masters within 15 s");
+    await sleep(50);
+  }
+}
 
 describe.skipIf(programs === undefined)("the Redis integration on a Redis Cluster", () => {
   let cluster: RedisCluster;
@@ -66,7 +89,7 @@ describe.skipIf(programs === undefined)("the Redis integration on a Redis Cluste
     const t = now();
     expect(await replay.store.claim("before-failover", t + 120, t, { until: t + 30 })).toBe(true);
     await replay.store.commit("before-failover", t + 120, t);
-    await sleep(200); // replication is asynchronous: what a replica has not received, a failover loses (see docs/operations.md)
+    await replicated(programs!["redis-cli"]!, cluster.addresses);
     const faults = cluster.faults();
     await faults.kill();
     let answer: unknown;
