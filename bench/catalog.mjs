@@ -134,52 +134,13 @@ export function workloads() {
       ? { module: ECHO, factory: "httpEcho", options: { client } }
       : { module: PLAIN_HTTP, factory: "plainHttp", options: { server: "echo", era: "2026-07-28" } }),
   });
-  for (const concurrency of PLAIN_HTTP_CONCURRENCY) {
-    const common = { mode: "async", unit: "calls/s", concurrency, roundTrips: 1, group: "http.plain", module: PLAIN_HTTP, factory: "plainHttp" };
-    list.push(
-      { ...common, id: `http.plain.ours.c${concurrency}`, label: "mcp-roundtrip, serveHttp", side: "ours", options: { server: "ours", era: "2026-07-28" } },
-      {
-        ...common,
-        id: `http.plain.official.c${concurrency}`,
-        label: "official SDK, createMcpHandler behind node:http",
-        side: "official",
-        options: { server: "official", era: "2026-07-28" },
-      },
-      {
-        ...common,
-        id: `http.plain.tmcp.c${concurrency}`,
-        label: "tmcp 1.20, HttpTransport behind @hono/node-server",
-        side: "peer",
-        options: { server: "tmcp", era: "2026-07-28" },
-      },
-      echoRow(concurrency),
-    );
-    if (concurrency === 16) list.push(echoRow(concurrency, "global"));
-  }
-  // The echo at c=1 is the floor of the c=1 MRTR and 2025 rows (reported with the plain ones).
-  list.push(echoRow(1));
-  for (const concurrency of CONCURRENCY) {
-    // The one raw load client here too (two rounds per call), as for the echo these rows are judged against.
-    const common = { mode: "async", unit: "calls/s", concurrency, roundTrips: 2, group: "http.mrtr", module: PLAIN_HTTP, factory: "plainHttp" };
-    const options = (server) => ({ server, era: "2026-07-28", mrtr: true });
-    list.push(
-      { ...common, id: `http.mrtr.ours.c${concurrency}`, label: "mcp-roundtrip, serveHttp", side: "ours", options: options("ours") },
-      {
-        ...common,
-        id: `http.mrtr.official.c${concurrency}`,
-        label: "official SDK, createMcpHandler behind node:http",
-        side: "official",
-        options: options("official"),
-      },
-    );
-  }
-  // The 2025 path over Streamable HTTP with sessions (Mcp-Session-Id); the
-  // question goes out on the call's SSE stream and its answer comes back as a POST.
+  // A 2025 client without a session: bare 2025 calls (no initialize), answered statelessly
+  // (ours `legacy: "stateless"`, theirs `createMcpHandler`'s default `legacy: "stateless"`).
   // The 2025 path over Streamable HTTP with sessions (Mcp-Session-Id). Plain
   // calls go through the one raw load client; the question of an eliciting
   // call goes out on the call's SSE stream and its answer comes back as a
   // POST, so those rows use each SDK's own client.
-  for (const concurrency of [...new Set([...CONCURRENCY, ...PLAIN_HTTP_CONCURRENCY])]) {
+  const sessionRows = (concurrency) => {
     const common = { mode: "async", unit: "calls/s", concurrency, roundTrips: 1, group: "legacy.http.plain", module: PLAIN_HTTP, factory: "plainHttp" };
     const era = "2025-11-25";
     list.push(
@@ -208,7 +169,85 @@ export function workloads() {
         options: { server: "tmcp", era, expectVersion: "2025-06-18" },
       });
     }
+  };
+  const statelessRows = (concurrency) => {
+    const common = { mode: "async", unit: "calls/s", concurrency, roundTrips: 1, group: "legacy.http.stateless", module: PLAIN_HTTP, factory: "plainHttp" };
+    const options = (server) => ({ server, era: "2025-11-25", session: false });
+    list.push(
+      { ...common, id: `legacy.http.stateless.ours.c${concurrency}`, label: 'mcp-roundtrip, serveHttp, legacy: "stateless"', side: "ours", options: options("ours") },
+      {
+        ...common,
+        id: `legacy.http.stateless.official.c${concurrency}`,
+        label: 'official SDK, createMcpHandler (legacy: "stateless", a fresh server and transport per request) behind node:http',
+        side: "official",
+        options: options("official"),
+      },
+      {
+        ...common,
+        id: `legacy.http.stateless.tmcp.c${concurrency}`,
+        label: "tmcp 1.20, HttpTransport behind @hono/node-server, no session header",
+        side: "peer",
+        options: options("tmcp"),
+      },
+    );
+  };
+  for (const concurrency of PLAIN_HTTP_CONCURRENCY) {
+    const common = { mode: "async", unit: "calls/s", concurrency, roundTrips: 1, group: "http.plain", module: PLAIN_HTTP, factory: "plainHttp" };
+    list.push(
+      { ...common, id: `http.plain.ours.c${concurrency}`, label: "mcp-roundtrip, serveHttp", side: "ours", options: { server: "ours", era: "2026-07-28" } },
+      {
+        ...common,
+        id: `http.plain.official.c${concurrency}`,
+        label: "official SDK, createMcpHandler behind node:http",
+        side: "official",
+        options: { server: "official", era: "2026-07-28" },
+      },
+      {
+        ...common,
+        id: `http.plain.tmcp.c${concurrency}`,
+        label: "tmcp 1.20, HttpTransport behind @hono/node-server",
+        side: "peer",
+        options: { server: "tmcp", era: "2026-07-28" },
+      },
+      echoRow(concurrency),
+    );
+    // Right after the floor they are judged against, so each repetition's pair sees the same load.
+    statelessRows(concurrency);
+    sessionRows(concurrency);
+    if (concurrency === 16) list.push(echoRow(concurrency, "global"));
   }
+  // The echo at c=1 is the floor of the c=1 MRTR and 2025 rows (reported with the plain ones), and of
+  // ours at c=1, whose p50 latency is judged against the floor's.
+  list.push(echoRow(1), {
+    mode: "async",
+    unit: "calls/s",
+    concurrency: 1,
+    roundTrips: 1,
+    group: "http.plain",
+    module: PLAIN_HTTP,
+    factory: "plainHttp",
+    id: "http.plain.ours.c1",
+    label: "mcp-roundtrip, serveHttp",
+    side: "ours",
+    options: { server: "ours", era: "2026-07-28" },
+  });
+  for (const concurrency of CONCURRENCY) {
+    // The one raw load client here too (two rounds per call), as for the echo these rows are judged against.
+    const common = { mode: "async", unit: "calls/s", concurrency, roundTrips: 2, group: "http.mrtr", module: PLAIN_HTTP, factory: "plainHttp" };
+    const options = (server) => ({ server, era: "2026-07-28", mrtr: true });
+    list.push(
+      { ...common, id: `http.mrtr.ours.c${concurrency}`, label: "mcp-roundtrip, serveHttp", side: "ours", options: options("ours") },
+      {
+        ...common,
+        id: `http.mrtr.official.c${concurrency}`,
+        label: "official SDK, createMcpHandler behind node:http",
+        side: "official",
+        options: options("official"),
+      },
+    );
+  }
+  // The 2025 session rows at c=1 (those at c=16 and c=64 run beside the floor, above).
+  for (const concurrency of CONCURRENCY.filter((c) => !PLAIN_HTTP_CONCURRENCY.includes(c))) sessionRows(concurrency);
   for (const concurrency of CONCURRENCY) {
     const common = { mode: "async", unit: "calls/s", concurrency, roundTrips: 2, options: { elicitation: true }, group: "legacy.http.elicit" };
     list.push(

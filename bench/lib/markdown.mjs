@@ -26,7 +26,12 @@ export const SECTIONS = [
   {
     group: "http.plain",
     title: "Streamable HTTP on 127.0.0.1, plain",
-    note: "Every server runs in a process of its own pinned to one CPU (`taskset`), the load client (the worker) pinned to the other; **server CPU per call** is that server process's user + system time over the timed window divided by the completed calls, the figure the budgets judge (steady to a few percent where calls/s swing by tens of percent on a shared machine). The client CPU column is the worker's. One load client drives every server (`lib/raw-client.mjs`: the same bytes to each, straight on `node:http` with keep-alive, every answer parsed, JSON or SSE, and checked): a server's CPU per call depends on how busy its client keeps it (a busier server answers more requests per wake-up), so one client for all keeps the figure about the server. The global-fetch row (undici, about 1 ms per loopback request) is for reference. tmcp gets its fastest bridge to `node:http` (`@hono/node-server`, which builds the `Request` lazily); it answers a POST with an SSE stream, its only mode.",
+    note: "Every server runs in a process of its own pinned to one CPU (`taskset`), the load client (the worker) pinned to the other; **server CPU per call** is that server process's user + system time over the timed window divided by the completed calls, the figure the budgets judge (steady to a few percent where calls/s swing by tens of percent on a shared machine). The client CPU column is the worker's. One load client drives every server (`lib/raw-client.mjs`: raw keep-alive TCP sockets, one connection per virtual client and one request in flight on each, request bytes built once per tool around the id, every answer parsed, JSON or SSE, and checked: id and text). Each call is what a 2026-07-28 client sends (the `_meta` envelope, `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`), alternating two tools with validated input schemas: `echo` (a string) and `add` (two numbers). The client must cost well under the floor server, or it sets the pace and the floor idles between calls: the report gives its CPU per op and the share of its core it used, and a row whose client used more than 80 % of its core is **client-bound** and its server-CPU ratios are not judged. The p50 latency is the client's, over the timed window. The global-fetch row (undici, about 1 ms per loopback request) is for reference. tmcp gets its fastest bridge to `node:http` (`@hono/node-server`, which builds the `Request` lazily); it answers a POST with an SSE stream, its only mode.",
+  },
+  {
+    group: "legacy.http.stateless",
+    title: "2025 path over Streamable HTTP without a session, plain",
+    note: 'A 2025-11-25 client of a stateless server: each `tools/call` without `initialize` or `Mcp-Session-Id`, with `MCP-Protocol-Version: 2025-11-25`, the same two tools alternated; the same load client as the rows above. Ours: `serveHttp` over an `McpServer` with `legacy: "stateless"`; theirs: `createMcpHandler` with its default `legacy: "stateless"` (a fresh server and transport per request, their documented stateless idiom); tmcp: its `HttpTransport` without a session header.',
   },
   {
     group: "http.mrtr",
@@ -156,6 +161,7 @@ export function renderMarkdown({ environment: env, rows, ratios, budgets }) {
           `${sectionRows[0].unit} (median)`,
           micro ? "per op" : "requests/s",
           served ? "client CPU per op" : "CPU per op",
+          ...(served ? ["client's share of its core", "p50 latency"] : []),
           "min … max",
           "peak RSS",
           section.group === "rss" ? "RSS growth above set-up" : "warm-up",
@@ -176,8 +182,11 @@ export function renderMarkdown({ environment: env, rows, ratios, budgets }) {
         const cpu = row.medianCpu === undefined ? "–" : formatMicros(1e6 / row.medianCpu);
         const last = section.group === "rss" ? formatBytes(row.medianRssGrowth) : formatWarmup(row.warmup);
         const server = served ? ` ${row.medianServerCpu === undefined ? "–" : formatMicros(1e6 / row.medianServerCpu)} |` : "";
+        const client = served
+          ? ` ${row.medianClientShare === undefined ? "–" : `${Math.round(row.medianClientShare * 100)} %${row.clientBound ? " **client-bound: not judged**" : ""}`} | ${row.medianLatencyP50 === undefined ? "–" : `${(row.medianLatencyP50 * 1000).toFixed(0)} µs`} |`
+          : "";
         lines.push(
-          `| ${row.label} | ${row.concurrency ?? 1} |${server} ${formatFigure(row.median, row.unit)} | ${extra} | ${cpu} | ${range} | ${formatBytes(row.medianRss)} | ${last} |`,
+          `| ${row.label} | ${row.concurrency ?? 1} |${server} ${formatFigure(row.median, row.unit)} | ${extra} | ${cpu} |${client} ${range} | ${formatBytes(row.medianRss)} | ${last} |`,
         );
       }
     }

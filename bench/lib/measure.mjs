@@ -29,6 +29,7 @@ export async function measureOnce(spec, runProfile) {
     let measured;
     let cpu;
     let serverMicros;
+    let latencyP50Ms;
     /** @type {{ ms: number, ops: number, plateaued: boolean } | undefined} */
     let warm;
     if (spec.mode === "sync") {
@@ -52,15 +53,19 @@ export async function measureOnce(spec, runProfile) {
       instance.check(await instance.call());
       warm = await warmUp((slice) => driveAsync(instance.call, { ...limits, ...slice }), profile.warmup);
       const serverBefore = await instance.serverCpu?.();
+      instance.startLatencies?.();
       const cpuBefore = process.cpuUsage();
       measured = await driveAsync(instance.call, { ...limits, durationMs: profile.windowMs });
       cpu = process.cpuUsage(cpuBefore);
+      latencyP50Ms = instance.latencyP50?.();
       // A server in a process of its own (HTTP workloads): its CPU time over the same window.
       if (serverBefore !== undefined) serverMicros = (await instance.serverCpu()) - serverBefore;
     }
     // Process CPU time (every thread, so work handed to a thread pool counts
     // too): steadier than wall-clock when other processes share the cores.
     const cpuMicrosPerOp = (cpu.user + cpu.system) / Math.max(1, measured.ops);
+    // The share of its core the worker used over the window: a load client near a whole core sets the pace itself.
+    const clientCpuShare = (cpu.user + cpu.system) / 1000 / measured.ms;
     const warmup = warm && { ms: Math.round(warm.ms), ops: warm.ops, plateaued: warm.plateaued };
     const serverCpuMicrosPerOp = serverMicros === undefined ? undefined : serverMicros / Math.max(1, measured.ops);
     return {
@@ -69,6 +74,8 @@ export async function measureOnce(spec, runProfile) {
       ops: measured.ops,
       ms: measured.ms,
       cpuMicrosPerOp,
+      clientCpuShare,
+      ...(latencyP50Ms !== undefined && { latencyP50Ms }),
       ...(serverCpuMicrosPerOp !== undefined && { serverCpuMicrosPerOp }),
       setupRssBytes,
       ...(warmup && { warmup }),

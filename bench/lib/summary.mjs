@@ -2,6 +2,7 @@
 // spread per workload, a paired ratio per comparison, a verdict per budget.
 import { comparisons, limits } from "../budgets.mjs";
 import { median, pairedRatio, spread } from "./stats.mjs";
+import { CLIENT_BOUND_SHARE } from "./raw-client.mjs";
 
 /** The granularity of a process's resident set on the platforms we run on. */
 const RSS_PAGE_BYTES = 4096;
@@ -23,6 +24,8 @@ export function summarise({ workloads, samples, failures, environment }) {
     const perItem = reps.every((r) => Number.isFinite(r.perItemBytes)) ? reps.map((r) => r.perItemBytes) : undefined;
     const startCpu = reps.every((r) => Number.isFinite(r.cpuMs)) ? reps.map((r) => r.cpuMs) : undefined;
     const serverCpu = reps.every((r) => Number.isFinite(r.serverCpuMicrosPerOp)) ? reps.map((r) => r.serverCpuMicrosPerOp) : undefined;
+    const clientShare = reps.every((r) => Number.isFinite(r.clientCpuShare)) ? reps.map((r) => r.clientCpuShare) : undefined;
+    const latencyP50 = reps.every((r) => Number.isFinite(r.latencyP50Ms)) ? reps.map((r) => r.latencyP50Ms) : undefined;
     // RSS moves in pages: growth under one page reads as one page, so a short
     // run where one side grew nothing still gives a finite ratio.
     const growth = reps.every((r) => Number.isFinite(r.setupRssBytes)) ? reps.map((r) => Math.max(RSS_PAGE_BYTES, r.maxRssBytes - r.setupRssBytes)) : undefined;
@@ -50,6 +53,12 @@ export function summarise({ workloads, samples, failures, environment }) {
       medianStartCpu: startCpu && median(startCpu),
       serverCpu,
       medianServerCpu: serverCpu && median(serverCpu),
+      clientShare,
+      medianClientShare: clientShare && median(clientShare),
+      // The load client used most of its core: it, not the server, may have set the pace, so server-CPU ratios are not judged.
+      clientBound: serverCpu !== undefined && clientShare !== undefined && median(clientShare) > CLIENT_BOUND_SHARE,
+      latencyP50,
+      medianLatencyP50: latencyP50 && median(latencyP50),
       warmup,
       ...(flags && { flags }),
       ...extras,
@@ -74,11 +83,22 @@ export function judge(rows) {
     if (!top || !bottom) continue;
     const entry = { ...comparison };
     const field =
-      { maxRssBytes: "rss", rssGrowthBytes: "rssGrowth", cpuMicrosPerOp: "cpu", serverCpuMicrosPerOp: "serverCpu", cpuAboveMs: "cpuAboveMs", cpuMs: "startCpu" }[
+      {
+        maxRssBytes: "rss",
+        rssGrowthBytes: "rssGrowth",
+        cpuMicrosPerOp: "cpu",
+        serverCpuMicrosPerOp: "serverCpu",
+        cpuAboveMs: "cpuAboveMs",
+        cpuMs: "startCpu",
+        latencyP50Ms: "latencyP50",
+      }[
         comparison.field
       ] ?? "values";
     if (top.error || bottom.error) {
       entry.unavailable = `${top.error ? comparison.numerator : comparison.denominator} did not run`;
+    } else if (field === "serverCpu" && (top.clientBound || bottom.clientBound)) {
+      const bound = top.clientBound ? comparison.numerator : comparison.denominator;
+      entry.unavailable = `client-bound: the load client of ${bound} used more than ${Math.round(CLIENT_BOUND_SHARE * 100)} % of its core, so the server did not set the pace`;
     } else if (!top[field] || !bottom[field]) {
       entry.unavailable = `no ${comparison.field} figures`;
     } else if (bottom[field].some((v) => !(v > 0))) {
@@ -105,7 +125,7 @@ export function judge(rows) {
       budget: ratio.atLeast !== undefined ? `≥ ${ratio.atLeast}×` : `≤ ${ratio.atMost}×`,
       figure: ratio.ratio,
       reason: ratio.reason,
-      status: ratio.unavailable ? "unavailable" : met ? "met" : "missed",
+      status: ratio.unavailable ? (ratio.unavailable.startsWith("client-bound") ? "client-bound (not judged)" : "unavailable") : met ? "met" : "missed",
     });
   }
   for (const limit of limits()) {

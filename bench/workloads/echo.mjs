@@ -1,5 +1,5 @@
 // The ceiling for Streamable HTTP: a bare `node:http` server that parses a
-// JSON-RPC `tools/call` and answers a `CallToolResult`, with no SDK on either
+// JSON-RPC `tools/call` of the echo or add tool and answers a `CallToolResult`, with no SDK on either
 // side. The client is the same fetch the SDK workloads use (keep-alive
 // node:http by default; the global fetch for the reference rows).
 import { createServer } from "node:http";
@@ -24,13 +24,14 @@ export async function echoServer() {
         res.writeHead(400).end();
         return;
       }
-      const text = message.params?.arguments?.text;
+      const args = message.params?.arguments;
+      const text = message.params?.name === "add" ? String(args.a + args.b) : args?.text;
       const body = JSON.stringify({
         jsonrpc: "2.0",
         id: message.id,
         result: { resultType: "complete", content: [{ type: "text", text }] },
       });
-      res.writeHead(200, { "content-type": "application/json" }).end(body);
+      res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) }).end(body);
     });
   });
   const url = await listen(server);

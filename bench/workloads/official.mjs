@@ -42,6 +42,7 @@ function officialServer() {
   const server = new McpServer({ name: "bench", version: "1.0.0" }, { requestState: { verify: codec.verify } });
   const input = { inputSchema: z.object({ text: z.string() }) };
   server.registerTool("echo", input, async ({ text }) => ({ content: [{ type: "text", text }] }));
+  server.registerTool("add", { inputSchema: z.object({ a: z.number(), b: z.number() }) }, async ({ a, b }) => ({ content: [{ type: "text", text: String(a + b) }] }));
   server.registerTool("confirm", input, async ({ text }, ctx) => {
     const answer = acceptedContent(ctx.mcpReq.inputResponses, "confirm");
     if (answer?.confirm !== true) {
@@ -204,8 +205,8 @@ export async function legacyHttp({ elicitation, jsonResponse = true, client: fet
 }
 
 /** Their 2026-07-28 handler behind `node:http`, as the server process of the HTTP workloads runs it. */
-export async function httpServer() {
-  const handler = createMcpHandler(() => officialServer(), { legacy: "reject" });
+export async function httpServer({ legacy = "reject" } = {}) {
+  const handler = createMcpHandler(() => officialServer(), { legacy });
   const server = createServer(nodeAdapter(handler));
   const url = await listen(server);
   return {

@@ -12,11 +12,13 @@ import { CONFIRM_ANSWER, CONFIRM_SCHEMA, ECHO_TEXT, confirmedText, stateOf300Byt
 
 const SECRET = "bench-secret-bench-secret-bench-secret!";
 const TEXT_ARGUMENTS = { type: "object", properties: { text: { type: "string" } }, required: ["text"] };
+const NUMBER_ARGUMENTS = { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] };
 
-/** Our McpServer with the two bench tools; sealing is on by default (ephemeral key). */
+/** Our McpServer with the bench tools (echo, add, confirm); sealing is on by default (ephemeral key). */
 export function benchServer(options = {}) {
   const server = new McpServer({ name: "bench", version: "1.0.0" }, options);
   server.tool("echo", { inputSchema: TEXT_ARGUMENTS }, ({ text }) => ({ content: [{ type: "text", text }] }));
+  server.tool("add", { inputSchema: NUMBER_ARGUMENTS }, ({ a, b }) => ({ content: [{ type: "text", text: String(a + b) }] }));
   server.tool("confirm", { inputSchema: TEXT_ARGUMENTS }, ({ text }, ctx) => {
     const answer = ctx.inputResponses?.confirm;
     if (answer?.action !== "accept" || answer.content?.confirm !== true) {
@@ -132,11 +134,12 @@ export async function inMemory({ mrtr }) {
 /**
  * The bench server behind `serveHttp` on 127.0.0.1, as the server process of
  * the HTTP workloads runs it (bench/server-host.mjs): `legacy` adds the
- * 2025 `ask` tool.
- * @param {{ legacy?: boolean }} options
+ * 2025 `ask` tool; `stateless` serves 2025 clients without sessions (`legacy: "stateless"`).
+ * @param {{ legacy?: boolean, stateless?: boolean }} options
  */
-export async function serveBench({ legacy = false } = {}) {
-  const listening = await serveHttp(legacy ? legacyBenchServer() : benchServer(), { host: "127.0.0.1", port: 0 });
+export async function serveBench({ legacy = false, stateless = false } = {}) {
+  const options = stateless ? { legacy: "stateless" } : {};
+  const listening = await serveHttp(legacy ? legacyBenchServer(options) : benchServer(options), { host: "127.0.0.1", port: 0 });
   return { url: listening.url, close: () => listening.close() };
 }
 

@@ -12,10 +12,11 @@ import * as v from "valibot";
 import { createServer } from "node:http";
 import { closeServer, listen } from "./official.mjs";
 
-/** tmcp's McpServer with the echo tool, validated by its valibot adapter, behind `node:http`. */
+/** tmcp's McpServer with the echo and add tools, validated by its valibot adapter, behind `node:http`. */
 export async function httpServer() {
   const server = new McpServer({ name: "bench", version: "1.0.0", description: "bench" }, { adapter: new ValibotJsonSchemaAdapter(), capabilities: { tools: {} } });
   server.tool({ name: "echo", description: "echo", schema: v.object({ text: v.string() }) }, ({ text }) => ({ content: [{ type: "text", text }] }));
+  server.tool({ name: "add", description: "add", schema: v.object({ a: v.number(), b: v.number() }) }, ({ a, b }) => ({ content: [{ type: "text", text: String(a + b) }] }));
   const transport = new HttpTransport(server, { path: "/mcp" });
   const httpServer = createServer(getRequestListener(async (request) => (await transport.respond(request)) ?? new Response(null, { status: 404 })));
   const url = await listen(httpServer);
