@@ -5,7 +5,7 @@
 import { createServer } from "node:http";
 import { clientFetch } from "../lib/keepalive-fetch.mjs";
 import { startServerProcess } from "../lib/server-process.mjs";
-import { closeServer, listen } from "./official.mjs";
+import { closeServer, listen } from "../lib/listen.mjs";
 import { ECHO_TEXT, textOf, toolsCallRequest } from "./fixtures.mjs";
 
 /**

@@ -11,7 +11,7 @@ import { randomUUID } from "node:crypto";
 import { clientFetch } from "../lib/keepalive-fetch.mjs";
 import { startServerProcess } from "../lib/server-process.mjs";
 import { Client, StreamableHttpClientTransport } from "mcp-roundtrip/client";
-import { closeServer, listen } from "./official.mjs";
+import { closeServer, listen } from "../lib/listen.mjs";
 import { CONFIRM_ANSWER, CONFIRM_SCHEMA, ECHO_TEXT, confirmedText, textOf } from "./fixtures.mjs";
 
 const SSE_HEADERS = { "content-type": "text/event-stream", "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" };

@@ -30,6 +30,7 @@ import {
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import * as z from "zod/v4";
 import { clientFetch } from "../lib/keepalive-fetch.mjs";
+import { closeServer, listen } from "../lib/listen.mjs";
 import { startServerProcess } from "../lib/server-process.mjs";
 import { CONFIRM_ANSWER, CONFIRM_SCHEMA, ECHO_TEXT, confirmedText, stateOf300Bytes, textOf, toolsCallRequest, toolsCallResult } from "./fixtures.mjs";
 
@@ -312,18 +313,4 @@ function nodeAdapter(handler) {
   };
 }
 
-/** Listens on an ephemeral 127.0.0.1 port and resolves with the endpoint URL. */
-export function listen(server, path = "/mcp") {
-  return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${server.address().port}${path}`));
-  });
-}
-
-/** Closes a `node:http` server, dropping idle keep-alive sockets. */
-export function closeServer(server) {
-  return new Promise((resolve, reject) => {
-    server.close((error) => (error ? reject(error) : resolve()));
-    server.closeAllConnections?.();
-  });
-}
+export { closeServer, listen } from "../lib/listen.mjs";

@@ -10,7 +10,7 @@ import { HttpTransport } from "@tmcp/transport-http";
 import { McpServer } from "tmcp";
 import * as v from "valibot";
 import { createServer } from "node:http";
-import { closeServer, listen } from "./official.mjs";
+import { closeServer, listen } from "../lib/listen.mjs";
 
 /** tmcp's McpServer with the echo and add tools, validated by its valibot adapter, behind `node:http`. */
 export async function httpServer() {
