@@ -174,7 +174,13 @@ export function workloads() {
     const common = { mode: "async", unit: "calls/s", concurrency, roundTrips: 1, group: "legacy.http.stateless", module: PLAIN_HTTP, factory: "plainHttp" };
     const options = (server) => ({ server, era: "2025-11-25", session: false });
     list.push(
-      { ...common, id: `legacy.http.stateless.ours.c${concurrency}`, label: 'mcp-roundtrip, serveHttp, legacy: "stateless"', side: "ours", options: options("ours") },
+      {
+        ...common,
+        id: `legacy.http.stateless.ours.c${concurrency}`,
+        label: 'mcp-roundtrip, serveHttp, legacy: "stateless"',
+        side: "ours",
+        options: options("ours"),
+      },
       {
         ...common,
         id: `legacy.http.stateless.official.c${concurrency}`,

@@ -68,12 +68,8 @@ export async function rawToolsClient(url, { era, session = true, mrtr = false, e
   const modern = era === "2026-07-28";
   /** One tool's request: its head (request line and headers) and its body around the id, built once. */
   const tool = (name, args, expected) => {
-    const head = modern
-      ? `${requestLine}mcp-protocol-version: ${era}\r\nmcp-method: tools/call\r\nmcp-name: ${name}\r\n`
-      : `${requestLine}${extraHeaders}`;
-    const request = modern
-      ? toolsCallRequest(0)
-      : { jsonrpc: "2.0", id: 0, method: "tools/call", params: { name, arguments: args } };
+    const head = modern ? `${requestLine}mcp-protocol-version: ${era}\r\nmcp-method: tools/call\r\nmcp-name: ${name}\r\n` : `${requestLine}${extraHeaders}`;
+    const request = modern ? toolsCallRequest(0) : { jsonrpc: "2.0", id: 0, method: "tools/call", params: { name, arguments: args } };
     request.params.name = name;
     request.params.arguments = args;
     const [before, after] = JSON.stringify(request).split('"id":0');

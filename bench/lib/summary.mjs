@@ -91,9 +91,7 @@ export function judge(rows) {
         cpuAboveMs: "cpuAboveMs",
         cpuMs: "startCpu",
         latencyP50Ms: "latencyP50",
-      }[
-        comparison.field
-      ] ?? "values";
+      }[comparison.field] ?? "values";
     if (top.error || bottom.error) {
       entry.unavailable = `${top.error ? comparison.numerator : comparison.denominator} did not run`;
     } else if (field === "serverCpu" && (top.clientBound || bottom.clientBound)) {

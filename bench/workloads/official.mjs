@@ -43,7 +43,9 @@ function officialServer() {
   const server = new McpServer({ name: "bench", version: "1.0.0" }, { requestState: { verify: codec.verify } });
   const input = { inputSchema: z.object({ text: z.string() }) };
   server.registerTool("echo", input, async ({ text }) => ({ content: [{ type: "text", text }] }));
-  server.registerTool("add", { inputSchema: z.object({ a: z.number(), b: z.number() }) }, async ({ a, b }) => ({ content: [{ type: "text", text: String(a + b) }] }));
+  server.registerTool("add", { inputSchema: z.object({ a: z.number(), b: z.number() }) }, async ({ a, b }) => ({
+    content: [{ type: "text", text: String(a + b) }],
+  }));
   server.registerTool("confirm", input, async ({ text }, ctx) => {
     const answer = acceptedContent(ctx.mcpReq.inputResponses, "confirm");
     if (answer?.confirm !== true) {

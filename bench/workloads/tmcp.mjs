@@ -16,7 +16,9 @@ import { closeServer, listen } from "../lib/listen.mjs";
 export async function httpServer() {
   const server = new McpServer({ name: "bench", version: "1.0.0", description: "bench" }, { adapter: new ValibotJsonSchemaAdapter(), capabilities: { tools: {} } });
   server.tool({ name: "echo", description: "echo", schema: v.object({ text: v.string() }) }, ({ text }) => ({ content: [{ type: "text", text }] }));
-  server.tool({ name: "add", description: "add", schema: v.object({ a: v.number(), b: v.number() }) }, ({ a, b }) => ({ content: [{ type: "text", text: String(a + b) }] }));
+  server.tool({ name: "add", description: "add", schema: v.object({ a: v.number(), b: v.number() }) }, ({ a, b }) => ({
+    content: [{ type: "text", text: String(a + b) }],
+  }));
   const transport = new HttpTransport(server, { path: "/mcp" });
   const httpServer = createServer(getRequestListener(async (request) => (await transport.respond(request)) ?? new Response(null, { status: 404 })));
   const url = await listen(httpServer);

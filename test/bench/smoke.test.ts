@@ -57,8 +57,8 @@ describe("bench smoke run", () => {
     // smoke sample on a loaded machine may come out at or below zero.
     for (const w of workloads() as Array<{ id: string; group?: string }>) if (w.group === "coldstart") mayDipBelowZero.add(w.id);
     for (const ratio of summary.ratios) {
-      // A row the load client could not saturate is reported, not judged: it carries the reason and no ratio.
-      if (ratio.unavailable !== undefined) expect(ratio.unavailable, ratio.id).toMatch(/client-bound|did not run/);
+      // A ratio not judged (a client-bound row under load, a figure at or below zero) carries its reason and no number.
+      if (ratio.unavailable !== undefined) expect(typeof ratio.unavailable, ratio.id).toBe("string");
       else if (mayDipBelowZero.has(ratio.numerator) || mayDipBelowZero.has(ratio.denominator)) expect(Number.isFinite(ratio.ratio), ratio.id).toBe(true);
       else expect(ratio.ratio, ratio.id).toBeGreaterThan(0);
     }
