@@ -62,7 +62,9 @@ describe("bench smoke run", () => {
       else if (mayDipBelowZero.has(ratio.numerator) || mayDipBelowZero.has(ratio.denominator)) expect(Number.isFinite(ratio.ratio), ratio.id).toBe(true);
       else expect(ratio.ratio, ratio.id).toBeGreaterThan(0);
     }
-    expect(summary.budgets.every((b: { status: string }) => b.status === "met" || b.status === "missed")).toBe(true);
+    // A budget is met or missed, or (its ratio not judged in a smoke on a loaded machine) says why not.
+    const judged = ["met", "missed", "unavailable", "client-bound (not judged)"];
+    expect(summary.budgets.filter((b: { status: string }) => !judged.includes(b.status))).toEqual([]);
 
     const markdown = readFileSync(join(out, "RESULTS.md"), "utf8");
     expect(markdown).toContain("Smoke profile");
