@@ -7,7 +7,7 @@
 //
 //   npm run build && node bench/profile.mjs plain            # 2026-07-28 tools/call, c=16
 //   node bench/profile.mjs mrtr --concurrency 1 --seconds 10
-//   node bench/profile.mjs plain2025 | elicit | elicitFloor | echo | seal
+//   node bench/profile.mjs plain2025 | stateless2025 | elicit | elicitFloor | echo | seal
 //
 // A profile is for finding costs, not for judging them: the sampling itself
 // costs the server a few percent. The figures that judge live in RESULTS.md.
@@ -25,6 +25,8 @@ const WORKLOADS = {
   plain: { module: here("./workloads/ours.mjs"), factory: "serveBench", options: { legacy: false }, era: "2026-07-28" },
   mrtr: { module: here("./workloads/ours.mjs"), factory: "serveBench", options: { legacy: false }, era: "2026-07-28", mrtr: true },
   plain2025: { module: here("./workloads/ours.mjs"), factory: "serveBench", options: { legacy: true }, era: "2025-11-25" },
+  // A 2025 client without a session, against `legacy: "stateless"`.
+  stateless2025: { module: here("./workloads/ours.mjs"), factory: "serveBench", options: { legacy: true, stateless: true }, era: "2025-11-25", session: false },
   // A 2025 session whose call asks one question over the session: our own client answers it.
   elicit: { workload: [here("./workloads/ours.mjs"), "legacyHttp", { elicitation: true }] },
   // The same session call against a bare node:http server with canned answers: the floor under `elicit`.
@@ -70,7 +72,7 @@ async function profileServer({ workload, concurrency, seconds, warmup }, dir) {
   if (spec.workload) return profileBenchWorkload(spec.workload, { concurrency, seconds, warmup }, dir);
   const remote = await startServerProcess(spec.module, spec.factory, spec.options, { nodeFlags: ["--cpu-prof", `--cpu-prof-dir=${dir}`] });
   try {
-    const client = await rawToolsClient(remote.url, { era: spec.era, mrtr: spec.mrtr });
+    const client = await rawToolsClient(remote.url, { era: spec.era, session: spec.session, mrtr: spec.mrtr });
     await drive(client.call, concurrency, warmup * 1000); // let the JIT settle before the window
     const before = await remote.cpuMicros();
     const calls = await drive(client.call, concurrency, seconds * 1000);

@@ -155,7 +155,10 @@ class ConnectionPool {
 
   /** Sends one request (`head` ends with its headers' last CRLF) and resolves its answer. */
   async post(head, body) {
-    const connection = this.idle.pop() ?? (await this.open());
+    let connection = this.idle.pop();
+    // A connection the server closed while idle (its keep-alive timeout) is dropped, not reused.
+    while (connection?.closed) connection = this.idle.pop();
+    connection ??= await this.open();
     try {
       const answer = await connection.exchange(`${head}content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
       if (answer.keepAlive) this.idle.push(connection);
@@ -202,12 +205,17 @@ class Connection {
     this.buffer = undefined;
     this.resolve = undefined;
     this.reject = undefined;
+    this.closed = false;
     socket.on("data", (chunk) => this.onData(chunk));
     socket.on("error", (error) => this.fail(error));
-    socket.on("close", () => this.fail(new Error("the server closed the connection")));
+    socket.on("close", () => {
+      this.closed = true;
+      this.fail(new Error("the server closed the connection"));
+    });
   }
 
   exchange(bytes) {
+    if (this.closed) return Promise.reject(new Error("the server closed the connection"));
     return new Promise((resolve, reject) => {
       this.resolve = resolve;
       this.reject = reject;

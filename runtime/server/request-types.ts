@@ -89,8 +89,15 @@ export interface RevisionProfile<Scope extends RequestTracker> {
   check(method: string, message: Record<string, unknown>, version: string): void | Promise<void>;
   /** The answer of a route without a handler (`server/discover`, the task methods, the 2025 built-ins). */
   builtIn(host: RequestHost, route: Route, params: Record<string, unknown>, ctx: RequestContextImpl, scope: Scope): Promise<Record<string, unknown>>;
-  /** The wire result of what the handler returned. */
-  finish(host: RequestHost, route: Route, handler: AnyHandler, invocation: Invocation, ctx: RequestContextImpl, scope: Scope): Promise<Record<string, unknown>>;
+  /** The wire result of what the handler returned: synchronous when nothing had to be awaited. */
+  finish(
+    host: RequestHost,
+    route: Route,
+    handler: AnyHandler,
+    invocation: Invocation,
+    ctx: RequestContextImpl,
+    scope: Scope,
+  ): Record<string, unknown> | Promise<Record<string, unknown>>;
   /** A route that answers with a long-lived stream of its own (`subscriptions/listen`). */
   stream?(host: RequestHost, route: Route, params: Record<string, unknown>, ctx: RequestContextImpl): Promise<JsonRpcResponse | undefined> | undefined;
 }

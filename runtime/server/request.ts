@@ -150,8 +150,14 @@ function begin<Scope extends RequestTracker>(
   return streaming ?? answerCall(host, profile, scope, ctx, checked);
 }
 
-/** Runs a request's handler (or built-in answer) while it is tracked, and finishes its result. */
-async function answerCall<Scope extends RequestTracker>(
+/**
+ * Runs a request's handler (or built-in answer) while it is tracked, and
+ * finishes its result. Each step that has nothing to wait for (no
+ * middleware, handler or result check answering with a promise: a plain
+ * tool call) runs in the same turn, so such a call costs one promise here,
+ * not one per step and a turn for each.
+ */
+function answerCall<Scope extends RequestTracker>(
   host: RequestHost,
   profile: RevisionProfile<Scope>,
   scope: Scope,
@@ -159,84 +165,246 @@ async function answerCall<Scope extends RequestTracker>(
   { route, handler, params }: CheckedRequest,
 ): Promise<JsonRpcResponse | undefined> {
   scope.track(ctx);
+  if (handler === undefined) return answerBuiltIn(host, profile, scope, ctx, route, params);
+  let invoked: Invocation | Promise<Invocation>;
   try {
-    let result: Record<string, unknown>;
-    if (handler === undefined) result = await profile.builtIn(host, route, params, ctx, scope);
-    else {
-      const invocation = await invokeHandler(host, route, handler, params, ctx);
-      try {
-        result = await profile.finish(host, route, handler, invocation, ctx, scope);
-      } catch (error) {
-        await settle(host, invocation.request, false, error);
-        throw error;
-      }
-      void settle(host, invocation.request, true, result);
-    }
+    invoked = invokeHandler(host, route, handler, params, ctx);
+  } catch (error) {
+    return Promise.resolve(answerFailed(host, scope, ctx, error));
+  }
+  if (isThenable<Invocation>(invoked)) {
+    return invoked.then(
+      (invocation) => finishCall(host, profile, scope, ctx, route, handler, invocation),
+      (error: unknown) => answerFailed(host, scope, ctx, error),
+    );
+  }
+  return Promise.resolve(finishCall(host, profile, scope, ctx, route, handler, invoked));
+}
+
+/** A built-in answer (`server/discover`, `ping`…), tracked like a handler's. */
+async function answerBuiltIn<Scope extends RequestTracker>(
+  host: RequestHost,
+  profile: RevisionProfile<Scope>,
+  scope: Scope,
+  ctx: RequestContextImpl,
+  route: Route,
+  params: Record<string, unknown>,
+): Promise<JsonRpcResponse | undefined> {
+  try {
+    const result = await profile.builtIn(host, route, params, ctx, scope);
+    return answered(host, scope, ctx, result);
+  } catch (error) {
+    return answerFailed(host, scope, ctx, error);
+  }
+}
+
+/** The handler ran: its result finished by the profile, the middlewares told, the answer built. */
+function finishCall<Scope extends RequestTracker>(
+  host: RequestHost,
+  profile: RevisionProfile<Scope>,
+  scope: Scope,
+  ctx: RequestContextImpl,
+  route: Route,
+  handler: AnyHandler,
+  invocation: Invocation,
+): JsonRpcResponse | undefined | Promise<JsonRpcResponse | undefined> {
+  let finished: Record<string, unknown> | Promise<Record<string, unknown>>;
+  try {
+    finished = profile.finish(host, route, handler, invocation, ctx, scope);
+  } catch (error) {
+    return finishFailed(host, scope, ctx, invocation, error);
+  }
+  if (isThenable<Record<string, unknown>>(finished)) {
+    return finished.then(
+      (result) => settled(host, scope, ctx, invocation, result),
+      (error: unknown) => finishFailed(host, scope, ctx, invocation, error),
+    );
+  }
+  return settled(host, scope, ctx, invocation, finished);
+}
+
+function settled(
+  host: RequestHost,
+  scope: RequestTracker,
+  ctx: RequestContextImpl,
+  invocation: Invocation,
+  result: Record<string, unknown>,
+): JsonRpcResponse | undefined {
+  void settle(host, invocation.request, true, result);
+  return answered(host, scope, ctx, result);
+}
+
+/** The profile refused the result: the middlewares are told (and awaited) before the error answer. */
+async function finishFailed(
+  host: RequestHost,
+  scope: RequestTracker,
+  ctx: RequestContextImpl,
+  invocation: Invocation,
+  error: unknown,
+): Promise<JsonRpcResponse | undefined> {
+  try {
+    await settle(host, invocation.request, false, error);
+  } catch (settling) {
+    return answerFailed(host, scope, ctx, settling);
+  }
+  return answerFailed(host, scope, ctx, error);
+}
+
+/** The success answer, in the wire's shape; nothing for a request the client cancelled. Untracks the request. */
+function answered(host: RequestHost, scope: RequestTracker, ctx: RequestContextImpl, result: Record<string, unknown>): JsonRpcResponse | undefined {
+  try {
     if (ctx.isCancelledByClient) return undefined;
     if (ctx.adapted !== undefined) result = resultToWire(ctx.adapted, result, host.validateResults);
     return { jsonrpc: "2.0", id: ctx.requestId, result };
   } catch (error) {
-    if (ctx.isCancelledByClient) return undefined;
-    return errorResponse(ctx.requestId, toErrorObject(error, ctx.method, host.logger));
+    return failedAnswer(host, ctx, error);
   } finally {
     scope.untrack(ctx);
   }
 }
 
+/** The error answer of a request that failed once tracked; nothing for a request the client cancelled. Untracks the request. */
+function answerFailed(host: RequestHost, scope: RequestTracker, ctx: RequestContextImpl, error: unknown): JsonRpcResponse | undefined {
+  try {
+    return failedAnswer(host, ctx, error);
+  } finally {
+    scope.untrack(ctx);
+  }
+}
+
+function failedAnswer(host: RequestHost, ctx: RequestContextImpl, error: unknown): JsonRpcResponse | undefined {
+  if (ctx.isCancelledByClient) return undefined;
+  return errorResponse(ctx.requestId, toErrorObject(error, ctx.method, host.logger));
+}
+
 /**
  * Runs the middlewares' `onRequest`, then the handler: as a task when the
- * tool declares one (the task route), else directly.
+ * tool declares one (the task route), else directly. Synchronous until a
+ * middleware or the handler answers with a promise.
  *
  * @throws McpError from a middleware, whatever the handler throws, or
  *   -32603 when the handler returns something that is not a result object
+ *   (as a rejection once anything was awaited)
  * @internal
  */
-export async function invokeHandler(
+export function invokeHandler(
   host: RequestHost,
   route: Route,
   handler: AnyHandler,
   params: Record<string, unknown>,
   ctx: RequestContextImpl,
-): Promise<Invocation> {
-  let request: MiddlewareRequest | undefined;
-  if (host.middlewares.length > 0) {
-    request = {
-      method: ctx.method,
-      serverName: host.serverInfo.name,
-      params,
-      context: ctx,
-      logger: host.logger,
-      transport: ctx.transport,
-      mayAskInput: route.mayAskInput,
-    };
+): Invocation | Promise<Invocation> {
+  if (host.middlewares.length === 0) return runHandler(host, route, handler, params, ctx, undefined);
+  const request: MiddlewareRequest = {
+    method: ctx.method,
+    serverName: host.serverInfo.name,
+    params,
+    context: ctx,
+    logger: host.logger,
+    transport: ctx.transport,
+    mayAskInput: route.mayAskInput,
+  };
+  const middlewares = host.middlewares;
+  for (let i = 0; i < middlewares.length; i++) {
+    let pending: unknown;
     try {
-      for (const middleware of host.middlewares) {
-        const pending = middleware.onRequest?.(request);
-        if (isThenable(pending)) await pending;
-      }
+      pending = middlewares[i]!.onRequest?.(request);
     } catch (error) {
-      await settle(host, request, false, error);
-      throw error;
+      return refusedBy(host, request, error);
     }
-    params = request.params;
-    if (route.mayAskInput && isObject(params.arguments)) {
-      // A middleware (the request-state boundary) binds what it mints to these arguments after the handler
-      // ran: the handler gets its own copy, so filling in a default (args.limit ??= 10) cannot change them.
-      params = { ...params, arguments: snapshotJson(params.arguments) };
-    } else if (route.call !== undefined && route.mayAskInput) params = snapshotJson(params); // a custom method's params are its arguments
+    if (isThenable(pending)) return middlewaresLater(host, route, handler, ctx, request, pending, i + 1);
   }
+  return afterMiddlewares(host, route, handler, ctx, request);
+}
+
+/** The rest of the middlewares once one answered with a promise, then the handler. */
+async function middlewaresLater(
+  host: RequestHost,
+  route: Route,
+  handler: AnyHandler,
+  ctx: RequestContextImpl,
+  request: MiddlewareRequest,
+  first: PromiseLike<unknown>,
+  from: number,
+): Promise<Invocation> {
+  try {
+    await first;
+    for (let i = from; i < host.middlewares.length; i++) {
+      const pending = host.middlewares[i]!.onRequest?.(request);
+      if (isThenable(pending)) await pending;
+    }
+  } catch (error) {
+    return refusedBy(host, request, error);
+  }
+  return afterMiddlewares(host, route, handler, ctx, request);
+}
+
+/** A middleware refused the request: the others are told (and awaited) before it fails. */
+async function refusedBy(host: RequestHost, request: MiddlewareRequest, error: unknown): Promise<never> {
+  await settle(host, request, false, error);
+  throw error;
+}
+
+function afterMiddlewares(
+  host: RequestHost,
+  route: Route,
+  handler: AnyHandler,
+  ctx: RequestContextImpl,
+  request: MiddlewareRequest,
+): Invocation | Promise<Invocation> {
+  let params = request.params;
+  if (route.mayAskInput && isObject(params.arguments)) {
+    // A middleware (the request-state boundary) binds what it mints to these arguments after the handler
+    // ran: the handler gets its own copy, so filling in a default (args.limit ??= 10) cannot change them.
+    params = { ...params, arguments: snapshotJson(params.arguments) };
+  } else if (route.call !== undefined && route.mayAskInput) params = snapshotJson(params); // a custom method's params are its arguments
+  return runHandler(host, route, handler, params, ctx, request);
+}
+
+function runHandler(
+  host: RequestHost,
+  route: Route,
+  handler: AnyHandler,
+  params: Record<string, unknown>,
+  ctx: RequestContextImpl,
+  request: MiddlewareRequest | undefined,
+): Invocation | Promise<Invocation> {
   if (route.mayAskInput) {
     ctx.inputResponses = params.inputResponses as RequestContextImpl["inputResponses"];
     ctx.requestState = params.requestState as string | undefined;
   }
+  let raw: unknown;
   try {
     const task = route.taskAware && host.taskSupport !== undefined ? host.taskSupport(params.name as string) : undefined;
-    const raw = task === undefined ? await callHandler(handler, params, ctx) : await host.tasks!.callTool(task, handler, params, ctx);
-    return { raw, params, request };
+    if (task !== undefined) {
+      return Promise.resolve(host.tasks!.callTool(task, handler, params, ctx)).then(
+        (done) => ({ raw: done, params, request }),
+        (error: unknown) => handlerFailed(host, request, error),
+      );
+    }
+    raw = handler(params, ctx);
+    if (!isThenable(raw)) return { raw: resultObject(raw, ctx), params, request };
   } catch (error) {
-    if (request !== undefined) await settle(host, request, false, error);
-    throw error;
+    return handlerFailed(host, request, error);
   }
+  return Promise.resolve(raw).then(
+    (done) => ({ raw: resultObject(done, ctx), params, request }),
+    (error: unknown) => handlerFailed(host, request, error),
+  );
+}
+
+/** The handler failed: the middlewares are told (and awaited) before it fails. */
+async function handlerFailed(host: RequestHost, request: MiddlewareRequest | undefined, error: unknown): Promise<never> {
+  if (request !== undefined) await settle(host, request, false, error);
+  throw error;
+}
+
+/** What a handler returned, when it is a result object. @throws McpError -32603 otherwise */
+function resultObject(raw: unknown, ctx: RequestContextImpl): Record<string, unknown> {
+  if (!isObject(raw)) {
+    throw internalError(`Internal error: the ${ctx.method} handler returned ${raw === null ? "null" : typeof raw}, not a result object`);
+  }
+  return raw;
 }
 
 /**
@@ -249,10 +417,7 @@ export async function invokeHandler(
 export async function callHandler(handler: AnyHandler, params: Record<string, unknown>, ctx: RequestContextImpl): Promise<Record<string, unknown>> {
   let raw: unknown = handler(params, ctx);
   if (isThenable(raw)) raw = await raw;
-  if (!isObject(raw)) {
-    throw internalError(`Internal error: the ${ctx.method} handler returned ${raw === null ? "null" : typeof raw}, not a result object`);
-  }
-  return raw;
+  return resultObject(raw, ctx);
 }
 
 /**

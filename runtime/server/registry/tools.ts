@@ -6,6 +6,7 @@ import { internalError } from "../errors.js";
 import { isInputRequired } from "../../protocol/input-required-guard.js";
 import type { SchemaCompiler, SchemaValidator } from "../schema/schema-check.js";
 import type { HandlerResult, MaybePromise } from "../types.js";
+import { isThenable } from "../../protocol/guards.js";
 import { paramHeadersOf, type ParamHeader } from "../../protocol/param-headers.js";
 import { paramHeadersMismatch } from "../../protocol/param-header-check.js";
 import { checkScopes, requireScopes } from "../require-scopes.js";
@@ -192,7 +193,14 @@ export class ToolRegistry {
     return { tools: Array.from(this.tools.values(), (tool) => tool.definition) };
   }
 
-  async call(params: CallToolRequestParams, ctx: ServerRequestContext): Promise<HandlerResult<CallToolResult> | InputRequiredResult> {
+  /**
+   * Runs a tool: scopes, `Mcp-Param` headers, the input check, the handler,
+   * the output check. Synchronous while nothing has to be awaited (a compiled
+   * input check and a handler that returns its result): a plain call then
+   * allocates no promise here and costs its caller no extra turn.
+   * @throws McpError for an unknown tool, missing scopes or a header mismatch; whatever the handler throws
+   */
+  call(params: CallToolRequestParams, ctx: ServerRequestContext): MaybePromise<HandlerResult<CallToolResult> | InputRequiredResult> {
     const tool = this.tools.get(params.name);
     if (tool === undefined) {
       if (this.tools.size === 0)
@@ -211,6 +219,23 @@ export class ToolRegistry {
     }
     // Only a validator compiled on first use has `loading` (a runtime that loads its compiler asynchronously), and only until it has.
     const compilerLoading = tool.checkInput?.loading?.();
+    if (compilerLoading !== undefined || tool.checkInput === undefined) return this.callAsync(tool, params, ctx, args, compilerLoading);
+    const check = tool.checkInput(args);
+    if (!check.ok) return invalidArguments(params.name, check.message);
+    const result = tool.handler(args, ctx);
+    if (isThenable<HandlerResult<CallToolResult> | InputRequiredResult>(result))
+      return Promise.resolve(result).then((done) => this.finishResult(tool, params, done));
+    return this.finishResult(tool, params, result);
+  }
+
+  /** {@link call} once something has to be awaited: a compiler still loading, or a Standard Schema's own parse. */
+  private async callAsync(
+    tool: RegisteredTool,
+    params: CallToolRequestParams,
+    ctx: ServerRequestContext,
+    args: Record<string, unknown>,
+    compilerLoading: Promise<unknown> | undefined,
+  ): Promise<HandlerResult<CallToolResult> | InputRequiredResult> {
     if (compilerLoading !== undefined) await compilerLoading;
     let input: Record<string, unknown> = args;
     if (tool.checkInput !== undefined) {
@@ -221,7 +246,15 @@ export class ToolRegistry {
       if (!parsed.ok) return invalidArguments(params.name, parsed.message);
       input = parsed.value as Record<string, unknown>;
     }
-    let result = await tool.handler(input, ctx);
+    return this.finishResult(tool, params, await tool.handler(input, ctx));
+  }
+
+  /** The output check of what the handler returned, and the text copy of structured content. */
+  private finishResult(
+    tool: RegisteredTool,
+    params: CallToolRequestParams,
+    result: HandlerResult<CallToolResult> | InputRequiredResult,
+  ): MaybePromise<HandlerResult<CallToolResult> | InputRequiredResult> {
     if (typeof result !== "object" || result === null) return result;
     const checksOutput = tool.checkOutput !== undefined || tool.parseOutput !== undefined;
     if (checksOutput && !isInputRequired(result) && escalationOf(result) === undefined && result.isError !== true) {
@@ -232,19 +265,14 @@ export class ToolRegistry {
         const output = tool.checkOutput(result.structuredContent);
         if (!output.ok) throw outputMismatch(params.name, output.message);
       } else {
-        const output = await tool.parseOutput!(result.structuredContent);
-        if (!output.ok) throw outputMismatch(params.name, output.message);
-        // What goes on the wire is the library's output (its transforms and defaults applied).
-        result = { ...result, structuredContent: output.value as Record<string, unknown> };
+        return Promise.resolve(tool.parseOutput!(result.structuredContent)).then((output) => {
+          if (!output.ok) throw outputMismatch(params.name, output.message);
+          // What goes on the wire is the library's output (its transforms and defaults applied).
+          return withTextCopy({ ...result, structuredContent: output.value as Record<string, unknown> });
+        });
       }
     }
-    // The spec's SHOULD: a tool returning structured content also gives it as text, for clients that read only content.
-    // (An InputRequiredResult has no structuredContent, a runAsTask marker has content: neither is touched.)
-    const structured = result as { content?: unknown; structuredContent?: unknown };
-    if (structured.content === undefined && structured.structuredContent !== undefined) {
-      result = { ...result, content: [{ type: "text", text: JSON.stringify(structured.structuredContent) }] } as HandlerResult<CallToolResult>;
-    }
-    return result;
+    return withTextCopy(result);
   }
 
   /** Removes a tool. @returns whether it was registered */
@@ -256,4 +284,16 @@ export class ToolRegistry {
   setEnabled(name: string, enabled: boolean): boolean {
     return setEntryEnabled({ live: this.tools, parked: this.parked }, name, enabled, "tool");
   }
+}
+
+/**
+ * The spec's SHOULD: a tool returning structured content also gives it as text, for clients that read only content.
+ * (An InputRequiredResult has no structuredContent, a runAsTask marker has content: neither is touched.)
+ */
+function withTextCopy(result: HandlerResult<CallToolResult> | InputRequiredResult): HandlerResult<CallToolResult> | InputRequiredResult {
+  const structured = result as { content?: unknown; structuredContent?: unknown };
+  if (structured.content === undefined && structured.structuredContent !== undefined) {
+    return { ...result, content: [{ type: "text", text: JSON.stringify(structured.structuredContent) }] } as HandlerResult<CallToolResult>;
+  }
+  return result;
 }

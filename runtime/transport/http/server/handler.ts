@@ -102,7 +102,9 @@ export async function serveHttpExchange(endpoint: HttpEndpoint, request: Incomin
     refuse(reply, 405, JsonRpcErrorCode.InvalidRequest, `Method ${method} is not allowed: ${why}.`, undefined, { allow });
     return;
   }
-  const admitted = await admit(options, request, reply);
+  let admitted = admit(options, request, reply);
+  // Synchronous without a bearer verifier: no promise and no turn for the usual unauthenticated endpoint.
+  if (admitted instanceof Promise) admitted = await admitted;
   if (admitted === false) return;
   const authInfo = admitted;
   if (method === "GET") return serveSessionGet(sessions!, request, reply, authInfo);
@@ -167,8 +169,11 @@ export async function serveHttpExchange(endpoint: HttpEndpoint, request: Incomin
 const envelopeStatus = (code: number) => httpStatusOfError(code, "2026-envelope");
 const modernStatus = (code: number) => httpStatusOfError(code, "2026");
 
-/** The checks every method shares: Host, Origin, bearer token. Resolves the caller's identity, or `false` once refused. */
-async function admit(options: ResolvedHttpOptions, request: IncomingHttp, reply: HttpReply): Promise<AuthInfo | undefined | false> {
+/**
+ * The checks every method shares: Host, Origin, bearer token. The caller's identity, or `false` once
+ * refused: a promise only when a token has to be verified.
+ */
+function admit(options: ResolvedHttpOptions, request: IncomingHttp, reply: HttpReply): AuthInfo | undefined | false | Promise<AuthInfo | undefined | false> {
   if (options.allowedHosts) {
     const host = request.header("host");
     if (!host || !options.allowedHosts.has(hostNameOf(host).toLowerCase())) {
@@ -188,7 +193,12 @@ async function admit(options: ResolvedHttpOptions, request: IncomingHttp, reply:
     return false;
   }
   if (options.auth === undefined) return undefined;
-  const outcome = await authenticate(options.auth, request, options.onError);
+  return admitBearer(options, request, reply);
+}
+
+/** The bearer-token check of {@link admit}. */
+async function admitBearer(options: ResolvedHttpOptions, request: IncomingHttp, reply: HttpReply): Promise<AuthInfo | undefined | false> {
+  const outcome = await authenticate(options.auth!, request, options.onError);
   if (!outcome.ok) {
     reply.send(outcome.status, { ...JSON_HEADERS, "www-authenticate": outcome.challenge }, errorBody(undefined, JsonRpcErrorCode.InvalidRequest, outcome.message));
     return false;
