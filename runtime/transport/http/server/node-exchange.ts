@@ -35,43 +35,59 @@ function headersOf(request: IncomingMessage): Headers {
   return headers;
 }
 
+/**
+ * The body of one request, bounded: one object per read whose listeners share it, and none removed once
+ * the body ended (the request is done with then); only a body over the bound stops being buffered.
+ */
+class BodyRead {
+  readonly chunks: Buffer[] = [];
+  total = 0;
+  settled = false;
+  readonly request: IncomingMessage;
+  readonly limit: number;
+  readonly resolve: (body: Uint8Array | null) => void;
+  readonly reject: (error: Error) => void;
+  readonly onData = (chunk: Buffer): void => {
+    if (this.settled) return;
+    this.total += chunk.length;
+    if (this.total > this.limit) {
+      this.settled = true;
+      this.request.off("data", this.onData);
+      // Stop buffering; the 413 answer reads the rest of the body away.
+      this.request.resume();
+      this.resolve(null);
+      return;
+    }
+    this.chunks.push(chunk);
+  };
+
+  constructor(request: IncomingMessage, limit: number, resolve: (body: Uint8Array | null) => void, reject: (error: Error) => void) {
+    this.request = request;
+    this.limit = limit;
+    this.resolve = resolve;
+    this.reject = reject;
+  }
+
+  ended(): void {
+    if (this.settled) return;
+    this.settled = true;
+    const chunks = this.chunks;
+    this.resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.total));
+  }
+
+  failed(error: Error): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.reject(error);
+  }
+}
+
 function readNodeBody(request: IncomingMessage, limit: number): Promise<Uint8Array | null> {
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let total = 0;
-    let settled = false;
-    const onData = (chunk: Buffer) => {
-      total += chunk.length;
-      if (total > limit) {
-        settled = true;
-        cleanup();
-        // Stop buffering; the 413 answer reads the rest of the body away.
-        request.resume();
-        resolve(null);
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = () => {
-      if (settled) return;
-      settled = true;
-      cleanup();
-      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total));
-    };
-    const onError = (error: Error) => {
-      if (settled) return;
-      settled = true;
-      cleanup();
-      reject(error);
-    };
-    const cleanup = () => {
-      request.off("data", onData);
-      request.off("end", onEnd);
-      request.off("error", onError);
-    };
-    request.on("data", onData);
-    request.on("end", onEnd);
-    request.on("error", onError);
+    const read = new BodyRead(request, limit, resolve, reject);
+    request.on("data", read.onData);
+    request.once("end", () => read.ended());
+    request.once("error", (error: Error) => read.failed(error));
   });
 }
 
