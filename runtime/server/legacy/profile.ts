@@ -17,7 +17,8 @@ import { checkRequest, checkResult } from "../../validate/core.js";
 import { TABLES_2025 } from "../../validate/tables-2025.js";
 import { isLoggingLevel } from "../context.js";
 import { internalError } from "../errors.js";
-import type { RevisionProfile } from "../request.js";
+import type { Invocation, RequestHost, RevisionProfile } from "../request.js";
+import type { RequestContextImpl } from "../context.js";
 import { route, ROUTES, type Route } from "../routes.js";
 import { refuseStrayEscalation } from "../modern.js";
 import { settleInputRequired } from "./back-channel.js";
@@ -92,20 +93,37 @@ export const LEGACY: RevisionProfile<LegacyScope> = {
     return Promise.resolve(builtIn(host as LegacyHost, ctx.method, params, scope));
   },
 
-  async finish(host, route, handler, invocation, ctx, scope) {
-    const raw =
-      invocation.raw.resultType === "input_required" ? await settleInputRequired({ host: host as LegacyHost, handler, invocation, ctx, scope }) : invocation.raw;
-    refuseStrayEscalation(route, raw, invocation.params);
-    if (route.checkResult !== undefined) await route.checkResult(raw);
-    const result = copyToExtend(raw);
-    for (const key of MODERN_ONLY_RESULT_KEYS) delete result[key];
-    if (host.validateResults && route.result !== "") {
-      const outcome = checkResult(TABLES_2025, ctx.method, result);
-      if (!outcome.ok) throw internalError(`Internal error: the ${ctx.method} handler returned an invalid result for a 2025 client. ${outcome.message}`);
+  // Synchronous for a complete result without a custom result check (a plain call): no promise, no turn.
+  finish(host, route, handler, invocation, ctx, scope) {
+    if (invocation.raw.resultType === "input_required") {
+      return settleInputRequired({ host: host as LegacyHost, handler, invocation, ctx, scope }).then((raw) => legacyResult(host, route, ctx, invocation, raw));
     }
-    return result;
+    return legacyResult(host, route, ctx, invocation, invocation.raw);
   },
 };
+
+/** A complete result as a 2025 client gets it: the stray escalation refused, the result checked, the 2026-only keys dropped. */
+function legacyResult(
+  host: RequestHost,
+  route: Route,
+  ctx: RequestContextImpl,
+  invocation: Invocation,
+  raw: Record<string, unknown>,
+): Record<string, unknown> | Promise<Record<string, unknown>> {
+  refuseStrayEscalation(route, raw, invocation.params);
+  if (route.checkResult !== undefined) return Promise.resolve(route.checkResult(raw)).then(() => legacyWire(host, ctx, route, raw));
+  return legacyWire(host, ctx, route, raw);
+}
+
+function legacyWire(host: RequestHost, ctx: RequestContextImpl, route: Route, raw: Record<string, unknown>): Record<string, unknown> {
+  const result = copyToExtend(raw);
+  for (const key of MODERN_ONLY_RESULT_KEYS) delete result[key];
+  if (host.validateResults && route.result !== "") {
+    const outcome = checkResult(TABLES_2025, ctx.method, result);
+    if (!outcome.ok) throw internalError(`Internal error: the ${ctx.method} handler returned an invalid result for a 2025 client. ${outcome.message}`);
+  }
+  return result;
+}
 
 function builtIn(host: LegacyHost, method: string, params: Record<string, unknown>, scope: LegacyScope): Record<string, unknown> {
   const session = scope.session;
