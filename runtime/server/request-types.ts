@@ -6,6 +6,7 @@
  * @internal
  * @module
  */
+import type { AdaptedRequest } from "../protocol/adapter.js";
 import type { ServerCapabilities } from "../protocol/types.js";
 import type { JsonRpcResponse } from "../protocol/jsonrpc/messages.js";
 import type { ClassifiedRequest } from "../protocol/message.js";
@@ -100,4 +101,14 @@ export interface RevisionProfile<Scope extends RequestTracker> {
   ): Record<string, unknown> | Promise<Record<string, unknown>>;
   /** A route that answers with a long-lived stream of its own (`subscriptions/listen`). */
   stream?(host: RequestHost, route: Route, params: Record<string, unknown>, ctx: RequestContextImpl): Promise<JsonRpcResponse | undefined> | undefined;
+}
+
+/** A request past its route, protocol facts and checks. @internal */
+export interface CheckedRequest {
+  readonly route: Route;
+  readonly handler: AnyHandler | undefined;
+  readonly meta: RequestMeta;
+  readonly params: Record<string, unknown>;
+  /** Set when the request's revision has an adapter: `params` are then the model's. */
+  readonly adapted?: AdaptedRequest | undefined;
 }

@@ -11,20 +11,19 @@
  * @module
  */
 import type { RequestContext } from "../protocol/context.js";
-import type { AdaptedRequest } from "../protocol/adapter.js";
 import { isObject, isThenable } from "../protocol/guards.js";
 import { JsonRpcErrorCode, McpError } from "../protocol/jsonrpc/errors.js";
 import type { JsonRpcResponse } from "../protocol/jsonrpc/messages.js";
-import { errorResponse } from "../protocol/jsonrpc/responses.js";
 import type { ClassifiedRequest } from "../protocol/message.js";
-import { adaptRequest, resultToWire } from "./adapt.js";
+import { resultToWire } from "./adapt.js";
 import { RequestContextImpl } from "./context.js";
-import { internalError, toErrorObject } from "./errors.js";
-import type { RequestMeta } from "./meta.js";
+import { internalError } from "./errors.js";
 import { ROUTES, type Route } from "./routes.js";
 import type { MiddlewareRequest } from "./types.js";
-import type { AnyHandler, Invocation, RequestHost, RequestTracker, RevisionProfile } from "./request-types.js";
+import type { AnyHandler, CheckedRequest, Invocation, RequestHost, RequestTracker, RevisionProfile } from "./request-types.js";
+import { adapted, answerFailed, checkLater, failedAnswer, finishFailed, handlerFailed, refusal, refusedBy, restOfMiddlewares } from "./request-detours.js";
 import { settle } from "./middleware.js";
+import { snapshotJson } from "./state-boundary.js";
 import { pathDeeperThan } from "./nesting-path.js";
 
 export type { AnyHandler, Invocation, RequestHost, RequestTracker, RevisionProfile };
@@ -55,16 +54,6 @@ export function answerRequest<Scope extends RequestTracker>(
     (ready) => begin(host, profile, request, scope, context, ready),
     (error: unknown) => refusal(host, request, error),
   );
-}
-
-/** A request past its route, protocol facts and checks. */
-interface CheckedRequest {
-  readonly route: Route;
-  readonly handler: AnyHandler | undefined;
-  readonly meta: RequestMeta;
-  readonly params: Record<string, unknown>;
-  /** Set when the request's revision has an adapter: `params` are then the model's. */
-  readonly adapted?: AdaptedRequest | undefined;
 }
 
 /**
@@ -99,31 +88,6 @@ function checkRequest<Scope extends RequestTracker>(
     return meta.adapter === undefined ? { route, handler, meta, params } : adapted(host, route, handler, meta, method, params);
   }
   return checkLater(host, route, handler, meta, method, params, checking);
-}
-
-/** A request of a revision with an adapter, its params mapped to the model. */
-function adapted(host: RequestHost, route: Route, handler: AnyHandler | undefined, meta: RequestMeta, method: string, wire: Record<string, unknown>) {
-  const adapted = adaptRequest(meta.adapter!, meta.protocolVersion, method, wire, host.listedTool);
-  return { route, handler, meta, params: adapted.exchange.params as Record<string, unknown>, adapted };
-}
-
-async function checkLater(
-  host: RequestHost,
-  route: Route,
-  handler: AnyHandler | undefined,
-  meta: RequestMeta,
-  method: string,
-  wire: Record<string, unknown>,
-  checking: void | Promise<void>,
-): Promise<CheckedRequest> {
-  await checking;
-  const checked = meta.adapter === undefined ? { route, handler, meta, params: wire } : adapted(host, route, handler, meta, method, wire);
-  return route.checkParams === undefined ? checked : { ...checked, params: await route.checkParams(checked.params) };
-}
-
-/** The error answer of a request refused before its handler ran. */
-function refusal(host: RequestHost, request: ClassifiedRequest, error: unknown): JsonRpcResponse {
-  return errorResponse(request.id, toErrorObject(error, request.method, host.logger));
 }
 
 /** Each protocol method's name as one string: a context (a listen stream's lasts hours) keeps it, not its body's copy. */
@@ -165,7 +129,15 @@ function answerCall<Scope extends RequestTracker>(
   { route, handler, params }: CheckedRequest,
 ): Promise<JsonRpcResponse | undefined> {
   scope.track(ctx);
-  if (handler === undefined) return answerBuiltIn(host, profile, scope, ctx, route, params);
+  if (handler === undefined) {
+    // A built-in answer (`server/discover`, `ping`…), tracked like a handler's.
+    return Promise.resolve()
+      .then(() => profile.builtIn(host, route, params, ctx, scope))
+      .then(
+        (result) => answered(host, scope, ctx, result),
+        (error: unknown) => answerFailed(host, scope, ctx, error),
+      );
+  }
   let invoked: Invocation | Promise<Invocation>;
   try {
     invoked = invokeHandler(host, route, handler, params, ctx);
@@ -179,23 +151,6 @@ function answerCall<Scope extends RequestTracker>(
     );
   }
   return Promise.resolve(finishCall(host, profile, scope, ctx, route, handler, invoked));
-}
-
-/** A built-in answer (`server/discover`, `ping`…), tracked like a handler's. */
-async function answerBuiltIn<Scope extends RequestTracker>(
-  host: RequestHost,
-  profile: RevisionProfile<Scope>,
-  scope: Scope,
-  ctx: RequestContextImpl,
-  route: Route,
-  params: Record<string, unknown>,
-): Promise<JsonRpcResponse | undefined> {
-  try {
-    const result = await profile.builtIn(host, route, params, ctx, scope);
-    return answered(host, scope, ctx, result);
-  } catch (error) {
-    return answerFailed(host, scope, ctx, error);
-  }
 }
 
 /** The handler ran: its result finished by the profile, the middlewares told, the answer built. */
@@ -234,22 +189,6 @@ function settled(
   return answered(host, scope, ctx, result);
 }
 
-/** The profile refused the result: the middlewares are told (and awaited) before the error answer. */
-async function finishFailed(
-  host: RequestHost,
-  scope: RequestTracker,
-  ctx: RequestContextImpl,
-  invocation: Invocation,
-  error: unknown,
-): Promise<JsonRpcResponse | undefined> {
-  try {
-    await settle(host, invocation.request, false, error);
-  } catch (settling) {
-    return answerFailed(host, scope, ctx, settling);
-  }
-  return answerFailed(host, scope, ctx, error);
-}
-
 /** The success answer, in the wire's shape; nothing for a request the client cancelled. Untracks the request. */
 function answered(host: RequestHost, scope: RequestTracker, ctx: RequestContextImpl, result: Record<string, unknown>): JsonRpcResponse | undefined {
   try {
@@ -261,20 +200,6 @@ function answered(host: RequestHost, scope: RequestTracker, ctx: RequestContextI
   } finally {
     scope.untrack(ctx);
   }
-}
-
-/** The error answer of a request that failed once tracked; nothing for a request the client cancelled. Untracks the request. */
-function answerFailed(host: RequestHost, scope: RequestTracker, ctx: RequestContextImpl, error: unknown): JsonRpcResponse | undefined {
-  try {
-    return failedAnswer(host, ctx, error);
-  } finally {
-    scope.untrack(ctx);
-  }
-}
-
-function failedAnswer(host: RequestHost, ctx: RequestContextImpl, error: unknown): JsonRpcResponse | undefined {
-  if (ctx.isCancelledByClient) return undefined;
-  return errorResponse(ctx.requestId, toErrorObject(error, ctx.method, host.logger));
 }
 
 /**
@@ -312,37 +237,11 @@ export function invokeHandler(
     } catch (error) {
       return refusedBy(host, request, error);
     }
-    if (isThenable(pending)) return middlewaresLater(host, route, handler, ctx, request, pending, i + 1);
-  }
-  return afterMiddlewares(host, route, handler, ctx, request);
-}
-
-/** The rest of the middlewares once one answered with a promise, then the handler. */
-async function middlewaresLater(
-  host: RequestHost,
-  route: Route,
-  handler: AnyHandler,
-  ctx: RequestContextImpl,
-  request: MiddlewareRequest,
-  first: PromiseLike<unknown>,
-  from: number,
-): Promise<Invocation> {
-  try {
-    await first;
-    for (let i = from; i < host.middlewares.length; i++) {
-      const pending = host.middlewares[i]!.onRequest?.(request);
-      if (isThenable(pending)) await pending;
+    if (isThenable(pending)) {
+      return restOfMiddlewares(host, request, pending, i + 1).then(() => afterMiddlewares(host, route, handler, ctx, request));
     }
-  } catch (error) {
-    return refusedBy(host, request, error);
   }
   return afterMiddlewares(host, route, handler, ctx, request);
-}
-
-/** A middleware refused the request: the others are told (and awaited) before it fails. */
-async function refusedBy(host: RequestHost, request: MiddlewareRequest, error: unknown): Promise<never> {
-  await settle(host, request, false, error);
-  throw error;
 }
 
 function afterMiddlewares(
@@ -393,12 +292,6 @@ function runHandler(
   );
 }
 
-/** The handler failed: the middlewares are told (and awaited) before it fails. */
-async function handlerFailed(host: RequestHost, request: MiddlewareRequest | undefined, error: unknown): Promise<never> {
-  if (request !== undefined) await settle(host, request, false, error);
-  throw error;
-}
-
 /** What a handler returned, when it is a result object. @throws McpError -32603 otherwise */
 function resultObject(raw: unknown, ctx: RequestContextImpl): Record<string, unknown> {
   if (!isObject(raw)) {
@@ -418,30 +311,6 @@ export async function callHandler(handler: AnyHandler, params: Record<string, un
   let raw: unknown = handler(params, ctx);
   if (isThenable(raw)) raw = await raw;
   return resultObject(raw, ctx);
-}
-
-/**
- * A deep copy of a JSON value (objects, arrays, primitives), for handing a
- * handler arguments it may change without changing the request they came
- * in. Much cheaper than `structuredClone` for the small objects arguments
- * usually are; an own `"__proto__"` key stays an own key.
- * @internal
- */
-export function snapshotJson<T>(value: T): T {
-  if (typeof value !== "object" || value === null) return value;
-  if (Array.isArray(value)) {
-    const copy = new Array<unknown>(value.length);
-    for (let i = 0; i < value.length; i++) copy[i] = snapshotJson(value[i]);
-    return copy as T;
-  }
-  const copy: Record<string, unknown> = {};
-  for (const key in value) {
-    if (!Object.hasOwn(value, key)) continue;
-    const item = snapshotJson((value as Record<string, unknown>)[key]);
-    if (key === "__proto__") Object.defineProperty(copy, key, { value: item, enumerable: true, writable: true, configurable: true });
-    else copy[key] = item;
-  }
-  return copy as T;
 }
 
 /**

@@ -260,3 +260,28 @@ export function requestStateBoundary(security: RequestStateSealer, options: Requ
     },
   };
 }
+
+/**
+ * A deep copy of a JSON value (objects, arrays, primitives): the request
+ * path hands a handler this copy of the arguments the boundary binds what it
+ * mints to, so the handler may change its copy without changing the binding.
+ * Much cheaper than `structuredClone` for the small objects arguments usually
+ * are; an own `"__proto__"` key stays an own key.
+ * @internal
+ */
+export function snapshotJson<T>(value: T): T {
+  if (typeof value !== "object" || value === null) return value;
+  if (Array.isArray(value)) {
+    const copy = new Array<unknown>(value.length);
+    for (let i = 0; i < value.length; i++) copy[i] = snapshotJson(value[i]);
+    return copy as T;
+  }
+  const copy: Record<string, unknown> = {};
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const item = snapshotJson((value as Record<string, unknown>)[key]);
+    if (key === "__proto__") Object.defineProperty(copy, key, { value: item, enumerable: true, writable: true, configurable: true });
+    else copy[key] = item;
+  }
+  return copy as T;
+}

@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { Client } from "mcp-roundtrip/client";
 import { inputRequired, McpServer } from "mcp-roundtrip/server";
-import { snapshotJson } from "../../runtime/server/request.js";
+import { snapshotJson } from "../../runtime/server/state-boundary.js";
 import { pair } from "../server/helpers.js";
 
 describe("review: sealed state is bound to the arguments the client sent", () => {
