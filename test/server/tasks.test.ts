@@ -272,12 +272,13 @@ describe("tasks: cancellation, expiry, bounds, ownership", () => {
   });
 
   it("tells only the owner that a task expired; to anyone else it is unknown", async () => {
-    const { mcp } = server({ tasks: { ttlMs: 20 } });
+    // Long enough that a loaded machine's polling sees the task completed before it expires.
+    const { mcp } = server({ tasks: { ttlMs: 250 } });
     const alice: RequestContext = { authInfo: { clientId: "alice", scopes: [] } };
     const client = pair(mcp, TASKS);
     const { taskId } = (await client.result("tools/call", { name: "compute", arguments: { label: "gone" } }, alice)) as { taskId: string };
     await until(client, taskId, "completed", alice);
-    await sleep(40);
+    await sleep(300);
     expect(await client.error("tasks/get", { taskId })).toMatchObject({ data: { reason: "unknown_task" } });
     expect(await client.error("tasks/get", { taskId }, alice)).toMatchObject({ data: { reason: "task_expired" } });
   });
