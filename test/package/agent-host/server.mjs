@@ -2,8 +2,9 @@
 // tarball: one McpServer serving 2026-07-28 and 2025 sessions alike, over
 // stdio or (with --http) Streamable HTTP on a free port, whose URL it prints
 // as the first line on stdout. Each tool appends what happened to it, as a
-// JSON line, to the file after --log: whether its request was cancelled is
-// what the server saw, whatever the host printed. With --silent it is a
+// JSON line with the `tag` argument it was called with, to the file after
+// --log: whether its request was cancelled is what the server saw, whatever
+// the host printed. With --silent it is a
 // server that never answers: it reads every message (noting each method) and
 // replies to none, over stdio or, with --http, as an endpoint that accepts
 // each request and never responds.
@@ -49,35 +50,42 @@ if (values.silent && values.http) {
 
 const mcp = new McpServer({ name: "agent-host-peer", version: "1.0.0" });
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Why a request's signal aborted, as the transport put it: a cancel from the client, or the wire going away. */
+const reasonOf = (signal) => (signal.reason instanceof Error ? signal.reason.message : String(signal.reason));
+const tagged = (properties = {}) => ({ type: "object", properties: { tag: { type: "string" }, ...properties } });
 
 // Reports progress every `every` ms for `ms` in all; notes whether its request was cancelled first.
-mcp.tool("work", { inputSchema: { type: "object", properties: { ms: { type: "number" }, every: { type: "number" } } } }, async ({ ms = 1_000, every = 50 }, ctx) => {
+mcp.tool("work", { inputSchema: tagged({ ms: { type: "number" }, every: { type: "number" } }) }, async ({ ms = 1_000, every = 50, tag }, ctx) => {
   const steps = Math.max(1, Math.round(ms / every));
   for (let step = 1; step <= steps; step++) {
     if (ctx.signal.aborted) {
-      record({ tool: "work", cancelled: true, step });
+      record({ tool: "work", tag, cancelled: true, step, reason: reasonOf(ctx.signal) });
       return { content: [{ type: "text", text: "cancelled" }] };
     }
     await ctx.progress(step, steps);
     await sleep(every);
   }
-  record({ tool: "work", cancelled: false });
+  record({ tool: "work", tag, cancelled: false });
   return { content: [{ type: "text", text: `worked ${steps} steps` }] };
 });
 
 // Never answers on its own: it waits until its request is cancelled, and notes that it was.
-mcp.tool("hang", { inputSchema: { type: "object" } }, async (_args, ctx) => {
+mcp.tool("hang", { inputSchema: tagged() }, async ({ tag }, ctx) => {
   await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve, { once: true }));
-  record({ tool: "hang", cancelled: true });
+  record({ tool: "hang", tag, cancelled: true, reason: reasonOf(ctx.signal) });
   return { content: [{ type: "text", text: "cancelled" }] };
 });
 
 // Asks the user a question: an InputRequiredResult for a 2026-07-28 client, elicitation/create over a 2025 session.
 const regionForm = { type: "object", properties: { region: { type: "string" } }, required: ["region"] };
-mcp.tool("ask", { needs: (need) => need.add("region", () => elicit({ message: "Which region?", schema: regionForm })) }, (_args, { region }) => {
-  record({ tool: "ask", answered: region.action });
-  return { content: [{ type: "text", text: region.action === "accept" ? `Provisioned in ${region.content.region}` : "Not provisioned" }] };
-});
+mcp.tool(
+  "ask",
+  { inputSchema: tagged(), needs: (need) => need.add("region", () => elicit({ message: "Which region?", schema: regionForm })) },
+  ({ tag }, { region }) => {
+    record({ tool: "ask", tag, answered: region.action });
+    return { content: [{ type: "text", text: region.action === "accept" ? `Provisioned in ${region.content.region}` : "Not provisioned" }] };
+  },
+);
 
 if (values.silent) {
   // Serving nothing: above.
