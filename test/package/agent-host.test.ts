@@ -245,6 +245,16 @@ describe.each(generations)("the agent host from the tarball, $generation", ({ ge
     }
   });
 
+  it.concurrent("a stdio server that dies mid-call: a retryable ConnectionLost naming tools/call, as for a cut HTTP connection", async ({ expect }) => {
+    const log = newLog();
+    const tag = `crash-${generation}`;
+    const run = await runHost([...mode, "--tool", "crash", "--args", JSON.stringify({ tag }), ...stdioServer(log)]);
+    expect(run.outcome).toBe("ConnectionLost method=tools/call retryable=true");
+    expect(run.code).toBe(4);
+    expect(run.stdout).toContain(`connected: ${generation}`);
+    expect(seen(log).filter((line) => line.tag === tag)).toEqual([{ tool: "crash", tag }]);
+  });
+
   it.concurrent.for(["stdio", "HTTP"] as const)(
     "a failing callback (onElicit throws), over %s: InputRequestFailed; the same host answering runs the tool",
     async (wire, { expect }) => {

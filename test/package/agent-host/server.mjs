@@ -76,6 +76,13 @@ mcp.tool("hang", { inputSchema: tagged() }, async ({ tag }, ctx) => {
   return { content: [{ type: "text", text: "cancelled" }] };
 });
 
+// Dies mid-call, after one progress notification: over stdio, the connection cut under the call.
+mcp.tool("crash", { inputSchema: tagged() }, async ({ tag }, ctx) => {
+  await ctx.progress(1, 2);
+  record({ tool: "crash", tag });
+  process.exit(1);
+});
+
 // Asks the user a question: an InputRequiredResult for a 2026-07-28 client, elicitation/create over a 2025 session.
 const regionForm = { type: "object", properties: { region: { type: "string" } }, required: ["region"] };
 mcp.tool(
