@@ -191,7 +191,7 @@ describe.each(generations)("the agent host from the tarball, $generation", ({ ge
       const log = wire === "stdio" ? newLog() : ours.log;
       const target = wire === "stdio" ? stdioServer(log) : [ours.url];
       const tag = `hang-${generation}-${wire}`;
-      const run = await runHost([...mode, "--timeout", "1500", "--tool", "hang", "--args", JSON.stringify({ tag }), ...target]);
+      const run = await runHost([...mode, "--timeout", "2000", "--tool", "hang", "--args", JSON.stringify({ tag }), ...target]);
       expect(run.outcome).toMatch(/^RequestTimeout method=tools\/call elapsedMs=\d+$/);
       expect(run.code).toBe(3);
       expect(run.stdout).toContain(`connected: ${generation}`);
@@ -328,7 +328,7 @@ describe("the agent host from the tarball, against the reference 2025-era server
     expect,
   }) => {
     const log = newLog();
-    const run = await runHost(["--timeout", "1500", "--tool", LONG, "--args", JSON.stringify({ duration: 10, steps: 2 }), ...tappedEverything(log)]);
+    const run = await runHost(["--timeout", "3000", "--tool", LONG, "--args", JSON.stringify({ duration: 10, steps: 2 }), ...tappedEverything(log)]);
     expect(run.outcome).toMatch(/^RequestTimeout method=tools\/call elapsedMs=\d+$/);
     expect(run.code).toBe(3);
     expect(cancelOf(tapped(log, "> "), LONG)).toEqual({ called: true, cancelled: true });
