@@ -196,6 +196,10 @@ describe("an HTTP server that accepts and never answers", () => {
       const error = await Client.connect(url, { timeoutMs: 300 }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(RequestTimeout);
       expect(error).toMatchObject({ method: "initialize" });
+      // Advice for a handshake: no resetTimeoutOnProgress, which a silent server's initialize cannot use.
+      expect((error as Error).message).toMatch(
+        /^initialize got no answer within 300 ms \(\d+ ms elapsed\); the client cancelled it\. A server that never answers its handshake is not serving MCP at this target/,
+      );
       await until(() => events.length === 4, "both handshake requests to be closed");
       expect(events).toEqual(["got server/discover", "closed server/discover", "got initialize", "closed initialize"]);
     } finally {
