@@ -32,7 +32,7 @@ if (values.silent && values.http) {
   const silent = createServer((req) => {
     let body = "";
     req.on("data", (chunk) => (body += chunk));
-    req.on("end", () => record({ silent: req.method, method: methodOf(body) }));
+    req.on("end", () => record({ silent: req.method, path: req.url, method: methodOf(body) }));
   });
   silent.listen(0, "127.0.0.1", () => console.log(`http://127.0.0.1:${silent.address().port}/mcp`));
 } else if (values.silent) {
