@@ -52,11 +52,17 @@ export function timedOut(
   const error = new Timeout(
     message.method,
     elapsed,
-    `${message.method} got no answer within ${limit} (${elapsed} ms elapsed); the client cancelled it. Pass a longer timeoutMs ` +
-      "to this call or to Client.connect, or resetTimeoutOnProgress for work that reports progress.",
+    `${message.method} got no answer within ${limit} (${elapsed} ms elapsed); the client cancelled it. ${adviceFor(message.method)}`,
   );
   transport.cancel?.(message.id, error);
   return error;
+}
+
+/** What to do about a timeout: for the handshake, progress resets cannot help, and the usual cause is the target. */
+function adviceFor(method: string): string {
+  return method === "initialize" || method === "server/discover"
+    ? "A server that never answers its handshake is not serving MCP at this target, or is stuck; a slow one needs a longer timeoutMs on Client.connect."
+    : "Pass a longer timeoutMs to this call or to Client.connect, or resetTimeoutOnProgress for work that reports progress.";
 }
 
 /**

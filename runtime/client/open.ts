@@ -90,7 +90,10 @@ export async function openClient(target: ConnectTarget, options: ClientOptions):
       answerers,
       probeTimeoutMs,
       renewTimeoutMs: probeTimeoutMs,
-      signal: options.signal,
+      // A signal even when the caller gave none: over HTTP only a request with one is closed when its deadline
+      // passes (the transport gives fetch none of its own, see docs/client.md), and a silent server would
+      // otherwise keep the timed-out initialize open. One or two handshake requests cost nothing per call.
+      signal: options.signal ?? new AbortController().signal,
       onNotification: options.onNotification,
       cacheKey: mode === "auto" ? negotiationKey(transport) : undefined,
       prior,

@@ -7,9 +7,9 @@
 
 /**
  * The connection carrying a request broke before its answer arrived (an
- * HTTP response stream cut mid-call, a socket reset) and could not be
- * resumed: the server offered no event ids to resume from, or resuming
- * failed. The request may or may not have run on the server; sending it
+ * HTTP response stream cut mid-call, a socket reset, a stdio server process
+ * that exited) and could not be resumed: the server offered no event ids to
+ * resume from, or resuming failed. The request may or may not have run on the server; sending it
  * again is the caller's decision (`retryable` says it is safe to try).
  */
 export class ConnectionLost extends Error {

@@ -4,6 +4,7 @@
 // request's id, over 2026-07-28 HTTP as its response stream closed. A
 // deadline throws RequestTimeout, naming the method and the time spent.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -177,5 +178,33 @@ describe("a stdio server that never answers", () => {
     const ids = Object.fromEntries(seen.filter((m) => m.id !== undefined).map((m) => [m.method, m.id]));
     expect(Object.keys(ids)).toEqual(["server/discover", "initialize"]);
     expect(seen.filter((m) => m.method === "notifications/cancelled").map((m) => m.params?.requestId)).toEqual([ids["server/discover"], ids.initialize]);
+  });
+});
+
+describe("an HTTP server that accepts and never answers", () => {
+  it("makes Client.connect throw RequestTimeout for initialize, and closes each handshake request's connection, without a signal of the caller's", async () => {
+    const events: string[] = [];
+    const silent = createServer((req, res) => {
+      let body = "";
+      req.on("data", (chunk: Buffer) => (body += chunk.toString()));
+      req.on("end", () => events.push(`got ${(JSON.parse(body) as { method: string }).method}`));
+      res.on("close", () => events.push(`closed ${(JSON.parse(body || "{}") as { method?: string }).method}`));
+    });
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(silent.address() as { port: number }).port}/mcp`;
+      const error = await Client.connect(url, { timeoutMs: 300 }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(RequestTimeout);
+      expect(error).toMatchObject({ method: "initialize" });
+      // Advice for a handshake: no resetTimeoutOnProgress, which a silent server's initialize cannot use.
+      expect((error as Error).message).toMatch(
+        /^initialize got no answer within 300 ms \(\d+ ms elapsed\); the client cancelled it\. A server that never answers its handshake is not serving MCP at this target/,
+      );
+      await until(() => events.length === 4, "both handshake requests to be closed");
+      expect(events).toEqual(["got server/discover", "closed server/discover", "got initialize", "closed initialize"]);
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+    }
   });
 });

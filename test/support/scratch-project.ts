@@ -2,12 +2,17 @@
 // does: `npm pack`, then `npm install ./mcp-roundtrip-<version>.tgz` in an empty
 // ESM project, so only what package.json "files" ships is there. The tarball
 // test uses it; the doc tests can too (compile snippets in `dir`, where
-// node_modules/mcp-roundtrip is the installed package, not the repo).
+// node_modules/mcp-roundtrip is the installed package, not the repo). One
+// `npm pack` per test run: the first project packs into the run's folder
+// (global-setup.ts), under a lock, and the others copy that tarball.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
+import { inject } from "vitest";
 import { ensureBuilt, root } from "../client/ensure-built.js";
+
+const pause = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
 /** A project in a temp folder with the packed package installed. */
 export interface ScratchProject {
@@ -32,8 +37,40 @@ function npm(args: string[], cwd: string): string {
   return result.stdout;
 }
 
+/** The `.tgz` in `dir`, if `npm pack` wrote one there. */
+const tarballIn = (dir: string) => readdirSync(dir).find((name) => name.endsWith(".tgz"));
+
 /**
- * Builds the package if dist/ is stale, packs it, and installs the tarball
+ * The path of this run's packed tarball: packed now by the first caller (under
+ * a lock, since test files run in parallel processes), found by the others.
+ * Outside a vitest run with the global setup, it packs into `fallbackDir`.
+ */
+function packedTarball(fallbackDir: string): string {
+  const shared = inject("packDir") as string | undefined;
+  const dir = shared ?? fallbackDir;
+  const lock = join(dir, ".pack-lock");
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      if (Date.now() > deadline) throw new Error(`gave up waiting for another npm pack (remove ${lock} if it is stale)`);
+      pause(100);
+    }
+  }
+  try {
+    if (tarballIn(dir) === undefined) npm(["pack", "--ignore-scripts", "--pack-destination", dir], root);
+    const tarball = tarballIn(dir);
+    if (tarball === undefined) throw new Error(`npm pack wrote no .tgz into ${dir}`);
+    return join(dir, tarball);
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Builds the package if dist/ is stale, packs it (once per test run), and installs the tarball
  * with `extraPackages` (e.g. optional peers a test imports) into a new project.
  * The install uses npm's cache only (`--offline`); when the cache lacks a
  * dependency it retries with `--prefer-offline`, which may ask the registry.
@@ -46,9 +83,9 @@ export function createScratchProject(extraPackages: readonly string[] = []): Scr
   ensureBuilt("runtime/entries/server.js");
   const dir = mkdtempSync(join(tmpdir(), "mcp-roundtrip-scratch-"));
   try {
-    npm(["pack", "--ignore-scripts", "--pack-destination", dir], root);
-    const tarball = readdirSync(dir).find((name) => name.endsWith(".tgz"));
-    if (tarball === undefined) throw new Error(`npm pack wrote no .tgz into ${dir}`);
+    const packed = packedTarball(dir);
+    const tarball = basename(packed);
+    if (packed !== join(dir, tarball)) copyFileSync(packed, join(dir, tarball));
     writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "scratch", private: true, type: "module" }, null, 2));
     mkdirSync(join(dir, "node_modules"));
     const install = (mode: ScratchProject["install"]) =>

@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { DEFAULT_MAX_LINE_BYTES, serveStdio } from "mcp-roundtrip/node";
 import type { JsonRpcNotification } from "mcp-roundtrip/server";
-import { StdioClientTransport } from "mcp-roundtrip/client";
+import { ConnectionLost, StdioClientTransport } from "mcp-roundtrip/client";
 import type { MessageHandler } from "../../runtime/transport/types.js";
 import { rpc } from "./helpers.js";
 
@@ -221,10 +221,15 @@ describe("StdioClientTransport", () => {
     expect(response).toMatchObject({ id: 1 });
   });
 
-  it("rejects pending requests when the server exits, with a clear error", async () => {
+  it("rejects pending requests when the server exits, and later ones, with ConnectionLost naming the method and the exit", async () => {
     const transport = await spawn();
-    await expect(transport.request({ jsonrpc: "2.0", id: 1, method: "exit" })).rejects.toThrow(/exited \(code 3\) unexpectedly/);
-    await expect(transport.request({ jsonrpc: "2.0", id: 2, method: "echo" })).rejects.toThrow(/exited/);
+    const inFlight = await transport.request({ jsonrpc: "2.0", id: 1, method: "exit" }).catch((e: unknown) => e);
+    expect(inFlight).toBeInstanceOf(ConnectionLost);
+    expect(inFlight).toMatchObject({ name: "ConnectionLost", method: "exit", retryable: true });
+    expect((inFlight as Error).message).toMatch(/^exit: The MCP server process exited \(code 3\) unexpectedly\. It may have run/);
+    const after = await transport.request({ jsonrpc: "2.0", id: 2, method: "echo" }).catch((e: unknown) => e);
+    expect(after).toBeInstanceOf(ConnectionLost);
+    expect((after as Error).message).toMatch(/^echo: The MCP server process exited \(code 3\) unexpectedly\. It was not sent/);
   });
 
   it("shuts down by closing stdin, and the server exits on its own", async () => {

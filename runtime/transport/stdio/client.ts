@@ -3,6 +3,7 @@
  * spawns a server and speaks newline-delimited JSON-RPC over its stdin/stdout.
  */
 import type { ChildProcess } from "node:child_process";
+import { ConnectionLost } from "../../protocol/connection-lost.js";
 import { JsonRpcErrorCode } from "../../protocol/jsonrpc/errors.js";
 import {
   isJsonRpcNotification,
@@ -26,6 +27,7 @@ import { errorResponse } from "../../protocol/jsonrpc/responses.js";
 export type { StdioClientOptions } from "./client-options.js";
 
 interface Pending {
+  method: string;
   resolve(response: JsonRpcResponse): void;
   reject(error: unknown): void;
   progressToken: unknown;
@@ -134,12 +136,12 @@ export class StdioClientTransport implements ClientTransport {
    * Aborting `options.signal` sends `notifications/cancelled` and rejects with the signal's reason.
    *
    * @throws {RangeError} when the id is already in flight.
-   * @throws {Error} when the server process has exited or the transport is closed.
+   * @throws {ConnectionLost} when the server process has exited, before or while the request waited.
+   * @throws {Error} when the transport is closed.
    */
   request(message: JsonRpcRequest, options: TransportRequestOptions = {}): Promise<JsonRpcResponse> {
-    if (this.#closed || this.#exitReason) {
-      return Promise.reject(this.#exitReason ?? new Error("The stdio transport is closed; connect again to send more requests."));
-    }
+    if (this.#closed) return Promise.reject(new Error("The stdio transport is closed; connect again to send more requests."));
+    if (this.#exitReason) return Promise.reject(lost(message.method, this.#exitReason));
     if (this.#pending.has(message.id)) {
       return Promise.reject(new RangeError(`Request id ${String(message.id)} is already in flight; ids must be unique.`));
     }
@@ -150,6 +152,7 @@ export class StdioClientTransport implements ClientTransport {
       const progressToken = typeof meta === "object" && meta !== null ? (meta as Record<string, unknown>).progressToken : undefined;
       const onAbort = () => this.cancel(message.id, signal!.reason);
       this.#pending.set(message.id, {
+        method: message.method,
         resolve: (response) => {
           signal?.removeEventListener("abort", onAbort);
           resolve(response);
@@ -196,7 +199,8 @@ export class StdioClientTransport implements ClientTransport {
     child.once("exit", (code, signal) => {
       if (child !== this.#child) return;
       this.#exitReason = new Error(`The MCP server process exited (${signal ? `signal ${signal}` : `code ${String(code)}`})${this.#closed ? "" : " unexpectedly"}.`);
-      for (const pending of this.#pending.values()) pending.reject(this.#exitReason);
+      // A host catches the process dying under a call as it catches an HTTP connection breaking: ConnectionLost.
+      for (const pending of this.#pending.values()) pending.reject(lost(pending.method, this.#exitReason, true));
       this.#pending.clear();
     });
     child.stdin!.on("error", () => {
@@ -327,4 +331,14 @@ export class StdioClientTransport implements ClientTransport {
       : errorResponse(request.id, { code: JsonRpcErrorCode.MethodNotFound, message: `Method not found: ${request.method}` });
     this.#send(response);
   }
+}
+
+/**
+ * The error of a request the server process's exit left without an answer
+ * (`sent`: it was in flight, so it may have run) or that came after the exit
+ * (never sent); the exit is its cause.
+ */
+function lost(method: string, exit: Error, sent = false): ConnectionLost {
+  const advice = sent ? "It may have run: connect again, and send it again only if that is safe." : "It was not sent: connect again to send it.";
+  return new ConnectionLost(method, `${method}: ${exit.message} ${advice}`, { cause: exit });
 }
