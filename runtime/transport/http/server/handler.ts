@@ -81,13 +81,22 @@ function refuseTooLarge(reply: HttpReply, maxBodyBytes: number): void {
  * 2026-07-28 requests are answered statelessly; 2025 ones through their
  * session (`Mcp-Session-Id`) when the server holds sessions.
  */
-export async function serveHttpExchange(endpoint: HttpEndpoint, request: IncomingHttp, answer: HttpReply): Promise<void> {
-  const { handler, options, sessions } = endpoint;
+export function serveHttpExchange(endpoint: HttpEndpoint, request: IncomingHttp, answer: HttpReply): Promise<void> {
+  try {
+    // A promise the exchange already is is handed back as it is: no second one for the usual POST.
+    return Promise.resolve(serveExchange(endpoint, request, answer));
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/** {@link serveHttpExchange}, synchronous until the body (or a bearer token's check) has to be waited for. */
+function serveExchange(endpoint: HttpEndpoint, request: IncomingHttp, answer: HttpReply): Promise<void> | void {
+  const { options, sessions } = endpoint;
   const method = request.method;
   // With `authorization`, every adapter built on this core answers the metadata document's paths.
   if (options.auth?.metadataBody !== undefined && isResourceMetadataPath(options.auth, pathOf(request.url()))) {
-    serveResourceMetadata(options.auth, method, answer);
-    return;
+    return serveResourceMetadata(options.auth, method, answer);
   }
   const allow = sessions === undefined ? "POST" : "GET, POST, DELETE";
   if (method === "OPTIONS" && request.header("access-control-request-method") !== null) {
@@ -102,21 +111,43 @@ export async function serveHttpExchange(endpoint: HttpEndpoint, request: Incomin
     refuse(reply, 405, JsonRpcErrorCode.InvalidRequest, `Method ${method} is not allowed: ${why}.`, undefined, { allow });
     return;
   }
-  let admitted = admit(options, request, reply);
+  const admitted = admit(options, request, reply);
   // Synchronous without a bearer verifier: no promise and no turn for the usual unauthenticated endpoint.
-  if (admitted instanceof Promise) admitted = await admitted;
+  if (admitted instanceof Promise) return admitted.then((authInfo) => (authInfo === false ? undefined : serveAdmitted(endpoint, request, reply, authInfo)));
   if (admitted === false) return;
-  const authInfo = admitted;
-  if (method === "GET") return serveSessionGet(sessions!, request, reply, authInfo);
-  if (method === "DELETE") return serveSessionDelete(sessions!, request, reply, authInfo);
+  return serveAdmitted(endpoint, request, reply, admitted);
+}
 
-  const read: BodyRead = { bytes: 0 };
-  const body = await readMessage(options, request, reply, read);
-  if (body === NOT_READ) return;
+/**
+ * An admitted exchange: a session's GET or DELETE, else a POST's body read
+ * and served. The body is the one thing waited for: one promise, one turn.
+ */
+function serveAdmitted(endpoint: HttpEndpoint, request: IncomingHttp, reply: HttpReply, authInfo: AuthInfo | undefined): Promise<void> | void {
+  const sessions = endpoint.sessions;
+  if (request.method === "GET") return serveSessionGet(sessions!, request, reply, authInfo);
+  if (request.method === "DELETE") return serveSessionDelete(sessions!, request, reply, authInfo);
+  const options = endpoint.options;
+  if (!bodyAcceptable(options, request, reply)) return;
+  return request.readBody(options.maxBodyBytes).then(
+    (bytes) => {
+      const message = decodedBody(options, reply, bytes);
+      if (message !== undefined) return serveMessage(endpoint, request, reply, message, authInfo);
+    },
+    (error: unknown) => {
+      options.onError(error);
+      refuse(reply, 400, JsonRpcErrorCode.ParseError, "Parse error: the request body could not be read.");
+    },
+  );
+}
+
+/** Serves one decoded POST body: to its 2025 session, or through the server as one request or notification. */
+function serveMessage(endpoint: HttpEndpoint, request: IncomingHttp, reply: HttpReply, read: ReadMessage, authInfo: AuthInfo | undefined): Promise<void> | void {
+  const { handler, options, sessions } = endpoint;
+  const body = read.value;
   // The one classification of this message: envelope, kind and era, handed on to the session or the server.
   const message = classifyMessage(body, request.header(HeaderName.protocolVersion));
   const sessionId = sessions === undefined ? null : request.header(SESSION_HEADER);
-  if (sessionId !== null) return serveSessionPost(sessions!, request, reply, message, sessionId, authInfo, read.bytes, options.auth);
+  if (sessionId !== null) return serveSessionPost(sessions!, request, reply, message, sessionId, authInfo, read.byteLength, options.auth);
 
   if (message.kind === "invalid") {
     refuse(reply, 400, JsonRpcErrorCode.InvalidRequest, `Invalid Request: ${message.detail}.`, message.id);
@@ -206,48 +237,42 @@ async function admitBearer(options: ResolvedHttpOptions, request: IncomingHttp, 
   return outcome.authInfo;
 }
 
-/** What `readMessage` resolves to once it has answered the request itself (the body was not acceptable). */
-const NOT_READ: unique symbol = Symbol("not read");
-
-/** How long the body `readMessage` read was: what a 2025 session's request in flight is charged. */
-interface BodyRead {
-  bytes: number;
+/** A POST body read and parsed: its JSON value, and its length (what a 2025 session's request in flight is charged). */
+interface ReadMessage {
+  readonly value: unknown;
+  readonly byteLength: number;
 }
 
-/** Reads and parses a POST body into one JSON value (its length into `read`), or answers why not and resolves {@link NOT_READ}. */
-async function readMessage(options: ResolvedHttpOptions, request: IncomingHttp, reply: HttpReply, read: BodyRead): Promise<unknown> {
+/** Whether a POST's headers admit its body (JSON, an `Accept` with SSE, a declared length within the bound); answers why not. */
+function bodyAcceptable(options: ResolvedHttpOptions, request: IncomingHttp, reply: HttpReply): boolean {
   if (mediaTypeOf(request.header("content-type")) !== "application/json") {
     refuse(reply, 415, JsonRpcErrorCode.InvalidRequest, "Unsupported Media Type: the body must be JSON with Content-Type: application/json.");
-    return NOT_READ;
+    return false;
   }
   if (!acceptsJsonAndSse(request.header("accept"))) {
     refuse(reply, 406, JsonRpcErrorCode.InvalidRequest, "Not Acceptable: the Accept header must list both application/json and text/event-stream.");
-    return NOT_READ;
+    return false;
   }
   const declared = request.header("content-length");
   if (declared !== null && Number(declared) > options.maxBodyBytes) {
     refuseTooLarge(reply, options.maxBodyBytes);
-    return NOT_READ;
+    return false;
   }
-  let bytes: Uint8Array | null;
-  try {
-    bytes = await request.readBody(options.maxBodyBytes);
-  } catch (error) {
-    options.onError(error);
-    refuse(reply, 400, JsonRpcErrorCode.ParseError, "Parse error: the request body could not be read.");
-    return NOT_READ;
-  }
+  return true;
+}
+
+/** A read body as one JSON value, or `undefined` once it answered why not (too large, not UTF-8 JSON). */
+function decodedBody(options: ResolvedHttpOptions, reply: HttpReply, bytes: Uint8Array | null): ReadMessage | undefined {
   if (bytes === null) {
     refuseTooLarge(reply, options.maxBodyBytes);
-    return NOT_READ;
+    return undefined;
   }
-  read.bytes = bytes.length;
   const decoded = decodeJson(bytes);
   if (!decoded.ok) {
     refuse(reply, 400, JsonRpcErrorCode.ParseError, "Parse error: the body is not valid UTF-8 JSON; send one JSON-RPC message per POST.");
-    return NOT_READ;
+    return undefined;
   }
-  return decoded.value;
+  return { value: decoded.value, byteLength: bytes.length };
 }
 
 function headerMismatch(

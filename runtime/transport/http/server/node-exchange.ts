@@ -68,26 +68,28 @@ class BodyRead {
     this.reject = reject;
   }
 
-  ended(): void {
+  // `on`, not `once`: each fires at most once for a request, and `settled` guards the rest; `once` would
+  // wrap each listener in a closure per request.
+  readonly onEnd = (): void => {
     if (this.settled) return;
     this.settled = true;
     const chunks = this.chunks;
     this.resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.total));
-  }
+  };
 
-  failed(error: Error): void {
+  readonly onError = (error: Error): void => {
     if (this.settled) return;
     this.settled = true;
     this.reject(error);
-  }
+  };
 }
 
 function readNodeBody(request: IncomingMessage, limit: number): Promise<Uint8Array | null> {
   return new Promise((resolve, reject) => {
     const read = new BodyRead(request, limit, resolve, reject);
     request.on("data", read.onData);
-    request.once("end", () => read.ended());
-    request.once("error", (error: Error) => read.failed(error));
+    request.on("end", read.onEnd);
+    request.on("error", read.onError);
   });
 }
 
