@@ -61,7 +61,7 @@ export function timedOut(
 /** What to do about a timeout: for the handshake, progress resets cannot help, and the usual cause is the target. */
 function adviceFor(method: string): string {
   return method === "initialize" || method === "server/discover"
-    ? "A server that never answers its handshake is not serving MCP at this target, or is stuck; a slow one needs a longer timeoutMs on Client.connect."
+    ? "Is this target serving MCP? A slow server needs a longer timeoutMs on Client.connect."
     : "Pass a longer timeoutMs to this call or to Client.connect, or resetTimeoutOnProgress for work that reports progress.";
 }
 

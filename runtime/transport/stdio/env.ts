@@ -7,11 +7,12 @@
  * @module
  */
 
+// Pure: a bundle that shares a chunk with this module but spawns nothing (a browser client) drops the list.
 /**
  * Variables a spawned server inherits by default: enough to find programs,
  * a home and a temp directory, the user's name, the terminal and the locale.
  */
-export const DEFAULT_INHERITED_ENV: readonly string[] = Object.freeze([
+export const DEFAULT_INHERITED_ENV: readonly string[] = /* @__PURE__ */ Object.freeze([
   "PATH",
   "HOME",
   "USER",
