@@ -260,6 +260,26 @@ describe("pending-exchange heap measurement", () => {
   });
 });
 
+describe("bench/layers.mjs", () => {
+  it("splits ours's cost above the floor into the protocol layer and the HTTP layer", { timeout: 90_000 }, () => {
+    const run = spawnSync(process.execPath, ["bench/layers.mjs", "--rounds", "1", "--seconds", "0.5", "--concurrency", "2"], {
+      cwd: root,
+      encoding: "utf8",
+      timeout: 80_000,
+    });
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+    for (const name of ["floor", "protocol", "ours"]) expect(run.stdout).toMatch(new RegExp(`^  ${name}\\s+\\d+\\.\\d µs`, "m"));
+    expect(run.stdout).toMatch(/the floor's JSON work \d+\.\d+ µs, our protocol layer \d+\.\d+ µs per call/);
+  });
+
+  it("refuses a count that is not positive, naming the flag", () => {
+    const run = spawnSync(process.execPath, ["bench/layers.mjs", "--rounds", "0"], { cwd: root, encoding: "utf8", timeout: 20_000 });
+    expect(run.status).not.toBe(0);
+    expect(run.stderr).toContain("--rounds needs a positive number, got 0");
+  });
+});
+
 describe("bench/profile.mjs", () => {
   it("profiles a server process and names the .ts files its time went to", { timeout: 60_000 }, () => {
     const run = spawnSync(process.execPath, ["bench/profile.mjs", "plain", "--seconds", "0.5", "--warmup", "0.2", "--concurrency", "2", "--top", "40"], {
