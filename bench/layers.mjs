@@ -17,6 +17,7 @@
 //
 // Medians of the rounds; on a shared machine read the paired ratios, not the µs.
 import { parseArgs } from "node:util";
+import { driveFor as drive } from "./lib/drive.mjs";
 import { rawToolsClient } from "./lib/raw-client.mjs";
 import { startServerProcess } from "./lib/server-process.mjs";
 import { benchServer } from "./workloads/ours.mjs";
@@ -27,20 +28,6 @@ const SERVERS = [
   { name: "protocol", module: here("./workloads/protocol-only.mjs"), factory: "protocolOnlyServer", options: {} },
   { name: "ours", module: here("./workloads/ours.mjs"), factory: "serveBench", options: { legacy: false } },
 ];
-
-/** Drives `call` from `concurrency` loops for `ms`; resolves the calls completed. */
-async function drive(call, concurrency, ms) {
-  let done = 0;
-  const end = Date.now() + ms;
-  const loop = async () => {
-    while (Date.now() < end) {
-      await call();
-      done++;
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, loop));
-  return done;
-}
 
 /** Server CPU per call (µs) of one server over one window, after a warm-up. */
 async function overSockets({ module, factory, options }, concurrency, seconds) {

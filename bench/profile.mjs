@@ -16,6 +16,7 @@ import { SourceMap } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { driveFor as drive } from "./lib/drive.mjs";
 import { rawToolsClient } from "./lib/raw-client.mjs";
 import { startServerProcess } from "./lib/server-process.mjs";
 
@@ -50,20 +51,6 @@ function parseArguments(argv) {
     else throw new TypeError(`${USAGE}\nunknown flag ${flag}`);
   }
   return options;
-}
-
-/** Drives `call` from `concurrency` loops for `ms`; resolves the calls completed. */
-async function drive(call, concurrency, ms) {
-  let done = 0;
-  const end = Date.now() + ms;
-  const loop = async () => {
-    while (Date.now() < end) {
-      await call();
-      done++;
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, loop));
-  return done;
 }
 
 /** Profiles the server of an HTTP workload; resolves the .cpuprofile path and the CPU per call. */

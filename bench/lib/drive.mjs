@@ -33,6 +33,18 @@ export async function driveAsync(call, { concurrency, durationMs, maxOps }) {
 }
 
 /**
+ * {@link driveAsync} for a fixed time alone: `call` from `concurrency` lanes
+ * for `ms`; resolves the operations completed.
+ * @param {() => Promise<unknown>} call
+ * @param {number} concurrency
+ * @param {number} ms
+ * @returns {Promise<number>}
+ */
+export async function driveFor(call, concurrency, ms) {
+  return (await driveAsync(call, { concurrency, durationMs: ms, maxOps: Number.MAX_SAFE_INTEGER })).ops;
+}
+
+/**
  * Runs a synchronous operation in batches until `durationMs` elapse or
  * `maxOps` operations ran. Batching keeps the clock read out of the
  * per-operation cost of sub-microsecond work such as AJV validation.

@@ -37,24 +37,34 @@ function needsBuild(target: string): boolean {
 export function ensureBuilt(file: string): void {
   const target = join(root, "dist", file);
   if (!needsBuild(target)) return;
-  const lock = join(root, "node_modules", ".mcp-roundtrip-build-lock");
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch {
-      if (Date.now() > deadline) throw new Error(`gave up waiting for another build (remove ${lock} if it is stale)`);
-      pause(100);
-    }
-  }
-  try {
+  underLock(join(root, "node_modules", ".mcp-roundtrip-build-lock"), "build", () => {
     if (!needsBuild(target)) return;
     const build = spawnSync(process.execPath, ["scripts/build.mjs"], { cwd: root, encoding: "utf8" });
     if (build.status !== 0) throw new Error(`npm run build failed:\n${build.stderr}`);
     // A target the build does not make would send every later caller into a rebuild of dist/ that other
     // test files are reading from: name it instead.
     if (!existsSync(target)) throw new Error(`ensureBuilt("${file}"): the build made no dist/${file}; name a file it makes`);
+  });
+}
+
+/**
+ * Runs `work` holding the directory lock `lock` (test files run in parallel
+ * processes; `mkdir` is atomic), waiting up to two minutes for another
+ * holder doing the same `what`.
+ */
+export function underLock<T>(lock: string, what: string, work: () => T): T {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      if (Date.now() > deadline) throw new Error(`gave up waiting for another ${what} (remove ${lock} if it is stale)`);
+      pause(100);
+    }
+  }
+  try {
+    return work();
   } finally {
     rmSync(lock, { recursive: true, force: true });
   }

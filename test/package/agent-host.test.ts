@@ -29,6 +29,8 @@ import { freePort, repoRoot, startProcess, stopProcess } from "../interop/peers.
 import { createScratchProject, type ScratchProject } from "../support/scratch-project.js";
 import { tcpProxy } from "../support/tcp-proxy.js";
 
+/** How long a test waits for the server's log to show what it saw: a loaded machine writes it late (expect.poll waits 1 s by default). */
+const SERVER_SAW = { timeout: 10_000 };
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 const EVERYTHING = join(repoRoot, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
 const TAP = join(repoRoot, "test/interop/fixtures/tap.mjs");
@@ -209,7 +211,7 @@ describe.each(generations)("the agent host from the tarball, $generation", ({ ge
       expect(run.outcome).toMatch(/^RequestTimeout method=tools\/call elapsedMs=\d+$/);
       expect(run.code).toBe(3);
       expect(run.stdout).toContain(`connected: ${generation}`);
-      await expect.poll(() => seen(log).filter((line) => line.tag === tag)).toEqual([{ tool: "hang", tag, cancelled: true, reason: timeoutSeen[wire] }]);
+      await expect.poll(() => seen(log).filter((line) => line.tag === tag), SERVER_SAW).toEqual([{ tool: "hang", tag, cancelled: true, reason: timeoutSeen[wire] }]);
     },
   );
 
@@ -224,7 +226,7 @@ describe.each(generations)("the agent host from the tarball, $generation", ({ ge
       expect(run.code).toBe(130);
       expect(run.stdout).toContain(`connected: ${generation}`);
       await expect
-        .poll(() => seen(log).filter((line) => line.tag === tag))
+        .poll(() => seen(log).filter((line) => line.tag === tag), SERVER_SAW)
         .toEqual([{ tool: "work", tag, cancelled: true, step: expect.any(Number), reason: cancelSeen[wire] }]);
     },
   );
@@ -244,14 +246,14 @@ describe.each(generations)("the agent host from the tarball, $generation", ({ ge
         expect(run.stdout).toMatch(/^result: worked 12 steps$/m);
         expect(resumed.length).toBeGreaterThanOrEqual(1);
         // The session's stream outlived the cut: the work ran to its end, once.
-        await expect.poll(() => seen(ours.log).filter((line) => line.tag === tag)).toEqual([{ tool: "work", tag, cancelled: false }]);
+        await expect.poll(() => seen(ours.log).filter((line) => line.tag === tag), SERVER_SAW).toEqual([{ tool: "work", tag, cancelled: false }]);
       } else {
         expect(run.outcome).toBe("ConnectionLost method=tools/call retryable=true");
         expect(run.code).toBe(4);
         expect(resumed).toEqual([]);
         // Its stream closed under it, which is the cancel: the work stopped.
         await expect
-          .poll(() => seen(ours.log).filter((line) => line.tag === tag))
+          .poll(() => seen(ours.log).filter((line) => line.tag === tag), SERVER_SAW)
           .toEqual([{ tool: "work", tag, cancelled: true, step: expect.any(Number), reason: "The client closed the HTTP request." }]);
       }
     } finally {

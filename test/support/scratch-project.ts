@@ -10,9 +10,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { inject } from "vitest";
-import { ensureBuilt, root } from "../client/ensure-built.js";
-
-const pause = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+import { ensureBuilt, root, underLock } from "../client/ensure-built.js";
 
 /** A project in a temp folder with the packed package installed. */
 export interface ScratchProject {
@@ -48,25 +46,12 @@ const tarballIn = (dir: string) => readdirSync(dir).find((name) => name.endsWith
 function packedTarball(fallbackDir: string): string {
   const shared = inject("packDir") as string | undefined;
   const dir = shared ?? fallbackDir;
-  const lock = join(dir, ".pack-lock");
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch {
-      if (Date.now() > deadline) throw new Error(`gave up waiting for another npm pack (remove ${lock} if it is stale)`);
-      pause(100);
-    }
-  }
-  try {
+  return underLock(join(dir, ".pack-lock"), "npm pack", () => {
     if (tarballIn(dir) === undefined) npm(["pack", "--ignore-scripts", "--pack-destination", dir], root);
     const tarball = tarballIn(dir);
     if (tarball === undefined) throw new Error(`npm pack wrote no .tgz into ${dir}`);
     return join(dir, tarball);
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
-  }
+  });
 }
 
 /**
