@@ -198,6 +198,11 @@ export class InFlightRequests implements ListenTracker {
   }
 }
 
+/** A complete result as a 2026-07-28 client gets it: stamped by the finisher, on a copy of what the handler returned. */
+function completeResult(host: RequestHost, route: Route, ctx: RequestContextImpl, raw: Record<string, unknown>): Record<string, unknown> {
+  return host.finisher.complete(route, ctx.method, copyToExtend(raw), handlerRevisionOf(ctx));
+}
+
 /** The 2026-07-28 profile. @internal */
 export const MODERN: RevisionProfile<RequestTracker> = {
   route(host, method) {
@@ -248,10 +253,8 @@ export const MODERN: RevisionProfile<RequestTracker> = {
       throw internalError(`Internal error: the ${ctx.method} handler returned resultType ${JSON.stringify(raw.resultType)}; use "complete" or "input_required"`);
     }
     refuseStrayEscalation(route, raw, invocation.params);
-    if (route.checkResult !== undefined) {
-      return Promise.resolve(route.checkResult(raw)).then(() => host.finisher.complete(route, ctx.method, copyToExtend(raw), handlerRevisionOf(ctx)));
-    }
-    return host.finisher.complete(route, ctx.method, copyToExtend(raw), handlerRevisionOf(ctx));
+    if (route.checkResult !== undefined) return Promise.resolve(route.checkResult(raw)).then(() => completeResult(host, route, ctx, raw));
+    return completeResult(host, route, ctx, raw);
   },
 
   stream(host, route, params, ctx: RequestContextImpl) {

@@ -219,8 +219,19 @@ export class ToolRegistry {
     }
     // Only a validator compiled on first use has `loading` (a runtime that loads its compiler asynchronously), and only until it has.
     const compilerLoading = tool.checkInput?.loading?.();
-    if (compilerLoading !== undefined || tool.checkInput === undefined) return this.callAsync(tool, params, ctx, args, compilerLoading);
-    const check = tool.checkInput(args);
+    if (compilerLoading !== undefined) return compilerLoading.then(() => this.runChecked(tool, params, ctx, args));
+    if (tool.checkInput === undefined) return this.runParsed(tool, params, ctx, args);
+    return this.runChecked(tool, params, ctx, args);
+  }
+
+  /** The compiled input check, then the handler: synchronous unless the handler answers with a promise. */
+  private runChecked(
+    tool: RegisteredTool,
+    params: CallToolRequestParams,
+    ctx: ServerRequestContext,
+    args: Record<string, unknown>,
+  ): MaybePromise<HandlerResult<CallToolResult> | InputRequiredResult> {
+    const check = tool.checkInput!(args);
     if (!check.ok) return invalidArguments(params.name, check.message);
     const result = tool.handler(args, ctx);
     if (isThenable<HandlerResult<CallToolResult> | InputRequiredResult>(result))
@@ -228,25 +239,16 @@ export class ToolRegistry {
     return this.finishResult(tool, params, result);
   }
 
-  /** {@link call} once something has to be awaited: a compiler still loading, or a Standard Schema's own parse. */
-  private async callAsync(
+  /** A Standard Schema's own parse of the input (its transforms and defaults applied), then the handler. */
+  private async runParsed(
     tool: RegisteredTool,
     params: CallToolRequestParams,
     ctx: ServerRequestContext,
     args: Record<string, unknown>,
-    compilerLoading: Promise<unknown> | undefined,
   ): Promise<HandlerResult<CallToolResult> | InputRequiredResult> {
-    if (compilerLoading !== undefined) await compilerLoading;
-    let input: Record<string, unknown> = args;
-    if (tool.checkInput !== undefined) {
-      const check = tool.checkInput(args);
-      if (!check.ok) return invalidArguments(params.name, check.message);
-    } else {
-      const parsed = await tool.parseInput!(args);
-      if (!parsed.ok) return invalidArguments(params.name, parsed.message);
-      input = parsed.value as Record<string, unknown>;
-    }
-    return this.finishResult(tool, params, await tool.handler(input, ctx));
+    const parsed = await tool.parseInput!(args);
+    if (!parsed.ok) return invalidArguments(params.name, parsed.message);
+    return this.finishResult(tool, params, await tool.handler(parsed.value as Record<string, unknown>, ctx));
   }
 
   /** The output check of what the handler returned, and the text copy of structured content. */
