@@ -17,7 +17,7 @@
 export * from "../server/index.js";
 // Streamable HTTP, web-standard: the handler, its options, and the HTTP status of a JSON-RPC error.
 export { createHttpHandler, type HttpRequestHandler } from "../transport/http/server/web.js";
-export { statusForError } from "../transport/http/server/handler.js";
+export { statusForError } from "../transport/http/server/status.js";
 export { DEFAULT_MAX_BODY_BYTES, type HttpHandlerOptions, type HttpRequestInfo, type TokenVerifier } from "../transport/http/server/policy.js";
 export type { AuthorizationOptions } from "../transport/http/server/authorization.js";
 // The Mcp-Param header encoding, for a gateway or framework that reads or writes those headers itself.

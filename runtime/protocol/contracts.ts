@@ -12,6 +12,14 @@ import type { LegacyMode, RequestContext } from "./context.js";
 import type { ClassifiedMessage } from "./message.js";
 
 /**
+ * What `handleClassified` returns: the answer itself when nothing had to
+ * be waited for (a transport writes it in the same turn, with no promise),
+ * else a promise of it.
+ * @internal
+ */
+export type Answered = JsonRpcResponse | undefined | Promise<JsonRpcResponse | undefined>;
+
+/**
  * Anything that answers decoded JSON-RPC messages: `Server`, `McpServer`.
  * Transports depend on this shape only.
  *
@@ -35,10 +43,11 @@ export interface MessageHandler {
    *
    * @param message - the classified message
    * @param context - what the transport knows of the request
-   * @returns the response to a request, or `undefined` for a notification or a response
+   * @returns the response to a request, or `undefined` for a notification or a response: at once when
+   *   nothing had to be waited for, else as a promise (never a rejected one)
    * @internal
    */
-  handleClassified?(message: ClassifiedMessage, context?: RequestContext): Promise<JsonRpcResponse | undefined>;
+  handleClassified?(message: ClassifiedMessage, context?: RequestContext): Answered;
 }
 
 /**
@@ -68,8 +77,11 @@ export interface ServerSession {
    * once the session has started, gets a clear error. Never rejects.
    */
   handle(message: unknown, context?: RequestContext): Promise<JsonRpcResponse | undefined>;
-  /** {@link ServerSession.handle} for a message the transport already classified (optional, as on `MessageHandler`). @internal */
-  handleClassified?(message: ClassifiedMessage, context?: RequestContext): Promise<JsonRpcResponse | undefined>;
+  /**
+   * {@link ServerSession.handle} for a message the transport already classified (optional, as on
+   * `MessageHandler`): the answer at once when nothing had to be waited for, else a promise of it. @internal
+   */
+  handleClassified?(message: ClassifiedMessage, context?: RequestContext): Answered;
   /** Ends the session: requests it sent reject, requests it is answering are cancelled. Idempotent. */
   close(reason?: string): void;
   /** True once closed. */

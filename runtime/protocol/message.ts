@@ -145,7 +145,7 @@ export interface ClassifiedNotification {
 }
 
 /** A response (to a request a 2025 session sent the client). @internal */
-interface ClassifiedResponse {
+export interface ClassifiedResponse {
   readonly kind: "response";
   readonly message: Record<string, unknown>;
 }

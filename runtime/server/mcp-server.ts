@@ -1,7 +1,7 @@
 import { createLogger } from "../protocol/logging.js";
 import type { JsonRpcResponse } from "../protocol/jsonrpc/messages.js";
 import type { LegacyMode, RequestContext } from "../protocol/context.js";
-import type { ServerSession, SessionHost, SessionPeer } from "../protocol/contracts.js";
+import type { Answered, ServerSession, SessionHost, SessionPeer } from "../protocol/contracts.js";
 import type { Implementation, ServerCapabilities } from "../protocol/types.js";
 import { PromptRegistry, type PromptArgs, type PromptArguments, type PromptConfig, type PromptHandler } from "./registry/prompts.js";
 import { ResourceRegistry, type ResourceConfig, type StaticResourceHandler, type TemplateResourceHandler } from "./registry/resources.js";
@@ -112,12 +112,13 @@ export class McpServer implements SessionHost {
   readonly handle: (message: unknown, context?: RequestContext) => Promise<JsonRpcResponse | undefined>;
 
   /**
-   * Answers one message a transport already classified (see `Server.handleClassified`). Never rejects.
+   * Answers one message a transport already classified (see `Server.handleClassified`): at once when nothing had
+   * to be waited for, else as a promise that never rejects.
    * @param message - the classified message
    * @param context - what the transport knows about the caller
    * @internal
    */
-  readonly handleClassified: (message: ClassifiedMessage, context?: RequestContext) => Promise<JsonRpcResponse | undefined>;
+  readonly handleClassified: (message: ClassifiedMessage, context?: RequestContext) => Answered;
 
   /**
    * Registers a tool.

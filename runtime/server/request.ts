@@ -13,6 +13,7 @@
 import type { RequestContext } from "../protocol/context.js";
 import { isObject, isThenable } from "../protocol/guards.js";
 import { JsonRpcErrorCode, McpError } from "../protocol/jsonrpc/errors.js";
+import type { Answered } from "../protocol/contracts.js";
 import type { JsonRpcResponse } from "../protocol/jsonrpc/messages.js";
 import type { ClassifiedRequest } from "../protocol/message.js";
 import { resultToWire } from "./adapt.js";
@@ -29,9 +30,10 @@ import { pathDeeperThan } from "./nesting-path.js";
 export type { AnyHandler, Invocation, RequestHost, RequestTracker, RevisionProfile };
 
 /**
- * Answers one classified request under `profile`. Resolves to the response,
- * or `undefined` when the client cancelled it (the spec asks for no answer
- * then). Never rejects.
+ * Answers one classified request under `profile`: the response, or
+ * `undefined` when the client cancelled it (the spec asks for no answer
+ * then). At once when nothing had to be waited for, else a promise that
+ * never rejects.
  * @internal
  */
 export function answerRequest<Scope extends RequestTracker>(
@@ -40,12 +42,12 @@ export function answerRequest<Scope extends RequestTracker>(
   request: ClassifiedRequest,
   scope: Scope,
   context: RequestContext | undefined,
-): Promise<JsonRpcResponse | undefined> {
+): Answered {
   let checked: CheckedRequest | Promise<CheckedRequest>;
   try {
     checked = checkRequest(host, profile, request, scope);
   } catch (error) {
-    return Promise.resolve(refusal(host, request, error));
+    return refusal(host, request, error);
   }
   // Not an async function: when nothing had to be awaited (the usual case), a stream route's own
   // promise is handed back as it is, so an idle listen stream is not held by a frame here as well.
@@ -101,7 +103,7 @@ function begin<Scope extends RequestTracker>(
   scope: Scope,
   context: RequestContext | undefined,
   checked: CheckedRequest,
-): Promise<JsonRpcResponse | undefined> {
+): Answered {
   const ctx = new RequestContextImpl(request.id, METHOD_NAMES.get(request.method) ?? request.method, checked.meta, context);
   ctx.logger = host.logger;
   ctx.adapted = checked.adapted;
@@ -109,7 +111,7 @@ function begin<Scope extends RequestTracker>(
   try {
     streaming = profile.stream?.(host, checked.route, checked.params, ctx);
   } catch (error) {
-    return Promise.resolve(ctx.isCancelledByClient ? undefined : refusal(host, request, error));
+    return ctx.isCancelledByClient ? undefined : refusal(host, request, error);
   }
   return streaming ?? answerCall(host, profile, scope, ctx, checked);
 }
@@ -118,8 +120,8 @@ function begin<Scope extends RequestTracker>(
  * Runs a request's handler (or built-in answer) while it is tracked, and
  * finishes its result. Each step that has nothing to wait for (no
  * middleware, handler or result check answering with a promise: a plain
- * tool call) runs in the same turn, so such a call costs one promise here,
- * not one per step and a turn for each.
+ * tool call) runs in the same turn, and such a call is answered with no
+ * promise at all.
  */
 function answerCall<Scope extends RequestTracker>(
   host: RequestHost,
@@ -127,7 +129,7 @@ function answerCall<Scope extends RequestTracker>(
   scope: Scope,
   ctx: RequestContextImpl,
   { route, handler, params }: CheckedRequest,
-): Promise<JsonRpcResponse | undefined> {
+): Answered {
   scope.track(ctx);
   if (handler === undefined) {
     // A built-in answer (`server/discover`, `ping`…), tracked like a handler's.
@@ -142,7 +144,7 @@ function answerCall<Scope extends RequestTracker>(
   try {
     invoked = invokeHandler(host, route, handler, params, ctx);
   } catch (error) {
-    return Promise.resolve(answerFailed(host, scope, ctx, error));
+    return answerFailed(host, scope, ctx, error);
   }
   if (isThenable<Invocation>(invoked)) {
     return invoked.then(
@@ -150,7 +152,7 @@ function answerCall<Scope extends RequestTracker>(
       (error: unknown) => answerFailed(host, scope, ctx, error),
     );
   }
-  return Promise.resolve(finishCall(host, profile, scope, ctx, route, handler, invoked));
+  return finishCall(host, profile, scope, ctx, route, handler, invoked);
 }
 
 /** The handler ran: its result finished by the profile, the middlewares told, the answer built. */
@@ -162,7 +164,7 @@ function finishCall<Scope extends RequestTracker>(
   route: Route,
   handler: AnyHandler,
   invocation: Invocation,
-): JsonRpcResponse | undefined | Promise<JsonRpcResponse | undefined> {
+): Answered {
   let finished: Record<string, unknown> | Promise<Record<string, unknown>>;
   try {
     finished = profile.finish(host, route, handler, invocation, ctx, scope);

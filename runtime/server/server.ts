@@ -3,7 +3,7 @@ import { JsonRpcErrorCode } from "../protocol/jsonrpc/errors.js";
 import type { JsonRpcId, JsonRpcResponse } from "../protocol/jsonrpc/messages.js";
 import { classifyMessage, type ClassifiedMessage, type ClassifiedRequest } from "../protocol/message.js";
 import type { LegacyMode, RequestContext } from "../protocol/context.js";
-import type { ServerSession, SessionHost, SessionPeer } from "../protocol/contracts.js";
+import type { Answered, ServerSession, SessionHost, SessionPeer } from "../protocol/contracts.js";
 import { isObject } from "../protocol/guards.js";
 import type { Implementation, ServerCapabilities } from "../protocol/types.js";
 import { createLogger, type LevelledLogger } from "../protocol/logging.js";
@@ -141,24 +141,25 @@ export class Server implements SessionHost {
    * @param context - what the transport knows about the caller
    */
   handle(message: unknown, context?: RequestContext): Promise<JsonRpcResponse | undefined> {
-    return this.handleClassified(classifyMessage(message, context?.protocolVersionHeader), context);
+    return Promise.resolve(this.handleClassified(classifyMessage(message, context?.protocolVersionHeader), context));
   }
 
   /**
    * {@link Server.handle} for a message a transport already classified
-   * (`classifyMessage`, at the edge), so nothing judges it twice.
+   * (`classifyMessage`, at the edge), so nothing judges it twice; the
+   * answer comes at once when nothing had to be waited for.
    *
    * @param message - the classified message
    * @param context - what the transport knows about the caller
    * @internal
    */
-  handleClassified(message: ClassifiedMessage, context?: RequestContext): Promise<JsonRpcResponse | undefined> {
+  handleClassified(message: ClassifiedMessage, context?: RequestContext): Answered {
     switch (message.kind) {
       case "request":
         if (message.era === "modern") return answerRequest(this.host, MODERN, message, this.inFlight, context);
         return this.answerStateless(message, context);
       case "invalid":
-        return Promise.resolve(errorResponse(message.id, { code: JsonRpcErrorCode.InvalidRequest, message: `Invalid Request: ${message.detail}` }));
+        return errorResponse(message.id, { code: JsonRpcErrorCode.InvalidRequest, message: `Invalid Request: ${message.detail}` });
       case "notification":
         try {
           this.handleNotification(message.method, message.message, context);
@@ -166,9 +167,9 @@ export class Server implements SessionHost {
           // handle() never rejects: a notification has no answer, so its failure can only be logged.
           this.logger.warn(`${message.method} ignored: handling it threw`, { error });
         }
-        return Promise.resolve(undefined);
+        return undefined;
       default:
-        return Promise.resolve(undefined); // a response: 2026-07-28 servers send no requests, so it matches nothing
+        return undefined; // a response: 2026-07-28 servers send no requests, so it matches nothing
     }
   }
 
@@ -323,7 +324,7 @@ export class Server implements SessionHost {
   }
 
   /** A 2025 request outside any session: the 2025 modules answer it, loaded on the first one. */
-  private answerStateless(request: ClassifiedRequest, context: RequestContext | undefined): Promise<JsonRpcResponse | undefined> {
+  private answerStateless(request: ClassifiedRequest, context: RequestContext | undefined): Answered {
     const loaded = legacyModules();
     if (loaded !== undefined) return loaded.answerStateless(this.host, request, context);
     return loadLegacy().then(({ answerStateless }) => answerStateless(this.host, request, context));

@@ -4,7 +4,7 @@
  *
  * @internal
  */
-import type { JsonRpcResponse } from "../../protocol/jsonrpc/messages.js";
+import type { Answered } from "../../protocol/contracts.js";
 import type { LegacyMode, RequestContext } from "../../protocol/context.js";
 import type { ClassifiedRequest } from "../../protocol/message.js";
 import type { AnyHandler, Invocation, RequestHost } from "../request.js";
@@ -54,7 +54,7 @@ export interface LegacyHost extends RequestHost {
   /** What a hand-built `InputRequiredResult` gets in a 2025 session (the `legacyInputRequired` option; see `shim.ts`). */
   readonly inputRequired: "reject" | "shim";
   /** Answers a 2026-07-28 request on the stateless path (a connection that has not started a session yet). */
-  handleModern(message: ClassifiedRequest, context: RequestContext | undefined): Promise<JsonRpcResponse | undefined>;
+  handleModern(message: ClassifiedRequest, context: RequestContext | undefined): Answered;
   /** Runs the custom handler of a notification the protocol does not define, if one is registered (`setNotificationHandler`). */
   onNotification(method: string, params: Record<string, unknown> | undefined, context: RequestContext | undefined): void;
   /** Tells the server a session ended, so broadcasts stop reaching it. */

@@ -14,7 +14,7 @@ import { classifyMessage, type ClassifiedMessage } from "../../protocol/message.
 import { FlightTable } from "../../protocol/flight-table.js";
 import { LEGACY_VERSIONS } from "../../protocol/revisions.js";
 import type { RequestContext } from "../../protocol/context.js";
-import type { ServerSession, SessionPeer } from "../../protocol/contracts.js";
+import type { Answered, ServerSession, SessionPeer } from "../../protocol/contracts.js";
 import { LAST_USE, PEER_OF, sendThrough, TRANSPORT_DATA, type KeptSession } from "../../protocol/session-keeper.js";
 import type { ClientCapabilities, Implementation, LoggingLevel } from "../../protocol/types.js";
 import type { RequestContextImpl } from "../context.js";
@@ -44,11 +44,7 @@ const loadProfile = async () => (profile ??= (await loadLegacy()).LEGACY);
  */
 export class LegacySession implements ServerSession, Broadcastable, LegacyChannel, LegacyScope, KeptSession {
   readonly id: string = newSessionId();
-  /**
-   * Idle, the handshake as it stands (with the server and peer: a record
-   * shared with sessions that agreed the same); once used, the working
-   * state, which holds that record (one slot either way).
-   */
+  /** Idle, the handshake (with server and peer, a record shared with sessions that agreed the same); once used, the working state holding it. */
   #state: Handshake | SessionActivity;
   /** When it was last used, on the clock of the transport keeping it (idle expiry counts from here): a small integer. */
   [LAST_USE] = 0;
@@ -120,11 +116,19 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
   }
 
   handle(message: unknown, context?: RequestContext): Promise<JsonRpcResponse | undefined> {
-    return this.handleClassified(classifyMessage(message, context?.protocolVersionHeader), context);
+    return Promise.resolve(this.handleClassified(classifyMessage(message, context?.protocolVersionHeader), context));
   }
 
-  /** {@link LegacySession.handle} for a message the transport already classified. @internal */
-  async handleClassified(message: ClassifiedMessage, context?: RequestContext): Promise<JsonRpcResponse | undefined> {
+  /** {@link LegacySession.handle} for a classified message: at once for a session's request with nothing to wait for. @internal */
+  handleClassified(message: ClassifiedMessage, context?: RequestContext): Answered {
+    const { host, protocolVersion } = this.agreed;
+    const request = message.kind === "request" && message.era === "legacy" && message.method !== "initialize";
+    return request && protocolVersion !== undefined && profile !== undefined && !this.closed
+      ? answerRequest(host, profile, message, this, context)
+      : this.#handleOther(message, context);
+  }
+
+  async #handleOther(message: ClassifiedMessage, context: RequestContext | undefined): Promise<JsonRpcResponse | undefined> {
     if (message.kind === "invalid") return invalid(message.id, message.detail);
     if (message.kind === "response") {
       this.settleAnswer(message.message);
@@ -158,11 +162,7 @@ export class LegacySession implements ServerSession, Broadcastable, LegacyChanne
     return answerRequest(this.agreed.host, profile ?? (await loadProfile()), message, this, context);
   }
 
-  /**
-   * Asks the client every request of one round at once (in 2025 shape, see
-   * `toLegacyParams`) and resolves with their results under the same keys.
-   * One refusal cancels the others.
-   */
+  /** Asks the client every request of a round at once (2025 shape, `toLegacyParams`), results by key; one refusal cancels the rest. */
   askAll(requests: Record<string, { method: string; params?: Record<string, unknown> }>, ctx: RequestContextImpl): Promise<Record<string, Record<string, unknown>>> {
     return askRound(this, requests, ctx);
   }

@@ -225,5 +225,6 @@ function redirectConsoleToStderr(): () => void {
 
 /** Hands a classified message on: as classified when the handler or session takes that, else as decoded. */
 function handOver(target: MessageHandler | ServerSession, message: ClassifiedMessage, context: RequestContext | undefined): Promise<JsonRpcResponse | undefined> {
-  return target.handleClassified !== undefined ? target.handleClassified(message, context) : target.handle(message.message, context);
+  // One promise either way: a line is answered after the turn that read it, whatever the handler returned.
+  return Promise.resolve(target.handleClassified !== undefined ? target.handleClassified(message, context) : target.handle(message.message, context));
 }

@@ -6,6 +6,8 @@ import { JsonRpcErrorCode } from "../../../protocol/jsonrpc/errors.js";
 import type { JsonRpcId, JsonRpcNotification, JsonRpcResponse } from "../../../protocol/jsonrpc/messages.js";
 import { sseEvent } from "../sse.js";
 import type { AuthInfo, MessageHandler, RequestContext } from "../../types.js";
+import type { Answered } from "../../../protocol/contracts.js";
+import { isThenable } from "../../../protocol/guards.js";
 import type { HeldStream, HeldStreamOwner } from "../../../protocol/context.js";
 import { JSON_HEADERS, SSE_HEADERS, type HttpReply, type IncomingHttp, type SseAnswer } from "./exchange.js";
 import { HeaderName } from "../../../protocol/names.js";
@@ -80,12 +82,14 @@ class HttpRequestContext implements RequestContext {
   }
 
   /**
-   * Writes the server's answer once `answer` settles (unless the server
-   * holds the stream by then: the answer is its to write). The reactions
-   * are bound methods, not closures over dispatch's scope.
+   * Writes the server's answer: now when it came at once, else once it
+   * settles (unless the server holds the stream by then: the answer is its
+   * to write). The reactions are bound methods, not closures over
+   * dispatch's scope.
    */
-  answerWhen(answer: Promise<JsonRpcResponse | undefined>): void {
-    void answer.then(this.#answered.bind(this), this.#rejected.bind(this));
+  answerWith(answer: Answered): void {
+    if (isThenable<JsonRpcResponse | undefined>(answer)) void answer.then(this.#answered.bind(this), this.#rejected.bind(this));
+    else this.#answered(answer);
   }
 
   /**
@@ -230,15 +234,16 @@ export function dispatch(
   const listen = isRequest && message.method === "subscriptions/listen";
   const context = new HttpRequestContext(request, reply, options, isRequest ? message.id : undefined, status, listen);
   if (authInfo) context.authInfo = authInfo;
-  let answer: Promise<JsonRpcResponse | undefined>;
+  let answer: Answered;
   try {
     // Classified once, at this edge: a handler that takes the classification does not judge the message again.
-    answer = Promise.resolve(handler.handleClassified !== undefined ? handler.handleClassified(message, context) : handler.handle(message.message, context));
+    answer = handler.handleClassified !== undefined ? handler.handleClassified(message, context) : handler.handle(message.message, context);
   } catch (error) {
     answer = Promise.reject(error);
   }
-  // A reaction rather than an await: an idle listen stream holds no suspended frame of this call.
-  context.answerWhen(answer);
+  // Written in this turn when the server answered at once; else a reaction rather than an await, so an idle
+  // listen stream holds no suspended frame of this call.
+  context.answerWith(answer);
 }
 
 /** Writes the server's answer to one message once it settled: on the stream if one opened, else as JSON (`202` for a notification). */

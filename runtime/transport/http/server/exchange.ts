@@ -16,8 +16,14 @@ export interface IncomingHttp {
   /** All headers (built on demand: the node path avoids it on the hot path). */
   headers(): Headers;
   url(): string;
-  /** The body, or `null` when it exceeds `limit` bytes. */
-  readBody(limit: number): Promise<Uint8Array | null>;
+  /**
+   * Reads the body, bounded: `onBody` gets its bytes, or `null` when it
+   * exceeds `limit` bytes; `onError` gets a failure to read it. Exactly one
+   * of them is called, once. Callbacks rather than a promise, so that on
+   * `node:http` a body is served in the turn its last chunk arrived; the
+   * caller's callbacks catch whatever they run.
+   */
+  readBody(limit: number, onBody: (body: Uint8Array | null) => void, onError: (error: unknown) => void): void;
   /**
    * Registers `listener` to run once if the client goes away before the
    * response is complete, or at once if it already has (a callback rather

@@ -9,6 +9,7 @@
  */
 import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../../../protocol/jsonrpc/messages.js";
 import type { ClassifiedMessage } from "../../../protocol/message.js";
+import type { Answered } from "../../../protocol/contracts.js";
 import { LAST_USE, PEER_OF, TRANSPORT_DATA, type KeptSession } from "../../../protocol/session-keeper.js";
 import type { RequestContext, ServerSession, SessionHost, SessionPeer } from "../../types.js";
 import type { Realm } from "./session-realm.js";
@@ -43,7 +44,7 @@ export class ForeignSession implements KeptSession, SessionPeer {
   }
 
   /** The host's session as classified when it takes that, else as decoded. */
-  handleClassified(message: ClassifiedMessage, context?: RequestContext): Promise<JsonRpcResponse | undefined> {
+  handleClassified(message: ClassifiedMessage, context?: RequestContext): Answered {
     const session = this.#session;
     return session.handleClassified !== undefined ? session.handleClassified(message, context) : session.handle(message.message, context);
   }

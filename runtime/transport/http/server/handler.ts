@@ -13,10 +13,11 @@ import { authenticate } from "./auth.js";
 import { answerPreflight, withCors } from "./cors.js";
 import { dispatch } from "./context.js";
 import { errorBody, JSON_HEADERS, refuse, type HttpReply, type IncomingHttp } from "./exchange.js";
-import { hostNameOf, type ResolvedHttpOptions } from "./policy.js";
-import { serveInitialize, serveSessionDelete, serveSessionGet, serveSessionPost, SESSION_HEADER } from "./session-exchange.js";
+import { hostNameOf, reportToStderr, type ResolvedHttpOptions } from "./policy.js";
+import { serveInitialize, serveSessionPost, SESSION_HEADER } from "./session-exchange.js";
+import { serveSessionDelete, serveSessionGet } from "./session-get.js";
 import { HttpSessions } from "./sessions.js";
-import { httpStatusOfError, legacyErrorStatus } from "./status.js";
+import { envelopeStatus, legacyErrorStatus, modernStatus } from "./status.js";
 import { isResourceMetadataPath, pathOf, serveResourceMetadata } from "./resource-metadata.js";
 import { isObject } from "../../../protocol/guards.js";
 
@@ -46,14 +47,6 @@ export function createEndpoint(handler: MessageHandler, options: ResolvedHttpOpt
   return { handler, options, sessions };
 }
 
-/**
- * HTTP status for a JSON-RPC error response. Protocol-level rejections get
- * the status the spec names; errors a handler produced stay `200`.
- */
-export function statusForError(code: number, envelopeInvalid: boolean): number {
-  return httpStatusOfError(code, envelopeInvalid ? "2026-envelope" : "2026");
-}
-
 function clip(value: string): string {
   return value.length > 80 ? `${value.slice(0, 77)}...` : value;
 }
@@ -79,14 +72,18 @@ function refuseTooLarge(reply: HttpReply, maxBodyBytes: number): void {
  * then hands the decoded message to the server and writes its answer as
  * JSON or, once the handler sends a notification, as an SSE stream.
  * 2026-07-28 requests are answered statelessly; 2025 ones through their
- * session (`Mcp-Session-Id`) when the server holds sessions.
+ * session (`Mcp-Session-Id`) when the server holds sessions. Never throws:
+ * a failure is reported to `onError` and answered with `reply.failed()`;
+ * the promise, while something is waited for, never rejects.
  */
-export function serveHttpExchange(endpoint: HttpEndpoint, request: IncomingHttp, answer: HttpReply): Promise<void> {
+export function serveHttpExchange(endpoint: HttpEndpoint, request: IncomingHttp, answer: HttpReply): Promise<void> | undefined {
   try {
-    // A promise the exchange already is is handed back as it is: no second one for the usual POST.
-    return Promise.resolve(serveExchange(endpoint, request, answer));
+    // No promise for the usual POST: its body is served from the adapter's callback, which answers its own failures.
+    const serving = serveExchange(endpoint, request, answer);
+    return serving === undefined ? undefined : serving.then(undefined, (error: unknown) => exchangeFailed(endpoint.options, answer, error));
   } catch (error) {
-    return Promise.reject(error);
+    exchangeFailed(endpoint.options, answer, error);
+    return undefined;
   }
 }
 
@@ -120,7 +117,8 @@ function serveExchange(endpoint: HttpEndpoint, request: IncomingHttp, answer: Ht
 
 /**
  * An admitted exchange: a session's GET or DELETE, else a POST's body read
- * and served. The body is the one thing waited for: one promise, one turn.
+ * and served. The body is the one thing waited for, and it is served in the
+ * turn it arrived: no promise between the last chunk and the answer.
  */
 function serveAdmitted(endpoint: HttpEndpoint, request: IncomingHttp, reply: HttpReply, authInfo: AuthInfo | undefined): Promise<void> | void {
   const sessions = endpoint.sessions;
@@ -128,16 +126,49 @@ function serveAdmitted(endpoint: HttpEndpoint, request: IncomingHttp, reply: Htt
   if (request.method === "DELETE") return serveSessionDelete(sessions!, request, reply, authInfo);
   const options = endpoint.options;
   if (!bodyAcceptable(options, request, reply)) return;
-  return request.readBody(options.maxBodyBytes).then(
-    (bytes) => {
-      const message = decodedBody(options, reply, bytes);
-      if (message !== undefined) return serveMessage(endpoint, request, reply, message, authInfo);
-    },
-    (error: unknown) => {
-      options.onError(error);
-      refuse(reply, 400, JsonRpcErrorCode.ParseError, "Parse error: the request body could not be read.");
+  request.readBody(
+    options.maxBodyBytes,
+    (bytes) => serveBody(endpoint, request, reply, bytes, authInfo),
+    (error) => {
+      try {
+        options.onError(error);
+        refuse(reply, 400, JsonRpcErrorCode.ParseError, "Parse error: the request body could not be read.");
+      } catch (failure) {
+        exchangeFailed(options, reply, failure);
+      }
     },
   );
+}
+
+/** Serves a read body. The adapter calls it (from a stream's event on `node:http`): a failure is answered here. */
+function serveBody(endpoint: HttpEndpoint, request: IncomingHttp, reply: HttpReply, bytes: Uint8Array | null, authInfo: AuthInfo | undefined): void {
+  const options = endpoint.options;
+  try {
+    const message = decodedBody(options, reply, bytes);
+    if (message === undefined) return;
+    const serving = serveMessage(endpoint, request, reply, message, authInfo);
+    if (serving !== undefined) serving.then(undefined, (error: unknown) => exchangeFailed(options, reply, error));
+  } catch (error) {
+    exchangeFailed(options, reply, error);
+  }
+}
+
+/**
+ * The exchange threw: reported, and answered as best the adapter can (`500`, or an end to what it started).
+ * It runs in an adapter's event, where a throw would end the process: an `onError` that throws is reported to
+ * stderr, and an answer that cannot be written is given up.
+ */
+function exchangeFailed(options: ResolvedHttpOptions, reply: HttpReply, error: unknown): void {
+  try {
+    options.onError(error);
+  } catch (failure) {
+    reportToStderr(failure);
+  }
+  try {
+    reply.failed();
+  } catch (failure) {
+    reportToStderr(failure);
+  }
 }
 
 /** Serves one decoded POST body: to its 2025 session, or through the server as one request or notification. */
@@ -196,9 +227,6 @@ function serveMessage(endpoint: HttpEndpoint, request: IncomingHttp, reply: Http
   // listen stream) keeps neither this frame nor the adapter's failure handler waiting on it.
   return dispatch(handler, options, request, reply, message, envelopeInvalid ? envelopeStatus : modernStatus, authInfo);
 }
-
-const envelopeStatus = (code: number) => httpStatusOfError(code, "2026-envelope");
-const modernStatus = (code: number) => httpStatusOfError(code, "2026");
 
 /**
  * The checks every method shares: Host, Origin, bearer token. The caller's identity, or `false` once

@@ -45,8 +45,8 @@ class BodyRead {
   settled = false;
   readonly request: IncomingMessage;
   readonly limit: number;
-  readonly resolve: (body: Uint8Array | null) => void;
-  readonly reject: (error: Error) => void;
+  readonly onBody: (body: Uint8Array | null) => void;
+  readonly onFailure: (error: unknown) => void;
   readonly onData = (chunk: Buffer): void => {
     if (this.settled) return;
     this.total += chunk.length;
@@ -55,17 +55,17 @@ class BodyRead {
       this.request.off("data", this.onData);
       // Stop buffering; the 413 answer reads the rest of the body away.
       this.request.resume();
-      this.resolve(null);
+      this.onBody(null);
       return;
     }
     this.chunks.push(chunk);
   };
 
-  constructor(request: IncomingMessage, limit: number, resolve: (body: Uint8Array | null) => void, reject: (error: Error) => void) {
+  constructor(request: IncomingMessage, limit: number, onBody: (body: Uint8Array | null) => void, onFailure: (error: unknown) => void) {
     this.request = request;
     this.limit = limit;
-    this.resolve = resolve;
-    this.reject = reject;
+    this.onBody = onBody;
+    this.onFailure = onFailure;
   }
 
   // `on`, not `once`: each fires at most once for a request, and `settled` guards the rest; `once` would
@@ -74,23 +74,14 @@ class BodyRead {
     if (this.settled) return;
     this.settled = true;
     const chunks = this.chunks;
-    this.resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.total));
+    this.onBody(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.total));
   };
 
   readonly onError = (error: Error): void => {
     if (this.settled) return;
     this.settled = true;
-    this.reject(error);
+    this.onFailure(error);
   };
-}
-
-function readNodeBody(request: IncomingMessage, limit: number): Promise<Uint8Array | null> {
-  return new Promise((resolve, reject) => {
-    const read = new BodyRead(request, limit, resolve, reject);
-    request.on("data", read.onData);
-    request.on("end", read.onEnd);
-    request.on("error", read.onError);
-  });
 }
 
 /**
@@ -128,8 +119,12 @@ export class NodeExchange implements IncomingHttp, HttpReply {
     return `http://${this.request.headers.host ?? this.fallbackOrigin}${this.request.url ?? this.path}`;
   }
 
-  readBody(limit: number): Promise<Uint8Array | null> {
-    return readNodeBody(this.request, limit);
+  readBody(limit: number, onBody: (body: Uint8Array | null) => void, onError: (error: unknown) => void): void {
+    const request = this.request;
+    const read = new BodyRead(request, limit, onBody, onError);
+    request.on("data", read.onData);
+    request.on("end", read.onEnd);
+    request.on("error", read.onError);
   }
 
   onGone(listener: () => void): void {
@@ -227,7 +222,7 @@ function drainBody(request: IncomingMessage, then: () => void): void {
  * since a half-written answer cannot be finished.
  * @internal
  */
-export function answerUnexpectedFailure(response: ServerResponse): void {
+function answerUnexpectedFailure(response: ServerResponse): void {
   if (!response.headersSent) {
     response.writeHead(500, { "content-type": "application/json" });
     response.end(JSON.stringify(errorResponse(undefined, { code: -32603, message: "Internal error" })));

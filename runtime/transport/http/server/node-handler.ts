@@ -8,7 +8,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { MessageHandler } from "../../types.js";
 import { createEndpoint, serveHttpExchange } from "./handler.js";
-import { answerUnexpectedFailure, NodeExchange } from "./node-exchange.js";
+import { NodeExchange } from "./node-exchange.js";
 import { resolveHttpOptions, type HttpHandlerOptions } from "./policy.js";
 
 const encoder = new TextEncoder();
@@ -22,24 +22,24 @@ class ParsedBodyExchange extends NodeExchange {
     this.#body = body;
   }
 
-  override readBody(limit: number): Promise<Uint8Array | null> {
+  override readBody(limit: number, onBody: (body: Uint8Array | null) => void, onError: (error: unknown) => void): void {
     const body = this.#body;
     let bytes: Uint8Array;
     if (body instanceof Uint8Array) bytes = body;
     else if (typeof body === "string") bytes = encoder.encode(body);
     else {
       const text = JSON.stringify(body);
-      if (text === undefined) return Promise.reject(new TypeError("the parsed request body is not JSON (a function or a symbol)"));
+      if (text === undefined) return onError(new TypeError("the parsed request body is not JSON (a function or a symbol)"));
       bytes = encoder.encode(text);
     }
-    return Promise.resolve(bytes.byteLength > limit ? null : bytes);
+    onBody(bytes.byteLength > limit ? null : bytes);
   }
 }
 
 /** An exchange whose body some middleware consumed without leaving it parsed: nothing can be read. */
 class ConsumedBodyExchange extends NodeExchange {
-  override readBody(): Promise<Uint8Array | null> {
-    return Promise.reject(
+  override readBody(_limit: number, _onBody: unknown, onError: (error: unknown) => void): void {
+    onError(
       new Error(
         "toNodeHandler: another middleware read the request body and left no parsed req.body; mount the MCP handler " +
           "before that middleware, use express.json(), or pass the parsed body as the third argument.",
@@ -92,12 +92,8 @@ export function toNodeHandler(server: MessageHandler, options: HttpHandlerOption
         : request.readableEnded && request.method === "POST"
           ? new ConsumedBodyExchange(request, response, request.url ?? "/", "localhost")
           : new NodeExchange(request, response, request.url ?? "/", "localhost");
-    try {
-      await serveHttpExchange(endpoint, exchange, exchange);
-    } catch (error) {
-      resolved.onError(error);
-      answerUnexpectedFailure(response);
-    }
+    // Failures are reported to onError and answered (a 500) by the core itself.
+    await serveHttpExchange(endpoint, exchange, exchange);
   };
   return Object.assign(handle, { close: () => endpoint.sessions?.closeAll() });
 }

@@ -5,7 +5,7 @@
  */
 import type { Server as NodeHttpServer, ServerResponse } from "node:http";
 import { createEndpoint, serveHttpExchange } from "./handler.js";
-import { answerUnexpectedFailure, NodeExchange } from "./node-exchange.js";
+import { NodeExchange } from "./node-exchange.js";
 import { isResourceMetadataPath, serveResourceMetadata } from "./resource-metadata.js";
 import { DEFAULT_DRAIN_GRACE_MS, graceOf, installSignalHandlers, NodeDrain } from "./node-drain.js";
 import { isLoopbackHost, resolveHttpOptions, type HttpHandlerOptions, type ResolvedHttpOptions } from "./policy.js";
@@ -220,10 +220,7 @@ export async function serveHttp(server: MessageHandler, options: ServeHttpOption
         return;
       }
       const exchange = new NodeExchange(request, response, path, fallbackOrigin);
-      serveHttpExchange(endpoint, exchange, exchange).catch((error: unknown) => {
-        resolved.onError(error);
-        answerUnexpectedFailure(response);
-      });
+      serveHttpExchange(endpoint, exchange, exchange);
     },
   );
   const drain = new NodeDrain(httpServer);

@@ -104,8 +104,8 @@ export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 /** Default bound on the bytes an SSE stream holds for a slow reader: 4 MiB. */
 const DEFAULT_MAX_STREAM_BUFFER_BYTES = 4 * 1024 * 1024;
 
-/** Where transport failures go when no `onError` is given: stderr, so none disappears. */
-function reportToStderr(error: unknown): void {
+/** Where transport failures go when no `onError` is given (or the given one throws): stderr, so none disappears. @internal */
+export function reportToStderr(error: unknown): void {
   console.error("[mcp-roundtrip http]", error);
 }
 

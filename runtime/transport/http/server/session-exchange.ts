@@ -2,9 +2,9 @@
  * The 2025 half of Streamable HTTP on the server: `initialize` opens a
  * session and names it in `Mcp-Session-Id`; later POSTs carry that header;
  * a GET opens the session's event stream (resumable with `Last-Event-ID`);
- * DELETE ends it. Requests of a session are answered as JSON, or as an SSE
- * stream once the server sends something related to them (a progress
- * notification, an input request its needs ask).
+ * DELETE ends it (those two in `session-get.ts`). Requests of a session are
+ * answered as JSON, or as an SSE stream once the server sends something
+ * related to them (a progress notification, an input request its needs ask).
  */
 import { JsonRpcErrorCode } from "../../../protocol/jsonrpc/errors.js";
 import type { JsonRpcId, JsonRpcMessage, JsonRpcResponse } from "../../../protocol/jsonrpc/messages.js";
@@ -13,11 +13,12 @@ import { errorBody, JSON_HEADERS, refuse, SSE_HEADERS, type HttpReply, type Http
 import type { HttpSession, HttpSessions } from "./sessions.js";
 import type { AnsweringRequest } from "./session-types.js";
 import type { EventLog } from "./event-log.js";
-import { isObject } from "../../../protocol/guards.js";
+import { isObject, isThenable } from "../../../protocol/guards.js";
 import { scopeChallengeOf } from "./auth.js";
 import type { ResolvedAuthorization } from "./authorization.js";
 import { HeaderName, SESSION_HEADER } from "../../../protocol/names.js";
-import type { ClassifiedMessage, ClassifiedRequest } from "../../../protocol/message.js";
+import type { ClassifiedMessage, ClassifiedNotification, ClassifiedRequest, ClassifiedResponse } from "../../../protocol/message.js";
+import type { Answered } from "../../../protocol/contracts.js";
 import { legacyErrorStatus } from "./status.js";
 import { errorResponse } from "../../../protocol/jsonrpc/responses.js";
 import { TEMPORARILY_UNAVAILABLE_REASON } from "../../../protocol/unavailable.js";
@@ -25,7 +26,8 @@ import { TEMPORARILY_UNAVAILABLE_REASON } from "../../../protocol/unavailable.js
 /** The header that names a 2025 session. */
 export { SESSION_HEADER } from "../../../protocol/names.js";
 
-function notFound(reply: HttpReply, sessions: HttpSessions, found: "expired" | undefined, id?: unknown): void {
+/** A `404` for a session id this server does not hold (or no longer does). @internal */
+export function notFound(reply: HttpReply, sessions: HttpSessions, found: "expired" | undefined, id?: unknown): void {
   const message =
     found === "expired"
       ? `Session not found: it ended (closed, or idle for more than ${Math.round(sessions.limits.idleTimeoutMs / 1000)} s). Send initialize again without Mcp-Session-Id to start a new one.`
@@ -36,8 +38,9 @@ function notFound(reply: HttpReply, sessions: HttpSessions, found: "expired" | u
 /**
  * Opens an SSE answer whose connection closing calls `gone(writer)`: the
  * owner detaches exactly that connection, never one that took over since.
+ * @internal
  */
-function openSse(request: IncomingHttp, reply: HttpReply, bound: number, gone: (writer: HttpStream) => void): HttpStream {
+export function openSse(request: IncomingHttp, reply: HttpReply, bound: number, gone: (writer: HttpStream) => void): HttpStream {
   let writer: HttpStream | undefined;
   const onGone = () => {
     if (writer !== undefined) gone(writer);
@@ -185,7 +188,7 @@ export async function serveInitialize(
 }
 
 /** A POST carrying `Mcp-Session-Id`: a request, notification or response of that session. */
-export async function serveSessionPost(
+export function serveSessionPost(
   sessions: HttpSessions,
   request: IncomingHttp,
   reply: HttpReply,
@@ -194,7 +197,7 @@ export async function serveSessionPost(
   authInfo: AuthInfo | undefined,
   bodyBytes: number,
   auth?: ResolvedAuthorization,
-): Promise<void> {
+): Promise<void> | void {
   const id = message.kind === "request" || message.kind === "invalid" ? message.id : undefined;
   const found = sessions.find(sessionId, authInfo);
   if (found === undefined || found === "expired") return notFound(reply, sessions, found, id);
@@ -214,28 +217,62 @@ export async function serveSessionPost(
     );
     return;
   }
-  if (message.kind !== "request") {
-    // A notification, or the client's answer to something the session asked: an answer is matched by its id
-    // and needs no request context of its own.
-    await handOver(found, message, message.kind === "response" ? undefined : contextFor(found, request, reply, authInfo));
-    // A cancelled request's POST ends now, with no answer, even if its handler ignores the cancellation.
-    if (message.kind === "notification" && message.method === "notifications/cancelled" && isObject(message.params)) found.cancelled(message.params.requestId);
-    reply.send(202, {}, "");
-    return;
-  }
+  if (message.kind !== "request") return serveSessionNotice(found, request, reply, message, authInfo);
   const crossed = found.begin(bodyBytes);
   if (crossed !== undefined) return refuseBusy(reply, found, crossed, message.id);
   const context = contextFor(found, request, reply, authInfo);
   if (auth !== undefined) context.scopeAuth = auth;
   const unregister = context.register(message.id);
+  let answered: Answered;
   try {
-    const response = await handOver(found, message, context);
+    answered = handOver(found, message, context);
+  } catch (error) {
+    unregister();
+    found.end(bodyBytes);
+    throw error;
+  }
+  // Answered in this turn when the session had nothing to wait for: no promise for the usual call.
+  if (!isThenable<JsonRpcResponse | undefined>(answered)) return answerInSession(found, context, answered, unregister, bodyBytes);
+  return answered.then(
+    (response) => answerInSession(found, context, response, unregister, bodyBytes),
+    (error: unknown) => {
+      unregister();
+      found.end(bodyBytes);
+      throw error;
+    },
+  );
+}
+
+/** Writes a session request's answer (none once the client cancelled it) and releases what it held. */
+function answerInSession(
+  found: HttpSession,
+  context: SessionRequestContext,
+  response: JsonRpcResponse | undefined,
+  unregister: () => void,
+  bodyBytes: number,
+): void {
+  try {
     if (response !== undefined) context.answer(response);
     else context.cancelled(); // cancelled by the client: it asked for no answer
   } finally {
-    unregister?.();
+    unregister();
     found.end(bodyBytes);
   }
+}
+
+/** A session's notification, or the client's answer to something the session asked: `202` once handed over. */
+async function serveSessionNotice(
+  found: HttpSession,
+  request: IncomingHttp,
+  reply: HttpReply,
+  message: ClassifiedNotification | ClassifiedResponse,
+  authInfo: AuthInfo | undefined,
+): Promise<void> {
+  // An answer is matched by its id and needs no request context of its own.
+  await handOver(found, message, message.kind === "response" ? undefined : contextFor(found, request, reply, authInfo));
+  // A cancelled request's POST ends now, with no answer, even if its handler ignores the cancellation.
+  if (message.kind === "notification" && message.method === "notifications/cancelled" && isObject(message.params)) found.cancelled(message.params.requestId);
+  reply.send(202, {}, "");
 }
 
 /** What each bound means, for the answer to a request that would cross it. */
@@ -263,69 +300,9 @@ function refuseBusy(reply: HttpReply, found: HttpSession, crossed: string, id: J
 }
 
 /** Hands a classified message to its session: as classified when the session takes that, else as decoded. */
-function handOver(entry: HttpSession, message: ClassifiedMessage, context: SessionRequestContext | undefined): Promise<JsonRpcResponse | undefined> {
+function handOver(entry: HttpSession, message: ClassifiedMessage, context: SessionRequestContext | undefined): Answered {
   const session = entry.session;
   return session.handleClassified !== undefined ? session.handleClassified(message, context) : session.handle(message.message, context);
-}
-
-/** GET with `Mcp-Session-Id`: the session's event stream, or the rest of a dropped one (`Last-Event-ID`). */
-export function serveSessionGet(sessions: HttpSessions, request: IncomingHttp, reply: HttpReply, authInfo: AuthInfo | undefined): void {
-  const sessionId = request.header(SESSION_HEADER);
-  if (sessionId === null) {
-    refuse(
-      reply,
-      400,
-      JsonRpcErrorCode.InvalidRequest,
-      "Bad Request: a GET opens the event stream of a 2025 session; send the Mcp-Session-Id that initialize returned.",
-    );
-    return;
-  }
-  if (!acceptsSse(request.header("accept"))) {
-    refuse(reply, 406, JsonRpcErrorCode.InvalidRequest, "Not Acceptable: a GET stream needs an Accept header listing text/event-stream.");
-    return;
-  }
-  const found = sessions.find(sessionId, authInfo);
-  if (found === undefined || found === "expired") return notFound(reply, sessions, found);
-  const lastEventId = request.header("last-event-id");
-  if (lastEventId !== null) {
-    const event = found.findEvent(lastEventId);
-    if (event === undefined) {
-      refuse(reply, 400, JsonRpcErrorCode.InvalidRequest, `Bad Request: Last-Event-ID ${JSON.stringify(lastEventId)} names no stream this session still holds.`);
-      return;
-    }
-    const log = event.log;
-    if (!log.resumableFrom(event.seq)) {
-      refuse(
-        reply,
-        400,
-        JsonRpcErrorCode.InvalidRequest,
-        `Bad Request: the last event of the stream Last-Event-ID ${JSON.stringify(lastEventId)} names is no longer kept (a stream keeps at most ` +
-          "a quarter of maxStreamBufferBytes, never one event larger than that, and a session maxReplayBytesPerSession in all). Send the request again.",
-      );
-      return;
-    }
-    // The newest connection wins: the one the stream was on (a POST's answer, an older GET) is ended.
-    log.resume(
-      event.seq,
-      openSse(request, reply, found.maxStreamBufferBytes, (writer) => log.detach(writer)),
-    );
-    return;
-  }
-  // Likewise a second GET: it takes the session's stream over, and the older connection is ended.
-  found.listen(openSse(request, reply, found.maxStreamBufferBytes, (writer) => found.unlisten(writer)));
-}
-
-/** DELETE with `Mcp-Session-Id`: the client is done with the session. */
-export function serveSessionDelete(sessions: HttpSessions, request: IncomingHttp, reply: HttpReply, authInfo: AuthInfo | undefined): void {
-  const sessionId = request.header(SESSION_HEADER);
-  if (sessionId === null) {
-    refuse(reply, 400, JsonRpcErrorCode.InvalidRequest, "Bad Request: DELETE ends a 2025 session; send its Mcp-Session-Id.");
-    return;
-  }
-  const found = sessions.find(sessionId, authInfo);
-  if (found === undefined || found === "expired") return notFound(reply, sessions, found);
-  sessions.close(found, "The client ended the session (HTTP DELETE).");
-  reply.send(200, {}, "");
 }
 
 function contextFor(entry: HttpSession, request: IncomingHttp, reply: HttpReply, authInfo: AuthInfo | undefined): SessionRequestContext {
@@ -334,12 +311,4 @@ function contextFor(entry: HttpSession, request: IncomingHttp, reply: HttpReply,
   const version = request.header(HeaderName.protocolVersion);
   if (version !== null) context.protocolVersionHeader = version;
   return context;
-}
-
-function acceptsSse(accept: string | null): boolean {
-  if (!accept) return false;
-  return accept.split(",").some((part) => {
-    const type = part.split(";")[0]!.trim().toLowerCase();
-    return type === "text/event-stream" || type === "text/*" || type === "*/*";
-  });
 }

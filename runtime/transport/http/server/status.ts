@@ -21,14 +21,14 @@
 import { JsonRpcErrorCode } from "../../../protocol/jsonrpc/errors.js";
 
 /** Which column of the table above an answer follows. @internal */
-export type ErrorStatusRules = "2025" | "2026" | "2026-envelope";
+type ErrorStatusRules = "2025" | "2026" | "2026-envelope";
 
 /**
  * HTTP status of an answer carrying JSON-RPC error `code` (see the table
  * in this module's comment); errors a handler produced stay `200`.
  * @internal
  */
-export function httpStatusOfError(code: number, rules: ErrorStatusRules): number {
+function httpStatusOfError(code: number, rules: ErrorStatusRules): number {
   switch (code) {
     case JsonRpcErrorCode.ParseError:
     case JsonRpcErrorCode.InvalidRequest:
@@ -48,3 +48,17 @@ export function httpStatusOfError(code: number, rules: ErrorStatusRules): number
 
 /** {@link httpStatusOfError} under the 2025 rules, as the status callback dispatch takes. @internal */
 export const legacyErrorStatus = (code: number): number => httpStatusOfError(code, "2025");
+
+/** {@link httpStatusOfError} under the 2026-07-28 rules, for a request whose `_meta` envelope is complete. @internal */
+export const modernStatus = (code: number): number => httpStatusOfError(code, "2026");
+
+/** {@link httpStatusOfError} for a 2026-07-28 request whose `_meta` envelope is incomplete. @internal */
+export const envelopeStatus = (code: number): number => httpStatusOfError(code, "2026-envelope");
+
+/**
+ * HTTP status for a JSON-RPC error response. Protocol-level rejections get
+ * the status the spec names; errors a handler produced stay `200`.
+ */
+export function statusForError(code: number, envelopeInvalid: boolean): number {
+  return httpStatusOfError(code, envelopeInvalid ? "2026-envelope" : "2026");
+}

@@ -62,10 +62,11 @@ class WebExchange implements IncomingHttp, HttpReply {
     }
   }
 
-  readBody(limit: number): Promise<Uint8Array | null> {
+  readBody(limit: number, onBody: (body: Uint8Array | null) => void, onError: (error: unknown) => void): void {
     const stream = this.#body;
     this.#body = null;
-    return stream ? readBounded(stream, limit) : Promise.resolve(new Uint8Array(0));
+    if (stream === null) onBody(new Uint8Array(0));
+    else readBounded(stream, limit).then(onBody, onError);
   }
 
   send(status: number, headers: Record<string, string>, body: string): void {
@@ -114,15 +115,11 @@ class WebExchange implements IncomingHttp, HttpReply {
  * (its pending serve, the failure handler) reaches it, the Response it
  * resolved with, or the Request.
  */
-function answer(endpoint: HttpEndpoint, request: Request, onError: (error: unknown) => void): Promise<Response> {
-  return new Promise<Response>((resolve) => serve(endpoint, new WebExchange(request, resolve), onError));
-}
-
-/** Starts serving `exchange`; the failure handler closes over the exchange and `onError` only. */
-function serve(endpoint: HttpEndpoint, exchange: WebExchange, onError: (error: unknown) => void): void {
-  serveHttpExchange(endpoint, exchange, exchange).catch((error: unknown) => {
-    onError(error);
-    exchange.failed();
+function answer(endpoint: HttpEndpoint, request: Request): Promise<Response> {
+  return new Promise<Response>((resolve) => {
+    const exchange = new WebExchange(request, resolve);
+    // Its failures are reported and answered (a 500) by the core itself, which keeps only the exchange for them.
+    void serveHttpExchange(endpoint, exchange, exchange);
   });
 }
 
@@ -165,7 +162,7 @@ export function createHttpHandler(server: MessageHandler, options: HttpHandlerOp
   }
   const resolved = resolveHttpOptions(options);
   const endpoint = createEndpoint(server, resolved);
-  const handle = (request: Request) => answer(endpoint, request, resolved.onError);
+  const handle = (request: Request) => answer(endpoint, request);
   const close = (): void => {
     endpoint.sessions?.closeAll();
     (server as { closeSubscriptions?: (reason: string, final: boolean) => unknown }).closeSubscriptions?.("The server is shutting down; listen again.", true);
