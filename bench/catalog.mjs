@@ -242,6 +242,13 @@ export function workloads() {
     const common = { mode: "async", unit: "calls/s", concurrency, roundTrips: 2, group: "http.mrtr", module: PLAIN_HTTP, factory: "plainHttp" };
     const options = (server) => ({ server, era: "2026-07-28", mrtr: true });
     list.push(
+      {
+        ...common,
+        id: `http.mrtr.floor.c${concurrency}`,
+        label: "bare node:http playing the same two rounds, the state sealed with node:crypto AES-256-GCM (floor)",
+        side: "baseline",
+        options: options("mrtrFloor"),
+      },
       { ...common, id: `http.mrtr.ours.c${concurrency}`, label: "mcp-roundtrip, serveHttp", side: "ours", options: options("ours") },
       {
         ...common,

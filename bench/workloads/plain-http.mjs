@@ -18,6 +18,7 @@ const SERVERS = {
   officialSse: () => [here("./official.mjs"), "legacyHttpServer", { jsonResponse: false }],
   tmcp: () => [here("./tmcp.mjs"), "httpServer", {}],
   echo: () => [here("./echo.mjs"), "echoServer", {}],
+  mrtrFloor: () => [here("./mrtr-floor.mjs"), "mrtrFloorServer", {}],
 };
 
 /**
@@ -42,7 +43,8 @@ export async function plainHttp({ server, era, session = true, mrtr = false, exp
     startLatencies: client.startLatencies,
     latencyP50: client.latencyP50,
     check(text) {
-      if (server !== "echo" && session && client.protocolVersion !== expectVersion) throw new Error(`expected ${expectVersion}, got ${client.protocolVersion}`);
+      if (server !== "echo" && server !== "mrtrFloor" && session && client.protocolVersion !== expectVersion)
+        throw new Error(`expected ${expectVersion}, got ${client.protocolVersion}`);
       const expected = mrtr ? confirmedText(ECHO_TEXT) : ECHO_TEXT;
       if (text !== expected) throw new Error(`expected "${expected}", got "${text}"`);
     },

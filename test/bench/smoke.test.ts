@@ -299,7 +299,7 @@ describe("bench/profile.mjs", () => {
   it("refuses an unknown workload with the usage line", () => {
     const run = spawnSync(process.execPath, ["bench/profile.mjs", "nonsense"], { cwd: root, encoding: "utf8", timeout: 20_000 });
     expect(run.status).not.toBe(0);
-    expect(run.stderr).toContain("usage: node bench/profile.mjs <plain|mrtr|plain2025|stateless2025|elicit|elicitFloor|echo|seal>");
+    expect(run.stderr).toContain("usage: node bench/profile.mjs <plain|mrtr|plain2025|stateless2025|elicit|elicitFloor|echo|mrtrFloor|seal>");
     expect(run.stderr).toContain("unknown workload nonsense");
   });
 });
