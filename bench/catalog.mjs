@@ -1,6 +1,8 @@
 // Every workload the bench runs, in the order it runs them. Workloads that
 // are compared sit next to each other, so each repetition of a pair runs
-// back to back and their ratio sees the same machine load.
+// back to back and their ratio sees the same machine load; a server and the
+// floor it is judged against go further, measured in one window, a slice of
+// each in turn (`interleave`).
 
 import { MODERN_PROTOCOL_VERSION } from "mcp-roundtrip/client";
 
@@ -51,6 +53,9 @@ export const RSS_CALLS = 5_000;
  * @property {number} [fixedOps] a fixed amount of work instead of a timed window: exactly this many operations
  *   (capped by the profile's maxFixedOps), no warm-up, bounded by the profile's fixedDeadlineMs. The peak-RSS
  *   workloads use it, so both SDKs do the same work rather than the faster one doing far more in the same time.
+ * @property {string} [interleave] workloads that name the same set are measured in one worker and one window, a
+ *   slice of each in turn (bench/lib/interleave.mjs): a server and the floor it is judged against see the same
+ *   spells of a shared machine's load. The set runs where its first member is listed.
  */
 
 /** @returns {Workload[]} */
@@ -130,6 +135,7 @@ export function workloads() {
     id: client === "global" ? `http.echo-undici.c${concurrency}` : `http.echo.c${concurrency}`,
     label: client === "global" ? "bare node:http JSON echo, global fetch client (reference)" : "bare node:http JSON echo (floor)",
     side: "baseline",
+    ...(client !== "global" && { interleave: `http.floor.c${concurrency}` }),
     ...(client === "global"
       ? { module: ECHO, factory: "httpEcho", options: { client } }
       : { module: PLAIN_HTTP, factory: "plainHttp", options: { server: "echo", era: "2026-07-28" } }),
@@ -144,7 +150,14 @@ export function workloads() {
     const common = { mode: "async", unit: "calls/s", concurrency, roundTrips: 1, group: "legacy.http.plain", module: PLAIN_HTTP, factory: "plainHttp" };
     const era = "2025-11-25";
     list.push(
-      { ...common, id: `legacy.http.plain.ours.c${concurrency}`, label: "mcp-roundtrip, serveHttp 2025 session", side: "ours", options: { server: "ours", era } },
+      {
+        ...common,
+        id: `legacy.http.plain.ours.c${concurrency}`,
+        label: "mcp-roundtrip, serveHttp 2025 session",
+        side: "ours",
+        options: { server: "ours", era },
+        ...(PLAIN_HTTP_CONCURRENCY.includes(concurrency) && { interleave: `http.floor.c${concurrency}` }),
+      },
       {
         ...common,
         id: `legacy.http.plain.official.c${concurrency}`,
@@ -180,6 +193,7 @@ export function workloads() {
         label: 'mcp-roundtrip, serveHttp, legacy: "stateless"',
         side: "ours",
         options: options("ours"),
+        interleave: `http.floor.c${concurrency}`,
       },
       {
         ...common,
@@ -200,7 +214,14 @@ export function workloads() {
   for (const concurrency of PLAIN_HTTP_CONCURRENCY) {
     const common = { mode: "async", unit: "calls/s", concurrency, roundTrips: 1, group: "http.plain", module: PLAIN_HTTP, factory: "plainHttp" };
     list.push(
-      { ...common, id: `http.plain.ours.c${concurrency}`, label: "mcp-roundtrip, serveHttp", side: "ours", options: { server: "ours", era: "2026-07-28" } },
+      {
+        ...common,
+        id: `http.plain.ours.c${concurrency}`,
+        label: "mcp-roundtrip, serveHttp",
+        side: "ours",
+        options: { server: "ours", era: "2026-07-28" },
+        interleave: `http.floor.c${concurrency}`,
+      },
       {
         ...common,
         id: `http.plain.official.c${concurrency}`,
@@ -217,7 +238,7 @@ export function workloads() {
       },
       echoRow(concurrency),
     );
-    // Right after the floor they are judged against, so each repetition's pair sees the same load.
+    // Beside the floor they are judged against: the ours rows among them share its window (`interleave`).
     statelessRows(concurrency);
     sessionRows(concurrency);
     if (concurrency === 16) list.push(echoRow(concurrency, "global"));
@@ -236,6 +257,7 @@ export function workloads() {
     label: "mcp-roundtrip, serveHttp",
     side: "ours",
     options: { server: "ours", era: "2026-07-28" },
+    interleave: "http.floor.c1",
   });
   for (const concurrency of CONCURRENCY) {
     // The one raw load client here too (two rounds per call), as for the echo these rows are judged against.
@@ -248,8 +270,16 @@ export function workloads() {
         label: "bare node:http playing the same two rounds, the state sealed with node:crypto AES-256-GCM (floor)",
         side: "baseline",
         options: options("mrtrFloor"),
+        interleave: `http.mrtr.floor.c${concurrency}`,
       },
-      { ...common, id: `http.mrtr.ours.c${concurrency}`, label: "mcp-roundtrip, serveHttp", side: "ours", options: options("ours") },
+      {
+        ...common,
+        id: `http.mrtr.ours.c${concurrency}`,
+        label: "mcp-roundtrip, serveHttp",
+        side: "ours",
+        options: options("ours"),
+        interleave: `http.mrtr.floor.c${concurrency}`,
+      },
       {
         ...common,
         id: `http.mrtr.official.c${concurrency}`,

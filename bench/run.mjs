@@ -10,6 +10,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { workloads } from "./catalog.mjs";
+import { measureInterleaved } from "./lib/interleave.mjs";
 import { measureOnce } from "./lib/measure.mjs";
 import { judge, summarise } from "./lib/summary.mjs";
 import { keptResultsSections } from "./lib/sections.mjs";
@@ -23,6 +24,7 @@ export const PROFILES = {
     reps: 5,
     warmup: { sliceMs: 250, minMs: 1000, maxMs: 10_000, plateauSlices: 6 },
     windowMs: 2000,
+    interleaveSliceMs: 250,
     maxOps: 50_000_000,
     pendingCount: 10_000,
     pendingWarmup: 1_000,
@@ -35,6 +37,7 @@ export const PROFILES = {
     reps: 1,
     warmup: { sliceMs: 10, minMs: 10, maxMs: 40, plateauSlices: 2 },
     windowMs: 40,
+    interleaveSliceMs: 10,
     maxOps: 2_000,
     pendingCount: 200,
     pendingWarmup: 20,
@@ -81,24 +84,28 @@ export async function runBench({ smoke = false, inProcess = false, reps, only, u
 
   const environment = describeEnvironment(profile, smoke);
   environment.isolation = inProcess ? "one process for every workload (peak RSS is not per workload)" : "one worker process per repetition";
-  const measure = inProcess ? (spec) => measureHere(spec, profile) : (spec) => runWorker(spec, profile);
+  const measure = inProcess ? (unit) => measureHere(unit, profile) : (unit) => runWorker(unit, profile);
   const samples = new Map(selected.map((w) => [w.id, []]));
   const failures = new Map();
   const started = performance.now();
   for (let rep = 1; rep <= profile.reps; rep++) {
     log(`repetition ${rep}/${profile.reps}`);
-    await runAll(selected, inProcess ? 1 : profile.parallel, async (spec) => {
-      if (failures.has(spec.id)) return;
+    await runAll(measurementUnits(selected), inProcess ? 1 : profile.parallel, async (unit) => {
+      if (unit.some((spec) => failures.has(spec.id))) return;
       const t0 = performance.now();
-      const outcome = await measure(spec);
+      const outcome = await measure(unit);
       const seconds = ((performance.now() - t0) / 1000).toFixed(1);
+      const together = unit.length > 1 ? ", interleaved" : "";
       if (outcome.error) {
-        failures.set(spec.id, outcome.error);
-        log(`  ✗ ${spec.id}: ${outcome.error.split("\n")[0]}`);
-      } else {
-        samples.get(spec.id).push(outcome.result);
-        log(`  ${spec.id}: ${formatQuick(outcome.result.value, spec.unit)}, peak RSS ${(outcome.result.maxRssBytes / 2 ** 20).toFixed(0)} MiB (${seconds} s)`);
+        for (const spec of unit) failures.set(spec.id, outcome.error);
+        log(`  ✗ ${unit.map((spec) => spec.id).join(" + ")}: ${outcome.error.split("\n")[0]}`);
+        return;
       }
+      unit.forEach((spec, index) => {
+        const result = outcome.results[index];
+        samples.get(spec.id).push(result);
+        log(`  ${spec.id}: ${formatQuick(result.value, spec.unit)}, peak RSS ${(result.maxRssBytes / 2 ** 20).toFixed(0)} MiB (${seconds} s${together})`);
+      });
     });
   }
   environment.durationSeconds = Math.round((performance.now() - started) / 1000);
@@ -133,6 +140,26 @@ function updatedSummary(path, fresh) {
   return { environment, rows, ...judge(rows) };
 }
 
+/**
+ * The selected workloads as what one worker measures: a workload alone, or
+ * the selected members of an `interleave` set together (lib/interleave.mjs),
+ * at the place of the set's first member.
+ */
+function measurementUnits(selected) {
+  const units = [];
+  const sets = new Map();
+  for (const spec of selected) {
+    if (spec.interleave === undefined) units.push([spec]);
+    else if (sets.has(spec.interleave)) sets.get(spec.interleave).push(spec);
+    else {
+      const unit = [spec];
+      sets.set(spec.interleave, unit);
+      units.push(unit);
+    }
+  }
+  return units;
+}
+
 /** Runs `task` over `items`, at most `parallel` at a time, in order. */
 async function runAll(items, parallel, task) {
   let next = 0;
@@ -142,27 +169,32 @@ async function runAll(items, parallel, task) {
   await Promise.all(Array.from({ length: Math.min(parallel, items.length) }, lane));
 }
 
-/** One repetition in this process; never rejects. */
-async function measureHere(spec, profile) {
+/** One repetition of a unit (one workload, or an interleaved set) in this process; never rejects. */
+async function measureHere(unit, profile) {
   try {
-    const result = await measureOnce(spec, profile);
-    return { result: { ...result, maxRssBytes: process.resourceUsage().maxRSS * 1024 } };
+    const results = unit.length > 1 ? await measureInterleaved(unit, profile) : [await measureOnce(unit[0], profile)];
+    const maxRssBytes = process.resourceUsage().maxRSS * 1024;
+    return { results: results.map((result) => ({ ...result, maxRssBytes })) };
   } catch (error) {
     return { error: error?.stack ?? String(error) };
   }
 }
 
-/** One repetition in a fresh process; never rejects. */
-function runWorker(spec, profile) {
+/** One repetition of a unit in a fresh process; never rejects. */
+function runWorker(unit, profile) {
+  // A set warms every member up before its window: its time limit grows with it.
+  const timeoutMs = profile.timeoutMs * unit.length;
   return new Promise((resolve) => {
     // The worker (the load client, for HTTP workloads) on one CPU; a server it starts takes the other.
-    const [command, args] = pinned(CLIENT_CPU, [process.execPath, ...(spec.nodeFlags ?? []), WORKER, spec.id, JSON.stringify(profile)]);
+    const flags = unit[0].nodeFlags ?? [];
+    const ids = unit.map((spec) => spec.id).join(",");
+    const [command, args] = pinned(CLIENT_CPU, [process.execPath, ...flags, WORKER, ids, JSON.stringify(profile)]);
     const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk) => (stdout += chunk));
     child.stderr.on("data", (chunk) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill("SIGKILL"), profile.timeoutMs);
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
     child.on("error", (error) => {
       clearTimeout(timer);
       resolve({ error: `could not start the worker: ${error.message}` });
@@ -170,11 +202,14 @@ function runWorker(spec, profile) {
     child.on("close", (code, signal) => {
       clearTimeout(timer);
       if (code !== 0) {
-        const why = signal === "SIGKILL" ? `timed out after ${profile.timeoutMs} ms` : `exit ${code ?? signal}`;
+        const why = signal === "SIGKILL" ? `timed out after ${timeoutMs} ms` : `exit ${code ?? signal}`;
         return resolve({ error: `${why}: ${stderr.trim() || "(no output)"}` });
       }
       try {
-        resolve({ result: JSON.parse(stdout.trim().split("\n").at(-1)) });
+        const printed = JSON.parse(stdout.trim().split("\n").at(-1));
+        const results = Array.isArray(printed) ? printed : [printed];
+        if (results.length !== unit.length) throw new Error("one result per workload");
+        resolve({ results });
       } catch {
         resolve({ error: `the worker printed no result: ${stdout.slice(0, 200)}` });
       }

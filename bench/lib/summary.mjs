@@ -60,6 +60,8 @@ export function summarise({ workloads, samples, failures, environment }) {
       latencyP50,
       medianLatencyP50: latencyP50 && median(latencyP50),
       warmup,
+      // Measured in one window with the floor it is judged against (bench/lib/interleave.mjs).
+      ...(reps.some((r) => r.interleavedWith) && { interleaved: true }),
       ...(flags && { flags }),
       ...extras,
     };

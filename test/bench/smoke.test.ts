@@ -89,6 +89,12 @@ describe("bench smoke run", () => {
       expect(markdown).toContain(heading);
     }
     expect(markdown).not.toContain("failed:");
+    // A server judged against a floor shares the floor's window, and the report says so.
+    for (const id of ["http.echo.c16", "http.plain.ours.c16", "legacy.http.plain.ours.c64", "http.mrtr.ours.c16"]) {
+      expect(summary.rows.find((r: { id: string }) => r.id === id).interleaved, id).toBe(true);
+    }
+    expect(summary.rows.find((r: { id: string }) => r.id === "http.plain.tmcp.c16").interleaved).toBeUndefined();
+    expect(markdown).toContain("| mcp-roundtrip, serveHttp *(interleaved)* | 16 |");
 
     // The cold-start rows watch the 2025 validators: absent from a 2026-only start, loaded once a 2025 session opens
     // (which also proves the import recorder sees them).
@@ -118,6 +124,33 @@ describe("bench smoke run", () => {
     expect(result.serverCpuMicrosPerOp).toBeGreaterThan(0);
     expect(result.value).toBeGreaterThan(0);
     expect(result.maxRssBytes).toBeGreaterThan(1024 * 1024);
+  });
+
+  it("measures workloads named together in one worker, each with its own figures", () => {
+    const profile = {
+      warmup: { sliceMs: 5, minMs: 5, maxMs: 20, plateauSlices: 2 },
+      windowMs: 20,
+      interleaveSliceMs: 5,
+      maxOps: 500,
+      pendingCount: 50,
+      pendingWarmup: 5,
+    };
+    const worker = spawnSync(process.execPath, ["bench/worker.mjs", "http.echo.c1,http.plain.ours.c1", JSON.stringify(profile)], {
+      cwd: root,
+      encoding: "utf8",
+      timeout: 20_000,
+    });
+    expect(worker.stderr).toBe("");
+    expect(worker.status).toBe(0);
+    const results = JSON.parse(worker.stdout.trim());
+    expect(results.map((result: { id: string }) => result.id)).toEqual(["http.echo.c1", "http.plain.ours.c1"]);
+    expect(results[0].interleavedWith).toEqual(["http.plain.ours.c1"]);
+    expect(results[1].interleavedWith).toEqual(["http.echo.c1"]);
+    for (const result of results) {
+      expect(result.serverCpuMicrosPerOp).toBeGreaterThan(0);
+      expect(result.latencyP50Ms).toBeGreaterThan(0);
+      expect(result.maxRssBytes).toBeGreaterThan(1024 * 1024);
+    }
   });
 
   it("refuses a full run with fewer than 5 repetitions or without process isolation", async () => {

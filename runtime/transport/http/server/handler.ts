@@ -79,8 +79,7 @@ function refuseTooLarge(reply: HttpReply, maxBodyBytes: number): void {
 export function serveHttpExchange(endpoint: HttpEndpoint, request: IncomingHttp, answer: HttpReply): Promise<void> | undefined {
   try {
     // No promise for the usual POST: its body is served from the adapter's callback, which answers its own failures.
-    const serving = serveExchange(endpoint, request, answer);
-    return serving === undefined ? undefined : serving.then(undefined, (error: unknown) => exchangeFailed(endpoint.options, answer, error));
+    return failuresAnswered(endpoint.options, answer, serveExchange(endpoint, request, answer));
   } catch (error) {
     exchangeFailed(endpoint.options, answer, error);
     return undefined;
@@ -145,12 +144,15 @@ function serveBody(endpoint: HttpEndpoint, request: IncomingHttp, reply: HttpRep
   const options = endpoint.options;
   try {
     const message = decodedBody(options, reply, bytes);
-    if (message === undefined) return;
-    const serving = serveMessage(endpoint, request, reply, message, authInfo);
-    if (serving !== undefined) serving.then(undefined, (error: unknown) => exchangeFailed(options, reply, error));
+    if (message !== undefined) failuresAnswered(options, reply, serveMessage(endpoint, request, reply, message, authInfo));
   } catch (error) {
     exchangeFailed(options, reply, error);
   }
+}
+
+/** `serving`, its failure answered as a throw is (no promise when nothing was waited for). */
+function failuresAnswered(options: ResolvedHttpOptions, reply: HttpReply, serving: Promise<void> | void): Promise<void> | undefined {
+  return serving === undefined ? undefined : serving.then(undefined, (error: unknown) => exchangeFailed(options, reply, error));
 }
 
 /**

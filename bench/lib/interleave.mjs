@@ -1,0 +1,98 @@
+// Workloads judged against each other, measured in one worker and one
+// window, a slice of each in turn. On a shared machine a disturbance lasts
+// seconds: measured one after the other, a floor and the server judged
+// against it can land one in a quiet spell and one in a busy one, and their
+// ratio swings by half (bench/RESULTS.md of the run before this module). In
+// slices of a quarter second taken in turn, a disturbance falls on each
+// member's slices alike, so the ratio is read from the same spells.
+import { driveAsync, warmUp } from "./drive.mjs";
+
+/**
+ * Measures `specs` (async workloads over HTTP: each starts its own server
+ * process) side by side: every one set up, checked and warmed up to its
+ * plateau, one untimed round of slices to bring each back to speed after
+ * the others' warm-ups, then `windowMs` of each in slices of
+ * `interleaveSliceMs`, the members in turn, rotating who goes first. Each
+ * figure sums that member's slices: calls, time, the worker's CPU and the
+ * server process's CPU.
+ * @param {import("../catalog.mjs").Workload[]} specs
+ * @param {{ warmup: object, windowMs: number, interleaveSliceMs: number, maxOps: number }} profile
+ * @returns {Promise<object[]>} one result per spec, in order, shaped as `measureOnce`'s
+ * @throws {Error} when a member cannot be set up or answers something wrong; every member set up is closed
+ */
+export async function measureInterleaved(specs, profile) {
+  const members = [];
+  let results;
+  try {
+    for (const spec of specs) members.push(await setUp(spec, profile));
+    results = await measureMembers(members, specs, profile);
+  } catch (error) {
+    await closeAll(members);
+    throw error;
+  }
+  const failure = await closeAll(members);
+  if (failure !== undefined) throw failure;
+  return results;
+}
+
+/** One member: its workload set up, with the limits of its slices. */
+async function setUp(spec, profile) {
+  if (spec.mode !== "async" || spec.fixedOps !== undefined) throw new TypeError(`${spec.id}: only timed async workloads are measured interleaved`);
+  const factory = (await import(spec.module))[spec.factory];
+  if (typeof factory !== "function") throw new Error(`${spec.module} exports no function "${spec.factory}" for workload ${spec.id}`);
+  return { spec, instance: await factory(spec.options), limits: { concurrency: spec.concurrency ?? 1, maxOps: profile.maxOps } };
+}
+
+/** Closes every member, even when one fails to (each holds a server process); resolves the first failure. */
+async function closeAll(members) {
+  const closing = await Promise.allSettled(members.map((member) => member.instance.close()));
+  return closing.find((outcome) => outcome.status === "rejected")?.reason;
+}
+
+async function measureMembers(members, specs, profile) {
+  const setupRssBytes = process.memoryUsage().rss;
+  for (const member of members) {
+    member.instance.check(await member.instance.call());
+    const warm = await warmUp((slice) => driveAsync(member.instance.call, { ...member.limits, ...slice }), profile.warmup);
+    member.warmup = { ms: Math.round(warm.ms), ops: warm.ops, plateaued: warm.plateaued };
+  }
+  const sliceMs = profile.interleaveSliceMs;
+  const rounds = Math.max(1, Math.round(profile.windowMs / sliceMs));
+  for (const member of members) await driveAsync(member.instance.call, { ...member.limits, durationMs: sliceMs });
+  for (const member of members) {
+    member.totals = { ops: 0, ms: 0, cpuMicros: 0, serverMicros: 0 };
+    member.instance.startLatencies?.();
+  }
+  for (let round = 0; round < rounds; round++) {
+    for (let turn = 0; turn < members.length; turn++) await timeSlice(members[(round + turn) % members.length], sliceMs);
+  }
+  return members.map(({ spec, instance, totals, warmup }) => {
+    const latencyP50Ms = instance.latencyP50?.();
+    return {
+      id: spec.id,
+      value: (totals.ops / totals.ms) * 1000,
+      ops: totals.ops,
+      ms: totals.ms,
+      cpuMicrosPerOp: totals.cpuMicros / Math.max(1, totals.ops),
+      clientCpuShare: totals.cpuMicros / 1000 / totals.ms,
+      ...(latencyP50Ms !== undefined && { latencyP50Ms }),
+      ...(instance.serverCpu !== undefined && { serverCpuMicrosPerOp: totals.serverMicros / Math.max(1, totals.ops) }),
+      setupRssBytes,
+      warmup,
+      interleavedWith: specs.map((other) => other.id).filter((id) => id !== spec.id),
+    };
+  });
+}
+
+/** One slice of one member, added to its totals. */
+async function timeSlice(member, sliceMs) {
+  const { instance, limits, totals } = member;
+  const serverBefore = await instance.serverCpu?.();
+  const cpuBefore = process.cpuUsage();
+  const measured = await driveAsync(instance.call, { ...limits, durationMs: sliceMs });
+  const cpu = process.cpuUsage(cpuBefore);
+  if (serverBefore !== undefined) totals.serverMicros += (await instance.serverCpu()) - serverBefore;
+  totals.ops += measured.ops;
+  totals.ms += measured.ms;
+  totals.cpuMicros += cpu.user + cpu.system;
+}
