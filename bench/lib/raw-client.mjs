@@ -208,6 +208,11 @@ class Connection {
     this.closed = false;
     socket.on("data", (chunk) => this.onData(chunk));
     socket.on("error", (error) => this.fail(error));
+    // The server's FIN (its keep-alive timeout on a connection left idle, as an interleaved set leaves a member's
+    // while the others warm up): never written to again, even before the socket closes.
+    socket.on("end", () => {
+      this.closed = true;
+    });
     socket.on("close", () => {
       this.closed = true;
       this.fail(new Error("the server closed the connection"));
