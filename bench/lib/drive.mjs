@@ -84,34 +84,51 @@ export function driveSync(call, { durationMs, maxOps }) {
  * @returns {Promise<{ ms: number, ops: number, slices: number, plateaued: boolean }>}
  * @throws {RangeError} on a non-positive slice, a minimum above the maximum, or fewer than one plateau slice.
  */
-export async function warmUp(slice, { sliceMs, minMs, maxMs, plateauSlices, tolerance = 0.03 }) {
+export async function warmUp(slice, options) {
+  const warming = plateauWatch(options);
+  const begin = performance.now();
+  while (!warming.done) {
+    const { ops, perSecond } = await slice({ durationMs: warming.nextSliceMs() });
+    warming.record(ops, perSecond, performance.now() - begin);
+  }
+  return warming.state;
+}
+
+/**
+ * The bookkeeping of {@link warmUp} for one workload, for a caller that runs
+ * the slices itself (an interleaved set warms its members in turns): `record`
+ * each slice's throughput and the workload's warming time so far, until `done`.
+ * @param {{ sliceMs: number, minMs: number, maxMs: number, plateauSlices: number, tolerance?: number }} options
+ * @throws {RangeError} on a non-positive slice, a minimum above the maximum, or fewer than one plateau slice.
+ */
+export function plateauWatch({ sliceMs, minMs, maxMs, plateauSlices, tolerance = 0.03 }) {
   checkLimits(1, sliceMs, maxMs);
   if (!(minMs >= 0 && minMs <= maxMs)) throw new RangeError(`warmUp: minMs must be from 0 to maxMs (${maxMs}), got ${minMs}`);
   if (!(Number.isInteger(plateauSlices) && plateauSlices >= 1)) {
     throw new RangeError(`warmUp: plateauSlices must be a positive integer, got ${plateauSlices}`);
   }
-  const begin = performance.now();
   let best = 0;
   let sinceBest = 0;
-  let ops = 0;
-  let slices = 0;
-  for (;;) {
-    const elapsed = performance.now() - begin;
-    const plateaued = sinceBest >= plateauSlices;
-    if (elapsed >= maxMs || (plateaued && elapsed >= minMs)) {
-      return { ms: elapsed, ops, slices, plateaued };
-    }
-    const { ops: done, perSecond } = await slice({ durationMs: Math.min(sliceMs, maxMs - elapsed) });
-    ops += done;
-    slices++;
-    if (perSecond > best * (1 + tolerance)) {
-      best = perSecond;
-      sinceBest = 0;
-    } else {
-      sinceBest++;
-      best = Math.max(best, perSecond);
-    }
-  }
+  const state = { ms: 0, ops: 0, slices: 0, plateaued: false };
+  return {
+    state,
+    done: false,
+    nextSliceMs: () => Math.min(sliceMs, maxMs - state.ms),
+    record(ops, perSecond, elapsedMs) {
+      state.ops += ops;
+      state.slices++;
+      state.ms = elapsedMs;
+      if (perSecond > best * (1 + tolerance)) {
+        best = perSecond;
+        sinceBest = 0;
+      } else {
+        sinceBest++;
+        best = Math.max(best, perSecond);
+      }
+      state.plateaued = sinceBest >= plateauSlices;
+      this.done = elapsedMs >= maxMs || (state.plateaued && elapsedMs >= minMs);
+    },
+  };
 }
 
 function checkLimits(concurrency, durationMs, maxOps) {

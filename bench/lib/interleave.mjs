@@ -5,13 +5,13 @@
 // ratio swings by half (bench/RESULTS.md of the run before this module). In
 // slices of a quarter second taken in turn, a disturbance falls on each
 // member's slices alike, so the ratio is read from the same spells.
-import { driveAsync, warmUp } from "./drive.mjs";
+import { driveAsync, plateauWatch } from "./drive.mjs";
 
 /**
  * Measures `specs` (async workloads over HTTP: each starts its own server
- * process) side by side: every one set up, checked and warmed up to its
- * plateau, one untimed round of slices to bring each back to speed after
- * the others' warm-ups, then `windowMs` of each in slices of
+ * process) side by side: every one set up and checked, all warmed up to
+ * their plateaus in turns, one untimed round of slices, then `windowMs` of
+ * each in slices of
  * `interleaveSliceMs`, the members in turn, rotating who goes first. Each
  * figure sums that member's slices: calls, time, the worker's CPU and the
  * server process's CPU.
@@ -51,11 +51,8 @@ async function closeAll(members) {
 
 async function measureMembers(members, specs, profile) {
   const setupRssBytes = process.memoryUsage().rss;
-  for (const member of members) {
-    member.instance.check(await member.instance.call());
-    const warm = await warmUp((slice) => driveAsync(member.instance.call, { ...member.limits, ...slice }), profile.warmup);
-    member.warmup = { ms: Math.round(warm.ms), ops: warm.ops, plateaued: warm.plateaued };
-  }
+  for (const member of members) member.instance.check(await member.instance.call());
+  await warmUpInTurns(members, profile.warmup);
   const sliceMs = profile.interleaveSliceMs;
   const rounds = Math.max(1, Math.round(profile.windowMs / sliceMs));
   for (const member of members) await driveAsync(member.instance.call, { ...member.limits, durationMs: sliceMs });
@@ -66,7 +63,7 @@ async function measureMembers(members, specs, profile) {
   for (let round = 0; round < rounds; round++) {
     for (let turn = 0; turn < members.length; turn++) await timeSlice(members[(round + turn) % members.length], sliceMs);
   }
-  return members.map(({ spec, instance, totals, warmup }) => {
+  return members.map(({ spec, instance, totals, warming }) => {
     const latencyP50Ms = instance.latencyP50?.();
     return {
       id: spec.id,
@@ -78,10 +75,34 @@ async function measureMembers(members, specs, profile) {
       ...(latencyP50Ms !== undefined && { latencyP50Ms }),
       ...(instance.serverCpu !== undefined && { serverCpuMicrosPerOp: totals.serverMicros / Math.max(1, totals.ops) }),
       setupRssBytes,
-      warmup,
+      warmup: warming.result,
       interleavedWith: specs.map((other) => other.id).filter((id) => id !== spec.id),
     };
   });
+}
+
+/**
+ * Warms every member to its plateau (`plateauWatch`), a slice of each in
+ * turn, until all have levelled off: none idles while the others warm up,
+ * so none starts its window cold, nor on connections its server closed
+ * meanwhile (node:http ends a keep-alive connection idle for 5 s).
+ */
+async function warmUpInTurns(members, options) {
+  for (const member of members) {
+    member.warming = plateauWatch(options);
+    member.warmingMs = 0;
+  }
+  while (members.some((member) => !member.warming.done)) {
+    for (const member of members) {
+      // A member that levelled off keeps its turn, untimed, so it stays as warm as the rest.
+      const durationMs = member.warming.done ? options.sliceMs : member.warming.nextSliceMs();
+      const slice = await driveAsync(member.instance.call, { ...member.limits, durationMs });
+      if (member.warming.done) continue;
+      member.warmingMs += slice.ms;
+      member.warming.record(slice.ops, slice.perSecond, member.warmingMs);
+    }
+  }
+  for (const { warming } of members) warming.result = { ms: Math.round(warming.state.ms), ops: warming.state.ops, plateaued: warming.state.plateaued };
 }
 
 /** One slice of one member, added to its totals. */

@@ -20,7 +20,7 @@ export async function fake({ name, cpuPerCall, failClose = false }) {
   return {
     call: async () => { calls++; turns.push(name); await new Promise((r) => setImmediate(r)); return "ok"; },
     check: (text) => { if (text !== "ok") throw new Error("wrong answer"); },
-    serverCpu: async () => calls * cpuPerCall,
+    serverCpu: async () => { turns.push("cpu:" + name); return calls * cpuPerCall; },
     close: async () => { closed.push(name); if (failClose) throw new Error(name + " would not close"); },
   };
 }
@@ -33,7 +33,7 @@ async function load(path: string): Promise<any> {
   return import(pathToFileURL(path).href);
 }
 
-const PROFILE = { warmup: { sliceMs: 5, minMs: 5, maxMs: 10, plateauSlices: 1 }, windowMs: 60, interleaveSliceMs: 10, maxOps: 1_000_000 };
+const PROFILE = { warmup: { sliceMs: 5, minMs: 20, maxMs: 40, plateauSlices: 2 }, windowMs: 60, interleaveSliceMs: 10, maxOps: 1_000_000 };
 const spec = (id: string, options: object, factory = "fake") => ({ id, module: pathToFileURL(fakeModule).href, factory, options, mode: "async", concurrency: 2 });
 
 describe("interleaved measurement", () => {
@@ -48,10 +48,14 @@ describe("interleaved measurement", () => {
     expect(results[1].serverCpuMicrosPerOp).toBeCloseTo(30, 5);
     expect(results[0].interleavedWith).toEqual(["b"]);
     expect(results[1].interleavedWith).toEqual(["a"]);
-    // Turns, not one block each. Runs of one member's calls: a warm-up each and an untimed slice each (4), then
-    // 6 rounds of a slice each with the first rotating (a b | b a | a b …: 7 more). One block each would make 6.
-    const runs = 1 + fake.turns.slice(1).filter((name: string, i: number) => name !== fake.turns[i]).length;
-    expect(runs).toBe(4 + PROFILE.windowMs / PROFILE.interleaveSliceMs + 1);
+    // The window's slices, in order (each reads its server's CPU before and after): turns, the first rotating.
+    const cpuReads = fake.turns.filter((turn: string) => turn.startsWith("cpu:")).map((turn: string) => turn.slice(4));
+    const slices = cpuReads.filter((_: string, i: number) => i % 2 === 0);
+    expect(slices).toEqual(["a", "b", "b", "a", "a", "b", "b", "a", "a", "b", "b", "a"]);
+    // The warm-ups take turns too (at least 4 slices each here): one block each would make 2 runs of calls, not 8.
+    const warming = fake.turns.slice(2, fake.turns.indexOf("cpu:a"));
+    const runs = 1 + warming.slice(1).filter((name: string, i: number) => name !== warming[i]).length;
+    expect(runs).toBeGreaterThanOrEqual(8);
     for (const result of results) {
       expect(result.ops).toBeGreaterThan(0);
       expect(result.ms).toBeGreaterThanOrEqual(PROFILE.windowMs * 0.9);
