@@ -54,8 +54,34 @@ export type JsonRpcId = string | number;
 
 const strictUtf8 = /* @__PURE__ */ new TextDecoder("utf-8", { fatal: true });
 
-/** What decoding one message gave: the value, or why it is not one. @internal */
-export type Decoded = { ok: true; value: unknown } | { ok: false; reason: "utf8" | "json" };
+/**
+ * What decoding one message gave: the value and a bound on how deep it nests
+ * (see {@link openingsIn}), or why it is not one. @internal
+ */
+export type Decoded = { ok: true; value: unknown; openings: number } | { ok: false; reason: "utf8" | "json" };
+
+/** Openings counted in a message's text before the count gives up (and the server walks the value instead). */
+const OPENINGS_COUNTED = 256;
+
+/**
+ * How many `{` and `[` the JSON text holds, `Infinity` past
+ * {@link OPENINGS_COUNTED}. Each level a value nests opens with one of them
+ * (those inside strings only add to the count), so a value parsed from the
+ * text nests at most this deep: the server's nesting guard need not walk a
+ * value whose text had fewer openings than its limit. Counted with the
+ * string's own search, a few dozen nanoseconds for a usual request, where
+ * walking the parsed objects touches each of them once more.
+ * @internal
+ */
+export function openingsIn(text: string): number {
+  let count = 0;
+  for (const opening of ["{", "["]) {
+    for (let at = text.indexOf(opening); at !== -1; at = text.indexOf(opening, at + 1)) {
+      if (++count > OPENINGS_COUNTED) return Number.POSITIVE_INFINITY;
+    }
+  }
+  return count;
+}
 
 /**
  * Bytes to one JSON value, the same way on every transport: strict UTF-8
@@ -72,7 +98,7 @@ export function decodeJson(bytes: Uint8Array): Decoded {
     return { ok: false, reason: "utf8" };
   }
   try {
-    return { ok: true, value: JSON.parse(text) };
+    return { ok: true, value: JSON.parse(text), openings: openingsIn(text) };
   } catch {
     return { ok: false, reason: "json" };
   }
@@ -133,6 +159,11 @@ export interface ClassifiedRequest {
   readonly params: Record<string, unknown> | undefined;
   /** The message as decoded. */
   readonly message: Record<string, unknown>;
+  /**
+   * The most levels the message can nest, when its transport decoded it from
+   * text ({@link openingsIn}); `undefined` for a value handed over as one.
+   */
+  readonly nestingBound: number | undefined;
 }
 
 /** A notification whose envelope is sound. @internal */
@@ -142,6 +173,8 @@ export interface ClassifiedNotification {
   readonly method: string;
   readonly params: Record<string, unknown> | undefined;
   readonly message: Record<string, unknown>;
+  /** As {@link ClassifiedRequest.nestingBound}. */
+  readonly nestingBound: number | undefined;
 }
 
 /** A response (to a request a 2025 session sent the client). @internal */
@@ -179,9 +212,10 @@ const invalid = (message: unknown, id: JsonRpcId | undefined, detail: string): I
  *
  * @param message - one decoded JSON value
  * @param headerVersion - the `MCP-Protocol-Version` header, over HTTP
+ * @param nestingBound - {@link Decoded}'s `openings` when the transport decoded the message from text
  * @internal
  */
-export function classifyMessage(message: unknown, headerVersion?: string | null): ClassifiedMessage {
+export function classifyMessage(message: unknown, headerVersion?: string | null, nestingBound?: number): ClassifiedMessage {
   if (typeof message !== "object" || message === null || Array.isArray(message)) {
     return invalid(
       message,
@@ -209,6 +243,6 @@ export function classifyMessage(message: unknown, headerVersion?: string | null)
   if (bodyVersionOf(checked) !== undefined || method === "server/discover") era = "modern";
   else if (method === "initialize" || headerVersion === undefined || headerVersion === null) era = "legacy";
   else era = eraOfVersion(headerVersion) === "modern" ? "modern" : "legacy";
-  if (!isRequest) return { kind: "notification", era, method, params: checked, message: envelope };
-  return { kind: "request", era, id: id as JsonRpcId, method, params: checked, message: envelope };
+  if (!isRequest) return { kind: "notification", era, method, params: checked, message: envelope, nestingBound };
+  return { kind: "request", era, id: id as JsonRpcId, method, params: checked, message: envelope, nestingBound };
 }

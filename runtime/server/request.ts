@@ -83,7 +83,7 @@ function checkRequest<Scope extends RequestTracker>(
   const prepared = profile.prepare(request, route);
   const params = prepared.params;
   for (const middleware of host.middlewares) middleware.screen?.(method, params, host.logger, route.mayAskInput);
-  assertNestingWithin(params, host.maxNestingDepth);
+  assertNestingWithin(params, host.maxNestingDepth, request.nestingBound);
   const checking = route.checked ? profile.check(method, prepared.message, meta.protocolVersion) : undefined;
   if (checking === undefined && route.checkParams === undefined) {
     // Checked in the wire's shape, answered in the model's: a revision with an adapter maps its params here.
@@ -317,12 +317,13 @@ export async function callHandler(handler: AnyHandler, params: Record<string, un
 
 /**
  * Refuses params nested deeper than `limit` before any schema check walks
- * them (a deep value would exhaust the validator's stack).
+ * them (a deep value would exhaust the validator's stack). A message whose
+ * text could not nest that deep (`bound`, from its transport) is not walked.
  * @throws McpError -32602 naming where the limit was passed
  * @internal
  */
-export function assertNestingWithin(params: unknown, limit: number): void {
-  if (typeof params !== "object" || params === null || depthWithin(params, 1, limit)) return;
+export function assertNestingWithin(params: unknown, limit: number, bound?: number): void {
+  if ((bound !== undefined && bound <= limit) || typeof params !== "object" || params === null || depthWithin(params, 1, limit)) return;
   // Only a refused request pays for naming where: the walk itself builds no paths.
   const path = pathDeeperThan(params, 1, limit, "/params")!;
   const where = path.length > 120 ? `${path.slice(0, 60)}…${path.slice(-40)}` : path;

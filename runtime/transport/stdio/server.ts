@@ -122,7 +122,7 @@ export function serveStdio(server: MessageHandler, options: ServeStdioOptions = 
       return;
     }
     // The one classification of this line: envelope, kind and era, handed on to the session or the server.
-    const message = classifyMessage(line.value);
+    const message = classifyMessage(line.value, undefined, line.openings);
     if (message.kind === "invalid") {
       // A broken envelope is answered here, at the edge, whatever handler sits behind (as the HTTP transport does).
       write(errorResponse(message.id, { code: JsonRpcErrorCode.InvalidRequest, message: `Invalid Request: ${message.detail}.` }));

@@ -178,7 +178,7 @@ function serveMessage(endpoint: HttpEndpoint, request: IncomingHttp, reply: Http
   const { handler, options, sessions } = endpoint;
   const body = read.value;
   // The one classification of this message: envelope, kind and era, handed on to the session or the server.
-  const message = classifyMessage(body, request.header(HeaderName.protocolVersion));
+  const message = classifyMessage(body, request.header(HeaderName.protocolVersion), read.openings);
   const sessionId = sessions === undefined ? null : request.header(SESSION_HEADER);
   if (sessionId !== null) return serveSessionPost(sessions!, request, reply, message, sessionId, authInfo, read.byteLength, options.auth);
 
@@ -267,10 +267,11 @@ async function admitBearer(options: ResolvedHttpOptions, request: IncomingHttp, 
   return outcome.authInfo;
 }
 
-/** A POST body read and parsed: its JSON value, and its length (what a 2025 session's request in flight is charged). */
+/** A POST body read and parsed: its JSON value, its length (what a 2025 session's request in flight is charged), its nesting bound. */
 interface ReadMessage {
   readonly value: unknown;
   readonly byteLength: number;
+  readonly openings: number;
 }
 
 /** Whether a POST's headers admit its body (JSON, an `Accept` with SSE, a declared length within the bound); answers why not. */
@@ -302,7 +303,7 @@ function decodedBody(options: ResolvedHttpOptions, reply: HttpReply, bytes: Uint
     refuse(reply, 400, JsonRpcErrorCode.ParseError, "Parse error: the body is not valid UTF-8 JSON; send one JSON-RPC message per POST.");
     return undefined;
   }
-  return { value: decoded.value, byteLength: bytes.length };
+  return { value: decoded.value, byteLength: bytes.length, openings: decoded.openings };
 }
 
 function headerMismatch(
@@ -314,8 +315,7 @@ function headerMismatch(
 ): string | undefined {
   const methodHeader = request.header(HeaderName.method);
   if (!isRequest) {
-    // The 2026-07-28 revision defines no header rules for notification POSTs;
-    // only a contradicting Mcp-Method is refused.
+    // 2026-07-28 has no header rules for notification POSTs: only a contradicting Mcp-Method is refused.
     if (methodHeader !== null && methodHeader !== method) {
       return `Header mismatch: Mcp-Method header value '${clip(methodHeader)}' does not match body method '${clip(method)}'.`;
     }
