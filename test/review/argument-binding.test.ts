@@ -6,6 +6,14 @@ import { inputRequired, McpServer } from "mcp-roundtrip/server";
 import { snapshotJson } from "../../runtime/server/state-boundary.js";
 import { pair } from "../server/helpers.js";
 
+/** Whether `copy` holds, at the same place, an object or array that is also in `original`. */
+function sharesAContainer(copy: unknown, original: unknown): boolean {
+  if (typeof copy !== "object" || copy === null || typeof original !== "object" || original === null) return false;
+  if (copy === original) return true;
+  const originals = original as Record<string, unknown>;
+  return Object.keys(copy).some((key) => sharesAContainer((copy as Record<string, unknown>)[key], originals[key]));
+}
+
 describe("review: sealed state is bound to the arguments the client sent", () => {
   it("accepts the retry when the handler changed its arguments object in place", async () => {
     const mcp = new McpServer({ name: "search-service", version: "1" }, { logger: { warn() {}, error() {} } });
@@ -52,6 +60,8 @@ describe("review: the handler's arguments are its own copy", () => {
         const parsed = JSON.parse(JSON.stringify(value)) as unknown;
         const copy = snapshotJson(parsed);
         expect(JSON.stringify(copy)).toBe(JSON.stringify(parsed));
+        // A deep copy: no object or array of the original is reachable from it, so changing the copy changes nothing there.
+        expect(sharesAContainer(copy, parsed)).toBe(false);
       }),
     );
     const tricky = JSON.parse('{"__proto__":{"x":1},"a":[{"__proto__":2}]}') as unknown;
