@@ -6,13 +6,14 @@
 // slices of a quarter second taken in turn, a disturbance falls on each
 // member's slices alike, so the ratio is read from the same spells.
 import { driveAsync, plateauWatch } from "./drive.mjs";
+import { factoryOf, figuresOf } from "./measure.mjs";
 
 /**
  * Measures `specs` (async workloads over HTTP: each starts its own server
  * process) side by side: every one set up and checked, all warmed up to
  * their plateaus in turns, one untimed round of slices, then `windowMs` of
- * each in slices of
- * `interleaveSliceMs`, the members in turn, rotating who goes first. Each
+ * each in slices of `interleaveSliceMs`, the members in turn, rotating who
+ * goes first. Each
  * figure sums that member's slices: calls, time, the worker's CPU and the
  * server process's CPU.
  * @param {import("../catalog.mjs").Workload[]} specs
@@ -38,8 +39,7 @@ export async function measureInterleaved(specs, profile) {
 /** One member: its workload set up, with the limits of its slices. */
 async function setUp(spec, profile) {
   if (spec.mode !== "async" || spec.fixedOps !== undefined) throw new TypeError(`${spec.id}: only timed async workloads are measured interleaved`);
-  const factory = (await import(spec.module))[spec.factory];
-  if (typeof factory !== "function") throw new Error(`${spec.module} exports no function "${spec.factory}" for workload ${spec.id}`);
+  const factory = await factoryOf(spec);
   return { spec, instance: await factory(spec.options), limits: { concurrency: spec.concurrency ?? 1, maxOps: profile.maxOps } };
 }
 
@@ -57,28 +57,17 @@ async function measureMembers(members, specs, profile) {
   const rounds = Math.max(1, Math.round(profile.windowMs / sliceMs));
   for (const member of members) await driveAsync(member.instance.call, { ...member.limits, durationMs: sliceMs });
   for (const member of members) {
-    member.totals = { ops: 0, ms: 0, cpuMicros: 0, serverMicros: 0 };
+    // No server CPU for a workload whose server shares this process: figuresOf then reports none.
+    member.totals = { ops: 0, ms: 0, cpuMicros: 0, serverMicros: member.instance.serverCpu === undefined ? undefined : 0 };
     member.instance.startLatencies?.();
   }
   for (let round = 0; round < rounds; round++) {
     for (let turn = 0; turn < members.length; turn++) await timeSlice(members[(round + turn) % members.length], sliceMs);
   }
-  return members.map(({ spec, instance, totals, warming }) => {
-    const latencyP50Ms = instance.latencyP50?.();
-    return {
-      id: spec.id,
-      value: (totals.ops / totals.ms) * 1000,
-      ops: totals.ops,
-      ms: totals.ms,
-      cpuMicrosPerOp: totals.cpuMicros / Math.max(1, totals.ops),
-      clientCpuShare: totals.cpuMicros / 1000 / totals.ms,
-      ...(latencyP50Ms !== undefined && { latencyP50Ms }),
-      ...(instance.serverCpu !== undefined && { serverCpuMicrosPerOp: totals.serverMicros / Math.max(1, totals.ops) }),
-      setupRssBytes,
-      warmup: warming.result,
-      interleavedWith: specs.map((other) => other.id).filter((id) => id !== spec.id),
-    };
-  });
+  return members.map(({ spec, instance, totals, warming }) => ({
+    ...figuresOf(spec, { ...totals, latencyP50Ms: instance.latencyP50?.(), setupRssBytes, warm: warming.state }),
+    interleavedWith: specs.map((other) => other.id).filter((id) => id !== spec.id),
+  }));
 }
 
 /**
@@ -102,7 +91,6 @@ async function warmUpInTurns(members, options) {
       member.warming.record(slice.ops, slice.perSecond, member.warmingMs);
     }
   }
-  for (const { warming } of members) warming.result = { ms: Math.round(warming.state.ms), ops: warming.state.ops, plateaued: warming.state.plateaued };
 }
 
 /** One slice of one member, added to its totals. */

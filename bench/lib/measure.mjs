@@ -11,11 +11,7 @@ import { driveAsync, driveSync, warmUp } from "./drive.mjs";
  */
 export async function measureOnce(spec, runProfile) {
   const profile = runProfile;
-  const module = await import(spec.module);
-  const factory = module[spec.factory];
-  if (typeof factory !== "function") {
-    throw new Error(`${spec.module} exports no function "${spec.factory}" for workload ${spec.id}`);
-  }
+  const factory = await factoryOf(spec);
   if (spec.mode === "custom") {
     // A custom workload measures itself: the pending-exchange heap (count, warmup) or a cold start (spawns).
     const outcome = await factory({ ...spec.options, count: profile.pendingCount, warmup: profile.pendingWarmup, spawns: profile.coldStartSpawns });
@@ -63,24 +59,40 @@ export async function measureOnce(spec, runProfile) {
     }
     // Process CPU time (every thread, so work handed to a thread pool counts
     // too): steadier than wall-clock when other processes share the cores.
-    const cpuMicrosPerOp = (cpu.user + cpu.system) / Math.max(1, measured.ops);
-    // The share of its core the worker used over the window: a load client near a whole core sets the pace itself.
-    const clientCpuShare = (cpu.user + cpu.system) / 1000 / measured.ms;
-    const warmup = warm && { ms: Math.round(warm.ms), ops: warm.ops, plateaued: warm.plateaued };
-    const serverCpuMicrosPerOp = serverMicros === undefined ? undefined : serverMicros / Math.max(1, measured.ops);
-    return {
-      id: spec.id,
-      value: measured.perSecond,
-      ops: measured.ops,
-      ms: measured.ms,
-      cpuMicrosPerOp,
-      clientCpuShare,
-      ...(latencyP50Ms !== undefined && { latencyP50Ms }),
-      ...(serverCpuMicrosPerOp !== undefined && { serverCpuMicrosPerOp }),
-      setupRssBytes,
-      ...(warmup && { warmup }),
-    };
+    return figuresOf(spec, { ops: measured.ops, ms: measured.ms, cpuMicros: cpu.user + cpu.system, serverMicros, latencyP50Ms, setupRssBytes, warm });
   } finally {
     await instance.close();
   }
+}
+
+/**
+ * The function that sets `spec` up, from its module.
+ * @throws {Error} when the module exports no such function
+ */
+export async function factoryOf(spec) {
+  const factory = (await import(spec.module))[spec.factory];
+  if (typeof factory !== "function") throw new Error(`${spec.module} exports no function "${spec.factory}" for workload ${spec.id}`);
+  return factory;
+}
+
+/**
+ * One repetition's result from what its timed window (or its slices, summed) counted: the operations, the
+ * time, the worker's CPU and, for a server in a process of its own, the server's.
+ * @param {{ ops: number, ms: number, cpuMicros: number, serverMicros?: number, latencyP50Ms?: number, setupRssBytes: number,
+ *   warm?: { ms: number, ops: number, plateaued: boolean } }} counted
+ */
+export function figuresOf(spec, { ops, ms, cpuMicros, serverMicros, latencyP50Ms, setupRssBytes, warm }) {
+  return {
+    id: spec.id,
+    value: (ops / ms) * 1000,
+    ops,
+    ms,
+    cpuMicrosPerOp: cpuMicros / Math.max(1, ops),
+    // The share of its core the worker used over the window: a load client near a whole core sets the pace itself.
+    clientCpuShare: cpuMicros / 1000 / ms,
+    ...(latencyP50Ms !== undefined && { latencyP50Ms }),
+    ...(serverMicros !== undefined && { serverCpuMicrosPerOp: serverMicros / Math.max(1, ops) }),
+    setupRssBytes,
+    ...(warm && { warmup: { ms: Math.round(warm.ms), ops: warm.ops, plateaued: warm.plateaued } }),
+  };
 }

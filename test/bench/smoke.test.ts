@@ -110,23 +110,8 @@ describe("bench smoke run", () => {
     expect(svg).not.toContain("did not run");
   });
 
-  it("runs a repetition in a worker process that reports one figure and exits by itself", () => {
-    const profile = { warmup: { sliceMs: 5, minMs: 5, maxMs: 20, plateauSlices: 2 }, windowMs: 20, maxOps: 500, pendingCount: 50, pendingWarmup: 5 };
-    const worker = spawnSync(process.execPath, ["bench/worker.mjs", "http.plain.ours.c16", JSON.stringify(profile)], {
-      cwd: root,
-      encoding: "utf8",
-      timeout: 20_000,
-    });
-    expect(worker.stderr).toBe("");
-    expect(worker.status).toBe(0);
-    const result = JSON.parse(worker.stdout.trim());
-    expect(result.id).toBe("http.plain.ours.c16");
-    expect(result.serverCpuMicrosPerOp).toBeGreaterThan(0);
-    expect(result.value).toBeGreaterThan(0);
-    expect(result.maxRssBytes).toBeGreaterThan(1024 * 1024);
-  });
-
-  it("measures workloads named together in one worker, each with its own figures", () => {
+  /** Runs bench/worker.mjs on `ids` with tiny counts; what it printed, once it exited cleanly and said nothing on stderr. */
+  function workerResult(ids: string): any {
     const profile = {
       warmup: { sliceMs: 5, minMs: 5, maxMs: 20, plateauSlices: 2 },
       windowMs: 20,
@@ -135,14 +120,22 @@ describe("bench smoke run", () => {
       pendingCount: 50,
       pendingWarmup: 5,
     };
-    const worker = spawnSync(process.execPath, ["bench/worker.mjs", "http.echo.c1,http.plain.ours.c1", JSON.stringify(profile)], {
-      cwd: root,
-      encoding: "utf8",
-      timeout: 20_000,
-    });
+    const worker = spawnSync(process.execPath, ["bench/worker.mjs", ids, JSON.stringify(profile)], { cwd: root, encoding: "utf8", timeout: 20_000 });
     expect(worker.stderr).toBe("");
     expect(worker.status).toBe(0);
-    const results = JSON.parse(worker.stdout.trim());
+    return JSON.parse(worker.stdout.trim());
+  }
+
+  it("runs a repetition in a worker process that reports one figure and exits by itself", () => {
+    const result = workerResult("http.plain.ours.c16");
+    expect(result.id).toBe("http.plain.ours.c16");
+    expect(result.serverCpuMicrosPerOp).toBeGreaterThan(0);
+    expect(result.value).toBeGreaterThan(0);
+    expect(result.maxRssBytes).toBeGreaterThan(1024 * 1024);
+  });
+
+  it("measures workloads named together in one worker, each with its own figures", () => {
+    const results = workerResult("http.echo.c1,http.plain.ours.c1");
     expect(results.map((result: { id: string }) => result.id)).toEqual(["http.echo.c1", "http.plain.ours.c1"]);
     expect(results[0].interleavedWith).toEqual(["http.plain.ours.c1"]);
     expect(results[1].interleavedWith).toEqual(["http.echo.c1"]);
