@@ -88,7 +88,12 @@ export function inputKindFor(version: string | undefined, method: string): { rev
  * -32021 message and the client read it, so they agree). A kind a revision
  * adds needs no row: `onInputRequest` answers it.
  */
-export const SUGAR_OPTIONS = Object.freeze({ onElicit: "elicitation/create", onSample: "sampling/createMessage", onListRoots: "roots/list" } as const);
+export const SUGAR_OPTIONS = Object.freeze({
+  onElicit: "elicitation/create",
+  onSample: "sampling/createMessage",
+  onListRoots: "roots/list",
+  // Each must be a kind of the generated registry: a revision that drops one fails to compile here.
+} as const satisfies Readonly<Record<string, SpokenInputKind>>);
 
 /** How `onInputRequest`'s entry for `method` is written in messages: `onInputRequest["confirmation/create"]`. */
 export const inputRequestOption = (method: string): string => `onInputRequest[${JSON.stringify(method)}]`;
