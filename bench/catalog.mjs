@@ -189,6 +189,14 @@ export function workloads() {
     list.push(
       {
         ...common,
+        id: `legacy.http.echo.c${concurrency}`,
+        label: "bare node:http JSON echo, sent the 2025 calls and answering their bytes (floor of the 2025 rows)",
+        side: "baseline",
+        options: options("echo"),
+        interleave: `http.floor.c${concurrency}`,
+      },
+      {
+        ...common,
         id: `legacy.http.stateless.ours.c${concurrency}`,
         label: 'mcp-roundtrip, serveHttp, legacy: "stateless"',
         side: "ours",
@@ -243,8 +251,8 @@ export function workloads() {
     sessionRows(concurrency);
     if (concurrency === 16) list.push(echoRow(concurrency, "global"));
   }
-  // The echo at c=1 is the floor of the c=1 MRTR and 2025 rows (reported with the plain ones), and of
-  // ours at c=1, whose p50 latency is judged against the floor's.
+  // The echo at c=1 is the floor of ours at c=1, whose p50 latency is judged against the floor's, and the
+  // reference under the c=1 MRTR and 2025 session rows (reported with the plain ones).
   list.push(echoRow(1), {
     mode: "async",
     unit: "calls/s",

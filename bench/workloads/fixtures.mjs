@@ -47,12 +47,15 @@ export function toolsCallRequest(id = 1) {
   };
 }
 
+/** The name and version every bench server reports (`serverInfo`). */
+export const SERVER_INFO = Object.freeze({ name: "bench", version: "1.0.0" });
+
 /** The `CallToolResult` the echo tool answers. */
 export function toolsCallResult() {
   return {
     resultType: "complete",
     content: [{ type: "text", text: ECHO_TEXT }],
-    _meta: { "io.modelcontextprotocol/serverInfo": { name: "bench", version: "1.0.0" } },
+    _meta: { "io.modelcontextprotocol/serverInfo": { ...SERVER_INFO } },
   };
 }
 

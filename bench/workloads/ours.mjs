@@ -8,7 +8,7 @@ import { validateRequest, validateResult } from "mcp-roundtrip/validate";
 import { clientFetch } from "../lib/keepalive-fetch.mjs";
 import { startServerProcess } from "../lib/server-process.mjs";
 import { confirmRequest, confirmRetry, measurePending } from "./pending.mjs";
-import { CONFIRM_ANSWER, CONFIRM_SCHEMA, ECHO_TEXT, confirmedText, stateOf300Bytes, textOf, toolsCallRequest, toolsCallResult } from "./fixtures.mjs";
+import { CONFIRM_ANSWER, CONFIRM_SCHEMA, ECHO_TEXT, SERVER_INFO, confirmedText, stateOf300Bytes, textOf, toolsCallRequest, toolsCallResult } from "./fixtures.mjs";
 
 const SECRET = "bench-secret-bench-secret-bench-secret!";
 const TEXT_ARGUMENTS = { type: "object", properties: { text: { type: "string" } }, required: ["text"] };
@@ -16,7 +16,7 @@ const NUMBER_ARGUMENTS = { type: "object", properties: { a: { type: "number" }, 
 
 /** Our McpServer with the bench tools (echo, add, confirm); sealing is on by default (ephemeral key). */
 export function benchServer(options = {}) {
-  const server = new McpServer({ name: "bench", version: "1.0.0" }, options);
+  const server = new McpServer({ ...SERVER_INFO }, options);
   server.tool("echo", { inputSchema: TEXT_ARGUMENTS }, ({ text }) => ({ content: [{ type: "text", text }] }));
   server.tool("add", { inputSchema: NUMBER_ARGUMENTS }, ({ a, b }) => ({ content: [{ type: "text", text: String(a + b) }] }));
   server.tool("confirm", { inputSchema: TEXT_ARGUMENTS }, ({ text }, ctx) => {

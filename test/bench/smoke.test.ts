@@ -271,6 +271,40 @@ describe("bench warm-up", () => {
   });
 });
 
+describe("the bare echo floor", () => {
+  // A floor that answered fewer bytes would book the answer's length as the SDK's work: it must answer,
+  // to the same call, exactly what our server answers, in each generation.
+  it("answers each 2026-07-28 and 2025 call with the bytes our server answers", async () => {
+    const { echoServer } = await load("bench/workloads/echo.mjs");
+    const { serveBench } = await load("bench/workloads/ours.mjs");
+    const { toolsCallRequest } = await load("bench/workloads/fixtures.mjs");
+    const floor = await echoServer();
+    const servers = { "2026-07-28": await serveBench(), "2025-11-25": await serveBench({ legacy: true, stateless: true }) };
+    try {
+      for (const [era, ours] of Object.entries(servers)) {
+        for (const [name, args] of [["echo", { text: "hello" }], ["add", { a: 19, b: 23 }]] as const) {
+          const call = toolsCallRequest(7);
+          call.params.name = name;
+          call.params.arguments = args;
+          if (era !== "2026-07-28") delete call.params._meta;
+          const post = async (url: string) => {
+            const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": era, "mcp-method": "tools/call", "mcp-name": name };
+            const response = await fetch(url, { method: "POST", headers, body: JSON.stringify(call) });
+            expect(response.status).toBe(200);
+            return response.text();
+          };
+          const answer = await post(ours.url);
+          expect(answer, `${era} ${name}`).toContain(name === "add" ? '"text":"42"' : '"text":"hello"');
+          expect(await post(floor.url), `${era} ${name}`).toBe(answer);
+        }
+      }
+    } finally {
+      await floor.close();
+      for (const ours of Object.values(servers)) await ours.close();
+    }
+  });
+});
+
 describe("pending-exchange heap measurement", () => {
   it("sees the growth of a server that keeps exchanges in memory, and finishes one of them", async () => {
     const { statefulPending } = await load("bench/workloads/pending.mjs");
