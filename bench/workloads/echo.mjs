@@ -8,7 +8,7 @@
 import { createServer } from "node:http";
 import { clientFetch } from "../lib/keepalive-fetch.mjs";
 import { startServerProcess } from "../lib/server-process.mjs";
-import { closeServer, listen } from "../lib/listen.mjs";
+import { closeServer, listen, onJsonBody } from "../lib/listen.mjs";
 import { ECHO_TEXT, SERVER_INFO, textOf, toolsCallRequest } from "./fixtures.mjs";
 
 const MODERN_META = { "io.modelcontextprotocol/serverInfo": SERVER_INFO };
@@ -19,16 +19,7 @@ const MODERN_META = { "io.modelcontextprotocol/serverInfo": SERVER_INFO };
  */
 export async function echoServer() {
   const server = createServer((req, res) => {
-    const chunks = [];
-    req.on("data", (chunk) => chunks.push(chunk));
-    req.on("end", () => {
-      let message;
-      try {
-        message = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-      } catch {
-        res.writeHead(400).end();
-        return;
-      }
+    onJsonBody(req, res, (message) => {
       const params = message.params;
       const args = params?.arguments;
       const text = params?.name === "add" ? String(args.a + args.b) : args?.text;

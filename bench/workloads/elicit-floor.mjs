@@ -11,7 +11,7 @@ import { randomUUID } from "node:crypto";
 import { clientFetch } from "../lib/keepalive-fetch.mjs";
 import { startServerProcess } from "../lib/server-process.mjs";
 import { Client, StreamableHttpClientTransport } from "mcp-roundtrip/client";
-import { closeServer, listen } from "../lib/listen.mjs";
+import { closeServer, listen, onJsonBody } from "../lib/listen.mjs";
 import { CONFIRM_ANSWER, CONFIRM_SCHEMA, ECHO_TEXT, confirmedText, textOf } from "./fixtures.mjs";
 
 const SSE_HEADERS = { "content-type": "text/event-stream", "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" };
@@ -40,10 +40,7 @@ export async function elicitFloorServer() {
       res.writeHead(200, { "content-length": "0" }).end();
       return;
     }
-    const chunks = [];
-    req.on("data", (chunk) => chunks.push(chunk));
-    req.on("end", () => {
-      const message = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+    onJsonBody(req, res, (message) => {
       if (message.method === "initialize") {
         const body = JSON.stringify({
           jsonrpc: "2.0",

@@ -6,11 +6,15 @@
 // associated data, an expiry inside); the second opens it, checks the
 // binding, the expiry and the answer, and completes. Set beside ours, it
 // shows what an MRTR request costs on node:http before any SDK's work: the
-// bodies are twice the size both ways, and one side of a seal on each.
+// bodies are twice the size both ways, and one side of a seal on each. Its
+// answers are shaped as ours are (`_meta.serverInfo` included); only the
+// sealed state is shorter, with no token format around it (the seal rows).
 import { createCipheriv, createDecipheriv, createSecretKey, randomBytes } from "node:crypto";
 import { createServer } from "node:http";
-import { closeServer, listen } from "../lib/listen.mjs";
-import { CONFIRM_SCHEMA, confirmedText } from "./fixtures.mjs";
+import { closeServer, listen, onJsonBody } from "../lib/listen.mjs";
+import { CONFIRM_SCHEMA, SERVER_INFO, confirmedText } from "./fixtures.mjs";
+
+const META = { "io.modelcontextprotocol/serverInfo": SERVER_INFO };
 
 const NONCE_BYTES = 12;
 const TAG_BYTES = 16;
@@ -57,16 +61,7 @@ function refuse(res, id, code, message) {
 export async function mrtrFloorServer() {
   const key = createSecretKey(randomBytes(32));
   const server = createServer((req, res) => {
-    const chunks = [];
-    req.on("data", (chunk) => chunks.push(chunk));
-    req.on("end", () => {
-      let message;
-      try {
-        message = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-      } catch {
-        res.writeHead(400).end();
-        return;
-      }
+    onJsonBody(req, res, (message) => {
       const params = message.params;
       if (params?.name !== "confirm" || typeof params.arguments?.text !== "string") return refuse(res, message.id, -32602, "only the confirm tool");
       const binding = Buffer.from(`tools/call\n${params.name}\n${JSON.stringify(params.arguments)}`, "utf8");
@@ -74,6 +69,7 @@ export async function mrtrFloorServer() {
       if (params.requestState === undefined) {
         answer(res, message.id, {
           resultType: "input_required",
+          _meta: META,
           inputRequests: { confirm: { method: "elicitation/create", params: { mode: "form", message: `Confirm ${text}?`, requestedSchema: CONFIRM_SCHEMA } } },
           requestState: seal(key, { text, exp: Date.now() + STATE_TTL_MS }, binding),
         });
@@ -83,7 +79,8 @@ export async function mrtrFloorServer() {
       if (state === undefined || !(state.exp > Date.now())) return refuse(res, message.id, -32602, "requestState rejected");
       const reply = params.inputResponses?.confirm;
       const confirmed = reply?.action === "accept" && reply.content?.confirm === true;
-      answer(res, message.id, { resultType: "complete", content: [{ type: "text", text: confirmed ? confirmedText(state.text) : "declined" }] });
+      const content = [{ type: "text", text: confirmed ? confirmedText(state.text) : "declined" }];
+      answer(res, message.id, { content, resultType: "complete", _meta: META });
     });
   });
   const url = await listen(server);

@@ -4,7 +4,7 @@
 // itself. Set beside the floor and `serveHttp`, it splits ours's cost above the
 // floor into the protocol layer and our HTTP layer (bench/layers.mjs).
 import { createServer } from "node:http";
-import { closeServer, listen } from "../lib/listen.mjs";
+import { closeServer, listen, onJsonBody } from "../lib/listen.mjs";
 import { benchServer } from "./ours.mjs";
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
@@ -13,22 +13,18 @@ const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 export async function protocolOnlyServer() {
   const mcp = benchServer();
   const server = createServer((req, res) => {
-    const chunks = [];
-    req.on("data", (chunk) => chunks.push(chunk));
-    req.on("end", () => {
-      let message;
-      try {
-        // As our HTTP layer decodes: strict UTF-8, then JSON.
-        message = JSON.parse(strictUtf8.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
-      } catch {
-        res.writeHead(400).end();
-        return;
-      }
-      mcp.handle(message, { protocolVersionHeader: req.headers["mcp-protocol-version"] }).then((response) => {
-        const body = JSON.stringify(response);
-        res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) }).end(body);
-      });
-    });
+    // As our HTTP layer decodes: strict UTF-8, then JSON.
+    onJsonBody(
+      req,
+      res,
+      (message) => {
+        mcp.handle(message, { protocolVersionHeader: req.headers["mcp-protocol-version"] }).then((response) => {
+          const body = JSON.stringify(response);
+          res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) }).end(body);
+        });
+      },
+      (bytes) => strictUtf8.decode(bytes),
+    );
   });
   const url = await listen(server);
   return { url, close: () => closeServer(server) };

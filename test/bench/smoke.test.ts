@@ -282,13 +282,22 @@ describe("the bare echo floor", () => {
     const servers = { "2026-07-28": await serveBench(), "2025-11-25": await serveBench({ legacy: true, stateless: true }) };
     try {
       for (const [era, ours] of Object.entries(servers)) {
-        for (const [name, args] of [["echo", { text: "hello" }], ["add", { a: 19, b: 23 }]] as const) {
+        for (const [name, args] of [
+          ["echo", { text: "hello" }],
+          ["add", { a: 19, b: 23 }],
+        ] as const) {
           const call = toolsCallRequest(7);
           call.params.name = name;
           call.params.arguments = args;
           if (era !== "2026-07-28") delete call.params._meta;
           const post = async (url: string) => {
-            const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": era, "mcp-method": "tools/call", "mcp-name": name };
+            const headers = {
+              "content-type": "application/json",
+              accept: "application/json, text/event-stream",
+              "mcp-protocol-version": era,
+              "mcp-method": "tools/call",
+              "mcp-name": name,
+            };
             const response = await fetch(url, { method: "POST", headers, body: JSON.stringify(call) });
             expect(response.status).toBe(200);
             return response.text();
@@ -301,6 +310,39 @@ describe("the bare echo floor", () => {
     } finally {
       await floor.close();
       for (const ours of Object.values(servers)) await ours.close();
+    }
+  });
+
+  it("the MRTR floor answers both rounds as ours does, but for the sealed state", async () => {
+    const { mrtrFloorServer } = await load("bench/workloads/mrtr-floor.mjs");
+    const { serveBench } = await load("bench/workloads/ours.mjs");
+    const { CONFIRM_ANSWER, toolsCallRequest } = await load("bench/workloads/fixtures.mjs");
+    const rounds = async (url: string) => {
+      const call = toolsCallRequest(7);
+      call.params.name = "confirm";
+      const post = async () => {
+        const headers = {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": "2026-07-28",
+          "mcp-method": "tools/call",
+          "mcp-name": "confirm",
+        };
+        return (await fetch(url, { method: "POST", headers, body: JSON.stringify(call) })).text();
+      };
+      const first = await post();
+      const state = JSON.parse(first).result.requestState;
+      expect(typeof state).toBe("string");
+      Object.assign(call.params, { requestState: state, inputResponses: { confirm: CONFIRM_ANSWER } });
+      return [first.replace(state, "<state>"), await post()];
+    };
+    const floor = await mrtrFloorServer();
+    const ours = await serveBench();
+    try {
+      expect(await rounds(floor.url)).toEqual(await rounds(ours.url));
+    } finally {
+      await floor.close();
+      await ours.close();
     }
   });
 });
