@@ -93,10 +93,10 @@ export function comparisons() {
   // Plain calls over HTTP, both generations: the server process's CPU per call.
   for (const c of PLAIN_HTTP_CONCURRENCY) {
     // Each generation against the floor sent its own requests and answering the same bytes as ours.
-    for (const [era, prefix, floor] of [
-      ["2026-07-28", "http.plain", `http.echo.c${c}`],
-      ["2025-11-25 session", "legacy.http.plain", `legacy.http.echo.c${c}`],
-      ["2025-11-25 without a session", "legacy.http.stateless", `legacy.http.echo.c${c}`],
+    for (const [era, prefix, floor, checks] of [
+      ["2026-07-28", "http.plain", `http.echo.c${c}`, `http.checks.c${c}`],
+      ["2025-11-25 session", "legacy.http.plain", `legacy.http.echo.c${c}`, `legacy.http.checks.c${c}`],
+      ["2025-11-25 without a session", "legacy.http.stateless", `legacy.http.echo.c${c}`, `legacy.http.checks.c${c}`],
     ]) {
       list.push(
         {
@@ -118,6 +118,13 @@ export function comparisons() {
           reason: TMCP_REASON,
         },
         {
+          id: `${prefix}.vsChecks.c${c}`,
+          label: `HTTP plain (${era}), c=${c}, server CPU per call: ours / the floor with our checks (what the SDK's own structure adds)`,
+          numerator: `${prefix}.ours.c${c}`,
+          denominator: checks,
+          field: CPU,
+        },
+        {
           id: `${prefix}.tmcpCeiling.c${c}`,
           label: `HTTP plain (${era}), c=${c}, server CPU per call: tmcp / bare echo: the most any server here could lead tmcp by`,
           numerator: `${prefix}.tmcp.c${c}`,
@@ -127,6 +134,20 @@ export function comparisons() {
       );
     }
     list.push(
+      {
+        id: `http.checks.vsEcho.c${c}`,
+        label: `HTTP plain (2026-07-28), c=${c}, server CPU per call: the floor with our checks / the bare floor (what the checks cost any server)`,
+        numerator: `http.checks.c${c}`,
+        denominator: `http.echo.c${c}`,
+        field: CPU,
+      },
+      {
+        id: `legacy.http.checks.vsEcho.c${c}`,
+        label: `HTTP plain (2025-11-25), c=${c}, server CPU per call: the floor with our checks / the bare floor (what the checks cost any server)`,
+        numerator: `legacy.http.checks.c${c}`,
+        denominator: `legacy.http.echo.c${c}`,
+        field: CPU,
+      },
       {
         id: `http.plain.vsOfficial.c${c}`,
         label: `HTTP plain, c=${c}, server CPU per call: official / ours`,

@@ -197,6 +197,14 @@ export function workloads() {
       },
       {
         ...common,
+        id: `legacy.http.checks.c${concurrency}`,
+        label: "the 2025 floor with our checks: header rules, request, arguments and result validated (reference)",
+        side: "baseline",
+        options: options("checks"),
+        interleave: `http.floor.c${concurrency}`,
+      },
+      {
+        ...common,
         id: `legacy.http.stateless.ours.c${concurrency}`,
         label: 'mcp-roundtrip, serveHttp, legacy: "stateless"',
         side: "ours",
@@ -245,6 +253,14 @@ export function workloads() {
         options: { server: "tmcp", era: "2026-07-28" },
       },
       echoRow(concurrency),
+      {
+        ...common,
+        id: `http.checks.c${concurrency}`,
+        label: "the floor with our checks: header rules, request with its envelope, arguments and result validated (reference)",
+        side: "baseline",
+        options: { server: "checks", era: "2026-07-28" },
+        interleave: `http.floor.c${concurrency}`,
+      },
     );
     // Beside the floor they are judged against: the ours rows among them share its window (`interleave`).
     statelessRows(concurrency);

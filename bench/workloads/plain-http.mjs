@@ -18,8 +18,12 @@ const SERVERS = {
   officialSse: () => [here("./official.mjs"), "legacyHttpServer", { jsonResponse: false }],
   tmcp: () => [here("./tmcp.mjs"), "httpServer", {}],
   echo: () => [here("./echo.mjs"), "echoServer", {}],
+  checks: () => [here("./checks-floor.mjs"), "checksFloorServer", {}],
   mrtrFloor: () => [here("./mrtr-floor.mjs"), "mrtrFloorServer", {}],
 };
+
+/** The bare servers: no session, so no version agreed. */
+const FLOORS = new Set(["echo", "checks", "mrtrFloor"]);
 
 /**
  * @param {{ server: keyof typeof SERVERS, era: "2026-07-28" | "2025-11-25", session?: boolean, mrtr?: boolean, expectVersion?: string }} options
@@ -43,8 +47,7 @@ export async function plainHttp({ server, era, session = true, mrtr = false, exp
     startLatencies: client.startLatencies,
     latencyP50: client.latencyP50,
     check(text) {
-      if (server !== "echo" && server !== "mrtrFloor" && session && client.protocolVersion !== expectVersion)
-        throw new Error(`expected ${expectVersion}, got ${client.protocolVersion}`);
+      if (!FLOORS.has(server) && session && client.protocolVersion !== expectVersion) throw new Error(`expected ${expectVersion}, got ${client.protocolVersion}`);
       const expected = mrtr ? confirmedText(ECHO_TEXT) : ECHO_TEXT;
       if (text !== expected) throw new Error(`expected "${expected}", got "${text}"`);
     },

@@ -274,11 +274,13 @@ describe("bench warm-up", () => {
 describe("the bare echo floor", () => {
   // A floor that answered fewer bytes would book the answer's length as the SDK's work: it must answer,
   // to the same call, exactly what our server answers, in each generation.
-  it("answers each 2026-07-28 and 2025 call with the bytes our server answers", async () => {
-    const { echoServer } = await load("bench/workloads/echo.mjs");
+  it.each([
+    ["bare", "bench/workloads/echo.mjs", "echoServer"],
+    ["with our checks", "bench/workloads/checks-floor.mjs", "checksFloorServer"],
+  ])("%s, answers each 2026-07-28 and 2025 call with the bytes our server answers", async (_kind, module, factory) => {
     const { serveBench } = await load("bench/workloads/ours.mjs");
     const { toolsCallRequest } = await load("bench/workloads/fixtures.mjs");
-    const floor = await echoServer();
+    const floor = await (await load(module))[factory]();
     const servers = { "2026-07-28": await serveBench(), "2025-11-25": await serveBench({ legacy: true, stateless: true }) };
     try {
       for (const [era, ours] of Object.entries(servers)) {
@@ -310,6 +312,33 @@ describe("the bare echo floor", () => {
     } finally {
       await floor.close();
       for (const ours of Object.values(servers)) await ours.close();
+    }
+  });
+
+  it("with our checks, refuses what ours refuses: a header the body contradicts, a bad envelope, bad arguments", async () => {
+    const { checksFloorServer } = await load("bench/workloads/checks-floor.mjs");
+    const { toolsCallRequest } = await load("bench/workloads/fixtures.mjs");
+    const floor = await checksFloorServer();
+    const post = async (mutate: (call: any, headers: Record<string, string>) => void) => {
+      const call = toolsCallRequest(7);
+      const headers: Record<string, string> = {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": "tools/call",
+        "mcp-name": "echo",
+      };
+      mutate(call, headers);
+      return (await fetch(floor.url, { method: "POST", headers, body: JSON.stringify(call) })).status;
+    };
+    try {
+      expect(await post(() => {})).toBe(200);
+      expect(await post((_call, headers) => (headers["mcp-name"] = "add"))).toBe(400);
+      expect(await post((_call, headers) => (headers.accept = "application/json"))).toBe(400);
+      expect(await post((call) => (call.params._meta["io.modelcontextprotocol/clientCapabilities"] = "all"))).toBe(400);
+      expect(await post((call) => (call.params.arguments = { text: 42 }))).toBe(400);
+    } finally {
+      await floor.close();
     }
   });
 
