@@ -7,7 +7,7 @@
 //
 //   npm run build && node bench/profile.mjs plain            # 2026-07-28 tools/call, c=16
 //   node bench/profile.mjs mrtr --concurrency 1 --seconds 10
-//   node bench/profile.mjs plain2025 | stateless2025 | elicit | elicitFloor | echo | mrtrFloor | seal
+//   node bench/profile.mjs plain2025 | stateless2025 | elicit | elicitFloor | echo | checks | mrtrFloor | seal
 //
 // A profile is for finding costs, not for judging them: the sampling itself
 // costs the server a few percent. The figures that judge live in RESULTS.md.
@@ -33,6 +33,8 @@ const WORKLOADS = {
   // The same session call against a bare node:http server with canned answers: the floor under `elicit`.
   elicitFloor: { workload: [here("./workloads/elicit-floor.mjs"), "legacyHttpFloor", {}] },
   echo: { module: here("./workloads/echo.mjs"), factory: "echoServer", options: {}, era: "2026-07-28" },
+  // The bare floor with our checks and nothing else (header rules, request, arguments, result).
+  checks: { module: here("./workloads/checks-floor.mjs"), factory: "checksFloorServer", options: {}, era: "2026-07-28" },
   // The two rounds of `mrtr` on bare node:http, the state sealed with node:crypto AES-256-GCM: the floor under `mrtr`.
   mrtrFloor: { module: here("./workloads/mrtr-floor.mjs"), factory: "mrtrFloorServer", options: {}, era: "2026-07-28", mrtr: true },
 };
