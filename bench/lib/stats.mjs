@@ -49,3 +49,38 @@ export function pairedRatio(numerator, denominator) {
 export function spread(values) {
   return { min: Math.min(...values), max: Math.max(...values) };
 }
+
+/** Student's t at 97.5 % for 1 to 30 degrees of freedom (two-sided 95 %); 1.96 beyond. */
+const T_975 = [
+  12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069,
+  2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042,
+];
+
+/**
+ * The difference of two means, `b − a`, with the half-width of its 95 %
+ * confidence interval (Welch: the two samples may spread differently). For
+ * comparing builds over several server processes each, where one process
+ * differs from another of the same build by more than the change measured.
+ * @param {number[]} a at least two figures
+ * @param {number[]} b at least two figures
+ * @returns {{ meanA: number, meanB: number, difference: number, halfWidth: number }}
+ * @throws {RangeError} when a sample has fewer than two figures or a non-finite one.
+ */
+export function meanDifference(a, b) {
+  for (const sample of [a, b]) {
+    if (!Array.isArray(sample) || sample.length < 2 || !sample.every(Number.isFinite)) {
+      throw new RangeError("meanDifference: each sample needs at least two finite figures");
+    }
+  }
+  const moments = (sample) => {
+    const mean = sample.reduce((sum, value) => sum + value, 0) / sample.length;
+    const variance = sample.reduce((sum, value) => sum + (value - mean) ** 2, 0) / (sample.length - 1);
+    return { mean, share: variance / sample.length };
+  };
+  const ma = moments(a);
+  const mb = moments(b);
+  const standardError = Math.sqrt(ma.share + mb.share);
+  const freedom = standardError === 0 ? Number.POSITIVE_INFINITY : standardError ** 4 / (ma.share ** 2 / (a.length - 1) + mb.share ** 2 / (b.length - 1));
+  const t = freedom >= T_975.length + 1 ? 1.96 : T_975[Math.max(1, Math.floor(freedom)) - 1];
+  return { meanA: ma.mean, meanB: mb.mean, difference: mb.mean - ma.mean, halfWidth: t * standardError };
+}

@@ -391,6 +391,37 @@ describe("pending-exchange heap measurement", () => {
   });
 });
 
+describe("bench/ab.mjs", () => {
+  it("measures two builds in rounds beside the floors and gives the difference with its interval", { timeout: 90_000 }, () => {
+    const run = spawnSync(process.execPath, ["bench/ab.mjs", "--b", ".", "--rounds", "2", "--seconds", "0.05", "--concurrency", "2", "--smoke"], {
+      cwd: root,
+      encoding: "utf8",
+      timeout: 80_000,
+    });
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+    expect(run.stdout.match(/^ {4}\d {2}/gm)).toHaveLength(2);
+    expect(run.stdout).toMatch(/^B − A: [+-]\d+\.\d{3}× the floor, 95 % interval ±\d+\.\d{3}$/m);
+  });
+
+  it("names what is wrong with its flags", () => {
+    const run = spawnSync(process.execPath, ["bench/ab.mjs", "--b", ".", "--workload", "sse"], { cwd: root, encoding: "utf8" });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain("unknown workload sse");
+  });
+
+  it("meanDifference: the difference of the means and a 95 % interval that narrows with more figures", async () => {
+    const { meanDifference } = await load("bench/lib/stats.mjs");
+    const few = meanDifference([1, 2, 3], [2, 3, 4]);
+    expect(few.difference).toBeCloseTo(1, 10);
+    // Welch with equal spreads: t(4 df) 2.776 × √(1/3 + 1/3).
+    expect(few.halfWidth).toBeCloseTo(2.776 * Math.sqrt(2 / 3), 3);
+    const many = meanDifference([1, 2, 3, 1, 2, 3, 1, 2, 3], [2, 3, 4, 2, 3, 4, 2, 3, 4]);
+    expect(many.halfWidth).toBeLessThan(few.halfWidth);
+    expect(() => meanDifference([1], [2, 3])).toThrow(/at least two/);
+  });
+});
+
 describe("bench/layers.mjs", () => {
   it("splits ours's cost above the floor into the protocol layer and the HTTP layer", { timeout: 90_000 }, () => {
     const run = spawnSync(process.execPath, ["bench/layers.mjs", "--rounds", "1", "--seconds", "0.5", "--concurrency", "2"], {
