@@ -185,7 +185,14 @@ function summarize(profile, top) {
   return `self time by source file (share of busy time):\n${table(byFile)}\n\nself time by function:\n${table(byFunction)}`;
 }
 
-const options = parseArguments(process.argv.slice(2));
+let options;
+try {
+  options = parseArguments(process.argv.slice(2));
+} catch (error) {
+  // A wrong flag is the user's to fix: the usage and what was wrong, no stack.
+  console.error(error.message);
+  process.exit(2);
+}
 let result;
 if (options.workload === "seal") {
   result = await profileSeal(options);

@@ -19,6 +19,11 @@ async function load(path: string): Promise<any> {
   return import(url);
 }
 
+/** Runs a bench script (`bench/<script>`) as `node` would from the repository root. */
+function benchScript(script: string, args: string[], timeout = 80_000) {
+  return spawnSync(process.execPath, [`bench/${script}`, ...args], { cwd: root, encoding: "utf8", timeout });
+}
+
 let out: string;
 
 beforeAll(() => {
@@ -393,11 +398,7 @@ describe("pending-exchange heap measurement", () => {
 
 describe("bench/ab.mjs", () => {
   it("measures two builds in rounds beside the floors and gives the difference with its interval", { timeout: 90_000 }, () => {
-    const run = spawnSync(process.execPath, ["bench/ab.mjs", "--b", ".", "--rounds", "2", "--seconds", "0.05", "--concurrency", "2", "--smoke"], {
-      cwd: root,
-      encoding: "utf8",
-      timeout: 80_000,
-    });
+    const run = benchScript("ab.mjs", ["--b", ".", "--rounds", "2", "--seconds", "0.05", "--concurrency", "2", "--smoke"]);
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);
     expect(run.stdout.match(/^ {4}\d {2}/gm)).toHaveLength(2);
@@ -405,7 +406,7 @@ describe("bench/ab.mjs", () => {
   });
 
   it("names what is wrong with its flags", () => {
-    const run = spawnSync(process.execPath, ["bench/ab.mjs", "--b", ".", "--workload", "sse"], { cwd: root, encoding: "utf8" });
+    const run = benchScript("ab.mjs", ["--b", ".", "--workload", "sse"], 20_000);
     expect(run.status).toBe(2);
     expect(run.stderr).toContain("unknown workload sse");
   });
@@ -424,11 +425,7 @@ describe("bench/ab.mjs", () => {
 
 describe("bench/layers.mjs", () => {
   it("splits ours's cost above the floor into the protocol layer and the HTTP layer", { timeout: 90_000 }, () => {
-    const run = spawnSync(process.execPath, ["bench/layers.mjs", "--rounds", "1", "--seconds", "0.5", "--concurrency", "2"], {
-      cwd: root,
-      encoding: "utf8",
-      timeout: 80_000,
-    });
+    const run = benchScript("layers.mjs", ["--rounds", "1", "--seconds", "0.5", "--concurrency", "2"]);
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);
     for (const name of ["floor", "protocol", "ours"]) expect(run.stdout).toMatch(new RegExp(`^  ${name}\\s+\\d+\\.\\d µs`, "m"));
@@ -436,7 +433,7 @@ describe("bench/layers.mjs", () => {
   });
 
   it("refuses a count that is not positive, naming the flag", () => {
-    const run = spawnSync(process.execPath, ["bench/layers.mjs", "--rounds", "0"], { cwd: root, encoding: "utf8", timeout: 20_000 });
+    const run = benchScript("layers.mjs", ["--rounds", "0"], 20_000);
     expect(run.status).not.toBe(0);
     expect(run.stderr).toContain("--rounds needs a positive number, got 0");
   });
@@ -444,11 +441,7 @@ describe("bench/layers.mjs", () => {
 
 describe("bench/profile.mjs", () => {
   it("profiles a server process and names the .ts files its time went to", { timeout: 60_000 }, () => {
-    const run = spawnSync(process.execPath, ["bench/profile.mjs", "plain", "--seconds", "0.5", "--warmup", "0.2", "--concurrency", "2", "--top", "40"], {
-      cwd: root,
-      encoding: "utf8",
-      timeout: 50_000,
-    });
+    const run = benchScript("profile.mjs", ["plain", "--seconds", "0.5", "--warmup", "0.2", "--concurrency", "2", "--top", "40"], 50_000);
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(/^plain, c=2, server process: \d+(\.\d+)? µs CPU per call over \d+ calls/);
@@ -459,9 +452,10 @@ describe("bench/profile.mjs", () => {
   });
 
   it("refuses an unknown workload with the usage line", () => {
-    const run = spawnSync(process.execPath, ["bench/profile.mjs", "nonsense"], { cwd: root, encoding: "utf8", timeout: 20_000 });
+    const run = benchScript("profile.mjs", ["nonsense"], 20_000);
     expect(run.status).not.toBe(0);
-    expect(run.stderr).toContain("usage: node bench/profile.mjs <plain|mrtr|plain2025|stateless2025|elicit|elicitFloor|echo|mrtrFloor|seal>");
+    expect(run.stderr).toContain("usage: node bench/profile.mjs <plain|mrtr|plain2025|stateless2025|elicit|elicitFloor|echo|checks|mrtrFloor|seal>");
+    expect(run.stderr).not.toContain("    at ");
     expect(run.stderr).toContain("unknown workload nonsense");
   });
 });
