@@ -17,6 +17,7 @@ import { spawnSync } from "node:child_process";
 import { resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
+import { optionsOrUsage } from "./lib/cli.mjs";
 import { measureInterleaved } from "./lib/interleave.mjs";
 import { CLIENT_CPU, pinned } from "./lib/server-process.mjs";
 import { meanDifference } from "./lib/stats.mjs";
@@ -93,13 +94,7 @@ async function main({ trees, rounds, workload, concurrency, windowMs, smoke }) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  let parsed;
-  try {
-    parsed = options(process.argv.slice(2));
-  } catch (error) {
-    console.error(error.message);
-    process.exit(2);
-  }
+  const parsed = optionsOrUsage(() => options(process.argv.slice(2)));
   if (process.env.MCP_AB_PINNED === undefined) {
     // The load client on its own CPU, as the bench's workers run: the servers are pinned to the other.
     const [command, args] = pinned(CLIENT_CPU, [process.execPath, ...process.argv.slice(1)]);

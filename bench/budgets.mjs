@@ -133,21 +133,19 @@ export function comparisons() {
         },
       );
     }
+    for (const [era, prefix] of [
+      ["2026-07-28", "http"],
+      ["2025-11-25", "legacy.http"],
+    ]) {
+      list.push({
+        id: `${prefix}.checks.vsEcho.c${c}`,
+        label: `HTTP plain (${era}), c=${c}, server CPU per call: the floor with our checks / the bare floor (what the checks cost any server)`,
+        numerator: `${prefix}.checks.c${c}`,
+        denominator: `${prefix}.echo.c${c}`,
+        field: CPU,
+      });
+    }
     list.push(
-      {
-        id: `http.checks.vsEcho.c${c}`,
-        label: `HTTP plain (2026-07-28), c=${c}, server CPU per call: the floor with our checks / the bare floor (what the checks cost any server)`,
-        numerator: `http.checks.c${c}`,
-        denominator: `http.echo.c${c}`,
-        field: CPU,
-      },
-      {
-        id: `legacy.http.checks.vsEcho.c${c}`,
-        label: `HTTP plain (2025-11-25), c=${c}, server CPU per call: the floor with our checks / the bare floor (what the checks cost any server)`,
-        numerator: `legacy.http.checks.c${c}`,
-        denominator: `legacy.http.echo.c${c}`,
-        field: CPU,
-      },
       {
         id: `http.plain.vsOfficial.c${c}`,
         label: `HTTP plain, c=${c}, server CPU per call: official / ours`,

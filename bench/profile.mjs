@@ -16,6 +16,7 @@ import { SourceMap } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { optionsOrUsage } from "./lib/cli.mjs";
 import { driveFor as drive } from "./lib/drive.mjs";
 import { rawToolsClient } from "./lib/raw-client.mjs";
 import { startServerProcess } from "./lib/server-process.mjs";
@@ -185,14 +186,7 @@ function summarize(profile, top) {
   return `self time by source file (share of busy time):\n${table(byFile)}\n\nself time by function:\n${table(byFunction)}`;
 }
 
-let options;
-try {
-  options = parseArguments(process.argv.slice(2));
-} catch (error) {
-  // A wrong flag is the user's to fix: the usage and what was wrong, no stack.
-  console.error(error.message);
-  process.exit(2);
-}
+const options = optionsOrUsage(() => parseArguments(process.argv.slice(2)));
 let result;
 if (options.workload === "seal") {
   result = await profileSeal(options);

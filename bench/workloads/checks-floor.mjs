@@ -45,13 +45,19 @@ function refuse(res, status, id, message) {
   res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body) }).end(body);
 }
 
+/** A Host header's name without its port (`[::1]:80` → `[::1]`, `localhost` → `localhost`). */
+function hostName(host) {
+  const colon = host.lastIndexOf(":");
+  return colon > host.lastIndexOf("]") ? host.slice(0, colon) : host;
+}
+
 /** Why a request's headers do not admit it, or `undefined`. */
 function headersRefused(headers) {
   if (headers["content-type"] !== "application/json") return "Content-Type must be application/json";
   const accept = headers.accept;
   if (accept === undefined || !accept.includes("application/json") || !accept.includes("text/event-stream")) return "Accept must list JSON and SSE";
   const host = headers.host;
-  if (host === undefined || !ALLOWED_HOSTS.has(host.slice(0, host.lastIndexOf(":")))) return "Host not allowed";
+  if (host === undefined || !ALLOWED_HOSTS.has(hostName(host))) return "Host not allowed";
   return undefined;
 }
 
