@@ -2,13 +2,20 @@
 // anything under load? One server process differs from another of the same
 // build by up to ~12 % on the reference VM (bench/PROFILES.md), more than
 // most single changes are worth, so each build is measured in several
-// rounds, each round a fresh server process of both beside the floors, all
-// in one window, a slice of each in turn (lib/interleave.mjs); the report
-// gives each build's mean ratio to the floor and their difference with its
-// 95 % interval.
+// rounds, each round a fresh server process of both beside the floors.
+//
+// `--mode concurrent` (the default) loads all four at the same moment
+// (lib/concurrent.mjs), so they share every moment of the machine's other
+// load, and rotates which is set up and driven first; the report gives each
+// round's B / A and their mean with its 95 % interval (about ±1 % over ten
+// rounds, where two processes of the same build agree within it).
+// `--mode interleaved` gives each a slice of one window in turn
+// (lib/interleave.mjs), as `npm run bench` does, and compares the two
+// builds' mean ratios to the floor (about ±10 % over ten rounds on the
+// shared VM): what a change does to the bench's own figures.
 //
 //   npm run build        # in both trees: each serves its own dist/
-//   node bench/ab.mjs --b ../other-tree [--a .] [--rounds 6] [--workload plain|stateless|session] [--concurrency 16] [--seconds 2]
+//   node bench/ab.mjs --b ../other-tree [--a .] [--rounds 10] [--workload plain|stateless|session] [--concurrency 8] [--seconds 4] [--mode concurrent|interleaved]
 //
 // A tree is a checkout of this repository (a git worktree of the commit to
 // compare), built. The floors come from tree A: the bare floor and the floor
@@ -18,9 +25,10 @@ import { resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { optionsOrUsage } from "./lib/cli.mjs";
+import { measureConcurrent } from "./lib/concurrent.mjs";
 import { measureInterleaved } from "./lib/interleave.mjs";
 import { CLIENT_CPU, pinned } from "./lib/server-process.mjs";
-import { meanDifference } from "./lib/stats.mjs";
+import { meanDifference, pairedMean } from "./lib/stats.mjs";
 import { PROFILES } from "./run.mjs";
 
 /** workload → the calls the load client sends. */
@@ -29,7 +37,9 @@ const WORKLOADS = {
   stateless: { era: "2025-11-25", session: false },
   session: { era: "2025-11-25", session: true },
 };
-const USAGE = "usage: node bench/ab.mjs --b TREE [--a TREE] [--rounds N] [--workload plain|stateless|session] [--concurrency C] [--seconds S] [--smoke]";
+const USAGE =
+  "usage: node bench/ab.mjs --b TREE [--a TREE] [--rounds N] [--workload plain|stateless|session] [--concurrency C] [--seconds S] [--mode concurrent|interleaved] [--smoke]";
+const MODES = new Set(["concurrent", "interleaved"]);
 
 function options(argv) {
   const { values } = parseArgs({
@@ -37,18 +47,23 @@ function options(argv) {
     options: {
       a: { type: "string", default: "." },
       b: { type: "string" },
-      rounds: { type: "string", default: "6" },
+      rounds: { type: "string", default: "10" },
       workload: { type: "string", default: "plain" },
-      concurrency: { type: "string", default: "16" },
-      seconds: { type: "string", default: "2" },
+      concurrency: { type: "string" },
+      seconds: { type: "string" },
+      mode: { type: "string", default: "concurrent" },
       smoke: { type: "boolean", default: false },
     },
   });
   if (values.b === undefined) throw new TypeError(`${USAGE}\n--b names the tree to compare with`);
   if (!Object.hasOwn(WORKLOADS, values.workload)) throw new TypeError(`${USAGE}\nunknown workload ${values.workload}`);
+  if (!MODES.has(values.mode)) throw new TypeError(`${USAGE}\nunknown mode ${values.mode}`);
+  // Concurrent: four servers share the server CPU, each at 8 lanes and a longer window; interleaved: the bench's own.
+  const concurrent = values.mode === "concurrent";
   const count = (flag, minimum) => {
-    const value = Number(values[flag]);
-    if (!Number.isFinite(value) || value < minimum) throw new TypeError(`${USAGE}\n--${flag} must be a number of at least ${minimum}, got ${values[flag]}`);
+    const given = values[flag] ?? { concurrency: concurrent ? "8" : "16", seconds: concurrent ? "4" : "2" }[flag];
+    const value = Number(given);
+    if (!Number.isFinite(value) || value < minimum) throw new TypeError(`${USAGE}\n--${flag} must be a number of at least ${minimum}, got ${given}`);
     return value;
   };
   return {
@@ -57,6 +72,7 @@ function options(argv) {
     workload: values.workload,
     concurrency: count("concurrency", 1),
     windowMs: count("seconds", 0.01) * 1000,
+    mode: values.mode,
     smoke: values.smoke,
   };
 }
@@ -64,28 +80,52 @@ function options(argv) {
 /** One member of the window: `server` of `tree`'s plain-http workload. */
 function member(id, tree, server, { era, session }, concurrency) {
   const module = pathToFileURL(`${tree}/bench/workloads/plain-http.mjs`).href;
-  return { id, mode: "async", concurrency, module, factory: "plainHttp", options: { server, era, session } };
+  // A floor holds no session: it is sent the 2025 calls without one, as the bench's 2025 floor rows are.
+  const sessions = session && server === "ours";
+  return { id, mode: "async", concurrency, module, factory: "plainHttp", options: { server, era, session: sessions } };
 }
 
-async function main({ trees, rounds, workload, concurrency, windowMs, smoke }) {
+/** The four members of a round: the floors from tree A, then both builds. */
+function roundSpecs(trees, calls, concurrency) {
+  return [
+    member("floor", trees.A, "echo", calls, concurrency),
+    member("checks", trees.A, "checks", calls, concurrency),
+    member("A", trees.A, "ours", calls, concurrency),
+    member("B", trees.B, "ours", calls, concurrency),
+  ];
+}
+
+function cellsOf(cpu) {
+  return ["floor", "checks", "A", "B"].map((id) => cpu[id].toFixed(2).padStart(7)).join(" ");
+}
+
+async function main({ trees, rounds, workload, concurrency, windowMs, mode, smoke }) {
   const calls = WORKLOADS[workload];
   const timing = { ...(smoke ? PROFILES.smoke : PROFILES.full), windowMs };
-  console.log(`${workload}, c=${concurrency}: ${rounds} rounds, each a fresh process of both builds beside the floors, ${windowMs / 1000} s each`);
-  console.log("round   floor  checks       A       B   (server CPU per call, µs; A and B also / the floor)");
-  const ratios = { A: [], B: [] };
+  const how = mode === "concurrent" ? "all four loaded at once" : "a slice of each in turn";
+  console.log(`${workload}, c=${concurrency}, ${mode}: ${rounds} rounds, each a fresh process of both builds beside the floors, ${how}, ${windowMs / 1000} s`);
+  console.log(`round   floor  checks       A       B   (server CPU per call, µs; ${mode === "concurrent" ? "B / A" : "A and B / the floor"})`);
+  const ratios = { A: [], B: [], BA: [] };
   for (let round = 1; round <= rounds; round++) {
+    const specs = roundSpecs(trees, calls, concurrency);
     // Few processes at a time: idle servers wake for their timers and disturb the one measured.
-    const specs = [
-      member("floor", trees.A, "echo", calls, concurrency),
-      member("checks", trees.A, "checks", calls, concurrency),
-      member("A", trees.A, "ours", calls, concurrency),
-      member("B", trees.B, "ours", calls, concurrency),
-    ];
-    const cpu = Object.fromEntries((await measureInterleaved(specs, timing)).map((result) => [result.id, result.serverCpuMicrosPerOp]));
+    const measured =
+      mode === "concurrent"
+        ? await measureConcurrent(specs, { warmupMs: smoke ? timing.warmup.maxMs : 3000, windowMs, first: round - 1 })
+        : await measureInterleaved(specs, timing);
+    const cpu = Object.fromEntries(measured.map((result) => [result.id, result.serverCpuMicrosPerOp]));
     ratios.A.push(cpu.A / cpu.floor);
     ratios.B.push(cpu.B / cpu.floor);
-    const cells = ["floor", "checks", "A", "B"].map((id) => cpu[id].toFixed(2).padStart(7)).join(" ");
-    console.log(`${String(round).padStart(5)} ${cells}   ${ratios.A.at(-1).toFixed(3)}× ${ratios.B.at(-1).toFixed(3)}×`);
+    ratios.BA.push(cpu.B / cpu.A);
+    const tail = mode === "concurrent" ? `${ratios.BA.at(-1).toFixed(3)}` : `${ratios.A.at(-1).toFixed(3)}× ${ratios.B.at(-1).toFixed(3)}×`;
+    console.log(`${String(round).padStart(5)} ${cellsOf(cpu)}   ${tail}`);
+  }
+  if (mode === "concurrent") {
+    const { mean, halfWidth } = pairedMean(ratios.BA);
+    const floor = (sample) => (sample.reduce((sum, value) => sum + value, 0) / sample.length).toFixed(3);
+    console.log(`A ${trees.A}: ${floor(ratios.A)}× the floor, B ${trees.B}: ${floor(ratios.B)}× (means of the rounds, under the shared load)`);
+    console.log(`B / A: ${mean.toFixed(3)}, 95 % interval ±${halfWidth.toFixed(3)} (paired by round)`);
+    return;
   }
   const { meanA, meanB, difference, halfWidth } = meanDifference(ratios.A, ratios.B);
   console.log(`A ${trees.A}: ${meanA.toFixed(3)}× the floor (mean of the rounds)`);

@@ -6,7 +6,7 @@
 // slices of a quarter second taken in turn, a disturbance falls on each
 // member's slices alike, so the ratio is read from the same spells.
 import { driveAsync, plateauWatch } from "./drive.mjs";
-import { factoryOf, figuresOf } from "./measure.mjs";
+import { factoryOf, figuresOf, measureThenClose } from "./measure.mjs";
 
 /**
  * Measures `specs` (async workloads over HTTP: each starts its own server
@@ -23,17 +23,14 @@ import { factoryOf, figuresOf } from "./measure.mjs";
  */
 export async function measureInterleaved(specs, profile) {
   const members = [];
-  let results;
-  try {
-    for (const spec of specs) members.push(await setUp(spec, profile));
-    results = await measureMembers(members, specs, profile);
-  } catch (error) {
-    await closeAll(members);
-    throw error;
-  }
-  const failure = await closeAll(members);
-  if (failure !== undefined) throw failure;
-  return results;
+  return measureThenClose(
+    members,
+    (member) => member.instance.close(),
+    async () => {
+      for (const spec of specs) members.push(await setUp(spec, profile));
+      return measureMembers(members, specs, profile);
+    },
+  );
 }
 
 /** One member: its workload set up, with the limits of its slices. */
@@ -41,12 +38,6 @@ async function setUp(spec, profile) {
   if (spec.mode !== "async" || spec.fixedOps !== undefined) throw new TypeError(`${spec.id}: only timed async workloads are measured interleaved`);
   const factory = await factoryOf(spec);
   return { spec, instance: await factory(spec.options), limits: { concurrency: spec.concurrency ?? 1, maxOps: profile.maxOps } };
-}
-
-/** Closes every member, even when one fails to (each holds a server process); resolves the first failure. */
-async function closeAll(members) {
-  const closing = await Promise.allSettled(members.map((member) => member.instance.close()));
-  return closing.find((outcome) => outcome.status === "rejected")?.reason;
 }
 
 async function measureMembers(members, specs, profile) {

@@ -66,6 +66,35 @@ export async function measureOnce(spec, runProfile) {
 }
 
 /**
+ * Runs `measure`, which sets members up into `members` (each holds a server
+ * process) and measures them, then closes every member set up, even when one
+ * fails to close or measuring failed.
+ * @template T
+ * @param {object[]} members filled by `measure` (empty slots are skipped)
+ * @param {(member: object) => Promise<void>} close
+ * @param {() => Promise<T>} measure
+ * @returns {Promise<T>}
+ * @throws what measuring threw, else the first failure to close
+ */
+export async function measureThenClose(members, close, measure) {
+  let results;
+  try {
+    results = await measure();
+  } catch (error) {
+    await closeEach(members, close);
+    throw error;
+  }
+  const failure = await closeEach(members, close);
+  if (failure !== undefined) throw failure;
+  return results;
+}
+
+async function closeEach(members, close) {
+  const closing = await Promise.allSettled(members.filter(Boolean).map(close));
+  return closing.find((outcome) => outcome.status === "rejected")?.reason;
+}
+
+/**
  * The function that sets `spec` up, from its module.
  * @throws {Error} when the module exports no such function
  */

@@ -84,3 +84,24 @@ export function meanDifference(a, b) {
   const t = freedom >= T_975.length + 1 ? 1.96 : T_975[Math.max(1, Math.floor(freedom)) - 1];
   return { meanA: ma.mean, meanB: mb.mean, difference: mb.mean - ma.mean, halfWidth: t * standardError };
 }
+
+/**
+ * The mean of figures paired within rounds (one per round, such as build B's
+ * CPU per call over build A's in the same round) with the half-width of its
+ * 95 % confidence interval (Student's t, one degree of freedom fewer than
+ * rounds). Pairing takes out what moves a whole round, which a difference of
+ * two separate means ({@link meanDifference}) keeps.
+ * @param {number[]} values at least two figures
+ * @returns {{ mean: number, halfWidth: number }}
+ * @throws {RangeError} when there are fewer than two figures or a non-finite one.
+ */
+export function pairedMean(values) {
+  if (!Array.isArray(values) || values.length < 2 || !values.every(Number.isFinite)) {
+    throw new RangeError("pairedMean: needs at least two finite figures");
+  }
+  const mean = values.reduce((sum, value) => sum + value, 0) / values.length;
+  const variance = values.reduce((sum, value) => sum + (value - mean) ** 2, 0) / (values.length - 1);
+  const freedom = values.length - 1;
+  const t = freedom > T_975.length ? 1.96 : T_975[freedom - 1];
+  return { mean, halfWidth: t * Math.sqrt(variance / values.length) };
+}

@@ -397,8 +397,19 @@ describe("pending-exchange heap measurement", () => {
 });
 
 describe("bench/ab.mjs", () => {
-  it("measures two builds in rounds beside the floors and gives the difference with its interval", { timeout: 90_000 }, () => {
-    const run = benchScript("ab.mjs", ["--b", ".", "--rounds", "2", "--seconds", "0.05", "--concurrency", "2", "--smoke"]);
+  it("loads both builds and the floors at once, round after round, and gives B / A with its interval", { timeout: 90_000 }, () => {
+    // A 2025 session's calls: ours opens a session, the floors (which hold none) are sent the 2025 calls without one.
+    const run = benchScript("ab.mjs", ["--b", ".", "--rounds", "2", "--seconds", "0.1", "--concurrency", "2", "--workload", "session", "--smoke"]);
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain("session, c=2, concurrent: 2 rounds");
+    // Each round: the four servers' CPU per call, then B / A of that round.
+    expect(run.stdout.match(/^ {4}\d( +\d+\.\d{2}){4} {3}\d+\.\d{3}$/gm)).toHaveLength(2);
+    expect(run.stdout).toMatch(/^B \/ A: \d+\.\d{3}, 95 % interval ±\d+\.\d{3} \(paired by round\)$/m);
+  });
+
+  it("measures two builds in interleaved slices beside the floors and gives the difference with its interval", { timeout: 90_000 }, () => {
+    const run = benchScript("ab.mjs", ["--b", ".", "--rounds", "2", "--seconds", "0.05", "--concurrency", "2", "--mode", "interleaved", "--smoke"]);
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);
     expect(run.stdout.match(/^ {4}\d {2}/gm)).toHaveLength(2);
@@ -409,6 +420,20 @@ describe("bench/ab.mjs", () => {
     const run = benchScript("ab.mjs", ["--b", ".", "--workload", "sse"], 20_000);
     expect(run.status).toBe(2);
     expect(run.stderr).toContain("unknown workload sse");
+    const mode = benchScript("ab.mjs", ["--b", ".", "--mode", "fast"], 20_000);
+    expect(mode.status).toBe(2);
+    expect(mode.stderr).toContain("unknown mode fast");
+  });
+
+  it("pairedMean: the mean of per-round ratios and a 95 % interval by Student's t", async () => {
+    const { pairedMean } = await load("bench/lib/stats.mjs");
+    const three = pairedMean([0.98, 1.0, 1.02]);
+    expect(three.mean).toBeCloseTo(1, 10);
+    // s = 0.02, t(2 df) 4.303: 4.303 × 0.02 / √3.
+    expect(three.halfWidth).toBeCloseTo((4.303 * 0.02) / Math.sqrt(3), 6);
+    expect(pairedMean([1, 1, 1]).halfWidth).toBe(0);
+    expect(() => pairedMean([1])).toThrow(/at least two/);
+    expect(() => pairedMean([1, Number.NaN])).toThrow(/finite/);
   });
 
   it("meanDifference: the difference of the means and a 95 % interval that narrows with more figures", async () => {
