@@ -12,10 +12,11 @@
 // `--mode interleaved` gives each a slice of one window in turn
 // (lib/interleave.mjs), as `npm run bench` does, and compares the two
 // builds' mean ratios to the floor (about ±10 % over ten rounds on the
-// shared VM): what a change does to the bench's own figures.
+// shared VM): what a change does to the bench's own figures. `--awake` keeps
+// the load client from ever sleeping, so no server pays for waking it.
 //
 //   npm run build        # in both trees: each serves its own dist/
-//   node bench/ab.mjs --b ../other-tree [--a .] [--rounds 10] [--workload plain|stateless|session] [--concurrency 8] [--seconds 4] [--mode concurrent|interleaved]
+//   node bench/ab.mjs --b ../other-tree [--a .] [--rounds 10] [--workload plain|stateless|session] [--concurrency 8] [--seconds 4] [--mode concurrent|interleaved] [--awake]
 //
 // A tree is a checkout of this repository (a git worktree of the commit to
 // compare), built. The floors come from tree A: the bare floor and the floor
@@ -38,7 +39,7 @@ const WORKLOADS = {
   session: { era: "2025-11-25", session: true },
 };
 const USAGE =
-  "usage: node bench/ab.mjs --b TREE [--a TREE] [--rounds N] [--workload plain|stateless|session] [--concurrency C] [--seconds S] [--mode concurrent|interleaved] [--smoke]";
+  "usage: node bench/ab.mjs --b TREE [--a TREE] [--rounds N] [--workload plain|stateless|session] [--concurrency C] [--seconds S] [--mode concurrent|interleaved] [--awake] [--smoke]";
 const MODES = new Set(["concurrent", "interleaved"]);
 
 function options(argv) {
@@ -52,6 +53,7 @@ function options(argv) {
       concurrency: { type: "string" },
       seconds: { type: "string" },
       mode: { type: "string", default: "concurrent" },
+      awake: { type: "boolean", default: false },
       smoke: { type: "boolean", default: false },
     },
   });
@@ -73,6 +75,7 @@ function options(argv) {
     concurrency: count("concurrency", 1),
     windowMs: count("seconds", 0.01) * 1000,
     mode: values.mode,
+    awake: values.awake,
     smoke: values.smoke,
   };
 }
@@ -99,11 +102,31 @@ function cellsOf(cpu) {
   return ["floor", "checks", "A", "B"].map((id) => cpu[id].toFixed(2).padStart(7)).join(" ");
 }
 
-async function main({ trees, rounds, workload, concurrency, windowMs, mode, smoke }) {
+/**
+ * Keeps this process (the load client) from ever blocking in `epoll_wait`
+ * until the returned function is called: on loopback a server's write that
+ * finds its client asleep pays for waking it, a cost that grows with the
+ * server's own and that a server on a network never pays (bench/PROFILES.md).
+ */
+function keepAwake() {
+  let awake = true;
+  const spin = () => {
+    if (awake) setImmediate(spin);
+  };
+  spin();
+  return () => {
+    awake = false;
+  };
+}
+
+async function main({ trees, rounds, workload, concurrency, windowMs, mode, awake, smoke }) {
   const calls = WORKLOADS[workload];
   const timing = { ...(smoke ? PROFILES.smoke : PROFILES.full), windowMs };
   const how = mode === "concurrent" ? "all four loaded at once" : "a slice of each in turn";
-  console.log(`${workload}, c=${concurrency}, ${mode}: ${rounds} rounds, each a fresh process of both builds beside the floors, ${how}, ${windowMs / 1000} s`);
+  const client = awake ? ", the client kept awake" : "";
+  console.log(
+    `${workload}, c=${concurrency}, ${mode}${client}: ${rounds} rounds, each a fresh process of both builds beside the floors, ${how}, ${windowMs / 1000} s`,
+  );
   console.log(`round   floor  checks       A       B   (server CPU per call, µs; ${mode === "concurrent" ? "B / A" : "A and B / the floor"})`);
   const ratios = { A: [], B: [], BA: [] };
   for (let round = 1; round <= rounds; round++) {
@@ -141,5 +164,10 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const run = spawnSync(command, args, { stdio: "inherit", env: { ...process.env, MCP_AB_PINNED: "1" } });
     process.exit(run.status ?? 1);
   }
-  await main(parsed);
+  const release = parsed.awake ? keepAwake() : () => {};
+  try {
+    await main(parsed);
+  } finally {
+    release();
+  }
 }

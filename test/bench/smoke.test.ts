@@ -408,6 +408,15 @@ describe("bench/ab.mjs", () => {
     expect(run.stdout).toMatch(/^B \/ A: \d+\.\d{3}, 95 % interval ±\d+\.\d{3} \(paired by round\)$/m);
   });
 
+  it("keeps the load client awake with --awake, and lets it go once done", { timeout: 90_000 }, () => {
+    // The run ends: a spinning client that were never released would keep the process alive until the timeout.
+    const run = benchScript("ab.mjs", ["--b", ".", "--rounds", "2", "--seconds", "0.1", "--concurrency", "2", "--awake", "--smoke"]);
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain("plain, c=2, concurrent, the client kept awake: 2 rounds");
+    expect(run.stdout).toMatch(/^B \/ A: \d+\.\d{3}, 95 % interval ±\d+\.\d{3} \(paired by round\)$/m);
+  });
+
   it("measures two builds in interleaved slices beside the floors and gives the difference with its interval", { timeout: 90_000 }, () => {
     const run = benchScript("ab.mjs", ["--b", ".", "--rounds", "2", "--seconds", "0.05", "--concurrency", "2", "--mode", "interleaved", "--smoke"]);
     expect(run.stderr).toBe("");
