@@ -145,8 +145,8 @@ async function main({ trees, rounds, workload, concurrency, windowMs, mode, awak
   }
   if (mode === "concurrent") {
     const { mean, halfWidth } = pairedMean(ratios.BA);
-    const floor = (sample) => (sample.reduce((sum, value) => sum + value, 0) / sample.length).toFixed(3);
-    console.log(`A ${trees.A}: ${floor(ratios.A)}× the floor, B ${trees.B}: ${floor(ratios.B)}× (means of the rounds, under the shared load)`);
+    const meanOf = (sample) => pairedMean(sample).mean.toFixed(3);
+    console.log(`A ${trees.A}: ${meanOf(ratios.A)}× the floor, B ${trees.B}: ${meanOf(ratios.B)}× (means of the rounds, under the shared load)`);
     console.log(`B / A: ${mean.toFixed(3)}, 95 % interval ±${halfWidth.toFixed(3)} (paired by round)`);
     return;
   }

@@ -8,7 +8,7 @@
 // (bench/PROFILES.md). The members share the server CPU as well, so the
 // figures are each server's CPU per call under that contention, not what it
 // costs alone: compare members of one round, not rounds of different sets.
-import { driveAsync } from "./drive.mjs";
+import { driveFor } from "./drive.mjs";
 import { factoryOf, measureThenClose } from "./measure.mjs";
 
 /**
@@ -37,16 +37,16 @@ async function measureMembers(specs, members, order, warmupMs, windowMs) {
     members[i] = await (await factoryOf(spec))(spec.options);
     members[i].check(await members[i].call());
   }
-  const drive = (durationMs) =>
-    Promise.all(order.map((i) => driveAsync(members[i].call, { concurrency: specs[i].concurrency ?? 1, durationMs, maxOps: Number.MAX_SAFE_INTEGER })));
+  // Every member driven at once; each one's count lands in its own slot, whatever order they started in.
+  const drive = async (durationMs) => {
+    const ops = new Array(specs.length);
+    await Promise.all(order.map(async (i) => (ops[i] = await driveFor(members[i].call, specs[i].concurrency ?? 1, durationMs))));
+    return ops;
+  };
   await drive(warmupMs);
   const before = await Promise.all(members.map((member) => member.serverCpu()));
-  const driven = await drive(windowMs);
+  const ops = await drive(windowMs);
   const after = await Promise.all(members.map((member) => member.serverCpu()));
-  const ops = new Array(specs.length);
-  order.forEach((i, at) => {
-    ops[i] = driven[at].ops;
-  });
   return specs.map((spec, i) => {
     if (ops[i] === 0) throw new Error(`${spec.id}: no call completed in ${windowMs} ms`);
     return { id: spec.id, ops: ops[i], serverCpuMicrosPerOp: (after[i] - before[i]) / ops[i] };

@@ -56,6 +56,18 @@ const T_975 = [
   2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042,
 ];
 
+/** Student's t at 97.5 % for `freedom` degrees of freedom (a fraction rounds down; 1.96 past the table). */
+function t975(freedom) {
+  return freedom >= T_975.length + 1 ? 1.96 : T_975[Math.max(1, Math.floor(freedom)) - 1];
+}
+
+/** A sample's mean and the variance of that mean (the sample variance over its size). */
+function moments(sample) {
+  const mean = sample.reduce((sum, value) => sum + value, 0) / sample.length;
+  const variance = sample.reduce((sum, value) => sum + (value - mean) ** 2, 0) / (sample.length - 1);
+  return { mean, share: variance / sample.length };
+}
+
 /**
  * The difference of two means, `b − a`, with the half-width of its 95 %
  * confidence interval (Welch: the two samples may spread differently). For
@@ -72,17 +84,11 @@ export function meanDifference(a, b) {
       throw new RangeError("meanDifference: each sample needs at least two finite figures");
     }
   }
-  const moments = (sample) => {
-    const mean = sample.reduce((sum, value) => sum + value, 0) / sample.length;
-    const variance = sample.reduce((sum, value) => sum + (value - mean) ** 2, 0) / (sample.length - 1);
-    return { mean, share: variance / sample.length };
-  };
   const ma = moments(a);
   const mb = moments(b);
   const standardError = Math.sqrt(ma.share + mb.share);
   const freedom = standardError === 0 ? Number.POSITIVE_INFINITY : standardError ** 4 / (ma.share ** 2 / (a.length - 1) + mb.share ** 2 / (b.length - 1));
-  const t = freedom >= T_975.length + 1 ? 1.96 : T_975[Math.max(1, Math.floor(freedom)) - 1];
-  return { meanA: ma.mean, meanB: mb.mean, difference: mb.mean - ma.mean, halfWidth: t * standardError };
+  return { meanA: ma.mean, meanB: mb.mean, difference: mb.mean - ma.mean, halfWidth: t975(freedom) * standardError };
 }
 
 /**
@@ -99,9 +105,6 @@ export function pairedMean(values) {
   if (!Array.isArray(values) || values.length < 2 || !values.every(Number.isFinite)) {
     throw new RangeError("pairedMean: needs at least two finite figures");
   }
-  const mean = values.reduce((sum, value) => sum + value, 0) / values.length;
-  const variance = values.reduce((sum, value) => sum + (value - mean) ** 2, 0) / (values.length - 1);
-  const freedom = values.length - 1;
-  const t = freedom > T_975.length ? 1.96 : T_975[freedom - 1];
-  return { mean, halfWidth: t * Math.sqrt(variance / values.length) };
+  const { mean, share } = moments(values);
+  return { mean, halfWidth: t975(values.length - 1) * Math.sqrt(share) };
 }
