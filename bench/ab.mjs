@@ -27,6 +27,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { optionsOrUsage } from "./lib/cli.mjs";
 import { measureConcurrent } from "./lib/concurrent.mjs";
+import { keepAwake } from "./lib/drive.mjs";
 import { measureInterleaved } from "./lib/interleave.mjs";
 import { CLIENT_CPU, pinned } from "./lib/server-process.mjs";
 import { meanDifference, pairedMean } from "./lib/stats.mjs";
@@ -100,23 +101,6 @@ function roundSpecs(trees, calls, concurrency) {
 
 function cellsOf(cpu) {
   return ["floor", "checks", "A", "B"].map((id) => cpu[id].toFixed(2).padStart(7)).join(" ");
-}
-
-/**
- * Keeps this process (the load client) from ever blocking in `epoll_wait`
- * until the returned function is called: on loopback a server's write that
- * finds its client asleep pays for waking it, a cost that grows with the
- * server's own and that a server on a network never pays (bench/PROFILES.md).
- */
-function keepAwake() {
-  let awake = true;
-  const spin = () => {
-    if (awake) setImmediate(spin);
-  };
-  spin();
-  return () => {
-    awake = false;
-  };
 }
 
 async function main({ trees, rounds, workload, concurrency, windowMs, mode, awake, smoke }) {

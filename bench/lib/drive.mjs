@@ -33,6 +33,26 @@ export async function driveAsync(call, { concurrency, durationMs, maxOps }) {
 }
 
 /**
+ * Keeps this process (the load client) from ever blocking in `epoll_wait`
+ * until the returned function is called: on loopback a server's write that
+ * finds its client asleep pays for waking it, a cost that grows with the
+ * server's own and that a server on a network never pays (bench/PROFILES.md).
+ * The spin costs the client's own core only (it is pinned apart from the
+ * servers), and only while it has nothing else to do.
+ * @returns {() => void} lets the process sleep again
+ */
+export function keepAwake() {
+  let awake = true;
+  const spin = () => {
+    if (awake) setImmediate(spin);
+  };
+  spin();
+  return () => {
+    awake = false;
+  };
+}
+
+/**
  * {@link driveAsync} for a fixed time alone: `call` from `concurrency` lanes
  * for `ms`; resolves the operations completed.
  * @param {() => Promise<unknown>} call

@@ -5,7 +5,7 @@
 // ratio swings by half (bench/RESULTS.md of the run before this module). In
 // slices of a quarter second taken in turn, a disturbance falls on each
 // member's slices alike, so the ratio is read from the same spells.
-import { driveAsync, plateauWatch } from "./drive.mjs";
+import { driveAsync, keepAwake, plateauWatch } from "./drive.mjs";
 import { factoryOf, figuresOf, measureThenClose } from "./measure.mjs";
 
 /**
@@ -13,9 +13,10 @@ import { factoryOf, figuresOf, measureThenClose } from "./measure.mjs";
  * process) side by side: every one set up and checked, all warmed up to
  * their plateaus in turns, one untimed round of slices, then `windowMs` of
  * each in slices of `interleaveSliceMs`, the members in turn, rotating who
- * goes first. Each
- * figure sums that member's slices: calls, time, the worker's CPU and the
- * server process's CPU.
+ * goes first; then, for members whose server runs in a process of its own,
+ * the same window again with the load client kept awake. Each figure sums
+ * that member's slices: calls, time, the worker's CPU and the server
+ * process's CPU, asleep and awake.
  * @param {import("../catalog.mjs").Workload[]} specs
  * @param {{ warmup: object, windowMs: number, interleaveSliceMs: number, maxOps: number }} profile
  * @returns {Promise<object[]>} one result per spec, in order, shaped as `measureOnce`'s
@@ -52,11 +53,21 @@ async function measureMembers(members, specs, profile) {
     member.totals = { ops: 0, ms: 0, cpuMicros: 0, serverMicros: member.instance.serverCpu === undefined ? undefined : 0 };
     member.instance.startLatencies?.();
   }
-  for (let round = 0; round < rounds; round++) {
-    for (let turn = 0; turn < members.length; turn++) await timeSlice(members[(round + turn) % members.length], sliceMs);
+  await timeRounds(members, rounds, sliceMs, "totals");
+  for (const member of members) member.latencyP50Ms = member.instance.latencyP50?.();
+  // The same window again with the load client kept awake (measure.mjs, awakeWindow), for the members whose server runs apart.
+  const served = members.filter((member) => member.totals.serverMicros !== undefined);
+  if (served.length > 0) {
+    for (const member of served) member.awake = { ops: 0, ms: 0, cpuMicros: 0, serverMicros: 0 };
+    const release = keepAwake();
+    try {
+      await timeRounds(served, rounds, sliceMs, "awake");
+    } finally {
+      release();
+    }
   }
-  return members.map(({ spec, instance, totals, warming }) => ({
-    ...figuresOf(spec, { ...totals, latencyP50Ms: instance.latencyP50?.(), setupRssBytes, warm: warming.state }),
+  return members.map(({ spec, totals, awake, latencyP50Ms, warming }) => ({
+    ...figuresOf(spec, { ...totals, awake, latencyP50Ms, setupRssBytes, warm: warming.state }),
     interleavedWith: specs.map((other) => other.id).filter((id) => id !== spec.id),
   }));
 }
@@ -84,9 +95,17 @@ async function warmUpInTurns(members, options) {
   }
 }
 
-/** One slice of one member, added to its totals. */
-async function timeSlice(member, sliceMs) {
-  const { instance, limits, totals } = member;
+/** `rounds` slices of every member, in turns, who goes first rotating; each adds to the member's `tally`. */
+async function timeRounds(members, rounds, sliceMs, tally) {
+  for (let round = 0; round < rounds; round++) {
+    for (let turn = 0; turn < members.length; turn++) await timeSlice(members[(round + turn) % members.length], sliceMs, tally);
+  }
+}
+
+/** One slice of one member, added to its `tally` (its totals, or its awake totals). */
+async function timeSlice(member, sliceMs, tally) {
+  const { instance, limits } = member;
+  const totals = member[tally];
   const serverBefore = await instance.serverCpu?.();
   const cpuBefore = process.cpuUsage();
   const measured = await driveAsync(instance.call, { ...limits, durationMs: sliceMs });

@@ -26,7 +26,7 @@ export const SECTIONS = [
   {
     group: "http.plain",
     title: "Streamable HTTP on 127.0.0.1, plain",
-    note: "Every server runs in a process of its own pinned to one CPU (`taskset`), the load client (the worker) pinned to the other; **server CPU per call** is that server process's user + system time over the timed window divided by the completed calls, the figure the budgets judge (steady to a few percent where calls/s swing by tens of percent on a shared machine). The client CPU column is the worker's. One load client drives every server (`lib/raw-client.mjs`: raw keep-alive TCP sockets, one connection per virtual client and one request in flight on each, request bytes built once per tool around the id, every answer parsed, JSON or SSE, and checked: id and text). Each call is what a 2026-07-28 client sends (the `_meta` envelope, `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`), alternating two tools with validated input schemas: `echo` (a string) and `add` (two numbers). The floor is sent the same calls and answers them with the bytes ours answers (`resultType`, `_meta.serverInfo`), so the ratio is the SDK's work and nothing else; the 2025 rows have a floor of their own, sent their calls. Beside each floor runs the same server with our checks (the header rules, the request, the arguments and the result validated: a reference), which splits ours / floor into what the checks cost any server and what the SDK's own structure adds. The client must cost well under the floor server, or it sets the pace and the floor idles between calls: the report gives its CPU per op and the share of its core it used, and a row whose client used more than 80 % of its core is **client-bound** and its server-CPU ratios are not judged. The p50 latency is the client's, over the timed window. The global-fetch row (undici, about 1 ms per loopback request) is for reference. tmcp gets its fastest bridge to `node:http` (`@hono/node-server`, which builds the `Request` lazily); it answers a POST with an SSE stream, its only mode.",
+    note: "Every server runs in a process of its own pinned to one CPU (`taskset`), the load client (the worker) pinned to the other; **server CPU per call** is that server process's user + system time over the timed window divided by the completed calls, the figure the budgets judge (steady to a few percent where calls/s swing by tens of percent on a shared machine), with the load client kept awake, and beside it with the client asleep between answers (see Method). The client CPU column is the worker's, over the asleep window. One load client drives every server (`lib/raw-client.mjs`: raw keep-alive TCP sockets, one connection per virtual client and one request in flight on each, request bytes built once per tool around the id, every answer parsed, JSON or SSE, and checked: id and text). Each call is what a 2026-07-28 client sends (the `_meta` envelope, `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`), alternating two tools with validated input schemas: `echo` (a string) and `add` (two numbers). The floor is sent the same calls and answers them with the bytes ours answers (`resultType`, `_meta.serverInfo`), so the ratio is the SDK's work and nothing else; the 2025 rows have a floor of their own, sent their calls. Beside each floor runs the same server with our checks (the header rules, the request, the arguments and the result validated: a reference), which splits ours / floor into what the checks cost any server and what the SDK's own structure adds. The client must cost well under the floor server, or it sets the pace and the floor idles between calls: the report gives its CPU per op and the share of its core it used, and a row whose client used more than 80 % of its core is **client-bound** and its server-CPU ratios are not judged. The p50 latency is the client's, over the timed window. The global-fetch row (undici, about 1 ms per loopback request) is for reference. tmcp gets its fastest bridge to `node:http` (`@hono/node-server`, which builds the `Request` lazily); it answers a POST with an SSE stream, its only mode.",
   },
   {
     group: "legacy.http.stateless",
@@ -111,6 +111,7 @@ export function renderMarkdown({ environment: env, rows, ratios, budgets }) {
     `- A server and the floor it is judged against share one window (the rows marked *interleaved*): one worker sets up each, warms them to their plateaus in turns (a slice of each, so none idles while the others warm up), runs one untimed slice of each, then times ${env.interleaveSliceMs ?? "?"} ms slices of each in turn (who goes first rotating) until each has had ${env.windowMs} ms. On a shared machine a disturbance lasts seconds: timed one after the other, one side could land in a quiet spell and the other in a busy one; in turns, both see the same spells. Such rows share the worker, so their peak RSS is the set's.`,
     `- Isolation: ${env.isolation}. Peak RSS is \`process.resourceUsage().maxRSS\` of the worker, which holds client and server: the whole workload.`,
     "- Over HTTP each server runs in a process of its own pinned to its own CPU with `taskset`, and the worker (the load client) is pinned to the other; the budgets read the **server process's CPU time per completed call** (user + system over the timed window, read by the server process itself over IPC at both ends of the window).",
+    "- Each such window is timed twice: first with the load client asleep whenever it waits (as any event loop does), then again with it kept awake (a `setImmediate` loop, on its own core). On loopback, a server's write that finds its client asleep pays for waking it, in the server's own system time; the slower the server, the more often its client has fallen asleep, so that cost inflates the ratios of a slower server, and a server on a network never pays it (bench/PROFILES.md). The server-CPU ratios and budgets are judged on the awake window; the asleep figure is printed beside each. Client CPU, its share of a core (the client-bound test) and the p50 latency come from the asleep window, where the spin does not count.",
     "- CPU per op is the worker's process CPU time (user + system, every thread) over the timed window divided by the operations: steadier than wall-clock on a shared machine, and it counts work the official codec hands to the Web Crypto thread pool.",
     "- Every worker checks its first result (right text, state round-tripped) before timing, and must exit on its own after closing its servers and clients.",
   );
@@ -127,7 +128,7 @@ export function renderMarkdown({ environment: env, rows, ratios, budgets }) {
     const figure =
       b.unit === "bytes" ? formatBytes(b.figure) : b.unit === "ms" ? formatMillis(b.figure) : b.unit === "flag" ? (b.figure ? "yes" : "no") : formatRatio(b.figure);
     lines.push(
-      `| ${b.label} | ${b.budget.replace(/< (\d+) bytes/, (_, n) => `< ${formatBytes(Number(n))}`)} | ${b.status === "unavailable" ? "–" : figure} | ${b.status} | ${b.reason ?? ""} |`,
+      `| ${b.label} | ${b.budget.replace(/< (\d+) bytes/, (_, n) => `< ${formatBytes(Number(n))}`)} | ${b.status === "unavailable" ? "–" : `${figure}${asleep(b.asleepFigure)}`} | ${b.status} | ${b.reason ?? ""} |`,
     );
   }
   lines.push("");
@@ -158,7 +159,7 @@ export function renderMarkdown({ environment: env, rows, ratios, budgets }) {
       : [
           "workload",
           "c",
-          ...(served ? ["server CPU per call"] : []),
+          ...(served ? ["server CPU per call, client awake", "client asleep"] : []),
           `${sectionRows[0].unit} (median)`,
           micro ? "per op" : "requests/s",
           served ? "client CPU per op" : "CPU per op",
@@ -182,7 +183,8 @@ export function renderMarkdown({ environment: env, rows, ratios, budgets }) {
         const extra = micro ? formatMicros(row.median) : formatRate(row.median * (row.roundTrips ?? 1));
         const cpu = row.medianCpu === undefined ? "–" : formatMicros(1e6 / row.medianCpu);
         const last = section.group === "rss" ? formatBytes(row.medianRssGrowth) : formatWarmup(row.warmup);
-        const server = served ? ` ${row.medianServerCpu === undefined ? "–" : formatMicros(1e6 / row.medianServerCpu)} |` : "";
+        const micros = (perOp) => (perOp === undefined ? "–" : formatMicros(1e6 / perOp));
+        const server = served ? ` ${micros(row.medianAwakeServerCpu)} | ${micros(row.medianServerCpu)} |` : "";
         const client = served
           ? ` ${row.medianClientShare === undefined ? "–" : `${Math.round(row.medianClientShare * 100)} %${row.clientBound ? " **client-bound: not judged**" : ""}`} | ${row.medianLatencyP50 === undefined ? "–" : `${(row.medianLatencyP50 * 1000).toFixed(0)} µs`} |`
           : "";
@@ -197,7 +199,7 @@ export function renderMarkdown({ environment: env, rows, ratios, budgets }) {
   lines.push("## Ratios (paired, same run)", "");
   lines.push("| comparison | ratio | budget |", "|---|---|---|");
   for (const r of ratios) {
-    const figure = r.unavailable ? `– (${r.unavailable})` : formatRatio(r.ratio);
+    const figure = r.unavailable ? `– (${r.unavailable})` : `${formatRatio(r.ratio)}${asleep(r.asleepRatio)}`;
     const budget = r.atLeast !== undefined ? `≥ ${r.atLeast}×` : r.atMost !== undefined ? `≤ ${r.atMost}×` : "–";
     lines.push(`| ${r.label} | ${figure} | ${budget} |`);
   }
@@ -233,6 +235,11 @@ function coldStartTable(rows, env) {
     `${env.coldStartSpawns} timed (bare, cold start) pairs per repetition. "Above bare node" is wall clock, the figure the budget reads; the CPU column is user + system time every thread of the process used (it reports its own \`process.cpuUsage()\` on exit), which waiting for a core on a loaded machine does not stretch.`,
   );
   return lines;
+}
+
+/** A server-CPU ratio's figure with the load client asleep between answers, beside the judged one (client awake). */
+function asleep(ratio) {
+  return ratio === undefined ? "" : ` (client asleep: ${formatRatio(ratio)})`;
 }
 
 /** "3.2 s", or "10.0 s (cap ×2)" when repetitions hit the maximum still rising. */

@@ -1,7 +1,7 @@
 // One repetition of one workload: set it up, check its first result, warm
 // it up, time one window, close it. Used by the worker process (one
 // repetition per process) and by the in-process smoke run.
-import { driveAsync, driveSync, warmUp } from "./drive.mjs";
+import { driveAsync, driveSync, keepAwake, warmUp } from "./drive.mjs";
 
 /**
  * @param {import("../catalog.mjs").Workload} spec
@@ -26,6 +26,8 @@ export async function measureOnce(spec, runProfile) {
     let cpu;
     let serverMicros;
     let latencyP50Ms;
+    /** @type {{ ops: number, serverMicros: number } | undefined} */
+    let awake;
     /** @type {{ ms: number, ops: number, plateaued: boolean } | undefined} */
     let warm;
     if (spec.mode === "sync") {
@@ -54,14 +56,39 @@ export async function measureOnce(spec, runProfile) {
       measured = await driveAsync(instance.call, { ...limits, durationMs: profile.windowMs });
       cpu = process.cpuUsage(cpuBefore);
       latencyP50Ms = instance.latencyP50?.();
-      // A server in a process of its own (HTTP workloads): its CPU time over the same window.
-      if (serverBefore !== undefined) serverMicros = (await instance.serverCpu()) - serverBefore;
+      // A server in a process of its own (HTTP workloads): its CPU time over the same window,
+      // then over a second window with the load client kept awake.
+      if (serverBefore !== undefined) {
+        serverMicros = (await instance.serverCpu()) - serverBefore;
+        awake = await awakeWindow(instance, { ...limits, durationMs: profile.windowMs });
+      }
     }
     // Process CPU time (every thread, so work handed to a thread pool counts
     // too): steadier than wall-clock when other processes share the cores.
-    return figuresOf(spec, { ops: measured.ops, ms: measured.ms, cpuMicros: cpu.user + cpu.system, serverMicros, latencyP50Ms, setupRssBytes, warm });
+    return figuresOf(spec, { ops: measured.ops, ms: measured.ms, cpuMicros: cpu.user + cpu.system, serverMicros, awake, latencyP50Ms, setupRssBytes, warm });
   } finally {
     await instance.close();
+  }
+}
+
+/**
+ * Drives `instance` for one window with the load client kept awake
+ * ({@link keepAwake}) and counts its calls and its server process's CPU time.
+ * A client that sleeps between answers makes every server's write pay to wake
+ * it, more often the slower the server, so the server-CPU ratios are judged
+ * on this window; the sleeping one is reported beside it.
+ * @param {{ call(): Promise<unknown>, serverCpu(): Promise<number> }} instance
+ * @param {{ concurrency: number, durationMs: number, maxOps: number }} limits
+ * @returns {Promise<{ ops: number, serverMicros: number }>}
+ */
+export async function awakeWindow(instance, limits) {
+  const release = keepAwake();
+  try {
+    const serverBefore = await instance.serverCpu();
+    const { ops } = await driveAsync(instance.call, limits);
+    return { ops, serverMicros: (await instance.serverCpu()) - serverBefore };
+  } finally {
+    release();
   }
 }
 
@@ -106,11 +133,12 @@ export async function factoryOf(spec) {
 
 /**
  * One repetition's result from what its timed window (or its slices, summed) counted: the operations, the
- * time, the worker's CPU and, for a server in a process of its own, the server's.
- * @param {{ ops: number, ms: number, cpuMicros: number, serverMicros?: number, latencyP50Ms?: number, setupRssBytes: number,
- *   warm?: { ms: number, ops: number, plateaued: boolean } }} counted
+ * time, the worker's CPU and, for a server in a process of its own, the server's, with the client asleep
+ * between answers and (`awake`) kept awake.
+ * @param {{ ops: number, ms: number, cpuMicros: number, serverMicros?: number, awake?: { ops: number, serverMicros: number },
+ *   latencyP50Ms?: number, setupRssBytes: number, warm?: { ms: number, ops: number, plateaued: boolean } }} counted
  */
-export function figuresOf(spec, { ops, ms, cpuMicros, serverMicros, latencyP50Ms, setupRssBytes, warm }) {
+export function figuresOf(spec, { ops, ms, cpuMicros, serverMicros, awake, latencyP50Ms, setupRssBytes, warm }) {
   return {
     id: spec.id,
     value: (ops / ms) * 1000,
@@ -121,6 +149,7 @@ export function figuresOf(spec, { ops, ms, cpuMicros, serverMicros, latencyP50Ms
     clientCpuShare: cpuMicros / 1000 / ms,
     ...(latencyP50Ms !== undefined && { latencyP50Ms }),
     ...(serverMicros !== undefined && { serverCpuMicrosPerOp: serverMicros / Math.max(1, ops) }),
+    ...(awake !== undefined && { awakeServerCpuMicrosPerOp: awake.serverMicros / Math.max(1, awake.ops) }),
     setupRssBytes,
     ...(warm && { warmup: { ms: Math.round(warm.ms), ops: warm.ops, plateaued: warm.plateaued } }),
   };

@@ -24,6 +24,7 @@ export function summarise({ workloads, samples, failures, environment }) {
     const perItem = reps.every((r) => Number.isFinite(r.perItemBytes)) ? reps.map((r) => r.perItemBytes) : undefined;
     const startCpu = reps.every((r) => Number.isFinite(r.cpuMs)) ? reps.map((r) => r.cpuMs) : undefined;
     const serverCpu = reps.every((r) => Number.isFinite(r.serverCpuMicrosPerOp)) ? reps.map((r) => r.serverCpuMicrosPerOp) : undefined;
+    const awakeServerCpu = reps.every((r) => Number.isFinite(r.awakeServerCpuMicrosPerOp)) ? reps.map((r) => r.awakeServerCpuMicrosPerOp) : undefined;
     const clientShare = reps.every((r) => Number.isFinite(r.clientCpuShare)) ? reps.map((r) => r.clientCpuShare) : undefined;
     const latencyP50 = reps.every((r) => Number.isFinite(r.latencyP50Ms)) ? reps.map((r) => r.latencyP50Ms) : undefined;
     // RSS moves in pages: growth under one page reads as one page, so a short
@@ -53,6 +54,8 @@ export function summarise({ workloads, samples, failures, environment }) {
       medianStartCpu: startCpu && median(startCpu),
       serverCpu,
       medianServerCpu: serverCpu && median(serverCpu),
+      awakeServerCpu,
+      medianAwakeServerCpu: awakeServerCpu && median(awakeServerCpu),
       clientShare,
       medianClientShare: clientShare && median(clientShare),
       // The load client used most of its core: it, not the server, may have set the pace, so server-CPU ratios are not judged.
@@ -107,10 +110,18 @@ export function judge(rows) {
       entry.unavailable = `${comparison.denominator} has a ${comparison.field ?? "value"} of 0 or less in a repetition`;
     } else {
       const scale = comparison.numeratorScale ?? 1;
-      entry.ratio = pairedRatio(
-        top[field].map((v) => v * scale),
-        bottom[field],
-      );
+      const ratioOf = (name) =>
+        pairedRatio(
+          top[name].map((v) => v * scale),
+          bottom[name],
+        );
+      if (field === "serverCpu" && top.awakeServerCpu && bottom.awakeServerCpu) {
+        // Judged with the load client kept awake (bench/lib/measure.mjs, awakeWindow); the sleeping client's ratio is reported beside it.
+        entry.ratio = ratioOf("awakeServerCpu");
+        entry.asleepRatio = ratioOf("serverCpu");
+      } else {
+        entry.ratio = ratioOf(field);
+      }
     }
     ratios.push(entry);
   }
@@ -124,6 +135,7 @@ export function judge(rows) {
       label: ratio.label,
       budget: ratio.atLeast !== undefined ? `≥ ${ratio.atLeast}×` : `≤ ${ratio.atMost}×`,
       figure: ratio.ratio,
+      ...(ratio.asleepRatio !== undefined && { asleepFigure: ratio.asleepRatio }),
       reason: ratio.reason,
       status: ratio.unavailable ? (ratio.unavailable.startsWith("client-bound") ? "client-bound (not judged)" : "unavailable") : met ? "met" : "missed",
     });

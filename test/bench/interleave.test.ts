@@ -46,12 +46,17 @@ describe("interleaved measurement", () => {
     // Each member's server CPU per call is its own, not a blend of both.
     expect(results[0].serverCpuMicrosPerOp).toBeCloseTo(10, 5);
     expect(results[1].serverCpuMicrosPerOp).toBeCloseTo(30, 5);
+    // So is the window timed again with the load client kept awake.
+    expect(results[0].awakeServerCpuMicrosPerOp).toBeCloseTo(10, 5);
+    expect(results[1].awakeServerCpuMicrosPerOp).toBeCloseTo(30, 5);
     expect(results[0].interleavedWith).toEqual(["b"]);
     expect(results[1].interleavedWith).toEqual(["a"]);
-    // The window's slices, in order (each reads its server's CPU before and after): turns, the first rotating.
+    // The window's slices, in order (each reads its server's CPU before and after): turns, the first rotating;
+    // then the same turns again, the client awake.
     const cpuReads = fake.turns.filter((turn: string) => turn.startsWith("cpu:")).map((turn: string) => turn.slice(4));
     const slices = cpuReads.filter((_: string, i: number) => i % 2 === 0);
-    expect(slices).toEqual(["a", "b", "b", "a", "a", "b", "b", "a", "a", "b", "b", "a"]);
+    const window = ["a", "b", "b", "a", "a", "b", "b", "a", "a", "b", "b", "a"];
+    expect(slices).toEqual([...window, ...window]);
     // The warm-ups take turns too (at least 4 slices each here): one block each would make 2 runs of calls, not 8.
     const warming = fake.turns.slice(2, fake.turns.indexOf("cpu:a"));
     const runs = 1 + warming.slice(1).filter((name: string, i: number) => name !== warming[i]).length;

@@ -135,6 +135,7 @@ describe("bench smoke run", () => {
     const result = workerResult("http.plain.ours.c16");
     expect(result.id).toBe("http.plain.ours.c16");
     expect(result.serverCpuMicrosPerOp).toBeGreaterThan(0);
+    expect(result.awakeServerCpuMicrosPerOp).toBeGreaterThan(0);
     expect(result.value).toBeGreaterThan(0);
     expect(result.maxRssBytes).toBeGreaterThan(1024 * 1024);
   });
@@ -146,6 +147,7 @@ describe("bench smoke run", () => {
     expect(results[1].interleavedWith).toEqual(["http.echo.c1"]);
     for (const result of results) {
       expect(result.serverCpuMicrosPerOp).toBeGreaterThan(0);
+      expect(result.awakeServerCpuMicrosPerOp).toBeGreaterThan(0);
       expect(result.latencyP50Ms).toBeGreaterThan(0);
       expect(result.maxRssBytes).toBeGreaterThan(1024 * 1024);
     }
@@ -198,6 +200,28 @@ describe("bench statistics", () => {
           factor * 1e-9,
       ),
     );
+  });
+});
+
+describe("bench verdicts", () => {
+  const row = (id: string, serverCpu: number[], awakeServerCpu?: number[]) => ({ id, values: [1, 1], serverCpu, awakeServerCpu });
+
+  it("judge server CPU with the load client kept awake, and give the sleeping client's ratio beside it", async () => {
+    const { judge } = await load("bench/lib/summary.mjs");
+    const { ratios, budgets } = judge([row("http.plain.ours.c16", [40, 44], [30, 33]), row("http.echo.c16", [30, 33], [25, 27.5])]);
+    const ratio = ratios.find((r: { id: string }) => r.id === "http.plain.cpuVsEcho.c16");
+    expect(ratio.ratio).toBeCloseTo(1.2, 9);
+    expect(ratio.asleepRatio).toBeCloseTo(4 / 3, 9);
+    const budget = budgets.find((b: { id: string }) => b.id === "http.plain.cpuVsEcho.c16");
+    expect(budget).toMatchObject({ status: "met", asleepFigure: ratio.asleepRatio });
+  });
+
+  it("fall back to the sleeping client's figures when a row has no awake window", async () => {
+    const { judge } = await load("bench/lib/summary.mjs");
+    const { ratios } = judge([row("http.plain.ours.c16", [40, 44], [30, 33]), row("http.echo.c16", [32, 35.2])]);
+    const ratio = ratios.find((r: { id: string }) => r.id === "http.plain.cpuVsEcho.c16");
+    expect(ratio.ratio).toBeCloseTo(1.25, 9);
+    expect(ratio.asleepRatio).toBeUndefined();
   });
 });
 
