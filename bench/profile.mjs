@@ -7,6 +7,7 @@
 //
 //   npm run build && node bench/profile.mjs plain            # 2026-07-28 tools/call, c=16
 //   node bench/profile.mjs mrtr --concurrency 1 --seconds 10
+//   node bench/profile.mjs plain --awake                     # the load client kept awake, as the judged window
 //   node bench/profile.mjs plain2025 | stateless2025 | elicit | elicitFloor | echo | checks | mrtrFloor | seal
 //
 // A profile is for finding costs, not for judging them: the sampling itself
@@ -17,7 +18,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { optionsOrUsage } from "./lib/cli.mjs";
-import { driveFor as drive } from "./lib/drive.mjs";
+import { driveFor as drive, keepAwake } from "./lib/drive.mjs";
 import { rawToolsClient } from "./lib/raw-client.mjs";
 import { startServerProcess } from "./lib/server-process.mjs";
 
@@ -39,14 +40,18 @@ const WORKLOADS = {
   // The two rounds of `mrtr` on bare node:http, the state sealed with node:crypto AES-256-GCM: the floor under `mrtr`.
   mrtrFloor: { module: here("./workloads/mrtr-floor.mjs"), factory: "mrtrFloorServer", options: {}, era: "2026-07-28", mrtr: true },
 };
-const USAGE = `usage: node bench/profile.mjs <${[...Object.keys(WORKLOADS), "seal"].join("|")}> [--concurrency N] [--seconds S] [--warmup S] [--top N]`;
+const USAGE = `usage: node bench/profile.mjs <${[...Object.keys(WORKLOADS), "seal"].join("|")}> [--concurrency N] [--seconds S] [--warmup S] [--top N] [--awake]`;
 
 function parseArguments(argv) {
   const [workload, ...rest] = argv;
   if (!workload || !(workload in WORKLOADS || workload === "seal")) throw new TypeError(`${USAGE}\nunknown workload ${workload ?? "(none)"}`);
-  const options = { workload, concurrency: 16, seconds: 8, warmup: 3, top: 25 };
+  const options = { workload, concurrency: 16, seconds: 8, warmup: 3, top: 25, awake: false };
   for (let i = 0; i < rest.length; i++) {
     const flag = rest[i];
+    if (flag === "--awake") {
+      options.awake = true;
+      continue;
+    }
     const value = Number(rest[++i]);
     if (!Number.isFinite(value) || value <= 0) throw new TypeError(`${USAGE}\n${flag} needs a positive number`);
     if (flag === "--concurrency") options.concurrency = value;
@@ -187,6 +192,8 @@ function summarize(profile, top) {
 }
 
 const options = optionsOrUsage(() => parseArguments(process.argv.slice(2)));
+// The load client kept awake, as the bench's judged window has it (lib/measure.mjs, awakeWindow).
+const release = options.awake ? keepAwake() : () => {};
 let result;
 if (options.workload === "seal") {
   result = await profileSeal(options);
@@ -197,6 +204,10 @@ if (options.workload === "seal") {
   if (!file) throw new Error(`the server process wrote no profile into ${dir}`);
   result = { ...figures, profile: JSON.parse(readFileSync(join(dir, file), "utf8")) };
 }
-const what = options.workload === "seal" ? "seal + verify, in process" : `${options.workload}, c=${options.concurrency}, server process`;
+release();
+const what =
+  options.workload === "seal"
+    ? "seal + verify, in process"
+    : `${options.workload}, c=${options.concurrency}, server process${options.awake ? ", the client kept awake" : ""}`;
 console.log(`${what}: ${result.cpuPerCall.toFixed(1)} µs CPU per call over ${result.calls} calls (sampling on)\n`);
 console.log(summarize(result.profile, options.top));
