@@ -128,7 +128,7 @@ export function renderMarkdown({ environment: env, rows, ratios, budgets }) {
     const figure =
       b.unit === "bytes" ? formatBytes(b.figure) : b.unit === "ms" ? formatMillis(b.figure) : b.unit === "flag" ? (b.figure ? "yes" : "no") : formatRatio(b.figure);
     lines.push(
-      `| ${b.label} | ${b.budget.replace(/< (\d+) bytes/, (_, n) => `< ${formatBytes(Number(n))}`)} | ${b.status === "unavailable" ? "–" : `${figure}${asleep(b.asleepFigure)}`} | ${b.status} | ${b.reason ?? ""} |`,
+      `| ${b.label} | ${b.budget.replace(/< (\d+) bytes/, (_, n) => `< ${formatBytes(Number(n))}`)} | ${b.status === "unavailable" ? "–" : `${figure}${asleep(b.asleepFigure, b.asleepOnly)}`} | ${b.status} | ${b.reason ?? ""} |`,
     );
   }
   lines.push("");
@@ -199,7 +199,7 @@ export function renderMarkdown({ environment: env, rows, ratios, budgets }) {
   lines.push("## Ratios (paired, same run)", "");
   lines.push("| comparison | ratio | budget |", "|---|---|---|");
   for (const r of ratios) {
-    const figure = r.unavailable ? `– (${r.unavailable})` : `${formatRatio(r.ratio)}${asleep(r.asleepRatio)}`;
+    const figure = r.unavailable ? `– (${r.unavailable})` : `${formatRatio(r.ratio)}${asleep(r.asleepRatio, r.asleepOnly)}`;
     const budget = r.atLeast !== undefined ? `≥ ${r.atLeast}×` : r.atMost !== undefined ? `≤ ${r.atMost}×` : "–";
     lines.push(`| ${r.label} | ${figure} | ${budget} |`);
   }
@@ -237,8 +237,12 @@ function coldStartTable(rows, env) {
   return lines;
 }
 
-/** A server-CPU ratio's figure with the load client asleep between answers, beside the judged one (client awake). */
-function asleep(ratio) {
+/**
+ * A server-CPU ratio's figure with the load client asleep between answers, beside the judged one (client
+ * awake); or, for rows measured before the awake window existed, a note that the judged figure is the asleep one.
+ */
+function asleep(ratio, asleepOnly) {
+  if (asleepOnly) return " (client asleep: no awake window)";
   return ratio === undefined ? "" : ` (client asleep: ${formatRatio(ratio)})`;
 }
 

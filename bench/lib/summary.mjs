@@ -121,6 +121,8 @@ export function judge(rows) {
         entry.asleepRatio = ratioOf("serverCpu");
       } else {
         entry.ratio = ratioOf(field);
+        // A row measured before the awake window existed (an `--update` beside older rows): said so in the report.
+        if (field === "serverCpu") entry.asleepOnly = true;
       }
     }
     ratios.push(entry);
@@ -136,6 +138,7 @@ export function judge(rows) {
       budget: ratio.atLeast !== undefined ? `≥ ${ratio.atLeast}×` : `≤ ${ratio.atMost}×`,
       figure: ratio.ratio,
       ...(ratio.asleepRatio !== undefined && { asleepFigure: ratio.asleepRatio }),
+      ...(ratio.asleepOnly && { asleepOnly: true }),
       reason: ratio.reason,
       status: ratio.unavailable ? (ratio.unavailable.startsWith("client-bound") ? "client-bound (not judged)" : "unavailable") : met ? "met" : "missed",
     });

@@ -222,6 +222,7 @@ describe("bench verdicts", () => {
     const ratio = ratios.find((r: { id: string }) => r.id === "http.plain.cpuVsEcho.c16");
     expect(ratio.ratio).toBeCloseTo(1.25, 9);
     expect(ratio.asleepRatio).toBeUndefined();
+    expect(ratio.asleepOnly).toBe(true);
   });
 });
 
