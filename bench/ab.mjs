@@ -120,7 +120,9 @@ async function main({ trees, rounds, workload, concurrency, windowMs, mode, awak
       mode === "concurrent"
         ? await measureConcurrent(specs, { warmupMs: smoke ? timing.warmup.maxMs : 3000, windowMs, first: round - 1 })
         : await measureInterleaved(specs, timing);
-    const cpu = Object.fromEntries(measured.map((result) => [result.id, result.serverCpuMicrosPerOp]));
+    // Interleaved slices time every window twice, the client asleep and then kept awake (lib/interleave.mjs).
+    const figure = mode === "interleaved" && awake ? "awakeServerCpuMicrosPerOp" : "serverCpuMicrosPerOp";
+    const cpu = Object.fromEntries(measured.map((result) => [result.id, result[figure]]));
     ratios.A.push(cpu.A / cpu.floor);
     ratios.B.push(cpu.B / cpu.floor);
     ratios.BA.push(cpu.B / cpu.A);
@@ -148,7 +150,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const run = spawnSync(command, args, { stdio: "inherit", env: { ...process.env, MCP_AB_PINNED: "1" } });
     process.exit(run.status ?? 1);
   }
-  const release = parsed.awake ? keepAwake() : () => {};
+  // Concurrent rounds have one window each: the spin covers the whole run. Interleaved ones time an awake window themselves.
+  const release = parsed.awake && parsed.mode === "concurrent" ? keepAwake() : () => {};
   try {
     await main(parsed);
   } finally {

@@ -81,7 +81,7 @@ export async function measureOnce(spec, runProfile) {
  * @param {{ concurrency: number, durationMs: number, maxOps: number }} limits
  * @returns {Promise<{ ops: number, serverMicros: number }>}
  */
-export async function awakeWindow(instance, limits) {
+async function awakeWindow(instance, limits) {
   const release = keepAwake();
   try {
     const serverBefore = await instance.serverCpu();

@@ -450,6 +450,14 @@ describe("bench/ab.mjs", () => {
     expect(run.stdout).toMatch(/^B − A: [+-]\d+\.\d{3}× the floor, 95 % interval ±\d+\.\d{3}$/m);
   });
 
+  it("reads the interleaved slices' awake window with --awake", { timeout: 90_000 }, () => {
+    const run = benchScript("ab.mjs", ["--b", ".", "--rounds", "2", "--seconds", "0.05", "--concurrency", "2", "--mode", "interleaved", "--awake", "--smoke"]);
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain("plain, c=2, interleaved, the client kept awake: 2 rounds");
+    expect(run.stdout.match(/^ {4}\d( +\d+\.\d{2}){4} /gm)).toHaveLength(2);
+  });
+
   it("names what is wrong with its flags", () => {
     const run = benchScript("ab.mjs", ["--b", ".", "--workload", "sse"], 20_000);
     expect(run.status).toBe(2);
