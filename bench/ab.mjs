@@ -4,7 +4,7 @@
 // most single changes are worth, so each build is measured in several
 // rounds, each round a fresh server process of both beside the floors.
 //
-// `--mode concurrent` (the default) loads all four at the same moment
+// `--mode concurrent` (the default) loads every server at the same moment
 // (lib/concurrent.mjs), so they share every moment of the machine's other
 // load, and rotates which is set up and driven first; the report gives each
 // round's B / A and their mean with its 95 % interval (about ±1 % over ten
@@ -16,11 +16,11 @@
 // the load client from ever sleeping, so no server pays for waking it.
 //
 //   npm run build        # in both trees: each serves its own dist/
-//   node bench/ab.mjs --b ../other-tree [--a .] [--rounds 10] [--workload plain|stateless|session] [--concurrency 8] [--seconds 4] [--mode concurrent|interleaved] [--awake]
+//   node bench/ab.mjs --b ../other-tree [--a .] [--rounds 10] [--workload plain|stateless|session|mrtr] [--concurrency 8] [--seconds 4] [--mode concurrent|interleaved] [--awake]
 //
 // A tree is a checkout of this repository (a git worktree of the commit to
 // compare), built. The floors come from tree A: the bare floor and the floor
-// with our checks, sent the same calls.
+// with our checks, sent the same calls (for `mrtr`, the MRTR floor alone).
 import { spawnSync } from "node:child_process";
 import { resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -33,14 +33,22 @@ import { CLIENT_CPU, pinned } from "./lib/server-process.mjs";
 import { meanDifference, pairedMean } from "./lib/stats.mjs";
 import { PROFILES } from "./run.mjs";
 
-/** workload → the calls the load client sends. */
+/**
+ * workload → the calls the load client sends, and the floors beside the builds: the bare floor first
+ * (every ratio's denominator), then the floor with our checks; an MRTR call (two rounds, a sealed state)
+ * is measured against the MRTR floor alone.
+ */
+const PLAIN_FLOORS = ["echo", "checks"];
 const WORKLOADS = {
-  plain: { era: "2026-07-28", session: false },
-  stateless: { era: "2025-11-25", session: false },
-  session: { era: "2025-11-25", session: true },
+  plain: { era: "2026-07-28", session: false, floors: PLAIN_FLOORS },
+  stateless: { era: "2025-11-25", session: false, floors: PLAIN_FLOORS },
+  session: { era: "2025-11-25", session: true, floors: PLAIN_FLOORS },
+  mrtr: { era: "2026-07-28", session: false, mrtr: true, floors: ["mrtrFloor"] },
 };
+/** The column each floor server fills. */
+const FLOOR_IDS = { echo: "floor", mrtrFloor: "floor", checks: "checks" };
 const USAGE =
-  "usage: node bench/ab.mjs --b TREE [--a TREE] [--rounds N] [--workload plain|stateless|session] [--concurrency C] [--seconds S] [--mode concurrent|interleaved] [--awake] [--smoke]";
+  "usage: node bench/ab.mjs --b TREE [--a TREE] [--rounds N] [--workload plain|stateless|session|mrtr] [--concurrency C] [--seconds S] [--mode concurrent|interleaved] [--awake] [--smoke]";
 const MODES = new Set(["concurrent", "interleaved"]);
 
 function options(argv) {
@@ -82,36 +90,41 @@ function options(argv) {
 }
 
 /** One member of the window: `server` of `tree`'s plain-http workload. */
-function member(id, tree, server, { era, session }, concurrency) {
+function member(id, tree, server, { era, session, mrtr = false }, concurrency) {
   const module = pathToFileURL(`${tree}/bench/workloads/plain-http.mjs`).href;
   // A floor holds no session: it is sent the 2025 calls without one, as the bench's 2025 floor rows are.
   const sessions = session && server === "ours";
-  return { id, mode: "async", concurrency, module, factory: "plainHttp", options: { server, era, session: sessions } };
+  return { id, mode: "async", concurrency, module, factory: "plainHttp", options: { server, era, session: sessions, mrtr } };
 }
 
-/** The four members of a round: the floors from tree A, then both builds. */
+/** The members of a round: the floors from tree A, then both builds. */
 function roundSpecs(trees, calls, concurrency) {
   return [
-    member("floor", trees.A, "echo", calls, concurrency),
-    member("checks", trees.A, "checks", calls, concurrency),
+    ...calls.floors.map((server) => member(FLOOR_IDS[server], trees.A, server, calls, concurrency)),
     member("A", trees.A, "ours", calls, concurrency),
     member("B", trees.B, "ours", calls, concurrency),
   ];
 }
 
-function cellsOf(cpu) {
-  return ["floor", "checks", "A", "B"].map((id) => cpu[id].toFixed(2).padStart(7)).join(" ");
+function columnsOf(calls) {
+  return [...calls.floors.map((server) => FLOOR_IDS[server]), "A", "B"];
+}
+
+function cellsOf(cpu, columns) {
+  return columns.map((id) => cpu[id].toFixed(2).padStart(7)).join(" ");
 }
 
 async function main({ trees, rounds, workload, concurrency, windowMs, mode, awake, smoke }) {
   const calls = WORKLOADS[workload];
   const timing = { ...(smoke ? PROFILES.smoke : PROFILES.full), windowMs };
-  const how = mode === "concurrent" ? "all four loaded at once" : "a slice of each in turn";
+  const how = mode === "concurrent" ? "all loaded at once" : "a slice of each in turn";
   const client = awake ? ", the client kept awake" : "";
   console.log(
     `${workload}, c=${concurrency}, ${mode}${client}: ${rounds} rounds, each a fresh process of both builds beside the floors, ${how}, ${windowMs / 1000} s`,
   );
-  console.log(`round   floor  checks       A       B   (server CPU per call, µs; ${mode === "concurrent" ? "B / A" : "A and B / the floor"})`);
+  const columns = columnsOf(calls);
+  const heading = columns.map((id) => id.padStart(7)).join(" ");
+  console.log(`round ${heading}   (server CPU per call, µs; ${mode === "concurrent" ? "B / A" : "A and B / the floor"})`);
   const ratios = { A: [], B: [], BA: [] };
   for (let round = 1; round <= rounds; round++) {
     const specs = roundSpecs(trees, calls, concurrency);
@@ -127,7 +140,7 @@ async function main({ trees, rounds, workload, concurrency, windowMs, mode, awak
     ratios.B.push(cpu.B / cpu.floor);
     ratios.BA.push(cpu.B / cpu.A);
     const tail = mode === "concurrent" ? `${ratios.BA.at(-1).toFixed(3)}` : `${ratios.A.at(-1).toFixed(3)}× ${ratios.B.at(-1).toFixed(3)}×`;
-    console.log(`${String(round).padStart(5)} ${cellsOf(cpu)}   ${tail}`);
+    console.log(`${String(round).padStart(5)} ${cellsOf(cpu, columns)}   ${tail}`);
   }
   if (mode === "concurrent") {
     const { mean, halfWidth } = pairedMean(ratios.BA);

@@ -7,6 +7,7 @@
  */
 import type { RequestContext } from "../protocol/context.js";
 import { principalOf, RequestStateSecurity, type MintInput, type RequestBinding, type RequestStateUse } from "../state/index.js";
+import { MINT_NOW, VERIFY_ONCE_NOW } from "../state/token/security.js";
 import { REPORTS_OWN_REJECTIONS, requestStateBoundary, type RequestStateSealer } from "./state-boundary.js";
 import type { ServerLogger, ServerMiddleware } from "./types.js";
 
@@ -40,6 +41,14 @@ class DeferredEphemeralSecurity implements RequestStateSealer {
 
   verifyOnce(token: string, binding: RequestBinding): Promise<RequestStateUse> {
     return this.#made().verifyOnce(token, binding);
+  }
+
+  [MINT_NOW](input: MintInput): string | Promise<string> {
+    return this.#made()[MINT_NOW](input);
+  }
+
+  [VERIFY_ONCE_NOW](token: string, binding: RequestBinding): RequestStateUse | Promise<RequestStateUse> {
+    return this.#made()[VERIFY_ONCE_NOW](token, binding);
   }
 
   /** An ephemeral security binds no `bindPrincipal`: the principal is the transport's authenticated caller, if any. */

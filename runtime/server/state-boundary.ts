@@ -16,6 +16,8 @@ import { nextTurn } from "../protocol/sleep.js";
 import type { MiddlewareRequest, ServerLogger, ServerMiddleware } from "./types.js";
 import { isThenable } from "../protocol/guards.js";
 import { paramsWithoutEnvelope } from "../protocol/message.js";
+import { MINT_NOW, VERIFY_ONCE_NOW } from "../state/token/security.js";
+import { NO_USE } from "../state/policy/use.js";
 
 /**
  * The part of `RequestStateSecurity` the boundary uses; either call may be
@@ -39,6 +41,12 @@ export interface RequestStateSealer {
   verifyOnce?(token: string, binding: RequestBinding): Promise<RequestStateUse>;
   /** Optional: the principal a request context binds to (see `RequestStateSecurity.principalFor`). */
   principalFor?(context: RequestContext | undefined): string | undefined;
+}
+
+/** What `RequestStateSecurity` offers the boundary besides {@link RequestStateSealer}: answers at once when it can. */
+interface ImmediateSealer {
+  [MINT_NOW](input: MintInput): string | Promise<string>;
+  [VERIFY_ONCE_NOW](token: string, binding: RequestBinding): RequestStateUse | Promise<RequestStateUse>;
 }
 
 /** Options of {@link requestStateBoundary}. */
@@ -145,7 +153,17 @@ export function requestStateBoundary(security: RequestStateSealer, options: Requ
         : undefined;
   /** One-time tokens held for the request that presented them, until it settles. */
   const uses = new WeakMap<MiddlewareRequest, RequestStateUse>();
-  const verifyOnce = typeof security.verifyOnce === "function" ? security.verifyOnce.bind(security) : undefined;
+  // RequestStateSecurity (and McpServer's deferred key) answer at once when nothing has to be waited for:
+  // a round that mints or verifies then costs its request no turn through a promise.
+  const immediate = security as RequestStateSealer & Partial<ImmediateSealer>;
+  const mint =
+    typeof immediate[MINT_NOW] === "function" ? immediate[MINT_NOW].bind(security) : (input: MintInput) => security.mint(input);
+  const verifyOnce =
+    typeof immediate[VERIFY_ONCE_NOW] === "function"
+      ? immediate[VERIFY_ONCE_NOW].bind(security)
+      : typeof security.verifyOnce === "function"
+        ? security.verifyOnce.bind(security)
+        : undefined;
 
   // RequestStateSecurity reports its own rejections (with the real reason); anything else is reported here.
   const reportsItself = security instanceof RequestStateSecurity || (security as { [REPORTS_OWN_REJECTIONS]?: unknown })[REPORTS_OWN_REJECTIONS] === true;
@@ -158,6 +176,16 @@ export function requestStateBoundary(security: RequestStateSealer, options: Requ
     }
     // The cause rides along on this side only (telemetry reads its reason); the wire gets the fixed bytes.
     return invalidRequestStateError(cause);
+  };
+
+  /** A verified token's state handed to the handler; its use kept for onSettled when a replay store tracks it. */
+  const useToken = (request: MiddlewareRequest, use: RequestStateUse): void => {
+    if (typeof use?.state !== "string") {
+      throw reject(request, new TypeError(`verifyOnce resolved ${describe(use)}, not { state: string }`));
+    }
+    // A use no replay store tracks has nothing to commit or release: onSettled need not find it.
+    if (use.commit !== NO_USE.commit || use.release !== NO_USE.release) uses.set(request, use);
+    request.params = { ...request.params, requestState: use.state };
   };
 
   return {
@@ -183,20 +211,15 @@ export function requestStateBoundary(security: RequestStateSealer, options: Requ
       if (token === undefined || token === null) return;
       if (typeof token !== "string") throw reject(request, new TypeError("requestState is not a string"));
       if (verifyOnce !== undefined) {
-        let pending: Promise<RequestStateUse>;
+        let pending: RequestStateUse | Promise<RequestStateUse>;
         try {
           pending = verifyOnce(token, bindingOf(request, audience, principalOf));
         } catch (error) {
           throw reject(request, error);
         }
+        if (!isThenable<RequestStateUse>(pending)) return useToken(request, pending);
         return pending.then(
-          (use) => {
-            if (typeof use?.state !== "string") {
-              throw reject(request, new TypeError(`verifyOnce resolved ${describe(use)}, not { state: string }`));
-            }
-            uses.set(request, use);
-            request.params = { ...request.params, requestState: use.state };
-          },
+          (use) => useToken(request, use),
           (error: unknown) => {
             throw reject(request, error);
           },
@@ -252,7 +275,7 @@ export function requestStateBoundary(security: RequestStateSealer, options: Requ
         // outlives young-generation collections (and so grows the heap); the binding is ours to extend.
         const input = bindingOf(request, audience, principalOf) as MintInput;
         input.state = state;
-        token = security.mint(input);
+        token = mint(input);
       } catch (error) {
         return fail(error);
       }

@@ -27,6 +27,15 @@ const MAX_PLAUSIBLE_SECONDS = 1e11;
 
 /** @internal Lets `__TESTS` inject a deterministic random source. */
 export const RANDOM_SOURCE: unique symbol = Symbol("mcp-roundtrip/request-state/random");
+/**
+ * {@link RequestStateSecurity.mint} answered at once when the codec seals at once (the built-in one does):
+ * the request-state boundary's way in, so a round that mints costs its request no turn through a promise.
+ * @internal
+ */
+export const MINT_NOW: unique symbol = Symbol("mcp-roundtrip/request-state/mint-now");
+/** {@link RequestStateSecurity.verifyOnce} answered at once when nothing had to be waited for (no replay store, a synchronous codec). @internal */
+export const VERIFY_ONCE_NOW: unique symbol = Symbol("mcp-roundtrip/request-state/verify-once-now");
+
 /** Marks the ephemeral ring, whose key id is nobody's business (it never leaves the process). */
 const EPHEMERAL: unique symbol = Symbol("mcp-roundtrip/request-state/ephemeral");
 
@@ -215,6 +224,11 @@ export class RequestStateSecurity {
    * @throws {RangeError} when the token would exceed `maxStateBytes` (it would be rejected on return).
    */
   async mint(input: MintInput): Promise<string> {
+    return this[MINT_NOW](input);
+  }
+
+  /** {@link RequestStateSecurity.mint}, a token rather than a promise when the codec seals synchronously; throws where mint rejects. @internal */
+  [MINT_NOW](input: MintInput): string | Promise<string> {
     assertBinding(input, "mint");
     if (typeof input.state !== "string") {
       throw new TypeError(`mint expected "state" to be a string, got ${describe(input.state)}`);
@@ -238,8 +252,12 @@ export class RequestStateSecurity {
     if (principal !== undefined) envelope.p = newPrincipalClaim(this.#backend, principal, this.#random);
     const json = serializeEnvelope(envelope);
     const sealed = this.codec instanceof AesGcmCodec ? this.codec.sealText(json) : this.codec.seal(this.#backend.utf8Encode(json));
-    // Awaiting only a real promise saves a tick per token (the built-in codec answers synchronously).
-    const token = typeof sealed === "string" ? sealed : await sealed;
+    // Only a codec that answers with a promise is waited for (the built-in one answers synchronously).
+    return typeof sealed === "string" ? this.#sized(sealed) : Promise.resolve(sealed).then((token) => this.#sized(token));
+  }
+
+  /** A sealed token, checked to be one and to fit `maxStateBytes`. */
+  #sized(token: unknown): string {
     if (typeof token !== "string") throw new TypeError(`codec.seal expected to return a string, got ${describe(token)}`);
     const size = token.length * 3 > this.maxStateBytes ? utf8Length(token) : token.length;
     if (size > this.maxStateBytes) {
@@ -283,15 +301,31 @@ export class RequestStateSecurity {
 
   /** verify and verifyOnce: one async step over the (usually synchronous) checks. */
   async #check(token: unknown, binding: RequestBinding): Promise<RequestStateUse> {
+    return this[VERIFY_ONCE_NOW](token, binding);
+  }
+
+  /**
+   * {@link RequestStateSecurity.verifyOnce}, the use itself rather than a promise when nothing had to be
+   * waited for; throws where verifyOnce rejects. Fails closed: a throw of the checks is one more rejection.
+   * @internal
+   */
+  [VERIFY_ONCE_NOW](token: unknown, binding: RequestBinding): RequestStateUse | Promise<RequestStateUse> {
     assertBinding(binding, "verify");
-    let outcome: Checked;
+    let checked: Checked | Promise<Checked>;
     try {
-      const checked = checkToken(this.#verifier, token, binding);
-      outcome = isThenable<Checked>(checked) ? await checked : checked;
+      checked = checkToken(this.#verifier, token, binding);
     } catch (error) {
-      // Fail closed: an unexpected throw (a broken clock, say) is one more rejection, never an escape hatch.
-      outcome = { reason: "internal_error", detail: `verification threw ${describeError(error, typeof token === "string" ? token : "")}; failing closed` };
+      return this.#settled(failedClosed(error, token), binding);
     }
+    if (!isThenable<Checked>(checked)) return this.#settled(checked, binding);
+    return checked.then(
+      (outcome) => this.#settled(outcome, binding),
+      (error: unknown) => this.#settled(failedClosed(error, token), binding),
+    );
+  }
+
+  /** A checked token's use, or its rejection: logged with the real reason, thrown as the fixed one. */
+  #settled(outcome: Checked, binding: RequestBinding): RequestStateUse {
     if (!("reason" in outcome)) return outcome;
     const details: RequestStateRejection = { ...outcome, method: binding.method, target: binding.target };
     logRejection(this.#logger, details);
@@ -300,4 +334,9 @@ export class RequestStateSecurity {
     if (details.reason === "replay_store_error") throw new RequestStateUnavailable(details.detail);
     throw new InvalidRequestState(`${details.reason}: ${details.detail}`, { reason: details.reason });
   }
+}
+
+/** The rejection of a check that threw (a broken clock, say): never an escape hatch. */
+function failedClosed(error: unknown, token: unknown): Checked {
+  return { reason: "internal_error", detail: `verification threw ${describeError(error, typeof token === "string" ? token : "")}; failing closed` };
 }
