@@ -1,7 +1,8 @@
 // The request-state boundary on its own: which methods it guards, how it fails closed.
 import { describe, expect, it } from "vitest";
-import { inputRequired, InvalidRequestState, RequestStateSecurity, requestStateBoundary, Server, type RequestStateSealer } from "mcp-roundtrip/server";
-import { pair, recordingLogger } from "./helpers.js";
+import { inputRequired, InvalidRequestState, McpServer, MemoryReplayStore, RequestStateSecurity, requestStateBoundary, Server, type RequestStateSealer } from "mcp-roundtrip/server";
+import { classifyMessage } from "../../runtime/protocol/message.js";
+import { meta, pair, recordingLogger } from "./helpers.js";
 
 const FIXED = { code: -32602, message: "Invalid or expired requestState", data: { reason: "invalid_request_state" } };
 const quiet = { logger: { warn() {} } };
@@ -156,3 +157,69 @@ describe("requestStateBoundary", () => {
     expect(await serverNamed("inventory").error("tools/call", { name: "t", requestState: token })).toEqual(FIXED);
   });
 });
+
+describe("requestStateBoundary with RequestStateSecurity answers a sealed round at once", () => {
+  // A round answered at once is written in the turn its request arrived: no promise for the transport to wait on.
+  const request = (id: number, params: Record<string, unknown>) => ({
+    jsonrpc: "2.0" as const,
+    id,
+    method: "tools/call",
+    params: { _meta: meta({ elicitation: { form: {} } }), name: "t", arguments: { n: 1 }, ...params },
+  });
+  /** How an HTTP transport hands a message over: classified once, answered at once or by a promise. */
+  const answer = (server: McpServer, id: number, params: Record<string, unknown>) => server.handleClassified(classifyMessage(request(id, params)));
+  const servers = {
+    "McpServer's own per-process key": () => confirmServer(undefined),
+    "an explicit RequestStateSecurity": () => confirmServer(new RequestStateSecurity({ keys: ["k".repeat(32)] }, quiet)),
+  };
+
+  for (const [name, make] of Object.entries(servers)) {
+    it(`mints and verifies without a promise (${name}), and still refuses a rebound or tampered token`, async () => {
+      const server = make();
+      const first = answer(server, 1, {});
+      expect(first).not.toBeInstanceOf(Promise);
+      const token = (first as { result: { requestState: string } }).result.requestState;
+      expect(token).toMatch(/^v1\./);
+      const second = answer(server, 2, { requestState: token, inputResponses: { ok: { action: "accept", content: { ok: true } } } });
+      expect(second).not.toBeInstanceOf(Promise);
+      expect((second as { result: { content: { text: string }[] } }).result.content[0]!.text).toBe("done 1");
+      // Rebound to other arguments, or one character changed: the fixed rejection (the middlewares are told first).
+      const rebound = await answer(server, 3, { arguments: { n: 2 }, requestState: token, inputResponses: {} });
+      expect((rebound as { error: unknown }).error).toEqual(FIXED);
+      for (let at = 0; at < token.length; at++) {
+        const tampered = `${token.slice(0, at)}${token[at] === "A" ? "B" : "A"}${token.slice(at + 1)}`;
+        const refused = await answer(server, 10 + at, { requestState: tampered, inputResponses: {} });
+        expect((refused as { error: unknown }).error, `character ${at} changed`).toEqual(FIXED);
+      }
+    });
+  }
+
+  it("still spends a one-time token with a replay store, where the round waits for the store", async () => {
+    const server = confirmServer(new RequestStateSecurity({ keys: ["k".repeat(32)] }, { ...quiet, replay: new MemoryReplayStore() }));
+    const token = ((await answer(server, 1, {})) as { result: { requestState: string } }).result.requestState;
+    const retry = { requestState: token, inputResponses: { ok: { action: "accept", content: { ok: true } } } };
+    const second = answer(server, 2, retry);
+    expect(second).toBeInstanceOf(Promise);
+    expect(((await second) as { result: { content: { text: string }[] } }).result.content[0]!.text).toBe("done 1");
+    // The commit lands a turn after the answer left.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(((await answer(server, 3, retry)) as { error: unknown }).error).toEqual(FIXED);
+  });
+});
+
+/** A tool that asks once, then completes with the state it sealed. */
+function confirmServer(requestStateSecurity: RequestStateSecurity | undefined): McpServer {
+  const server = new McpServer(
+    { name: "confirmer", version: "1" },
+    { ...(requestStateSecurity === undefined ? {} : { requestStateSecurity }), logger: quietServer.logger },
+  );
+  server.tool("t", { inputSchema: { type: "object", properties: { n: { type: "number" } }, required: ["n"] } }, ({ n }: { n: number }, ctx) =>
+    ctx.inputResponses?.ok === undefined
+      ? inputRequired({
+          inputRequests: { ok: { method: "elicitation/create", params: { mode: "form", message: "ok?", requestedSchema: { type: "object", properties: { ok: { type: "boolean" } } } } } },
+          requestState: `done ${n}`,
+        })
+      : { content: [{ type: "text", text: ctx.requestState! }] },
+  );
+  return server;
+}
