@@ -167,7 +167,7 @@ describe("requestStateBoundary with RequestStateSecurity answers a sealed round 
     params: { _meta: meta({ elicitation: { form: {} } }), name: "t", arguments: { n: 1 }, ...params },
   });
   /** How an HTTP transport hands a message over: classified once, answered at once or by a promise. */
-  const answer = (server: McpServer, id: number, params: Record<string, unknown>) => server.handleClassified(classifyMessage(request(id, params)));
+  const answer = (server: McpServer, id: number, params: Record<string, unknown>): unknown => server.handleClassified(classifyMessage(request(id, params)));
   const servers = {
     "McpServer's own per-process key": () => confirmServer(undefined),
     "an explicit RequestStateSecurity": () => confirmServer(new RequestStateSecurity({ keys: ["k".repeat(32)] }, quiet)),

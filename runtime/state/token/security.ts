@@ -280,8 +280,9 @@ export class RequestStateSecurity {
    * @throws {TypeError} when `method` or `target` is not a string (a programming error, not a rejection).
    */
   async verify(token: unknown, binding: RequestBinding): Promise<string> {
-    const use = await this.#check(token, binding);
-    // Without a replay store there is nothing to commit: skip the extra turn through a promise.
+    const checked = this[VERIFY_ONCE_NOW](token, binding);
+    // Awaited only when something was waited for; without a replay store there is nothing to commit either.
+    const use = isThenable<RequestStateUse>(checked) ? await checked : checked;
     if (use.commit !== NO_USE.commit) await use.commit();
     return use.state;
   }
@@ -295,12 +296,7 @@ export class RequestStateSecurity {
    *
    * @throws {InvalidRequestState} as `verify` does; a token another request holds counts as replayed.
    */
-  verifyOnce(token: unknown, binding: RequestBinding): Promise<RequestStateUse> {
-    return this.#check(token, binding);
-  }
-
-  /** verify and verifyOnce: one async step over the (usually synchronous) checks. */
-  async #check(token: unknown, binding: RequestBinding): Promise<RequestStateUse> {
+  async verifyOnce(token: unknown, binding: RequestBinding): Promise<RequestStateUse> {
     return this[VERIFY_ONCE_NOW](token, binding);
   }
 
