@@ -6,7 +6,8 @@ import { questionDigest } from "./digest.js";
 import { SILENT_LOGGER, type LevelledLogger, type LogFields } from "../../protocol/logging.js";
 import { describeIssues } from "../../validate/issues.js";
 import type { ClientCapabilities, InputRequest } from "./wire.js";
-import { isObject } from "../../protocol/guards.js";
+import { isObject, isThenable } from "../../protocol/guards.js";
+import { runSteps } from "./steps.js";
 import { missingClientCapabilities, missingCapabilityError } from "../capabilities.js";
 
 /** What one call brings to dependency evaluation. */
@@ -80,6 +81,21 @@ class Waiting {
  * @throws whatever a resolver throws.
  */
 export async function evaluateNeeds<A, R extends object>(declaration: Needs<A, R>, args: A, round: DependencyRound = {}): Promise<Evaluation<R>> {
+  return evaluateNeedsNow(declaration, args, round);
+}
+
+/**
+ * {@link evaluateNeeds}, answered at once when no resolver and no answer check returned a promise (the
+ * usual `needs`), else a promise: the server's path, where a round then costs its request no turn.
+ * @throws where evaluateNeeds rejects, until the first wait
+ * @internal
+ */
+export function evaluateNeedsNow<A, R extends object>(declaration: Needs<A, R>, args: A, round: DependencyRound = {}): Evaluation<R> | Promise<Evaluation<R>> {
+  return runSteps(evaluation(declaration, args, round));
+}
+
+/** The evaluation, as steps: each `yield` is a resolver's or an answer check's promise, waited for by {@link runSteps}. */
+function* evaluation<A, R extends object>(declaration: Needs<A, R>, args: A, round: DependencyRound): Generator<unknown, Evaluation<R>, unknown> {
   const previous = decodeState(round.requestState);
   const incoming = isObject(round.inputResponses) ? round.inputResponses : {};
   const declared = declaredKeys(declaration.entries);
@@ -102,7 +118,7 @@ export async function evaluateNeeds<A, R extends object>(declaration: Needs<A, R
     try {
       result = entry.resolve(args, new Proxy(Object.create(null) as Record<string, unknown>, view));
       // Awaited only when it is a promise: a resolver that returns its question at once costs no extra turn.
-      if (isThenable(result)) result = await result;
+      if (isThenable(result)) result = yield result;
       // A resolver that caught the signal still read something unanswered: its result cannot be trusted.
       if (view.touched) throw new Waiting(entry.key);
     } catch (error) {
@@ -122,7 +138,7 @@ export async function evaluateNeeds<A, R extends object>(declaration: Needs<A, R
     const recorded = recordedAnswer(previous, key);
     if (recorded !== undefined && recorded.d === digest) {
       const read = result.read(recorded.r, round.protocolVersion);
-      const reading = isThenable(read) ? await read : read;
+      const reading = (isThenable(read) ? yield read : read) as Awaited<typeof read>;
       if (reading.ok) {
         values[key] = reading.value;
         next.answers[key] = recorded;
@@ -137,7 +153,7 @@ export async function evaluateNeeds<A, R extends object>(declaration: Needs<A, R
     if (askedThis && Object.hasOwn(incoming, key)) {
       const read = result.read(incoming[key], round.protocolVersion);
       // Awaited only when the form's library validates asynchronously.
-      const reading = isThenable(read) ? await read : read;
+      const reading = (isThenable(read) ? yield read : read) as Awaited<typeof read>;
       if (reading.ok) {
         values[key] = reading.value;
         next.answers[key] = { d: digest, r: reading.record };
@@ -218,10 +234,6 @@ function declaredKeys(entries: readonly NeedEntry[]): ReadonlySet<string> {
   let keys = DECLARED.get(entries);
   if (keys === undefined) DECLARED.set(entries, (keys = new Set(entries.map((entry) => entry.key))));
   return keys;
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
 }
 
 /**

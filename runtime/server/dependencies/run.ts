@@ -1,8 +1,8 @@
 import { JsonRpcErrorCode, McpError } from "../../protocol/jsonrpc/errors.js";
 import type { Needs } from "./declaration.js";
-import { evaluateNeeds, type DependencyRound } from "./evaluate.js";
+import { evaluateNeedsNow, type DependencyRound, type Evaluation } from "./evaluate.js";
 import type { InputRequiredResult } from "./wire.js";
-import { isObject } from "../../protocol/guards.js";
+import { isObject, isThenable } from "../../protocol/guards.js";
 
 const KIND_LABEL: Readonly<Record<string, string>> = { tool: "Tool", prompt: "Prompt", resource: "Resource template" };
 
@@ -55,19 +55,42 @@ export async function runWithDependencies<A, R extends object, T>(
   ownerName = "tool",
   ownerKind: "tool" | "prompt" | "resource" = "tool",
 ): Promise<T | InputRequiredResult> {
-  const evaluation = await evaluateNeeds(declaration, args, round);
-  if (evaluation.status === "input_required") {
-    const round: InputRequiredResult = { resultType: "input_required", inputRequests: evaluation.inputRequests, requestState: evaluation.requestState };
-    ENGINE_RESULTS.add(round);
-    return round;
-  }
-  const result = await body(evaluation.values);
-  if (looksInputRequired(result)) {
-    throw new McpError(
-      JsonRpcErrorCode.InternalError,
-      `${KIND_LABEL[ownerKind] ?? "Tool"} "${ownerName}" declares dependencies (needs) and its handler also returned an InputRequiredResult; ` +
-        "use one form: declare the question in needs, or drop needs and build the InputRequiredResult by hand",
-    );
-  }
-  return result;
+  return runWithDependenciesNow(declaration, args, round, body, ownerName, ownerKind);
+}
+
+/**
+ * {@link runWithDependencies}, answered at once when neither the evaluation nor `body` had to be waited
+ * for: the server's path, so a tool with `needs` answers each round in the turn its request arrived.
+ * @throws where runWithDependencies rejects, until the first wait
+ * @internal
+ */
+export function runWithDependenciesNow<A, R extends object, T>(
+  declaration: Needs<A, R>,
+  args: A,
+  round: DependencyRound,
+  body: (values: R) => T | PromiseLike<T>,
+  ownerName = "tool",
+  ownerKind: "tool" | "prompt" | "resource" = "tool",
+): T | InputRequiredResult | Promise<T | InputRequiredResult> {
+  const evaluated = evaluateNeedsNow(declaration, args, round);
+  const proceed = (evaluation: Evaluation<R>): T | InputRequiredResult | Promise<T | InputRequiredResult> => {
+    if (evaluation.status === "input_required") {
+      const asked: InputRequiredResult = { resultType: "input_required", inputRequests: evaluation.inputRequests, requestState: evaluation.requestState };
+      ENGINE_RESULTS.add(asked);
+      return asked;
+    }
+    const result = body(evaluation.values);
+    return isThenable<T>(result) ? Promise.resolve(result).then(oneForm) : oneForm(result);
+  };
+  const oneForm = (result: T): T => {
+    if (looksInputRequired(result)) {
+      throw new McpError(
+        JsonRpcErrorCode.InternalError,
+        `${KIND_LABEL[ownerKind] ?? "Tool"} "${ownerName}" declares dependencies (needs) and its handler also returned an InputRequiredResult; ` +
+          "use one form: declare the question in needs, or drop needs and build the InputRequiredResult by hand",
+      );
+    }
+    return result;
+  };
+  return isThenable<Evaluation<R>>(evaluated) ? Promise.resolve(evaluated).then(proceed) : proceed(evaluated);
 }

@@ -4,7 +4,7 @@ import type { ToolResult } from "../schema/types/tool-types.js";
 import type { ToolHandler } from "../registry/tools.js";
 import { Needs } from "./declaration.js";
 import type { DependencyRound } from "./evaluate.js";
-import { runWithDependencies } from "./run.js";
+import { runWithDependenciesNow } from "./run.js";
 import type { InputRequiredResult } from "./wire.js";
 import type { LevelledLogger } from "../../protocol/logging.js";
 
@@ -138,7 +138,7 @@ export function withDependencies<A, R extends object, Ctx extends DependencyRequ
   option: NeedsOption<A, R>,
   handler: (...params: [...In, R, Ctx]) => T | PromiseLike<T>,
   argsOf: (...input: In) => A = (...input: In) => input[0] as A,
-): (...params: [...In, Ctx]) => Promise<T | InputRequiredResult> {
+): (...params: [...In, Ctx]) => T | InputRequiredResult | Promise<T | InputRequiredResult> {
   const who = ownerOf(owner);
   const declaration = declarationOf(who, option);
   if (typeof handler !== "function") throw new TypeError(`McpServer.${who.kind}(${JSON.stringify(who.name)}): the handler must be a function`);
@@ -156,7 +156,8 @@ export function withDependencies<A, R extends object, Ctx extends DependencyRequ
       logger: levelled ? logger : undefined,
       logFields: levelled ? logFields : undefined,
     };
-    return runWithDependencies(
+    // Answered at once when nothing had to be waited for, like a handler that returns its result.
+    return runWithDependenciesNow(
       declaration,
       argsOf(...input),
       round,
