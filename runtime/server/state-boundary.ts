@@ -156,8 +156,7 @@ export function requestStateBoundary(security: RequestStateSealer, options: Requ
   // RequestStateSecurity (and McpServer's deferred key) answer at once when nothing has to be waited for:
   // a round that mints or verifies then costs its request no turn through a promise.
   const immediate = security as RequestStateSealer & Partial<ImmediateSealer>;
-  const mint =
-    typeof immediate[MINT_NOW] === "function" ? immediate[MINT_NOW].bind(security) : (input: MintInput) => security.mint(input);
+  const mint = typeof immediate[MINT_NOW] === "function" ? immediate[MINT_NOW].bind(security) : (input: MintInput) => security.mint(input);
   const verifyOnce =
     typeof immediate[VERIFY_ONCE_NOW] === "function"
       ? immediate[VERIFY_ONCE_NOW].bind(security)

@@ -8,12 +8,14 @@ import { runSteps } from "../../runtime/server/dependencies/steps.js";
 import { meta } from "../server/helpers.js";
 
 describe("runSteps", () => {
-  it("returns at once when nothing is yielded, and throws at once what the steps throw", () => {
-    function* plain() {
-      return 42;
+  it("returns at once when nothing is waited for, and throws at once what the steps throw", () => {
+    function* plain(): Generator<unknown, number, unknown> {
+      const seven = (yield 7) as number; // not a promise: handed straight back
+      return seven * 6;
     }
     expect(runSteps(plain())).toBe(42);
     function* broken(): Generator<unknown, number, unknown> {
+      yield "not a promise";
       throw new RangeError("bad step");
     }
     expect(() => runSteps(broken())).toThrow(RangeError);
@@ -57,7 +59,10 @@ function askingServer(asyncAt: ReadonlySet<string> = new Set()) {
   };
   server.tool(
     "both",
-    { inputSchema: { type: "object", properties: { n: { type: "number" } }, required: ["n"] }, needs: (need) => need.add("a", question("a")).add("b", question("b")) },
+    {
+      inputSchema: { type: "object", properties: { n: { type: "number" } }, required: ["n"] },
+      needs: (need) => need.add("a", question("a")).add("b", question("b")),
+    },
     ({ n }: { n: number }, { a, b }) => ({
       content: [{ type: "text", text: `${n}:${a.action === "accept" && a.content.ok}:${b.action === "accept" && b.content.ok}` }],
     }),
@@ -110,7 +115,9 @@ describe("a tool with needs over McpServer", () => {
   it("answers a resolver's rejection as it answers its throw", async () => {
     const failing = (mode: "throw" | "reject") => {
       const server = new McpServer({ name: "asker", version: "1" }, { logger: { warn() {}, error() {} } });
-      server.tool("both", { needs: (need) => need.add("a", () => (mode === "throw" ? boom() : Promise.reject(new Error("resolver broke")))) }, () => ({ content: [] }));
+      server.tool("both", { needs: (need) => need.add("a", () => (mode === "throw" ? boom() : Promise.reject(new Error("resolver broke")))) }, () => ({
+        content: [],
+      }));
       return server;
     };
     const thrown = await answer(failing("throw"), call(1, { arguments: {} }));

@@ -1,6 +1,15 @@
 // The request-state boundary on its own: which methods it guards, how it fails closed.
 import { describe, expect, it } from "vitest";
-import { inputRequired, InvalidRequestState, McpServer, MemoryReplayStore, RequestStateSecurity, requestStateBoundary, Server, type RequestStateSealer } from "mcp-roundtrip/server";
+import {
+  inputRequired,
+  InvalidRequestState,
+  McpServer,
+  MemoryReplayStore,
+  RequestStateSecurity,
+  requestStateBoundary,
+  Server,
+  type RequestStateSealer,
+} from "mcp-roundtrip/server";
 import { classifyMessage } from "../../runtime/protocol/message.js";
 import { meta, pair, recordingLogger } from "./helpers.js";
 
@@ -216,7 +225,12 @@ function confirmServer(requestStateSecurity: RequestStateSecurity | undefined): 
   server.tool("t", { inputSchema: { type: "object", properties: { n: { type: "number" } }, required: ["n"] } }, ({ n }: { n: number }, ctx) =>
     ctx.inputResponses?.ok === undefined
       ? inputRequired({
-          inputRequests: { ok: { method: "elicitation/create", params: { mode: "form", message: "ok?", requestedSchema: { type: "object", properties: { ok: { type: "boolean" } } } } } },
+          inputRequests: {
+            ok: {
+              method: "elicitation/create",
+              params: { mode: "form", message: "ok?", requestedSchema: { type: "object", properties: { ok: { type: "boolean" } } } },
+            },
+          },
           requestState: `done ${n}`,
         })
       : { content: [{ type: "text", text: ctx.requestState! }] },
