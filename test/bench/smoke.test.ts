@@ -433,6 +433,16 @@ describe("bench/ab.mjs", () => {
     expect(run.stdout).toMatch(/^B \/ A: \d+\.\d{3}, 95 % interval ±\d+\.\d{3} \(paired by round\)$/m);
   });
 
+  it("measures an MRTR call's two sealed rounds beside the MRTR floor alone with --workload mrtr", { timeout: 90_000 }, () => {
+    const run = benchScript("ab.mjs", ["--b", ".", "--rounds", "2", "--seconds", "0.1", "--concurrency", "2", "--workload", "mrtr", "--smoke"]);
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain("mrtr, c=2, concurrent: 2 rounds");
+    // Three servers per round: the MRTR floor and both builds; no checks floor, which plays no MRTR round.
+    expect(run.stdout).toMatch(/^round +floor +A +B /m);
+    expect(run.stdout.match(/^ {4}\d( +\d+\.\d{2}){3} {3}\d+\.\d{3}$/gm)).toHaveLength(2);
+  });
+
   it("keeps the load client awake with --awake, and lets it go once done", { timeout: 90_000 }, () => {
     // The run ends: a spinning client that were never released would keep the process alive until the timeout.
     const run = benchScript("ab.mjs", ["--b", ".", "--rounds", "2", "--seconds", "0.1", "--concurrency", "2", "--awake", "--smoke"]);
