@@ -73,24 +73,36 @@ export function runWithDependenciesNow<A, R extends object, T>(
   ownerKind: "tool" | "prompt" | "resource" = "tool",
 ): T | InputRequiredResult | Promise<T | InputRequiredResult> {
   const evaluated = evaluateNeedsNow(declaration, args, round);
-  const proceed = (evaluation: Evaluation<R>): T | InputRequiredResult | Promise<T | InputRequiredResult> => {
-    if (evaluation.status === "input_required") {
-      const asked: InputRequiredResult = { resultType: "input_required", inputRequests: evaluation.inputRequests, requestState: evaluation.requestState };
-      ENGINE_RESULTS.add(asked);
-      return asked;
-    }
-    const result = body(evaluation.values);
-    return isThenable<T>(result) ? Promise.resolve(result).then(oneForm) : oneForm(result);
-  };
-  const oneForm = (result: T): T => {
-    if (looksInputRequired(result)) {
-      throw new McpError(
-        JsonRpcErrorCode.InternalError,
-        `${KIND_LABEL[ownerKind] ?? "Tool"} "${ownerName}" declares dependencies (needs) and its handler also returned an InputRequiredResult; ` +
-          "use one form: declare the question in needs, or drop needs and build the InputRequiredResult by hand",
-      );
-    }
-    return result;
-  };
-  return isThenable<Evaluation<R>>(evaluated) ? Promise.resolve(evaluated).then(proceed) : proceed(evaluated);
+  // Module functions rather than closures: the usual round runs with nothing to wait for and allocates none.
+  if (isThenable<Evaluation<R>>(evaluated)) return Promise.resolve(evaluated).then((evaluation) => proceed(evaluation, body, ownerName, ownerKind));
+  return proceed(evaluated, body, ownerName, ownerKind);
+}
+
+/** One evaluated round: its question as an `InputRequiredResult`, or `body` run with every value resolved. */
+function proceed<R, T>(
+  evaluation: Evaluation<R>,
+  body: (values: R) => T | PromiseLike<T>,
+  ownerName: string,
+  ownerKind: string,
+): T | InputRequiredResult | Promise<T | InputRequiredResult> {
+  if (evaluation.status === "input_required") {
+    const asked: InputRequiredResult = { resultType: "input_required", inputRequests: evaluation.inputRequests, requestState: evaluation.requestState };
+    ENGINE_RESULTS.add(asked);
+    return asked;
+  }
+  const result = body(evaluation.values);
+  if (isThenable<T>(result)) return Promise.resolve(result).then((done) => oneForm(done, ownerName, ownerKind));
+  return oneForm(result, ownerName, ownerKind);
+}
+
+/** `body`'s result, unless it broke the one-form rule by asking for input itself. @throws McpError -32603 then */
+function oneForm<T>(result: T, ownerName: string, ownerKind: string): T {
+  if (looksInputRequired(result)) {
+    throw new McpError(
+      JsonRpcErrorCode.InternalError,
+      `${KIND_LABEL[ownerKind] ?? "Tool"} "${ownerName}" declares dependencies (needs) and its handler also returned an InputRequiredResult; ` +
+        "use one form: declare the question in needs, or drop needs and build the InputRequiredResult by hand",
+    );
+  }
+  return result;
 }
